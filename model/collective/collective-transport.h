@@ -1,0 +1,54 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef COLLECTIVE_TRANSPORT_H
+#define COLLECTIVE_TRANSPORT_H
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * What a collective algorithm needs from the network: the RDMA verbs reduced to
+ * "post a message of N bytes from rank a to rank b" and two completions.
+ *
+ * The RDMA implementation posts a WRITE-with-immediate on the RC queue pair
+ * between the two hosts: the receiver's completion fires when the last byte has
+ * been placed, the sender's when the last byte has been acknowledged. A test
+ * implementation may model the network by an alpha-beta cost instead.
+ */
+class CollectiveTransport : public Object
+{
+  public:
+    /// (srcRank, dstRank, tag, bytes)
+    typedef Callback<void, uint32_t, uint32_t, uint64_t, uint64_t> MessageCallback;
+
+    static TypeId GetTypeId();
+
+    /// Number of ranks this transport connects.
+    virtual uint32_t GetNRanks() const = 0;
+    /// Post a message; tag is opaque and is returned in both completions.
+    virtual void Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag) = 0;
+    /// onDelivered fires at the receiver when all bytes arrived; onSent at the
+    /// sender when all bytes were acknowledged.
+    void SetCallbacks(MessageCallback onDelivered, MessageCallback onSent);
+
+  protected:
+    void DoDispose() override;
+    /// Implementations call these.
+    void NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    void NotifySent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+
+  private:
+    MessageCallback m_onDelivered;
+    MessageCallback m_onSent;
+};
+
+} // namespace ns3
+
+#endif // COLLECTIVE_TRANSPORT_H
