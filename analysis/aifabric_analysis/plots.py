@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The plots: one run (into its directory) or several overlaid (into --into DIR).
+
+Each function returns the image path, or None after noting in `notes` why it
+skipped (no data): an empty input gives a message, never an empty-looking plot.
+"""
+
+import os
+
+from .gnuplot import datablock, quote, render
+from .stats import cdf_points, percentile
+from .tails import SIZE_BUCKETS, slowdown_by_bucket
+from .outdir import PAUSE_EVENTS, RESUME_EVENTS
+
+_COMMON = "set grid\nset key top left"
+
+
+def _image(directory, name, fmt):
+    return os.path.join(directory, "tails-%s.%s" % (name, fmt))
+
+
+def slowdown_vs_size(runs, directory, gp, fmt, notes, name="slowdown-vs-size"):
+    """p50 and p99 slowdown per size bucket (one pair of lines per run)."""
+    runs = [r for r in runs if r.fct]
+    if not runs:
+        notes.append("slowdown vs size: skipped, no rows in fct.csv")
+        return None
+    order = {b[0]: i for i, b in enumerate(SIZE_BUCKETS)}
+    blocks, plots = [], []
+    for k, run in enumerate(runs):
+        rows = [(order[b], b, percentile(v, 50), percentile(v, 99))
+                for b, v in slowdown_by_bucket(run.fct)]
+        blocks.append(datablock("d%d" % k, rows))
+        label = run.label if len(runs) > 1 else ""
+        plots.append("$d%d using 1:3:xtic(2) with linespoints lw 2 title %s" % (
+            k, quote((label + " p50").strip())))
+        plots.append("$d%d using 1:4 with linespoints lw 2 dt 2 title %s" % (
+            k, quote((label + " p99").strip())))
+    body = "\n".join(blocks + [
+        _COMMON,
+        "set title 'FCT slowdown by flow size'",
+        "set xlabel 'flow size (bytes; KB = 1000 B)'",
+        "set ylabel 'slowdown (FCT / ideal FCT)'",
+        "set logscale y",
+        "set xrange [-0.5:%g]" % (len(SIZE_BUCKETS) - 0.5),
+        "plot " + ", \\\n     ".join(plots),
+    ])
+    return render(gp, fmt, _image(directory, name, fmt), body)
+
+
+def _cdf_plot(series, directory, gp, fmt, name, title, xlabel, logx):
+    blocks, plots = [], []
+    for k, (label, values) in enumerate(series):
+        blocks.append(datablock("d%d" % k, cdf_points(values)))
+        plots.append("$d%d using 1:2 with lines lw 2 title %s" % (k, quote(label)))
+    body = "\n".join(blocks + [
+        _COMMON.replace("top left", "bottom right"),
+        "set title %s" % quote(title),
+        "set xlabel %s" % quote(xlabel),
+        "set ylabel 'fraction'",
+        "set yrange [0:1.02]",
+        "set logscale x" if logx else "",
+        "plot " + ", \\\n     ".join(plots),
+    ])
+    return render(gp, fmt, _image(directory, name, fmt), body)
+
+
+def slowdown_cdf(runs, directory, gp, fmt, notes, name="slowdown-cdf"):
+    series = [(r.label, [x["slowdown"] for x in r.fct]) for r in runs if r.fct]
+    if not series:
+        notes.append("slowdown CDF: skipped, no rows in fct.csv")
+        return None
+    return _cdf_plot(series, directory, gp, fmt, name, "CDF of FCT slowdown",
+                     "slowdown (FCT / ideal FCT)", True)
+
+
+def collective_cdf(runs, directory, gp, fmt, notes, name="collective-cdf"):
+    series = [(r.label, [x["duration_ns"] / 1e3 for x in r.collective])
+              for r in runs if r.collective]
+    if not series:
+        notes.append("collective CDF: skipped, no rows in collective.csv")
+        return None
+    return _cdf_plot(series, directory, gp, fmt, name, "CDF of collective duration",
+                     "duration (us)", False)
+
+
+def queue_timeline(run, port, directory, gp, fmt, notes):
+    """Queue bytes over time at port (node, port), one line per queue."""
+    node, p = port
+    rows = [r for r in run.qlen or [] if int(r["node"]) == node and int(r["port"]) == p]
+    if not rows:
+        notes.append("queue timeline: skipped, no qlen.csv rows for port %d:%d" % port)
+        return None
+    queues = sorted(set(int(r["queue"]) for r in rows))
+    blocks, plots = [], []
+    for k, q in enumerate(queues):
+        pts = sorted((r["time_ns"] / 1e3, r["bytes"] / 1e3) for r in rows
+                     if int(r["queue"]) == q)
+        blocks.append(datablock("q%d" % k, pts))
+        plots.append("$q%d using 1:2 with steps lw 2 title 'queue %d'" % (k, q))
+    body = "\n".join(blocks + [
+        _COMMON,
+        "set title 'Queue depth at node %d port %d'" % port,
+        "set xlabel 'time (us)'",
+        "set ylabel 'queue (KB)'",
+        "plot " + ", \\\n     ".join(plots),
+    ])
+    return render(gp, fmt, _image(directory, "qlen-%d-%d" % port, fmt), body)
+
+
+def pause_timeline(run, port, directory, gp, fmt, notes):
+    """Paused (high) / running (low) per priority at port, as steps offset by priority."""
+    node, p = port
+    rows = sorted(((r["time_ns"], int(r["priority"]), r["event"].strip().lower())
+                   for r in run.pfc or [] if int(r["node"]) == node and int(r["port"]) == p))
+    rows = [r for r in rows if r[2] in PAUSE_EVENTS or r[2] in RESUME_EVENTS]
+    if not rows:
+        notes.append("pause timeline: skipped, no pfc.csv pause/resume rows for port %d:%d"
+                     % port)
+        return None
+    t0 = min(r[0] for r in rows) / 1e3
+    t1 = max(r[0] for r in rows) / 1e3
+    t1 = t1 if t1 > t0 else t0 + 1
+    prios = sorted(set(r[1] for r in rows))
+    blocks, plots = [], []
+    for k, prio in enumerate(prios):
+        pts = [(t0, float(prio))]
+        for t, pr, ev in rows:
+            if pr == prio:
+                pts.append((t / 1e3, prio + (0.8 if ev in PAUSE_EVENTS else 0.0)))
+        pts.append((t1, pts[-1][1]))
+        blocks.append(datablock("p%d" % k, pts))
+        plots.append("$p%d using 1:2 with steps lw 2 title 'priority %d'" % (k, prio))
+    body = "\n".join(blocks + [
+        _COMMON,
+        "set key outside right",
+        "set title 'PFC pause timeline at node %d port %d (high = paused)'" % port,
+        "set xlabel 'time (us)'",
+        "set ylabel 'priority'",
+        "set ytics 1",
+        "set yrange [%g:%g]" % (min(prios) - 0.5, max(prios) + 1.3),
+        "plot " + ", \\\n     ".join(plots),
+    ])
+    return render(gp, fmt, _image(directory, "pfc-%d-%d" % port, fmt), body)
+
+
+def single_run(run, directory, gp, fmt, port, notes):
+    """All single-run plots of run into directory; returns the image paths."""
+    images = [slowdown_vs_size([run], directory, gp, fmt, notes),
+              slowdown_cdf([run], directory, gp, fmt, notes),
+              collective_cdf([run], directory, gp, fmt, notes)]
+    chosen = port or run.busiest_port()
+    if chosen is None:
+        notes.append("queue and pause timelines: skipped, no rows in qlen.csv or pfc.csv")
+    else:
+        images.append(queue_timeline(run, chosen, directory, gp, fmt, notes))
+        images.append(pause_timeline(run, chosen, directory, gp, fmt, notes))
+    return [i for i in images if i]
+
+
+def comparison(runs, directory, gp, fmt, notes):
+    """Overlay plots, one line per run."""
+    images = [slowdown_vs_size(runs, directory, gp, fmt, notes, "compare-slowdown-vs-size"),
+              slowdown_cdf(runs, directory, gp, fmt, notes, "compare-slowdown-cdf"),
+              collective_cdf(runs, directory, gp, fmt, notes, "compare-collective-cdf")]
+    return [i for i in images if i]

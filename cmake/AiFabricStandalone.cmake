@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Standalone build against an installed ns-3 (find_package(ns3)).
+# Included by CMakeLists.txt after project() and ai_fabric_load_file_list().
+
+include(GNUInstallDirs)
+
+# Without a build type CMake passes no -O at all.
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Debug, Release, RelWithDebInfo or MinSizeRel" FORCE)
+endif()
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+
+option(AI_FABRIC_WERROR "Treat warnings in this module's own targets as errors" OFF)
+option(AI_FABRIC_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(AI_FABRIC_EXAMPLES "Build the programs in examples/" ON)
+option(AI_FABRIC_TESTS "Build ai-fabric-test-runner and register the CTest tests" ON)
+
+# --- ns-3 ----------------------------------------------------------------------
+# ns-3's package version file accepts only an exact version match, so ask for
+# any version and check the minimum here.
+find_package(ns3 CONFIG REQUIRED)
+if(ns3_VERSION AND ns3_VERSION VERSION_LESS 3.36)
+  message(FATAL_ERROR "ai-fabric: ns-3 ${ns3_VERSION} found in ${ns3_DIR}; ns-3 3.36 or newer is needed")
+endif()
+# Exported target names: ns3::libcore up to 3.42, ns3::core from 3.43.
+if(TARGET ns3::libcore)
+  set(AI_FABRIC_NS3_PREFIX ns3::lib)
+elseif(TARGET ns3::core)
+  set(AI_FABRIC_NS3_PREFIX ns3::)
+else()
+  message(FATAL_ERROR "ai-fabric: the ns-3 package in ${ns3_DIR} defines neither ns3::libcore "
+                      "nor ns3::core")
+endif()
+set(AI_FABRIC_NS3_TARGETS)
+foreach(module core network internet)
+  if(NOT TARGET ${AI_FABRIC_NS3_PREFIX}${module})
+    message(FATAL_ERROR "ai-fabric: the installed ns-3 lacks module '${module}' "
+                        "(target ${AI_FABRIC_NS3_PREFIX}${module})")
+  endif()
+  list(APPEND AI_FABRIC_NS3_TARGETS ${AI_FABRIC_NS3_PREFIX}${module})
+endforeach()
+
+# Debian's ns-3 targets name third-party libraries by absolute path (GSL for
+# core, SQLite for stats) but libns3-dev does not depend on their -dev
+# packages; without them the link fails with an obscure "no rule to make
+# target". Say which package is missing instead.
+function(ai_fabric_check_imported_files)
+  set(pending ${AI_FABRIC_NS3_TARGETS})
+  set(seen)
+  set(missing)
+  while(pending)
+    list(POP_FRONT pending target)
+    if(target IN_LIST seen OR NOT TARGET ${target})
+      continue()
+    endif()
+    list(APPEND seen ${target})
+    get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
+    foreach(item IN LISTS links)
+      if(TARGET ${item})
+        list(APPEND pending ${item})
+      elseif(IS_ABSOLUTE "${item}" AND NOT EXISTS "${item}")
+        list(APPEND missing "${item}")
+      endif()
+    endforeach()
+  endwhile()
+  if(missing)
+    list(REMOVE_DUPLICATES missing)
+    set(hint)
+    foreach(file IN LISTS missing)
+      if(file MATCHES "libgsl")
+        list(APPEND hint libgsl-dev)
+      elseif(file MATCHES "libsqlite3")
+        list(APPEND hint libsqlite3-dev)
+      elseif(file MATCHES "libxml2")
+        list(APPEND hint libxml2-dev)
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES hint)
+    string(REPLACE ";" " " hint "${hint}")
+    string(REPLACE ";" ", " missing "${missing}")
+    message(FATAL_ERROR "ai-fabric: ns-3's CMake targets link ${missing}, which is not installed. "
+                        "On Debian/Ubuntu: apt-get install ${hint} (or run ./ai-fabric, which does it)")
+  endif()
+endfunction()
+ai_fabric_check_imported_files()
+
+find_package(nlohmann_json 3 REQUIRED)
+find_package(Boost 1.71 REQUIRED)
+if(TARGET Boost::headers)
+  set(AI_FABRIC_BOOST Boost::headers)
+else()
+  set(AI_FABRIC_BOOST Boost::boost)
+endif()
+
+# --- flags for this module's own targets ---------------------------------------
+# The imported ns-3 targets carry no compile definitions: without
+# NS3_LOG_ENABLE every NS_LOG_* here compiles to nothing.
+function(ai_fabric_target_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  if(AI_FABRIC_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  target_compile_definitions(
+    ${target} PRIVATE NS3_LOG_ENABLE
+                      $<$<OR:$<CONFIG:Debug>,$<BOOL:${AI_FABRIC_SANITIZE}>>:NS3_ASSERT_ENABLE>)
+  if(AI_FABRIC_SANITIZE)
+    set(flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+    target_compile_options(${target} PRIVATE ${flags} -g)
+    target_link_options(${target} PRIVATE ${flags})
+  endif()
+endfunction()
+
+# --- headers staged as ns3/<name>.h ----------------------------------------------
+# Sources include this module's headers from other folders as "ns3/<name>.h",
+# exactly as in an ns-3 tree. Symbolic links keep compiler messages pointing at
+# the real file and need no re-configure when a header changes.
+set(AI_FABRIC_INCLUDE_DIR ${CMAKE_BINARY_DIR}/include)
+file(MAKE_DIRECTORY ${AI_FABRIC_INCLUDE_DIR}/ns3)
+foreach(header IN LISTS AI_FABRIC_HEADERS)
+  get_filename_component(name ${header} NAME)
+  file(CREATE_LINK ${AI_FABRIC_ROOT}/${header} ${AI_FABRIC_INCLUDE_DIR}/ns3/${name} SYMBOLIC
+       COPY_ON_ERROR)
+endforeach()
+
+# --- the library: libns3-ai-fabric.so ------------------------------------------------
+add_library(ai-fabric SHARED ${AI_FABRIC_SOURCES} ${AI_FABRIC_HEADERS})
+add_library(ns3::ai-fabric ALIAS ai-fabric)
+set_target_properties(ai-fabric PROPERTIES OUTPUT_NAME ns3-ai-fabric)
+target_include_directories(
+  ai-fabric BEFORE PUBLIC $<BUILD_INTERFACE:${AI_FABRIC_INCLUDE_DIR}>
+                          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_link_libraries(ai-fabric PUBLIC ${AI_FABRIC_NS3_TARGETS} nlohmann_json::nlohmann_json
+                                       ${AI_FABRIC_BOOST})
+# Public, so programs and tests including this module's headers log too.
+target_compile_definitions(ai-fabric PUBLIC NS3_LOG_ENABLE)
+ai_fabric_target_options(ai-fabric)
+
+# --- the command-line program ---------------------------------------------------
+if(AI_FABRIC_CLI_SOURCE)
+  add_executable(ai-fabric-sim ${AI_FABRIC_CLI_SOURCE})
+  target_link_libraries(ai-fabric-sim PRIVATE ai-fabric)
+  ai_fabric_target_options(ai-fabric-sim)
+  set_target_properties(ai-fabric-sim PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}
+                                                 INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+else()
+  message(STATUS "ai-fabric: utils/ai-fabric-sim.cc is not listed yet; not building ai-fabric-sim")
+endif()
+
+# Debian's python3-pytest, python3-numpy and pybind11-dev belong to
+# /usr/bin/python3; a python3 found earlier on PATH (pyenv, venv) may lack them.
+# -DPython3_EXECUTABLE=... overrides.
+if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python used for tests and bindings")
+endif()
+
+# --- examples and Python bindings ---------------------------------------------------
+if(AI_FABRIC_EXAMPLES AND EXISTS ${AI_FABRIC_ROOT}/examples/CMakeLists.txt)
+  add_subdirectory(examples)
+endif()
+if(EXISTS ${AI_FABRIC_ROOT}/bindings/CMakeLists.txt)
+  add_subdirectory(bindings)
+endif()
+
+# --- tests ----------------------------------------------------------------------------
+if(AI_FABRIC_TESTS)
+  include(${AI_FABRIC_ROOT}/cmake/AiFabricTests.cmake)
+endif()
+
+# --- install ----------------------------------------------------------------------------
+install(TARGETS ai-fabric LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${AI_FABRIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+if(TARGET ai-fabric-sim)
+  install(TARGETS ai-fabric-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

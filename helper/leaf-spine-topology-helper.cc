@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "leaf-spine-topology-helper.h"
+
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LeafSpineTopologyHelper");
+NS_OBJECT_ENSURE_REGISTERED(LeafSpineTopologyHelper);
+
+TypeId
+LeafSpineTopologyHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::LeafSpineTopologyHelper")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<LeafSpineTopologyHelper>()
+            .AddAttribute("Leaves",
+                          "Number of leaf (ToR) switches, >= 1.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&LeafSpineTopologyHelper::m_leaves),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Spines",
+                          "Number of spine switches, >= 1.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&LeafSpineTopologyHelper::m_spines),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostsPerLeaf",
+                          "Hosts attached to each leaf, >= 1.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&LeafSpineTopologyHelper::m_hostsPerLeaf),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LinksPerPair",
+                          "Parallel cables between every leaf and every spine, >= 1.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&LeafSpineTopologyHelper::m_linksPerPair),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostLinkRate",
+                          "Host-to-leaf cable rate (default 100Gbps: a common RoCEv2/HDR NIC).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&LeafSpineTopologyHelper::m_hostRate),
+                          MakeDataRateChecker())
+            .AddAttribute("HostLinkDelay",
+                          "Host-to-leaf propagation delay (default 1us, as in the HPCC "
+                          "simulator's example topologies).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&LeafSpineTopologyHelper::m_hostDelay),
+                          MakeTimeChecker())
+            .AddAttribute("FabricLinkRate",
+                          "Leaf-to-spine cable rate (default 100Gbps).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&LeafSpineTopologyHelper::m_fabricRate),
+                          MakeDataRateChecker())
+            .AddAttribute("FabricLinkDelay",
+                          "Leaf-to-spine propagation delay (default 1us).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&LeafSpineTopologyHelper::m_fabricDelay),
+                          MakeTimeChecker());
+    return tid;
+}
+
+LeafSpineTopologyHelper::LeafSpineTopologyHelper()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+static void
+RequirePositive(const char* name, uint32_t v)
+{
+    if (v == 0)
+    {
+        std::ostringstream os;
+        os << "leaf-spine: " << name << " = 0 is not allowed (must be >= 1)";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+Ptr<TopologyGraph>
+LeafSpineTopologyHelper::Build() const
+{
+    RequirePositive("leaves", m_leaves);
+    RequirePositive("spines", m_spines);
+    RequirePositive("hosts per leaf", m_hostsPerLeaf);
+    RequirePositive("links per leaf-spine pair", m_linksPerPair);
+    Ptr<TopologyGraph> g = Create<TopologyGraph>();
+    for (uint32_t l = 0; l < m_leaves; ++l)
+    {
+        for (uint32_t i = 0; i < m_hostsPerLeaf; ++i)
+        {
+            g->AddHost(l);
+        }
+    }
+    std::vector<uint32_t> leaf(m_leaves);
+    std::vector<uint32_t> spine(m_spines);
+    for (uint32_t l = 0; l < m_leaves; ++l)
+    {
+        leaf[l] = g->AddSwitch(0, l, l);
+    }
+    for (uint32_t s = 0; s < m_spines; ++s)
+    {
+        spine[s] = g->AddSwitch(1, 0, s);
+    }
+    for (uint32_t l = 0; l < m_leaves; ++l)
+    {
+        for (uint32_t i = 0; i < m_hostsPerLeaf; ++i)
+        {
+            g->AddLink(g->GetHosts()[l * m_hostsPerLeaf + i], leaf[l], m_hostRate, m_hostDelay);
+        }
+    }
+    for (uint32_t l = 0; l < m_leaves; ++l)
+    {
+        for (uint32_t s = 0; s < m_spines; ++s)
+        {
+            for (uint32_t p = 0; p < m_linksPerPair; ++p)
+            {
+                g->AddLink(leaf[l], spine[s], m_fabricRate, m_fabricDelay);
+            }
+        }
+    }
+    TopologyGraph::Shape shape;
+    shape.type = "leafspine";
+    std::ostringstream label;
+    label << "leaf-spine (" << m_leaves << " leaves, " << m_spines << " spines, " << m_hostsPerLeaf
+          << " hosts per leaf";
+    if (m_linksPerPair > 1)
+    {
+        label << ", " << m_linksPerPair << " links per pair";
+    }
+    label << ")";
+    shape.label = label.str();
+    g->SetShape(shape);
+    g->Validate();
+    NS_LOG_INFO(g->Describe());
+    return g;
+}
+
+} // namespace ns3

@@ -1,0 +1,356 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "output-writer.h"
+
+#include "config-error.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <system_error>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OutputWriter");
+
+namespace
+{
+
+/// Rows are written to the file once this many bytes are buffered.
+constexpr std::size_t kFlushThreshold = 1 << 20;
+
+template <typename T>
+void
+AppendInt(std::string& s, T value)
+{
+    char buf[24];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+    NS_ASSERT(ec == std::errc());
+    s.append(buf, ptr);
+}
+
+/// Six significant digits, like "%.6g", independent of the C locale.
+void
+AppendReal(std::string& s, double value)
+{
+    char buf[32];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::general, 6);
+    NS_ASSERT(ec == std::errc());
+    s.append(buf, ptr);
+}
+
+void
+AppendText(std::string& s, std::string_view text)
+{
+    NS_ASSERT_MSG(text.find_first_of(",\n\"") == std::string_view::npos,
+                  "CSV field '" << text << "' must not contain commas, quotes or newlines");
+    s.append(text);
+}
+
+nlohmann::json
+Stats(std::vector<double> sample)
+{
+    nlohmann::json j;
+    if (sample.empty())
+    {
+        for (const char* key : {"p50", "p90", "p99", "p999", "max", "mean"})
+        {
+            j[key] = nullptr;
+        }
+        return j;
+    }
+    std::sort(sample.begin(), sample.end());
+    j["p50"] = OutputWriter::Percentile(sample, 0.50);
+    j["p90"] = OutputWriter::Percentile(sample, 0.90);
+    j["p99"] = OutputWriter::Percentile(sample, 0.99);
+    j["p999"] = OutputWriter::Percentile(sample, 0.999);
+    j["max"] = sample.back();
+    j["mean"] = std::accumulate(sample.begin(), sample.end(), 0.0) / sample.size();
+    return j;
+}
+
+} // namespace
+
+OutputWriter::OutputWriter(const std::string& dir)
+    : m_dir(dir)
+{
+    NS_LOG_FUNCTION(this << dir);
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+    {
+        throw ConfigError("--out: cannot create directory '" + dir +
+                          "': " + (ec ? ec.message() : "a file of that name exists"));
+    }
+    // Nothing from a previous run may look current.
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+    {
+        const std::string name = entry.path().filename().string();
+        const bool contract = name == "summary.json" || name == "summary.json.tmp" ||
+                              name == "fct.csv" || name == "collective.csv" || name == "pfc.csv" ||
+                              name == "qlen.csv" || name == "drops.csv" ||
+                              entry.path().extension() == ".pcap";
+        if (contract && entry.is_regular_file())
+        {
+            NS_LOG_LOGIC("removing stale " << entry.path());
+            fs::remove(entry.path(), ec);
+            if (ec)
+            {
+                throw ConfigError("--out: cannot remove stale '" + entry.path().string() +
+                                  "': " + ec.message());
+            }
+        }
+    }
+    OpenCsv(m_fct, "fct.csv", FCT_HEADER);
+    OpenCsv(m_collective, "collective.csv", COLLECTIVE_HEADER);
+    OpenCsv(m_pfc, "pfc.csv", PFC_HEADER);
+    OpenCsv(m_qlen, "qlen.csv", QLEN_HEADER);
+    OpenCsv(m_drops, "drops.csv", DROPS_HEADER);
+}
+
+OutputWriter::~OutputWriter()
+{
+    Close();
+}
+
+void
+OutputWriter::OpenCsv(Csv& csv, const char* name, const char* header)
+{
+    csv.name = name;
+    const std::string path = (std::filesystem::path(m_dir) / name).string();
+    csv.file.open(path, std::ios::binary | std::ios::trunc);
+    if (!csv.file)
+    {
+        throw ConfigError("--out: cannot write '" + path + "'");
+    }
+    csv.buffer.reserve(kFlushThreshold + 4096);
+    csv.buffer.append(header);
+    csv.buffer.push_back('\n');
+}
+
+void
+OutputWriter::EndRow(Csv& csv)
+{
+    csv.buffer.push_back('\n');
+    ++csv.rows;
+    if (csv.buffer.size() >= kFlushThreshold)
+    {
+        Flush(csv);
+    }
+}
+
+void
+OutputWriter::Flush(Csv& csv)
+{
+    csv.file.write(csv.buffer.data(), static_cast<std::streamsize>(csv.buffer.size()));
+    if (!csv.file)
+    {
+        NS_FATAL_ERROR("cannot write " << m_dir << "/" << csv.name << " (disk full?)");
+    }
+    csv.buffer.clear();
+}
+
+void
+OutputWriter::AppendFct(const FctRecord& r)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendFct after Close");
+    NS_ABORT_MSG_IF(r.idealFctNs <= 0,
+                    "flow " << r.flowId << ": ideal FCT " << r.idealFctNs << " ns must be > 0");
+    const double slowdown = static_cast<double>(r.fctNs) / static_cast<double>(r.idealFctNs);
+    std::string& s = m_fct.buffer;
+    AppendInt(s, r.flowId);
+    s.push_back(',');
+    AppendInt(s, r.src);
+    s.push_back(',');
+    AppendInt(s, r.dst);
+    s.push_back(',');
+    AppendInt(s, r.sizeBytes);
+    s.push_back(',');
+    AppendInt(s, r.startNs);
+    s.push_back(',');
+    AppendInt(s, r.fctNs);
+    s.push_back(',');
+    AppendInt(s, r.idealFctNs);
+    s.push_back(',');
+    AppendReal(s, slowdown);
+    s.push_back(',');
+    AppendText(s, r.kind);
+    EndRow(m_fct);
+    m_slowdowns.push_back(slowdown);
+    m_fctNs.push_back(static_cast<double>(r.fctNs));
+}
+
+void
+OutputWriter::AppendCollective(const OutputCollectiveRow& r)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendCollective after Close");
+    std::string& s = m_collective.buffer;
+    AppendInt(s, r.opId);
+    s.push_back(',');
+    AppendText(s, r.algorithm);
+    s.push_back(',');
+    AppendInt(s, r.ranks);
+    s.push_back(',');
+    AppendInt(s, r.bytes);
+    s.push_back(',');
+    AppendInt(s, r.startNs);
+    s.push_back(',');
+    AppendInt(s, r.endNs);
+    s.push_back(',');
+    AppendInt(s, r.endNs - r.startNs);
+    s.push_back(',');
+    AppendReal(s, r.algbwGbps);
+    s.push_back(',');
+    AppendReal(s, r.busbwGbps);
+    EndRow(m_collective);
+}
+
+void
+OutputWriter::AppendPfc(int64_t timeNs, uint32_t node, uint32_t port, uint32_t priority, bool pause)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendPfc after Close");
+    std::string& s = m_pfc.buffer;
+    AppendInt(s, timeNs);
+    s.push_back(',');
+    AppendInt(s, node);
+    s.push_back(',');
+    AppendInt(s, port);
+    s.push_back(',');
+    AppendInt(s, priority);
+    s.append(pause ? ",pause" : ",resume");
+    EndRow(m_pfc);
+}
+
+void
+OutputWriter::AppendQlen(int64_t timeNs,
+                         uint32_t node,
+                         uint32_t port,
+                         uint32_t queue,
+                         uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendQlen after Close");
+    std::string& s = m_qlen.buffer;
+    AppendInt(s, timeNs);
+    s.push_back(',');
+    AppendInt(s, node);
+    s.push_back(',');
+    AppendInt(s, port);
+    s.push_back(',');
+    AppendInt(s, queue);
+    s.push_back(',');
+    AppendInt(s, bytes);
+    EndRow(m_qlen);
+}
+
+void
+OutputWriter::AppendDrop(int64_t timeNs, uint32_t node, uint32_t port, std::string_view reason)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendDrop after Close");
+    std::string& s = m_drops.buffer;
+    AppendInt(s, timeNs);
+    s.push_back(',');
+    AppendInt(s, node);
+    s.push_back(',');
+    AppendInt(s, port);
+    s.push_back(',');
+    AppendText(s, reason);
+    EndRow(m_drops);
+}
+
+double
+OutputWriter::Percentile(const std::vector<double>& sorted, double q)
+{
+    NS_ABORT_MSG_IF(sorted.empty(), "Percentile of an empty sample");
+    NS_ABORT_MSG_IF(!(q >= 0 && q <= 1), "quantile " << q << " is not in [0, 1]");
+    const double pos = q * static_cast<double>(sorted.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    const double frac = pos - static_cast<double>(lo);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+nlohmann::json
+OutputWriter::FctStats() const
+{
+    nlohmann::json j;
+    j["count"] = m_slowdowns.size();
+    j["slowdown"] = Stats(m_slowdowns);
+    j["fct_ns"] = Stats(m_fctNs);
+    return j;
+}
+
+void
+OutputWriter::Close()
+{
+    if (m_closed)
+    {
+        return;
+    }
+    m_closed = true;
+    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    {
+        Flush(*csv);
+        csv->file.close();
+    }
+}
+
+nlohmann::json
+OutputWriter::WriteSummary(const nlohmann::json& summary)
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!summary.is_object() || !summary.contains("complete") ||
+                        !summary["complete"].is_boolean(),
+                    "OutputWriter::WriteSummary: the summary needs a boolean \"complete\"");
+    Close(); // every CSV is complete before summary.json appears
+    nlohmann::json j = summary;
+    if (!j.contains("fct"))
+    {
+        j["fct"] = FctStats();
+    }
+    nlohmann::json rows;
+    for (const Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    {
+        rows[csv->name] = csv->rows;
+    }
+    j["output"] = {{"dir", m_dir}, {"rows", rows}};
+
+    namespace fs = std::filesystem;
+    const fs::path final = fs::path(m_dir) / "summary.json";
+    const fs::path tmp = fs::path(m_dir) / "summary.json.tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << j.dump(2) << '\n';
+        out.flush();
+        if (!out)
+        {
+            NS_FATAL_ERROR("cannot write " << tmp.string());
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, final, ec);
+    if (ec)
+    {
+        NS_FATAL_ERROR("cannot rename " << tmp.string() << " to " << final.string() << ": "
+                                        << ec.message());
+    }
+    return j;
+}
+
+const std::string&
+OutputWriter::GetDirectory() const
+{
+    return m_dir;
+}
+
+} // namespace ns3

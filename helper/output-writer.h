@@ -1,0 +1,168 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef OUTPUT_WRITER_H
+#define OUTPUT_WRITER_H
+
+#include <cstdint>
+#include <fstream>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ns3
+{
+
+/// One finished flow or message: a row of fct.csv.
+struct FctRecord
+{
+    uint64_t flowId{0};       ///< flow or message id
+    uint32_t src{0};          ///< source host index
+    uint32_t dst{0};          ///< destination host index
+    uint64_t sizeBytes{0};    ///< payload bytes
+    int64_t startNs{0};       ///< start time, ns
+    int64_t fctNs{0};         ///< completion time (finish - start), ns
+    int64_t idealFctNs{0};    ///< unloaded completion time on its path, ns (> 0)
+    std::string kind{"flow"}; ///< e.g. "incast", "background", "collective" (no commas)
+};
+
+/// One finished collective: a row of collective.csv (named so as not to clash with
+/// model/collective's CollectiveRecord).
+struct OutputCollectiveRow
+{
+    uint64_t opId{0};      ///< collective operation id
+    std::string algorithm; ///< ring, tree, hd, 2d (no commas)
+    uint32_t ranks{0};     ///< participating ranks
+    uint64_t bytes{0};     ///< buffer size S, bytes
+    int64_t startNs{0};    ///< start, ns
+    int64_t endNs{0};      ///< end, ns (duration_ns = end - start)
+    double algbwGbps{0};   ///< nccl-tests algbw = S / t, as the caller computes it
+    double busbwGbps{0};   ///< nccl-tests busbw = algbw x the operation's factor
+};
+
+/**
+ * \brief Writes a run's output directory: the CSVs of DESIGN.md's contract and,
+ * last, summary.json.
+ *
+ * The constructor creates the directory, removes files a previous run left there
+ * (summary.json, the contract CSVs, *.pcap: construct the writer before pcap
+ * tracing starts) and opens every CSV with its header, so an empty CSV means "no
+ * such events", never "not written". Rows are buffered in memory and written in
+ * large blocks. Numbers are formatted deterministically: integers exactly, reals
+ * with 6 significant digits (like printf's %.6g). summary.json is written last and
+ * atomically (summary.json.tmp, then rename): if it exists, the run finished.
+ *
+ * FCT percentiles in summary.json use linear interpolation between closest ranks,
+ * numpy's default: position q (n - 1) in the sorted sample.
+ */
+class OutputWriter
+{
+  public:
+    static constexpr const char* FCT_HEADER =
+        "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind"; ///< fct.csv
+    static constexpr const char*
+        COLLECTIVE_HEADER = "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
+                            "busbw_gbps"; ///< collective.csv
+    static constexpr const char* PFC_HEADER = "time_ns,node,port,priority,event"; ///< pfc.csv
+    static constexpr const char* QLEN_HEADER = "time_ns,node,port,queue,bytes";   ///< qlen.csv
+    static constexpr const char* DROPS_HEADER = "time_ns,node,port,reason";       ///< drops.csv
+
+    /**
+     * \param dir the output directory (created with its parents)
+     * \throws ConfigError naming the directory if it cannot be created or written
+     */
+    explicit OutputWriter(const std::string& dir);
+    /// Flushes and closes the CSVs (no summary.json: only WriteSummary writes it).
+    ~OutputWriter();
+
+    OutputWriter(const OutputWriter&) = delete;
+    OutputWriter& operator=(const OutputWriter&) = delete;
+
+    /// \param r a finished flow; slowdown = fct / ideal fct is computed here
+    void AppendFct(const FctRecord& r);
+    /// \param r a finished collective; duration_ns = end - start is computed here
+    void AppendCollective(const OutputCollectiveRow& r);
+    /**
+     * \param timeNs event time, ns
+     * \param node node id
+     * \param port port (device) index
+     * \param priority priority class
+     * \param pause true for pause (XOFF), false for resume (XON)
+     */
+    void AppendPfc(int64_t timeNs, uint32_t node, uint32_t port, uint32_t priority, bool pause);
+    /**
+     * \param timeNs sample time, ns
+     * \param node node id
+     * \param port port index
+     * \param queue queue (priority) index
+     * \param bytes queued bytes
+     */
+    void AppendQlen(int64_t timeNs, uint32_t node, uint32_t port, uint32_t queue, uint64_t bytes);
+    /**
+     * \param timeNs drop time, ns
+     * \param node node id
+     * \param port port index
+     * \param reason short reason without commas ("buffer-full", "lossless-overflow")
+     */
+    void AppendDrop(int64_t timeNs, uint32_t node, uint32_t port, std::string_view reason);
+
+    /**
+     * \brief FCT statistics of the rows appended so far.
+     * \return {"count": n, "slowdown": {"p50","p90","p99","p999","max","mean"},
+     *          "fct_ns": {same keys}}; the statistics are null when n == 0
+     */
+    nlohmann::json FctStats() const;
+
+    /**
+     * \brief Percentile with linear interpolation (numpy's default).
+     * \param sorted ascending sample, non-empty
+     * \param q quantile in [0, 1]
+     * \return the interpolated value at position q (n - 1)
+     */
+    static double Percentile(const std::vector<double>& sorted, double q);
+
+    /// Flush and close every CSV (idempotent; appending afterwards is an error).
+    void Close();
+
+    /**
+     * \brief Close the CSVs, then write summary.json atomically.
+     *
+     * Adds "fct" (FctStats(), unless the caller set it) and "output" (directory and
+     * row counts per file).
+     * \param summary the run summary; must contain the boolean "complete"
+     * \return the document as written (the summary plus "fct" and "output")
+     */
+    nlohmann::json WriteSummary(const nlohmann::json& summary);
+
+    /// \return the output directory
+    const std::string& GetDirectory() const;
+
+  private:
+    /// One CSV file with its write buffer.
+    struct Csv
+    {
+        std::string name;   ///< file name within the directory
+        std::ofstream file; ///< the open file
+        std::string buffer; ///< rows not yet written
+        uint64_t rows{0};   ///< data rows appended
+    };
+
+    void OpenCsv(Csv& csv, const char* name, const char* header);
+    void EndRow(Csv& csv);
+    void Flush(Csv& csv);
+
+    std::string m_dir;               ///< output directory
+    bool m_closed{false};            ///< Close() was called
+    Csv m_fct;                       ///< fct.csv
+    Csv m_collective;                ///< collective.csv
+    Csv m_pfc;                       ///< pfc.csv
+    Csv m_qlen;                      ///< qlen.csv
+    Csv m_drops;                     ///< drops.csv
+    std::vector<double> m_slowdowns; ///< per-flow slowdowns, for percentiles
+    std::vector<double> m_fctNs;     ///< per-flow FCTs in ns, for percentiles
+};
+
+} // namespace ns3
+
+#endif // OUTPUT_WRITER_H

@@ -1,0 +1,174 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-fabric-helper.h"
+
+#include "ns3/egress-port-policy.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/none-congestion-control.h"
+#include "ns3/rdma-congestion-control.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-switch.h"
+#include "ns3/route-table.h"
+#include "ns3/shared-buffer-mmu.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceFabricHelper");
+
+RoceFabricHelper::RoceFabricHelper()
+{
+    m_deviceFactory.SetTypeId("ns3::RoceNetDevice");
+    m_nicFactory.SetTypeId("ns3::RoceNic");
+    m_switchFactory.SetTypeId("ns3::RoceSwitch");
+    m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
+    m_ccFactory.SetTypeId(NoneCongestionControl::GetTypeId());
+    m_policyFactory.SetTypeId("ns3::EcmpEgressPolicy");
+}
+
+void
+RoceFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RoceFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+RoceFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RoceFabricHelper::SetCongestionControl(const std::string& typeId)
+{
+    m_ccFactory.SetTypeId(typeId);
+}
+
+void
+RoceFabricHelper::SetCongestionControlAttribute(const std::string& name,
+                                                const AttributeValue& value)
+{
+    m_ccFactory.Set(name, value);
+}
+
+void
+RoceFabricHelper::SetEgressPolicy(const std::string& typeId)
+{
+    m_policyFactory.SetTypeId(typeId);
+}
+
+Ptr<RoceFabric>
+RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
+{
+    graph->Validate();
+    Ptr<RoceFabric> fabric = CreateObject<RoceFabric>();
+    fabric->m_graph = graph;
+    fabric->m_routes = routes;
+    fabric->m_ccFactory = m_ccFactory;
+    uint32_t n = graph->GetNNodes();
+    fabric->m_nodes.Create(n);
+    fabric->m_devices.resize(n);
+
+    // One device per port, in port order.
+    for (uint32_t node = 0; node < n; ++node)
+    {
+        Ptr<Node> ns3Node = fabric->m_nodes.Get(node);
+        for (std::size_t port = 0; port < graph->GetPorts(node).size(); ++port)
+        {
+            Ptr<RoceNetDevice> dev = m_deviceFactory.Create<RoceNetDevice>();
+            ns3Node->AddDevice(dev);
+            fabric->m_devices[node].push_back(dev);
+        }
+    }
+    // One channel per cable, with the cable's rate on both ports.
+    for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
+    {
+        const TopologyGraph::Link& link = graph->GetLink(l);
+        Ptr<RoceChannel> ch = CreateObject<RoceChannel>();
+        ch->SetAttribute("Delay", TimeValue(link.delay));
+        for (auto [node, port] : {std::make_pair(link.a, link.portA),
+                                  std::make_pair(link.b, link.portB)})
+        {
+            Ptr<RoceNetDevice> dev = fabric->m_devices[node][port];
+            dev->SetAttribute("DataRate", DataRateValue(link.rate));
+            dev->Attach(ch);
+        }
+    }
+    // NICs on hosts.
+    const std::vector<uint32_t>& hosts = graph->GetHosts();
+    for (uint32_t h = 0; h < hosts.size(); ++h)
+    {
+        uint32_t node = hosts[h];
+        NS_ABORT_MSG_IF(fabric->m_devices[node].size() != 1,
+                        "host " << h << " has " << fabric->m_devices[node].size()
+                                << " ports; the RoCEv2 NIC model has exactly one");
+        Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
+        fabric->m_nodes.Get(node)->AggregateObject(nic);
+        nic->Setup(fabric->m_devices[node][0],
+                   h,
+                   RoceNic::HostAddress(h),
+                   RoceNic::HostMac(h));
+        nic->TraceConnectWithoutContext("MessageSent",
+                                        MakeCallback(&RoceFabric::OnMessageSent, fabric));
+        nic->TraceConnectWithoutContext("MessageDelivered",
+                                        MakeCallback(&RoceFabric::OnDelivered, fabric));
+        fabric->m_nics.push_back(nic);
+    }
+    // Switches.
+    uint32_t frameMtu = 0;
+    if (!fabric->m_nics.empty())
+    {
+        frameMtu = fabric->m_nics[0]->GetFullPacketWireBytes() -
+                   RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    }
+    int64_t stream = 1000;
+    for (uint32_t node : graph->GetSwitches())
+    {
+        Ptr<RoceSwitch> sw = m_switchFactory.Create<RoceSwitch>();
+        fabric->m_nodes.Get(node)->AggregateObject(sw);
+        sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
+        for (uint32_t port = 0; port < fabric->m_devices[node].size(); ++port)
+        {
+            // Locally administered 02:01:nn:nn:nn:pp, the same in every run (unlike
+            // Mac48Address::Allocate, whose counter is process-wide).
+            uint8_t b[6] = {0x02,
+                            0x01,
+                            static_cast<uint8_t>(node >> 16),
+                            static_cast<uint8_t>(node >> 8),
+                            static_cast<uint8_t>(node),
+                            static_cast<uint8_t>(port)};
+            Mac48Address mac;
+            mac.CopyFrom(b);
+            fabric->m_devices[node][port]->SetAddress(mac);
+            sw->AddPort(fabric->m_devices[node][port]);
+        }
+        sw->SetRouting(routes, node);
+        sw->SetEgressPolicy(m_policyFactory.Create<EgressPortPolicy>());
+        sw->Setup(frameMtu);
+        stream += sw->AssignStreams(stream);
+        fabric->m_switches.push_back(sw);
+        fabric->m_switchNodes.push_back(node);
+    }
+    return fabric;
+}
+
+} // namespace ns3

@@ -1,0 +1,57 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROCE_FABRIC_HELPER_H
+#define ROCE_FABRIC_HELPER_H
+
+#include "roce-fabric.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/topology-graph.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class RouteTable;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Installs a RoCEv2 fabric on a topology graph.
+ *
+ * One ns-3 Node per graph node (in id order, so node ids match graph ids), one
+ * RoceNetDevice per port, one RoceChannel per cable with the link's rate and
+ * delay, a RoceNic on every host and a RoceSwitch on every switch, forwarding
+ * by the given route table. Every part is created through an ObjectFactory, so
+ * `Config::SetDefault` and the Set*Attribute methods reach every Attribute.
+ */
+class RoceFabricHelper
+{
+  public:
+    RoceFabricHelper();
+
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /// Congestion controller for every queue pair, by TypeId name (e.g. ns3::DcqcnCongestionControl).
+    void SetCongestionControl(const std::string& typeId);
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    void SetEgressPolicy(const std::string& typeId);
+
+    /// Build the fabric. Each node gets a system id of 0 (one MPI rank) for now.
+    Ptr<RoceFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
+
+  private:
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_nicFactory;
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_mmuFactory;
+    ObjectFactory m_ccFactory;
+    ObjectFactory m_policyFactory;
+};
+
+} // namespace ns3
+
+#endif // ROCE_FABRIC_HELPER_H

@@ -1,0 +1,368 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-fabric.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/none-congestion-control.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-switch.h"
+#include "ns3/route-table.h"
+#include "ns3/shared-buffer-mmu.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceFabric");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceFabric);
+
+TypeId
+RoceFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoceFabric").SetParent<Object>().SetGroupName("AiFabric");
+    return tid;
+}
+
+RoceFabric::RoceFabric()
+    : m_priority(3),
+      m_nextMessageId(0),
+      m_posted(0),
+      m_completed(0)
+{
+    m_ccFactory.SetTypeId(NoneCongestionControl::GetTypeId());
+}
+
+RoceFabric::~RoceFabric() = default;
+
+void
+RoceFabric::DoDispose()
+{
+    m_qps.clear();
+    m_nics.clear();
+    m_switches.clear();
+    m_devices.clear();
+    m_routes = nullptr;
+    m_graph = nullptr;
+    m_messageCallback = MessageCallback();
+    m_deliveredCallback = DeliveredCallback();
+    Object::DoDispose();
+}
+
+uint32_t
+RoceFabric::GetNHosts() const
+{
+    return static_cast<uint32_t>(m_nics.size());
+}
+
+Ptr<TopologyGraph>
+RoceFabric::GetGraph() const
+{
+    return m_graph;
+}
+
+Ptr<const RouteTable>
+RoceFabric::GetRoutes() const
+{
+    return m_routes;
+}
+
+const NodeContainer&
+RoceFabric::GetNodes() const
+{
+    return m_nodes;
+}
+
+Ptr<RoceNic>
+RoceFabric::GetNic(uint32_t host) const
+{
+    return m_nics.at(host);
+}
+
+const std::vector<Ptr<RoceSwitch>>&
+RoceFabric::GetSwitches() const
+{
+    return m_switches;
+}
+
+uint32_t
+RoceFabric::GetSwitchNode(uint32_t i) const
+{
+    return m_switchNodes.at(i);
+}
+
+std::vector<Ptr<RoceNetDevice>>
+RoceFabric::GetAllDevices() const
+{
+    std::vector<Ptr<RoceNetDevice>> all;
+    for (const auto& node : m_devices)
+    {
+        all.insert(all.end(), node.begin(), node.end());
+    }
+    return all;
+}
+
+void
+RoceFabric::SetCongestionControlFactory(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+void
+RoceFabric::SetPriority(uint8_t priority)
+{
+    m_priority = priority;
+}
+
+void
+RoceFabric::SetMessageCallback(MessageCallback cb)
+{
+    m_messageCallback = cb;
+}
+
+void
+RoceFabric::SetDeliveredCallback(DeliveredCallback cb)
+{
+    m_deliveredCallback = cb;
+}
+
+void
+RoceFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
+{
+    links.clear();
+    uint32_t node = m_graph->GetHosts()[src];
+    uint32_t target = m_graph->GetHosts()[dst];
+    // Follow the first candidate at every hop: all candidates of the minimal engines
+    // have the same length, which is all the ideal time needs.
+    while (node != target)
+    {
+        uint32_t port = 0;
+        if (!m_graph->IsHost(node))
+        {
+            RouteTable::PortSpan c = m_routes->GetCandidates(node, dst);
+            NS_ABORT_MSG_IF(c.count == 0, "no route from node " << node << " to host " << dst);
+            port = c.ptr[0];
+        }
+        const TopologyGraph::Port& p = m_graph->GetPorts(node)[port];
+        links.push_back(p.link);
+        node = p.peer;
+        NS_ABORT_MSG_IF(links.size() > m_graph->GetNNodes(), "routing loop towards host " << dst);
+    }
+}
+
+uint32_t
+RoceFabric::GetPathHops(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> links;
+    PathLinks(src, dst, links);
+    return links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+}
+
+Time
+RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    std::vector<uint32_t> links;
+    PathLinks(src, dst, links);
+    Ptr<RoceNic> nic = m_nics[src];
+    uint32_t mtu = nic->GetMtu();
+    uint64_t nPackets = (bytes + mtu - 1) / mtu;
+    // Wire bytes of the first and last packets and of the whole message.
+    RoceFrameFields f;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    uint32_t base = RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    const uint32_t reth = 16;
+    const uint32_t imm = 4;
+    uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
+    uint64_t first = (nPackets == 1 ? lastPayload + imm : mtu) + base + reth;
+    uint64_t last = nPackets == 1 ? first : lastPayload + base + imm;
+    uint64_t total = bytes + nPackets * base + reth + imm;
+    // Pipelined store-and-forward: the makespan of a tandem of links is the largest,
+    // over the choice of bottleneck link b, of the first packet's time to reach b,
+    // the whole message's time on b, and the last packet's time after b.
+    double best = 0;
+    for (std::size_t b = 0; b < links.size(); ++b)
+    {
+        double t = 0;
+        for (std::size_t l = 0; l < links.size(); ++l)
+        {
+            double rate = static_cast<double>(m_graph->GetLink(links[l]).rate.GetBitRate());
+            uint64_t wire = l < b ? first : (l == b ? total : last);
+            t += wire * 8.0 / rate;
+        }
+        best = std::max(best, t);
+    }
+    double ackBytes = nic->GetAckWireBytes();
+    double back = 0;
+    Time delay;
+    for (uint32_t l : links)
+    {
+        const TopologyGraph::Link& link = m_graph->GetLink(l);
+        back += ackBytes * 8.0 / static_cast<double>(link.rate.GetBitRate());
+        delay += link.delay;
+    }
+    return Seconds(best + back) + delay * 2;
+}
+
+Ptr<RdmaQueuePair>
+RoceFabric::GetQueuePair(uint32_t src, uint32_t dst)
+{
+    uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
+    auto it = m_qps.find(key);
+    if (it != m_qps.end())
+    {
+        return it->second;
+    }
+    // An RC connection is a pair of QPs, one per host; both directions use it.
+    Ptr<RoceNic> a = m_nics[src];
+    Ptr<RoceNic> b = m_nics[dst];
+    // Entropy (UDP source port) from the connection, in the dynamic port range.
+    uint32_t h = (src * 0x9E3779B1U) ^ (dst * 0x85EBCA77U);
+    h ^= h >> 15;
+    uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_priority, entropy);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_priority, entropy);
+    a->ConnectQueuePair(qa, qb->GetLocalQpn());
+    b->ConnectQueuePair(qb, qa->GetLocalQpn());
+    for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
+    {
+        RdmaCcContext ctx;
+        Ptr<RoceNic> nic = m_nics[from];
+        ctx.lineRate = nic->GetDevice()->GetDataRate();
+        ctx.mtuBytes = nic->GetMtu();
+        ctx.wireBytes = nic->GetFullPacketWireBytes();
+        ctx.hops = GetPathHops(from, to);
+        // Unloaded RTT: one full packet and one ACK through every link, both ways' delay.
+        std::vector<uint32_t> links;
+        PathLinks(from, to, links);
+        Time rtt;
+        for (uint32_t l : links)
+        {
+            const TopologyGraph::Link& link = m_graph->GetLink(l);
+            rtt += link.rate.CalculateBytesTxTime(ctx.wireBytes + nic->GetAckWireBytes()) +
+                   link.delay * 2;
+        }
+        ctx.baseRtt = rtt;
+        qp->SetCongestionControl(m_ccFactory.Create<RdmaCongestionControl>(), ctx);
+    }
+    m_qps[key] = qa;
+    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
+    return qa;
+}
+
+uint64_t
+RoceFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
+                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
+                                        << m_nics.size() - 1 << ", distinct)");
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
+    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
+    peer->PostReceive(tag);
+    uint64_t id = m_nextMessageId++;
+    m_posted++;
+    qp->PostWrite(id, bytes, tag, kind);
+    return id;
+}
+
+void
+RoceFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
+{
+    m_completed++;
+    if (m_messageCallback.IsNull())
+    {
+        return;
+    }
+    MessageRecord r;
+    r.id = m.id;
+    r.src = qp->GetLocalHost();
+    r.dst = qp->GetPeerHost();
+    r.bytes = m.bytes;
+    r.tag = m.tag;
+    r.kind = m.kind;
+    r.start = m.postTime;
+    r.end = Simulator::Now();
+    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
+    m_messageCallback(r);
+}
+
+void
+RoceFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
+{
+    if (!m_deliveredCallback.IsNull())
+    {
+        m_deliveredCallback(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
+    }
+}
+
+RoceFabric::Counters
+RoceFabric::GetCounters() const
+{
+    Counters c;
+    for (const auto& sw : m_switches)
+    {
+        c.losslessDrops += sw->GetLosslessDrops();
+        c.lossyDrops += sw->GetLossyDrops();
+        c.ecnMarks += sw->GetEcnMarks();
+    }
+    for (const auto& nic : m_nics)
+    {
+        c.retransmittedPackets += nic->GetRetransmittedPackets();
+        c.timeouts += nic->GetTimeouts();
+        c.cnpsSent += nic->GetCnpsSent();
+        c.queuePairs += nic->GetQueuePairs().size();
+    }
+    for (const auto& node : m_devices)
+    {
+        for (const auto& dev : node)
+        {
+            c.pauseFramesSent += dev->GetPauseFramesSent();
+            c.packetHops += dev->GetTxFrames();
+            c.txBytes += dev->GetTxBytes();
+        }
+    }
+    c.queuePairs /= 2; // counted at both ends
+    return c;
+}
+
+uint64_t
+RoceFabric::GetPendingMessages() const
+{
+    return m_posted - m_completed;
+}
+
+void
+RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
+{
+    PcapHelper pcap;
+    Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
+    for (uint32_t node = 0; node < m_devices.size(); ++node)
+    {
+        if (hostsOnly && !m_graph->IsHost(node))
+        {
+            continue;
+        }
+        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
+        {
+            std::string name = prefix + "-" + std::to_string(node) + "-" + std::to_string(port) +
+                               ".pcap";
+            Ptr<PcapFileWrapper> file =
+                pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
+            pcap.HookDefaultSink<RoceNetDevice>(m_devices[node][port], "PromiscSniffer", file);
+        }
+    }
+}
+
+} // namespace ns3

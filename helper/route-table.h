@@ -1,0 +1,215 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROUTE_TABLE_H
+#define ROUTE_TABLE_H
+
+#include "topology-graph.h"
+
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Destination-based forwarding state for a whole TopologyGraph.
+ *
+ * For every (switch, destination host rank) a non-empty set of candidate egress
+ * ports. Storage: one uint32 "port set id" per (switch, destination) and a pool
+ * of deduplicated sorted port sets, so a k=34 fat-tree (9826 hosts, 1445 switches)
+ * needs ~57 MB. A host's route is all of its ports (one uplink in every builder),
+ * whatever the destination. Lookups are O(1) and allocate nothing.
+ *
+ * It also carries the class (priority / VL) rule of the engine, applied per hop by
+ * NextClass(): none, the torus dateline rule, or the dragonfly global-hop rule.
+ */
+class RouteTable : public SimpleRefCount<RouteTable>
+{
+  public:
+    /// Port value meaning "no port" (e.g. the ingress of a packet a host injects).
+    static constexpr uint32_t NO_PORT = 0xffffffffu;
+
+    /// A read-only view of a candidate port set.
+    struct PortSpan
+    {
+        const uint32_t* ptr; //!< first port
+        uint32_t count;      //!< number of ports
+
+        const uint32_t* begin() const //!< \return first
+        {
+            return ptr;
+        }
+
+        const uint32_t* end() const //!< \return past the last
+        {
+            return ptr + count;
+        }
+
+        uint32_t size() const //!< \return count
+        {
+            return count;
+        }
+
+        bool empty() const //!< \return true if no port
+        {
+            return count == 0;
+        }
+
+        uint32_t operator[](uint32_t i) const //!< \return port i
+        {
+            return ptr[i];
+        }
+    };
+
+    /// How NextClass changes a packet's class along its path.
+    enum class ClassRule : uint8_t
+    {
+        NONE,      //!< class never changes (one class)
+        DATELINE,  //!< torus DOR: 0, 1 after crossing a wrap cable, reset per dimension
+        GLOBAL_HOP //!< dragonfly: class = number of global cables already crossed
+    };
+
+    /// What kind of cable a port holds, for the class rules.
+    enum class PortKind : uint8_t
+    {
+        HOST,   //!< to or from a host
+        FABRIC, //!< switch-switch, no special role
+        RING,   //!< torus/mesh cable of some dimension
+        GLOBAL  //!< dragonfly inter-group cable
+    };
+
+    /**
+     * Allocates an empty per-destination row for every switch and sets every host's
+     * route to all its ports.
+     * \param graph the topology (kept by reference)
+     * \param engine engine name, for reports
+     */
+    RouteTable(Ptr<const TopologyGraph> graph, const std::string& engine);
+
+    /// \return the graph the table routes
+    Ptr<const TopologyGraph> GetGraph() const;
+    /// \return the engine that filled the table ("ecmp", "updown", ...)
+    const std::string& GetEngineName() const;
+
+    /**
+     * Candidates at a node for a destination host rank. O(1), no allocation.
+     * \param node switch or host node id
+     * \param dstHostIndex destination rank (index in TopologyGraph::GetHosts())
+     * \return the ports (empty only if the engine left a hole)
+     */
+    PortSpan GetCandidates(uint32_t node, uint32_t dstHostIndex) const
+    {
+        uint32_t row = m_rowOf[node];
+        uint32_t set = row == NO_ROW ? m_hostSet[node]
+                                     : m_sets[static_cast<size_t>(row) * m_nHosts + dstHostIndex];
+        if (set == NO_SET)
+        {
+            return PortSpan{nullptr, 0};
+        }
+        return PortSpan{m_pool.data() + m_setOffset[set], m_setOffset[set + 1] - m_setOffset[set]};
+    }
+
+    /**
+     * The class a packet uses on its egress cable. O(1), no allocation.
+     * \param node the switch
+     * \param ingressPort port it arrived on (NO_PORT when injected here)
+     * \param egressPort chosen egress port
+     * \param cls class it arrived with (0 at the source host)
+     * \return class on the egress cable, < GetNumClasses()
+     */
+    uint8_t NextClass(uint32_t node, uint32_t ingressPort, uint32_t egressPort, uint8_t cls) const
+    {
+        if (m_rule == ClassRule::NONE)
+        {
+            return 0;
+        }
+        const uint32_t base = m_portOffset[node];
+        const bool inValid = ingressPort != NO_PORT;
+        if (m_rule == ClassRule::DATELINE)
+        {
+            const uint32_t out = base + egressPort;
+            if (m_portKind[out] != PortKind::RING)
+            {
+                return 0;
+            }
+            if (!inValid || m_portKind[base + ingressPort] != PortKind::RING ||
+                m_portDim[base + ingressPort] != m_portDim[out])
+            {
+                cls = 0; // entering a new dimension: restart on class 0
+            }
+            return m_portWrap[out] ? 1 : cls;
+        }
+        // GLOBAL_HOP: one more class after arriving over a global cable
+        if (inValid && m_portKind[base + ingressPort] == PortKind::GLOBAL &&
+            cls + 1u < m_numClasses)
+        {
+            return cls + 1;
+        }
+        return cls;
+    }
+
+    /// \return number of classes the rule uses (1, 2 for DOR on a torus, 2 or 3 for dragonfly)
+    uint8_t GetNumClasses() const;
+    /// \return the class rule
+    ClassRule GetClassRule() const;
+
+    // ---- used by routing engines while filling the table ----
+
+    /**
+     * \param ports egress ports (sorted and deduplicated here)
+     * \return the id of the (deduplicated) set
+     */
+    uint32_t InternPortSet(const std::vector<uint32_t>& ports);
+
+    /// Set the route of switch node towards destination rank dstHostIndex.
+    void SetRoute(uint32_t node, uint32_t dstHostIndex, uint32_t setId)
+    {
+        m_sets[static_cast<size_t>(m_rowOf[node]) * m_nHosts + dstHostIndex] = setId;
+    }
+
+    /// Choose the class rule; allocates the per-port info it needs (all FABRIC/HOST).
+    void SetClassRule(ClassRule rule, uint8_t numClasses);
+    /// Describe a port for the class rules (after SetClassRule).
+    void SetPortInfo(uint32_t node, uint32_t port, PortKind kind, uint8_t dim, bool wrap);
+
+    /**
+     * Throw std::logic_error naming the first (switch, destination) without a
+     * candidate, then free the build-time dedup index. RoutingEngine calls it last.
+     */
+    void Finish();
+
+    /// \return number of distinct port sets
+    uint32_t GetNPortSets() const;
+    /// \return bytes used by the tables (rows + pool)
+    size_t GetMemoryBytes() const;
+
+  private:
+    static constexpr uint32_t NO_ROW = 0xffffffffu;
+    static constexpr uint32_t NO_SET = 0xffffffffu;
+
+    Ptr<const TopologyGraph> m_graph;  //!< the topology
+    std::string m_engine;              //!< engine name
+    uint32_t m_nHosts;                 //!< destinations per row
+    std::vector<uint32_t> m_rowOf;     //!< node -> row (switches) or NO_ROW
+    std::vector<uint32_t> m_hostSet;   //!< node -> set for hosts
+    std::vector<uint32_t> m_sets;      //!< row * nHosts + dst -> set id
+    std::vector<uint32_t> m_pool;      //!< concatenated port sets
+    std::vector<uint32_t> m_setOffset; //!< set id -> offset in m_pool (size sets+1)
+    std::map<std::vector<uint32_t>, uint32_t> m_intern; //!< build-time dedup
+    std::vector<uint32_t> m_scratch;                    //!< build-time sort buffer
+    ClassRule m_rule;                                   //!< class rule
+    uint8_t m_numClasses;                               //!< classes used
+    std::vector<uint32_t> m_portOffset;                 //!< node -> first global port index
+    std::vector<PortKind> m_portKind;                   //!< per (node, port)
+    std::vector<uint8_t> m_portDim;                     //!< per (node, port): ring dimension
+    std::vector<uint8_t> m_portWrap;                    //!< per (node, port): dateline cable
+};
+
+} // namespace ns3
+
+#endif // ROUTE_TABLE_H

@@ -1,0 +1,239 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "run-summary-printer.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace ns3
+{
+
+namespace
+{
+
+using nlohmann::json;
+
+/// The value at a path of keys, or nullptr when any step is missing.
+const json*
+At(const json& j, std::initializer_list<const char*> path)
+{
+    const json* cur = &j;
+    for (const char* key : path)
+    {
+        if (!cur->is_object() || !cur->contains(key))
+        {
+            return nullptr;
+        }
+        cur = &(*cur)[key];
+    }
+    return cur;
+}
+
+std::optional<double>
+Number(const json& j, std::initializer_list<const char*> path)
+{
+    const json* v = At(j, path);
+    if (v == nullptr || !v->is_number())
+    {
+        return std::nullopt;
+    }
+    return v->get<double>();
+}
+
+/// A value as short text: 4 significant digits for reals, exact integers.
+std::string
+Text(const json* v)
+{
+    if (v == nullptr || v->is_null())
+    {
+        return "n/a";
+    }
+    if (v->is_string())
+    {
+        return v->get<std::string>();
+    }
+    if (v->is_number_float())
+    {
+        std::ostringstream os;
+        os.precision(4);
+        os << v->get<double>();
+        return os.str();
+    }
+    return v->dump();
+}
+
+std::string
+Text(const json& j, std::initializer_list<const char*> path)
+{
+    return Text(At(j, path));
+}
+
+std::string
+TopologyDescription(const json& s)
+{
+    const std::string topo = Text(s, {"config", "topology"});
+    std::string shape;
+    if (topo == "fattree")
+    {
+        shape = " k=" + Text(s, {"config", "k"});
+    }
+    else if (topo == "leafspine")
+    {
+        shape = " " + Text(s, {"config", "leaves"}) + " leaves x " + Text(s, {"config", "spines"}) +
+                " spines";
+    }
+    else if (topo == "torus" || topo == "mesh")
+    {
+        shape = " " + Text(s, {"config", "dims"});
+    }
+    else if (topo == "dragonfly")
+    {
+        shape = " p=" + Text(s, {"config", "p"}) + " a=" + Text(s, {"config", "a"}) +
+                " h=" + Text(s, {"config", "h"}) + " g=" + Text(s, {"config", "g"});
+    }
+    else if (topo == "file")
+    {
+        shape = " " + Text(s, {"config", "topology-file"});
+    }
+    std::string size;
+    if (At(s, {"topology"}) != nullptr)
+    {
+        size = " (" + Text(s, {"topology", "hosts"}) + " hosts, " +
+               Text(s, {"topology", "switches"}) + " switches, " + Text(s, {"topology", "links"}) +
+               " links)";
+    }
+    return topo + shape + size;
+}
+
+void
+PrintCollectives(std::ostream& os, const json& s)
+{
+    const json* c = At(s, {"collectives"});
+    if (c == nullptr || c->is_null() || (c->is_array() && c->empty()))
+    {
+        return;
+    }
+    if (c->is_array())
+    {
+        double duration = 0;
+        double busbw = 0;
+        std::size_t nDuration = 0;
+        std::size_t nBusbw = 0;
+        for (const auto& op : *c)
+        {
+            if (auto d = Number(op, {"duration_ns"}))
+            {
+                duration += *d;
+                ++nDuration;
+            }
+            if (auto b = Number(op, {"busbw_gbps"}))
+            {
+                busbw += *b;
+                ++nBusbw;
+            }
+        }
+        os << "  collectives:  " << c->size() << " finished";
+        if (nDuration > 0)
+        {
+            json mean = duration / nDuration / 1000.0;
+            os << ", mean time " << Text(&mean) << " us";
+        }
+        if (nBusbw > 0)
+        {
+            json mean = busbw / nBusbw;
+            os << ", mean busbw " << Text(&mean) << " Gb/s";
+        }
+        os << "\n";
+        return;
+    }
+    if (c->is_object())
+    {
+        os << "  collectives: ";
+        for (const auto& [key, value] : c->items())
+        {
+            if (value.is_primitive())
+            {
+                os << " " << key << "=" << Text(&value);
+            }
+        }
+        os << "\n";
+    }
+}
+
+} // namespace
+
+void
+PrintRunSummary(std::ostream& os, const nlohmann::json& s)
+{
+    os << "ai-fabric-sim: " << Text(s, {"config", "fabric"}) << ", " << TopologyDescription(s)
+       << "\n";
+    os << "  workload:     " << Text(s, {"config", "workload"});
+    const std::string workload = Text(s, {"config", "workload"});
+    if (workload != "none" && workload != "n/a")
+    {
+        os << ", " << Text(s, {"config", "bytes"}) << " bytes";
+    }
+    const std::string background = Text(s, {"config", "background"});
+    if (background != "none" && background != "n/a")
+    {
+        os << "; background " << background << " at load " << Text(s, {"config", "load"});
+    }
+    os << "; cc " << Text(s, {"config", "cc"}) << ", lb " << Text(s, {"config", "lb"})
+       << ", routing " << Text(s, {"config", "routing"}) << "\n";
+
+    const json* complete = At(s, {"complete"});
+    if (complete != nullptr && complete->is_boolean() && !complete->get<bool>())
+    {
+        os << "  status:       INCOMPLETE (stopped at --stop-time="
+           << Text(s, {"config", "stop-time"}) << ")";
+        if (const json* u = At(s, {"unfinished"}))
+        {
+            os << "; unfinished: " << (u->is_string() ? u->get<std::string>() : u->dump());
+        }
+        os << "\n";
+    }
+    else
+    {
+        os << "  status:       complete\n";
+    }
+    os << "  time:         simulated " << Text(s, {"sim_time_s"}) << " s, wall "
+       << Text(s, {"wall_s"}) << " s, " << Text(s, {"events"}) << " events";
+    if (At(s, {"packet_hops"}) != nullptr)
+    {
+        os << ", " << Text(s, {"packet_hops"}) << " packet hops";
+    }
+    os << "\n";
+    if (auto n = Number(s, {"fct", "count"}); n && *n > 0)
+    {
+        os << "  FCT slowdown: p50 " << Text(s, {"fct", "slowdown", "p50"}) << ", p99 "
+           << Text(s, {"fct", "slowdown", "p99"}) << ", max " << Text(s, {"fct", "slowdown", "max"})
+           << " (" << Text(s, {"fct", "count"}) << " flows)\n";
+    }
+    PrintCollectives(os, s);
+    os << "  losses:       drops lossless " << Text(s, {"drops", "lossless"}) << ", lossy "
+       << Text(s, {"drops", "lossy"}) << "; PFC pause frames " << Text(s, {"pfc_pause_frames"})
+       << "; retransmissions " << Text(s, {"retransmissions"}) << "\n";
+    if (auto lossless = Number(s, {"drops", "lossless"}); lossless && *lossless > 0)
+    {
+        os << "  WARNING: packets were lost in a lossless class (a bug: see drops.csv)\n";
+    }
+    const json* dir = At(s, {"output", "dir"});
+    os << "  files:        " << (dir ? Text(dir) : Text(s, {"config", "out"})) << "/ summary.json";
+    if (const json* rows = At(s, {"output", "rows"}); rows != nullptr && rows->is_object())
+    {
+        for (const auto& [name, count] : rows->items())
+        {
+            os << ", " << name << " (" << Text(&count) << " rows)";
+        }
+    }
+    else
+    {
+        os << ", fct.csv, collective.csv, pfc.csv, qlen.csv, drops.csv";
+    }
+    os << "\n";
+}
+
+} // namespace ns3

@@ -1,0 +1,1040 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-config.h"
+
+#include "config-error.h"
+#include "size-parser.h"
+
+#include "ns3/assert.h"
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
+
+namespace
+{
+
+using Knob = ScenarioConfig::KnobInfo;
+using Type = ScenarioConfig::KnobType;
+
+std::string
+Join(const std::vector<std::string>& items, const char* sep = ", ")
+{
+    std::string s;
+    for (const auto& item : items)
+    {
+        s += (s.empty() ? "" : sep) + item;
+    }
+    return s;
+}
+
+std::string
+RangeText(uint64_t lo, uint64_t hi)
+{
+    if (hi == std::numeric_limits<uint64_t>::max() || hi == std::numeric_limits<uint32_t>::max())
+    {
+        return "an integer >= " + std::to_string(lo);
+    }
+    return "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+}
+
+/// Strict decimal integer in [lo, hi]: no sign, no fraction, no trailing text.
+uint64_t
+ParseUnsigned(const std::string& v, uint64_t lo, uint64_t hi)
+{
+    uint64_t x = 0;
+    const char* end = v.data() + v.size();
+    auto [ptr, ec] = std::from_chars(v.data(), end, x);
+    if (v.empty() || ptr != end || ec == std::errc::invalid_argument)
+    {
+        throw ConfigError("'" + v + "' is not an integer; allowed " + RangeText(lo, hi));
+    }
+    if (ec == std::errc::result_out_of_range || x < lo || x > hi)
+    {
+        throw ConfigError("'" + v + "' is out of range; allowed " + RangeText(lo, hi));
+    }
+    return x;
+}
+
+/// Strict real number: digits, '.', exponent; no inf/nan/hex.
+double
+ParseReal(const std::string& v)
+{
+    const bool charsOk = !v.empty() && v.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    double x = 0;
+    const char* end = v.data() + v.size();
+    auto [ptr, ec] = std::from_chars(v.data(), end, x);
+    if (!charsOk || ptr != end || ec != std::errc() || !std::isfinite(x))
+    {
+        throw ConfigError("'" + v + "' is not a number");
+    }
+    return x;
+}
+
+/// Shortest text that parses back to the same double (deterministic, round-trips).
+std::string
+FormatReal(double x)
+{
+    char buf[64];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), x);
+    NS_ASSERT(ec == std::errc());
+    return std::string(buf, ptr);
+}
+
+bool
+FileExists(const std::string& path)
+{
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec);
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+std::size_t
+EditDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+    {
+        row[j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i)
+    {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+        {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string
+Normalize(std::string name)
+{
+    std::replace(name.begin(), name.end(), '_', '-');
+    return name;
+}
+
+/// " (did you mean '--fanin'?)" or "".
+std::string
+Suggestion(const std::string& name, const char* prefix)
+{
+    const std::string n = Normalize(name);
+    const Knob* best = nullptr;
+    // Farther than 2 edits, or than half the name, is noise.
+    std::size_t bestDistance = std::max<std::size_t>(2, n.size() / 2) + 1;
+    for (const auto& knob : ScenarioConfig::Knobs())
+    {
+        const std::size_t d = EditDistance(n, knob.name);
+        if (d < bestDistance)
+        {
+            bestDistance = d;
+            best = &knob;
+        }
+    }
+    return best ? std::string("; did you mean '") + prefix + best->name + "'?" : std::string();
+}
+
+std::string
+UnknownFlagMessage(const std::string& name)
+{
+    return "unknown flag '--" + name + "'; run with --help for the list" + Suggestion(name, "--");
+}
+
+Knob
+MakeKnob(const std::string& name,
+         const std::string& help,
+         const std::string& allowed,
+         Type type,
+         std::function<void(ScenarioConfig&, const std::string&)> set,
+         std::function<std::string(const ScenarioConfig&)> get,
+         bool optional = false)
+{
+    return Knob{name, help, allowed, "", type, optional, std::move(set), std::move(get)};
+}
+
+Knob
+Choice(const std::string& name,
+       const std::string& help,
+       std::string ScenarioConfig::*member,
+       const std::vector<std::string>& options)
+{
+    const std::string list = Join(options);
+    return MakeKnob(
+        name,
+        help,
+        list,
+        Type::CHOICE,
+        [member, options, list](ScenarioConfig& c, const std::string& v) {
+            if (std::find(options.begin(), options.end(), v) == options.end())
+            {
+                throw ConfigError("'" + v + "' is not one of " + list);
+            }
+            c.*member = v;
+        },
+        [member](const ScenarioConfig& c) { return c.*member; });
+}
+
+template <typename T>
+Knob
+Unsigned(const std::string& name,
+         const std::string& help,
+         T ScenarioConfig::*member,
+         uint64_t lo,
+         uint64_t hi = std::numeric_limits<T>::max())
+{
+    return MakeKnob(
+        name,
+        help,
+        RangeText(lo, hi),
+        Type::INTEGER,
+        [member, lo, hi](ScenarioConfig& c, const std::string& v) {
+            c.*member = static_cast<T>(ParseUnsigned(v, lo, hi));
+        },
+        [member](const ScenarioConfig& c) { return std::to_string(c.*member); });
+}
+
+Knob
+Flag(const std::string& name, const std::string& help, bool ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        "0 or 1",
+        Type::FLAG,
+        [member](ScenarioConfig& c, const std::string& v) {
+            if (v != "0" && v != "1")
+            {
+                throw ConfigError("'" + v + "' is not 0 or 1");
+            }
+            c.*member = (v == "1");
+        },
+        [member](const ScenarioConfig& c) { return std::string(c.*member ? "1" : "0"); });
+}
+
+Knob
+Size(const std::string& name,
+     const std::string& help,
+     uint64_t ScenarioConfig::*member,
+     uint64_t lo,
+     uint64_t hi)
+{
+    const std::string range = hi == std::numeric_limits<uint64_t>::max()
+                                  ? ">= " + FormatByteSize(lo)
+                                  : FormatByteSize(lo) + ".." + FormatByteSize(hi);
+    const std::string allowed =
+        "a byte size " + range + " (suffix KB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)";
+    return MakeKnob(
+        name,
+        help,
+        allowed,
+        Type::SIZE,
+        [member, lo, hi, allowed](ScenarioConfig& c, const std::string& v) {
+            const uint64_t x = ParseByteSize(v);
+            if (x < lo || x > hi)
+            {
+                throw ConfigError("'" + v + "' (" + std::to_string(x) +
+                                  " bytes) is out of range; allowed " + allowed);
+            }
+            c.*member = x;
+        },
+        [member](const ScenarioConfig& c) { return FormatByteSize(c.*member); });
+}
+
+Knob
+OptionalSize(const std::string& name,
+             const std::string& help,
+             std::optional<uint64_t> ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        "'' (scale from link rate) or a byte size (suffix KB/MB = 1000^n, KiB/MiB = 1024^n)",
+        Type::SIZE,
+        [member](ScenarioConfig& c, const std::string& v) {
+            if (v.empty())
+            {
+                (c.*member).reset();
+                return;
+            }
+            c.*member = ParseByteSize(v);
+        },
+        [member](const ScenarioConfig& c) {
+            return (c.*member) ? FormatByteSize(*(c.*member)) : std::string();
+        },
+        true);
+}
+
+Knob
+Rate(const std::string& name, const std::string& help, DataRate ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        "a positive ns-3 DataRate (e.g. 25Gbps, 100Gbps, 400Gbps)",
+        Type::RATE,
+        [member](ScenarioConfig& c, const std::string& v) {
+            const DataRate r = ParseDataRate(v);
+            if (r.GetBitRate() == 0)
+            {
+                throw ConfigError("'" + v + "' is not a positive data rate");
+            }
+            c.*member = r;
+        },
+        [member](const ScenarioConfig& c) { return FormatDataRate(c.*member); });
+}
+
+Knob
+TimeKnob(const std::string& name,
+         const std::string& help,
+         Time ScenarioConfig::*member,
+         bool allowZero)
+{
+    return MakeKnob(
+        name,
+        help,
+        allowZero ? "a time >= 0 in ns-3 units (s, ms, us, ns, ps)"
+                  : "a time > 0 in ns-3 units (s, ms, us, ns, ps)",
+        Type::TIME,
+        [member, allowZero](ScenarioConfig& c, const std::string& v) {
+            const Time t = ParseTime(v);
+            if (!allowZero && t.IsZero())
+            {
+                throw ConfigError("'" + v + "' is not a positive time");
+            }
+            c.*member = t;
+        },
+        [member](const ScenarioConfig& c) { return FormatTime(c.*member); });
+}
+
+/// A file path: "" allowed (none) when optional; a non-empty one must exist.
+Knob
+Path(const std::string& name, const std::string& help, std::string ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        "'' (none) or an existing file",
+        Type::STRING,
+        [member](ScenarioConfig& c, const std::string& v) {
+            if (!v.empty() && !FileExists(v))
+            {
+                throw ConfigError("'" + v + "': no such file");
+            }
+            c.*member = v;
+        },
+        [member](const ScenarioConfig& c) { return c.*member; },
+        true);
+}
+
+std::vector<uint32_t>
+ParseDims(const std::string& v)
+{
+    const std::string bad =
+        "'" + v + "' is not a dimension list; use sizes >= 2 joined by 'x', e.g. 8x8 or 4x4x4";
+    std::vector<uint32_t> dims;
+    std::size_t start = 0;
+    while (true)
+    {
+        const std::size_t x = v.find('x', start);
+        const std::string part = v.substr(start, x == std::string::npos ? x : x - start);
+        try
+        {
+            dims.push_back(static_cast<uint32_t>(ParseUnsigned(part, 2, 65535)));
+        }
+        catch (const ConfigError&)
+        {
+            throw ConfigError(bad);
+        }
+        if (x == std::string::npos)
+        {
+            break;
+        }
+        start = x + 1;
+    }
+    return dims;
+}
+
+std::vector<Knob>
+BuildKnobs()
+{
+    using C = ScenarioConfig;
+    std::vector<Knob> k;
+    k.push_back(Choice("fabric",
+                       "fabric: RoCEv2 (Ethernet, PFC and ECN) or InfiniBand (credit-based "
+                       "links, 64-byte credits)",
+                       &C::fabric,
+                       {"rocev2", "infiniband"}));
+    k.push_back(Choice("topology",
+                       "topology family; sized by --leaves/--spines/--hosts-per-switch "
+                       "(leafspine), --k (fattree), --dims (torus, mesh), --p/--a/--h/--g "
+                       "(dragonfly) or --topology-file (file)",
+                       &C::topology,
+                       {"leafspine", "fattree", "torus", "mesh", "dragonfly", "file"}));
+    k.push_back(Unsigned("k",
+                         "fat-tree radix (even; Al-Fares: k^3/4 hosts, 5k^2/4 switches)",
+                         &C::k,
+                         2,
+                         256));
+    k.push_back(Unsigned("leaves", "leaf-spine: number of leaf switches", &C::leaves, 1, 65535));
+    k.push_back(Unsigned("spines", "leaf-spine: number of spine switches", &C::spines, 1, 65535));
+    k.push_back(Unsigned("hosts-per-switch",
+                         "hosts attached to each leaf (leafspine) or router (torus, mesh)",
+                         &C::hostsPerSwitch,
+                         1,
+                         65535));
+    k.push_back(MakeKnob(
+        "dims",
+        "torus/mesh router grid: sizes joined by 'x' (dimension 0 first)",
+        "sizes >= 2 joined by 'x' (e.g. 8x8, 4x4x4)",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.dims = ParseDims(v); },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (uint32_t d : c.dims)
+            {
+                parts.push_back(std::to_string(d));
+            }
+            return Join(parts, "x");
+        }));
+    k.push_back(Unsigned("p", "dragonfly: hosts per router (Kim et al. 2008)", &C::p, 1, 65535));
+    k.push_back(
+        Unsigned("a", "dragonfly: routers per group (balanced: a = 2p = 2h)", &C::a, 1, 65535));
+    k.push_back(Unsigned("h", "dragonfly: global links per router", &C::h, 1, 65535));
+    k.push_back(Unsigned("g", "dragonfly: groups (at most a*h + 1)", &C::g, 1, 65535));
+    k.push_back(Path("topology-file",
+                     "topology file in the HPCC-derived simulators' format "
+                     "(nodes switches links / switch ids / src dst rate delay error_rate)",
+                     &C::topologyFile));
+    k.push_back(Rate("host-rate", "host (NIC) link rate, ns-3 DataRate units", &C::hostRate));
+    k.push_back(Rate("fabric-rate", "switch-to-switch link rate", &C::fabricRate));
+    k.push_back(TimeKnob("link-delay",
+                         "propagation delay of every link (1us as in the HPCC-derived "
+                         "simulators' topologies; fibre ~5 ns/m)",
+                         &C::linkDelay,
+                         true));
+    k.push_back(Unsigned("mtu",
+                         "payload bytes per packet (RoCE path MTUs carry 1024 or 4096 payload "
+                         "bytes; 1000 as in the HPCC-derived simulators)",
+                         &C::mtu,
+                         256,
+                         9000));
+    k.push_back(Size("bytes",
+                     "bytes per message (incast, permutation, alltoall) or per collective "
+                     "buffer (nccl-tests' size)",
+                     &C::bytes,
+                     1,
+                     std::numeric_limits<uint64_t>::max()));
+    k.push_back(Size("buffer",
+                     "switch shared buffer in bytes (32MB as in the HPCC-derived "
+                     "simulators)",
+                     &C::buffer,
+                     1000,
+                     std::numeric_limits<uint64_t>::max()));
+    k.push_back(Flag("pfc", "802.1Qbb PFC on the RDMA priority (RoCEv2)", &C::pfc));
+    k.push_back(Flag("ecn", "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax)", &C::ecn));
+    k.push_back(Flag("pcap",
+                     "write pcap traces into --out (Ethernet link type, nanosecond mode)",
+                     &C::pcap));
+    k.push_back(Choice("cc", "congestion control", &C::cc, {"none", "dcqcn", "swift"}));
+    k.push_back(MakeKnob(
+        "cc-preset",
+        "named parameter set of --cc (e.g. DCQCN 'paper' or 'hpcc'); '' = the algorithm's "
+        "default; the runner checks the name",
+        "'' or a preset name of the chosen --cc",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.ccPreset = v; },
+        [](const C& c) { return c.ccPreset; },
+        true));
+    k.push_back(Choice("routing",
+                       "routing engine; auto = the topology's natural one",
+                       &C::routing,
+                       {"auto", "ecmp", "updown", "dor", "minimal", "valiant", "ugal"}));
+    k.push_back(Choice("lb",
+                       "switch load balancing among equal-cost ports",
+                       &C::lb,
+                       {"ecmp", "spray", "roundrobin", "adaptive", "flowlet"}));
+    k.push_back(Unsigned("nic-entropy",
+                         "entropy values (UDP source ports) a NIC uses per QP",
+                         &C::nicEntropy,
+                         1,
+                         65535));
+    k.push_back(Choice(
+        "workload",
+        "traffic pattern of the main workload",
+        &C::workload,
+        {"none", "incast", "permutation", "alltoall", "allreduce", "reducescatter", "allgather"}));
+    k.push_back(Unsigned("ranks",
+                         "collective ranks (0 = all hosts)",
+                         &C::ranks,
+                         0,
+                         std::numeric_limits<uint32_t>::max()));
+    k.push_back(Choice("algorithm",
+                       "collective algorithm: ring, tree (double binary), hd (recursive "
+                       "halving-doubling), 2d (2-D ring)",
+                       &C::algorithm,
+                       {"ring", "tree", "hd", "2d"}));
+    k.push_back(Unsigned("iterations", "collective iterations", &C::iterations, 1, 1000000));
+    k.push_back(Unsigned("fanin",
+                         "incast senders per receiver",
+                         &C::fanin,
+                         1,
+                         std::numeric_limits<uint32_t>::max()));
+    k.push_back(MakeKnob(
+        "background",
+        "background flow-size CDF: websearch (DCTCP paper), fbhadoop (Facebook Hadoop), or a "
+        "file of 'bytes cumulative-percent' lines; Poisson arrivals at --load",
+        "none, websearch, fbhadoop, or an existing CDF file",
+        Type::STRING,
+        [](C& c, const std::string& v) {
+            if (v != "none" && v != "websearch" && v != "fbhadoop" && !FileExists(v))
+            {
+                throw ConfigError("'" + v +
+                                  "' is not one of none, websearch, fbhadoop, nor an existing "
+                                  "CDF file");
+            }
+            c.background = v;
+        },
+        [](const C& c) { return c.background; }));
+    k.push_back(MakeKnob(
+        "load",
+        "background load as a fraction of the host link rate",
+        "a number in (0, 1]",
+        Type::REAL,
+        [](C& c, const std::string& v) {
+            const double x = ParseReal(v);
+            if (!(x > 0 && x <= 1))
+            {
+                throw ConfigError("'" + v + "' is out of range; allowed a number in (0, 1]");
+            }
+            c.load = x;
+        },
+        [](const C& c) { return FormatReal(c.load); }));
+    k.push_back(Path("flows",
+                     "flow file in the HPCC-derived simulators' format (count, then "
+                     "src dst priority dport size_bytes start_s)",
+                     &C::flows));
+    k.push_back(
+        Unsigned("seed", "ns-3 RngSeed", &C::seed, 1, std::numeric_limits<uint32_t>::max()));
+    k.push_back(Unsigned("run", "ns-3 RngRun (substream)", &C::run, 0));
+    k.push_back(TimeKnob("stop-time",
+                         "simulated-time cap; a run that hits it reports its unfinished work "
+                         "(summary.json complete=false)",
+                         &C::stopTime,
+                         false));
+    k.push_back(MakeKnob(
+        "out",
+        "output directory (created; stale summary.json, CSVs and pcaps removed)",
+        "a non-empty directory path",
+        Type::STRING,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                throw ConfigError("'' is not a directory path");
+            }
+            c.out = v;
+        },
+        [](const C& c) { return c.out; }));
+    k.push_back(TimeKnob("qlen-interval",
+                         "period of queue-length samples in qlen.csv (0 = off)",
+                         &C::qlenInterval,
+                         true));
+    k.push_back(Unsigned("ack-interval",
+                         "ACK coalescing: one ACK every K data packets",
+                         &C::ackInterval,
+                         1,
+                         65535));
+    k.push_back(Unsigned("priority",
+                         "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
+                         "lossless RoCE class in vendor defaults",
+                         &C::priority,
+                         0,
+                         7));
+    k.push_back(OptionalSize("kmin",
+                             "ECN Kmin in bytes; '' = scale with link rate (HPCC-derived "
+                             "simulators: 100KB at 25Gbps)",
+                             &C::kmin));
+    k.push_back(OptionalSize("kmax",
+                             "ECN Kmax in bytes; '' = scale with link rate (HPCC-derived "
+                             "simulators: 400KB at 25Gbps)",
+                             &C::kmax));
+    k.push_back(MakeKnob(
+        "pmax",
+        "ECN marking probability at Kmax; '' = the default (HPCC-derived simulators: 0.2)",
+        "'' or a number in [0, 1]",
+        Type::REAL,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.pmax.reset();
+                return;
+            }
+            const double x = ParseReal(v);
+            if (!(x >= 0 && x <= 1))
+            {
+                throw ConfigError("'" + v + "' is out of range; allowed a number in [0, 1]");
+            }
+            c.pmax = x;
+        },
+        [](const C& c) { return c.pmax ? FormatReal(*c.pmax) : std::string(); },
+        true));
+
+    const ScenarioConfig defaults;
+    for (auto& knob : k)
+    {
+        knob.defaultValue = knob.get(defaults);
+    }
+    return k;
+}
+
+bool
+RecordFlag(std::vector<std::pair<std::string, std::string>>* recorded,
+           std::string name,
+           std::string value)
+{
+    recorded->emplace_back(name, value);
+    return true;
+}
+
+bool
+RecordConfig(std::string* configFile, std::string value)
+{
+    *configFile = value;
+    return true;
+}
+
+bool
+IsNs3PrintFlag(const std::string& name)
+{
+    static const char* const kNames[] = {"help",
+                                         "PrintHelp",
+                                         "version",
+                                         "PrintVersion",
+                                         "PrintGroups",
+                                         "PrintTypeIds",
+                                         "PrintGlobals",
+                                         "PrintGroup",
+                                         "PrintAttributes"};
+    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+std::string
+MarkdownEscape(std::string s)
+{
+    std::string r;
+    for (char c : s)
+    {
+        if (c == '|')
+        {
+            r += '\\';
+        }
+        r += c;
+    }
+    return r;
+}
+
+} // namespace
+
+const std::vector<ScenarioConfig::KnobInfo>&
+ScenarioConfig::Knobs()
+{
+    static const std::vector<KnobInfo> knobs = BuildKnobs();
+    return knobs;
+}
+
+const ScenarioConfig::KnobInfo*
+ScenarioConfig::FindKnob(const std::string& name)
+{
+    const std::string n = Normalize(name);
+    for (const auto& knob : Knobs())
+    {
+        if (knob.name == n)
+        {
+            return &knob;
+        }
+    }
+    return nullptr;
+}
+
+void
+ScenarioConfig::Set(const std::string& name, const std::string& value)
+{
+    NS_LOG_FUNCTION(this << name << value);
+    const KnobInfo* knob = FindKnob(name);
+    if (knob == nullptr)
+    {
+        throw ConfigError(UnknownFlagMessage(name));
+    }
+    try
+    {
+        knob->set(*this, value);
+    }
+    catch (const ConfigError& e)
+    {
+        throw ConfigError("--" + knob->name + ": " + e.what());
+    }
+}
+
+std::string
+ScenarioConfig::Get(const std::string& name) const
+{
+    const KnobInfo* knob = FindKnob(name);
+    if (knob == nullptr)
+    {
+        throw ConfigError(UnknownFlagMessage(name));
+    }
+    return knob->get(*this);
+}
+
+void
+ScenarioConfig::LoadJsonFile(const std::string& path)
+{
+    NS_LOG_FUNCTION(this << path);
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw ConfigError("--config: cannot open '" + path + "': " + std::strerror(errno));
+    }
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(in);
+    }
+    catch (const nlohmann::json::parse_error& e)
+    {
+        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep "at line L, column C".
+        std::string what = e.what();
+        const std::size_t tag = what.find("] ");
+        if (tag != std::string::npos)
+        {
+            what = what.substr(tag + 2);
+        }
+        throw ConfigError(path + ": malformed JSON: " + what);
+    }
+    LoadJson(j, path);
+}
+
+void
+ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
+{
+    NS_LOG_FUNCTION(this << origin);
+    if (!j.is_object())
+    {
+        throw ConfigError(origin +
+                          ": the top level must be a JSON object of flag names, e.g. "
+                          "{\"topology\": \"fattree\", \"k\": 8}; got " +
+                          std::string(j.type_name()));
+    }
+    std::set<std::string> seen;
+    for (const auto& [key, value] : j.items())
+    {
+        const KnobInfo* knob = FindKnob(key);
+        if (knob == nullptr)
+        {
+            throw ConfigError(origin + ": unknown key '" + key + "'" + Suggestion(key, ""));
+        }
+        if (!seen.insert(knob->name).second)
+        {
+            throw ConfigError(origin + ": key '" + key + "' given twice (as '-' and '_' names)");
+        }
+        const bool numeric = knob->type == KnobType::INTEGER || knob->type == KnobType::FLAG ||
+                             knob->type == KnobType::SIZE || knob->type == KnobType::REAL;
+        std::string text;
+        if (value.is_string())
+        {
+            text = value.get<std::string>();
+        }
+        else if (value.is_boolean() && knob->type == KnobType::FLAG)
+        {
+            text = value.get<bool>() ? "1" : "0";
+        }
+        else if (value.is_number_unsigned() && numeric)
+        {
+            text = std::to_string(value.get<uint64_t>());
+        }
+        else if (value.is_number_integer() && numeric)
+        {
+            text = std::to_string(value.get<int64_t>());
+        }
+        else if (value.is_number_float() && numeric)
+        {
+            text = FormatReal(value.get<double>());
+        }
+        else
+        {
+            std::string expected = "a string";
+            if (knob->type == KnobType::FLAG)
+            {
+                expected = "0, 1, true or false";
+            }
+            else if (numeric)
+            {
+                expected = "a number or a string";
+            }
+            throw ConfigError(origin + ": key '" + key + "' has the wrong type (" +
+                              value.type_name() + "); expected " + expected);
+        }
+        try
+        {
+            knob->set(*this, text);
+        }
+        catch (const ConfigError& e)
+        {
+            throw ConfigError(origin + ": key '" + key + "': " + e.what());
+        }
+    }
+}
+
+nlohmann::json
+ScenarioConfig::ToJson() const
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& knob : Knobs())
+    {
+        const std::string text = knob.get(*this);
+        if (text.empty() && knob.optional)
+        {
+            j[knob.name] = "";
+            continue;
+        }
+        switch (knob.type)
+        {
+        case KnobType::INTEGER:
+        case KnobType::FLAG:
+            j[knob.name] = ParseUnsigned(text, 0, std::numeric_limits<uint64_t>::max());
+            break;
+        case KnobType::SIZE:
+            j[knob.name] = ParseByteSize(text);
+            break;
+        case KnobType::REAL:
+            j[knob.name] = ParseReal(text);
+            break;
+        default:
+            j[knob.name] = text;
+        }
+    }
+    return j;
+}
+
+void
+ScenarioConfig::Validate() const
+{
+    if (kmin && kmax && *kmin > *kmax)
+    {
+        throw ConfigError("--kmin (" + FormatByteSize(*kmin) + ") must not exceed --kmax (" +
+                          FormatByteSize(*kmax) + ")");
+    }
+    if (topology == "file" && topologyFile.empty())
+    {
+        throw ConfigError("--topology=file needs --topology-file=PATH");
+    }
+    if (topology == "fattree" && k % 2 != 0)
+    {
+        throw ConfigError("--k: '" + std::to_string(k) +
+                          "' is not allowed; a fat-tree needs an even k (2..256)");
+    }
+    if (topology == "dragonfly" && static_cast<uint64_t>(g) > static_cast<uint64_t>(a) * h + 1)
+    {
+        throw ConfigError("--g: '" + std::to_string(g) + "' exceeds a*h + 1 = " +
+                          std::to_string(static_cast<uint64_t>(a) * h + 1) +
+                          " (each group needs a global link to every other)");
+    }
+    if ((topology == "torus" || topology == "mesh") && dims.empty())
+    {
+        throw ConfigError("--dims: empty; use sizes >= 2 joined by 'x', e.g. 8x8");
+    }
+}
+
+ScenarioConfig
+ScenarioConfig::FromCommandLine(int argc, char** argv)
+{
+    const std::string program = argc > 0 ? argv[0] : "ai-fabric-sim";
+    std::vector<std::pair<std::string, std::string>> recorded;
+    std::string configFile;
+
+    CommandLine cmd;
+    cmd.Usage("ai-fabric-sim: packet-level simulation of an AI-cluster network (RoCEv2 or "
+              "InfiniBand).\n"
+              "Flags are --name=value. --config=FILE loads a JSON object with the same names "
+              "('-' or '_'); flags on the command line override it. ns-3 attribute defaults: "
+              "--ns3::Class::Attribute=value.\n"
+              "Writes into --out: summary.json (last, when the run completes), fct.csv, "
+              "collective.csv, pfc.csv, qlen.csv, drops.csv and, with --pcap=1, *.pcap.\n"
+              "Exit status: 0 done, 2 bad configuration, 3 stopped by --stop-time with work "
+              "unfinished.");
+    cmd.AddValue("config",
+                 "JSON file of flag names and values, applied before the other flags",
+                 MakeBoundCallback(&RecordConfig, &configFile));
+    for (const auto& knob : Knobs())
+    {
+        cmd.AddValue(knob.name,
+                     knob.help + " {" + knob.allowed + "}",
+                     MakeBoundCallback(&RecordFlag, &recorded, knob.name),
+                     knob.defaultValue);
+    }
+
+    // Help-like flags win over everything else, as in any ns-3 program.
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        const std::string body = arg.substr(arg.find_first_not_of('-') == std::string::npos
+                                                ? arg.size()
+                                                : arg.find_first_not_of('-'));
+        const std::string name = body.substr(0, body.find('='));
+        if (name == "markdown-help")
+        {
+            std::cout << MarkdownHelp();
+            std::exit(0);
+        }
+        if (IsNs3PrintFlag(name))
+        {
+            cmd.Parse(std::vector<std::string>{program, arg}); // prints and exits
+        }
+    }
+
+    // Check every argument ourselves: ns-3's CommandLine would abort on a typo.
+    std::vector<std::string> ns3Args{program};
+    std::vector<std::pair<std::string, std::string>> attributes;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        std::string body;
+        if (arg.rfind("--", 0) == 0)
+        {
+            body = arg.substr(2);
+        }
+        else if (arg.size() > 1 && arg[0] == '-')
+        {
+            body = arg.substr(1);
+        }
+        else
+        {
+            throw ConfigError("unexpected argument '" + arg +
+                              "'; flags have the form --name=value; run with --help for the "
+                              "list");
+        }
+        const std::size_t eq = body.find('=');
+        const bool hasValue = eq != std::string::npos;
+        const std::string name = body.substr(0, eq);
+        std::string value = hasValue ? body.substr(eq + 1) : "";
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            if (!hasValue)
+            {
+                throw ConfigError("--" + name + " needs a value: --" + name + "=VALUE");
+            }
+            attributes.emplace_back(name, value);
+            continue;
+        }
+        if (name == "RngSeed" || name == "RngRun")
+        {
+            throw ConfigError("--" + name + " is set through --seed and --run here");
+        }
+        if (name == "config")
+        {
+            if (value.empty())
+            {
+                throw ConfigError("--config needs a file: --config=FILE");
+            }
+            ns3Args.push_back("--config=" + value);
+            continue;
+        }
+        const KnobInfo* knob = FindKnob(name);
+        if (knob == nullptr)
+        {
+            throw ConfigError(UnknownFlagMessage(name));
+        }
+        if (!hasValue)
+        {
+            if (knob->type != KnobType::FLAG)
+            {
+                throw ConfigError("--" + knob->name + " needs a value: --" + knob->name +
+                                  "=VALUE (allowed: " + knob->allowed + ")");
+            }
+            value = "1";
+        }
+        ns3Args.push_back("--" + knob->name + "=" + value);
+    }
+    cmd.Parse(ns3Args);
+
+    ScenarioConfig cfg;
+    if (!configFile.empty())
+    {
+        cfg.LoadJsonFile(configFile);
+    }
+    for (const auto& [name, value] : recorded)
+    {
+        cfg.Set(name, value);
+    }
+    for (const auto& [name, value] : attributes)
+    {
+        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        {
+            throw ConfigError("--" + name + "=" + value +
+                              ": no such ns-3 attribute, or the value does not fit it (see "
+                              "--PrintAttributes=ns3::Class)");
+        }
+    }
+    cfg.Validate();
+    return cfg;
+}
+
+std::string
+ScenarioConfig::MarkdownHelp()
+{
+    std::ostringstream os;
+    os << "| flag | default | allowed | meaning |\n|---|---|---|---|\n";
+    os << "| `--config` | | a JSON file | flag names and values, applied before the other "
+          "flags |\n";
+    for (const auto& knob : Knobs())
+    {
+        os << "| `--" << knob.name << "` | "
+           << (knob.defaultValue.empty() ? "''" : "`" + knob.defaultValue + "`") << " | "
+           << MarkdownEscape(knob.allowed) << " | " << MarkdownEscape(knob.help) << " |\n";
+    }
+    return os.str();
+}
+
+bool
+ScenarioConfig::operator==(const ScenarioConfig& other) const
+{
+    for (const auto& knob : Knobs())
+    {
+        if (knob.get(*this) != knob.get(other))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+ScenarioConfig::operator!=(const ScenarioConfig& other) const
+{
+    return !(*this == other);
+}
+
+} // namespace ns3

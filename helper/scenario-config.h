@@ -1,0 +1,192 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SCENARIO_CONFIG_H
+#define SCENARIO_CONFIG_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Everything that defines one ai-fabric scenario, as typed fields.
+ *
+ * Field names are the CLI flags of DESIGN.md in camelCase (--host-rate ->
+ * hostRate). One table, Knobs(), describes every flag: its name, help text
+ * (unit and default), allowed values, and a setter/getter from/to text. The CLI
+ * (FromCommandLine), the JSON loader (LoadJson), the config echo (ToJson),
+ * --help and the Python bindings (names with '-' turned into '_') all come from
+ * that table, so adding a knob is one field plus one table entry.
+ *
+ * Errors are reported as ConfigError naming the flag, the value and what is
+ * allowed; nothing here aborts the process except --help-like flags.
+ */
+class ScenarioConfig
+{
+  public:
+    /// How a knob's value is written; decides the JSON types it accepts and emits.
+    enum class KnobType
+    {
+        STRING,  ///< free text or a file path (JSON string)
+        CHOICE,  ///< one of a fixed list of names (JSON string)
+        INTEGER, ///< unsigned integer in a range (JSON number or string)
+        FLAG,    ///< 0 or 1 (JSON number, boolean or string)
+        SIZE,    ///< byte count with optional KB/KiB... suffix (JSON number or string)
+        RATE,    ///< ns-3 DataRate text (JSON string)
+        TIME,    ///< ns-3 Time text (JSON string)
+        REAL,    ///< real number (JSON number or string)
+    };
+
+    /// One configuration knob: everything the CLI, JSON and bindings need.
+    struct KnobInfo
+    {
+        std::string name;         ///< flag name as on the CLI, with '-' ("host-rate")
+        std::string help;         ///< what it means, with unit and source of the default
+        std::string allowed;      ///< allowed values or range, human readable
+        std::string defaultValue; ///< the default, as text (Get() of a default config)
+        KnobType type;            ///< value kind
+        bool optional;            ///< "" (unset) is a valid value
+        /// Parse text into the config; throws ConfigError without the flag prefix.
+        std::function<void(ScenarioConfig&, const std::string&)> set;
+        /// Current value as text; Set(name, Get(name)) leaves the config unchanged.
+        std::function<std::string(const ScenarioConfig&)> get;
+    };
+
+    // Fabric and topology
+    std::string fabric{"rocev2"};         ///< rocev2 | infiniband
+    std::string topology{"leafspine"};    ///< leafspine | fattree | torus | mesh | dragonfly | file
+    uint32_t k{4};                        ///< fat-tree radix
+    uint32_t leaves{4};                   ///< leaf-spine: leaf switches
+    uint32_t spines{2};                   ///< leaf-spine: spine switches
+    uint32_t hostsPerSwitch{4};           ///< hosts per leaf / torus or mesh router
+    std::vector<uint32_t> dims{4, 4};     ///< torus/mesh dimensions ("4x4")
+    uint32_t p{2};                        ///< dragonfly: hosts per router
+    uint32_t a{4};                        ///< dragonfly: routers per group
+    uint32_t h{2};                        ///< dragonfly: global links per router
+    uint32_t g{9};                        ///< dragonfly: groups
+    std::string topologyFile;             ///< topology file (HPCC-derived format)
+    DataRate hostRate{100000000000ULL};   ///< host link rate
+    DataRate fabricRate{100000000000ULL}; ///< switch-to-switch link rate
+    Time linkDelay{MicroSeconds(1)};      ///< per-link propagation delay
+    uint32_t mtu{1000};                   ///< payload bytes per packet
+    uint64_t bytes{1000000};              ///< message / collective size in bytes
+    uint64_t buffer{32000000};            ///< switch shared buffer in bytes
+    bool pfc{true};                       ///< PFC (RoCEv2) on
+    bool ecn{true};                       ///< ECN marking on
+    bool pcap{false};                     ///< write pcap traces
+    std::string cc{"none"};               ///< none | dcqcn | swift
+    std::string ccPreset;                 ///< preset name; "" = the algorithm's default
+    std::string routing{"auto"};          ///< auto | ecmp | updown | dor | minimal | valiant | ugal
+    std::string lb{"ecmp"};               ///< ecmp | spray | roundrobin | adaptive | flowlet
+    uint32_t nicEntropy{1};               ///< entropy values (UDP source ports) per QP
+    std::string workload{"incast"};       ///< none | incast | permutation | alltoall | ...
+    uint32_t ranks{0};                    ///< collective ranks; 0 = all hosts
+    std::string algorithm{"ring"};        ///< ring | tree | hd | 2d
+    uint32_t iterations{1};               ///< collective iterations
+    uint32_t fanin{8};                    ///< incast senders
+    std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
+    double load{0.3};                     ///< background load, fraction of host link
+    std::string flows;                    ///< flow file path ("" = none)
+    uint32_t seed{1};                     ///< ns-3 RngSeed
+    uint64_t run{1};                      ///< ns-3 RngRun
+    Time stopTime{Seconds(1)};            ///< simulated-time cap
+    std::string out{"out"};               ///< output directory
+    Time qlenInterval{MicroSeconds(10)};  ///< queue sampling period; 0 = off
+    uint32_t ackInterval{1};              ///< one ACK every K packets
+    uint32_t priority{3};                 ///< RDMA traffic class
+    std::optional<uint64_t> kmin;         ///< ECN Kmin bytes; unset = scale from link rate
+    std::optional<uint64_t> kmax;         ///< ECN Kmax bytes; unset = scale from link rate
+    std::optional<double> pmax;           ///< ECN Pmax; unset = scale from link rate
+
+    /**
+     * \brief Set a knob from text.
+     * \param name the flag name, '-' or '_' separated ("host-rate" or "host_rate")
+     * \param value the value as on the command line
+     * \throws ConfigError e.g. "--topology: 'fatree' is not one of leafspine, ..."
+     */
+    void Set(const std::string& name, const std::string& value);
+
+    /**
+     * \param name the flag name ('-' or '_')
+     * \return the knob's current value as text
+     * \throws ConfigError for an unknown name
+     */
+    std::string Get(const std::string& name) const;
+
+    /// \return the knob table, in --help order
+    static const std::vector<KnobInfo>& Knobs();
+
+    /**
+     * \param name a flag name, '-' or '_' separated
+     * \return the knob, or nullptr if there is none of that name
+     */
+    static const KnobInfo* FindKnob(const std::string& name);
+
+    /**
+     * \brief Load knobs from a JSON file (an object whose keys are flag names).
+     * \param path the file
+     * \throws ConfigError naming the file, the key and the problem (parse errors
+     *         carry nlohmann's line and column)
+     */
+    void LoadJsonFile(const std::string& path);
+
+    /**
+     * \brief Load knobs from a JSON object.
+     * \param j the object: keys are flag names ('-' or '_'), values strings,
+     *          numbers or booleans
+     * \param origin prefix for error messages (usually the file name)
+     * \throws ConfigError on an unknown key, a wrong type or a bad value
+     */
+    void LoadJson(const nlohmann::json& j, const std::string& origin = "JSON");
+
+    /**
+     * \brief The config echo for summary.json: every knob under its flag name.
+     *
+     * Integers and sizes are numbers (bytes), flags 0/1, the rest strings;
+     * unset optional knobs are "". LoadJson(ToJson()) gives an equal config.
+     * \return the JSON object
+     */
+    nlohmann::json ToJson() const;
+
+    /**
+     * \brief Cross-field checks (single values are checked by Set).
+     * \throws ConfigError e.g. when kmin > kmax or --topology=file lacks a file
+     */
+    void Validate() const;
+
+    /**
+     * \brief Build a config from the command line: defaults, then --config=FILE,
+     * then the other flags (which override the file), then Validate().
+     *
+     * Every argument is checked first (unknown flag, missing '=value') so a typo
+     * gives a ConfigError rather than ns-3's abort. --help/--PrintHelp and the
+     * other ns-3 Print* flags are handled by ns3::CommandLine (they print and exit);
+     * --ns3::Class::Attribute=value sets an ns-3 attribute default.
+     * \param argc argument count
+     * \param argv arguments
+     * \return the config
+     * \throws ConfigError on any bad flag, value or file
+     */
+    static ScenarioConfig FromCommandLine(int argc, char** argv);
+
+    /// \return a Markdown table of every knob (flag, default, allowed, meaning)
+    static std::string MarkdownHelp();
+
+    /// \return true if every knob has the same value
+    bool operator==(const ScenarioConfig& other) const;
+    /// \return true if some knob differs
+    bool operator!=(const ScenarioConfig& other) const;
+};
+
+} // namespace ns3
+
+#endif // SCENARIO_CONFIG_H

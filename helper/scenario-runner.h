@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SCENARIO_RUNNER_H
+#define SCENARIO_RUNNER_H
+
+#include "scenario-config.h"
+
+#include "ns3/ptr.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace ns3
+{
+
+class TopologyGraph;
+class RouteTable;
+class RoceFabric;
+class OutputWriter;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Builds a whole simulation from one ScenarioConfig, runs it and writes
+ * the output directory (DESIGN.md's contract). The CLI and the Python bindings
+ * both call it, so they run exactly the same thing.
+ *
+ * Order: topology graph -> routing -> fabric -> workload -> monitors -> run ->
+ * summary.json (written last: its presence means the run finished). Values only
+ * the runner can judge (fan-in larger than the host count, ...) throw ConfigError.
+ * Simulator::Destroy() is called before Run() returns.
+ */
+class ScenarioRunner
+{
+  public:
+    explicit ScenarioRunner(const ScenarioConfig& config);
+    ~ScenarioRunner();
+
+    /// Run the scenario; returns the summary that was written to summary.json.
+    nlohmann::json Run();
+
+    /// Build the topology graph the configuration describes (no simulation).
+    static Ptr<TopologyGraph> BuildTopology(const ScenarioConfig& config);
+    /// Build the route table for a graph by the configuration's --routing.
+    static Ptr<RouteTable> BuildRoutes(const ScenarioConfig& config, Ptr<TopologyGraph> graph);
+
+  private:
+    void ConfigureDefaults();
+    void BuildFabric();
+    void ScheduleWorkload();
+    void SchedulePointToPoint();
+    void ConnectMonitors();
+    void SampleQueues();
+    void MaybeFinish();
+    nlohmann::json MakeSummary(double wallSeconds, bool complete);
+
+    ScenarioConfig m_config;
+    Ptr<TopologyGraph> m_graph;
+    Ptr<RouteTable> m_routes;
+    Ptr<RoceFabric> m_fabric;
+    std::unique_ptr<OutputWriter> m_writer;
+    uint64_t m_expectedMessages{0};
+    uint64_t m_finishedMessages{0};
+    bool m_workDone{false};
+};
+
+} // namespace ns3
+
+#endif // SCENARIO_RUNNER_H

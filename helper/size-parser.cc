@@ -1,0 +1,275 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "size-parser.h"
+
+#include "config-error.h"
+
+#include <cctype>
+#include <numeric>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Split "12.5GBps" into "12.5" and "GBps"; false if the number part is malformed.
+bool
+SplitNumber(const std::string& text, std::string& intPart, std::string& fracPart, std::string& unit)
+{
+    std::size_t i = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    {
+        ++i;
+    }
+    if (i == 0)
+    {
+        return false;
+    }
+    intPart = text.substr(0, i);
+    fracPart.clear();
+    if (i < text.size() && text[i] == '.')
+    {
+        std::size_t j = i + 1;
+        while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])))
+        {
+            ++j;
+        }
+        if (j == i + 1)
+        {
+            return false;
+        }
+        fracPart = text.substr(i + 1, j - i - 1);
+        i = j;
+    }
+    unit = text.substr(i);
+    return true;
+}
+
+const char* const kSizeSuffixes = "B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB "
+                                  "(powers of 1024), e.g. 4096, 64KB, 1MiB";
+
+// ns-3's DataRate::DoParse accepts exactly these trailers.
+const char* const kRateUnits[] = {"bps",  "b/s",  "Bps",  "B/s",   "kbps",  "kb/s",  "Kbps",
+                                  "Kb/s", "kBps", "kB/s", "KBps",  "KB/s",  "Kib/s", "KiB/s",
+                                  "Mbps", "Mb/s", "MBps", "MB/s",  "Mib/s", "MiB/s", "Gbps",
+                                  "Gb/s", "GBps", "GB/s", "Gib/s", "GiB/s"};
+
+const char* const kTimeUnits[] = {"s", "ms", "us", "ns", "ps", "min", "h"};
+
+} // namespace
+
+uint64_t
+ParseByteSize(const std::string& text)
+{
+    static const std::pair<const char*, uint64_t> kMultipliers[] = {
+        {"", 1},
+        {"B", 1},
+        {"KB", 1000ULL},
+        {"kB", 1000ULL},
+        {"MB", 1000000ULL},
+        {"GB", 1000000000ULL},
+        {"TB", 1000000000000ULL},
+        {"KiB", 1ULL << 10},
+        {"MiB", 1ULL << 20},
+        {"GiB", 1ULL << 30},
+        {"TiB", 1ULL << 40},
+    };
+    std::string intPart;
+    std::string fracPart;
+    std::string unit;
+    if (!SplitNumber(text, intPart, fracPart, unit))
+    {
+        throw ConfigError("'" + text +
+                          "' is not a byte size; use a non-negative number with "
+                          "optional suffix " +
+                          kSizeSuffixes);
+    }
+    uint64_t multiplier = 0;
+    for (const auto& [suffix, mult] : kMultipliers)
+    {
+        if (unit == suffix)
+        {
+            multiplier = mult;
+        }
+    }
+    if (multiplier == 0)
+    {
+        throw ConfigError("'" + text + "' has unknown size suffix '" + unit + "'; allowed " +
+                          kSizeSuffixes);
+    }
+    // Exact 64-bit arithmetic: int * mult + frac * mult / 10^fd, where the fraction
+    // gives whole bytes only if 10^fd / gcd(mult, 10^fd) divides it.
+    const std::string tooLarge = "'" + text + "' is too large for a byte size (max 2^64-1 bytes)";
+    const std::string notWhole = "'" + text + "' is not a whole number of bytes";
+    uint64_t whole = 0;
+    for (char c : intPart)
+    {
+        if (__builtin_mul_overflow(whole, 10, &whole) ||
+            __builtin_add_overflow(whole, static_cast<uint64_t>(c - '0'), &whole))
+        {
+            throw ConfigError(tooLarge);
+        }
+    }
+    if (__builtin_mul_overflow(whole, multiplier, &whole))
+    {
+        throw ConfigError(tooLarge);
+    }
+    fracPart.erase(fracPart.find_last_not_of('0') + 1); // "1.50KB" == "1.5KB"
+    if (fracPart.empty())
+    {
+        return whole;
+    }
+    if (fracPart.size() > 19) // mult = 10^12 at most: more digits cannot be whole bytes
+    {
+        throw ConfigError(notWhole);
+    }
+    uint64_t frac = 0;
+    uint64_t scale = 1;
+    for (char c : fracPart)
+    {
+        frac = frac * 10 + static_cast<uint64_t>(c - '0');
+        scale *= 10;
+    }
+    const uint64_t g = std::gcd(multiplier, scale);
+    if (frac % (scale / g) != 0)
+    {
+        throw ConfigError(notWhole);
+    }
+    uint64_t result = 0;
+    if (__builtin_add_overflow(whole, frac / (scale / g) * (multiplier / g), &result))
+    {
+        throw ConfigError(tooLarge);
+    }
+    return result;
+}
+
+std::string
+FormatByteSize(uint64_t bytes)
+{
+    static const std::pair<const char*, uint64_t> kUnits[] = {
+        {"TiB", 1ULL << 40},
+        {"TB", 1000000000000ULL},
+        {"GiB", 1ULL << 30},
+        {"GB", 1000000000ULL},
+        {"MiB", 1ULL << 20},
+        {"MB", 1000000ULL},
+        {"KiB", 1ULL << 10},
+        {"KB", 1000ULL},
+    };
+    if (bytes != 0)
+    {
+        for (const auto& [suffix, mult] : kUnits)
+        {
+            if (bytes % mult == 0)
+            {
+                return std::to_string(bytes / mult) + suffix;
+            }
+        }
+    }
+    return std::to_string(bytes);
+}
+
+DataRate
+ParseDataRate(const std::string& text)
+{
+    std::string intPart;
+    std::string fracPart;
+    std::string unit;
+    bool known = false;
+    if (SplitNumber(text, intPart, fracPart, unit))
+    {
+        for (const char* u : kRateUnits)
+        {
+            known = known || unit == u;
+        }
+    }
+    if (!known)
+    {
+        std::string units;
+        for (const char* u : kRateUnits)
+        {
+            units += (units.empty() ? "" : ", ") + std::string(u);
+        }
+        throw ConfigError("'" + text + "' is not a data rate; use a number followed by one of " +
+                          units + " (e.g. 100Gbps)");
+    }
+    return DataRate(text);
+}
+
+std::string
+FormatDataRate(const DataRate& rate)
+{
+    const uint64_t bps = rate.GetBitRate();
+    static const std::pair<const char*, uint64_t> kUnits[] = {
+        {"Gbps", 1000000000ULL},
+        {"Mbps", 1000000ULL},
+        {"kbps", 1000ULL},
+    };
+    if (bps != 0)
+    {
+        for (const auto& [suffix, mult] : kUnits)
+        {
+            if (bps % mult == 0)
+            {
+                return std::to_string(bps / mult) + suffix;
+            }
+        }
+    }
+    return std::to_string(bps) + "bps";
+}
+
+Time
+ParseTime(const std::string& text)
+{
+    if (text == "0")
+    {
+        return Time(0);
+    }
+    std::string intPart;
+    std::string fracPart;
+    std::string unit;
+    bool known = false;
+    if (SplitNumber(text, intPart, fracPart, unit))
+    {
+        for (const char* u : kTimeUnits)
+        {
+            known = known || unit == u;
+        }
+    }
+    if (!known)
+    {
+        throw ConfigError("'" + text +
+                          "' is not a time; use a non-negative number followed by one of "
+                          "s, ms, us, ns, ps, min, h (e.g. 1us)");
+    }
+    return Time(text);
+}
+
+std::string
+FormatTime(const Time& t)
+{
+    const int64_t ps = t.GetPicoSeconds();
+    static const std::pair<const char*, int64_t> kUnits[] = {
+        {"s", 1000000000000LL},
+        {"ms", 1000000000LL},
+        {"us", 1000000LL},
+        {"ns", 1000LL},
+    };
+    if (ps == 0)
+    {
+        return "0s";
+    }
+    for (const auto& [suffix, mult] : kUnits)
+    {
+        if (ps % mult == 0)
+        {
+            return std::to_string(ps / mult) + suffix;
+        }
+    }
+    return std::to_string(ps) + "ps";
+}
+
+} // namespace ns3

@@ -1,0 +1,559 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-algorithm.h"
+
+#include "halving-doubling-allreduce.h"
+#include "hierarchical-allreduce.h"
+#include "pairwise-all-to-all.h"
+#include "ring-all-gather.h"
+#include "ring-allreduce.h"
+#include "ring-reduce-scatter.h"
+#include "tree-allreduce.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveAlgorithm");
+
+NS_OBJECT_ENSURE_REGISTERED(CollectiveAlgorithm);
+
+TypeId
+CollectiveAlgorithm::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CollectiveAlgorithm")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("ChunkBytes",
+                          "Pipeline chunk size in bytes: each message is split into chunks of "
+                          "at most this size that are forwarded independently; 0 = no split. "
+                          "NCCL's default is 512 KiB (4 MiB buffer / NCCL_STEPS 8).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CollectiveAlgorithm::m_chunkBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxInFlight",
+                          "Chunks outstanding (posted, not yet delivered) per ordered pair of "
+                          "ranks; 0 = unlimited. Default 8 = NCCL_STEPS.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&CollectiveAlgorithm::m_maxInFlight),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReductionRate",
+                          "Rate at which a rank reduces received data (bytes x 8 / rate delays "
+                          "forwarding the result); 0 = reduction is free (default: GPU "
+                          "reduction is far faster than the network).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&CollectiveAlgorithm::m_reductionRate),
+                          MakeDataRateChecker())
+            .AddAttribute("TrackContributions",
+                          "Track per rank and data unit the set of ranks whose input it holds "
+                          "(for VerifyContributions; costs N^2 x units bits).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CollectiveAlgorithm::m_track),
+                          MakeBooleanChecker())
+            .AddTraceSource("Post",
+                            "A transfer was handed to the transport: (src rank, dst rank, bytes).",
+                            MakeTraceSourceAccessor(&CollectiveAlgorithm::m_postTrace),
+                            "ns3::CollectiveAlgorithm::PostTracedCallback");
+    return tid;
+}
+
+CollectiveAlgorithm::CollectiveAlgorithm()
+    : m_chunkBytes(0),
+      m_maxInFlight(8),
+      m_reductionRate(0),
+      m_track(false)
+{
+}
+
+CollectiveAlgorithm::~CollectiveAlgorithm() = default;
+
+void
+CollectiveAlgorithm::DoDispose()
+{
+    m_transport = nullptr;
+    m_onDone = Callback<void, uint64_t>();
+    Object::DoDispose();
+}
+
+Ptr<CollectiveAlgorithm>
+CollectiveAlgorithm::Create(CollectiveOp op, const std::string& name)
+{
+    switch (op)
+    {
+    case CollectiveOp::ALLREDUCE:
+        if (name.empty() || name == "ring")
+        {
+            return CreateObject<RingAllreduce>();
+        }
+        if (name == "tree")
+        {
+            return CreateObject<TreeAllreduce>();
+        }
+        if (name == "hd")
+        {
+            return CreateObject<HalvingDoublingAllreduce>();
+        }
+        if (name == "2d")
+        {
+            return CreateObject<HierarchicalAllreduce>();
+        }
+        throw std::invalid_argument("unknown allreduce algorithm '" + name +
+                                    "'; allowed: ring, tree, hd, 2d");
+    case CollectiveOp::REDUCE_SCATTER:
+        if (name.empty() || name == "ring")
+        {
+            return CreateObject<RingReduceScatter>();
+        }
+        throw std::invalid_argument("unknown reducescatter algorithm '" + name +
+                                    "'; allowed: ring");
+    case CollectiveOp::ALL_GATHER:
+        if (name.empty() || name == "ring")
+        {
+            return CreateObject<RingAllGather>();
+        }
+        throw std::invalid_argument("unknown allgather algorithm '" + name + "'; allowed: ring");
+    case CollectiveOp::ALL_TO_ALL:
+        if (name.empty() || name == "pairwise")
+        {
+            return CreateObject<PairwiseAllToAll>();
+        }
+        throw std::invalid_argument("unknown alltoall algorithm '" + name + "'; allowed: pairwise");
+    default:
+        break;
+    }
+    throw std::invalid_argument("collective operation '" + CollectiveOpToString(op) +
+                                "' has no algorithm; allowed: allreduce, reducescatter, "
+                                "allgather, alltoall");
+}
+
+void
+CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << comm.GetSize() << bytes);
+    if (m_running)
+    {
+        throw std::logic_error("CollectiveAlgorithm::Setup while an operation is running");
+    }
+    if (comm.GetSize() == 0)
+    {
+        throw std::invalid_argument("collective on a communicator with zero ranks; at least 1 "
+                                    "rank is required");
+    }
+    m_comm = comm;
+    m_bytes = bytes;
+    m_transfers.clear();
+    m_dependents.clear();
+    m_channelOf.clear();
+    m_nChannels = 0;
+    m_nUnits = 0;
+    BuildSchedule();
+    m_channelOf.clear();
+    m_setup = true;
+}
+
+bool
+CollectiveAlgorithm::IsSetup() const
+{
+    return m_setup;
+}
+
+const Communicator&
+CollectiveAlgorithm::GetCommunicator() const
+{
+    return m_comm;
+}
+
+uint64_t
+CollectiveAlgorithm::GetBytes() const
+{
+    return m_bytes;
+}
+
+void
+CollectiveAlgorithm::SetNUnits(uint32_t nUnits)
+{
+    m_nUnits = nUnits;
+}
+
+uint32_t
+CollectiveAlgorithm::GetNUnits() const
+{
+    return m_nUnits;
+}
+
+uint64_t
+CollectiveAlgorithm::GetUnitBytes(uint32_t begin, uint32_t end) const
+{
+    if (m_nUnits == 0)
+    {
+        return 0;
+    }
+    // unit u spans [S u / U, S (u+1) / U): sizes differ by at most one byte
+    using u128 = unsigned __int128;
+    u128 s = m_bytes;
+    return static_cast<uint64_t>(s * end / m_nUnits - s * begin / m_nUnits);
+}
+
+uint32_t
+CollectiveAlgorithm::ChunksFor(uint64_t bytes) const
+{
+    if (m_chunkBytes == 0 || bytes <= m_chunkBytes)
+    {
+        return 1;
+    }
+    uint64_t c = (bytes + m_chunkBytes - 1) / m_chunkBytes;
+    if (c > (1u << 20))
+    {
+        throw std::invalid_argument("ChunkBytes " + std::to_string(m_chunkBytes) + " splits " +
+                                    std::to_string(bytes) + " bytes into " + std::to_string(c) +
+                                    " chunks; at most 2^20 are allowed");
+    }
+    return static_cast<uint32_t>(c);
+}
+
+uint32_t
+CollectiveAlgorithm::AddTransfer(uint32_t src,
+                                 uint32_t dst,
+                                 uint32_t unitBegin,
+                                 uint32_t unitEnd,
+                                 bool reduce,
+                                 const std::vector<uint32_t>& deps)
+{
+    NS_ASSERT(src < m_comm.GetSize() && dst < m_comm.GetSize() && src != dst);
+    NS_ASSERT(unitBegin < unitEnd && unitEnd <= m_nUnits);
+    if (m_transfers.size() >= 0xffffffffu)
+    {
+        throw std::invalid_argument("collective schedule exceeds 2^32 transfers");
+    }
+    CollectiveTransfer t;
+    t.src = src;
+    t.dst = dst;
+    t.unitBegin = unitBegin;
+    t.unitEnd = unitEnd;
+    t.bytes = GetUnitBytes(unitBegin, unitEnd);
+    t.reduce = reduce;
+    uint64_t key = static_cast<uint64_t>(src) * m_comm.GetSize() + dst;
+    auto it = m_channelOf.find(key);
+    if (it == m_channelOf.end())
+    {
+        it = m_channelOf.emplace(key, m_nChannels++).first;
+    }
+    t.channel = it->second;
+    uint32_t index = static_cast<uint32_t>(m_transfers.size());
+    t.nDeps = static_cast<uint32_t>(deps.size());
+    m_transfers.push_back(t);
+    m_dependents.emplace_back();
+    for (uint32_t d : deps)
+    {
+        NS_ASSERT(d < index);
+        m_dependents[d].push_back(index);
+    }
+    return index;
+}
+
+std::vector<std::vector<uint32_t>>
+CollectiveAlgorithm::AddRingPhase(
+    const std::vector<uint32_t>& ring,
+    uint32_t nChunks,
+    bool reduce,
+    const std::function<std::pair<uint32_t, uint32_t>(uint32_t, uint32_t)>& units,
+    const std::vector<std::vector<uint32_t>>& extraDeps)
+{
+    uint32_t n = static_cast<uint32_t>(ring.size());
+    std::vector<std::vector<uint32_t>> delivered(static_cast<size_t>(n) * nChunks);
+    if (n < 2)
+    {
+        return delivered;
+    }
+    std::vector<uint32_t> prev(static_cast<size_t>(n) * nChunks);
+    std::vector<uint32_t> cur(prev.size());
+    std::vector<uint32_t> deps;
+    for (uint32_t step = 0; step + 1 < n; ++step)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            // reduce-scatter sends segment i-1-step, all-gather segment i-step
+            uint32_t seg = (i + 2 * n - step - (reduce ? 1 : 0)) % n;
+            uint32_t left = (i + n - 1) % n;
+            for (uint32_t c = 0; c < nChunks; ++c)
+            {
+                deps.clear();
+                if (step > 0)
+                {
+                    // the segment forwarded now is the one that arrived from the left
+                    deps.push_back(prev[left * nChunks + c]);
+                }
+                if (!extraDeps.empty())
+                {
+                    const auto& e = extraDeps[i * nChunks + c];
+                    deps.insert(deps.end(), e.begin(), e.end());
+                }
+                auto r = units(seg, c);
+                cur[i * nChunks + c] =
+                    AddTransfer(ring[i], ring[(i + 1) % n], r.first, r.second, reduce, deps);
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t c = 0; c < nChunks; ++c)
+            {
+                delivered[((i + 1) % n) * nChunks + c].push_back(cur[i * nChunks + c]);
+            }
+        }
+        std::swap(prev, cur);
+    }
+    return delivered;
+}
+
+void
+CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
+                           uint64_t tagBase,
+                           Callback<void, uint64_t> onDone)
+{
+    NS_LOG_FUNCTION(this << tagBase);
+    NS_ABORT_MSG_IF(!m_setup, "CollectiveAlgorithm::Start before Setup");
+    NS_ABORT_MSG_IF(m_running, "CollectiveAlgorithm::Start while the previous run is going");
+    NS_ABORT_MSG_IF((tagBase & 0xffffffffULL) != 0, "tagBase must have its low 32 bits zero");
+    m_transport = transport;
+    m_tagBase = tagBase;
+    m_onDone = onDone;
+    m_running = true;
+    m_completed = 0;
+    size_t nt = m_transfers.size();
+    m_pendingDeps.resize(nt);
+    for (size_t i = 0; i < nt; ++i)
+    {
+        m_pendingDeps[i] = m_transfers[i].nDeps;
+    }
+    m_inFlight.assign(m_nChannels, 0);
+    m_waiting.assign(m_nChannels, std::deque<uint32_t>());
+    if (m_track)
+    {
+        uint32_t n = m_comm.GetSize();
+        m_words = (n + 63) / 64;
+        m_masks.assign(static_cast<size_t>(n) * m_nUnits * m_words, 0);
+        bool gather = GetOp() == CollectiveOp::ALL_GATHER || GetOp() == CollectiveOp::ALL_TO_ALL;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            for (uint32_t u = 0; u < m_nUnits; ++u)
+            {
+                if (!gather || GetUnitOwner(u) == r)
+                {
+                    Mask(r, u)[r / 64] |= 1ULL << (r % 64);
+                }
+            }
+        }
+        m_snapshots.assign(nt, std::vector<uint64_t>());
+    }
+    if (nt == 0)
+    {
+        // one rank: nothing to exchange, done now (asynchronously, like any completion)
+        Simulator::ScheduleNow(&CollectiveAlgorithm::Complete, this, 0xffffffffu);
+        return;
+    }
+    for (uint32_t i = 0; i < nt; ++i)
+    {
+        if (m_transfers[i].nDeps == 0)
+        {
+            MakeReady(i);
+        }
+    }
+}
+
+bool
+CollectiveAlgorithm::IsRunning() const
+{
+    return m_running;
+}
+
+void
+CollectiveAlgorithm::MakeReady(uint32_t index)
+{
+    uint32_t ch = m_transfers[index].channel;
+    if (m_maxInFlight == 0 || m_inFlight[ch] < m_maxInFlight)
+    {
+        Post(index);
+    }
+    else
+    {
+        m_waiting[ch].push_back(index);
+    }
+}
+
+void
+CollectiveAlgorithm::Post(uint32_t index)
+{
+    const CollectiveTransfer& t = m_transfers[index];
+    NS_LOG_LOGIC("post " << index << " " << t.src << "->" << t.dst << " " << t.bytes << " B");
+    m_inFlight[t.channel]++;
+    if (m_track)
+    {
+        auto& snap = m_snapshots[index];
+        snap.assign(Mask(t.src, t.unitBegin),
+                    Mask(t.src, t.unitBegin) + (t.unitEnd - t.unitBegin) * m_words);
+    }
+    m_postTrace(t.src, t.dst, t.bytes);
+    m_transport->Send(m_comm.GetHost(t.src), m_comm.GetHost(t.dst), t.bytes, m_tagBase | index);
+}
+
+void
+CollectiveAlgorithm::HandleDelivered(uint32_t index)
+{
+    NS_ABORT_MSG_IF(!m_running || index >= m_transfers.size(),
+                    "delivery of unknown collective transfer " << index);
+    const CollectiveTransfer& t = m_transfers[index];
+    uint32_t ch = t.channel;
+    NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " delivered twice");
+    m_inFlight[ch]--;
+    if (!m_waiting[ch].empty())
+    {
+        uint32_t next = m_waiting[ch].front();
+        m_waiting[ch].pop_front();
+        Post(next);
+    }
+    if (m_track)
+    {
+        const auto& snap = m_snapshots[index];
+        uint64_t* dst = Mask(t.dst, t.unitBegin);
+        for (size_t w = 0; w < snap.size(); ++w)
+        {
+            dst[w] |= snap[w];
+        }
+    }
+    if (t.reduce && m_reductionRate.GetBitRate() > 0)
+    {
+        Simulator::Schedule(m_reductionRate.CalculateBytesTxTime(t.bytes),
+                            &CollectiveAlgorithm::Complete,
+                            this,
+                            index);
+    }
+    else
+    {
+        Complete(index);
+    }
+}
+
+void
+CollectiveAlgorithm::Complete(uint32_t index)
+{
+    if (index != 0xffffffffu)
+    {
+        for (uint32_t d : m_dependents[index])
+        {
+            if (--m_pendingDeps[d] == 0)
+            {
+                MakeReady(d);
+            }
+        }
+        ++m_completed;
+    }
+    if (m_completed == m_transfers.size())
+    {
+        m_running = false;
+        m_transport = nullptr;
+        Callback<void, uint64_t> cb = m_onDone;
+        m_onDone = Callback<void, uint64_t>();
+        if (!cb.IsNull())
+        {
+            cb(m_tagBase);
+        }
+    }
+}
+
+uint32_t
+CollectiveAlgorithm::GetNTransfers() const
+{
+    return static_cast<uint32_t>(m_transfers.size());
+}
+
+const CollectiveTransfer&
+CollectiveAlgorithm::GetTransfer(uint32_t index) const
+{
+    return m_transfers.at(index);
+}
+
+uint32_t
+CollectiveAlgorithm::GetUnitOwner(uint32_t /* unit */) const
+{
+    return 0;
+}
+
+uint64_t*
+CollectiveAlgorithm::Mask(uint32_t rank, uint32_t unit)
+{
+    return &m_masks[(static_cast<size_t>(rank) * m_nUnits + unit) * m_words];
+}
+
+const uint64_t*
+CollectiveAlgorithm::Mask(uint32_t rank, uint32_t unit) const
+{
+    return &m_masks[(static_cast<size_t>(rank) * m_nUnits + unit) * m_words];
+}
+
+bool
+CollectiveAlgorithm::VerifyContributions(std::string* why) const
+{
+    auto fail = [why](const std::string& s) {
+        if (why)
+        {
+            *why = s;
+        }
+        return false;
+    };
+    if (!m_track || m_masks.empty())
+    {
+        return fail("TrackContributions was off or the operation never ran");
+    }
+    if (m_running)
+    {
+        return fail("operation still running");
+    }
+    uint32_t n = m_comm.GetSize();
+    CollectiveOp op = GetOp();
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        for (uint32_t u = 0; u < m_nUnits; ++u)
+        {
+            const uint64_t* m = Mask(r, u);
+            uint32_t count = 0;
+            for (uint32_t w = 0; w < m_words; ++w)
+            {
+                count += static_cast<uint32_t>(__builtin_popcountll(m[w]));
+            }
+            bool ok = true;
+            std::string expect;
+            if (op == CollectiveOp::ALL_GATHER || op == CollectiveOp::ALL_TO_ALL)
+            {
+                uint32_t o = GetUnitOwner(u);
+                ok = count == 1 && (m[o / 64] >> (o % 64)) & 1;
+                expect = "exactly rank " + std::to_string(o);
+            }
+            else if (op == CollectiveOp::REDUCE_SCATTER)
+            {
+                ok = GetUnitOwner(u) != r || count == n;
+                expect = "all " + std::to_string(n) + " ranks";
+            }
+            else
+            {
+                ok = count == n;
+                expect = "all " + std::to_string(n) + " ranks";
+            }
+            if (!ok)
+            {
+                return fail("rank " + std::to_string(r) + " unit " + std::to_string(u) + " holds " +
+                            std::to_string(count) + " contributions, expected " + expect);
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace ns3

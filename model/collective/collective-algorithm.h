@@ -1,0 +1,203 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef COLLECTIVE_ALGORITHM_H
+#define COLLECTIVE_ALGORITHM_H
+
+#include "collective-metrics.h"
+#include "communicator.h"
+
+#include "ns3/callback.h"
+#include "ns3/collective-transport.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * One message of a collective schedule: rank src sends the data units
+ * [unitBegin, unitEnd) to rank dst (communicator ranks). It is posted when all
+ * transfers it depends on have been delivered (and reduced, if they reduce).
+ */
+struct CollectiveTransfer
+{
+    uint32_t src{0};       //!< sending communicator rank
+    uint32_t dst{0};       //!< receiving communicator rank
+    uint32_t unitBegin{0}; //!< first data unit carried
+    uint32_t unitEnd{0};   //!< one past the last data unit carried
+    uint64_t bytes{0};     //!< sum of the carried units' sizes
+    uint32_t channel{0};   //!< dense index of the (src, dst) pair
+    uint32_t nDeps{0};     //!< transfers that must complete before this one is posted
+    bool reduce{false};    //!< the receiver reduces the data into its buffer (else copies)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief Base of the collective algorithms: a schedule is a dependency graph of
+ * transfers, and this class executes it over a CollectiveTransport.
+ *
+ * The S bytes per rank are cut into equal data units (sizes differ by at most
+ * one byte). A subclass builds the graph in BuildSchedule() with AddTransfer();
+ * the executor posts a transfer when its dependencies completed, with at most
+ * MaxInFlight transfers outstanding (posted, not yet delivered) per ordered
+ * pair of ranks, in the order they became ready. A delivered reducing transfer
+ * completes bytes/ReductionRate later (the receiver's reduction), which delays
+ * whatever forwards its result. The operation ends when every transfer completed.
+ *
+ * With TrackContributions each rank keeps, per data unit, the set of ranks whose
+ * input it contains; a transfer carries the sender's sets as they are when it is
+ * posted and the receiver ORs them in. VerifyContributions() then checks the
+ * result the operation promises, so a schedule that sends data before it
+ * arrived fails the check.
+ *
+ * Tags: tagBase | transfer index (32 bits); the index identifies step, chunk and
+ * rank within one execution, the caller's tagBase the job and iteration.
+ */
+class CollectiveAlgorithm : public Object
+{
+  public:
+    /// Signature of the Post trace: (src rank, dst rank, bytes).
+    typedef void (*PostTracedCallback)(uint32_t src, uint32_t dst, uint64_t bytes);
+
+    static TypeId GetTypeId();
+    CollectiveAlgorithm();
+    ~CollectiveAlgorithm() override;
+
+    /**
+     * Creates the algorithm called name for op: allreduce accepts "ring", "tree",
+     * "hd", "2d"; reducescatter and allgather "ring"; alltoall "pairwise". An
+     * empty name picks the first. Throws std::invalid_argument listing the
+     * allowed names otherwise.
+     */
+    static Ptr<CollectiveAlgorithm> Create(CollectiveOp op, const std::string& name);
+
+    virtual CollectiveOp GetOp() const = 0;
+    /// Short name as accepted by Create ("ring", ...).
+    virtual std::string GetName() const = 0;
+
+    /**
+     * Builds the schedule of this op on comm for bytes per rank (throws
+     * std::invalid_argument on an impossible shape). Attributes set later do
+     * not change the schedule.
+     */
+    void Setup(const Communicator& comm, uint64_t bytes);
+    bool IsSetup() const;
+    const Communicator& GetCommunicator() const;
+    uint64_t GetBytes() const;
+
+    /**
+     * Runs the schedule once: transfers are posted with Send(host(src),
+     * host(dst), bytes, tagBase | index). onDone(tagBase) fires when the last
+     * transfer completed. tagBase's low 32 bits must be zero.
+     */
+    void Start(Ptr<CollectiveTransport> transport,
+               uint64_t tagBase,
+               Callback<void, uint64_t> onDone);
+    /// The transport delivered transfer index (the low 32 bits of its tag).
+    void HandleDelivered(uint32_t index);
+    bool IsRunning() const;
+
+    uint32_t GetNTransfers() const;
+    const CollectiveTransfer& GetTransfer(uint32_t index) const;
+    uint32_t GetNUnits() const;
+    /// Bytes of units [begin, end).
+    uint64_t GetUnitBytes(uint32_t begin, uint32_t end) const;
+
+    /// After a tracked run: true if every rank holds what the op promises; else why.
+    bool VerifyContributions(std::string* why) const;
+
+  protected:
+    void DoDispose() override;
+    /// Subclasses add their transfers here (SetNUnits first).
+    virtual void BuildSchedule() = 0;
+    /**
+     * For gather-style ops (all-gather, all-to-all): the rank whose input unit u
+     * is; for reduce-scatter: the rank that must end with unit u fully reduced.
+     * Unused for allreduce.
+     */
+    virtual uint32_t GetUnitOwner(uint32_t unit) const;
+
+    void SetNUnits(uint32_t nUnits);
+    /// Adds a transfer; deps are indices of transfers added before. Returns its index.
+    uint32_t AddTransfer(uint32_t src,
+                         uint32_t dst,
+                         uint32_t unitBegin,
+                         uint32_t unitEnd,
+                         bool reduce,
+                         const std::vector<uint32_t>& deps);
+    /// Number of pipeline chunks for a message of bytes (1 if ChunkBytes is 0).
+    uint32_t ChunksFor(uint64_t bytes) const;
+
+    /**
+     * Adds a ring reduce-scatter (reduce) or all-gather (!reduce) over the
+     * communicator ranks ring (ring[i] sends to ring[i+1]), one segment per
+     * position: segment s of chunk c is the unit range units(s, c). Reduce-scatter:
+     * position i ends with segment i reduced (step k sends segment i-1-k).
+     * All-gather: position i starts with segment i (step k sends segment i-k).
+     * extraDeps[i * nChunks + c] must complete before any send of position i
+     * for chunk c. Returns, per i * nChunks + c, the transfers delivered to
+     * position i for chunk c, in step order.
+     */
+    std::vector<std::vector<uint32_t>> AddRingPhase(
+        const std::vector<uint32_t>& ring,
+        uint32_t nChunks,
+        bool reduce,
+        const std::function<std::pair<uint32_t, uint32_t>(uint32_t, uint32_t)>& units,
+        const std::vector<std::vector<uint32_t>>& extraDeps);
+
+    uint32_t m_chunkBytes;    //!< pipeline chunk size, 0 = no split
+    uint32_t m_maxInFlight;   //!< per (src, dst) pair, 0 = unlimited
+    DataRate m_reductionRate; //!< 0 = free
+    bool m_track;             //!< track contribution sets
+
+  private:
+    void MakeReady(uint32_t index);
+    void Post(uint32_t index);
+    void Complete(uint32_t index);
+    uint64_t* Mask(uint32_t rank, uint32_t unit);
+    const uint64_t* Mask(uint32_t rank, uint32_t unit) const;
+
+    Communicator m_comm;
+    uint64_t m_bytes{0};
+    bool m_setup{false};
+    uint32_t m_nUnits{0};
+
+    std::vector<CollectiveTransfer> m_transfers;
+    std::vector<std::vector<uint32_t>> m_dependents;
+    std::unordered_map<uint64_t, uint32_t> m_channelOf; //!< build time only: src * N + dst
+    uint32_t m_nChannels{0};
+
+    // per execution
+    Ptr<CollectiveTransport> m_transport;
+    uint64_t m_tagBase{0};
+    Callback<void, uint64_t> m_onDone; //!< called with m_tagBase
+    bool m_running{false};
+    uint32_t m_completed{0};
+    std::vector<uint32_t> m_pendingDeps;
+    std::vector<uint32_t> m_inFlight;
+    std::vector<std::deque<uint32_t>> m_waiting;
+
+    // contribution tracking
+    uint32_t m_words{0};
+    std::vector<uint64_t> m_masks;
+    std::vector<std::vector<uint64_t>> m_snapshots;
+
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_postTrace; //!< (src rank, dst rank, bytes)
+};
+
+} // namespace ns3
+
+#endif // COLLECTIVE_ALGORITHM_H

@@ -1,0 +1,287 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-application.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(CollectiveApplication);
+
+namespace
+{
+constexpr uint32_t kJobBits = 12;
+constexpr uint32_t kIterBits = 12;
+constexpr uint32_t kMaxJobs = 1u << kJobBits;
+} // namespace
+
+TypeId
+CollectiveApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CollectiveApplication")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<CollectiveApplication>()
+            .AddAttribute("Iterations",
+                          "Operations per job (training steps); taken when a job is added.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&CollectiveApplication::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeGap",
+                          "Compute time between the end of one operation of a job and the start "
+                          "of the next (forward + backward pass); taken when a job is added.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&CollectiveApplication::m_computeGap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TagSpace",
+                          "Top 8 bits of every tag this application posts, so that several "
+                          "users of one transport can tell their messages apart.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CollectiveApplication::m_tagSpace),
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("OperationFinished",
+                            "A collective operation finished.",
+                            MakeTraceSourceAccessor(&CollectiveApplication::m_finishedTrace),
+                            "ns3::CollectiveApplication::RecordTracedCallback");
+    return tid;
+}
+
+CollectiveApplication::CollectiveApplication()
+    : m_iterations(1),
+      m_computeGap(0),
+      m_tagSpace(0)
+{
+}
+
+CollectiveApplication::~CollectiveApplication() = default;
+
+void
+CollectiveApplication::DoDispose()
+{
+    if (m_transport)
+    {
+        m_transport->SetCallbacks(CollectiveTransport::MessageCallback(),
+                                  CollectiveTransport::MessageCallback());
+    }
+    m_transport = nullptr;
+    for (auto& j : m_jobs)
+    {
+        j.algorithm = nullptr;
+    }
+    m_recordCb = RecordCallback();
+    Object::DoDispose();
+}
+
+void
+CollectiveApplication::SetTransport(Ptr<CollectiveTransport> transport)
+{
+    m_transport = transport;
+    m_transport->SetCallbacks(MakeCallback(&CollectiveApplication::OnDelivered, this),
+                              MakeCallback(&CollectiveApplication::OnSent, this));
+}
+
+Ptr<CollectiveTransport>
+CollectiveApplication::GetTransport() const
+{
+    return m_transport;
+}
+
+void
+CollectiveApplication::CheckHosts(const Communicator& comm) const
+{
+    if (comm.GetSize() == 0)
+    {
+        throw std::invalid_argument("collective job on a communicator with zero ranks; at least "
+                                    "1 rank is required");
+    }
+    if (m_transport && comm.GetMinTransportRanks() > m_transport->GetNRanks())
+    {
+        throw std::invalid_argument(
+            "communicator uses host " + std::to_string(comm.GetMinTransportRanks() - 1) +
+            " but the transport connects hosts 0.." + std::to_string(m_transport->GetNRanks() - 1));
+    }
+}
+
+uint32_t
+CollectiveApplication::AddJob(const Communicator& comm,
+                              CollectiveOp op,
+                              const std::string& algorithm,
+                              uint64_t bytes,
+                              Time startOffset)
+{
+    return AddJob(comm, CollectiveAlgorithm::Create(op, algorithm), bytes, startOffset);
+}
+
+uint32_t
+CollectiveApplication::AddJob(const Communicator& comm,
+                              Ptr<CollectiveAlgorithm> algorithm,
+                              uint64_t bytes,
+                              Time startOffset)
+{
+    CheckHosts(comm);
+    if (m_jobs.size() >= kMaxJobs)
+    {
+        throw std::invalid_argument("more than " + std::to_string(kMaxJobs) +
+                                    " collective jobs in one application");
+    }
+    if (startOffset.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("collective job start offset " +
+                                    std::to_string(startOffset.GetNanoSeconds()) +
+                                    " ns is negative; must be >= 0");
+    }
+    algorithm->Setup(comm, bytes);
+    Job j;
+    j.algorithm = algorithm;
+    j.iterations = m_iterations;
+    j.gap = m_computeGap;
+    j.startOffset = startOffset;
+    m_jobs.push_back(j);
+    return static_cast<uint32_t>(m_jobs.size() - 1);
+}
+
+void
+CollectiveApplication::Start()
+{
+    if (!m_transport)
+    {
+        throw std::invalid_argument("CollectiveApplication::Start without a transport");
+    }
+    for (uint32_t i = 0; i < m_jobs.size(); ++i)
+    {
+        CheckHosts(m_jobs[i].algorithm->GetCommunicator());
+        Simulator::Schedule(m_jobs[i].startOffset, &CollectiveApplication::StartIteration, this, i);
+    }
+}
+
+uint64_t
+CollectiveApplication::MakeTagBase(uint8_t space, uint32_t job, uint32_t iteration)
+{
+    return (static_cast<uint64_t>(space) << 56) |
+           (static_cast<uint64_t>(job & (kMaxJobs - 1)) << (32 + kIterBits)) |
+           (static_cast<uint64_t>(iteration & ((1u << kIterBits) - 1)) << 32);
+}
+
+void
+CollectiveApplication::StartIteration(uint32_t job)
+{
+    Job& j = m_jobs[job];
+    j.startNs = Simulator::Now().GetNanoSeconds();
+    j.opId = m_nextOpId++;
+    NS_LOG_INFO("job " << job << " iteration " << j.iteration << " starts");
+    j.algorithm->Start(m_transport,
+                       MakeTagBase(m_tagSpace, job, j.iteration),
+                       MakeCallback(&CollectiveApplication::IterationDone, this));
+}
+
+void
+CollectiveApplication::IterationDone(uint64_t tagBase)
+{
+    uint32_t job = static_cast<uint32_t>((tagBase >> (32 + kIterBits)) & (kMaxJobs - 1));
+    Job& j = m_jobs[job];
+    const Ptr<CollectiveAlgorithm>& a = j.algorithm;
+    CollectiveRecord r = CollectiveMetrics::MakeRecord(j.opId,
+                                                       a->GetOp(),
+                                                       a->GetName(),
+                                                       job,
+                                                       j.iteration,
+                                                       a->GetCommunicator().GetSize(),
+                                                       a->GetBytes(),
+                                                       j.startNs,
+                                                       Simulator::Now().GetNanoSeconds());
+    NS_LOG_INFO("job " << job << " iteration " << j.iteration << " took " << r.durationNs << " ns");
+    m_records.push_back(r);
+    m_finishedTrace(r);
+    if (!m_recordCb.IsNull())
+    {
+        m_recordCb(r);
+    }
+    j.iteration++;
+    if (j.iteration < j.iterations)
+    {
+        Simulator::Schedule(j.gap, &CollectiveApplication::StartIteration, this, job);
+    }
+    else
+    {
+        j.finished = true;
+    }
+}
+
+void
+CollectiveApplication::OnDelivered(uint32_t /* src */,
+                                   uint32_t /* dst */,
+                                   uint64_t tag,
+                                   uint64_t /* bytes */)
+{
+    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
+    {
+        NS_LOG_LOGIC("ignoring message of tag space " << (tag >> 56));
+        return;
+    }
+    uint32_t job = static_cast<uint32_t>((tag >> (32 + kIterBits)) & (kMaxJobs - 1));
+    uint32_t iter = static_cast<uint32_t>((tag >> 32) & ((1u << kIterBits) - 1));
+    NS_ABORT_MSG_IF(job >= m_jobs.size(), "delivery for unknown collective job " << job);
+    Job& j = m_jobs[job];
+    NS_ABORT_MSG_IF(iter != (j.iteration & ((1u << kIterBits) - 1)) || !j.algorithm->IsRunning(),
+                    "delivery for job " << job << " iteration " << iter
+                                        << " which is not running (current " << j.iteration << ")");
+    j.algorithm->HandleDelivered(static_cast<uint32_t>(tag & 0xffffffffULL));
+}
+
+void
+CollectiveApplication::OnSent(uint32_t /* src */,
+                              uint32_t /* dst */,
+                              uint64_t /* tag */,
+                              uint64_t /* bytes */)
+{
+    // slots are freed on delivery (the receiver consumed the chunk, as in NCCL);
+    // the sender's completion carries no extra information for the schedule
+}
+
+void
+CollectiveApplication::SetRecordCallback(RecordCallback cb)
+{
+    m_recordCb = cb;
+}
+
+const std::vector<CollectiveRecord>&
+CollectiveApplication::GetRecords() const
+{
+    return m_records;
+}
+
+uint32_t
+CollectiveApplication::GetNJobs() const
+{
+    return static_cast<uint32_t>(m_jobs.size());
+}
+
+Ptr<CollectiveAlgorithm>
+CollectiveApplication::GetAlgorithm(uint32_t job) const
+{
+    return m_jobs.at(job).algorithm;
+}
+
+bool
+CollectiveApplication::IsFinished() const
+{
+    for (const auto& j : m_jobs)
+    {
+        if (!j.finished)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace ns3

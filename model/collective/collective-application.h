@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef COLLECTIVE_APPLICATION_H
+#define COLLECTIVE_APPLICATION_H
+
+#include "collective-algorithm.h"
+#include "collective-metrics.h"
+#include "communicator.h"
+
+#include "ns3/callback.h"
+#include "ns3/collective-transport.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Runs collective operations over one CollectiveTransport: the training
+ * loop of a data-parallel job.
+ *
+ * Each job is one communicator with one operation and algorithm; it runs the
+ * operation Iterations times, waiting ComputeGap (the compute phase) between the
+ * end of one iteration and the start of the next. Jobs run concurrently and may
+ * share ranks. The application owns the transport's callbacks and routes each
+ * completion by its tag:
+ *   bits 63..56 TagSpace | 55..44 job | 43..32 iteration mod 4096 | 31..0 transfer
+ * so concurrent operations never confuse messages. Every finished operation
+ * yields a CollectiveRecord (callback, trace source and GetRecords()).
+ */
+class CollectiveApplication : public Object
+{
+  public:
+    /// Receives every finished operation.
+    typedef Callback<void, const CollectiveRecord&> RecordCallback;
+    /// Signature of the OperationFinished trace.
+    typedef void (*RecordTracedCallback)(const CollectiveRecord& record);
+
+    static TypeId GetTypeId();
+    CollectiveApplication();
+    ~CollectiveApplication() override;
+
+    /// The transport whose callbacks this application takes over.
+    void SetTransport(Ptr<CollectiveTransport> transport);
+    Ptr<CollectiveTransport> GetTransport() const;
+
+    /**
+     * Adds a job running op with algorithm (see CollectiveAlgorithm::Create) on
+     * comm, bytes per rank, Iterations and ComputeGap as currently set, starting
+     * startOffset after Start(). Throws std::invalid_argument on an unknown
+     * algorithm, an impossible shape or hosts the transport does not connect.
+     * Returns the job index.
+     */
+    uint32_t AddJob(const Communicator& comm,
+                    CollectiveOp op,
+                    const std::string& algorithm,
+                    uint64_t bytes,
+                    Time startOffset = Time(0));
+    /// Same with an algorithm object configured by the caller (attributes set).
+    uint32_t AddJob(const Communicator& comm,
+                    Ptr<CollectiveAlgorithm> algorithm,
+                    uint64_t bytes,
+                    Time startOffset = Time(0));
+
+    /// Schedules every job's first iteration (relative to now).
+    void Start();
+
+    void SetRecordCallback(RecordCallback cb);
+    const std::vector<CollectiveRecord>& GetRecords() const;
+    uint32_t GetNJobs() const;
+    Ptr<CollectiveAlgorithm> GetAlgorithm(uint32_t job) const;
+    /// True when every job ran all its iterations.
+    bool IsFinished() const;
+
+    /// The tag layout above (iteration taken mod 4096).
+    static uint64_t MakeTagBase(uint8_t space, uint32_t job, uint32_t iteration);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Job
+    {
+        Ptr<CollectiveAlgorithm> algorithm;
+        uint32_t iterations{1};
+        Time gap;
+        Time startOffset;
+        uint32_t iteration{0}; //!< current (or next) iteration
+        int64_t startNs{0};
+        uint64_t opId{0};
+        bool finished{false};
+    };
+
+    void CheckHosts(const Communicator& comm) const;
+    void StartIteration(uint32_t job);
+    void IterationDone(uint64_t tagBase);
+    void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+
+    uint32_t m_iterations; //!< attribute Iterations
+    Time m_computeGap;     //!< attribute ComputeGap
+    uint8_t m_tagSpace;    //!< attribute TagSpace
+    Ptr<CollectiveTransport> m_transport;
+    std::vector<Job> m_jobs;
+    uint64_t m_nextOpId{0};
+    std::vector<CollectiveRecord> m_records;
+    RecordCallback m_recordCb;
+    TracedCallback<const CollectiveRecord&> m_finishedTrace;
+};
+
+} // namespace ns3
+
+#endif // COLLECTIVE_APPLICATION_H

@@ -1,0 +1,205 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "congestion-control-factory.h"
+
+#include "dcqcn-congestion-control.h"
+#include "none-congestion-control.h"
+#include "swift-congestion-control.h"
+
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CongestionControlFactory");
+
+namespace
+{
+
+std::string
+Join(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+    {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>>
+PresetValues(const std::string& algorithm, const std::string& preset)
+{
+    if (algorithm == "dcqcn")
+    {
+        return DcqcnCongestionControl::GetPreset(preset);
+    }
+    if (algorithm == "swift")
+    {
+        return SwiftCongestionControl::GetPreset(preset);
+    }
+    if (preset != "default")
+    {
+        throw std::invalid_argument("unknown congestion-control preset '" + preset +
+                                    "' for 'none'; allowed: default");
+    }
+    return {};
+}
+
+} // namespace
+
+CongestionControlFactory::CongestionControlFactory()
+    : m_algorithm("none")
+{
+}
+
+CongestionControlFactory::CongestionControlFactory(const std::string& algorithm,
+                                                   const std::string& preset)
+{
+    SetAlgorithm(algorithm);
+    SetPreset(preset);
+}
+
+std::vector<std::string>
+CongestionControlFactory::GetAlgorithms()
+{
+    return {"none", "dcqcn", "swift"};
+}
+
+std::string
+CongestionControlFactory::GetTypeName(const std::string& algorithm)
+{
+    if (algorithm == "none")
+    {
+        return "ns3::NoneCongestionControl";
+    }
+    if (algorithm == "dcqcn")
+    {
+        return "ns3::DcqcnCongestionControl";
+    }
+    if (algorithm == "swift")
+    {
+        return "ns3::SwiftCongestionControl";
+    }
+    throw std::invalid_argument("unknown congestion control '" + algorithm +
+                                "'; allowed: " + Join(GetAlgorithms()));
+}
+
+std::vector<std::string>
+CongestionControlFactory::GetPresets(const std::string& algorithm)
+{
+    GetTypeName(algorithm); // validates the name
+    if (algorithm == "dcqcn")
+    {
+        return DcqcnCongestionControl::GetPresetNames();
+    }
+    if (algorithm == "swift")
+    {
+        return SwiftCongestionControl::GetPresetNames();
+    }
+    return {"default"};
+}
+
+std::string
+CongestionControlFactory::GetDefaultPreset(const std::string& algorithm)
+{
+    GetTypeName(algorithm);
+    if (algorithm == "dcqcn")
+    {
+        return DcqcnCongestionControl::GetDefaultPresetName();
+    }
+    if (algorithm == "swift")
+    {
+        return SwiftCongestionControl::GetDefaultPresetName();
+    }
+    return "default";
+}
+
+void
+CongestionControlFactory::SetAlgorithm(const std::string& algorithm)
+{
+    GetTypeName(algorithm);
+    m_algorithm = algorithm;
+    m_preset.clear();
+}
+
+void
+CongestionControlFactory::SetPreset(const std::string& preset)
+{
+    if (!preset.empty())
+    {
+        const auto names = GetPresets(m_algorithm);
+        if (std::find(names.begin(), names.end(), preset) == names.end())
+        {
+            throw std::invalid_argument("unknown preset '" + preset + "' for congestion control '" +
+                                        m_algorithm + "'; allowed: " + Join(names));
+        }
+    }
+    m_preset = preset;
+}
+
+void
+CongestionControlFactory::Set(const std::string& name, const AttributeValue& value)
+{
+    m_overrides.emplace_back(name, value.Copy());
+}
+
+const std::string&
+CongestionControlFactory::GetAlgorithm() const
+{
+    return m_algorithm;
+}
+
+const std::string&
+CongestionControlFactory::GetPreset() const
+{
+    return m_preset;
+}
+
+Ptr<RdmaCongestionControl>
+CongestionControlFactory::Create() const
+{
+    Ptr<RdmaCongestionControl> cc = Create(m_algorithm, m_preset);
+    for (const auto& [name, value] : m_overrides)
+    {
+        cc->SetAttribute(name, *value);
+    }
+    return cc;
+}
+
+Ptr<RdmaCongestionControl>
+CongestionControlFactory::Create(const std::string& algorithm, const std::string& preset)
+{
+    ObjectFactory factory(GetTypeName(algorithm));
+    Ptr<RdmaCongestionControl> cc = factory.Create<RdmaCongestionControl>();
+    if (!preset.empty())
+    {
+        ApplyPreset(cc, preset);
+    }
+    return cc;
+}
+
+void
+CongestionControlFactory::ApplyPreset(Ptr<RdmaCongestionControl> cc, const std::string& preset)
+{
+    NS_ASSERT(cc);
+    const std::string algorithm = cc->GetName();
+    const auto names = GetPresets(algorithm);
+    if (std::find(names.begin(), names.end(), preset) == names.end())
+    {
+        throw std::invalid_argument("unknown preset '" + preset + "' for congestion control '" +
+                                    algorithm + "'; allowed: " + Join(names));
+    }
+    for (const auto& [name, value] : PresetValues(algorithm, preset))
+    {
+        cc->SetAttribute(name, StringValue(value));
+    }
+}
+
+} // namespace ns3

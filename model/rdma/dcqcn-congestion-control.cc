@@ -1,0 +1,454 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcqcn-congestion-control.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
+
+NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+
+TypeId
+DcqcnCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DcqcnCongestionControl")
+            .SetParent<RdmaCongestionControl>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<DcqcnCongestionControl>()
+            .AddAttribute("G",
+                          "Gain g of the alpha estimator (dimensionless, 0 < g <= 1). "
+                          "Default 1/256: Zhu et al. 2015, also the HPCC-derived simulators.",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
+                          MakeDoubleChecker<double>(1e-9, 1.0))
+            .AddAttribute("InitialAlpha",
+                          "Alpha at start (dimensionless, 0..1). Default 1 so that the first "
+                          "CNP halves the rate, as in Zhu et al. 2015 and the Mellanox NICs.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AlphaTimer",
+                          "Alpha update period K (time): every K without a CNP, "
+                          "alpha = (1-g) alpha. Default 55 us: Zhu et al. 2015 "
+                          "(HPCC-derived simulators: 1 us).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_alphaTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RateDecreaseInterval",
+                          "Minimum time between two rate cuts; a CNP inside it defers the "
+                          "cut to the end of the interval. Default 50 us: Zhu et al. 2015 "
+                          "(equals the notification point's CNP spacing, so every CNP cuts); "
+                          "HPCC-derived simulators: 4 us.",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("IncreaseTimer",
+                          "Rate increase timer T (time). Default 55 us: Zhu et al. 2015 "
+                          "(HPCC-derived simulators: 300 us).",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_increaseTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ByteCounter",
+                          "Rate increase byte counter B, payload bytes sent per increase "
+                          "event; 0 turns it off (then the byte stage follows the timer "
+                          "stage). Default 10 MB (10^7 bytes): Zhu et al. 2015 "
+                          "(HPCC-derived simulators: off).",
+                          UintegerValue(10000000),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("FastRecoveryThreshold",
+                          "F: increase events are fast recovery while both stage counters "
+                          "are below F, additive once one reaches F, hyper once both "
+                          "exceed F. Default 5: Zhu et al. 2015 (HPCC-derived: 1).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_threshold),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RateAI",
+                          "Additive increase step R_AI, given at line rate RateReference "
+                          "and scaled in proportion to the actual line rate. Default "
+                          "40 Mb/s at 40 Gb/s: Zhu et al. 2015.",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHAI",
+                          "Hyper increase step R_HAI (multiplied by the hyper stage i), "
+                          "given at RateReference and scaled like RateAI. Default 400 Mb/s "
+                          "at 40 Gb/s: 10 x R_AI, the QCN/Mellanox ratio (the paper gives "
+                          "no value).",
+                          DataRateValue(DataRate("400Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("RateReference",
+                          "Line rate at which RateAI and RateHAI are given; the steps are "
+                          "multiplied by lineRate/RateReference. 0 = use them unscaled. "
+                          "Default 40 Gb/s: the paper's testbed.",
+                          DataRateValue(DataRate("40Gbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateReference),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "Floor of the current and target rates. Default 100 Mb/s: the "
+                          "HPCC-derived simulators (the paper gives none).",
+                          DataRateValue(DataRate("100Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("Alpha",
+                            "DCQCN alpha (dimensionless), updated on CNPs and increase "
+                            "events",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_alphaTrace),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("TargetRate",
+                            "Target rate RT, in bit/s",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_targetRate),
+                            "ns3::TracedValueCallback::Uint64");
+    return tid;
+}
+
+DcqcnCongestionControl::DcqcnCongestionControl()
+    : m_g(1.0 / 256),
+      m_initialAlpha(1.0),
+      m_byteCounter(0),
+      m_threshold(5),
+      m_rc(0),
+      m_rai(0),
+      m_rhai(0),
+      m_lineBps(0),
+      m_minBps(0),
+      m_alpha(1.0),
+      m_cnpSeen(false),
+      m_increasing(false),
+      m_timerCount(0),
+      m_byteCount(0),
+      m_bytes(0),
+      m_alphaTrace(1.0),
+      m_targetRate(0)
+{
+}
+
+DcqcnCongestionControl::~DcqcnCongestionControl() = default;
+
+void
+DcqcnCongestionControl::DoDispose()
+{
+    RdmaCongestionControl::DoDispose();
+}
+
+std::string
+DcqcnCongestionControl::GetName() const
+{
+    return "dcqcn";
+}
+
+void
+DcqcnCongestionControl::Start(const RdmaCcContext& ctx)
+{
+    NS_LOG_FUNCTION(this);
+    Stop();
+    RdmaCongestionControl::Start(ctx);
+    m_lineBps = static_cast<double>(ctx.lineRate.GetBitRate());
+    m_minBps = static_cast<double>(m_minRate.GetBitRate());
+    if (m_lineBps <= 0)
+    {
+        NS_FATAL_ERROR("DCQCN: line rate " << ctx.lineRate << " must be positive");
+    }
+    if (m_minBps <= 0 || m_minBps > m_lineBps)
+    {
+        NS_FATAL_ERROR("DCQCN: MinRate " << m_minRate << " must be in (0, line rate "
+                                         << ctx.lineRate << "]");
+    }
+    // Steps scale with the line rate so that a preset keeps its recovery time in
+    // line-rate units across 25/40/100/400G.
+    double scale = 1.0;
+    if (m_rateReference.GetBitRate() > 0)
+    {
+        scale = m_lineBps / static_cast<double>(m_rateReference.GetBitRate());
+    }
+    m_rai = static_cast<double>(m_rateAi.GetBitRate()) * scale;
+    m_rhai = static_cast<double>(m_rateHai.GetBitRate()) * scale;
+    m_rc = m_lineBps;
+    m_targetRate = ctx.lineRate.GetBitRate();
+    m_alpha = m_initialAlpha;
+    m_alphaTrace = m_alpha;
+    m_alphaAnchor = Simulator::Now();
+    m_lastCut = Simulator::Now();
+    m_cnpSeen = false;
+    m_increasing = false;
+    m_timerCount = 0;
+    m_byteCount = 0;
+    m_bytes = 0;
+}
+
+void
+DcqcnCongestionControl::Stop()
+{
+    m_increaseEvent.Cancel();
+    m_cutEvent.Cancel();
+    m_increasing = false;
+}
+
+double
+DcqcnCongestionControl::GetAlpha() const
+{
+    if (!m_cnpSeen)
+    {
+        // The alpha timer starts with the first CNP, so the first CNP halves.
+        return m_alpha;
+    }
+    int64_t periods = (Simulator::Now() - m_alphaAnchor).GetTimeStep() / m_alphaTimer.GetTimeStep();
+    return m_alpha * std::pow(1.0 - m_g, static_cast<double>(periods));
+}
+
+void
+DcqcnCongestionControl::UpdateAlpha()
+{
+    if (!m_cnpSeen)
+    {
+        return;
+    }
+    int64_t periods = (Simulator::Now() - m_alphaAnchor).GetTimeStep() / m_alphaTimer.GetTimeStep();
+    if (periods > 0)
+    {
+        m_alpha *= std::pow(1.0 - m_g, static_cast<double>(periods));
+        // Keep the timer's phase: the next period ends K after the last one.
+        m_alphaAnchor += TimeStep(periods * m_alphaTimer.GetTimeStep());
+        m_alphaTrace = m_alpha;
+    }
+}
+
+double
+DcqcnCongestionControl::GetCurrentRateBps() const
+{
+    return m_rc;
+}
+
+double
+DcqcnCongestionControl::GetTargetRateBps() const
+{
+    return static_cast<double>(m_targetRate.Get());
+}
+
+uint32_t
+DcqcnCongestionControl::GetTimerCount() const
+{
+    return m_timerCount;
+}
+
+uint32_t
+DcqcnCongestionControl::GetByteCount() const
+{
+    return m_byteCount;
+}
+
+double
+DcqcnCongestionControl::GetRateAiBps() const
+{
+    return m_rai;
+}
+
+double
+DcqcnCongestionControl::GetRateHaiBps() const
+{
+    return m_rhai;
+}
+
+void
+DcqcnCongestionControl::OnCnp()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_cnpSeen)
+    {
+        m_cnpSeen = true;
+        m_alphaAnchor = Simulator::Now();
+        m_lastCut = Simulator::Now() - m_decreaseInterval;
+    }
+    UpdateAlpha();
+    if (Simulator::Now() - m_lastCut >= m_decreaseInterval)
+    {
+        // The cut uses alpha from before this CNP (Zhu et al. 2015, Fig. 7 order).
+        m_cutEvent.Cancel();
+        CutRate();
+    }
+    else if (!m_cutEvent.IsRunning())
+    {
+        m_cutEvent = Simulator::Schedule(m_lastCut + m_decreaseInterval - Simulator::Now(),
+                                         &DcqcnCongestionControl::DeferredCut,
+                                         this);
+    }
+    m_alpha = (1.0 - m_g) * m_alpha + m_g;
+    m_alphaAnchor = Simulator::Now(); // a CNP restarts the alpha timer
+    m_alphaTrace = m_alpha;
+    ResetIncrease();
+}
+
+void
+DcqcnCongestionControl::DeferredCut()
+{
+    UpdateAlpha();
+    CutRate();
+    ResetIncrease();
+}
+
+void
+DcqcnCongestionControl::CutRate()
+{
+    m_lastCut = Simulator::Now();
+    double rt = m_rc;
+    m_rc = m_rc * (1.0 - m_alpha / 2.0);
+    m_targetRate = static_cast<uint64_t>(std::llround(rt));
+    NS_LOG_LOGIC("cut: alpha " << m_alpha << " RT " << rt << " RC " << m_rc);
+    ApplyRate();
+}
+
+void
+DcqcnCongestionControl::ResetIncrease()
+{
+    m_timerCount = 0;
+    m_byteCount = 0;
+    m_bytes = 0;
+    m_increasing = true;
+    m_increaseEvent.Cancel();
+    m_increaseEvent =
+        Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimerExpired, this);
+}
+
+void
+DcqcnCongestionControl::IncreaseTimerExpired()
+{
+    ++m_timerCount;
+    IncreaseEvent();
+    if (m_increasing)
+    {
+        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
+                                              &DcqcnCongestionControl::IncreaseTimerExpired,
+                                              this);
+    }
+}
+
+void
+DcqcnCongestionControl::OnPacketSent(uint32_t payloadBytes)
+{
+    if (!m_increasing || m_byteCounter == 0)
+    {
+        return;
+    }
+    m_bytes += payloadBytes;
+    while (m_bytes >= m_byteCounter && m_increasing)
+    {
+        m_bytes -= m_byteCounter;
+        ++m_byteCount;
+        IncreaseEvent();
+    }
+}
+
+void
+DcqcnCongestionControl::IncreaseEvent()
+{
+    UpdateAlpha();
+    uint32_t tc = m_timerCount;
+    // With the byte counter off, the byte stage follows the timer stage, so the
+    // timer alone walks through all three stages (as in the HPCC-derived code).
+    uint32_t bc = m_byteCounter == 0 ? m_timerCount : m_byteCount;
+    double rt = static_cast<double>(m_targetRate.Get());
+    if (std::max(tc, bc) < m_threshold)
+    {
+        NS_LOG_LOGIC("fast recovery");
+    }
+    else if (std::min(tc, bc) > m_threshold)
+    {
+        uint32_t i = std::min(tc, bc) - m_threshold;
+        rt += i * m_rhai;
+        NS_LOG_LOGIC("hyper increase i=" << i);
+    }
+    else
+    {
+        rt += m_rai;
+        NS_LOG_LOGIC("additive increase");
+    }
+    rt = std::min(std::max(rt, m_minBps), m_lineBps);
+    m_targetRate = static_cast<uint64_t>(std::llround(rt));
+    m_rc = (rt + m_rc) / 2.0;
+    // Fast recovery halves the gap forever; snap once it is below a bit/s.
+    if (rt - m_rc < 1.0)
+    {
+        m_rc = rt;
+    }
+    ApplyRate();
+    if (m_rc >= m_lineBps && rt >= m_lineBps)
+    {
+        // Back at line rate: further increase events would change nothing.
+        m_increasing = false;
+        m_increaseEvent.Cancel();
+    }
+}
+
+void
+DcqcnCongestionControl::ApplyRate()
+{
+    m_rc = std::min(std::max(m_rc, m_minBps), m_lineBps);
+    if (m_targetRate.Get() < static_cast<uint64_t>(m_minBps))
+    {
+        m_targetRate = static_cast<uint64_t>(m_minBps);
+    }
+    SetRate(DataRate(static_cast<uint64_t>(std::llround(m_rc))));
+}
+
+std::vector<std::string>
+DcqcnCongestionControl::GetPresetNames()
+{
+    return {"paper", "hpcc"};
+}
+
+std::string
+DcqcnCongestionControl::GetDefaultPresetName()
+{
+    return "paper";
+}
+
+std::vector<std::pair<std::string, std::string>>
+DcqcnCongestionControl::GetPreset(const std::string& name)
+{
+    if (name == "paper")
+    {
+        return {{"G", "0.00390625"},
+                {"InitialAlpha", "1"},
+                {"AlphaTimer", "55us"},
+                {"RateDecreaseInterval", "50us"},
+                {"IncreaseTimer", "55us"},
+                {"ByteCounter", "10000000"},
+                {"FastRecoveryThreshold", "5"},
+                {"RateAI", "40Mbps"},
+                {"RateHAI", "400Mbps"},
+                {"RateReference", "40Gbps"},
+                {"MinRate", "100Mbps"}};
+    }
+    if (name == "hpcc")
+    {
+        return {{"G", "0.00390625"},
+                {"InitialAlpha", "1"},
+                {"AlphaTimer", "1us"},
+                {"RateDecreaseInterval", "4us"},
+                {"IncreaseTimer", "300us"},
+                {"ByteCounter", "0"},
+                {"FastRecoveryThreshold", "1"},
+                {"RateAI", "5Mbps"},
+                {"RateHAI", "50Mbps"},
+                {"RateReference", "25Gbps"},
+                {"MinRate", "100Mbps"}};
+    }
+    throw std::invalid_argument("unknown DCQCN preset '" + name + "'; allowed: paper, hpcc");
+}
+
+} // namespace ns3

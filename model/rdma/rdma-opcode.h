@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_OPCODE_H
+#define RDMA_OPCODE_H
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * IBTA Reliable Connected BTH opcodes used by the transport (IBTA vol. 1,
+ * table 38; the same byte in RoCEv2 and native InfiniBand).
+ */
+namespace RdmaOpcode
+{
+constexpr uint8_t SEND_FIRST = 0x00;
+constexpr uint8_t SEND_MIDDLE = 0x01;
+constexpr uint8_t SEND_LAST = 0x02;
+constexpr uint8_t SEND_LAST_IMM = 0x03;
+constexpr uint8_t SEND_ONLY = 0x04;
+constexpr uint8_t SEND_ONLY_IMM = 0x05;
+constexpr uint8_t WRITE_FIRST = 0x06;
+constexpr uint8_t WRITE_MIDDLE = 0x07;
+constexpr uint8_t WRITE_LAST = 0x08;
+constexpr uint8_t WRITE_LAST_IMM = 0x09;
+constexpr uint8_t WRITE_ONLY = 0x0A;
+constexpr uint8_t WRITE_ONLY_IMM = 0x0B;
+constexpr uint8_t ACKNOWLEDGE = 0x11;
+constexpr uint8_t CNP = 0x81;
+
+/// First packet of a WRITE: carries the RETH.
+inline bool
+HasReth(uint8_t op)
+{
+    return op == WRITE_FIRST || op == WRITE_ONLY || op == WRITE_ONLY_IMM;
+}
+
+/// Carries 4 bytes of immediate data.
+inline bool
+HasImm(uint8_t op)
+{
+    return op == WRITE_LAST_IMM || op == WRITE_ONLY_IMM || op == SEND_LAST_IMM ||
+           op == SEND_ONLY_IMM;
+}
+
+/// Last (or only) packet of a message.
+inline bool
+IsLast(uint8_t op)
+{
+    return op == WRITE_LAST || op == WRITE_LAST_IMM || op == WRITE_ONLY || op == WRITE_ONLY_IMM ||
+           op == SEND_LAST || op == SEND_LAST_IMM || op == SEND_ONLY || op == SEND_ONLY_IMM;
+}
+
+/// A data packet of the transport (SEND or WRITE).
+inline bool
+IsData(uint8_t op)
+{
+    return op <= WRITE_ONLY_IMM;
+}
+} // namespace RdmaOpcode
+
+} // namespace ns3
+
+#endif // RDMA_OPCODE_H

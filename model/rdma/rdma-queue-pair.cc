@@ -1,0 +1,541 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-queue-pair.h"
+
+#include "rdma-opcode.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+namespace
+{
+constexpr uint64_t PSN_MASK = 0xFFFFFF; // the BTH carries 24 bits
+} // namespace
+
+TypeId
+RdmaQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RdmaQueuePair>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet (IB path MTU: 256..4096; RoCEv2 NICs "
+                          "commonly use 1024 or 4096)",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("AckInterval",
+                          "The receiver acknowledges every this many in-order packets, and "
+                          "always at a message's last packet (1 = every packet, as the "
+                          "HPCC-derived simulators do)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute("RetransmitTimeout",
+                          "Local ACK timeout: go back to the oldest unacknowledged PSN when "
+                          "nothing was acknowledged for this long. Default 4.096 us x 2^10 "
+                          "(IB timeout exponent 10): far above any queueing delay of a "
+                          "lossless fabric, so it only fires after a real loss",
+                          TimeValue(NanoSeconds(4194304)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("CnpInterval",
+                          "DCQCN notification point: at most one CNP per QP per interval "
+                          "(50 us in Zhu et al. 2015)",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_cnpInterval),
+                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+RdmaQueuePair::RdmaQueuePair()
+    : m_mtu(1000),
+      m_ackInterval(1),
+      m_rto(NanoSeconds(4194304)),
+      m_cnpInterval(MicroSeconds(50)),
+      m_sendTimes(64, 0)
+{
+}
+
+RdmaQueuePair::~RdmaQueuePair() = default;
+
+void
+RdmaQueuePair::DoDispose()
+{
+    m_timer.Cancel();
+    if (m_cc)
+    {
+        m_cc->Dispose();
+        m_cc = nullptr;
+    }
+    m_sendComplete = SendCompleteCallback();
+    m_delivered = DeliveredCallback();
+    m_wake = WakeCallback();
+    Object::DoDispose();
+}
+
+void
+RdmaQueuePair::SetIdentity(uint32_t localQpn,
+                           uint32_t peerQpn,
+                           uint32_t localHost,
+                           uint32_t peerHost,
+                           uint8_t priority,
+                           uint16_t entropy)
+{
+    m_localQpn = localQpn;
+    m_peerQpn = peerQpn;
+    m_localHost = localHost;
+    m_peerHost = peerHost;
+    m_priority = priority;
+    m_entropy = entropy;
+}
+
+uint32_t
+RdmaQueuePair::GetLocalQpn() const
+{
+    return m_localQpn;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerQpn() const
+{
+    return m_peerQpn;
+}
+
+uint32_t
+RdmaQueuePair::GetLocalHost() const
+{
+    return m_localHost;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerHost() const
+{
+    return m_peerHost;
+}
+
+uint8_t
+RdmaQueuePair::GetPriority() const
+{
+    return m_priority;
+}
+
+uint16_t
+RdmaQueuePair::GetEntropy() const
+{
+    return m_entropy;
+}
+
+void
+RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcContext& ctx)
+{
+    m_cc = cc;
+    m_cc->SetChangeCallback(MakeCallback(&RdmaQueuePair::OnCcChange, this));
+    m_cc->Start(ctx);
+}
+
+Ptr<RdmaCongestionControl>
+RdmaQueuePair::GetCongestionControl() const
+{
+    return m_cc;
+}
+
+void
+RdmaQueuePair::SetCallbacks(SendCompleteCallback sent,
+                            DeliveredCallback delivered,
+                            WakeCallback wake)
+{
+    m_sendComplete = sent;
+    m_delivered = delivered;
+    m_wake = wake;
+}
+
+void
+RdmaQueuePair::OnCcChange()
+{
+    if (!m_wake.IsNull() && HasDataToSend())
+    {
+        m_wake(this);
+    }
+}
+
+void
+RdmaQueuePair::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    NS_ASSERT_MSG(bytes > 0, "an RDMA WRITE carries at least one byte");
+    RdmaMessage m;
+    m.id = messageId;
+    m.tag = tag;
+    m.bytes = bytes;
+    m.firstPsn = m_endPsn;
+    m.endPsn = m_endPsn + (bytes + m_mtu - 1) / m_mtu;
+    m.postTime = Simulator::Now();
+    m.kind = kind;
+    m_endPsn = m.endPsn;
+    m_messages.push_back(m);
+    if (!m_wake.IsNull())
+    {
+        m_wake(this);
+    }
+}
+
+void
+RdmaQueuePair::PostReceive(uint64_t tag)
+{
+    m_rxTags.push_back(tag);
+}
+
+bool
+RdmaQueuePair::HasDataToSend() const
+{
+    return m_nextPsn < m_endPsn;
+}
+
+bool
+RdmaQueuePair::IsWindowBlocked() const
+{
+    if (!m_cc || m_nextPsn == m_unaPsn)
+    {
+        return false; // one packet may always be in flight
+    }
+    uint64_t window = m_cc->GetWindowBytes();
+    return (m_nextPsn - m_unaPsn + 1) * m_mtu > window;
+}
+
+bool
+RdmaQueuePair::CanSend(Time now) const
+{
+    return HasDataToSend() && now >= m_nextAvail && !IsWindowBlocked();
+}
+
+Time
+RdmaQueuePair::GetNextSendTime() const
+{
+    return m_nextAvail;
+}
+
+const RdmaMessage*
+RdmaQueuePair::MessageOf(uint64_t psn) const
+{
+    // Messages are contiguous in PSN space; the one holding psn is found by search
+    // from the front, which is where go-back-N and new sends both are in practice.
+    auto it = std::upper_bound(m_messages.begin(),
+                               m_messages.end(),
+                               psn,
+                               [](uint64_t v, const RdmaMessage& m) { return v < m.endPsn; });
+    NS_ASSERT(it != m_messages.end());
+    return &*it;
+}
+
+RdmaSegment
+RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
+{
+    NS_ASSERT(HasDataToSend());
+    const RdmaMessage* m = MessageOf(m_nextPsn);
+    RdmaSegment s;
+    s.psn = m_nextPsn;
+    uint64_t index = m_nextPsn - m->firstPsn;
+    uint64_t nPackets = m->endPsn - m->firstPsn;
+    s.offset = index * m_mtu;
+    s.payloadBytes = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m->bytes - s.offset));
+    s.messageBytes = m->bytes;
+    bool first = index == 0;
+    bool last = index + 1 == nPackets;
+    s.opcode = first && last ? RdmaOpcode::WRITE_ONLY_IMM
+               : first       ? RdmaOpcode::WRITE_FIRST
+               : last        ? RdmaOpcode::WRITE_LAST_IMM
+                             : RdmaOpcode::WRITE_MIDDLE;
+    s.ackRequest = last;
+    s.retransmission = m_nextPsn < m_maxSentPsn;
+    if (s.retransmission)
+    {
+        m_retransmitted++;
+    }
+
+    // Remember the send time for RTT samples; the ring holds [una, next).
+    if (m_nextPsn - m_unaPsn >= m_sendTimes.size())
+    {
+        std::vector<int64_t> grown(m_sendTimes.size() * 2, 0);
+        for (uint64_t p = m_unaPsn; p < m_nextPsn; ++p)
+        {
+            grown[p & (grown.size() - 1)] = m_sendTimes[p & (m_sendTimes.size() - 1)];
+        }
+        m_sendTimes.swap(grown);
+    }
+    m_sendTimes[m_nextPsn & (m_sendTimes.size() - 1)] = now.GetTimeStep();
+
+    m_nextPsn++;
+    m_maxSentPsn = std::max(m_maxSentPsn, m_nextPsn);
+
+    // Pacing at the controller's rate, charged with the packet's bytes on the wire.
+    DataRate rate = m_cc ? m_cc->GetRate() : DataRate(0);
+    if (rate.GetBitRate() > 0 && m_cc && rate < m_cc->GetContext().lineRate)
+    {
+        m_nextAvail = std::max(now, m_nextAvail) + rate.CalculateBytesTxTime(wireBytes);
+    }
+    else
+    {
+        m_nextAvail = now;
+    }
+    if (m_cc)
+    {
+        m_cc->OnPacketSent(s.payloadBytes);
+    }
+    if (!m_timer.IsRunning())
+    {
+        RestartTimer();
+    }
+    return s;
+}
+
+uint64_t
+RdmaQueuePair::Unwrap(uint32_t wirePsn, uint64_t reference) const
+{
+    // The 64-bit PSN nearest to reference whose low 24 bits are wirePsn.
+    uint64_t base = reference & ~PSN_MASK;
+    uint64_t candidate = base | wirePsn;
+    const uint64_t half = (PSN_MASK + 1) / 2;
+    if (candidate + half < reference)
+    {
+        candidate += PSN_MASK + 1;
+    }
+    else if (candidate > reference + half && candidate >= PSN_MASK + 1)
+    {
+        candidate -= PSN_MASK + 1;
+    }
+    return candidate;
+}
+
+void
+RdmaQueuePair::ReceiveAck(uint32_t wirePsn, Time now)
+{
+    uint64_t psn = Unwrap(wirePsn, m_unaPsn);
+    if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
+    {
+        return; // old or impossible
+    }
+    uint64_t newlyAcked = psn + 1 - m_unaPsn;
+    RdmaAckSample sample;
+    sample.ackedPackets = static_cast<uint32_t>(newlyAcked);
+    sample.ackedBytes = newlyAcked * m_mtu;
+    sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+    sample.remoteDelay = Time(0); // the receiving NIC answers at once (no host delay modelled)
+    sample.hops = m_cc ? m_cc->GetContext().hops : 0;
+    m_unaPsn = psn + 1;
+    if (m_nextPsn < m_unaPsn)
+    {
+        m_nextPsn = m_unaPsn;
+    }
+    m_consecutiveTimeouts = 0;
+    if (m_cc)
+    {
+        m_cc->OnAck(sample);
+    }
+    CompleteMessages();
+    RestartTimer();
+    if (!m_wake.IsNull() && HasDataToSend())
+    {
+        m_wake(this);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveNak(uint32_t wirePsn, Time /* now */)
+{
+    uint64_t expected = Unwrap(wirePsn, m_unaPsn);
+    if (expected < m_unaPsn || expected > m_maxSentPsn)
+    {
+        return;
+    }
+    // A NAK acknowledges everything before the PSN it names, then go back N.
+    m_unaPsn = expected;
+    m_nextPsn = expected;
+    if (m_cc)
+    {
+        m_cc->OnNack();
+    }
+    CompleteMessages();
+    RestartTimer();
+    if (!m_wake.IsNull() && HasDataToSend())
+    {
+        m_wake(this);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveCnp()
+{
+    if (m_cc)
+    {
+        m_cc->OnCnp();
+    }
+}
+
+void
+RdmaQueuePair::CompleteMessages()
+{
+    while (!m_messages.empty() && m_messages.front().endPsn <= m_unaPsn)
+    {
+        RdmaMessage m = m_messages.front();
+        m_messages.pop_front();
+        if (!m_sendComplete.IsNull())
+        {
+            m_sendComplete(this, m);
+        }
+    }
+}
+
+void
+RdmaQueuePair::RestartTimer()
+{
+    m_timer.Cancel();
+    if (m_unaPsn < m_nextPsn)
+    {
+        m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
+    }
+}
+
+void
+RdmaQueuePair::Timeout()
+{
+    NS_LOG_FUNCTION(this << m_unaPsn << m_nextPsn);
+    m_timeouts++;
+    m_consecutiveTimeouts++;
+    m_nextPsn = m_unaPsn;
+    if (m_cc)
+    {
+        m_cc->OnTimeout();
+    }
+    if (!m_wake.IsNull() && HasDataToSend())
+    {
+        m_wake(this);
+    }
+}
+
+uint64_t
+RdmaQueuePair::GetOutstandingBytes() const
+{
+    return (m_nextPsn - m_unaPsn) * m_mtu;
+}
+
+uint64_t
+RdmaQueuePair::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+std::size_t
+RdmaQueuePair::GetPendingMessages() const
+{
+    return m_messages.size();
+}
+
+RdmaQueuePair::Response
+RdmaQueuePair::ReceiveData(uint32_t wirePsn,
+                           uint8_t opcode,
+                           uint32_t payloadBytes,
+                           bool ackRequest,
+                           bool ceMarked,
+                           Time now,
+                           uint32_t& ackPsnOut,
+                           uint32_t& msnOut,
+                           bool& cnpOut)
+{
+    cnpOut = false;
+    if (ceMarked && (!m_cnpSent || now - m_lastCnp >= m_cnpInterval))
+    {
+        cnpOut = true;
+        m_cnpSent = true;
+        m_lastCnp = now;
+    }
+    uint64_t psn = Unwrap(wirePsn, m_ePsn);
+    msnOut = m_msn & PSN_MASK;
+    if (psn > m_ePsn)
+    {
+        // A gap: go-back-N receivers drop it and NAK once per expected PSN.
+        m_outOfOrder++;
+        if (m_nakOutstanding)
+        {
+            return Response::NONE;
+        }
+        m_nakOutstanding = true;
+        ackPsnOut = m_ePsn & PSN_MASK;
+        return Response::NAK;
+    }
+    if (psn < m_ePsn)
+    {
+        // Duplicate (a go-back-N resend of something already placed): re-ACK.
+        m_duplicates++;
+        ackPsnOut = (m_ePsn - 1) & PSN_MASK;
+        return Response::ACK;
+    }
+    m_ePsn++;
+    m_nakOutstanding = false;
+    m_deliveredBytes += payloadBytes;
+    m_rxMessageBytes += payloadBytes;
+    m_unackedPackets++;
+    bool last = RdmaOpcode::IsLast(opcode);
+    if (last)
+    {
+        m_msn++;
+        uint64_t tag = 0;
+        if (!m_rxTags.empty())
+        {
+            tag = m_rxTags.front();
+            m_rxTags.pop_front();
+        }
+        uint64_t bytes = m_rxMessageBytes;
+        m_rxMessageBytes = 0;
+        if (!m_delivered.IsNull())
+        {
+            m_delivered(this, tag, bytes);
+        }
+    }
+    msnOut = m_msn & PSN_MASK;
+    if (last || ackRequest || m_unackedPackets >= m_ackInterval)
+    {
+        m_unackedPackets = 0;
+        ackPsnOut = psn & PSN_MASK;
+        return Response::ACK;
+    }
+    return Response::NONE;
+}
+
+uint64_t
+RdmaQueuePair::GetDeliveredBytes() const
+{
+    return m_deliveredBytes;
+}
+
+uint64_t
+RdmaQueuePair::GetOutOfOrderPackets() const
+{
+    return m_outOfOrder;
+}
+
+uint64_t
+RdmaQueuePair::GetDuplicatePackets() const
+{
+    return m_duplicates;
+}
+
+} // namespace ns3

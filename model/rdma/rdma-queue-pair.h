@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "rdma-congestion-control.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * One packet the sender is about to put on the wire, independent of framing
+ * (RoCEv2 or InfiniBand): the NIC turns it into headers.
+ */
+struct RdmaSegment
+{
+    uint64_t psn{0};           //!< 64-bit packet sequence number (wire carries the low 24 bits)
+    uint32_t payloadBytes{0};  //!< payload of this packet
+    uint8_t opcode{0};         //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
+    bool ackRequest{false};    //!< AckReq bit: last packet of a message
+    uint64_t messageBytes{0};  //!< DMA length, for the RETH of a first/only packet
+    uint64_t offset{0};        //!< byte offset in the message (the RETH VA of this packet)
+    bool retransmission{false}; //!< this PSN was sent before
+};
+
+/**
+ * \ingroup ai-fabric
+ * A message posted on a queue pair (an RDMA WRITE with immediate).
+ */
+struct RdmaMessage
+{
+    uint64_t id{0};       //!< unique id (fct.csv's flow_id)
+    uint64_t tag{0};      //!< the application's tag, returned in completions
+    uint64_t bytes{0};    //!< message size
+    uint64_t firstPsn{0}; //!< PSN of its first packet
+    uint64_t endPsn{0};   //!< one past the PSN of its last packet
+    Time postTime;        //!< when the application posted it
+    uint8_t kind{0};      //!< application-defined kind (for output)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A Reliable Connected queue pair: the RDMA transport shared by RoCEv2 and IB.
+ *
+ * Sender half: messages are segmented at the MTU into IBTA RC WRITE packets with
+ * consecutive PSNs; cumulative ACKs complete them; a NAK (PSN sequence error)
+ * triggers go-back-N from the PSN the receiver expects; a retransmission timer
+ * covers lost tails. A congestion controller sets the pacing rate and window.
+ *
+ * Receiver half: in-order placement, an ACK every AckInterval packets and at
+ * every message end, one NAK per gap, duplicate detection, and at most one
+ * CNP per CnpInterval when packets arrive ECN-marked (DCQCN's notification point).
+ *
+ * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
+ * wire is free, and passes parsed ACK/NAK/CNP/data events in.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /// Sender-side completion: (qp, message) once its last byte is acknowledged.
+    typedef Callback<void, Ptr<RdmaQueuePair>, const RdmaMessage&> SendCompleteCallback;
+    /// Receiver-side completion: (qp, tag, bytes) once its last byte is placed.
+    typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> DeliveredCallback;
+    /// Tell the NIC this QP may have something to send (new data, window opened).
+    typedef Callback<void, Ptr<RdmaQueuePair>> WakeCallback;
+    /// What the receiver half wants sent back: an ACK, a NAK or a CNP.
+    enum class Response : uint8_t
+    {
+        NONE = 0,
+        ACK = 1,
+        NAK = 2,
+    };
+
+    static TypeId GetTypeId();
+    RdmaQueuePair();
+    ~RdmaQueuePair() override;
+
+    // Identity, set by the NIC when it creates the QP.
+    void SetIdentity(uint32_t localQpn,
+                     uint32_t peerQpn,
+                     uint32_t localHost,
+                     uint32_t peerHost,
+                     uint8_t priority,
+                     uint16_t entropy);
+    uint32_t GetLocalQpn() const;
+    uint32_t GetPeerQpn() const;
+    uint32_t GetLocalHost() const;
+    uint32_t GetPeerHost() const;
+    uint8_t GetPriority() const;
+    uint16_t GetEntropy() const;
+
+    void SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcContext& ctx);
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    void SetCallbacks(SendCompleteCallback sent, DeliveredCallback delivered, WakeCallback wake);
+
+    // ---- sender half ----
+    /// Post a WRITE-with-immediate of `bytes` bytes; returns the message id.
+    void PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind);
+    /// Announce a message the peer will send to this QP (the posted receive WQE).
+    void PostReceive(uint64_t tag);
+    bool HasDataToSend() const;
+    /// True if window and pacing allow a packet now.
+    bool CanSend(Time now) const;
+    /// Earliest time pacing allows the next packet (window permitting).
+    Time GetNextSendTime() const;
+    bool IsWindowBlocked() const;
+    /// Take the next packet: advances the PSN, arms the timer, charges pacing.
+    RdmaSegment NextSegment(Time now, uint32_t wireBytes);
+    /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).
+    void ReceiveAck(uint32_t wirePsn, Time now);
+    /// NAK (PSN sequence error): the peer expects wirePsn next.
+    void ReceiveNak(uint32_t wirePsn, Time now);
+    void ReceiveCnp();
+    uint64_t GetOutstandingBytes() const;
+    uint64_t GetRetransmittedPackets() const;
+    uint64_t GetTimeouts() const;
+    std::size_t GetPendingMessages() const;
+
+    // ---- receiver half ----
+    /// A data packet arrived: decides placement and what to send back.
+    /// \param ackPsnOut the PSN to carry in the ACK/NAK (24-bit wire value)
+    /// \param cnpOut set when a CNP must be sent (ECN-marked and interval passed)
+    Response ReceiveData(uint32_t wirePsn,
+                         uint8_t opcode,
+                         uint32_t payloadBytes,
+                         bool ackRequest,
+                         bool ceMarked,
+                         Time now,
+                         uint32_t& ackPsnOut,
+                         uint32_t& msnOut,
+                         bool& cnpOut);
+    uint64_t GetDeliveredBytes() const;
+    uint64_t GetOutOfOrderPackets() const;
+    uint64_t GetDuplicatePackets() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    uint64_t Unwrap(uint32_t wirePsn, uint64_t reference) const;
+    void RestartTimer();
+    void Timeout();
+    void CompleteMessages();
+    void OnCcChange();
+    uint32_t PayloadOf(uint64_t psn) const;
+    const RdmaMessage* MessageOf(uint64_t psn) const;
+
+    uint32_t m_localQpn{0};
+    uint32_t m_peerQpn{0};
+    uint32_t m_localHost{0};
+    uint32_t m_peerHost{0};
+    uint8_t m_priority{3};
+    uint16_t m_entropy{49152};
+
+    // Attributes
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_rto;
+    Time m_cnpInterval;
+
+    Ptr<RdmaCongestionControl> m_cc;
+    SendCompleteCallback m_sendComplete;
+    DeliveredCallback m_delivered;
+    WakeCallback m_wake;
+
+    // sender state
+    std::deque<RdmaMessage> m_messages; //!< posted, not yet acknowledged, in PSN order
+    uint64_t m_endPsn{0};               //!< one past the last PSN of the posted messages
+    uint64_t m_nextPsn{0};              //!< next PSN to send (snd_nxt)
+    uint64_t m_unaPsn{0};               //!< oldest unacknowledged PSN (snd_una)
+    uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
+    Time m_nextAvail;                   //!< pacing: earliest time of the next packet
+    std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
+    EventId m_timer;
+    uint64_t m_retransmitted{0};
+    uint64_t m_timeouts{0};
+    uint32_t m_consecutiveTimeouts{0};
+
+    // receiver state
+    uint64_t m_ePsn{0};                 //!< next PSN expected
+    uint32_t m_msn{0};                  //!< messages completed
+    uint32_t m_unackedPackets{0};       //!< in-order packets since the last ACK
+    bool m_nakOutstanding{false};       //!< a NAK for m_ePsn was sent
+    Time m_lastCnp;                     //!< last CNP sent for this QP
+    bool m_cnpSent{false};
+    uint64_t m_rxMessageBytes{0};       //!< bytes of the message being received
+    std::deque<uint64_t> m_rxTags;      //!< posted receives (tags), in order
+    uint64_t m_deliveredBytes{0};
+    uint64_t m_outOfOrder{0};
+    uint64_t m_duplicates{0};
+};
+
+} // namespace ns3
+
+#endif // RDMA_QUEUE_PAIR_H

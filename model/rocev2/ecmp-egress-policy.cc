@@ -1,0 +1,33 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ecmp-egress-policy.h"
+
+#include "roce-frame.h"
+#include "roce-switch.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(EcmpEgressPolicy);
+
+TypeId
+EcmpEgressPolicy::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::EcmpEgressPolicy")
+                            .SetParent<EgressPortPolicy>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<EcmpEgressPolicy>();
+    return tid;
+}
+
+uint32_t
+EcmpEgressPolicy::Select(const RoceSwitch& sw,
+                         const uint32_t* candidates,
+                         uint32_t n,
+                         const RoceFrameView& frame)
+{
+    return candidates[RoceFrame::FlowHash(frame, sw.GetHashSeed()) % n];
+}
+
+} // namespace ns3

@@ -1,0 +1,470 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-frame.h"
+
+#include "aeth-header.h"
+#include "bth-header.h"
+#include "cnp-payload-header.h"
+#include "icrc-trailer.h"
+#include "imm-header.h"
+#include "pfc-header.h"
+#include "reth-header.h"
+#include "roce-ethernet-header.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/udp-header.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceFrame");
+
+namespace
+{
+constexpr uint32_t IPV4_BYTES = 20;
+constexpr uint32_t UDP_BYTES = 8;
+
+inline uint16_t
+Be16(const uint8_t* b)
+{
+    return (uint16_t(b[0]) << 8) | b[1];
+}
+
+inline uint32_t
+Be24(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 16) | (uint32_t(b[1]) << 8) | b[2];
+}
+
+inline uint32_t
+Be32(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+inline uint32_t
+Rotl32(uint32_t x, int r)
+{
+    return (x << r) | (x >> (32 - r));
+}
+
+/// One MurmurHash3 (x86, 32-bit) block step.
+inline uint32_t
+MixBlock(uint32_t h, uint32_t k)
+{
+    k *= 0xcc9e2d51U;
+    k = Rotl32(k, 15);
+    k *= 0x1b873593U;
+    h ^= k;
+    h = Rotl32(h, 13);
+    return h * 5 + 0xe6546b64U;
+}
+
+/// MurmurHash3's finalizer: every input bit affects every output bit.
+inline uint32_t
+Fmix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bU;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return h;
+}
+} // namespace
+
+void
+RoceFrameFields::SetExtHeadersForOpcode()
+{
+    hasReth = BthHeader::OpcodeHasReth(opcode);
+    hasAeth = BthHeader::OpcodeHasAeth(opcode);
+    hasImm = BthHeader::OpcodeHasImm(opcode);
+}
+
+Ipv4Address
+RoceFrameView::GetSrcAddress() const
+{
+    return Ipv4Address(srcIp);
+}
+
+Ipv4Address
+RoceFrameView::GetDstAddress() const
+{
+    return Ipv4Address(dstIp);
+}
+
+uint32_t
+RoceFrame::HeaderBytes(const RoceFrameFields& f)
+{
+    uint32_t n = (f.useVlan ? RoceEthernetHeader::TAGGED_SIZE : RoceEthernetHeader::UNTAGGED_SIZE) +
+                 IPV4_BYTES + UDP_BYTES + BthHeader::SIZE + IcrcTrailer::SIZE;
+    if (f.hasReth)
+    {
+        n += RethHeader::SIZE;
+    }
+    if (f.hasImm)
+    {
+        n += ImmHeader::SIZE;
+    }
+    if (f.hasAeth)
+    {
+        n += AethHeader::SIZE;
+    }
+    if (f.opcode == BthHeader::CNP)
+    {
+        n += CnpPayloadHeader::SIZE;
+    }
+    return n;
+}
+
+void
+RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
+{
+    NS_LOG_FUNCTION(p << +f.opcode << f.psn);
+    if (p->GetSize() != f.payloadBytes)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: packet holds "
+                       << p->GetSize() << " bytes but payloadBytes is " << f.payloadBytes
+                       << " (they must be equal)");
+    }
+    if (f.hasReth != BthHeader::OpcodeHasReth(f.opcode) ||
+        f.hasAeth != BthHeader::OpcodeHasAeth(f.opcode) ||
+        f.hasImm != BthHeader::OpcodeHasImm(f.opcode))
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: extended headers (RETH "
+                       << f.hasReth << ", AETH " << f.hasAeth << ", ImmDt " << f.hasImm
+                       << ") do not match opcode 0x" << std::hex << +f.opcode << std::dec
+                       << " (see RoceFrameFields::SetExtHeadersForOpcode)");
+    }
+    if (f.dscp > 63)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: DSCP " << +f.dscp
+                                                       << " out of range (allowed 0..63)");
+    }
+    if (f.ecn > 3)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: ECN " << +f.ecn << " out of range (allowed 0..3)");
+    }
+    if (f.opcode == BthHeader::CNP && f.payloadBytes != 0)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: a CNP carries no payload, got "
+                       << f.payloadBytes << " bytes (allowed 0)");
+    }
+
+    // Headers are prepended, so add them innermost first.
+    if (f.opcode == BthHeader::CNP)
+    {
+        p->AddHeader(CnpPayloadHeader());
+    }
+    if (f.hasAeth)
+    {
+        AethHeader aeth;
+        aeth.SetSyndrome(f.aethSyndrome);
+        aeth.SetMsn(f.aethMsn);
+        p->AddHeader(aeth);
+    }
+    if (f.hasImm)
+    {
+        ImmHeader imm;
+        imm.SetImmediate(f.imm);
+        p->AddHeader(imm);
+    }
+    if (f.hasReth)
+    {
+        RethHeader reth;
+        reth.SetVirtualAddress(f.rethVa);
+        reth.SetRKey(f.rethRKey);
+        reth.SetDmaLength(f.rethDmaLen);
+        p->AddHeader(reth);
+    }
+    BthHeader bth;
+    bth.SetOpcode(f.opcode);
+    bth.SetSolicitedEvent(f.se);
+    bth.SetMigReq(f.migReq);
+    bth.SetPadCount(f.padCnt);
+    bth.SetPKey(f.pKey);
+    bth.SetFecn(f.fecn);
+    bth.SetBecn(f.becn);
+    bth.SetDestQp(f.destQp);
+    bth.SetAckReq(f.ackReq);
+    bth.SetPsn(f.psn);
+    p->AddHeader(bth);
+    // The ICRC is part of the UDP payload: add it before UDP so the UDP length covers it.
+    p->AddTrailer(IcrcTrailer());
+
+    UdpHeader udp;
+    udp.SetSourcePort(f.udpSrcPort);
+    udp.SetDestinationPort(ROCEV2_UDP_PORT);
+    p->AddHeader(udp); // checksum 0: allowed for RoCEv2 over IPv4
+
+    if (p->GetSize() + IPV4_BYTES > 0xFFFF)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: IPv4 packet of " << p->GetSize() + IPV4_BYTES
+                                                                 << " bytes (allowed <= 65535)");
+    }
+    Ipv4Header ip;
+    ip.SetSource(f.srcIp);
+    ip.SetDestination(f.dstIp);
+    ip.SetProtocol(IP_PROTO_UDP);
+    ip.SetTtl(f.ttl);
+    ip.SetTos((f.dscp << 2) | f.ecn);
+    ip.SetIdentification(f.ipId);
+    ip.SetDontFragment();
+    ip.SetPayloadSize(p->GetSize());
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        // Opt-in: costs a copy and a CRC over the whole packet.
+        std::vector<uint8_t> buf(p->GetSize());
+        p->CopyData(buf.data(), buf.size());
+        IcrcTrailer icrc;
+        p->RemoveTrailer(icrc);
+        icrc.SetIcrc(IcrcTrailer::Calculate(buf.data(), buf.size() - IcrcTrailer::SIZE));
+        p->AddTrailer(icrc);
+    }
+
+    RoceEthernetHeader eth;
+    eth.SetSource(f.srcMac);
+    eth.SetDestination(f.dstMac);
+    if (f.useVlan)
+    {
+        eth.SetVlan(f.pcp, f.dei, f.vid);
+    }
+    eth.SetEtherType(RoceEthernetHeader::ETHERTYPE_IPV4);
+    p->AddHeader(eth);
+}
+
+void
+RoceFrame::EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc)
+{
+    p->AddHeader(pfc);
+    RoceEthernetHeader eth;
+    eth.SetSource(srcMac);
+    eth.SetDestination(PfcHeader::GetPfcDestination());
+    eth.SetEtherType(RoceEthernetHeader::ETHERTYPE_MAC_CONTROL);
+    p->AddHeader(eth);
+}
+
+bool
+RoceFrame::Peek(Ptr<const Packet> p, RoceFrameView& v)
+{
+    uint8_t b[PEEK_BYTES];
+    const uint32_t n = p->CopyData(b, PEEK_BYTES);
+    v = RoceFrameView{};
+    v.frameBytes = p->GetSize();
+    if (n < RoceEthernetHeader::UNTAGGED_SIZE)
+    {
+        return false;
+    }
+    uint32_t off = 12;
+    uint16_t type = Be16(b + off);
+    if (type == RoceEthernetHeader::ETHERTYPE_VLAN)
+    {
+        if (n < RoceEthernetHeader::TAGGED_SIZE)
+        {
+            return false;
+        }
+        uint16_t tci = Be16(b + 14);
+        v.hasVlan = true;
+        v.pcp = tci >> 13;
+        v.vid = tci & 0x0FFF;
+        off = 16;
+        type = Be16(b + off);
+    }
+    off += 2;
+    v.etherType = type;
+
+    if (type == RoceEthernetHeader::ETHERTYPE_MAC_CONTROL)
+    {
+        if (n < off + 4 + 2 * PfcHeader::NUM_PRIORITIES || Be16(b + off) != PfcHeader::OPCODE)
+        {
+            return false;
+        }
+        v.isPfc = true;
+        v.pfcEnableVector = Be16(b + off + 2);
+        for (uint32_t i = 0; i < PfcHeader::NUM_PRIORITIES; ++i)
+        {
+            v.pfcPauseTime[i] = Be16(b + off + 4 + 2 * i);
+        }
+        return true;
+    }
+    if (type != RoceEthernetHeader::ETHERTYPE_IPV4 || n < off + IPV4_BYTES)
+    {
+        return false;
+    }
+    const uint8_t* ip = b + off;
+    const uint32_t ihl = (ip[0] & 0x0F) * 4u;
+    if ((ip[0] >> 4) != 4 || ihl < IPV4_BYTES)
+    {
+        return false;
+    }
+    v.isIpv4 = true;
+    v.l3Offset = off;
+    v.dscp = ip[1] >> 2;
+    v.ecn = ip[1] & 3;
+    v.ttl = ip[8];
+    v.ipProtocol = ip[9];
+    v.srcIp = Be32(ip + 12);
+    v.dstIp = Be32(ip + 16);
+    off += ihl;
+    if (v.ipProtocol != IP_PROTO_UDP || n < off + UDP_BYTES)
+    {
+        return true;
+    }
+    v.udpSrc = Be16(b + off);
+    v.udpDst = Be16(b + off + 2);
+    off += UDP_BYTES;
+    if (v.udpDst != ROCEV2_UDP_PORT || n < off + BthHeader::SIZE)
+    {
+        return true;
+    }
+    const uint8_t* bth = b + off;
+    v.isRoce = true;
+    v.bthOpcode = bth[0];
+    v.pKey = Be16(bth + 2);
+    v.fecn = bth[4] & 0x80;
+    v.becn = bth[4] & 0x40;
+    v.destQp = Be24(bth + 5);
+    v.ackReq = bth[8] & 0x80;
+    v.psn = Be24(bth + 9);
+    off += BthHeader::SIZE;
+    if (BthHeader::OpcodeHasAeth(v.bthOpcode) && n >= off + AethHeader::SIZE)
+    {
+        v.hasAeth = true;
+        v.aethSyndrome = b[off];
+        v.aethMsn = Be24(b + off + 1);
+    }
+    return true;
+}
+
+uint32_t
+RoceFrame::FlowHash(const RoceFrameView& v, uint32_t seed)
+{
+    uint32_t h = seed;
+    h = MixBlock(h, v.srcIp);
+    h = MixBlock(h, v.dstIp);
+    h = MixBlock(h, (uint32_t(v.udpSrc) << 16) | v.udpDst);
+    h = MixBlock(h, v.ipProtocol);
+    h ^= 16; // input length in bytes, as Murmur3 does
+    return Fmix32(h);
+}
+
+void
+RoceFrame::SetEcnCe(Ptr<Packet> p)
+{
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    if (eth.GetEtherType() != RoceEthernetHeader::ETHERTYPE_IPV4)
+    {
+        NS_FATAL_ERROR("RoceFrame::SetEcnCe: EtherType 0x" << std::hex << eth.GetEtherType()
+                                                           << " is not IPv4 (0x800)");
+    }
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    p->AddHeader(eth);
+}
+
+bool
+RoceFrame::Decapsulate(Ptr<Packet> p, RoceFrameFields& out)
+{
+    RoceFrameView v;
+    if (!Peek(p, v) || !v.isRoce)
+    {
+        return false;
+    }
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    out.srcMac = eth.GetSource();
+    out.dstMac = eth.GetDestination();
+    out.useVlan = eth.HasVlan();
+    out.pcp = eth.GetPcp();
+    out.dei = eth.GetDei();
+    out.vid = eth.GetVid();
+
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    out.srcIp = ip.GetSource();
+    out.dstIp = ip.GetDestination();
+    out.dscp = ip.GetTos() >> 2;
+    out.ecn = ip.GetTos() & 3;
+    out.ttl = ip.GetTtl();
+    out.ipId = ip.GetIdentification();
+
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    out.udpSrcPort = udp.GetSourcePort();
+
+    IcrcTrailer icrc;
+    p->RemoveTrailer(icrc);
+
+    BthHeader bth;
+    p->RemoveHeader(bth);
+    out.opcode = bth.GetOpcode();
+    out.se = bth.GetSolicitedEvent();
+    out.migReq = bth.GetMigReq();
+    out.padCnt = bth.GetPadCount();
+    out.pKey = bth.GetPKey();
+    out.fecn = bth.GetFecn();
+    out.becn = bth.GetBecn();
+    out.destQp = bth.GetDestQp();
+    out.ackReq = bth.GetAckReq();
+    out.psn = bth.GetPsn();
+    out.SetExtHeadersForOpcode();
+    if (out.hasReth)
+    {
+        RethHeader reth;
+        p->RemoveHeader(reth);
+        out.rethVa = reth.GetVirtualAddress();
+        out.rethRKey = reth.GetRKey();
+        out.rethDmaLen = reth.GetDmaLength();
+    }
+    if (out.hasImm)
+    {
+        ImmHeader imm;
+        p->RemoveHeader(imm);
+        out.imm = imm.GetImmediate();
+    }
+    if (out.hasAeth)
+    {
+        AethHeader aeth;
+        p->RemoveHeader(aeth);
+        out.aethSyndrome = aeth.GetSyndrome();
+        out.aethMsn = aeth.GetMsn();
+    }
+    if (out.opcode == BthHeader::CNP)
+    {
+        CnpPayloadHeader cnp;
+        p->RemoveHeader(cnp);
+    }
+    out.payloadBytes = p->GetSize();
+    return true;
+}
+
+bool
+RoceFrame::VerifyIcrc(Ptr<const Packet> p)
+{
+    RoceFrameView v;
+    if (!Peek(p, v) || !v.isRoce || v.frameBytes < v.l3Offset + IcrcTrailer::SIZE)
+    {
+        return false;
+    }
+    std::vector<uint8_t> buf(p->GetSize());
+    p->CopyData(buf.data(), buf.size());
+    const uint8_t* t = buf.data() + buf.size() - IcrcTrailer::SIZE;
+    uint32_t onWire =
+        uint32_t(t[0]) | (uint32_t(t[1]) << 8) | (uint32_t(t[2]) << 16) | (uint32_t(t[3]) << 24);
+    return onWire == IcrcTrailer::Calculate(buf.data() + v.l3Offset,
+                                            buf.size() - v.l3Offset - IcrcTrailer::SIZE);
+}
+
+} // namespace ns3

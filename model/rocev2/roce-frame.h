@@ -1,0 +1,157 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROCE_FRAME_H
+#define ROCE_FRAME_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class Packet;
+class PfcHeader;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Everything a sender chooses for one RoCEv2 frame (Ethernet / IPv4 / UDP 4791 /
+ * BTH [/ RETH] [/ ImmDt] [/ AETH] / payload / ICRC). Defaults: no VLAN, DSCP 26 and
+ * ECN ECT(0) (the usual RoCE traffic class with DCQCN), TTL 64, P_Key 0xFFFF.
+ */
+struct RoceFrameFields
+{
+    Mac48Address srcMac; //!< Ethernet source
+    Mac48Address dstMac; //!< Ethernet destination (next hop)
+    bool useVlan{false}; //!< add an 802.1Q tag
+    uint8_t pcp{3};      //!< 802.1Q priority (0..7), used only with useVlan
+    bool dei{false};     //!< 802.1Q drop eligible
+    uint16_t vid{0};     //!< 802.1Q VLAN id (0..4095)
+
+    Ipv4Address srcIp;          //!< IPv4 source
+    Ipv4Address dstIp;          //!< IPv4 destination
+    uint8_t dscp{26};           //!< IPv4 DSCP (0..63)
+    uint8_t ecn{2};             //!< IPv4 ECN (0..3): 0 not-ECT, 2 ECT(0), 1 ECT(1), 3 CE
+    uint8_t ttl{64};            //!< IPv4 TTL
+    uint16_t ipId{0};           //!< IPv4 identification (RoCE packets are never fragmented)
+    uint16_t udpSrcPort{49152}; //!< UDP source port = flow entropy for ECMP
+
+    uint8_t opcode{0x07};  //!< BTH opcode (BthHeader constants)
+    bool se{false};        //!< BTH solicited event
+    bool migReq{false};    //!< BTH MigReq
+    uint8_t padCnt{0};     //!< BTH pad count (0..3)
+    uint16_t pKey{0xFFFF}; //!< BTH partition key
+    bool fecn{false};      //!< BTH FECN
+    bool becn{false};      //!< BTH BECN
+    uint32_t destQp{0};    //!< BTH destination QP (24 bits)
+    bool ackReq{false};    //!< BTH AckReq
+    uint32_t psn{0};       //!< BTH PSN (24 bits)
+
+    bool hasReth{false};        //!< RETH present (WRITE first/only, READ request)
+    uint64_t rethVa{0};         //!< RETH virtual address
+    uint32_t rethRKey{0};       //!< RETH R_Key
+    uint32_t rethDmaLen{0};     //!< RETH DMA length (bytes of the message)
+    bool hasAeth{false};        //!< AETH present (ACK, READ response first/last/only)
+    uint8_t aethSyndrome{0x1F}; //!< AETH syndrome (default: ACK, credits not tracked)
+    uint32_t aethMsn{0};        //!< AETH MSN
+    bool hasImm{false};         //!< ImmDt present (*-with-immediate)
+    uint32_t imm{0};            //!< immediate data
+
+    uint32_t payloadBytes{0}; //!< RDMA payload bytes in the packet
+
+    /// Set hasReth / hasAeth / hasImm to what the IBTA prescribes for \c opcode.
+    void SetExtHeadersForOpcode();
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief What the switch and NIC hot paths need from a frame, decoded from fixed
+ * offsets of its first 64 bytes. IPs are host-order integers. pcp is 0 and hasVlan
+ * false for untagged frames (classify by dscp then).
+ */
+struct RoceFrameView
+{
+    uint32_t frameBytes;      //!< whole frame, FCS excluded
+    uint16_t etherType;       //!< EtherType after any VLAN tag
+    bool isPfc;               //!< 802.1Qbb PFC frame (EtherType 0x8808, opcode 0x0101)
+    bool isIpv4;              //!< EtherType 0x0800
+    bool isRoce;              //!< IPv4 / UDP dst port 4791 with a full BTH
+    bool hasVlan;             //!< 802.1Q tagged
+    uint8_t pcp;              //!< 802.1Q priority
+    uint16_t vid;             //!< 802.1Q VLAN id
+    uint8_t l3Offset;         //!< IPv4 header offset (14 or 18)
+    uint8_t dscp;             //!< IPv4 DSCP
+    uint8_t ecn;              //!< IPv4 ECN (3 = CE)
+    uint8_t ttl;              //!< IPv4 TTL
+    uint8_t ipProtocol;       //!< IPv4 protocol (17 = UDP)
+    uint32_t srcIp;           //!< IPv4 source (host order)
+    uint32_t dstIp;           //!< IPv4 destination (host order)
+    uint16_t udpSrc;          //!< UDP source port
+    uint16_t udpDst;          //!< UDP destination port
+    uint8_t bthOpcode;        //!< BTH opcode
+    bool fecn;                //!< BTH FECN
+    bool becn;                //!< BTH BECN
+    bool ackReq;              //!< BTH AckReq
+    uint16_t pKey;            //!< BTH P_Key
+    uint32_t destQp;          //!< BTH DestQP
+    uint32_t psn;             //!< BTH PSN
+    bool hasAeth;             //!< AETH decoded (ACK / READ response first/last/only)
+    uint8_t aethSyndrome;     //!< AETH syndrome
+    uint32_t aethMsn;         //!< AETH MSN
+    uint16_t pfcEnableVector; //!< PFC class-enable vector
+    uint16_t pfcPauseTime[8]; //!< PFC pause quanta per priority
+
+    Ipv4Address GetSrcAddress() const; //!< \return srcIp as an Ipv4Address
+    Ipv4Address GetDstAddress() const; //!< \return dstIp as an Ipv4Address
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief RoCEv2 framing used by the NIC and the switch: build, peek, mark, parse.
+ *
+ * Frames carry real bytes (pcaps decode), with the payload usually a virtual
+ * zero-filled area. GetSize() of a frame excludes the FCS; preamble, FCS and IFG are
+ * accounted by the device (RoceEthernetHeader::WIRE_OVERHEAD_BYTES).
+ */
+class RoceFrame
+{
+  public:
+    static constexpr uint16_t ROCEV2_UDP_PORT = 4791; //!< IANA port of RoCEv2
+    static constexpr uint8_t IP_PROTO_UDP = 17;       //!< IPv4 protocol number of UDP
+    static constexpr uint32_t PEEK_BYTES = 64;        //!< bytes Peek copies at most
+
+    /**
+     * Wrap the payload in \p p (p->GetSize() must equal f.payloadBytes) into a full
+     * frame: BTH, RETH, ImmDt, AETH (as flagged; CNPs get their 16 reserved bytes),
+     * UDP (dst 4791, checksum 0), IPv4 (DF, checksum), Ethernet, ICRC trailer.
+     */
+    static void Encapsulate(Ptr<Packet> p, const RoceFrameFields& f);
+    /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
+    static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
+    /// \return framing bytes around the payload (FCS excluded): 58 for an untagged
+    /// WRITE-middle, +16 with RETH, +4 with AETH or ImmDt, +16 for a CNP, +4 with VLAN.
+    static uint32_t HeaderBytes(const RoceFrameFields& f);
+
+    /// Decode \p p's headers into \p v from its first PEEK_BYTES bytes, without
+    /// allocation. \return false if the frame is neither IPv4 nor PFC, or truncated.
+    static bool Peek(Ptr<const Packet> p, RoceFrameView& v);
+    /// Seeded hash of (src IP, dst IP, protocol, UDP src, UDP dst), for ECMP.
+    static uint32_t FlowHash(const RoceFrameView& v, uint32_t seed);
+    /// Rewrite the IPv4 ECN field to CE (11), recomputing the IPv4 header checksum.
+    static void SetEcnCe(Ptr<Packet> p);
+    /**
+     * Remove all headers and the ICRC, leaving the payload in \p p, and fill \p out
+     * (payloadBytes = what is left). Extended headers follow from the opcode.
+     * \return false (p untouched) if \p p is not a RoCEv2 frame.
+     */
+    static bool Decapsulate(Ptr<Packet> p, RoceFrameFields& out);
+    /// \return true if the frame's ICRC matches its bytes (see IcrcTrailer::Calculate).
+    static bool VerifyIcrc(Ptr<const Packet> p);
+};
+
+} // namespace ns3
+
+#endif // ROCE_FRAME_H

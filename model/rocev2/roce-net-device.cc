@@ -1,0 +1,531 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-net-device.h"
+
+#include "pfc-header.h"
+#include "roce-channel.h"
+#include "roce-ethernet-header.h"
+#include "roce-frame.h"
+
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceNetDevice);
+
+TypeId
+RoceNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the port (bit/s)",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&RoceNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest frame payload (IP packet) in bytes; 4200 fits a 4096-byte "
+                          "RoCEv2 payload plus its headers",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&RoceNetDevice::m_mtu),
+                          MakeUintegerChecker<uint16_t>(68, 9216))
+            .AddAttribute("PfcEnabled",
+                          "Honour received 802.1Qbb pause frames and send them when asked",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceNetDevice::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PauseQuanta",
+                          "Pause time carried by an XOFF frame, in quanta of 512 bit times "
+                          "(65535, the maximum, as switches commonly send; refreshed at half "
+                          "that time while the pause holds)",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&RoceNetDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(2, 65535))
+            .AddTraceSource("PhyTxBegin",
+                            "A frame starts on the wire",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame has fully arrived",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame sent or received, for pcap",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Pfc",
+                            "A pause (quanta > 0) or resume (0) frame sent or received",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pfcTrace),
+                            "ns3::RoceNetDevice::PfcTracedCallback");
+    return tid;
+}
+
+RoceNetDevice::RoceNetDevice()
+    : m_ifIndex(0),
+      m_mtu(9000),
+      m_pfcEnabled(true),
+      m_pauseQuanta(65535),
+      m_busy(false),
+      m_pausedMask(0),
+      m_peerPausedMask(0),
+      m_txFrames(0),
+      m_txBytes(0),
+      m_pauseSent(0),
+      m_pauseReceived(0)
+{
+}
+
+RoceNetDevice::~RoceNetDevice() = default;
+
+void
+RoceNetDevice::DoDispose()
+{
+    for (uint8_t i = 0; i < 8; ++i)
+    {
+        m_pauseEvent[i].Cancel();
+        m_refreshEvent[i].Cancel();
+    }
+    m_control.clear();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_dequeue = DequeueCallback();
+    m_frameCallback = FrameCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+bool
+RoceNetDevice::Attach(Ptr<RoceChannel> ch)
+{
+    m_channel = ch;
+    ch->Attach(this);
+    return true;
+}
+
+void
+RoceNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeue = cb;
+}
+
+void
+RoceNetDevice::SetFrameCallback(FrameCallback cb)
+{
+    m_frameCallback = cb;
+}
+
+void
+RoceNetDevice::NotifyDataAvailable()
+{
+    if (!m_busy)
+    {
+        TryTransmit();
+    }
+}
+
+void
+RoceNetDevice::TryTransmit()
+{
+    if (m_busy)
+    {
+        return;
+    }
+    if (!m_control.empty())
+    {
+        Ptr<Packet> p = m_control.front();
+        m_control.pop_front();
+        StartTransmission(p);
+        return;
+    }
+    if (m_dequeue.IsNull())
+    {
+        return;
+    }
+    Ptr<Packet> p = m_dequeue(this, m_pausedMask);
+    if (p)
+    {
+        StartTransmission(p);
+    }
+}
+
+Time
+RoceNetDevice::GetTransmitTime(uint32_t frameBytes) const
+{
+    // FCS, preamble and inter-frame gap occupy the wire too.
+    return m_rate.CalculateBytesTxTime(frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES);
+}
+
+void
+RoceNetDevice::StartTransmission(Ptr<Packet> p)
+{
+    NS_LOG_FUNCTION(this << p);
+    m_busy = true;
+    Time txTime = GetTransmitTime(p->GetSize());
+    m_txFrames++;
+    m_txBytes += p->GetSize();
+    m_phyTxBeginTrace(p);
+    m_promiscSnifferTrace(p);
+    m_channel->TransmitStart(p, this, txTime);
+    Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
+}
+
+void
+RoceNetDevice::TransmitComplete()
+{
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+RoceNetDevice::Receive(Ptr<Packet> p)
+{
+    NS_LOG_FUNCTION(this << p);
+    m_phyRxEndTrace(p);
+    m_promiscSnifferTrace(p);
+    RoceFrameView view;
+    if (!RoceFrame::Peek(p, view))
+    {
+        NS_LOG_WARN("undecodable frame of " << p->GetSize() << " bytes dropped");
+        return;
+    }
+    if (view.isPfc)
+    {
+        HandlePfcFrame(view, p);
+        return;
+    }
+    if (!m_frameCallback.IsNull())
+    {
+        m_frameCallback(this, p, view);
+    }
+}
+
+void
+RoceNetDevice::HandlePfcFrame(const RoceFrameView& /* view */, Ptr<Packet> p)
+{
+    m_pauseReceived++;
+    if (!m_pfcEnabled)
+    {
+        return;
+    }
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    PfcHeader pfc;
+    p->PeekHeader(pfc);
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        if (!pfc.IsClassEnabled(prio))
+        {
+            continue;
+        }
+        uint16_t quanta = pfc.GetPauseTime(prio);
+        m_pfcTrace(this, prio, quanta, false);
+        m_pauseEvent[prio].Cancel();
+        if (quanta == 0)
+        {
+            PauseExpired(prio);
+            continue;
+        }
+        Time pause = PfcHeader::QuantaToTime(quanta, m_rate);
+        if (!(m_pausedMask & (1U << prio)))
+        {
+            m_pausedMask |= (1U << prio);
+            m_pauseStart[prio] = Simulator::Now();
+        }
+        m_pausedUntil[prio] = Simulator::Now() + pause;
+        m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
+    }
+}
+
+void
+RoceNetDevice::PauseExpired(uint8_t prio)
+{
+    if (m_pausedMask & (1U << prio))
+    {
+        m_pausedMask &= ~(1U << prio);
+        m_pausedTotal[prio] += Simulator::Now() - m_pauseStart[prio];
+        TryTransmit();
+    }
+}
+
+void
+RoceNetDevice::SetPeerPaused(uint8_t prio, bool paused)
+{
+    if (!m_pfcEnabled || paused == IsPeerPaused(prio))
+    {
+        return;
+    }
+    if (paused)
+    {
+        m_peerPausedMask |= (1U << prio);
+        SendPfcFrame(prio, m_pauseQuanta);
+    }
+    else
+    {
+        m_peerPausedMask &= ~(1U << prio);
+        m_refreshEvent[prio].Cancel();
+        SendPfcFrame(prio, 0);
+    }
+}
+
+void
+RoceNetDevice::RefreshPause(uint8_t prio)
+{
+    if (IsPeerPaused(prio))
+    {
+        SendPfcFrame(prio, m_pauseQuanta);
+    }
+}
+
+void
+RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +prio << quanta);
+    PfcHeader pfc;
+    pfc.SetPauseTime(prio, quanta);
+    Ptr<Packet> p = Create<Packet>();
+    RoceFrame::EncapsulatePfc(p, m_address, pfc);
+    m_control.push_back(p);
+    m_pauseSent++;
+    m_pfcTrace(this, prio, quanta, true);
+    if (quanta > 0)
+    {
+        // Refresh at half the pause time so the peer never resumes while we still need it.
+        m_refreshEvent[prio].Cancel();
+        m_refreshEvent[prio] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate) / 2,
+                                                   &RoceNetDevice::RefreshPause,
+                                                   this,
+                                                   prio);
+    }
+    TryTransmit();
+}
+
+bool
+RoceNetDevice::IsPeerPaused(uint8_t prio) const
+{
+    return m_peerPausedMask & (1U << prio);
+}
+
+bool
+RoceNetDevice::IsPausedByPeer(uint8_t prio) const
+{
+    return m_pausedMask & (1U << prio);
+}
+
+uint8_t
+RoceNetDevice::GetPausedMask() const
+{
+    return m_pausedMask;
+}
+
+DataRate
+RoceNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Ptr<RoceChannel>
+RoceNetDevice::GetRoceChannel() const
+{
+    return m_channel;
+}
+
+uint64_t
+RoceNetDevice::GetTxFrames() const
+{
+    return m_txFrames;
+}
+
+uint64_t
+RoceNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+RoceNetDevice::GetPauseFramesSent() const
+{
+    return m_pauseSent;
+}
+
+uint64_t
+RoceNetDevice::GetPauseFramesReceived() const
+{
+    return m_pauseReceived;
+}
+
+Time
+RoceNetDevice::GetPausedTime(uint8_t prio) const
+{
+    Time t = m_pausedTotal[prio];
+    if (m_pausedMask & (1U << prio))
+    {
+        t += Simulator::Now() - m_pauseStart[prio];
+    }
+    return t;
+}
+
+void
+RoceNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+RoceNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+RoceNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+RoceNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+RoceNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+RoceNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+RoceNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+RoceNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+RoceNetDevice::AddLinkChangeCallback(Callback<void> /* callback */)
+{
+}
+
+bool
+RoceNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+RoceNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+RoceNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+RoceNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
+{
+    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
+}
+
+Address
+RoceNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+RoceNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+RoceNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+RoceNetDevice::Send(Ptr<Packet> /* packet */, const Address& /* dest */, uint16_t /* proto */)
+{
+    // RDMA traffic bypasses the IP stack: frames come from the owner's dequeue.
+    NS_LOG_WARN("RoceNetDevice::Send is not used; frames are pulled from the NIC or switch");
+    return false;
+}
+
+bool
+RoceNetDevice::SendFrom(Ptr<Packet> packet,
+                        const Address& /* source */,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+RoceNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+RoceNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+RoceNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+RoceNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+RoceNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+RoceNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROCE_NET_DEVICE_H
+#define ROCE_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class RoceChannel;
+class Packet;
+struct RoceFrameView;
+
+/**
+ * \ingroup ai-fabric
+ * \brief One full-duplex Ethernet port of a RoCEv2 NIC or switch, with 802.1Qbb PFC.
+ *
+ * The device owns the wire: serialization at its DataRate (frame bytes plus FCS,
+ * preamble and inter-frame gap), the transmit state machine, and both halves of
+ * PFC on this link: it honours pause frames received from the peer (per priority,
+ * for the time they carry) and it emits pause frames towards the peer when its
+ * owner asks (SetPeerPaused), refreshing them before they expire and sending a
+ * zero-quanta frame to resume.
+ *
+ * It owns no data queue: when the wire is free it pulls the next frame from its
+ * owner (switch or NIC) through the dequeue callback, passing the set of
+ * priorities it may not send. Pulling keeps a NIC's packets unbuilt until the
+ * moment they go on the wire, and keeps all switch buffering in the switch's MMU.
+ */
+class RoceNetDevice : public NetDevice
+{
+  public:
+    /// Owner's dequeue: (device, paused-priority bitmask) -> next frame or nullptr.
+    typedef Callback<Ptr<Packet>, Ptr<RoceNetDevice>, uint8_t> DequeueCallback;
+    /// Owner's receive: (device, frame, parsed view of its headers).
+    typedef Callback<void, Ptr<RoceNetDevice>, Ptr<Packet>, const RoceFrameView&> FrameCallback;
+    /// PFC trace: (device, priority, pause quanta (0 = resume), true if sent by this device).
+    typedef void (*PfcTracedCallback)(Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool);
+
+    static TypeId GetTypeId();
+    RoceNetDevice();
+    ~RoceNetDevice() override;
+
+    bool Attach(Ptr<RoceChannel> ch);
+    void SetDequeueCallback(DequeueCallback cb);
+    void SetFrameCallback(FrameCallback cb);
+
+    /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
+    void NotifyDataAvailable();
+    /// Called by the channel when a frame has fully arrived.
+    void Receive(Ptr<Packet> p);
+
+    /// Ask the peer to stop (true) or resume (false) sending priority prio.
+    void SetPeerPaused(uint8_t prio, bool paused);
+    bool IsPeerPaused(uint8_t prio) const;
+    /// True while this device may not send priority prio (a pause from the peer holds).
+    bool IsPausedByPeer(uint8_t prio) const;
+    /// Bitmask of priorities this device may not send now.
+    uint8_t GetPausedMask() const;
+
+    DataRate GetDataRate() const;
+    Time GetTransmitTime(uint32_t frameBytes) const;
+    Ptr<RoceChannel> GetRoceChannel() const;
+
+    uint64_t GetTxFrames() const;
+    uint64_t GetTxBytes() const;
+    uint64_t GetPauseFramesSent() const;
+    uint64_t GetPauseFramesReceived() const;
+    /// Time during which priority prio was paused by the peer, so far.
+    Time GetPausedTime(uint8_t prio) const;
+
+    // NetDevice API
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void TryTransmit();
+    void StartTransmission(Ptr<Packet> p);
+    void TransmitComplete();
+    void HandlePfcFrame(const RoceFrameView& view, Ptr<Packet> p);
+    void PauseExpired(uint8_t prio);
+    void SendPfcFrame(uint8_t prio, uint16_t quanta);
+    void RefreshPause(uint8_t prio);
+
+    Ptr<Node> m_node;
+    Ptr<RoceChannel> m_channel;
+    uint32_t m_ifIndex;
+    Mac48Address m_address;
+    uint16_t m_mtu;
+    DataRate m_rate;
+    bool m_pfcEnabled;
+    uint16_t m_pauseQuanta;
+
+    bool m_busy;                         //!< a frame is on the wire
+    std::deque<Ptr<Packet>> m_control;   //!< pause frames waiting for the wire
+    std::array<Time, 8> m_pausedUntil;   //!< peer's pause per priority
+    std::array<Time, 8> m_pauseStart;    //!< when the current pause began
+    std::array<Time, 8> m_pausedTotal;   //!< accumulated paused time
+    std::array<EventId, 8> m_pauseEvent; //!< expiry of the peer's pause
+    uint8_t m_pausedMask;                //!< priorities paused by the peer
+    uint8_t m_peerPausedMask;            //!< priorities we asked the peer to pause
+    std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
+
+    uint64_t m_txFrames;
+    uint64_t m_txBytes;
+    uint64_t m_pauseSent;
+    uint64_t m_pauseReceived;
+
+    DequeueCallback m_dequeue;
+    FrameCallback m_frameCallback;
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+    TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool> m_pfcTrace;
+};
+
+} // namespace ns3
+
+#endif // ROCE_NET_DEVICE_H

@@ -1,0 +1,470 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-nic.h"
+
+#include "aeth-header.h"
+#include "roce-ethernet-header.h"
+#include "roce-frame.h"
+#include "roce-net-device.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceNic");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceNic);
+
+namespace
+{
+constexpr uint32_t HOST_IP_BASE = 0x0A000001; // host i is 10.0.0.1 + i
+constexpr uint8_t ECN_ECT0 = 0x2;
+constexpr uint8_t ECN_CE = 0x3;
+constexpr uint8_t AETH_NAK = 0x60; // syndrome bits 6..5 = 11: NAK
+} // namespace
+
+TypeId
+RoceNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceNic")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per RDMA packet (RoCEv2 path MTU; 1024 and 4096 are "
+                          "the common NIC settings)",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RoceNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("ControlPriority",
+                          "Priority (DSCP / 8 and 802.1p) of ACK, NAK and CNP frames; 7 is "
+                          "served first by strict-priority switch schedulers",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RoceNic::m_controlPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("UseVlan",
+                          "Tag frames with 802.1Q (PCP = priority) instead of relying on DSCP",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_useVlan),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnCapable",
+                          "Send data as ECN-capable (ECT(0)) so switches can mark it",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceNic::m_ecnCapable),
+                          MakeBooleanChecker())
+            .AddTraceSource("MessageSent",
+                            "A message's last byte was acknowledged (sender completion)",
+                            MakeTraceSourceAccessor(&RoceNic::m_messageSentTrace),
+                            "ns3::RoceNic::MessageSentCallback")
+            .AddTraceSource("MessageDelivered",
+                            "A message's last byte was placed (receiver completion)",
+                            MakeTraceSourceAccessor(&RoceNic::m_messageDeliveredTrace),
+                            "ns3::RoceNic::MessageDeliveredCallback");
+    return tid;
+}
+
+RoceNic::RoceNic()
+    : m_hostIndex(0),
+      m_mtu(1000),
+      m_controlPriority(7),
+      m_useVlan(false),
+      m_ecnCapable(true),
+      m_rrNext(0),
+      m_cnpsSent(0),
+      m_cnpsReceived(0)
+{
+}
+
+RoceNic::~RoceNic() = default;
+
+void
+RoceNic::DoDispose()
+{
+    m_wakeEvent.Cancel();
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_control.clear();
+    m_device = nullptr;
+    Object::DoDispose();
+}
+
+Ipv4Address
+RoceNic::HostAddress(uint32_t hostIndex)
+{
+    return Ipv4Address(HOST_IP_BASE + hostIndex);
+}
+
+uint32_t
+RoceNic::HostIndexOf(Ipv4Address ip)
+{
+    return ip.Get() - HOST_IP_BASE;
+}
+
+uint32_t
+RoceNic::HostIndexOf(uint32_t ip)
+{
+    return ip - HOST_IP_BASE;
+}
+
+Mac48Address
+RoceNic::HostMac(uint32_t hostIndex)
+{
+    // Locally administered unicast: 02:00:hh:hh:hh:hh.
+    uint8_t b[6] = {0x02,
+                    0x00,
+                    static_cast<uint8_t>(hostIndex >> 24),
+                    static_cast<uint8_t>(hostIndex >> 16),
+                    static_cast<uint8_t>(hostIndex >> 8),
+                    static_cast<uint8_t>(hostIndex)};
+    Mac48Address mac;
+    mac.CopyFrom(b);
+    return mac;
+}
+
+void
+RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Mac48Address mac)
+{
+    m_device = device;
+    m_hostIndex = hostIndex;
+    m_ip = ip;
+    m_mac = mac;
+    device->SetAddress(mac);
+    device->SetDequeueCallback(MakeCallback(&RoceNic::Dequeue, this));
+    device->SetFrameCallback(MakeCallback(&RoceNic::ReceiveFrame, this));
+}
+
+Ptr<RdmaQueuePair>
+RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
+{
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->SetAttribute("Mtu", UintegerValue(m_mtu));
+    uint32_t qpn = static_cast<uint32_t>(m_qps.size()) + 1;
+    qp->SetIdentity(qpn, 0, m_hostIndex, peerHost, priority, entropy);
+    qp->SetCallbacks(MakeCallback(&RoceNic::MessageSent, this),
+                     MakeCallback(&RoceNic::MessageDelivered, this),
+                     MakeCallback(&RoceNic::Wake, this));
+    m_qps.push_back(qp);
+    m_isActive.push_back(false);
+    return qp;
+}
+
+void
+RoceNic::ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn)
+{
+    qp->SetIdentity(qp->GetLocalQpn(),
+                    peerQpn,
+                    m_hostIndex,
+                    qp->GetPeerHost(),
+                    qp->GetPriority(),
+                    qp->GetEntropy());
+}
+
+uint32_t
+RoceNic::GetHostIndex() const
+{
+    return m_hostIndex;
+}
+
+Ipv4Address
+RoceNic::GetIpv4() const
+{
+    return m_ip;
+}
+
+Ptr<RoceNetDevice>
+RoceNic::GetDevice() const
+{
+    return m_device;
+}
+
+uint32_t
+RoceNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+uint32_t
+RoceNic::GetFullPacketWireBytes() const
+{
+    RoceFrameFields f;
+    f.useVlan = m_useVlan;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    f.payloadBytes = m_mtu;
+    return RoceFrame::HeaderBytes(f) + m_mtu + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+}
+
+uint32_t
+RoceNic::GetAckWireBytes() const
+{
+    RoceFrameFields f;
+    f.useVlan = m_useVlan;
+    f.opcode = RdmaOpcode::ACKNOWLEDGE;
+    f.hasAeth = true;
+    return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+}
+
+const std::vector<Ptr<RdmaQueuePair>>&
+RoceNic::GetQueuePairs() const
+{
+    return m_qps;
+}
+
+uint64_t
+RoceNic::GetRetransmittedPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetRetransmittedPackets();
+    }
+    return n;
+}
+
+uint64_t
+RoceNic::GetTimeouts() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetTimeouts();
+    }
+    return n;
+}
+
+uint64_t
+RoceNic::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RoceNic::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+void
+RoceNic::Wake(Ptr<RdmaQueuePair> qp)
+{
+    uint32_t idx = qp->GetLocalQpn() - 1;
+    if (!m_isActive[idx])
+    {
+        m_isActive[idx] = true;
+        m_active.push_back(qp->GetLocalQpn());
+    }
+    m_device->NotifyDataAvailable();
+}
+
+void
+RoceNic::WakeUp()
+{
+    m_device->NotifyDataAvailable();
+}
+
+Ptr<Packet>
+RoceNic::Dequeue(Ptr<RoceNetDevice> /* dev */, uint8_t pausedMask)
+{
+    if (!m_control.empty() && !(pausedMask & (1U << m_controlPriority)))
+    {
+        Ptr<Packet> p = m_control.front();
+        m_control.pop_front();
+        return p;
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    std::size_t n = m_active.size();
+    for (std::size_t i = 0; i < n && !m_active.empty(); ++i)
+    {
+        if (m_rrNext >= m_active.size())
+        {
+            m_rrNext = 0;
+        }
+        uint32_t qpn = m_active[m_rrNext];
+        Ptr<RdmaQueuePair> qp = m_qps[qpn - 1];
+        if (!qp->HasDataToSend())
+        {
+            // Done for now: leave the round-robin until the QP wakes again.
+            m_isActive[qpn - 1] = false;
+            m_active[m_rrNext] = m_active.back();
+            m_active.pop_back();
+            continue;
+        }
+        if (pausedMask & (1U << qp->GetPriority()))
+        {
+            m_rrNext++;
+            continue;
+        }
+        if (qp->CanSend(now))
+        {
+            m_rrNext++;
+            RdmaSegment s = qp->NextSegment(now, GetFullPacketWireBytes());
+            return BuildData(qp, s);
+        }
+        if (!qp->IsWindowBlocked())
+        {
+            earliest = std::min(earliest, qp->GetNextSendTime());
+        }
+        m_rrNext++;
+    }
+    if (earliest != Time::Max() && earliest > now)
+    {
+        if (!m_wakeEvent.IsRunning() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
+        {
+            m_wakeEvent.Cancel();
+            m_wakeEvent = Simulator::Schedule(earliest - now, &RoceNic::WakeUp, this);
+        }
+    }
+    return nullptr;
+}
+
+Ptr<Packet>
+RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
+{
+    Ptr<Packet> p = Create<Packet>(s.payloadBytes);
+    RoceFrameFields f;
+    f.srcMac = m_mac;
+    f.dstMac = HostMac(qp->GetPeerHost());
+    f.useVlan = m_useVlan;
+    f.pcp = qp->GetPriority();
+    f.srcIp = m_ip;
+    f.dstIp = HostAddress(qp->GetPeerHost());
+    f.dscp = static_cast<uint8_t>(qp->GetPriority() << 3);
+    f.ecn = m_ecnCapable ? ECN_ECT0 : 0;
+    f.udpSrcPort = qp->GetEntropy();
+    f.opcode = s.opcode;
+    f.destQp = qp->GetPeerQpn();
+    f.ackReq = s.ackRequest;
+    f.psn = static_cast<uint32_t>(s.psn & 0xFFFFFF);
+    f.payloadBytes = s.payloadBytes;
+    if (RdmaOpcode::HasReth(s.opcode))
+    {
+        f.hasReth = true;
+        f.rethVa = s.offset;
+        f.rethRKey = qp->GetPeerQpn();
+        f.rethDmaLen = static_cast<uint32_t>(s.messageBytes);
+    }
+    if (RdmaOpcode::HasImm(s.opcode))
+    {
+        f.hasImm = true;
+        f.imm = static_cast<uint32_t>(s.psn);
+    }
+    RoceFrame::Encapsulate(p, f);
+    return p;
+}
+
+void
+RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak)
+{
+    Ptr<Packet> p = Create<Packet>();
+    RoceFrameFields f;
+    f.srcMac = m_mac;
+    f.dstMac = HostMac(qp->GetPeerHost());
+    f.useVlan = m_useVlan;
+    f.pcp = m_controlPriority;
+    f.srcIp = m_ip;
+    f.dstIp = HostAddress(qp->GetPeerHost());
+    f.dscp = static_cast<uint8_t>(m_controlPriority << 3);
+    f.ecn = 0;
+    f.udpSrcPort = qp->GetEntropy();
+    f.opcode = opcode;
+    f.destQp = qp->GetPeerQpn();
+    f.psn = psn;
+    if (opcode == RdmaOpcode::CNP)
+    {
+        f.becn = true;
+    }
+    else
+    {
+        f.hasAeth = true;
+        f.aethMsn = msn;
+        f.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
+                             : AethHeader::CREDITS_INVALID;
+    }
+    RoceFrame::Encapsulate(p, f);
+    m_control.push_back(p);
+    m_device->NotifyDataAvailable();
+}
+
+void
+RoceNic::ReceiveFrame(Ptr<RoceNetDevice> /* dev */, Ptr<Packet> p, const RoceFrameView& view)
+{
+    if (view.destQp == 0 || view.destQp > m_qps.size())
+    {
+        NS_LOG_WARN("frame for unknown QP " << view.destQp << " dropped");
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = m_qps[view.destQp - 1];
+    Time now = Simulator::Now();
+    uint8_t op = view.bthOpcode;
+    if (op == RdmaOpcode::ACKNOWLEDGE)
+    {
+        if ((view.aethSyndrome & 0x60) == AETH_NAK)
+        {
+            qp->ReceiveNak(view.psn, now);
+        }
+        else
+        {
+            qp->ReceiveAck(view.psn, now);
+        }
+        return;
+    }
+    if (op == RdmaOpcode::CNP)
+    {
+        m_cnpsReceived++;
+        qp->ReceiveCnp();
+        return;
+    }
+    if (!RdmaOpcode::IsData(op))
+    {
+        NS_LOG_WARN("unsupported opcode " << +op << " dropped");
+        return;
+    }
+    // Payload = frame minus IPv4, UDP, BTH, optional RETH/ImmDt and the ICRC.
+    uint32_t headers = view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                       (RdmaOpcode::HasImm(op) ? 4 : 0) + 4;
+    uint32_t payload = p->GetSize() - headers;
+    uint32_t ackPsn = 0;
+    uint32_t msn = 0;
+    bool cnp = false;
+    RdmaQueuePair::Response r =
+        qp->ReceiveData(view.psn, op, payload, view.ackReq, view.ecn == ECN_CE, now, ackPsn, msn, cnp);
+    if (cnp)
+    {
+        m_cnpsSent++;
+        QueueControl(qp, RdmaOpcode::CNP, 0, 0, false);
+    }
+    if (r == RdmaQueuePair::Response::ACK)
+    {
+        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, false);
+    }
+    else if (r == RdmaQueuePair::Response::NAK)
+    {
+        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, true);
+    }
+}
+
+void
+RoceNic::MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m)
+{
+    m_messageSentTrace(qp, m);
+}
+
+void
+RoceNic::MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
+{
+    m_messageDeliveredTrace(qp, tag, bytes);
+}
+
+} // namespace ns3

@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROCE_NIC_H
+#define ROCE_NIC_H
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/object.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceNetDevice;
+class Packet;
+struct RoceFrameView;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A RoCEv2 RDMA NIC: the shared RC transport (RdmaQueuePair) with RoCEv2 framing.
+ *
+ * Data packets are built only when the port pulls them (so a NIC never holds a
+ * queue of built frames), scheduled round-robin among the queue pairs that
+ * window and pacing allow, and skipped while their priority is paused by PFC.
+ * ACK, NAK and CNP frames go first, on the control priority. Received data is
+ * handed to its queue pair, which decides placement, ACK/NAK and CNP.
+ */
+class RoceNic : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    RoceNic();
+    ~RoceNic() override;
+
+    /// Attach the NIC to its port and give it its addresses.
+    void Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Mac48Address mac);
+    /// Create a local queue pair connected to (peerHost, peerQpn); returns it.
+    Ptr<RdmaQueuePair> CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy);
+    /// Complete the connection once the peer's QP number is known.
+    void ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn);
+
+    uint32_t GetHostIndex() const;
+    Ipv4Address GetIpv4() const;
+    Ptr<RoceNetDevice> GetDevice() const;
+    uint32_t GetMtu() const;
+    /// Wire bytes of a full data packet (headers, FCS, preamble, IFG included).
+    uint32_t GetFullPacketWireBytes() const;
+    /// Wire bytes of an ACK frame.
+    uint32_t GetAckWireBytes() const;
+    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
+
+    uint64_t GetRetransmittedPackets() const;
+    uint64_t GetTimeouts() const;
+    uint64_t GetCnpsSent() const;
+    uint64_t GetCnpsReceived() const;
+
+    /// Host-index to address conventions shared by every RoCEv2 part.
+    static Ipv4Address HostAddress(uint32_t hostIndex);
+    static uint32_t HostIndexOf(Ipv4Address ip);
+    static uint32_t HostIndexOf(uint32_t ip);
+    static Mac48Address HostMac(uint32_t hostIndex);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<Packet> Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask);
+    void ReceiveFrame(Ptr<RoceNetDevice> dev, Ptr<Packet> p, const RoceFrameView& view);
+    void Wake(Ptr<RdmaQueuePair> qp);
+    void WakeUp();
+    Ptr<Packet> BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
+    void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
+    void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
+    void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
+
+    Ptr<RoceNetDevice> m_device;
+    uint32_t m_hostIndex;
+    Ipv4Address m_ip;
+    Mac48Address m_mac;
+
+    // Attributes
+    uint32_t m_mtu;
+    uint8_t m_controlPriority;
+    bool m_useVlan;
+    bool m_ecnCapable;
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1
+    std::vector<uint32_t> m_active;        //!< QPNs with data to send, round-robin order
+    std::vector<bool> m_isActive;          //!< by QPN - 1
+    std::size_t m_rrNext;                  //!< round-robin position in m_active
+    std::deque<Ptr<Packet>> m_control;     //!< ACK/NAK/CNP frames, sent first
+    EventId m_wakeEvent;                   //!< pacing wake-up
+
+    uint64_t m_cnpsSent;
+    uint64_t m_cnpsReceived;
+
+    TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
+};
+
+} // namespace ns3
+
+#endif // ROCE_NIC_H

@@ -1,0 +1,446 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "shared-buffer-mmu.h"
+
+#include "pfc-headroom.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SharedBufferMmu");
+
+NS_OBJECT_ENSURE_REGISTERED(SharedBufferMmu);
+
+TypeId
+SharedBufferMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SharedBufferMmu")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<SharedBufferMmu>()
+            .AddAttribute("BufferSize",
+                          "Total packet buffer of the switch (bytes). Default 32 MiB: the "
+                          "HPCC-derived simulators' default; Tomahawk-class ASICs have 16-64 MB.",
+                          UintegerValue(32 * 1024 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("ReservedBytesPerPg",
+                          "Guaranteed bytes per (ingress port, priority group), charged before "
+                          "the shared pool (bytes). Default 4 KiB, the per-port-queue reserve "
+                          "of the HPCC-derived simulators' switch MMU.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_reservedPerPg),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LosslessAlpha",
+                          "Dynamic-threshold alpha of lossless ingress PGs: a PG may hold "
+                          "alpha x (free shared bytes) of the shared pool (dimensionless). "
+                          "Default 1/8: HPCC-derived simulators (pfc_a_shift = 3); SONiC "
+                          "expresses it as dynamic_th = log2(alpha).",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_losslessAlpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 1024))
+            .AddAttribute("LossyAlpha",
+                          "Dynamic-threshold alpha of lossy egress queues: a lossy packet is "
+                          "dropped when its egress queue would exceed alpha x (free shared "
+                          "bytes) (dimensionless). Default 1, the classic Choudhury-Hahne value; "
+                          "vendor templates vary.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_lossyAlpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 1024))
+            .AddAttribute("XonOffsetBytes",
+                          "XON hysteresis: resume when a paused PG's shared usage is at most "
+                          "T - offset (bytes). 0 selects 2 x MTU (the MTU given to Configure), "
+                          "close to SONiC's xon_offset values.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_xonOffsetAttr),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HeadroomBytes",
+                          "Headroom per lossless (port, PG) (bytes). 0 computes it per port "
+                          "with PfcHeadroom::Compute from the port's rate, cable delay and MTU.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomOverride),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ResponseQuanta",
+                          "Upstream PFC reaction allowance in headroom (pause quanta of 512 "
+                          "bit times). Default 394: IEEE 802.3 Annex 31B's bound for 100 Gb/s.",
+                          UintegerValue(394),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_responseQuanta),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LosslessPriorities",
+                          "Bitmask of PFC-protected priorities (bit p = priority p). Default "
+                          "0x08: priority 3, RoCEv2's common lossless class.",
+                          UintegerValue(0x08),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("SharedUsed",
+                            "Bytes of the shared pool in use.",
+                            MakeTraceSourceAccessor(&SharedBufferMmu::m_sharedUsed),
+                            "ns3::TracedValueCallback::Uint64")
+            .AddTraceSource("Drop",
+                            "A packet refused by CheckAdmission (lossless = true is a bug: "
+                            "headroom exhausted).",
+                            MakeTraceSourceAccessor(&SharedBufferMmu::m_dropTrace),
+                            "ns3::SharedBufferMmu::DropTracedCallback");
+    return tid;
+}
+
+SharedBufferMmu::SharedBufferMmu()
+    : m_bufferBytes(0),
+      m_reservedPerPg(0),
+      m_losslessAlpha(0.125),
+      m_lossyAlpha(1.0),
+      m_xonOffsetAttr(0),
+      m_headroomOverride(0),
+      m_responseQuanta(0),
+      m_losslessMask(0x08),
+      m_nPorts(0),
+      m_xonOffset(0),
+      m_sharedPoolBytes(0),
+      m_sharedUsed(0),
+      m_totalHdrmUsed(0),
+      m_totalResUsed(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+SharedBufferMmu::~SharedBufferMmu()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+SharedBufferMmu::Configure(uint32_t nPorts,
+                           const std::vector<DataRate>& portRates,
+                           const std::vector<Time>& portDelays,
+                           uint32_t mtuBytes)
+{
+    NS_LOG_FUNCTION(this << nPorts << mtuBytes);
+    if (nPorts == 0)
+    {
+        NS_FATAL_ERROR("SharedBufferMmu::Configure: nPorts = 0; a switch needs at least 1 port");
+    }
+    if (portRates.size() != nPorts || portDelays.size() != nPorts)
+    {
+        NS_FATAL_ERROR("SharedBufferMmu::Configure: got "
+                       << portRates.size() << " rates and " << portDelays.size()
+                       << " delays for nPorts = " << nPorts << "; need one of each per port");
+    }
+    if (mtuBytes == 0)
+    {
+        NS_FATAL_ERROR("SharedBufferMmu::Configure: mtuBytes = 0; must be > 0");
+    }
+    m_nPorts = nPorts;
+    m_xonOffset = m_xonOffsetAttr != 0 ? m_xonOffsetAttr : 2 * mtuBytes;
+
+    uint32_t nLossless = 0;
+    for (uint32_t p = 0; p < N_PRIO; ++p)
+    {
+        nLossless += (m_losslessMask >> p) & 1;
+    }
+    m_headroomSize.assign(nPorts, 0);
+    uint64_t totalHdrm = 0;
+    for (uint32_t i = 0; i < nPorts; ++i)
+    {
+        m_headroomSize[i] =
+            m_headroomOverride != 0
+                ? m_headroomOverride
+                : PfcHeadroom::Compute(portRates[i], portDelays[i], mtuBytes, m_responseQuanta);
+        totalHdrm += m_headroomSize[i] * nLossless;
+    }
+    const uint64_t totalRes = static_cast<uint64_t>(nPorts) * N_PRIO * m_reservedPerPg;
+    if (totalRes + totalHdrm >= m_bufferBytes)
+    {
+        NS_FATAL_ERROR("SharedBufferMmu::Configure: reserved ("
+                       << totalRes << " B = " << nPorts << " ports x " << N_PRIO << " PGs x "
+                       << m_reservedPerPg << " B) plus headroom (" << totalHdrm << " B for "
+                       << nLossless
+                       << " lossless PGs per port) exceed BufferSize = " << m_bufferBytes
+                       << " B; raise BufferSize or lower ReservedBytesPerPg/HeadroomBytes");
+    }
+    m_sharedPoolBytes = m_bufferBytes - totalRes - totalHdrm;
+
+    const size_t n = static_cast<size_t>(nPorts) * N_PRIO;
+    m_resUsed.assign(n, 0);
+    m_sharedUsedPg.assign(n, 0);
+    m_hdrmUsed.assign(n, 0);
+    m_paused.assign(n, 0);
+    m_egressBytes.assign(n, 0);
+    m_sharedUsed = 0;
+    m_totalHdrmUsed = 0;
+    m_totalResUsed = 0;
+    NS_LOG_INFO("shared pool " << m_sharedPoolBytes << " B, reserved " << totalRes
+                               << " B, headroom " << totalHdrm << " B");
+}
+
+uint32_t
+SharedBufferMmu::Idx(uint32_t port, uint8_t prio) const
+{
+    NS_ASSERT_MSG(port < m_nPorts && prio < N_PRIO,
+                  "port " << port << " / priority " << +prio << " out of range (" << m_nPorts
+                          << " ports, " << N_PRIO << " priorities); Configure called?");
+    return port * N_PRIO + prio;
+}
+
+bool
+SharedBufferMmu::IsLossless(uint8_t prio) const
+{
+    return prio < N_PRIO && ((m_losslessMask >> prio) & 1);
+}
+
+uint64_t
+SharedBufferMmu::SharedPart(uint32_t idx, uint32_t bytes) const
+{
+    const uint64_t resFree =
+        m_resUsed[idx] < m_reservedPerPg ? m_reservedPerPg - m_resUsed[idx] : 0;
+    return bytes > resFree ? bytes - resFree : 0;
+}
+
+uint64_t
+SharedBufferMmu::SharedFree() const
+{
+    const uint64_t used = m_sharedUsed.Get();
+    return used < m_sharedPoolBytes ? m_sharedPoolBytes - used : 0;
+}
+
+bool
+SharedBufferMmu::CheckAdmission(uint32_t inPort,
+                                uint8_t prio,
+                                uint32_t outPort,
+                                uint8_t queue,
+                                uint32_t bytes)
+{
+    const uint32_t in = Idx(inPort, prio);
+    const uint32_t out = Idx(outPort, queue);
+    const uint64_t need = SharedPart(in, bytes);
+    if (need == 0)
+    {
+        return true; // fits in the PG's reserved slice
+    }
+    const uint64_t used = m_sharedUsed.Get();
+    const bool poolFits = used + need <= m_sharedPoolBytes;
+    const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
+    if (IsLossless(prio))
+    {
+        if (poolFits && m_sharedUsedPg[in] + need <= m_losslessAlpha * freeAfter)
+        {
+            return true;
+        }
+        if (m_hdrmUsed[in] + need <= m_headroomSize[inPort])
+        {
+            return true;
+        }
+        NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
+                                           << m_hdrmUsed[in] << "/" << m_headroomSize[inPort]);
+        m_dropTrace(inPort, prio, outPort, queue, bytes, true);
+        return false;
+    }
+    if (poolFits && m_egressBytes[out] + bytes <= m_lossyAlpha * freeAfter)
+    {
+        return true;
+    }
+    m_dropTrace(inPort, prio, outPort, queue, bytes, false);
+    return false;
+}
+
+void
+SharedBufferMmu::OnEnqueue(uint32_t inPort,
+                           uint8_t prio,
+                           uint32_t outPort,
+                           uint8_t queue,
+                           uint32_t bytes)
+{
+    const uint32_t in = Idx(inPort, prio);
+    const uint32_t out = Idx(outPort, queue);
+    const uint64_t need = SharedPart(in, bytes);
+    const uint64_t res = bytes - need;
+    m_resUsed[in] += res;
+    m_totalResUsed += res;
+    m_egressBytes[out] += bytes;
+    if (need == 0)
+    {
+        return;
+    }
+    const uint64_t used = m_sharedUsed.Get();
+    const bool poolFits = used + need <= m_sharedPoolBytes;
+    const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
+    if (IsLossless(prio) && !(poolFits && m_sharedUsedPg[in] + need <= m_losslessAlpha * freeAfter))
+    {
+        m_hdrmUsed[in] += need;
+        m_totalHdrmUsed += need;
+        return;
+    }
+    m_sharedUsedPg[in] += need;
+    m_sharedUsed = used + need;
+}
+
+void
+SharedBufferMmu::OnDequeue(uint32_t inPort,
+                           uint8_t prio,
+                           uint32_t outPort,
+                           uint8_t queue,
+                           uint32_t bytes)
+{
+    const uint32_t in = Idx(inPort, prio);
+    const uint32_t out = Idx(outPort, queue);
+    if (m_egressBytes[out] < bytes || m_hdrmUsed[in] + m_sharedUsedPg[in] + m_resUsed[in] < bytes)
+    {
+        NS_FATAL_ERROR("SharedBufferMmu::OnDequeue: releasing "
+                       << bytes << " B from in-port " << inPort << " prio " << +prio
+                       << " / out-port " << outPort << " queue " << +queue
+                       << " which hold less; "
+                          "enqueue/dequeue mismatch");
+    }
+    m_egressBytes[out] -= bytes;
+    uint64_t left = bytes;
+    const uint64_t h = std::min<uint64_t>(left, m_hdrmUsed[in]);
+    m_hdrmUsed[in] -= h;
+    m_totalHdrmUsed -= h;
+    left -= h;
+    const uint64_t s = std::min<uint64_t>(left, m_sharedUsedPg[in]);
+    m_sharedUsedPg[in] -= s;
+    m_sharedUsed = m_sharedUsed.Get() - s;
+    left -= s;
+    m_resUsed[in] -= left;
+    m_totalResUsed -= left;
+}
+
+bool
+SharedBufferMmu::ShouldPause(uint32_t inPort, uint8_t prio) const
+{
+    if (!IsLossless(prio))
+    {
+        return false;
+    }
+    const uint32_t in = Idx(inPort, prio);
+    return !m_paused[in] &&
+           (m_hdrmUsed[in] > 0 || m_sharedUsedPg[in] > m_losslessAlpha * SharedFree());
+}
+
+bool
+SharedBufferMmu::ShouldResume(uint32_t inPort, uint8_t prio) const
+{
+    if (!IsLossless(prio))
+    {
+        return false;
+    }
+    const uint32_t in = Idx(inPort, prio);
+    return m_paused[in] && m_hdrmUsed[in] == 0 &&
+           (m_sharedUsedPg[in] == 0 ||
+            m_sharedUsedPg[in] + m_xonOffset <= m_losslessAlpha * SharedFree());
+}
+
+void
+SharedBufferMmu::SetPaused(uint32_t inPort, uint8_t prio, bool paused)
+{
+    m_paused[Idx(inPort, prio)] = paused ? 1 : 0;
+}
+
+bool
+SharedBufferMmu::IsPaused(uint32_t inPort, uint8_t prio) const
+{
+    return m_paused[Idx(inPort, prio)] != 0;
+}
+
+uint64_t
+SharedBufferMmu::GetEgressBytes(uint32_t outPort, uint8_t queue) const
+{
+    return m_egressBytes[Idx(outPort, queue)];
+}
+
+uint64_t
+SharedBufferMmu::GetIngressReservedUsed(uint32_t inPort, uint8_t prio) const
+{
+    return m_resUsed[Idx(inPort, prio)];
+}
+
+uint64_t
+SharedBufferMmu::GetIngressSharedUsed(uint32_t inPort, uint8_t prio) const
+{
+    return m_sharedUsedPg[Idx(inPort, prio)];
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomUsed(uint32_t inPort, uint8_t prio) const
+{
+    return m_hdrmUsed[Idx(inPort, prio)];
+}
+
+uint64_t
+SharedBufferMmu::GetIngressBytes(uint32_t inPort, uint8_t prio) const
+{
+    const uint32_t in = Idx(inPort, prio);
+    return m_resUsed[in] + m_sharedUsedPg[in] + m_hdrmUsed[in];
+}
+
+uint64_t
+SharedBufferMmu::GetSharedUsed() const
+{
+    return m_sharedUsed.Get();
+}
+
+uint64_t
+SharedBufferMmu::GetSharedPoolSize() const
+{
+    return m_sharedPoolBytes;
+}
+
+uint64_t
+SharedBufferMmu::GetTotalHeadroomUsed() const
+{
+    return m_totalHdrmUsed;
+}
+
+uint64_t
+SharedBufferMmu::GetTotalUsed() const
+{
+    return m_totalResUsed + m_sharedUsed.Get() + m_totalHdrmUsed;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomSize(uint32_t inPort, uint8_t prio) const
+{
+    NS_ASSERT_MSG(inPort < m_nPorts, "port " << inPort << " out of range");
+    return IsLossless(prio) ? m_headroomSize[inPort] : 0;
+}
+
+uint64_t
+SharedBufferMmu::GetReservedPerPg() const
+{
+    return m_reservedPerPg;
+}
+
+uint32_t
+SharedBufferMmu::GetXonOffset() const
+{
+    return m_xonOffset;
+}
+
+uint64_t
+SharedBufferMmu::GetXoffThreshold() const
+{
+    return static_cast<uint64_t>(m_losslessAlpha * SharedFree());
+}
+
+uint64_t
+SharedBufferMmu::GetEgressThreshold() const
+{
+    return static_cast<uint64_t>(m_lossyAlpha * SharedFree());
+}
+
+uint32_t
+SharedBufferMmu::GetNPorts() const
+{
+    return m_nPorts;
+}
+
+} // namespace ns3

@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SHARED_BUFFER_MMU_H
+#define SHARED_BUFFER_MMU_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Shared-buffer memory management unit of a RoCEv2 switch (Broadcom/SONiC style).
+ *
+ * Pure accounting: the switch device asks for decisions and reports enqueues and
+ * dequeues; the MMU keeps no packets. The buffer is split into
+ *  - a reserved (guaranteed) slice per (ingress port, priority group),
+ *  - a headroom slice per (ingress port, lossless priority group), absorbing the
+ *    bytes in flight after XOFF,
+ *  - one shared pool: the rest.
+ *
+ * Ingress: a packet is charged to its (inPort, PG) reserved slice first, then to the
+ * shared pool, then (lossless PGs only) to headroom. A lossless PG may hold at most
+ * T = LosslessAlpha * (shared pool free after this packet) shared bytes
+ * (Choudhury-Hahne dynamic threshold); bytes beyond T go to headroom and the PG asks
+ * for XOFF. It asks for XON once headroom is empty and its shared usage is at most
+ * T - XonOffset (or zero). A lossless packet is refused only when headroom is
+ * exhausted: a lossless drop, i.e. a headroom sizing bug.
+ *
+ * Egress: bytes per (outPort, queue) are counted for ECN and queue sampling. A lossy
+ * packet is refused when its egress queue would exceed
+ * LossyAlpha * (shared pool free after this packet), or the shared pool is full.
+ *
+ * All per-packet calls are O(1) on flat vectors indexed port * 8 + priority.
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    /// Priorities (= priority groups = egress queues) per port.
+    static constexpr uint32_t N_PRIO = 8;
+
+    /// Trace signature of a refused packet: (inPort, prio, outPort, queue, bytes, lossless).
+    typedef void (*DropTracedCallback)(uint32_t, uint8_t, uint32_t, uint8_t, uint32_t, bool);
+
+    static TypeId GetTypeId();
+    SharedBufferMmu();
+    ~SharedBufferMmu() override;
+
+    /**
+     * \brief Size headroom and reserves for nPorts ports and reset all counters.
+     * \param nPorts number of switch ports (> 0)
+     * \param portRates link rate of each port (size nPorts)
+     * \param portDelays one-way cable delay of each port (size nPorts)
+     * \param mtuBytes largest frame a port receives, headers included (bytes)
+     *
+     * Stops with NS_FATAL_ERROR when the vectors do not match nPorts or when the
+     * reserved plus headroom bytes of all ports do not leave a shared pool.
+     */
+    void Configure(uint32_t nPorts,
+                   const std::vector<DataRate>& portRates,
+                   const std::vector<Time>& portDelays,
+                   uint32_t mtuBytes);
+
+    /// True when priority prio is PFC-protected (LosslessPriorities bitmask).
+    bool IsLossless(uint8_t prio) const;
+
+    /// Admission of a packet; false = drop (lossy over threshold, or lossless beyond headroom).
+    bool CheckAdmission(uint32_t inPort,
+                        uint8_t prio,
+                        uint32_t outPort,
+                        uint8_t queue,
+                        uint32_t bytes);
+    /// Charge an admitted packet: reserved, then shared, then headroom.
+    void OnEnqueue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+    /// Release a packet leaving the switch: headroom, then shared, then reserved.
+    void OnDequeue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+
+    /// Lossless PG over XOFF (headroom in use or shared usage above T) and not yet paused.
+    bool ShouldPause(uint32_t inPort, uint8_t prio) const;
+    /// Paused, headroom empty and shared usage at most T - XonOffset (or zero).
+    bool ShouldResume(uint32_t inPort, uint8_t prio) const;
+    void SetPaused(uint32_t inPort, uint8_t prio, bool paused);
+    bool IsPaused(uint32_t inPort, uint8_t prio) const;
+
+    uint64_t GetEgressBytes(uint32_t outPort, uint8_t queue) const;
+    uint64_t GetIngressReservedUsed(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetIngressSharedUsed(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetHeadroomUsed(uint32_t inPort, uint8_t prio) const;
+    /// Ingress bytes of (inPort, prio) in all three slices.
+    uint64_t GetIngressBytes(uint32_t inPort, uint8_t prio) const;
+
+    uint64_t GetSharedUsed() const;
+    uint64_t GetSharedPoolSize() const;
+    uint64_t GetTotalHeadroomUsed() const;
+    /// Bytes held by the switch in all slices.
+    uint64_t GetTotalUsed() const;
+    /// Headroom size of a lossless PG of this port (bytes; 0 for lossy priorities).
+    uint64_t GetHeadroomSize(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetReservedPerPg() const;
+    uint32_t GetXonOffset() const;
+    /// Lossless shared threshold now: LosslessAlpha * (shared pool free).
+    uint64_t GetXoffThreshold() const;
+    /// Lossy egress threshold now: LossyAlpha * (shared pool free).
+    uint64_t GetEgressThreshold() const;
+    uint32_t GetNPorts() const;
+
+  private:
+    uint32_t Idx(uint32_t port, uint8_t prio) const;
+    /// Shared bytes this packet would take after its reserved slice is used.
+    uint64_t SharedPart(uint32_t idx, uint32_t bytes) const;
+    /// Free bytes of the shared pool now.
+    uint64_t SharedFree() const;
+
+    // Attributes
+    uint64_t m_bufferBytes;      //!< total packet buffer
+    uint64_t m_reservedPerPg;    //!< guaranteed bytes per (port, PG)
+    double m_losslessAlpha;      //!< ingress dynamic-threshold alpha of lossless PGs
+    double m_lossyAlpha;         //!< egress dynamic-threshold alpha of lossy queues
+    uint32_t m_xonOffsetAttr;    //!< XON hysteresis; 0 = 2 x MTU
+    uint64_t m_headroomOverride; //!< per-PG headroom; 0 = computed
+    uint32_t m_responseQuanta;   //!< upstream reaction allowance (pause quanta)
+    uint8_t m_losslessMask;      //!< bit p set = priority p lossless
+
+    // Derived at Configure
+    uint32_t m_nPorts;
+    uint32_t m_xonOffset;
+    uint64_t m_sharedPoolBytes;
+    std::vector<uint64_t> m_headroomSize; //!< per port (same for each lossless PG)
+
+    // State, index port * N_PRIO + prio
+    std::vector<uint64_t> m_resUsed;
+    std::vector<uint64_t> m_sharedUsedPg;
+    std::vector<uint64_t> m_hdrmUsed;
+    std::vector<uint8_t> m_paused;
+    std::vector<uint64_t> m_egressBytes;
+    TracedValue<uint64_t> m_sharedUsed;
+    uint64_t m_totalHdrmUsed;
+    uint64_t m_totalResUsed;
+
+    TracedCallback<uint32_t, uint8_t, uint32_t, uint8_t, uint32_t, bool> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif // SHARED_BUFFER_MMU_H

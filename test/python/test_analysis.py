@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of analysis/aifabric_analysis and analysis/plot-tails.
+
+Run: python3 -m pytest test/python/test_analysis.py
+"""
+
+import csv
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ANALYSIS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis")
+sys.path.insert(0, ANALYSIS)
+
+from aifabric_analysis import AnalysisError  # noqa: E402
+from aifabric_analysis import cli, stats, tails  # noqa: E402
+
+PLOT_TAILS = os.path.join(ANALYSIS, "plot-tails")
+HAVE_GNUPLOT = shutil.which("gnuplot") is not None
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+# --- percentile definition -------------------------------------------------------------
+
+@pytest.mark.parametrize("use_numpy", [False, True])
+def test_percentile_hand_computed(use_numpy):
+    if use_numpy and not stats.HAVE_NUMPY:
+        pytest.skip("numpy not installed for this interpreter")
+    p = lambda v, q: stats.percentile(v, q, use_numpy=use_numpy)  # noqa: E731
+    data = [4, 1, 3, 2]  # unsorted on purpose
+    assert p(data, 50) == pytest.approx(2.5)   # h = 1.5
+    assert p(data, 25) == pytest.approx(1.75)  # h = 0.75
+    assert p(data, 90) == pytest.approx(3.7)   # h = 2.7
+    # edges: p0 = min, p100 = max, one value = every percentile
+    assert p(data, 0) == 1
+    assert p(data, 100) == 4
+    assert p([7], 0) == p([7], 99.9) == p([7], 100) == 7
+    # p99.9 of 1..1000: h = 999 * 0.999 = 998.001 -> 999 + 0.001
+    assert p(list(range(1, 1001)), 99.9) == pytest.approx(999.001)
+    with pytest.raises(ValueError):
+        p([], 50)
+    with pytest.raises(ValueError):
+        p([1, 2], 100.5)
+
+
+def test_fallback_matches_numpy():
+    if not stats.HAVE_NUMPY:
+        pytest.skip("numpy not installed for this interpreter")
+    rng = random.Random(5)
+    for n in (1, 2, 3, 10, 101, 997):
+        xs = [rng.expovariate(1.0) for _ in range(n)]
+        for q in (0, 1, 50, 90, 99, 99.9, 100):
+            assert stats.percentile_py(xs, q) == pytest.approx(
+                stats.percentile(xs, q, use_numpy=True), rel=1e-12, abs=1e-15)
+
+
+def test_size_buckets():
+    assert tails.size_bucket(0) == "<10KB"
+    assert tails.size_bucket(9999) == "<10KB"
+    assert tails.size_bucket(10000) == "10KB-100KB"
+    assert tails.size_bucket(999999) == "100KB-1MB"
+    assert tails.size_bucket(1000000) == "1MB-10MB"
+    assert tails.size_bucket(10 ** 7) == ">=10MB"
+
+
+# --- a synthetic out/ directory ---------------------------------------------------------
+
+def _write(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def make_out(d, scale=1.0):
+    """fct/collective/qlen/pfc.csv with hand-checkable numbers (slowdowns times scale)."""
+    os.makedirs(d, exist_ok=True)
+    fct = []
+    small = [1, 2, 3, 4, 5]
+    for i, s in enumerate(small):
+        fct.append([i, 0, 1, 1000, 0, 1000 * s, 1000, s * scale, "background"])
+    for i, s in enumerate([10, 20]):
+        fct.append([10 + i, 1, 2, 500000, 0, 40000 * s, 40000, s * scale, "background"])
+    _write(os.path.join(d, "fct.csv"), ["flow_id", "src", "dst", "size_bytes", "start_ns",
+                                        "fct_ns", "ideal_fct_ns", "slowdown", "kind"], fct)
+    _write(os.path.join(d, "collective.csv"),
+           ["op_id", "algorithm", "ranks", "bytes", "start_ns", "end_ns", "duration_ns",
+            "algbw_gbps", "busbw_gbps"],
+           [[k, "ring", 8, 1 << 20, 0, t, t, 1, 1.75] for k, t in
+            enumerate([100 * scale, 200 * scale, 300 * scale])])
+    qlen = [[t * 1000, 5, 1, 3, min(t, 5) * 10000] for t in range(10)]
+    qlen += [[t * 1000, 6, 2, 0, 100000] for t in range(10)]
+    _write(os.path.join(d, "qlen.csv"), ["time_ns", "node", "port", "queue", "bytes"], qlen)
+    _write(os.path.join(d, "pfc.csv"), ["time_ns", "node", "port", "priority", "event"],
+           [[1000, 5, 1, 3, "pause"], [3000, 5, 1, 3, "resume"], [5000, 5, 1, 3, "pause"],
+            [7000, 5, 1, 3, "resume"], [2000, 6, 2, 3, "pause"]])
+    return d
+
+
+def _tails(path):
+    with open(path, newline="") as f:
+        return {(r["run"], r["metric"], r["bucket"]): r for r in csv.DictReader(f)}
+
+
+def _check_png(path):
+    assert os.path.getsize(path) > 1000, path
+    with open(path, "rb") as f:
+        assert f.read(8) == PNG_MAGIC, path
+
+
+def test_tails_table_numbers(tmp_path):
+    d = make_out(str(tmp_path / "run1"))
+    cli.run([d, "--no-plots"], out=open(os.devnull, "w"))
+    t = _tails(os.path.join(d, "tails.csv"))
+    small = t[("run1", "fct_slowdown", "<10KB")]
+    assert int(small["count"]) == 5
+    assert float(small["p50"]) == pytest.approx(3)
+    assert float(small["p90"]) == pytest.approx(4.6)    # h = 3.6
+    assert float(small["p99"]) == pytest.approx(4.96)
+    assert float(small["p99_9"]) == pytest.approx(4.996)
+    assert float(small["max"]) == 5
+    mid = t[("run1", "fct_slowdown", "100KB-1MB")]
+    assert (int(mid["count"]), float(mid["p50"]), float(mid["p99"])) == (2, 15, pytest.approx(19.9))
+    assert ("run1", "fct_slowdown", "10KB-100KB") not in t  # empty buckets left out
+    alls = t[("run1", "fct_slowdown", "all")]
+    assert float(alls["p50"]) == pytest.approx(4)        # 1,2,3,4,5,10,20: h = 3
+    assert float(alls["p90"]) == pytest.approx(14)       # h = 5.4
+    ring = t[("run1", "collective_duration_ns", "ring")]
+    assert (int(ring["count"]), float(ring["p50"]), float(ring["p90"]), float(ring["max"])) == \
+        (3, 200, pytest.approx(280), 300)
+
+
+@pytest.mark.skipif(not HAVE_GNUPLOT, reason="gnuplot (Debian: gnuplot-nox) not installed")
+def test_single_run_plots(tmp_path):
+    d = make_out(str(tmp_path / "run1"))
+    r = subprocess.run([sys.executable, PLOT_TAILS, d], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "fct_slowdown" in r.stdout
+    for name in ("slowdown-vs-size", "slowdown-cdf", "collective-cdf",
+                 "qlen-5-1", "pfc-5-1"):  # 5:1 has the most pause events
+        _check_png(os.path.join(d, "tails-%s.png" % name))
+        assert os.path.exists(os.path.join(d, "tails-%s.gp" % name))
+    assert os.path.exists(os.path.join(d, "tails.csv"))
+    # explicit port and svg
+    r = subprocess.run([sys.executable, PLOT_TAILS, d, "--port", "6:2", "--format", "svg"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(d, "tails-qlen-6-2.svg")) as f:
+        assert "<svg" in f.read()
+
+
+@pytest.mark.skipif(not HAVE_GNUPLOT, reason="gnuplot (Debian: gnuplot-nox) not installed")
+def test_comparison_two_runs(tmp_path):
+    a = make_out(str(tmp_path / "base"))
+    b = make_out(str(tmp_path / "dcqcn"), scale=2.0)
+    into = str(tmp_path / "cmp")
+    r = subprocess.run([sys.executable, PLOT_TAILS, a, b, "--into", into],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    t = _tails(os.path.join(into, "tails.csv"))
+    assert float(t[("base", "fct_slowdown", "all")]["max"]) == 20
+    assert float(t[("dcqcn", "fct_slowdown", "all")]["max"]) == 40
+    for name in ("compare-slowdown-vs-size", "compare-slowdown-cdf", "compare-collective-cdf"):
+        path = os.path.join(into, "tails-%s.png" % name)
+        _check_png(path)
+        with open(os.path.splitext(path)[0] + ".gp") as f:
+            script = f.read()
+        assert "'base" in script and "'dcqcn" in script  # one line per run, labelled
+    assert not os.path.exists(os.path.join(a, "tails.csv"))  # inputs untouched
+    # several runs without --into is refused with a clear message
+    r = subprocess.run([sys.executable, PLOT_TAILS, a, b], capture_output=True, text=True)
+    assert r.returncode == 2 and "--into" in r.stderr
+
+
+def test_empty_directory_is_a_clear_error(tmp_path):
+    d = tmp_path / "empty"
+    d.mkdir()
+    r = subprocess.run([sys.executable, PLOT_TAILS, str(d)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "nothing to analyse" in r.stderr and str(d) in r.stderr
+    # header-only files are empty too
+    _write(str(d / "fct.csv"), ["flow_id", "src", "dst", "size_bytes", "start_ns", "fct_ns",
+                                "ideal_fct_ns", "slowdown", "kind"], [])
+    with pytest.raises(AnalysisError, match="nothing to analyse"):
+        cli.run([str(d)], out=open(os.devnull, "w"))
+
+
+def test_bad_inputs(tmp_path):
+    d = make_out(str(tmp_path / "r"))
+    with pytest.raises(AnalysisError, match="NODE:PORT"):
+        cli.run([d, "--port", "5-1", "--no-plots"], out=open(os.devnull, "w"))
+    _write(os.path.join(d, "collective.csv"), ["op_id", "duration_ns"], [[0, 5]])
+    with pytest.raises(AnalysisError, match="lacks column.*algorithm"):
+        cli.run([d, "--no-plots"], out=open(os.devnull, "w"))
+    _write(os.path.join(d, "collective.csv"), ["algorithm", "duration_ns"], [["ring", "x"]])
+    with pytest.raises(AnalysisError, match="line 2: column duration_ns"):
+        cli.run([d, "--no-plots"], out=open(os.devnull, "w"))
+
+
+def test_missing_gnuplot_names_the_package(tmp_path, monkeypatch):
+    d = make_out(str(tmp_path / "r"))
+    monkeypatch.setenv("AIFABRIC_GNUPLOT", "gnuplot-that-does-not-exist")
+    with pytest.raises(AnalysisError, match="gnuplot-nox"):
+        cli.run([d], out=open(os.devnull, "w"))

@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""End-to-end tests of the ai-fabric-sim command line.
+
+Runs the program given by conftest.py's ai_fabric_sim fixture (AI_FABRIC_SIM, or
+build/ai-fabric-sim); every test is skipped when it is not built. Checks the flag/argument validation (exit status 2 with
+one clear message), the output contract of DESIGN.md (files and exact CSV
+headers, summary.json written last), --config precedence and determinism.
+"""
+
+import json
+import subprocess
+
+import pytest
+
+HEADERS = {
+    "fct.csv": "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind",
+    "collective.csv": "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,"
+    "algbw_gbps,busbw_gbps",
+    "pfc.csv": "time_ns,node,port,priority,event",
+    "qlen.csv": "time_ns,node,port,queue,bytes",
+    "drops.csv": "time_ns,node,port,reason",
+}
+
+# A scenario small enough to finish in well under a second.
+SMALL = [
+    "--topology=leafspine",
+    "--leaves=2",
+    "--spines=1",
+    "--hosts-per-switch=2",
+    "--workload=incast",
+    "--fanin=2",
+    "--bytes=10KB",
+]
+
+
+@pytest.fixture
+def run(ai_fabric_sim):
+    """run(*flags) -> CompletedProcess of ai-fabric-sim with those flags."""
+
+    def _run(*args, timeout=300):
+        return subprocess.run(
+            [str(ai_fabric_sim), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    return _run
+
+
+def test_help_lists_every_design_flag(run):
+    r = run("--help")
+    assert r.returncode == 0, r.stderr
+    for flag in [
+        "fabric", "topology", "k", "leaves", "spines", "hosts-per-switch", "dims",
+        "p", "a", "h", "g", "topology-file", "host-rate", "fabric-rate",
+        "link-delay", "mtu", "bytes", "buffer", "pfc", "ecn", "pcap", "cc",
+        "cc-preset", "routing", "lb", "nic-entropy", "workload", "ranks",
+        "algorithm", "iterations", "fanin", "background", "load", "flows",
+        "seed", "run", "stop-time", "out", "config",
+    ]:
+        assert f"--{flag}:" in r.stdout, flag
+
+
+def test_unknown_flag_is_exit_2_with_suggestion(run):
+    r = run("--topolgy=torus")
+    assert r.returncode == 2
+    assert "unknown flag '--topolgy'" in r.stderr
+    assert "did you mean '--topology'" in r.stderr
+    assert r.stderr.count("\n") == 1, "one clear line, no ns-3 help dump"
+
+
+def test_bad_enum_value_message(run):
+    r = run("--topology=fatree")
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        "ai-fabric-sim: error: --topology: 'fatree' is not one of leafspine, "
+        "fattree, torus, mesh, dragonfly, file"
+    )
+
+
+@pytest.mark.parametrize(
+    "arg, part",
+    [
+        ("--bytes=1XB", "'1XB'"),
+        ("--host-rate=100Gbs", "'100Gbs' is not a data rate"),
+        ("--link-delay=1sec", "'1sec' is not a time"),
+        ("--mtu=100", "allowed an integer in 256..9000"),
+        ("--pfc=yes", "'yes' is not 0 or 1"),
+        ("--bytes", "needs a value"),
+        ("stray", "unexpected argument 'stray'"),
+    ],
+)
+def test_bad_values_are_exit_2(run, arg, part):
+    r = run(arg)
+    assert r.returncode == 2, r.stdout
+    assert part in r.stderr
+
+
+def test_malformed_config_names_file_and_line(run, tmp_path):
+    cfg = tmp_path / "bad.json"
+    cfg.write_text('{\n  "k": 4,\n  "topology" "torus"\n}\n')
+    r = run(f"--config={cfg}")
+    assert r.returncode == 2
+    assert str(cfg) in r.stderr and "line 3" in r.stderr
+
+
+def test_small_run_writes_the_contract(run, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("stale")
+    (out / "old.pcap").write_text("stale")
+    r = run(*SMALL, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    for name, header in HEADERS.items():
+        lines = (out / name).read_text().split("\n")
+        assert lines[0] == header, name
+    assert not (out / "old.pcap").exists()
+    assert not (out / "summary.json.tmp").exists()
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True
+    assert s["config"]["bytes"] == 10000
+    assert s["config"]["fanin"] == 2
+    for key in ["topology", "sim_time_s", "wall_s", "events", "drops",
+                "pfc_pause_frames", "retransmissions", "fct"]:
+        assert key in s, key
+    assert s["drops"]["lossless"] == 0
+    fct_rows = (out / "fct.csv").read_text().strip().split("\n")[1:]
+    assert len(fct_rows) == s["fct"]["count"]
+    assert "FCT slowdown" in r.stdout or s["fct"]["count"] == 0
+
+
+def test_flags_override_config_file(run, tmp_path):
+    cfg = tmp_path / "c.json"
+    cfg.write_text(json.dumps({"bytes": "20KB", "fanin": 2, "leaves": 2,
+                               "spines": 1, "hosts_per_switch": 2}))
+    out = tmp_path / "out"
+    r = run(f"--config={cfg}", "--bytes=10KB", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["config"]["bytes"] == 10000
+    assert s["config"]["hosts-per-switch"] == 2
+
+
+def test_same_seed_same_output(run, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(*SMALL, "--seed=3", f"--out={a}").returncode == 0
+    assert run(*SMALL, "--seed=3", f"--out={b}").returncode == 0
+    for name in HEADERS:
+        assert (a / name).read_text() == (b / name).read_text(), name
+
+
+def test_stop_time_cuts_run_short(run, tmp_path):
+    out = tmp_path / "out"
+    r = run(*SMALL, "--stop-time=1ns", f"--out={out}")
+    assert r.returncode == 3, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is False
+    assert s.get("unfinished")

@@ -1,0 +1,420 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Topology builders and the file reader against closed forms (REFERENCE.md).
+ */
+#include "ai-fabric-test-compat.h"
+
+#include "ns3/boolean.h"
+#include "ns3/dragonfly-topology-helper.h"
+#include "ns3/fat-tree-topology-helper.h"
+#include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/mesh-topology-helper.h"
+#include "ns3/string.h"
+#include "ns3/topology-file-reader.h"
+#include "ns3/torus-topology-helper.h"
+#include "ns3/uinteger.h"
+
+#include <functional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return the exception message of fn, or "" if it did not throw std::invalid_argument
+std::string
+ThrownMessage(const std::function<void()>& fn)
+{
+    try
+    {
+        fn();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+bool
+Contains(const std::string& s, const std::string& part)
+{
+    return s.find(part) != std::string::npos;
+}
+
+Ptr<TopologyGraph>
+FatTree(uint32_t k, uint32_t hostsPerEdge = 0)
+{
+    Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
+    h->SetAttribute("K", UintegerValue(k));
+    h->SetAttribute("HostsPerEdge", UintegerValue(hostsPerEdge));
+    return h->Build();
+}
+
+Ptr<TopologyGraph>
+Torus(const std::string& dims, bool wrap, uint32_t hostsPerRouter = 1)
+{
+    Ptr<TorusTopologyHelper> h = wrap
+                                     ? CreateObject<TorusTopologyHelper>()
+                                     : Ptr<TorusTopologyHelper>(CreateObject<MeshTopologyHelper>());
+    h->SetAttribute("Dims", StringValue(dims));
+    h->SetAttribute("HostsPerRouter", UintegerValue(hostsPerRouter));
+    return h->Build();
+}
+
+Ptr<TopologyGraph>
+Dragonfly(uint32_t p,
+          uint32_t a,
+          uint32_t hh,
+          uint32_t g,
+          const std::string& arr = "absolute",
+          bool dup = true)
+{
+    Ptr<DragonflyTopologyHelper> h = CreateObject<DragonflyTopologyHelper>();
+    h->SetAttribute("P", UintegerValue(p));
+    h->SetAttribute("A", UintegerValue(a));
+    h->SetAttribute("H", UintegerValue(hh));
+    h->SetAttribute("G", UintegerValue(g));
+    h->SetAttribute("Arrangement", StringValue(arr));
+    h->SetAttribute("DuplicateGlobalLinks", BooleanValue(dup));
+    return h->Build();
+}
+
+} // namespace
+
+/// \brief Fat-tree and leaf-spine counts, tiers, pods and port structure.
+class FatTreeCountsTestCase : public TestCase
+{
+  public:
+    FatTreeCountsTestCase()
+        : TestCase("k-ary fat-tree and leaf-spine: hosts, switches, cables = closed forms")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t k : {2u, 4u, 8u, 16u})
+        {
+            Ptr<TopologyGraph> g = FatTree(k);
+            NS_TEST_ASSERT_MSG_EQ(g->GetNHosts(), k * k * k / 4, "k^3/4 hosts, k=" << k);
+            NS_TEST_ASSERT_MSG_EQ(g->GetNSwitches(), 5 * k * k / 4, "5k^2/4 switches, k=" << k);
+            NS_TEST_ASSERT_MSG_EQ(g->GetNLinks(), 3 * k * k * k / 4, "3k^3/4 cables, k=" << k);
+            // every switch has radix k; every host one port
+            for (uint32_t s : g->GetSwitches())
+            {
+                NS_TEST_ASSERT_MSG_EQ(g->GetPorts(s).size(), k, "switch radix k");
+            }
+            uint32_t tiers[3] = {0, 0, 0};
+            for (uint32_t s : g->GetSwitches())
+            {
+                tiers[g->GetTier(s)]++;
+            }
+            NS_TEST_ASSERT_MSG_EQ(tiers[0], k * k / 2, "k^2/2 edge switches");
+            NS_TEST_ASSERT_MSG_EQ(tiers[1], k * k / 2, "k^2/2 aggregation switches");
+            NS_TEST_ASSERT_MSG_EQ(tiers[2], k * k / 4, "k^2/4 core switches");
+        }
+        Ptr<TopologyGraph> g4 = FatTree(4);
+        NS_TEST_ASSERT_MSG_EQ(g4->Describe(),
+                              std::string("k=4 fat-tree: 16 hosts, 20 switches, 48 links"),
+                              "Describe()");
+        NS_TEST_ASSERT_MSG_EQ(g4->GetHostIndex(g4->GetHosts()[5]), 5u, "rank inverse");
+        NS_TEST_ASSERT_MSG_EQ(g4->GetGroup(g4->GetHosts()[5]), 1u, "host 5 is in pod 1");
+        // the farthest host pair crosses pods: 6 cables
+        auto d = g4->Distances(g4->GetHosts()[0]);
+        NS_TEST_ASSERT_MSG_EQ(d[g4->GetHosts()[15]], 6u, "inter-pod distance 6");
+        NS_TEST_ASSERT_MSG_EQ(d[g4->GetHosts()[2]], 4u, "intra-pod distance 4");
+        NS_TEST_ASSERT_MSG_EQ(d[g4->GetHosts()[1]], 2u, "same-edge distance 2");
+
+        // oversubscribed edge: k=4 with 4 hosts per edge = 32 hosts, 2:1
+        Ptr<TopologyGraph> o = FatTree(4, 4);
+        NS_TEST_ASSERT_MSG_EQ(o->GetNHosts(), 32u, "k=4, 4 hosts per edge");
+        NS_TEST_ASSERT_MSG_EQ(o->GetNLinks(), 32u + 16u + 16u, "hosts + edge-agg + agg-core");
+
+        Ptr<LeafSpineTopologyHelper> ls = CreateObject<LeafSpineTopologyHelper>();
+        ls->SetAttribute("Leaves", UintegerValue(8));
+        ls->SetAttribute("Spines", UintegerValue(4));
+        ls->SetAttribute("HostsPerLeaf", UintegerValue(16));
+        Ptr<TopologyGraph> l = ls->Build();
+        NS_TEST_ASSERT_MSG_EQ(l->GetNHosts(), 128u, "L*H hosts");
+        NS_TEST_ASSERT_MSG_EQ(l->GetNSwitches(), 12u, "L+S switches");
+        NS_TEST_ASSERT_MSG_EQ(l->GetNLinks(), 128u + 32u, "L*H + L*S cables");
+        ls->SetAttribute("LinksPerPair", UintegerValue(2));
+        NS_TEST_ASSERT_MSG_EQ(ls->Build()->GetNLinks(), 128u + 64u, "L*H + L*S*P cables");
+    }
+};
+
+/// \brief Torus, ring and mesh counts and coordinates.
+class TorusCountsTestCase : public TestCase
+{
+  public:
+    TorusCountsTestCase()
+        : TestCase("torus, ring, mesh: router cables n prod k (k>2), mesh sum (k_d-1) prod")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            const char* dims;
+            bool wrap;
+            uint32_t routers;
+            uint32_t routerCables;
+        };
+
+        const Case cases[] = {
+            {"4x4", true, 16, 2 * 16}, // n prod k
+            {"8x8", true, 64, 2 * 64},
+            {"4x4x4", true, 64, 3 * 64},
+            {"8", true, 8, 8},       // ring
+            {"2x4", true, 8, 4 + 8}, // radix 2: one cable, prod k / 2
+            {"3x5", true, 15, 2 * 15},
+            {"4x4", false, 16, 2 * 3 * 4}, // sum (k_d - 1) prod_{j != d} k_j
+            {"8x8", false, 64, 2 * 7 * 8},
+            {"4x4x4", false, 64, 3 * 3 * 16},
+        };
+        for (const auto& c : cases)
+        {
+            Ptr<TopologyGraph> g = Torus(c.dims, c.wrap, 2);
+            NS_TEST_ASSERT_MSG_EQ(g->GetNSwitches(), c.routers, c.dims << " routers");
+            NS_TEST_ASSERT_MSG_EQ(g->GetNHosts(), 2 * c.routers, c.dims << " 2 hosts/router");
+            NS_TEST_ASSERT_MSG_EQ(g->GetNLinks(),
+                                  c.routerCables + 2 * c.routers,
+                                  c.dims << (c.wrap ? " torus" : " mesh") << " cables");
+        }
+        // 4x4 torus: every router has 4 neighbours + 1 host; distances
+        Ptr<TopologyGraph> t = Torus("4x4", true);
+        NS_TEST_ASSERT_MSG_EQ(t->Describe(),
+                              std::string("4x4 torus: 16 hosts, 16 switches, 48 links"),
+                              "Describe()");
+        uint32_t r0 = t->GetSwitches()[0];
+        auto d = t->Distances(r0);
+        uint32_t maxd = 0;
+        for (uint32_t s : t->GetSwitches())
+        {
+            NS_TEST_ASSERT_MSG_EQ(t->GetPorts(s).size(), 5u, "radix 2n + 1");
+            uint32_t r = t->GetGroup(s);
+            uint32_t x = r % 4;
+            uint32_t y = r / 4;
+            uint32_t expect = std::min(x, 4 - x) + std::min(y, 4 - y);
+            NS_TEST_ASSERT_MSG_EQ(d[s], expect, "sum min(|dx|, k-|dx|) to router " << r);
+            maxd = std::max(maxd, d[s]);
+        }
+        NS_TEST_ASSERT_MSG_EQ(maxd, 4u, "4x4 torus diameter");
+        Ptr<TopologyGraph> m = Torus("4x4", false);
+        d = m->Distances(m->GetSwitches()[0]);
+        NS_TEST_ASSERT_MSG_EQ(d[m->GetSwitches()[15]], 6u, "mesh corner to corner sum |dx|");
+
+        Ptr<TorusTopologyHelper> h = CreateObject<TorusTopologyHelper>();
+        h->SetDims({4, 2, 3});
+        NS_TEST_ASSERT_MSG_EQ(h->Build()->GetNSwitches(), 24u, "SetDims");
+    }
+};
+
+/// \brief DragonFly counts, radix and the absolute arrangement.
+class DragonflyCountsTestCase : public TestCase
+{
+  public:
+    DragonflyCountsTestCase()
+        : TestCase("dragonfly: N = a p g, radix p+a-1+h, one global cable per group pair")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t p = 2;
+        const uint32_t a = 4;
+        const uint32_t h = 2;
+        for (const char* arr : {"absolute", "relative"})
+        {
+            Ptr<TopologyGraph> g = Dragonfly(p, a, h, 0, arr);
+            const uint32_t G = a * h + 1;
+            NS_TEST_ASSERT_MSG_EQ(g->GetNHosts(), a * p * G, "N = a p g = 72");
+            NS_TEST_ASSERT_MSG_EQ(g->GetNSwitches(), a * G, "a g routers");
+            NS_TEST_ASSERT_MSG_EQ(g->GetNLinks(),
+                                  a * p * G + G * a * (a - 1) / 2 + G * (G - 1) / 2,
+                                  "host + local + global cables = 72 + 54 + 36");
+            std::vector<std::vector<uint32_t>> pair(G, std::vector<uint32_t>(G, 0));
+            for (uint32_t s : g->GetSwitches())
+            {
+                NS_TEST_ASSERT_MSG_EQ(g->GetPorts(s).size(), p + a - 1 + h, "radix p+a-1+h");
+            }
+            for (uint32_t l = 0; l < g->GetNLinks(); ++l)
+            {
+                const auto& lk = g->GetLink(l);
+                if (!g->IsHost(lk.a) && g->GetGroup(lk.a) != g->GetGroup(lk.b))
+                {
+                    pair[g->GetGroup(lk.a)][g->GetGroup(lk.b)]++;
+                    pair[g->GetGroup(lk.b)][g->GetGroup(lk.a)]++;
+                }
+            }
+            for (uint32_t x = 0; x < G; ++x)
+            {
+                for (uint32_t y = 0; y < G; ++y)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(pair[x][y],
+                                          (x == y ? 0u : 1u),
+                                          arr << ": global cables between groups " << x << ","
+                                              << y);
+                }
+            }
+        }
+        // absolute: router i of group G, slot j = i h + c reaches group j (< G) or j + 1
+        Ptr<TopologyGraph> g = Dragonfly(p, a, h, 0, "absolute");
+        for (uint32_t s : g->GetSwitches())
+        {
+            const uint32_t G = g->GetGroup(s);
+            const uint32_t i = g->GetIndex(s);
+            std::multiset<uint32_t> got;
+            std::multiset<uint32_t> expect;
+            for (const auto& port : g->GetPorts(s))
+            {
+                if (!g->IsHost(port.peer) && g->GetGroup(port.peer) != G)
+                {
+                    got.insert(g->GetGroup(port.peer));
+                }
+            }
+            for (uint32_t c = 0; c < h; ++c)
+            {
+                uint32_t j = i * h + c;
+                expect.insert(j < G ? j : j + 1);
+            }
+            NS_TEST_ASSERT_MSG_EQ((got == expect), true, "absolute slots of router " << s);
+        }
+        // smaller g: 5 groups, 8 slots, 2 cables per pair (duplicated round-robin)
+        Ptr<TopologyGraph> s5 = Dragonfly(p, a, h, 5);
+        NS_TEST_ASSERT_MSG_EQ(s5->GetNHosts(), 40u, "a p g");
+        NS_TEST_ASSERT_MSG_EQ(s5->GetNLinks(), 40u + 5 * 6 + 10 * 2, "2 global cables per pair");
+        Ptr<TopologyGraph> s5n = Dragonfly(p, a, h, 5, "absolute", false);
+        NS_TEST_ASSERT_MSG_EQ(s5n->GetNLinks(), 40u + 5 * 6 + 10, "no duplication: 1 per pair");
+        // g = 4: 8 slots over 3 other groups, last round partial: never more than h per router
+        Ptr<TopologyGraph> s4 = Dragonfly(p, a, h, 4, "relative");
+        for (uint32_t s : s4->GetSwitches())
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(s4->GetPorts(s).size(), p + a - 1 + h, "radix bound");
+        }
+    }
+};
+
+/// \brief Impossible parameters throw std::invalid_argument naming the value.
+class TopologyBadParametersTestCase : public TestCase
+{
+  public:
+    TopologyBadParametersTestCase()
+        : TestCase("impossible topology parameters throw naming the parameter and value")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string m = ThrownMessage([] { FatTree(3); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "k = 3") && Contains(m, "even"), true, m);
+        m = ThrownMessage([] { FatTree(0); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "k = 0"), true, m);
+        m = ThrownMessage([] { Torus("4x0", true); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "= 0") && Contains(m, ">= 2"), true, m);
+        m = ThrownMessage([] { Torus("", true); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "dims"), true, m);
+        m = ThrownMessage([] { Torus("4xx4", false); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "4xx4"), true, m);
+        m = ThrownMessage([] { Dragonfly(2, 4, 2, 10); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "g = 10") && Contains(m, "a*h+1"), true, m);
+        m = ThrownMessage([] { Dragonfly(0, 4, 2, 0); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "p = 0"), true, m);
+        m = ThrownMessage([] { Dragonfly(2, 4, 2, 0, "diagonal"); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "diagonal"), true, m);
+        m = ThrownMessage([] {
+            Ptr<TopologyGraph> g = Create<TopologyGraph>();
+            g->AddSwitch();
+            g->AddLink(0, 0, DataRate("1Gbps"), Seconds(0));
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "self loop"), true, m);
+    }
+};
+
+/// \brief The HPCC-style topology file reader.
+class TopologyFileTestCase : public TestCase
+{
+  public:
+    TopologyFileTestCase()
+        : TestCase("topology file: parses, derives tiers, bad input names the line")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::istringstream ok("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 25Gbps 1us 0\n");
+        Ptr<TopologyGraph> g = TopologyFileReader::Parse(ok, "three.txt");
+        NS_TEST_ASSERT_MSG_EQ(g->GetNHosts(), 2u, "hosts");
+        NS_TEST_ASSERT_MSG_EQ(g->GetNSwitches(), 1u, "switches");
+        NS_TEST_ASSERT_MSG_EQ(g->GetNLinks(), 2u, "links");
+        NS_TEST_ASSERT_MSG_EQ(g->GetLink(0).rate.GetBitRate(), 100000000000ULL, "100Gbps");
+        NS_TEST_ASSERT_MSG_EQ(g->GetLink(0).delay, MicroSeconds(1), "0.001ms");
+        NS_TEST_ASSERT_MSG_EQ(g->GetLink(1).rate.GetBitRate(), 25000000000ULL, "25Gbps");
+        NS_TEST_ASSERT_MSG_EQ(g->IsHost(2), false, "node 2 is the switch");
+
+        // 4-field header variant with plain bps; a two-tier tree: tiers by host distance
+        std::istringstream v("6 3 5 2\n3 4 5\n0 3 100000000000 0.001ms 0\n"
+                             "1 4 100000000000 0.001ms 0\n2 4 100000000000 0.001ms 0\n"
+                             "3 5 400000000000 0.001ms 0\n4 5 400000000000 0.001ms 0\n");
+        g = TopologyFileReader::Parse(v, "tree.txt");
+        NS_TEST_ASSERT_MSG_EQ(g->GetNHosts(), 3u, "hosts");
+        NS_TEST_ASSERT_MSG_EQ(g->GetTier(3), 0u, "ToR tier");
+        NS_TEST_ASSERT_MSG_EQ(g->GetTier(5), 1u, "spine tier");
+        NS_TEST_ASSERT_MSG_EQ(g->GetLink(3).rate.GetBitRate(), 400000000000ULL, "plain bps");
+
+        std::string m = ThrownMessage([] {
+            std::istringstream in("3 1 3\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "short.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "short.txt:4:") && Contains(m, "declares 3"), true, m);
+        m = ThrownMessage([] {
+            std::istringstream in("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbpx 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "rate.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "rate.txt:4:") && Contains(m, "100Gbpx"), true, m);
+        m = ThrownMessage([] {
+            std::istringstream in("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 7 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "id.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "id.txt:4:") && Contains(m, "0..2"), true, m);
+        m = ThrownMessage([] {
+            std::istringstream in("3 1 2\n2\n0 2 100Gbps 0.001ms 0\n2 2 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "loop.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "loop.txt:4:") && Contains(m, "self loop"), true, m);
+        m = ThrownMessage([] {
+            std::istringstream in("3 2 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "sw.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "sw.txt:2:"), true, m);
+        m = ThrownMessage([] { TopologyFileReader::Read("/nonexistent/topo.txt"); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "/nonexistent/topo.txt"), true, m);
+    }
+};
+
+/// \brief The topology suite.
+class TopologyTestSuite : public TestSuite
+{
+  public:
+    TopologyTestSuite()
+        : TestSuite("ai-fabric-topology", AI_FABRIC_UNIT_SUITE)
+    {
+        AddTestCase(new FatTreeCountsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TorusCountsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new DragonflyCountsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TopologyBadParametersTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TopologyFileTestCase, AI_FABRIC_QUICK);
+    }
+};
+
+static TopologyTestSuite g_topologyTestSuite; //!< registers the suite
