@@ -29,7 +29,6 @@ RoceFabricHelper::RoceFabricHelper()
     m_nicFactory.SetTypeId("ns3::RoceNic");
     m_switchFactory.SetTypeId("ns3::RoceSwitch");
     m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
-    m_ccFactory.SetTypeId(NoneCongestionControl::GetTypeId());
     m_policyFactory.SetTypeId("ns3::EcmpEgressPolicy");
 }
 
@@ -58,9 +57,10 @@ RoceFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue&
 }
 
 void
-RoceFabricHelper::SetCongestionControl(const std::string& typeId)
+RoceFabricHelper::SetCongestionControl(const std::string& algorithm, const std::string& preset)
 {
-    m_ccFactory.SetTypeId(typeId);
+    m_ccFactory.SetAlgorithm(algorithm);
+    m_ccFactory.SetPreset(preset);
 }
 
 void

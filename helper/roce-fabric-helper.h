@@ -6,6 +6,7 @@
 
 #include "roce-fabric.h"
 
+#include "ns3/congestion-control-factory.h"
 #include "ns3/object-factory.h"
 #include "ns3/topology-graph.h"
 
@@ -35,8 +36,9 @@ class RoceFabricHelper
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
-    /// Congestion controller for every queue pair, by TypeId name (e.g. ns3::DcqcnCongestionControl).
-    void SetCongestionControl(const std::string& typeId);
+    /// Congestion controller for every queue pair: "none", "dcqcn" or "swift", and a
+    /// preset ("" = the algorithm's default); throws std::invalid_argument on bad names.
+    void SetCongestionControl(const std::string& algorithm, const std::string& preset = "");
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     void SetEgressPolicy(const std::string& typeId);
 
@@ -48,7 +50,7 @@ class RoceFabricHelper
     ObjectFactory m_nicFactory;
     ObjectFactory m_switchFactory;
     ObjectFactory m_mmuFactory;
-    ObjectFactory m_ccFactory;
+    CongestionControlFactory m_ccFactory;
     ObjectFactory m_policyFactory;
 };
 

@@ -33,7 +33,7 @@ NS_OBJECT_ENSURE_REGISTERED(RoceFabric);
 TypeId
 RoceFabric::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RoceFabric").SetParent<Object>().SetGroupName("AiFabric");
+    static TypeId tid = TypeId("ns3::RoceFabric").SetParent<RdmaFabric>().SetGroupName("AiFabric");
     return tid;
 }
 
@@ -43,7 +43,6 @@ RoceFabric::RoceFabric()
       m_posted(0),
       m_completed(0)
 {
-    m_ccFactory.SetTypeId(NoneCongestionControl::GetTypeId());
 }
 
 RoceFabric::~RoceFabric() = default;
@@ -57,9 +56,7 @@ RoceFabric::DoDispose()
     m_devices.clear();
     m_routes = nullptr;
     m_graph = nullptr;
-    m_messageCallback = MessageCallback();
-    m_deliveredCallback = DeliveredCallback();
-    Object::DoDispose();
+    RdmaFabric::DoDispose();
 }
 
 uint32_t
@@ -116,7 +113,7 @@ RoceFabric::GetAllDevices() const
 }
 
 void
-RoceFabric::SetCongestionControlFactory(const ObjectFactory& factory)
+RoceFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
 {
     m_ccFactory = factory;
 }
@@ -125,18 +122,6 @@ void
 RoceFabric::SetPriority(uint8_t priority)
 {
     m_priority = priority;
-}
-
-void
-RoceFabric::SetMessageCallback(MessageCallback cb)
-{
-    m_messageCallback = cb;
-}
-
-void
-RoceFabric::SetDeliveredCallback(DeliveredCallback cb)
-{
-    m_deliveredCallback = cb;
 }
 
 void
@@ -255,7 +240,7 @@ RoceFabric::GetQueuePair(uint32_t src, uint32_t dst)
                    link.delay * 2;
         }
         ctx.baseRtt = rtt;
-        qp->SetCongestionControl(m_ccFactory.Create<RdmaCongestionControl>(), ctx);
+        qp->SetCongestionControl(m_ccFactory.Create(), ctx);
     }
     m_qps[key] = qa;
     m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
@@ -281,10 +266,6 @@ void
 RoceFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
 {
     m_completed++;
-    if (m_messageCallback.IsNull())
-    {
-        return;
-    }
     MessageRecord r;
     r.id = m.id;
     r.src = qp->GetLocalHost();
@@ -295,16 +276,13 @@ RoceFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     r.start = m.postTime;
     r.end = Simulator::Now();
     r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
-    m_messageCallback(r);
+    NotifyMessage(r);
 }
 
 void
 RoceFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
 {
-    if (!m_deliveredCallback.IsNull())
-    {
-        m_deliveredCallback(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
-    }
+    NotifyDelivered(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
 }
 
 RoceFabric::Counters
@@ -323,6 +301,10 @@ RoceFabric::GetCounters() const
         c.timeouts += nic->GetTimeouts();
         c.cnpsSent += nic->GetCnpsSent();
         c.queuePairs += nic->GetQueuePairs().size();
+        for (const auto& qp : nic->GetQueuePairs())
+        {
+            c.outOfOrderPackets += qp->GetOutOfOrderPackets();
+        }
     }
     for (const auto& node : m_devices)
     {

@@ -4,10 +4,12 @@
 #ifndef ROCE_FABRIC_H
 #define ROCE_FABRIC_H
 
+#include "rdma-fabric.h"
+
 #include "ns3/callback.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
-#include "ns3/object-factory.h"
+#include "ns3/congestion-control-factory.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
 
@@ -35,75 +37,42 @@ struct RdmaMessage;
  * congestion controller, and reports each message's completion with its
  * flow-completion time and the ideal (unloaded) time on its path.
  */
-class RoceFabric : public Object
+class RoceFabric : public RdmaFabric
 {
   public:
-    /// A finished message (one fct.csv row).
-    struct MessageRecord
-    {
-        uint64_t id{0};
-        uint32_t src{0};
-        uint32_t dst{0};
-        uint64_t bytes{0};
-        uint64_t tag{0};
-        uint8_t kind{0};
-        Time start;
-        Time end;
-        Time ideal;
-    };
-
-    /// Fabric-wide counters for summary.json.
-    struct Counters
-    {
-        uint64_t losslessDrops{0};
-        uint64_t lossyDrops{0};
-        uint64_t pauseFramesSent{0};
-        uint64_t retransmittedPackets{0};
-        uint64_t timeouts{0};
-        uint64_t ecnMarks{0};
-        uint64_t cnpsSent{0};
-        uint64_t packetHops{0}; //!< frames put on any link (every hop counts)
-        uint64_t txBytes{0};
-        uint64_t queuePairs{0};
-    };
-
-    typedef Callback<void, const MessageRecord&> MessageCallback;
-    /// (src host, dst host, tag, bytes) when a message's last byte is placed.
-    typedef Callback<void, uint32_t, uint32_t, uint64_t, uint64_t> DeliveredCallback;
-
     static TypeId GetTypeId();
     RoceFabric();
     ~RoceFabric() override;
 
-    uint32_t GetNHosts() const;
-    Ptr<TopologyGraph> GetGraph() const;
-    Ptr<const RouteTable> GetRoutes() const;
-    const NodeContainer& GetNodes() const;
+    uint32_t GetNHosts() const override;
+    Ptr<TopologyGraph> GetGraph() const override;
+    Ptr<const RouteTable> GetRoutes() const override;
+    const NodeContainer& GetNodes() const override;
     Ptr<RoceNic> GetNic(uint32_t host) const;
     const std::vector<Ptr<RoceSwitch>>& GetSwitches() const;
     /// Graph node id of the i-th switch in GetSwitches().
     uint32_t GetSwitchNode(uint32_t i) const;
     std::vector<Ptr<RoceNetDevice>> GetAllDevices() const;
 
-    /// The congestion controller each new queue pair gets (TypeId name and attributes).
-    void SetCongestionControlFactory(const ObjectFactory& factory);
+    /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
+    void SetCongestionControlFactory(const CongestionControlFactory& factory);
     /// RDMA traffic class (priority) of new queue pairs.
     void SetPriority(uint8_t priority);
 
-    /// Post an RDMA WRITE of `bytes` from host src to host dst; returns the message id.
-    uint64_t PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind);
-    void SetMessageCallback(MessageCallback cb);
-    void SetDeliveredCallback(DeliveredCallback cb);
+    uint64_t PostWrite(uint32_t src,
+                       uint32_t dst,
+                       uint64_t bytes,
+                       uint64_t tag,
+                       uint8_t kind) override;
 
     /// Unloaded completion time of a message: pipelined store-and-forward on its path
     /// plus the returning ACK.
-    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
     /// Switch hops between two hosts on the routed path.
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
 
-    Counters GetCounters() const;
-    /// Messages posted and not yet acknowledged.
-    uint64_t GetPendingMessages() const;
+    Counters GetCounters() const override;
+    uint64_t GetPendingMessages() const override;
 
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
@@ -127,13 +96,11 @@ class RoceFabric : public Object
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
-    ObjectFactory m_ccFactory;
+    CongestionControlFactory m_ccFactory;
     uint8_t m_priority;
     uint64_t m_nextMessageId;
     uint64_t m_posted;
     uint64_t m_completed;
-    MessageCallback m_messageCallback;
-    DeliveredCallback m_deliveredCallback;
 };
 
 } // namespace ns3

@@ -200,17 +200,14 @@ ScenarioRunner::BuildFabric()
             Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
         }
     }
-    if (c.cc == "dcqcn")
+    try
     {
-        helper.SetCongestionControl("ns3::DcqcnCongestionControl");
+        helper.SetCongestionControl(c.cc, c.ccPreset);
     }
-    else if (c.cc == "swift")
+    catch (const std::invalid_argument& e)
     {
-        helper.SetCongestionControl("ns3::SwiftCongestionControl");
-    }
-    else if (c.cc != "none")
-    {
-        throw ConfigError("--cc: '" + c.cc + "' is not one of none, dcqcn, swift");
+        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
+                          e.what());
     }
     m_fabric = helper.Install(m_graph, m_routes);
     m_fabric->SetPriority(static_cast<uint8_t>(c.priority));
@@ -311,8 +308,8 @@ void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
-    m_fabric->SetMessageCallback(Callback<void, const RoceFabric::MessageRecord&>(
-        [this, w](const RoceFabric::MessageRecord& r) {
+    m_fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        [this, w](const RdmaFabric::MessageRecord& r) {
             FctRecord f;
             f.flowId = r.id;
             f.src = r.src;
@@ -399,7 +396,7 @@ ScenarioRunner::MaybeFinish()
 nlohmann::json
 ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
 {
-    RoceFabric::Counters k = m_fabric->GetCounters();
+    RdmaFabric::Counters k = m_fabric->GetCounters();
     nlohmann::json s;
     s["complete"] = complete;
     s["config"] = m_config.ToJson();

@@ -113,9 +113,9 @@ class UnloadedMessageTestCase : public TestCase
         Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         RoceFabricHelper helper;
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
-        std::vector<RoceFabric::MessageRecord> done;
-        fabric->SetMessageCallback(Callback<void, const RoceFabric::MessageRecord&>(
-            [&done](const RoceFabric::MessageRecord& r) { done.push_back(r); }));
+        std::vector<RdmaFabric::MessageRecord> done;
+        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+            [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         fabric->PostWrite(0, 3, 1000000, 7, 0);
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(done.size(), 1, "the message completes");
@@ -168,8 +168,8 @@ class IncastTestCase : public TestCase
         }
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         uint32_t done = 0;
-        fabric->SetMessageCallback(Callback<void, const RoceFabric::MessageRecord&>(
-            [&done](const RoceFabric::MessageRecord&) { done++; }));
+        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+            [&done](const RdmaFabric::MessageRecord&) { done++; }));
 
         // Meter the receiver's link: the leaf port towards host 0.
         uint32_t hostNode = g->GetHosts()[0];
@@ -185,7 +185,7 @@ class IncastTestCase : public TestCase
         }
         Simulator::Stop(Seconds(0.5));
         Simulator::Run();
-        RoceFabric::Counters k = fabric->GetCounters();
+        RdmaFabric::Counters k = fabric->GetCounters();
         NS_TEST_ASSERT_MSG_EQ(done, 16, "every message completes");
         if (m_pfc)
         {
@@ -251,8 +251,8 @@ class VictimFlowTestCase : public TestCase
         RoceFabricHelper helper;
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         Time victimFct;
-        fabric->SetMessageCallback(Callback<void, const RoceFabric::MessageRecord&>(
-            [&victimFct](const RoceFabric::MessageRecord& m) {
+        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+            [&victimFct](const RdmaFabric::MessageRecord& m) {
                 if (m.src == 2)
                 {
                     victimFct = m.end - m.start;

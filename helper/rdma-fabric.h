@@ -1,0 +1,104 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_FABRIC_H
+#define RDMA_FABRIC_H
+
+#include "ns3/callback.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/topology-graph.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class RouteTable;
+
+/**
+ * \ingroup ai-fabric
+ * \brief What workloads see of a fabric, RoCEv2 or InfiniBand: hosts that post
+ * RDMA WRITEs to each other, completions, and fabric-wide counters.
+ *
+ * Workloads (point-to-point patterns, background flows, collectives) talk only
+ * to this interface, so the same workload runs unchanged on either fabric.
+ */
+class RdmaFabric : public Object
+{
+  public:
+    /// A finished message (one fct.csv row).
+    struct MessageRecord
+    {
+        uint64_t id{0};
+        uint32_t src{0};
+        uint32_t dst{0};
+        uint64_t bytes{0};
+        uint64_t tag{0};
+        uint8_t kind{0};
+        Time start;
+        Time end;
+        Time ideal;
+    };
+
+    /// Fabric-wide counters for summary.json.
+    struct Counters
+    {
+        uint64_t losslessDrops{0};
+        uint64_t lossyDrops{0};
+        uint64_t pauseFramesSent{0}; //!< PFC frames (RoCEv2) or 0 (IB)
+        uint64_t creditUpdates{0};   //!< flow-control packets (IB) or 0 (RoCEv2)
+        uint64_t retransmittedPackets{0};
+        uint64_t timeouts{0};
+        uint64_t ecnMarks{0};
+        uint64_t cnpsSent{0};
+        uint64_t packetHops{0}; //!< frames put on any link (every hop counts)
+        uint64_t txBytes{0};
+        uint64_t queuePairs{0};
+        uint64_t outOfOrderPackets{0};
+    };
+
+    typedef Callback<void, const MessageRecord&> MessageCallback;
+    /// (src host, dst host, tag, bytes) when a message's last byte is placed.
+    typedef Callback<void, uint32_t, uint32_t, uint64_t, uint64_t> DeliveredCallback;
+
+    static TypeId GetTypeId();
+    RdmaFabric();
+    ~RdmaFabric() override;
+
+    virtual uint32_t GetNHosts() const = 0;
+    virtual Ptr<TopologyGraph> GetGraph() const = 0;
+    virtual Ptr<const RouteTable> GetRoutes() const = 0;
+    virtual const NodeContainer& GetNodes() const = 0;
+    /// Post an RDMA WRITE of `bytes` from host src to host dst; returns the message id.
+    virtual uint64_t PostWrite(uint32_t src,
+                               uint32_t dst,
+                               uint64_t bytes,
+                               uint64_t tag,
+                               uint8_t kind) = 0;
+    /// Unloaded completion time of a message on its path, ACK included.
+    virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
+    virtual Counters GetCounters() const = 0;
+    /// Messages posted and not yet acknowledged.
+    virtual uint64_t GetPendingMessages() const = 0;
+
+    /// Every listener is called for every finished message (sender completion).
+    void AddMessageCallback(MessageCallback cb);
+    /// Every listener is called for every delivered message (receiver completion).
+    void AddDeliveredCallback(DeliveredCallback cb);
+
+  protected:
+    void DoDispose() override;
+    void NotifyMessage(const MessageRecord& r) const;
+    void NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes) const;
+
+  private:
+    std::vector<MessageCallback> m_messageCallbacks;
+    std::vector<DeliveredCallback> m_deliveredCallbacks;
+};
+
+} // namespace ns3
+
+#endif // RDMA_FABRIC_H
