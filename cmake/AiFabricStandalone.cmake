@@ -164,6 +164,9 @@ endif()
 if(EXISTS ${AI_FABRIC_ROOT}/bindings/CMakeLists.txt)
   add_subdirectory(bindings)
 endif()
+if(AI_FABRIC_EXAMPLES AND EXISTS ${AI_FABRIC_ROOT}/bench/CMakeLists.txt)
+  add_subdirectory(bench)
+endif()
 
 # --- tests ----------------------------------------------------------------------------
 if(AI_FABRIC_TESTS)

@@ -69,7 +69,7 @@ if(AI_FABRIC_PY_TESTS)
         python-${stem}
         PROPERTIES LABELS "python" TIMEOUT 900
                    ENVIRONMENT
-                   "AI_FABRIC_BUILD_DIR=${CMAKE_BINARY_DIR};AI_FABRIC_SIM=${sim_path};AI_FABRIC_SOURCE_DIR=${AI_FABRIC_ROOT};PYTHONDONTWRITEBYTECODE=1")
+                   "AI_FABRIC_BUILD_DIR=${CMAKE_BINARY_DIR};AI_FABRIC_SIM=${sim_path};AI_FABRIC_SOURCE_DIR=${AI_FABRIC_ROOT};AI_FABRIC_PCAP_WRITER=${CMAKE_BINARY_DIR}/examples/rocev2-pcap-sample;PYTHONDONTWRITEBYTECODE=1")
     endforeach()
   endif()
 endif()

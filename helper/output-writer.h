@@ -61,9 +61,9 @@ class OutputWriter
   public:
     static constexpr const char* FCT_HEADER =
         "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind"; ///< fct.csv
-    static constexpr const char*
-        COLLECTIVE_HEADER = "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
-                            "busbw_gbps"; ///< collective.csv
+    static constexpr const char* COLLECTIVE_HEADER =
+        "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
+        "busbw_gbps"; ///< collective.csv
     static constexpr const char* PFC_HEADER = "time_ns,node,port,priority,event"; ///< pfc.csv
     static constexpr const char* QLEN_HEADER = "time_ns,node,port,queue,bytes";   ///< qlen.csv
     static constexpr const char* DROPS_HEADER = "time_ns,node,port,reason";       ///< drops.csv

@@ -58,6 +58,7 @@ class RdmaFabric : public Object
         uint64_t txBytes{0};
         uint64_t queuePairs{0};
         uint64_t outOfOrderPackets{0};
+        uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
     };
 
     typedef Callback<void, const MessageRecord&> MessageCallback;

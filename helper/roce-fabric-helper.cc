@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/none-congestion-control.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-ethernet-header.h"
@@ -15,7 +16,6 @@
 #include "ns3/roce-switch.h"
 #include "ns3/route-table.h"
 #include "ns3/shared-buffer-mmu.h"
-#include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -105,8 +105,8 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
         const TopologyGraph::Link& link = graph->GetLink(l);
         Ptr<RoceChannel> ch = CreateObject<RoceChannel>();
         ch->SetAttribute("Delay", TimeValue(link.delay));
-        for (auto [node, port] : {std::make_pair(link.a, link.portA),
-                                  std::make_pair(link.b, link.portB)})
+        for (auto [node, port] :
+             {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
         {
             Ptr<RoceNetDevice> dev = fabric->m_devices[node][port];
             dev->SetAttribute("DataRate", DataRateValue(link.rate));
@@ -123,10 +123,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
                                 << " ports; the RoCEv2 NIC model has exactly one");
         Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
         fabric->m_nodes.Get(node)->AggregateObject(nic);
-        nic->Setup(fabric->m_devices[node][0],
-                   h,
-                   RoceNic::HostAddress(h),
-                   RoceNic::HostMac(h));
+        nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         nic->TraceConnectWithoutContext("MessageSent",
                                         MakeCallback(&RoceFabric::OnMessageSent, fabric));
         nic->TraceConnectWithoutContext("MessageDelivered",
@@ -137,8 +134,8 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
     uint32_t frameMtu = 0;
     if (!fabric->m_nics.empty())
     {
-        frameMtu = fabric->m_nics[0]->GetFullPacketWireBytes() -
-                   RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+        frameMtu =
+            fabric->m_nics[0]->GetFullPacketWireBytes() - RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
     }
     int64_t stream = 1000;
     for (uint32_t node : graph->GetSwitches())

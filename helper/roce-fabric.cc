@@ -304,6 +304,7 @@ RoceFabric::GetCounters() const
         for (const auto& qp : nic->GetQueuePairs())
         {
             c.outOfOrderPackets += qp->GetOutOfOrderPackets();
+            c.spuriousRetransmissions += qp->GetSpuriousRetransmissions();
         }
     }
     for (const auto& node : m_devices)
@@ -338,8 +339,8 @@ RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
         }
         for (uint32_t port = 0; port < m_devices[node].size(); ++port)
         {
-            std::string name = prefix + "-" + std::to_string(node) + "-" + std::to_string(port) +
-                               ".pcap";
+            std::string name =
+                prefix + "-" + std::to_string(node) + "-" + std::to_string(port) + ".pcap";
             Ptr<PcapFileWrapper> file =
                 pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
             pcap.HookDefaultSink<RoceNetDevice>(m_devices[node][port], "PromiscSniffer", file);

@@ -460,10 +460,17 @@ BuildKnobs()
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
                      &C::pcap));
     k.push_back(Choice("cc", "congestion control", &C::cc, {"none", "dcqcn", "swift"}));
+    k.push_back(Choice("recovery",
+                       "loss recovery of the RDMA receivers: gbn (go-back-N, what most RoCE "
+                       "NICs do), sr (selective repeat, IRN-style), auto (sr when --lb, "
+                       "--nic-entropy or --routing reorders packets, else gbn)",
+                       &C::recovery,
+                       {"auto", "gbn", "sr"}));
     k.push_back(MakeKnob(
         "cc-preset",
-        "named parameter set of --cc (e.g. DCQCN 'paper' or 'hpcc'); '' = the algorithm's "
-        "default; the runner checks the name",
+        "named parameter set of --cc (DCQCN 'paper' or 'hpcc', Swift 'default' or 'paper'); "
+        "'' = the runner's default: 'hpcc' for dcqcn (the paper's values do not converge "
+        "to fairness within 10 ms at 100 Gb/s, doc/dcqcn.md), the algorithm's own otherwise",
         "'' or a preset name of the chosen --cc",
         Type::STRING,
         [](C& c, const std::string& v) { c.ccPreset = v; },
@@ -533,6 +540,11 @@ BuildKnobs()
             c.load = x;
         },
         [](const C& c) { return FormatReal(c.load); }));
+    k.push_back(TimeKnob("background-duration",
+                         "how long background flows keep arriving, from t=0 (0 = until "
+                         "--stop-time)",
+                         &C::backgroundDuration,
+                         true));
     k.push_back(Path("flows",
                      "flow file in the HPCC-derived simulators' format (count, then "
                      "src dst priority dport size_bytes start_s)",

@@ -84,7 +84,8 @@ class ScenarioConfig
     bool ecn{true};                       ///< ECN marking on
     bool pcap{false};                     ///< write pcap traces
     std::string cc{"none"};               ///< none | dcqcn | swift
-    std::string ccPreset;                 ///< preset name; "" = the algorithm's default
+    std::string ccPreset;                 ///< preset name; "" = the runner's default
+    std::string recovery{"auto"};         ///< auto | gbn | sr
     std::string routing{"auto"};          ///< auto | ecmp | updown | dor | minimal | valiant | ugal
     std::string lb{"ecmp"};               ///< ecmp | spray | roundrobin | adaptive | flowlet
     uint32_t nicEntropy{1};               ///< entropy values (UDP source ports) per QP
@@ -95,17 +96,18 @@ class ScenarioConfig
     uint32_t fanin{8};                    ///< incast senders
     std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
     double load{0.3};                     ///< background load, fraction of host link
-    std::string flows;                    ///< flow file path ("" = none)
-    uint32_t seed{1};                     ///< ns-3 RngSeed
-    uint64_t run{1};                      ///< ns-3 RngRun
-    Time stopTime{Seconds(1)};            ///< simulated-time cap
-    std::string out{"out"};               ///< output directory
-    Time qlenInterval{MicroSeconds(10)};  ///< queue sampling period; 0 = off
-    uint32_t ackInterval{1};              ///< one ACK every K packets
-    uint32_t priority{3};                 ///< RDMA traffic class
-    std::optional<uint64_t> kmin;         ///< ECN Kmin bytes; unset = scale from link rate
-    std::optional<uint64_t> kmax;         ///< ECN Kmax bytes; unset = scale from link rate
-    std::optional<double> pmax;           ///< ECN Pmax; unset = scale from link rate
+    Time backgroundDuration{MilliSeconds(1)}; ///< background arrival window; 0 = stop time
+    std::string flows;                        ///< flow file path ("" = none)
+    uint32_t seed{1};                         ///< ns-3 RngSeed
+    uint64_t run{1};                          ///< ns-3 RngRun
+    Time stopTime{Seconds(1)};                ///< simulated-time cap
+    std::string out{"out"};                   ///< output directory
+    Time qlenInterval{MicroSeconds(10)};      ///< queue sampling period; 0 = off
+    uint32_t ackInterval{1};                  ///< one ACK every K packets
+    uint32_t priority{3};                     ///< RDMA traffic class
+    std::optional<uint64_t> kmin;             ///< ECN Kmin bytes; unset = scale from link rate
+    std::optional<uint64_t> kmax;             ///< ECN Kmax bytes; unset = scale from link rate
+    std::optional<double> pmax;               ///< ECN Pmax; unset = scale from link rate
 
     /**
      * \brief Set a knob from text.

@@ -8,17 +8,20 @@
 
 #include "ns3/ptr.h"
 
-#include <nlohmann/json.hpp>
-
+#include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
 
 namespace ns3
 {
 
 class TopologyGraph;
 class RouteTable;
-class RoceFabric;
+class RdmaFabric;
 class OutputWriter;
+class FlowWorkload;
+class CollectiveWorkload;
 
 /**
  * \ingroup ai-fabric
@@ -48,8 +51,11 @@ class ScenarioRunner
   private:
     void ConfigureDefaults();
     void BuildFabric();
+    void BuildRoceFabric();
+    void BuildIbFabric();
     void ScheduleWorkload();
     void SchedulePointToPoint();
+    void ScheduleFlows();
     void ConnectMonitors();
     void SampleQueues();
     void MaybeFinish();
@@ -58,11 +64,17 @@ class ScenarioRunner
     ScenarioConfig m_config;
     Ptr<TopologyGraph> m_graph;
     Ptr<RouteTable> m_routes;
-    Ptr<RoceFabric> m_fabric;
+    Ptr<RdmaFabric> m_fabric;
     std::unique_ptr<OutputWriter> m_writer;
-    uint64_t m_expectedMessages{0};
-    uint64_t m_finishedMessages{0};
+    uint64_t m_expectedMessages{0}; //!< point-to-point messages of the workload
+    uint64_t m_finishedMessages{0}; //!< point-to-point messages finished
+    uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
+    Ptr<FlowWorkload> m_flowWorkload;
+    Ptr<CollectiveWorkload> m_collective;
     bool m_workDone{false};
+    /// One predicate per source of work (pattern, collectives, flows); all true = done.
+    std::vector<std::function<bool()>> m_finished;
+    nlohmann::json m_extraSummary; //!< fragments added by workloads
 };
 
 } // namespace ns3

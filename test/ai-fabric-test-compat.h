@@ -14,7 +14,7 @@
 #include "ns3/version-defines.h"
 #endif
 
-#if defined(NS3_VERSION_MAJOR) && defined(NS3_VERSION_MINOR) &&                                   \
+#if defined(NS3_VERSION_MAJOR) && defined(NS3_VERSION_MINOR) &&                                    \
     (NS3_VERSION_MAJOR > 3 || (NS3_VERSION_MAJOR == 3 && NS3_VERSION_MINOR >= 41))
 #define AI_FABRIC_UNIT_SUITE ns3::TestSuite::Type::UNIT
 #define AI_FABRIC_SYSTEM_SUITE ns3::TestSuite::Type::SYSTEM

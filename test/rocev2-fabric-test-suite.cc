@@ -177,8 +177,7 @@ class IncastTestCase : public TestCase
         LinkMeter meter;
         meter.dev = DynamicCast<RoceNetDevice>(
             fabric->GetNodes().Get(leaf)->GetDevice(PortTowards(g, leaf, hostNode)));
-        meter.dev->TraceConnectWithoutContext("PhyTxBegin",
-                                              MakeCallback(&LinkMeter::OnTx, &meter));
+        meter.dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&LinkMeter::OnTx, &meter));
         for (uint32_t s = 4; s < 20; ++s)
         {
             fabric->PostWrite(s, 0, 1000000, s, 1);

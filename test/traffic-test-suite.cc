@@ -375,7 +375,7 @@ class FlowFileTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(FlowFile::NodeIdToIpv4(0), 0x0b000001u, "node 0 = 11.0.0.1");
         NS_TEST_ASSERT_MSG_EQ(FlowFile::NodeIdToIpv4(257), 0x0b010101u, "node 257 = 11.1.1.1");
         NS_TEST_ASSERT_MSG_EQ(FlowFile::Ipv4ToNodeId(0x0b010101u), 257u, "and back");
-        FctRecord r;
+        HpccFctRecord r;
         r.src = 0;
         r.dst = 257;
         r.sport = 10000;

@@ -23,10 +23,10 @@ namespace ns3
  */
 struct RdmaCcContext
 {
-    DataRate lineRate{"100Gbps"}; //!< rate of the sender's NIC port
-    uint32_t mtuBytes{1000};      //!< payload bytes per full packet
-    uint32_t wireBytes{1082};     //!< bytes one full packet occupies on the wire (headers,
-                                  //!< FCS, preamble and inter-frame gap included)
+    DataRate lineRate{"100Gbps"};  //!< rate of the sender's NIC port
+    uint32_t mtuBytes{1000};       //!< payload bytes per full packet
+    uint32_t wireBytes{1082};      //!< bytes one full packet occupies on the wire (headers,
+                                   //!< FCS, preamble and inter-frame gap included)
     Time baseRtt{MicroSeconds(8)}; //!< unloaded round-trip time of the path
     uint32_t hops{1};              //!< switch hops on the forward path
 };

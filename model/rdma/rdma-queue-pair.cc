@@ -5,6 +5,7 @@
 
 #include "rdma-opcode.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -20,7 +21,12 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
 {
-constexpr uint64_t PSN_MASK = 0xFFFFFF; // the BTH carries 24 bits
+constexpr uint64_t PSN_MASK = 0xFFFFFF;   // the BTH carries 24 bits
+constexpr uint32_t RX_LAST = 0x80000000U; // receive ring: the slot ends a message
+// Receive ring cap: 2^20 packets (1 GB at a 1000-byte MTU) is far beyond any
+// reordering a fabric produces; a packet further ahead is dropped, like an
+// out-of-window packet, and recovered by the sender.
+constexpr uint64_t RX_RING_MAX = 1U << 20;
 } // namespace
 
 TypeId
@@ -57,7 +63,40 @@ RdmaQueuePair::GetTypeId()
                           "(50 us in Zhu et al. 2015)",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaQueuePair::m_cnpInterval),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Recovery",
+                          "Loss recovery: GoBackN (IBTA RC: out-of-order packets are dropped "
+                          "and NAKed, the sender resends from the NAKed PSN) or "
+                          "SelectiveRepeat (IRN-like: out-of-order placement, NAK after "
+                          "ReorderThreshold later arrivals, only the NAKed PSN is resent). "
+                          "Sender and receiver must agree",
+                          EnumValue(RdmaQueuePair::GO_BACK_N),
+                          MakeEnumAccessor(&RdmaQueuePair::m_recovery),
+                          MakeEnumChecker(RdmaQueuePair::GO_BACK_N,
+                                          "GoBackN",
+                                          RdmaQueuePair::SELECTIVE_REPEAT,
+                                          "SelectiveRepeat"))
+            .AddAttribute("ReorderThreshold",
+                          "Selective repeat: the receiver NAKs a missing PSN once this many "
+                          "later PSNs have arrived (packets). Like TCP's duplicate-ACK "
+                          "threshold, but sized for packet spraying, whose reordering depth "
+                          "is the queueing difference between paths (tens of packets); 1 = "
+                          "NAK at the first out-of-order arrival, as IRN does",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_reorderThreshold),
+                          MakeUintegerChecker<uint32_t>(1, 1U << 20))
+            .AddAttribute("NicEntropy",
+                          "Number of UDP source ports a QP's data packets cycle over "
+                          "(NIC-driven spraying); 1 = one port per QP (plain RoCEv2)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_nicEntropy),
+                          MakeUintegerChecker<uint32_t>(1, 16384))
+            .AddAttribute("EntropyBurst",
+                          "Packets sent with one entropy value before moving to the next "
+                          "(NicEntropy > 1); 1 = per-packet spraying",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_entropyBurst),
+                          MakeUintegerChecker<uint32_t>(1, 1U << 20));
     return tid;
 }
 
@@ -66,7 +105,12 @@ RdmaQueuePair::RdmaQueuePair()
       m_ackInterval(1),
       m_rto(NanoSeconds(4194304)),
       m_cnpInterval(MicroSeconds(50)),
-      m_sendTimes(64, 0)
+      m_recovery(GO_BACK_N),
+      m_reorderThreshold(64),
+      m_nicEntropy(1),
+      m_entropyBurst(1),
+      m_sendTimes(64, 0),
+      m_rxRing(64, 0)
 {
 }
 
@@ -201,13 +245,14 @@ RdmaQueuePair::PostReceive(uint64_t tag)
 bool
 RdmaQueuePair::HasDataToSend() const
 {
-    return m_nextPsn < m_endPsn;
+    return m_retxPending || m_nextPsn < m_endPsn;
 }
 
 bool
 RdmaQueuePair::IsWindowBlocked() const
 {
-    if (!m_cc || m_nextPsn == m_unaPsn)
+    // A selective retransmission fills the hole that holds the window: never blocked.
+    if (!m_cc || m_nextPsn == m_unaPsn || m_retxPending)
     {
         return false; // one packet may always be in flight
     }
@@ -241,13 +286,12 @@ RdmaQueuePair::MessageOf(uint64_t psn) const
 }
 
 RdmaSegment
-RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
+RdmaQueuePair::MakeSegment(uint64_t psn) const
 {
-    NS_ASSERT(HasDataToSend());
-    const RdmaMessage* m = MessageOf(m_nextPsn);
+    const RdmaMessage* m = MessageOf(psn);
     RdmaSegment s;
-    s.psn = m_nextPsn;
-    uint64_t index = m_nextPsn - m->firstPsn;
+    s.psn = psn;
+    uint64_t index = psn - m->firstPsn;
     uint64_t nPackets = m->endPsn - m->firstPsn;
     s.offset = index * m_mtu;
     s.payloadBytes = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m->bytes - s.offset));
@@ -259,14 +303,14 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
                : last        ? RdmaOpcode::WRITE_LAST_IMM
                              : RdmaOpcode::WRITE_MIDDLE;
     s.ackRequest = last;
-    s.retransmission = m_nextPsn < m_maxSentPsn;
-    if (s.retransmission)
-    {
-        m_retransmitted++;
-    }
+    return s;
+}
 
+void
+RdmaQueuePair::RecordSendTime(uint64_t psn, Time now)
+{
     // Remember the send time for RTT samples; the ring holds [una, next).
-    if (m_nextPsn - m_unaPsn >= m_sendTimes.size())
+    if (psn - m_unaPsn >= m_sendTimes.size())
     {
         std::vector<int64_t> grown(m_sendTimes.size() * 2, 0);
         for (uint64_t p = m_unaPsn; p < m_nextPsn; ++p)
@@ -275,10 +319,44 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
         }
         m_sendTimes.swap(grown);
     }
-    m_sendTimes[m_nextPsn & (m_sendTimes.size() - 1)] = now.GetTimeStep();
+    m_sendTimes[psn & (m_sendTimes.size() - 1)] = now.GetTimeStep();
+}
 
-    m_nextPsn++;
-    m_maxSentPsn = std::max(m_maxSentPsn, m_nextPsn);
+RdmaSegment
+RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
+{
+    NS_ASSERT(HasDataToSend());
+    RdmaSegment s;
+    if (m_retxPending && m_retxPsn >= m_unaPsn && m_retxPsn < m_nextPsn)
+    {
+        // Selective repeat: resend only the PSN the receiver NAKed.
+        s = MakeSegment(m_retxPsn);
+        s.retransmission = true;
+        m_retxPending = false;
+        m_retransmitted++;
+        RecordSendTime(s.psn, now);
+    }
+    else
+    {
+        m_retxPending = false;
+        s = MakeSegment(m_nextPsn);
+        s.retransmission = m_nextPsn < m_maxSentPsn;
+        if (s.retransmission)
+        {
+            m_retransmitted++;
+        }
+        RecordSendTime(m_nextPsn, now);
+        m_nextPsn++;
+        m_maxSentPsn = std::max(m_maxSentPsn, m_nextPsn);
+    }
+    // NIC-driven spraying: cycle over NicEntropy source ports in the dynamic range.
+    uint64_t slot = m_nicEntropy > 1 ? (m_packetsSent / m_entropyBurst) % m_nicEntropy : 0;
+    s.entropy = static_cast<uint16_t>(0xC000 | ((m_entropy + slot) & 0x3FFF));
+    if (m_nicEntropy <= 1)
+    {
+        s.entropy = m_entropy;
+    }
+    m_packetsSent++;
 
     // Pacing at the controller's rate, charged with the packet's bytes on the wire.
     DataRate rate = m_cc ? m_cc->GetRate() : DataRate(0);
@@ -339,6 +417,10 @@ RdmaQueuePair::ReceiveAck(uint32_t wirePsn, Time now)
     {
         m_nextPsn = m_unaPsn;
     }
+    if (m_retxPending && m_retxPsn < m_unaPsn)
+    {
+        m_retxPending = false; // the hole was filled by the original after all
+    }
     m_consecutiveTimeouts = 0;
     if (m_cc)
     {
@@ -360,9 +442,23 @@ RdmaQueuePair::ReceiveNak(uint32_t wirePsn, Time /* now */)
     {
         return;
     }
-    // A NAK acknowledges everything before the PSN it names, then go back N.
-    m_unaPsn = expected;
-    m_nextPsn = expected;
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        // A NAK acknowledges everything before the PSN it names; resend only that PSN.
+        m_unaPsn = std::max(m_unaPsn, expected);
+        m_nextPsn = std::max(m_nextPsn, m_unaPsn);
+        if (expected < m_nextPsn)
+        {
+            m_retxPending = true;
+            m_retxPsn = expected;
+        }
+    }
+    else
+    {
+        // A NAK acknowledges everything before the PSN it names, then go back N.
+        m_unaPsn = expected;
+        m_nextPsn = expected;
+    }
     if (m_cc)
     {
         m_cc->OnNack();
@@ -415,6 +511,7 @@ RdmaQueuePair::Timeout()
     m_timeouts++;
     m_consecutiveTimeouts++;
     m_nextPsn = m_unaPsn;
+    m_retxPending = false;
     if (m_cc)
     {
         m_cc->OnTimeout();
@@ -449,6 +546,57 @@ RdmaQueuePair::GetPendingMessages() const
     return m_messages.size();
 }
 
+bool
+RdmaQueuePair::EnsureRxRing(uint64_t distance)
+{
+    if (distance < m_rxRing.size())
+    {
+        return true;
+    }
+    if (distance >= RX_RING_MAX)
+    {
+        return false;
+    }
+    // Rare: grow to the next power of two that holds the distance twice over.
+    std::size_t size = m_rxRing.size();
+    while (size <= distance * 2 && size < RX_RING_MAX)
+    {
+        size *= 2;
+    }
+    std::vector<uint32_t> grown(size, 0);
+    for (uint64_t p = m_ePsn; p < m_ePsn + m_rxRing.size(); ++p)
+    {
+        grown[p & (size - 1)] = m_rxRing[p & (m_rxRing.size() - 1)];
+    }
+    m_rxRing.swap(grown);
+    return true;
+}
+
+bool
+RdmaQueuePair::Consume(uint32_t payloadBytes, bool last)
+{
+    m_rxMessageBytes += payloadBytes;
+    m_unackedPackets++;
+    if (!last)
+    {
+        return false;
+    }
+    m_msn++;
+    uint64_t tag = 0;
+    if (!m_rxTags.empty())
+    {
+        tag = m_rxTags.front();
+        m_rxTags.pop_front();
+    }
+    uint64_t bytes = m_rxMessageBytes;
+    m_rxMessageBytes = 0;
+    if (!m_delivered.IsNull())
+    {
+        m_delivered(this, tag, bytes);
+    }
+    return true;
+}
+
 RdmaQueuePair::Response
 RdmaQueuePair::ReceiveData(uint32_t wirePsn,
                            uint8_t opcode,
@@ -469,52 +617,103 @@ RdmaQueuePair::ReceiveData(uint32_t wirePsn,
     }
     uint64_t psn = Unwrap(wirePsn, m_ePsn);
     msnOut = m_msn & PSN_MASK;
-    if (psn > m_ePsn)
-    {
-        // A gap: go-back-N receivers drop it and NAK once per expected PSN.
-        m_outOfOrder++;
-        if (m_nakOutstanding)
-        {
-            return Response::NONE;
-        }
-        m_nakOutstanding = true;
-        ackPsnOut = m_ePsn & PSN_MASK;
-        return Response::NAK;
-    }
     if (psn < m_ePsn)
     {
-        // Duplicate (a go-back-N resend of something already placed): re-ACK.
+        // Duplicate (a resend of something already placed): re-ACK.
         m_duplicates++;
+        m_spurious++;
         ackPsnOut = (m_ePsn - 1) & PSN_MASK;
         return Response::ACK;
+    }
+    uint64_t distance = psn - m_ePsn;
+    if (!EnsureRxRing(distance))
+    {
+        m_outOfOrder++;
+        return Response::NONE; // beyond any reorder window: as if lost
+    }
+    const uint64_t mask = m_rxRing.size() - 1;
+    uint32_t& slot = m_rxRing[psn & mask];
+    bool last = RdmaOpcode::IsLast(opcode);
+    if (distance > 0)
+    {
+        m_outOfOrder++;
+        m_maxReorder = std::max(m_maxReorder, distance);
+        if (m_recovery == GO_BACK_N)
+        {
+            // Go-back-N receivers drop it (remembering it was seen, for statistics)
+            // and NAK once per expected PSN.
+            if (slot != 0)
+            {
+                m_spurious++;
+            }
+            slot = 1;
+            if (m_nakOutstanding)
+            {
+                return Response::NONE;
+            }
+            m_nakOutstanding = true;
+            m_naksSent++;
+            ackPsnOut = m_ePsn & PSN_MASK;
+            return Response::NAK;
+        }
+        if (slot != 0)
+        {
+            m_duplicates++;
+            m_spurious++;
+            return Response::NONE;
+        }
+        // Selective repeat: place it now (its PSN gives its offset) and hold its slot.
+        slot = payloadBytes | (last ? RX_LAST : 0);
+        m_rxAbove++;
+        m_deliveredBytes += payloadBytes;
+        if (!m_nakOutstanding && m_rxAbove >= m_reorderThreshold)
+        {
+            m_nakOutstanding = true;
+            m_naksSent++;
+            ackPsnOut = m_ePsn & PSN_MASK;
+            return Response::NAK;
+        }
+        return Response::NONE;
+    }
+    // The expected PSN.
+    if (slot != 0)
+    {
+        m_spurious++; // go-back-N: it had arrived before and was discarded
+        slot = 0;
     }
     m_ePsn++;
     m_nakOutstanding = false;
     m_deliveredBytes += payloadBytes;
-    m_rxMessageBytes += payloadBytes;
-    m_unackedPackets++;
-    bool last = RdmaOpcode::IsLast(opcode);
-    if (last)
+    bool ended = Consume(payloadBytes, last);
+    bool jumped = false;
+    while (m_rxAbove > 0)
     {
-        m_msn++;
-        uint64_t tag = 0;
-        if (!m_rxTags.empty())
+        uint32_t& next = m_rxRing[m_ePsn & mask];
+        if (next == 0)
         {
-            tag = m_rxTags.front();
-            m_rxTags.pop_front();
+            break;
         }
-        uint64_t bytes = m_rxMessageBytes;
-        m_rxMessageBytes = 0;
-        if (!m_delivered.IsNull())
-        {
-            m_delivered(this, tag, bytes);
-        }
+        uint32_t v = next;
+        next = 0;
+        m_rxAbove--;
+        m_ePsn++;
+        jumped = true;
+        ended |= Consume(v & ~RX_LAST, (v & RX_LAST) != 0);
     }
     msnOut = m_msn & PSN_MASK;
-    if (last || ackRequest || m_unackedPackets >= m_ackInterval)
+    if (m_rxAbove >= m_reorderThreshold)
+    {
+        // Another hole with enough later arrivals: NAK it now (acknowledges all below).
+        m_nakOutstanding = true;
+        m_naksSent++;
+        m_unackedPackets = 0;
+        ackPsnOut = m_ePsn & PSN_MASK;
+        return Response::NAK;
+    }
+    if (ended || jumped || ackRequest || m_unackedPackets >= m_ackInterval)
     {
         m_unackedPackets = 0;
-        ackPsnOut = psn & PSN_MASK;
+        ackPsnOut = (m_ePsn - 1) & PSN_MASK;
         return Response::ACK;
     }
     return Response::NONE;
@@ -536,6 +735,30 @@ uint64_t
 RdmaQueuePair::GetDuplicatePackets() const
 {
     return m_duplicates;
+}
+
+uint64_t
+RdmaQueuePair::GetSpuriousRetransmissions() const
+{
+    return m_spurious;
+}
+
+uint64_t
+RdmaQueuePair::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+uint64_t
+RdmaQueuePair::GetMaxReorderDistance() const
+{
+    return m_maxReorder;
+}
+
+RdmaQueuePair::Recovery
+RdmaQueuePair::GetRecovery() const
+{
+    return m_recovery;
 }
 
 } // namespace ns3

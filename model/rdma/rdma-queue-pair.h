@@ -25,13 +25,14 @@ namespace ns3
  */
 struct RdmaSegment
 {
-    uint64_t psn{0};           //!< 64-bit packet sequence number (wire carries the low 24 bits)
-    uint32_t payloadBytes{0};  //!< payload of this packet
-    uint8_t opcode{0};         //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
-    bool ackRequest{false};    //!< AckReq bit: last packet of a message
-    uint64_t messageBytes{0};  //!< DMA length, for the RETH of a first/only packet
-    uint64_t offset{0};        //!< byte offset in the message (the RETH VA of this packet)
+    uint64_t psn{0};            //!< 64-bit packet sequence number (wire carries the low 24 bits)
+    uint32_t payloadBytes{0};   //!< payload of this packet
+    uint8_t opcode{0};          //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
+    bool ackRequest{false};     //!< AckReq bit: last packet of a message
+    uint64_t messageBytes{0};   //!< DMA length, for the RETH of a first/only packet
+    uint64_t offset{0};         //!< byte offset in the message (the RETH VA of this packet)
     bool retransmission{false}; //!< this PSN was sent before
+    uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
 };
 
 /**
@@ -55,12 +56,30 @@ struct RdmaMessage
  *
  * Sender half: messages are segmented at the MTU into IBTA RC WRITE packets with
  * consecutive PSNs; cumulative ACKs complete them; a NAK (PSN sequence error)
- * triggers go-back-N from the PSN the receiver expects; a retransmission timer
- * covers lost tails. A congestion controller sets the pacing rate and window.
+ * names the PSN the receiver expects; a retransmission timer covers lost tails.
+ * A congestion controller sets the pacing rate and window. With NicEntropy > 1
+ * the UDP source port of data packets cycles over that many values (one value
+ * per EntropyBurst packets), so flow-hash ECMP switches spread one QP over paths.
  *
- * Receiver half: in-order placement, an ACK every AckInterval packets and at
- * every message end, one NAK per gap, duplicate detection, and at most one
- * CNP per CnpInterval when packets arrive ECN-marked (DCQCN's notification point).
+ * Recovery (both halves must agree; set it with Config::SetDefault):
+ * - GoBackN (IBTA RC): the receiver drops any packet beyond ePSN and NAKs ePSN
+ *   once; the sender resends everything from that PSN. Reordering therefore
+ *   looks like loss: each reordering costs a NAK and a burst of resends.
+ * - SelectiveRepeat (IRN-like): the receiver places out-of-order WRITE packets
+ *   (each carries its offset, implied by its PSN) and keeps a bitmap of received
+ *   PSNs beyond ePSN. It NAKs ePSN only once ReorderThreshold distinct later PSNs
+ *   have arrived (reordering is not loss), once per hole. The sender retransmits
+ *   exactly the NAKed PSN and then continues with new data. When the hole fills,
+ *   the cumulative ACK jumps over everything already received, and a remaining
+ *   hole with enough later arrivals is NAKed at once. A timeout goes back to the
+ *   oldest unacknowledged PSN (the receiver discards what it already holds).
+ *
+ * Receiver half: placement as above, an ACK every AckInterval packets, at every
+ * message end and when ePSN jumps, duplicate detection, and at most one CNP per
+ * CnpInterval when packets arrive ECN-marked (DCQCN's notification point).
+ * Reorder statistics: out-of-order arrivals, the largest reorder distance and
+ * spurious retransmissions (arrivals of a PSN that had already arrived once,
+ * whether it was placed or, under go-back-N, discarded).
  *
  * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
  * wire is free, and passes parsed ACK/NAK/CNP/data events in.
@@ -80,6 +99,13 @@ class RdmaQueuePair : public Object
         NONE = 0,
         ACK = 1,
         NAK = 2,
+    };
+
+    /// Loss recovery scheme (see the class description).
+    enum Recovery
+    {
+        GO_BACK_N = 0,
+        SELECTIVE_REPEAT = 1,
     };
 
     static TypeId GetTypeId();
@@ -143,6 +169,13 @@ class RdmaQueuePair : public Object
     uint64_t GetDeliveredBytes() const;
     uint64_t GetOutOfOrderPackets() const;
     uint64_t GetDuplicatePackets() const;
+    /// Arrivals of a PSN that had already arrived once (placed or discarded).
+    uint64_t GetSpuriousRetransmissions() const;
+    /// NAKs this receiver sent.
+    uint64_t GetNaksSent() const;
+    /// Largest distance (packets) of an arrival beyond the expected PSN.
+    uint64_t GetMaxReorderDistance() const;
+    Recovery GetRecovery() const;
 
   protected:
     void DoDispose() override;
@@ -155,6 +188,14 @@ class RdmaQueuePair : public Object
     void OnCcChange();
     uint32_t PayloadOf(uint64_t psn) const;
     const RdmaMessage* MessageOf(uint64_t psn) const;
+    /// The segment carrying psn (which must belong to a posted message).
+    RdmaSegment MakeSegment(uint64_t psn) const;
+    /// Record the send time of psn in the ring of [una, next) send times.
+    void RecordSendTime(uint64_t psn, Time now);
+    /// Make the receive ring hold PSNs up to m_ePsn + distance; false if too far.
+    bool EnsureRxRing(uint64_t distance);
+    /// Account one in-order packet (bytes and completion); true if it ended a message.
+    bool Consume(uint32_t payloadBytes, bool last);
 
     uint32_t m_localQpn{0};
     uint32_t m_peerQpn{0};
@@ -168,6 +209,10 @@ class RdmaQueuePair : public Object
     uint32_t m_ackInterval;
     Time m_rto;
     Time m_cnpInterval;
+    Recovery m_recovery;
+    uint32_t m_reorderThreshold;
+    uint32_t m_nicEntropy;
+    uint32_t m_entropyBurst;
 
     Ptr<RdmaCongestionControl> m_cc;
     SendCompleteCallback m_sendComplete;
@@ -186,19 +231,29 @@ class RdmaQueuePair : public Object
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
+    bool m_retxPending{false}; //!< selective repeat: m_retxPsn must be resent
+    uint64_t m_retxPsn{0};
+    uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
 
     // receiver state
-    uint64_t m_ePsn{0};                 //!< next PSN expected
-    uint32_t m_msn{0};                  //!< messages completed
-    uint32_t m_unackedPackets{0};       //!< in-order packets since the last ACK
-    bool m_nakOutstanding{false};       //!< a NAK for m_ePsn was sent
-    Time m_lastCnp;                     //!< last CNP sent for this QP
+    uint64_t m_ePsn{0};           //!< next PSN expected
+    uint32_t m_msn{0};            //!< messages completed
+    uint32_t m_unackedPackets{0}; //!< in-order packets since the last ACK
+    bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
+    Time m_lastCnp;               //!< last CNP sent for this QP
     bool m_cnpSent{false};
-    uint64_t m_rxMessageBytes{0};       //!< bytes of the message being received
-    std::deque<uint64_t> m_rxTags;      //!< posted receives (tags), in order
+    uint64_t m_rxMessageBytes{0};  //!< bytes of the message being received
+    std::deque<uint64_t> m_rxTags; //!< posted receives (tags), in order
     uint64_t m_deliveredBytes{0};
     uint64_t m_outOfOrder{0};
     uint64_t m_duplicates{0};
+    /// Ring by PSN over [ePSN, ePSN + size): 0 = not received, else payload bytes
+    /// with bit 31 set for a message's last packet (go-back-N: 1 = seen, discarded).
+    std::vector<uint32_t> m_rxRing;
+    uint32_t m_rxAbove{0}; //!< selective repeat: PSNs held beyond ePSN
+    uint64_t m_spurious{0};
+    uint64_t m_naksSent{0};
+    uint64_t m_maxReorder{0};
 };
 
 } // namespace ns3

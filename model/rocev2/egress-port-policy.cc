@@ -16,4 +16,10 @@ EgressPortPolicy::GetTypeId()
     return tid;
 }
 
+int64_t
+EgressPortPolicy::AssignStreams(int64_t /* stream */)
+{
+    return 0;
+}
+
 } // namespace ns3

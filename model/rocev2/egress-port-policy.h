@@ -31,6 +31,8 @@ class EgressPortPolicy : public Object
                             const uint32_t* candidates,
                             uint32_t n,
                             const RoceFrameView& frame) = 0;
+    /// Fix the random streams of a randomized policy; returns how many it used.
+    virtual int64_t AssignStreams(int64_t stream);
 };
 
 } // namespace ns3

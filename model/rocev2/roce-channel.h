@@ -41,9 +41,9 @@ class RoceChannel : public Channel
     Time GetDelay() const;
 
   private:
-    Time m_delay;                 //!< propagation delay
-    Ptr<RoceNetDevice> m_dev[2];  //!< the two ends
-    std::size_t m_nDevices;       //!< devices attached so far
+    Time m_delay;                //!< propagation delay
+    Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
+    std::size_t m_nDevices;      //!< devices attached so far
 };
 
 } // namespace ns3

@@ -130,14 +130,14 @@ class RoceNetDevice : public NetDevice
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    bool m_busy;                         //!< a frame is on the wire
-    std::deque<Ptr<Packet>> m_control;   //!< pause frames waiting for the wire
-    std::array<Time, 8> m_pausedUntil;   //!< peer's pause per priority
-    std::array<Time, 8> m_pauseStart;    //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;   //!< accumulated paused time
-    std::array<EventId, 8> m_pauseEvent; //!< expiry of the peer's pause
-    uint8_t m_pausedMask;                //!< priorities paused by the peer
-    uint8_t m_peerPausedMask;            //!< priorities we asked the peer to pause
+    bool m_busy;                           //!< a frame is on the wire
+    std::deque<Ptr<Packet>> m_control;     //!< pause frames waiting for the wire
+    std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
+    std::array<Time, 8> m_pauseStart;      //!< when the current pause began
+    std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time
+    std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
+    uint8_t m_pausedMask;                  //!< priorities paused by the peer
+    uint8_t m_peerPausedMask;              //!< priorities we asked the peer to pause
     std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
 
     uint64_t m_txFrames;

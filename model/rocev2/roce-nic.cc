@@ -244,6 +244,28 @@ RoceNic::GetTimeouts() const
 }
 
 uint64_t
+RoceNic::GetOutOfOrderPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetOutOfOrderPackets();
+    }
+    return n;
+}
+
+uint64_t
+RoceNic::GetSpuriousRetransmissions() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetSpuriousRetransmissions();
+    }
+    return n;
+}
+
+uint64_t
 RoceNic::GetCnpsSent() const
 {
     return m_cnpsSent;
@@ -342,7 +364,7 @@ RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
     f.dstIp = HostAddress(qp->GetPeerHost());
     f.dscp = static_cast<uint8_t>(qp->GetPriority() << 3);
     f.ecn = m_ecnCapable ? ECN_ECT0 : 0;
-    f.udpSrcPort = qp->GetEntropy();
+    f.udpSrcPort = s.entropy != 0 ? s.entropy : qp->GetEntropy();
     f.opcode = s.opcode;
     f.destQp = qp->GetPeerQpn();
     f.ackReq = s.ackRequest;
@@ -438,8 +460,15 @@ RoceNic::ReceiveFrame(Ptr<RoceNetDevice> /* dev */, Ptr<Packet> p, const RoceFra
     uint32_t ackPsn = 0;
     uint32_t msn = 0;
     bool cnp = false;
-    RdmaQueuePair::Response r =
-        qp->ReceiveData(view.psn, op, payload, view.ackReq, view.ecn == ECN_CE, now, ackPsn, msn, cnp);
+    RdmaQueuePair::Response r = qp->ReceiveData(view.psn,
+                                                op,
+                                                payload,
+                                                view.ackReq,
+                                                view.ecn == ECN_CE,
+                                                now,
+                                                ackPsn,
+                                                msn,
+                                                cnp);
     if (cnp)
     {
         m_cnpsSent++;

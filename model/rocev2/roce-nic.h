@@ -57,6 +57,10 @@ class RoceNic : public Object
 
     uint64_t GetRetransmittedPackets() const;
     uint64_t GetTimeouts() const;
+    /// Sums over this NIC's queue pairs (receiver halves): arrivals beyond ePSN, and
+    /// arrivals of a PSN that had arrived before (see RdmaQueuePair).
+    uint64_t GetOutOfOrderPackets() const;
+    uint64_t GetSpuriousRetransmissions() const;
     uint64_t GetCnpsSent() const;
     uint64_t GetCnpsReceived() const;
 

@@ -3,6 +3,7 @@
  */
 #include "roce-switch.h"
 
+#include "dragonfly-route-tag.h"
 #include "ecmp-egress-policy.h"
 #include "ecn-marker.h"
 #include "roce-channel.h"
@@ -12,14 +13,22 @@
 #include "shared-buffer-mmu.h"
 
 #include "ns3/boolean.h"
+#include "ns3/dragonfly-routing.h"
+#include "ns3/enum.h"
+#include "ns3/integer.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-ethernet-header.h"
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
+#include "ns3/topology-graph.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
@@ -65,6 +74,43 @@ RoceSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RoceSwitch::m_hashSeed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("UseClassRule",
+                          "Apply the route table's class rule (torus dateline, dragonfly "
+                          "global-hop classes) by moving frames to priority "
+                          "ClassBasePriority + class; false keeps every frame on its "
+                          "arrival priority (one class: cyclic buffer dependencies possible)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_useClassRule),
+                          MakeBooleanChecker())
+            .AddAttribute("ClassBasePriority",
+                          "Priority of class 0 (the RDMA data priority; class c uses base + "
+                          "c, which must stay below the control priority 7). Default 3, "
+                          "RoCEv2's common lossless class",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RoceSwitch::m_classBase),
+                          MakeUintegerChecker<uint8_t>(0, 6))
+            .AddAttribute("RoutingMode",
+                          "Per-packet DragonFly path choice: minimal (table only), valiant "
+                          "(random intermediate group), ugal (minimal unless its first-hop "
+                          "queue exceeds 2x the Valiant one + UgalOffsetBytes), auto (from "
+                          "the route table's engine name)",
+                          EnumValue(RoceSwitch::AUTO),
+                          MakeEnumAccessor(&RoceSwitch::m_routingMode),
+                          MakeEnumChecker(RoceSwitch::MINIMAL,
+                                          "minimal",
+                                          RoceSwitch::VALIANT,
+                                          "valiant",
+                                          RoceSwitch::UGAL,
+                                          "ugal",
+                                          RoceSwitch::AUTO,
+                                          "auto"))
+            .AddAttribute("UgalOffsetBytes",
+                          "UGAL bias towards the minimal path (bytes): minimal when q_min <= "
+                          "2 q_nonmin + offset. Default 0: the plain UGAL-L rule of Kim et "
+                          "al. 2008 (queue x hop-count comparison, 2 = path length ratio)",
+                          IntegerValue(0),
+                          MakeIntegerAccessor(&RoceSwitch::m_ugalOffset),
+                          MakeIntegerChecker<int64_t>())
             .AddTraceSource("Drop",
                             "A frame was dropped: (node, port, reason)",
                             MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
@@ -78,10 +124,18 @@ RoceSwitch::RoceSwitch()
       m_dwrr(false),
       m_hashSeed(0),
       m_dwrrQuantum(1500),
+      m_useClassRule(true),
+      m_classBase(3),
+      m_routingMode(AUTO),
+      m_ugalOffset(0),
+      m_numClasses(1),
+      m_group(0),
       m_losslessDrops(0),
       m_lossyDrops(0),
       m_ecnMarks(0),
-      m_forwarded(0)
+      m_forwarded(0),
+      m_reclassified(0),
+      m_nonMinimal(0)
 {
     m_uniform = CreateObject<UniformRandomVariable>();
 }
@@ -95,6 +149,8 @@ RoceSwitch::DoDispose()
     m_egress.clear();
     m_ecn.clear();
     m_routes = nullptr;
+    m_graph = nullptr;
+    m_dragonfly = nullptr;
     m_policy = nullptr;
     m_mmu = nullptr;
     Object::DoDispose();
@@ -115,10 +171,70 @@ RoceSwitch::SetRouting(Ptr<const RouteTable> table, uint32_t graphNode)
 {
     m_routes = table;
     m_graphNode = graphNode;
+    m_graph = table->GetGraph();
     if (m_hashSeed == 0)
     {
         m_hashSeed = (graphNode + 1) * 2654435761U;
     }
+    m_numClasses = m_useClassRule ? table->GetNumClasses() : 1;
+    if (m_numClasses > 1 && m_classBase + m_numClasses - 1 > 6)
+    {
+        throw std::invalid_argument(
+            "RoceSwitch: ClassBasePriority " + std::to_string(m_classBase) + " with " +
+            std::to_string(m_numClasses) + " classes reaches priority " +
+            std::to_string(m_classBase + m_numClasses - 1) +
+            "; classes must stay within priorities 0-6 (7 is control): allowed base <= " +
+            std::to_string(7 - m_numClasses));
+    }
+    if (m_routingMode == AUTO)
+    {
+        const std::string& e = table->GetEngineName();
+        m_routingMode = e == "valiant" ? VALIANT : (e == "ugal" ? UGAL : MINIMAL);
+    }
+    if (m_routingMode != MINIMAL && m_graph->GetShape().type != "dragonfly")
+    {
+        throw std::invalid_argument("RoceSwitch: RoutingMode valiant/ugal needs a dragonfly "
+                                    "topology, not '" +
+                                    m_graph->GetShape().type + "' (allowed there: minimal)");
+    }
+    m_group = m_graph->GetGroup(graphNode);
+    const auto& ports = m_graph->GetPorts(graphNode);
+    m_hostPort.assign(ports.size(), 0);
+    for (size_t i = 0; i < ports.size(); ++i)
+    {
+        m_hostPort[i] = m_graph->IsHost(ports[i].peer) ? 1 : 0;
+    }
+}
+
+void
+RoceSwitch::SetDragonflyRouting(Ptr<const DragonflyRouting> engine)
+{
+    m_dragonfly = engine;
+}
+
+RoceSwitch::RoutingMode
+RoceSwitch::GetRoutingMode() const
+{
+    return m_routingMode;
+}
+
+uint8_t
+RoceSwitch::GetNumClasses() const
+{
+    return m_numClasses;
+}
+
+void
+RoceSwitch::EnsureDragonflyRouting()
+{
+    if (m_dragonfly)
+    {
+        return;
+    }
+    Ptr<DragonflyRouting> engine =
+        Create<DragonflyRouting>(m_routingMode == VALIANT ? "valiant" : "ugal");
+    engine->Compute(m_graph);
+    m_dragonfly = engine;
 }
 
 void
@@ -211,11 +327,106 @@ RoceSwitch::GetForwarded() const
     return m_forwarded;
 }
 
+uint64_t
+RoceSwitch::GetReclassified() const
+{
+    return m_reclassified;
+}
+
+uint64_t
+RoceSwitch::GetNonMinimalRouted() const
+{
+    return m_nonMinimal;
+}
+
+uint64_t
+RoceSwitch::DataBytes(uint32_t port) const
+{
+    const EgressPort& e = m_egress[port];
+    uint64_t sum = 0;
+    for (int q = 0; q < 7; ++q)
+    {
+        sum += e.bytes[q];
+    }
+    return sum;
+}
+
+void
+RoceSwitch::SetPriority(Ptr<Packet> p, uint8_t prio)
+{
+    // Same header surgery as RoceFrame::SetEcnCe; only at class changes (<= 2 per path).
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    if (eth.HasVlan())
+    {
+        eth.SetVlan(prio, eth.GetDei(), eth.GetVid());
+    }
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    ip.SetTos(static_cast<uint8_t>((prio << 5) | (ip.GetTos() & 3)));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    p->AddHeader(eth);
+}
+
+uint32_t
+RoceSwitch::RouteNonMinimal(Ptr<Packet> p,
+                            uint32_t inPort,
+                            uint32_t dst,
+                            uint32_t out,
+                            const RoceFrameView& view)
+{
+    EnsureDragonflyRouting();
+    if (m_hostPort[inPort])
+    {
+        // Source router: the only place a path is chosen.
+        if (m_hostPort[out])
+        {
+            return out; // destination on this router
+        }
+        const uint32_t dstGroup = m_graph->GetGroup(m_graph->GetHosts()[dst]);
+        const uint32_t mid = m_dragonfly->ChooseIntermediateGroup(m_group, dstGroup, m_uniform);
+        if (mid == dstGroup || mid == m_group)
+        {
+            return out;
+        }
+        RouteTable::PortSpan c = m_dragonfly->MinimalCandidatesToGroup(m_graphNode, mid);
+        const uint32_t nonMin =
+            c.count == 1 ? c.ptr[0] : m_policy->Select(*this, c.ptr, c.count, view);
+        if (m_routingMode == UGAL &&
+            DragonflyRouting::UgalPreferMinimal(DataBytes(out), DataBytes(nonMin), m_ugalOffset))
+        {
+            return out;
+        }
+        p->AddPacketTag(DragonflyRouteTag(mid));
+        m_nonMinimal++;
+        return nonMin;
+    }
+    DragonflyRouteTag tag;
+    if (!p->PeekPacketTag(tag))
+    {
+        return out; // minimal packet, or already in phase 1
+    }
+    const uint32_t mid = tag.GetIntermediateGroup();
+    if (mid == m_group)
+    {
+        p->RemovePacketTag(tag); // reached the intermediate group: phase 1
+        return out;
+    }
+    RouteTable::PortSpan c = m_dragonfly->MinimalCandidatesToGroup(m_graphNode, mid);
+    return c.count == 1 ? c.ptr[0] : m_policy->Select(*this, c.ptr, c.count, view);
+}
+
 int64_t
 RoceSwitch::AssignStreams(int64_t stream)
 {
     m_uniform->SetStream(stream);
-    return 1;
+    int64_t used = 1;
+    if (m_policy)
+    {
+        used += m_policy->AssignStreams(stream + used);
+    }
+    return used;
 }
 
 void
@@ -250,17 +461,36 @@ RoceSwitch::ReceiveFrame(Ptr<RoceNetDevice> dev, Ptr<Packet> p, const RoceFrameV
         return;
     }
     uint32_t out = c.count == 1 ? c.ptr[0] : m_policy->Select(*this, c.ptr, c.count, view);
+    if (m_routingMode != MINIMAL && prio != 7)
+    {
+        out = RouteNonMinimal(p, inPort, dst, out, view);
+    }
+    // Class rule: the frame's class is its priority above the base; control and
+    // other priorities keep theirs.
+    uint8_t outPrio = prio;
+    const uint8_t cls = static_cast<uint8_t>(prio - m_classBase);
+    if (m_numClasses > 1 && cls < m_numClasses)
+    {
+        outPrio =
+            static_cast<uint8_t>(m_classBase + m_routes->NextClass(m_graphNode, inPort, out, cls));
+    }
     uint32_t bytes = p->GetSize();
-    if (!m_mmu->CheckAdmission(inPort, prio, out, prio, bytes))
+    if (!m_mmu->CheckAdmission(inPort, prio, out, outPrio, bytes))
     {
         bool lossless = m_mmu->IsLossless(prio);
         Drop(inPort, lossless ? "lossless-buffer-overflow" : "buffer-full", lossless);
         return;
     }
-    m_mmu->OnEnqueue(inPort, prio, out, prio, bytes);
+    if (outPrio != prio)
+    {
+        SetPriority(p, outPrio);
+        m_reclassified++;
+    }
+    m_mmu->OnEnqueue(inPort, prio, out, outPrio, bytes);
     EgressPort& e = m_egress[out];
-    e.queues[prio].push_back(QueuedFrame{p, bytes, static_cast<uint16_t>(inPort), view.ecn != 0});
-    e.bytes[prio] += bytes;
+    e.queues[outPrio].push_back(
+        QueuedFrame{p, bytes, static_cast<uint16_t>(inPort), prio, view.ecn != 0});
+    e.bytes[outPrio] += bytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
         m_mmu->SetPaused(inPort, prio, true);
@@ -339,14 +569,13 @@ RoceSwitch::Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask)
     QueuedFrame f = e.queues[q].front();
     e.queues[q].pop_front();
     e.bytes[q] -= f.bytes;
-    m_mmu->OnDequeue(f.inPort, static_cast<uint8_t>(q), outPort, static_cast<uint8_t>(q), f.bytes);
-    if (m_mmu->ShouldResume(f.inPort, static_cast<uint8_t>(q)))
+    m_mmu->OnDequeue(f.inPort, f.inPrio, outPort, static_cast<uint8_t>(q), f.bytes);
+    if (m_mmu->ShouldResume(f.inPort, f.inPrio))
     {
-        m_mmu->SetPaused(f.inPort, static_cast<uint8_t>(q), false);
-        m_ports[f.inPort]->SetPeerPaused(static_cast<uint8_t>(q), false);
+        m_mmu->SetPaused(f.inPort, f.inPrio, false);
+        m_ports[f.inPort]->SetPeerPaused(f.inPrio, false);
     }
-    if (m_ecnEnabled && f.ect &&
-        m_ecn[outPort]->ShouldMark(e.bytes[q], m_uniform->GetValue()))
+    if (m_ecnEnabled && f.ect && m_ecn[outPort]->ShouldMark(e.bytes[q], m_uniform->GetValue()))
     {
         RoceFrame::SetEcnCe(f.packet);
         m_ecnMarks++;

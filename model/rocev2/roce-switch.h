@@ -19,9 +19,11 @@ namespace ns3
 class RoceNetDevice;
 class Packet;
 class RouteTable;
+class TopologyGraph;
 class SharedBufferMmu;
 class EcnMarker;
 class EgressPortPolicy;
+class DragonflyRouting;
 struct RoceFrameView;
 
 /**
@@ -34,12 +36,37 @@ struct RoceFrameView;
  * admitted by the shared-buffer MMU (which may drop lossy traffic and triggers
  * PFC XOFF/XON per ingress port and priority), queued, and marked CE at dequeue
  * with the RED-style probability of the egress queue's depth (DCQCN's CP).
- * Frames are forwarded with their headers untouched except the ECN bits; the
- * TTL is not decremented (routing is loop-free by construction).
+ * Frames are forwarded with their headers untouched except the ECN bits and, under
+ * a class rule, the priority; the TTL is not decremented (routing is loop-free by
+ * construction).
+ *
+ * Classes (deadlock avoidance): when the route table's rule has more than one
+ * class (torus dateline: 2; dragonfly: one more per global cable), class c travels
+ * on priority ClassBasePriority + c. A frame arriving on priority base + c is in
+ * class c; RouteTable::NextClass gives its class on the egress cable, and when it
+ * changes the switch rewrites DSCP (= priority << 3) and the PCP of a tagged frame
+ * and queues it on the new priority. PFC accounting of the ingress stays on the
+ * priority the frame arrived with. Frames on other priorities (e.g. control, 7)
+ * are never reclassified.
+ *
+ * DragonFly non-minimal routing (RoutingMode valiant / ugal): at the router a host
+ * attaches to, Valiant sends a packet through a random intermediate group; UGAL
+ * (local) keeps the minimal route when q_min <= 2 q_nonmin + UgalOffsetBytes (queued
+ * data bytes of the two first-hop ports). A non-minimal packet carries a
+ * DragonflyRouteTag until it reaches the intermediate group.
  */
 class RoceSwitch : public Object
 {
   public:
+    /// Per-packet path choice on a DragonFly.
+    enum RoutingMode
+    {
+        MINIMAL, //!< the route table only
+        VALIANT, //!< always via a random intermediate group
+        UGAL,    //!< minimal or Valiant by local queue depth
+        AUTO     //!< from the route table's engine name (valiant, ugal, else minimal)
+    };
+
     /// Drop trace: (switch node id, port, reason).
     typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
     /// Queue sample: (port, queue, bytes) — fired by SampleQueues.
@@ -51,6 +78,16 @@ class RoceSwitch : public Object
     void AddPort(Ptr<RoceNetDevice> device);
     void SetRouting(Ptr<const RouteTable> table, uint32_t graphNode);
     void SetEgressPolicy(Ptr<EgressPortPolicy> policy);
+    /**
+     * Share one DragonFly engine (computed on the same graph) between switches for
+     * the valiant / ugal modes. Optional: without it a switch computes its own copy
+     * on first use, which costs O(routers^2) per switch on large DragonFlies.
+     */
+    void SetDragonflyRouting(Ptr<const DragonflyRouting> engine);
+    /// \return the effective routing mode (AUTO resolved once routing is set)
+    RoutingMode GetRoutingMode() const;
+    /// \return classes in use (1 when the class rule is off or the table has one)
+    uint8_t GetNumClasses() const;
     /// Configure the MMU and ECN markers once all ports are added.
     void Setup(uint32_t mtuFrameBytes);
 
@@ -65,6 +102,10 @@ class RoceSwitch : public Object
     uint64_t GetLossyDrops() const;
     uint64_t GetEcnMarks() const;
     uint64_t GetForwarded() const;
+    /// \return frames whose priority this switch rewrote (class changes)
+    uint64_t GetReclassified() const;
+    /// \return packets this switch sent on a non-minimal (Valiant) path as source router
+    uint64_t GetNonMinimalRouted() const;
 
     int64_t AssignStreams(int64_t stream);
 
@@ -77,6 +118,7 @@ class RoceSwitch : public Object
         Ptr<Packet> packet;
         uint32_t bytes;
         uint16_t inPort;
+        uint8_t inPrio; //!< ingress priority group (PFC accounting)
         bool ect;
     };
 
@@ -92,6 +134,18 @@ class RoceSwitch : public Object
     Ptr<Packet> Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask);
     int PickQueue(EgressPort& port, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
+    /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
+    uint32_t RouteNonMinimal(Ptr<Packet> p,
+                             uint32_t inPort,
+                             uint32_t dst,
+                             uint32_t out,
+                             const RoceFrameView& view);
+    /// Build the dragonfly engine when none was shared.
+    void EnsureDragonflyRouting();
+    /// Queued data bytes (priorities 0-6) of an egress port.
+    uint64_t DataBytes(uint32_t port) const;
+    /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN.
+    static void SetPriority(Ptr<Packet> p, uint8_t prio);
 
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
@@ -107,11 +161,23 @@ class RoceSwitch : public Object
     bool m_dwrr;
     uint32_t m_hashSeed;
     uint32_t m_dwrrQuantum;
+    bool m_useClassRule;
+    uint8_t m_classBase;
+    RoutingMode m_routingMode;
+    int64_t m_ugalOffset;
+
+    uint8_t m_numClasses;                    //!< classes in use
+    Ptr<const DragonflyRouting> m_dragonfly; //!< for valiant / ugal
+    uint32_t m_group;                        //!< this router's dragonfly group
+    std::vector<uint8_t> m_hostPort;         //!< per port: 1 if it faces a host
+    Ptr<const TopologyGraph> m_graph;        //!< the routed graph (host groups)
 
     uint64_t m_losslessDrops;
     uint64_t m_lossyDrops;
     uint64_t m_ecnMarks;
     uint64_t m_forwarded;
+    uint64_t m_reclassified;
+    uint64_t m_nonMinimal;
 
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
 };

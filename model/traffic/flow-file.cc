@@ -325,7 +325,7 @@ FlowFile::Write(const std::string& path, const std::vector<FlowSpec>& flows)
 }
 
 void
-FlowFile::WriteFctLine(std::ostream& out, const FctRecord& r)
+FlowFile::WriteFctLine(std::ostream& out, const HpccFctRecord& r)
 {
     char buf[200];
     std::snprintf(buf,
@@ -343,10 +343,10 @@ FlowFile::WriteFctLine(std::ostream& out, const FctRecord& r)
     out << buf;
 }
 
-std::vector<FctRecord>
+std::vector<HpccFctRecord>
 FlowFile::ParseFct(std::istream& in, const std::string& sourceName)
 {
-    std::vector<FctRecord> records;
+    std::vector<HpccFctRecord> records;
     std::string raw;
     uint32_t lineNo = 0;
     const uint64_t u64max = std::numeric_limits<uint64_t>::max();
@@ -376,7 +376,7 @@ FlowFile::ParseFct(std::istream& in, const std::string& sourceName)
                     "expected \"sip dip sport dport size start_ns fct_ns standalone_fct_ns\" "
                     "(IPs as 8 hex digits, ports 0..65535, the rest integers >= 0)");
         }
-        FctRecord r;
+        HpccFctRecord r;
         r.src = Ipv4ToNodeId(sip);
         r.dst = Ipv4ToNodeId(dip);
         r.sport = static_cast<uint16_t>(v[0]);

@@ -21,7 +21,7 @@ namespace ns3
  * Written as "sip dip sport dport size start_ns fct_ns standalone_fct_ns",
  * IPs as 8 lower-case hex digits without 0x (their "%08x").
  */
-struct FctRecord
+struct HpccFctRecord
 {
     uint32_t src{0};             //!< sender node id (written as its IPv4 address)
     uint32_t dst{0};             //!< receiver node id (written as its IPv4 address)
@@ -39,7 +39,7 @@ struct FctRecord
  * \return true if all fields are equal
  */
 inline bool
-operator==(const FctRecord& a, const FctRecord& b)
+operator==(const HpccFctRecord& a, const HpccFctRecord& b)
 {
     return a.src == b.src && a.dst == b.dst && a.sport == b.sport && a.dport == b.dport &&
            a.sizeBytes == b.sizeBytes && a.startNs == b.startNs && a.fctNs == b.fctNs &&
@@ -105,7 +105,7 @@ class FlowFile
      * \param out the stream
      * \param r the record
      */
-    static void WriteFctLine(std::ostream& out, const FctRecord& r);
+    static void WriteFctLine(std::ostream& out, const HpccFctRecord& r);
 
     /**
      * \brief Parse an fct.txt (for comparisons with those simulators' output).
@@ -114,7 +114,7 @@ class FlowFile
      * \return the records
      * \throws std::invalid_argument if malformed
      */
-    static std::vector<FctRecord> ParseFct(std::istream& in, const std::string& sourceName);
+    static std::vector<HpccFctRecord> ParseFct(std::istream& in, const std::string& sourceName);
 
     /**
      * \param nodeId node id (< 65536)

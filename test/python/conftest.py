@@ -20,7 +20,7 @@ BUILD_DIR = pathlib.Path(os.environ.get("AI_FABRIC_BUILD_DIR") or SOURCE_DIR / "
 
 # The pybind11 module `aifabric` (bindings/) is built into the build tree, and
 # analysis/ holds the Python readers of out/: make both importable.
-for path in (BUILD_DIR / "bindings", BUILD_DIR, SOURCE_DIR / "analysis"):
+for path in (BUILD_DIR / "python", BUILD_DIR, SOURCE_DIR / "analysis"):
     if path.is_dir() and str(path) not in sys.path:
         sys.path.insert(0, str(path))
 

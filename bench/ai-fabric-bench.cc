@@ -1,0 +1,148 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Fixed benchmark scenarios. Each prints one line of JSON: wall and simulated
+ * time, events, packet hops (link transmissions) and their rates, peak memory,
+ * and the ratio of packet-hops/s to ns-3's raw event rate measured in the same
+ * process, which is comparable across machines where absolute times are not.
+ *
+ *   ai-fabric-bench --scenario=small|medium|large|raw [--out=DIR]
+ */
+#include "ns3/command-line.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+uint64_t g_remaining = 0;
+
+void
+ChainEvent()
+{
+    if (--g_remaining > 0)
+    {
+        Simulator::Schedule(NanoSeconds(1), &ChainEvent);
+    }
+}
+
+/// ns-3's raw event rate on this machine: a chain of empty events.
+double
+RawEventRate(uint64_t events)
+{
+    g_remaining = events;
+    Simulator::Schedule(NanoSeconds(1), &ChainEvent);
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Simulator::Destroy();
+    return events / wall;
+}
+
+ScenarioConfig
+Scenario(const std::string& name, const std::string& out)
+{
+    ScenarioConfig c;
+    c.out = out;
+    c.qlenInterval = Time(0);
+    if (name == "small")
+    {
+        // k=4 fat-tree, 15-to-1 incast of 1 MB, PFC, no congestion control.
+        c.topology = "fattree";
+        c.k = 4;
+        c.workload = "incast";
+        c.fanin = 15;
+        c.bytes = 1000000;
+    }
+    else if (name == "medium")
+    {
+        // k=8 fat-tree (128 hosts), permutation of 4 MB flows under DCQCN.
+        c.topology = "fattree";
+        c.k = 8;
+        c.workload = "permutation";
+        c.bytes = 4000000;
+        c.cc = "dcqcn";
+    }
+    else if (name == "large")
+    {
+        // k=16 fat-tree (1024 hosts), permutation of 1 MB flows under DCQCN.
+        c.topology = "fattree";
+        c.k = 16;
+        c.workload = "permutation";
+        c.bytes = 1000000;
+        c.cc = "dcqcn";
+    }
+    else
+    {
+        throw std::invalid_argument("--scenario: '" + name +
+                                    "' is not one of small, medium, large, raw");
+    }
+    return c;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    std::string scenario = "small";
+    std::string out = "bench-out";
+    uint64_t rawEvents = 5000000;
+    // The runner works in picoseconds; switch before any simulation has run.
+    Time::SetResolution(Time::PS);
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scenario", "small, medium, large or raw", scenario);
+    cmd.AddValue("out", "output directory of the scenario run", out);
+    cmd.AddValue("raw-events", "events in the raw event-rate chain", rawEvents);
+    cmd.Parse(argc, argv);
+
+    nlohmann::json line;
+    line["scenario"] = scenario;
+    double raw = RawEventRate(rawEvents);
+    line["raw_event_rate"] = raw;
+    if (scenario != "raw")
+    {
+        ScenarioConfig c;
+        try
+        {
+            c = Scenario(scenario, out + "/" + scenario);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            std::cerr << "ai-fabric-bench: error: " << e.what() << "\n";
+            return 2;
+        }
+        ScenarioRunner runner(c);
+        nlohmann::json s = runner.Run();
+        double wall = s["wall_s"].get<double>();
+        uint64_t hops = s["packet_hops"].get<uint64_t>();
+        uint64_t events = s["events"].get<uint64_t>();
+        uint64_t hosts = s["topology"]["hosts"].get<uint64_t>();
+        uint64_t qps = s["queue_pairs"].get<uint64_t>();
+        uint64_t rss = s["peak_rss_bytes"].get<uint64_t>();
+        line["topology"] = s["topology"]["description"];
+        line["complete"] = s["complete"];
+        line["wall_s"] = wall;
+        line["sim_s"] = s["sim_time_s"];
+        line["events"] = events;
+        line["events_per_s"] = events / wall;
+        line["packet_hops"] = hops;
+        line["packet_hops_per_s"] = hops / wall;
+        line["hops_to_raw_event_ratio"] = hops / wall / raw;
+        line["events_to_raw_event_ratio"] = events / wall / raw;
+        line["peak_rss_mb"] = rss / 1e6;
+        line["bytes_per_host"] = hosts ? rss / hosts : 0;
+        line["bytes_per_qp"] = qps ? rss / qps : 0;
+    }
+    std::cout << line.dump() << std::endl;
+    return 0;
+}

@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-workload.h"
+
+#include "config-error.h"
+
+#include "ns3/communicator.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveWorkload");
+
+NS_OBJECT_ENSURE_REGISTERED(CollectiveWorkload);
+
+namespace
+{
+/// Nearest-rank percentile of sorted values (p in (0, 1]).
+int64_t
+Percentile(const std::vector<int64_t>& sorted, double p)
+{
+    if (sorted.empty())
+    {
+        return 0;
+    }
+    auto rank = static_cast<std::size_t>(std::ceil(p * sorted.size()));
+    rank = std::min(std::max<std::size_t>(rank, 1), sorted.size());
+    return sorted[rank - 1];
+}
+} // namespace
+
+TypeId
+CollectiveWorkload::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::CollectiveWorkload")
+                            .SetParent<Object>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<CollectiveWorkload>();
+    return tid;
+}
+
+CollectiveWorkload::CollectiveWorkload() = default;
+
+CollectiveWorkload::~CollectiveWorkload() = default;
+
+void
+CollectiveWorkload::DoDispose()
+{
+    if (m_app)
+    {
+        m_app->Dispose();
+    }
+    m_app = nullptr;
+    if (m_transport)
+    {
+        m_transport->Dispose();
+    }
+    m_transport = nullptr;
+    m_rowCb = RowCallback();
+    Object::DoDispose();
+}
+
+bool
+CollectiveWorkload::Handles(const std::string& workload)
+{
+    return workload == "allreduce" || workload == "reducescatter" || workload == "allgather";
+}
+
+void
+CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
+{
+    if (!Handles(c.workload))
+    {
+        throw ConfigError("--workload: '" + c.workload +
+                          "' is not a collective; the collective workloads are allreduce, "
+                          "reducescatter, allgather");
+    }
+    if (m_app)
+    {
+        throw ConfigError("CollectiveWorkload::Setup called twice");
+    }
+    uint32_t nHosts = fabric->GetNHosts();
+    uint32_t n = c.ranks == 0 ? nHosts : c.ranks;
+    if (n < 2 || n > nHosts)
+    {
+        throw ConfigError("--ranks: " + std::to_string(c.ranks) + " is not possible on " +
+                          std::to_string(nHosts) + " hosts (allowed 0 = all hosts, or 2.." +
+                          std::to_string(nHosts) + ")");
+    }
+    // The first n hosts: a packed job, ranks in host order (neighbours share a switch).
+    m_hosts.clear();
+    for (uint32_t h = 0; h < n; ++h)
+    {
+        m_hosts.push_back(h);
+    }
+    CollectiveOp op = CollectiveOpFromString(c.workload);
+    Ptr<CollectiveAlgorithm> alg;
+    try
+    {
+        alg = CollectiveAlgorithm::Create(op, c.algorithm);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError("--algorithm=" + c.algorithm + " for --workload=" + c.workload + ": " +
+                          e.what());
+    }
+    m_transport = CreateObject<RdmaCollectiveTransport>();
+    m_transport->Attach(fabric, m_hosts);
+    m_app = CreateObject<CollectiveApplication>();
+    m_app->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
+    m_app->SetAttribute("Iterations", UintegerValue(c.iterations));
+    m_app->SetTransport(m_transport);
+    try
+    {
+        // Communicator ranks are transport ranks, which the transport maps to m_hosts.
+        m_app->AddJob(Communicator::AllHosts(n), alg, c.bytes);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError("--algorithm=" + c.algorithm + " --ranks=" + std::to_string(n) + ": " +
+                          e.what());
+    }
+    m_app->SetRecordCallback(MakeCallback(&CollectiveWorkload::OnRecord, this));
+    m_operation = c.workload;
+    m_algorithm = c.algorithm;
+    m_bytes = c.bytes;
+    m_iterations = c.iterations;
+    NS_LOG_INFO(m_operation << " " << m_algorithm << " on " << n << " ranks, " << m_bytes
+                            << " bytes, " << m_iterations << " iterations");
+}
+
+void
+CollectiveWorkload::SetRowCallback(RowCallback cb)
+{
+    m_rowCb = cb;
+}
+
+void
+CollectiveWorkload::Start()
+{
+    NS_ABORT_MSG_IF(!m_app, "CollectiveWorkload::Start before Setup");
+    m_app->Start();
+}
+
+bool
+CollectiveWorkload::IsFinished() const
+{
+    return m_app && m_app->IsFinished();
+}
+
+OutputCollectiveRow
+CollectiveWorkload::ToOutputRow(const CollectiveRecord& r)
+{
+    OutputCollectiveRow row;
+    row.opId = r.opId;
+    row.algorithm = r.algorithm;
+    row.ranks = r.ranks;
+    row.bytes = r.bytes;
+    row.startNs = r.startNs;
+    row.endNs = r.endNs;
+    // CollectiveRecord holds nccl-tests' GB/s; the CSV columns are Gbit/s.
+    row.algbwGbps = 8.0 * r.algbwGbps;
+    row.busbwGbps = 8.0 * r.busbwGbps;
+    return row;
+}
+
+void
+CollectiveWorkload::OnRecord(const CollectiveRecord& r)
+{
+    if (!m_rowCb.IsNull())
+    {
+        m_rowCb(ToOutputRow(r));
+    }
+}
+
+nlohmann::json
+CollectiveWorkload::ToJson() const
+{
+    nlohmann::json all = nlohmann::json::array();
+    if (!m_app)
+    {
+        return all;
+    }
+    std::vector<int64_t> durations;
+    double algbw = 0;
+    double busbw = 0;
+    for (const CollectiveRecord& r : m_app->GetRecords())
+    {
+        durations.push_back(r.durationNs);
+        algbw += 8.0 * r.algbwGbps;
+        busbw += 8.0 * r.busbwGbps;
+    }
+    nlohmann::json j;
+    j["operation"] = m_operation;
+    j["algorithm"] = m_algorithm;
+    j["ranks"] = m_hosts.size();
+    j["hosts"] = "0.." + std::to_string(m_hosts.size() - 1);
+    j["bytes"] = m_bytes;
+    j["iterations"] = m_iterations;
+    j["finished_iterations"] = durations.size();
+    j["complete"] = m_app->IsFinished();
+    j["durations_ns"] = durations;
+    std::vector<int64_t> sorted = durations;
+    std::sort(sorted.begin(), sorted.end());
+    double mean = 0;
+    for (int64_t d : sorted)
+    {
+        mean += static_cast<double>(d);
+    }
+    std::size_t n = sorted.size();
+    mean = n ? mean / n : 0.0;
+    j["step_time_ns"] = {{"mean", mean},
+                         {"p50", Percentile(sorted, 0.50)},
+                         {"p99", Percentile(sorted, 0.99)},
+                         {"max", n ? sorted.back() : 0}};
+    // Means over iterations, in Gbit/s like collective.csv (nccl-tests' GB/s x 8).
+    j["algbw_gbps"] = n ? algbw / n : 0.0;
+    j["busbw_gbps"] = n ? busbw / n : 0.0;
+    j["bandwidth_unit"] = "Gbit/s";
+    all.push_back(j);
+    return all;
+}
+
+Ptr<CollectiveApplication>
+CollectiveWorkload::GetApplication() const
+{
+    return m_app;
+}
+
+Ptr<RdmaCollectiveTransport>
+CollectiveWorkload::GetTransport() const
+{
+    return m_transport;
+}
+
+const std::vector<uint32_t>&
+CollectiveWorkload::GetHosts() const
+{
+    return m_hosts;
+}
+
+} // namespace ns3

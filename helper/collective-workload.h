@@ -1,0 +1,95 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef COLLECTIVE_WORKLOAD_H
+#define COLLECTIVE_WORKLOAD_H
+
+#include "output-writer.h"
+#include "rdma-collective-transport.h"
+#include "rdma-fabric.h"
+#include "scenario-config.h"
+
+#include "ns3/callback.h"
+#include "ns3/collective-application.h"
+#include "ns3/collective-metrics.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The scenario runner's collective workload: --workload=allreduce,
+ * reducescatter or allgather on an RdmaFabric.
+ *
+ * From the configuration it takes --ranks (0 = every host; N = the first N hosts,
+ * 0..N-1, so ranks fill leaves / pods / routers in host order, as a job scheduler
+ * packing a job does), --algorithm, --bytes (S, bytes per rank: nccl-tests'
+ * "size") and --iterations (back-to-back operations, no compute gap). It builds a
+ * Communicator, a CollectiveApplication and an RdmaCollectiveTransport, reports
+ * every finished operation as a collective.csv row and summarises the run for
+ * summary.json. --workload=alltoall stays the runner's point-to-point pattern.
+ */
+class CollectiveWorkload : public Object
+{
+  public:
+    /// Receives one collective.csv row per finished operation.
+    typedef Callback<void, const OutputCollectiveRow&> RowCallback;
+
+    static TypeId GetTypeId();
+    CollectiveWorkload();
+    ~CollectiveWorkload() override;
+
+    /// True for the --workload values this class runs: allreduce, reducescatter, allgather.
+    static bool Handles(const std::string& workload);
+
+    /**
+     * Build communicator, transport and application on the fabric. Throws
+     * ConfigError naming the flag and the allowed values for a workload it does
+     * not run, --ranks of 1 or above the host count, or an algorithm the
+     * operation does not have (reducescatter and allgather: ring) or whose shape
+     * does not fit (2d on a prime rank count).
+     */
+    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    void SetRowCallback(RowCallback cb);
+    /// Start the first iteration now (call before or during Simulator::Run).
+    void Start();
+    /// Every iteration finished (every transfer delivered).
+    bool IsFinished() const;
+
+    /// The summary.json "collectives" value: an array with one object per job.
+    nlohmann::json ToJson() const;
+
+    /// A CollectiveRecord (GB/s) as a collective.csv row (Gbit/s = 8 x GB/s).
+    static OutputCollectiveRow ToOutputRow(const CollectiveRecord& r);
+
+    Ptr<CollectiveApplication> GetApplication() const;
+    Ptr<RdmaCollectiveTransport> GetTransport() const;
+    /// Fabric hosts of the ranks, rank order.
+    const std::vector<uint32_t>& GetHosts() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void OnRecord(const CollectiveRecord& r);
+
+    Ptr<CollectiveApplication> m_app;
+    Ptr<RdmaCollectiveTransport> m_transport;
+    std::vector<uint32_t> m_hosts;
+    RowCallback m_rowCb;
+    std::string m_operation;
+    std::string m_algorithm;
+    uint64_t m_bytes{0};
+    uint32_t m_iterations{0};
+};
+
+} // namespace ns3
+
+#endif // COLLECTIVE_WORKLOAD_H

@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef FLOW_WORKLOAD_H
+#define FLOW_WORKLOAD_H
+
+#include "rdma-fabric.h"
+
+#include "ns3/event-id.h"
+#include "ns3/flow-spec.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class ScenarioConfig;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Open-loop flows for a scenario: generated background traffic
+ * (--background, --load) and/or a flow file (--flows), posted on an RdmaFabric
+ * at each flow's start time.
+ *
+ * Background flows come from a BackgroundTrafficGenerator (Poisson arrivals per
+ * host, sizes from the CDF) over the window [BackgroundStart, BackgroundStart +
+ * BackgroundDuration), cut at the scenario's stop time; none starts after it.
+ * They are posted with kind BackgroundKind (fct.csv "background"); flow-file
+ * flows with kind FlowFileKind ("flow").
+ *
+ * Each flow is one RDMA WRITE from src to dst. The fabric keeps one RC queue
+ * pair per (src, dst), so flows of the same pair are served in post order, one
+ * after the other, as on a real RC connection; a flow's FCT counts from its
+ * start time and so includes that wait.
+ *
+ * Only the next start time is in the event queue (one event per distinct start
+ * time, chained), so a million-flow schedule costs no scheduler memory.
+ *
+ * With --flows, an HPCC-format fct.txt (FlowFile::WriteFctLine) is written into
+ * the output directory beside fct.csv, one line per finished file flow, in
+ * completion order; sport is 10000 + the flow's index among its sender's flows
+ * (the HPCC-derived simulators' port numbering), standalone FCT is the fabric's
+ * ideal FCT.
+ */
+class FlowWorkload : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FlowWorkload();
+    ~FlowWorkload() override;
+
+    /**
+     * \brief Build the schedule from the scenario and post it on the fabric.
+     *
+     * Uses config.background, load, hostRate, flows, stopTime and out. Call
+     * before Simulator::Run(), after the fabric is installed (and, for
+     * --flows, once the output directory exists). The random streams are the
+     * ones AssignStreams set (RngStream); seed and run come from RngSeedManager.
+     * \param config the scenario
+     * \param fabric the fabric to post on
+     * \throws ConfigError naming the flag, value and what is allowed (unknown
+     *         CDF, malformed flow file, host out of range, flow after the stop
+     *         time, empty window, unwritable fct.txt)
+     */
+    void Install(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+
+    /**
+     * \brief Post these flows on the fabric at their start times (low-level
+     * entry used by Install; usable directly).
+     * \param fabric the fabric
+     * \param flows the flows, any order (stable-sorted by start)
+     * \param kind message kind for all of them
+     */
+    void Schedule(Ptr<RdmaFabric> fabric, const std::vector<FlowSpec>& flows, uint8_t kind);
+
+    /// \return flows that will be posted in total (the runner's expected message count)
+    uint64_t GetMessageCount() const;
+    /// \return flows posted so far
+    uint64_t GetPostedCount() const;
+    /// \return true once every flow has been posted
+    bool AllPosted() const;
+    /// \return the generated background flows (empty without --background)
+    const std::vector<FlowSpec>& GetBackgroundFlows() const;
+    /// \return the flow file's flows (empty without --flows)
+    const std::vector<FlowSpec>& GetFileFlows() const;
+    /// \return end of the background window actually used (0 if no background)
+    Time GetBackgroundWindowEnd() const;
+    /// \return path of the fct.txt being written ("" if none)
+    std::string GetFctTxtPath() const;
+
+    /// Flush and close fct.txt (also done on dispose).
+    void Close();
+
+    /**
+     * \brief Assign fixed random variable stream numbers.
+     * \param stream first stream index
+     * \return number of streams used (4, the generator's)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * TracedCallback signature for posted flows.
+     * \param flow the flow
+     * \param kind the message kind it was posted with
+     * \param messageId the fabric's message id
+     */
+    typedef void (*PostedTracedCallback)(const FlowSpec& flow, uint8_t kind, uint64_t messageId);
+
+  private:
+    void DoDispose() override;
+    /// Adds flows to the schedule; fileFlows = log their completions to fct.txt.
+    void Enqueue(Ptr<RdmaFabric> fabric,
+                 const std::vector<FlowSpec>& flows,
+                 uint8_t kind,
+                 bool fileFlows);
+    /// Posts every entry whose start has come, then schedules the next start.
+    void PostDue();
+    /// Fabric completion listener: fct.txt lines for file flows.
+    void OnMessage(const RdmaFabric::MessageRecord& r);
+
+    /// One scheduled flow.
+    struct Entry
+    {
+        FlowSpec flow; //!< the flow
+        uint8_t kind;  //!< message kind
+        bool fileFlow; //!< from the flow file (gets an fct.txt line)
+    };
+
+    /// Ports of a posted file flow, for its fct.txt line.
+    struct FilePorts
+    {
+        uint16_t sport; //!< source port (10000 + per-sender index)
+        uint16_t dport; //!< destination port from the file
+    };
+
+    Time m_bgStart;           //!< background window start
+    Time m_bgDuration;        //!< background window length; 0 = up to the stop time
+    uint8_t m_bgKind;         //!< kind of background messages
+    uint8_t m_fileKind;       //!< kind of flow-file messages
+    std::string m_fctTxtName; //!< file name of the HPCC-format FCT log
+    int64_t m_stream;         //!< first RNG stream of the generator
+
+    Ptr<RdmaFabric> m_fabric;                        //!< where flows are posted
+    std::vector<FlowSpec> m_background;              //!< generated flows
+    std::vector<FlowSpec> m_file;                    //!< flow-file flows
+    std::vector<Entry> m_schedule;                   //!< all flows by start time
+    size_t m_next;                                   //!< first entry not yet posted
+    EventId m_event;                                 //!< the pending PostDue
+    Time m_bgEnd;                                    //!< window end used
+    std::unordered_map<uint64_t, FilePorts> m_ports; //!< message id -> ports (file flows)
+    std::vector<uint16_t> m_nextSport;               //!< per sender, next source port
+    std::ofstream m_fctTxt;                          //!< fct.txt, open with --flows
+    std::string m_fctTxtPath;                        //!< its path
+    bool m_listening;                                //!< message callback connected
+
+    TracedCallback<const FlowSpec&, uint8_t, uint64_t> m_postedTrace; //!< every post
+};
+
+} // namespace ns3
+
+#endif // FLOW_WORKLOAD_H

@@ -1,0 +1,53 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_FABRIC_HELPER_H
+#define IB_FABRIC_HELPER_H
+
+#include "ib-fabric.h"
+
+#include "ns3/congestion-control-factory.h"
+#include "ns3/object-factory.h"
+#include "ns3/topology-graph.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class RouteTable;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Installs an InfiniBand fabric on a topology graph.
+ *
+ * One ns-3 Node per graph node (ids match), one IbNetDevice per port, one IbChannel
+ * per cable, an IbHca per host, an IbSwitch per switch; then the Subnet Manager
+ * assigns LIDs and programs every switch's LFT, adaptive set and VLs from the given
+ * route table. Every part comes from an ObjectFactory (Config::SetDefault works).
+ * NumDataVls is raised to what the routing needs (2 for a torus) if set lower.
+ */
+class IbFabricHelper
+{
+  public:
+    IbFabricHelper();
+
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    void SetHcaAttribute(const std::string& name, const AttributeValue& value);
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// "none", "dcqcn" or "swift" plus preset; throws std::invalid_argument on bad names.
+    void SetCongestionControl(const std::string& algorithm, const std::string& preset = "");
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+
+    Ptr<IbFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
+
+  private:
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_hcaFactory;
+    ObjectFactory m_switchFactory;
+    CongestionControlFactory m_ccFactory;
+};
+
+} // namespace ns3
+
+#endif // IB_FABRIC_HELPER_H

@@ -1,0 +1,362 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-fabric.h"
+
+#include "route-table.h"
+
+#include "ns3/boolean.h"
+#include "ns3/ib-frame.h"
+#include "ns3/ib-hca.h"
+#include "ns3/ib-net-device.h"
+#include "ns3/ib-switch.h"
+#include "ns3/log.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbFabric");
+
+NS_OBJECT_ENSURE_REGISTERED(IbFabric);
+
+TypeId
+IbFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbFabric").SetParent<RdmaFabric>().SetGroupName("AiFabric");
+    return tid;
+}
+
+IbFabric::IbFabric()
+    : m_sl(0),
+      m_cutThrough(true),
+      m_nextMessageId(0),
+      m_posted(0),
+      m_completed(0)
+{
+}
+
+IbFabric::~IbFabric() = default;
+
+void
+IbFabric::DoDispose()
+{
+    m_qps.clear();
+    m_hcas.clear();
+    m_switches.clear();
+    m_devices.clear();
+    m_sm = nullptr;
+    m_graph = nullptr;
+    RdmaFabric::DoDispose();
+}
+
+uint32_t
+IbFabric::GetNHosts() const
+{
+    return static_cast<uint32_t>(m_hcas.size());
+}
+
+Ptr<TopologyGraph>
+IbFabric::GetGraph() const
+{
+    return m_graph;
+}
+
+Ptr<const RouteTable>
+IbFabric::GetRoutes() const
+{
+    return m_sm->GetRoutes();
+}
+
+const NodeContainer&
+IbFabric::GetNodes() const
+{
+    return m_nodes;
+}
+
+Ptr<IbHca>
+IbFabric::GetHca(uint32_t host) const
+{
+    return m_hcas.at(host);
+}
+
+const std::vector<Ptr<IbSwitch>>&
+IbFabric::GetSwitches() const
+{
+    return m_switches;
+}
+
+uint32_t
+IbFabric::GetSwitchNode(uint32_t i) const
+{
+    return m_switchNodes.at(i);
+}
+
+Ptr<IbNetDevice>
+IbFabric::GetDevice(uint32_t node, uint32_t port) const
+{
+    return m_devices.at(node).at(port);
+}
+
+std::vector<Ptr<IbNetDevice>>
+IbFabric::GetAllDevices() const
+{
+    std::vector<Ptr<IbNetDevice>> all;
+    for (const auto& node : m_devices)
+    {
+        all.insert(all.end(), node.begin(), node.end());
+    }
+    return all;
+}
+
+Ptr<const SubnetManager>
+IbFabric::GetSubnetManager() const
+{
+    return m_sm;
+}
+
+void
+IbFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+void
+IbFabric::SetServiceLevel(uint8_t sl)
+{
+    if (sl > 15)
+    {
+        throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
+    }
+    m_sl = sl;
+}
+
+void
+IbFabric::SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl)
+{
+    if (sl > 15)
+    {
+        throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
+    }
+    m_pairSl[(static_cast<uint64_t>(src) << 32) | dst] = sl;
+}
+
+void
+IbFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
+{
+    links.clear();
+    uint32_t node = m_graph->GetHosts()[src];
+    uint32_t target = m_graph->GetHosts()[dst];
+    uint16_t dlid = m_sm->GetHostLid(dst);
+    // Follow the LFTs, as the packets do without adaptive routing.
+    while (node != target)
+    {
+        uint32_t port = 0;
+        if (!m_graph->IsHost(node))
+        {
+            port = m_sm->GetLft(node)[dlid];
+            NS_ABORT_MSG_IF(port == SubnetManager::NO_PORT,
+                            "no LFT entry at node " << node << " for host " << dst);
+        }
+        const TopologyGraph::Port& p = m_graph->GetPorts(node)[port];
+        links.push_back(p.link);
+        node = p.peer;
+        NS_ABORT_MSG_IF(links.size() > m_graph->GetNNodes(), "LFT loop towards host " << dst);
+    }
+}
+
+uint32_t
+IbFabric::GetPathHops(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> links;
+    PathLinks(src, dst, links);
+    return links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+}
+
+Time
+IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    std::vector<uint32_t> links;
+    PathLinks(src, dst, links);
+    Ptr<IbHca> hca = m_hcas[src];
+    uint32_t mtu = hca->GetMtu();
+    uint64_t nPackets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    uint32_t base = IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false);
+    uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
+    uint64_t pad = (4 - lastPayload % 4) % 4; // only the last packet is padded
+    uint64_t total = bytes + pad + nPackets * base + IbFrame::RETH_BYTES + IbFrame::IMM_BYTES;
+    uint64_t first = nPackets == 1 ? total : mtu + base + IbFrame::RETH_BYTES;
+    uint64_t last = nPackets == 1 ? total : lastPayload + pad + base + IbFrame::IMM_BYTES;
+    uint32_t switches = static_cast<uint32_t>(links.size()) - 1;
+    double best = 0;
+    if (m_cutThrough)
+    {
+        // Cut-through: the message streams at the slowest link; the others add one
+        // packet's time at most where they are slower than the next (ignored: ideal).
+        double minRate = 1e30;
+        for (uint32_t l : links)
+        {
+            minRate = std::min(minRate, double(m_graph->GetLink(l).rate.GetBitRate()));
+        }
+        best = total * 8.0 / minRate + switches * m_switchLatency.GetSeconds();
+    }
+    else
+    {
+        for (std::size_t b = 0; b < links.size(); ++b)
+        {
+            double t = 0;
+            for (std::size_t l = 0; l < links.size(); ++l)
+            {
+                double rate = double(m_graph->GetLink(links[l]).rate.GetBitRate());
+                uint64_t wire = l < b ? first : (l == b ? total : last);
+                t += wire * 8.0 / rate;
+            }
+            best = std::max(best, t);
+        }
+        best += switches * m_switchLatency.GetSeconds();
+    }
+    // The ACK: cut-through it takes one serialisation plus latencies; store-and-forward
+    // one per link.
+    double ack = hca->GetAckBytes();
+    double back = 0;
+    Time delay;
+    for (uint32_t l : links)
+    {
+        const TopologyGraph::Link& link = m_graph->GetLink(l);
+        double t = ack * 8.0 / double(link.rate.GetBitRate());
+        back = m_cutThrough ? std::max(back, t) : back + t;
+        delay += link.delay;
+    }
+    back += switches * m_switchLatency.GetSeconds();
+    return Seconds(best + back) + delay * 2;
+}
+
+Ptr<RdmaQueuePair>
+IbFabric::GetQueuePair(uint32_t src, uint32_t dst)
+{
+    uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
+    auto it = m_qps.find(key);
+    if (it != m_qps.end())
+    {
+        return it->second;
+    }
+    uint8_t sl = m_sl;
+    auto s = m_pairSl.find(key);
+    if (s != m_pairSl.end())
+    {
+        sl = s->second;
+    }
+    Ptr<IbHca> a = m_hcas[src];
+    Ptr<IbHca> b = m_hcas[dst];
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_sm->GetHostLid(dst), sl);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_sm->GetHostLid(src), sl);
+    a->ConnectQueuePair(qa, qb->GetLocalQpn());
+    b->ConnectQueuePair(qb, qa->GetLocalQpn());
+    for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
+    {
+        RdmaCcContext ctx;
+        Ptr<IbHca> hca = m_hcas[from];
+        ctx.lineRate = hca->GetDevice()->GetDataRate();
+        ctx.mtuBytes = hca->GetMtu();
+        ctx.wireBytes = hca->GetFullPacketBytes();
+        ctx.hops = GetPathHops(from, to);
+        std::vector<uint32_t> links;
+        PathLinks(from, to, links);
+        Time rtt;
+        for (uint32_t l : links)
+        {
+            const TopologyGraph::Link& link = m_graph->GetLink(l);
+            rtt +=
+                link.rate.CalculateBytesTxTime(ctx.wireBytes + hca->GetAckBytes()) + link.delay * 2;
+        }
+        rtt += m_switchLatency * (2 * ctx.hops);
+        ctx.baseRtt = rtt;
+        qp->SetCongestionControl(m_ccFactory.Create(), ctx);
+    }
+    m_qps[key] = qa;
+    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
+    return qa;
+}
+
+uint64_t
+IbFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    NS_ABORT_MSG_IF(src >= m_hcas.size() || dst >= m_hcas.size() || src == dst,
+                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
+                                        << m_hcas.size() - 1 << ", distinct)");
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
+    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
+    peer->PostReceive(tag);
+    uint64_t id = m_nextMessageId++;
+    m_posted++;
+    qp->PostWrite(id, bytes, tag, kind);
+    return id;
+}
+
+void
+IbFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
+{
+    m_completed++;
+    MessageRecord r;
+    r.id = m.id;
+    r.src = qp->GetLocalHost();
+    r.dst = qp->GetPeerHost();
+    r.bytes = m.bytes;
+    r.tag = m.tag;
+    r.kind = m.kind;
+    r.start = m.postTime;
+    r.end = Simulator::Now();
+    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
+    NotifyMessage(r);
+}
+
+void
+IbFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
+{
+    NotifyDelivered(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
+}
+
+IbFabric::Counters
+IbFabric::GetCounters() const
+{
+    Counters c;
+    for (const auto& sw : m_switches)
+    {
+        c.lossyDrops += sw->GetUnroutable();
+    }
+    for (const auto& hca : m_hcas)
+    {
+        c.retransmittedPackets += hca->GetRetransmittedPackets();
+        c.timeouts += hca->GetTimeouts();
+        c.cnpsSent += hca->GetCnpsSent();
+        c.queuePairs += hca->GetQueuePairs().size();
+        for (const auto& qp : hca->GetQueuePairs())
+        {
+            c.outOfOrderPackets += qp->GetOutOfOrderPackets();
+        }
+    }
+    for (const auto& node : m_devices)
+    {
+        for (const auto& dev : node)
+        {
+            c.losslessDrops += dev->GetCreditOverflows();
+            c.creditUpdates += dev->GetFlowControlPacketsSent();
+            c.packetHops += dev->GetTxPackets();
+            c.txBytes += dev->GetTxBytes();
+        }
+    }
+    c.queuePairs /= 2;
+    return c;
+}
+
+uint64_t
+IbFabric::GetPendingMessages() const
+{
+    return m_posted - m_completed;
+}
+
+} // namespace ns3

@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_FABRIC_H
+#define IB_FABRIC_H
+
+#include "rdma-fabric.h"
+#include "subnet-manager.h"
+
+#include "ns3/congestion-control-factory.h"
+#include "ns3/node-container.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class IbHca;
+class IbSwitch;
+class IbNetDevice;
+class RdmaQueuePair;
+struct RdmaMessage;
+
+/**
+ * \ingroup ai-fabric
+ * \brief An InfiniBand fabric on a topology graph: HCAs, switches programmed by the
+ * Subnet Manager, credit-based links; the same RdmaFabric interface as RoceFabric.
+ *
+ * Built by IbFabricHelper. One RC connection per host pair, created on first use,
+ * on the fabric's service level (SetServiceLevel, or per pair SetPairServiceLevel).
+ */
+class IbFabric : public RdmaFabric
+{
+  public:
+    static TypeId GetTypeId();
+    IbFabric();
+    ~IbFabric() override;
+
+    uint32_t GetNHosts() const override;
+    Ptr<TopologyGraph> GetGraph() const override;
+    Ptr<const RouteTable> GetRoutes() const override;
+    const NodeContainer& GetNodes() const override;
+    Ptr<IbHca> GetHca(uint32_t host) const;
+    const std::vector<Ptr<IbSwitch>>& GetSwitches() const;
+    uint32_t GetSwitchNode(uint32_t i) const;
+    Ptr<IbNetDevice> GetDevice(uint32_t node, uint32_t port) const;
+    std::vector<Ptr<IbNetDevice>> GetAllDevices() const;
+    Ptr<const SubnetManager> GetSubnetManager() const;
+
+    void SetCongestionControlFactory(const CongestionControlFactory& factory);
+    /// Service level of new connections (0..15).
+    void SetServiceLevel(uint8_t sl);
+    /// Service level of the connection src -> dst (before its first message).
+    void SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl);
+
+    uint64_t PostWrite(uint32_t src,
+                       uint32_t dst,
+                       uint64_t bytes,
+                       uint64_t tag,
+                       uint8_t kind) override;
+    /// Unloaded completion: cut-through (or store-and-forward) through the path, the
+    /// message serialised at the bottleneck, switch latencies, and the returning ACK.
+    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
+    uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
+    Counters GetCounters() const override;
+    uint64_t GetPendingMessages() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class IbFabricHelper;
+
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
+    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
+    void OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m);
+    void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
+
+    Ptr<TopologyGraph> m_graph;
+    Ptr<SubnetManager> m_sm;
+    NodeContainer m_nodes;
+    std::vector<Ptr<IbHca>> m_hcas;
+    std::vector<Ptr<IbSwitch>> m_switches;
+    std::vector<uint32_t> m_switchNodes;
+    std::vector<std::vector<Ptr<IbNetDevice>>> m_devices; //!< by node, port
+    std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps;
+    std::unordered_map<uint64_t, uint8_t> m_pairSl;
+    CongestionControlFactory m_ccFactory;
+    uint8_t m_sl;
+    Time m_switchLatency;
+    bool m_cutThrough;
+    uint64_t m_nextMessageId;
+    uint64_t m_posted;
+    uint64_t m_completed;
+};
+
+} // namespace ns3
+
+#endif // IB_FABRIC_H

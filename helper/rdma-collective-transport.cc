@@ -1,0 +1,215 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-collective-transport.h"
+
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaCollectiveTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaCollectiveTransport);
+
+TypeId
+RdmaCollectiveTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaCollectiveTransport")
+            .SetParent<CollectiveTransport>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RdmaCollectiveTransport>()
+            .AddAttribute("TagSpace",
+                          "Top 8 bits of the tags this transport accepts; must equal the "
+                          "CollectiveApplication's TagSpace. Default 0xC0, chosen to differ "
+                          "from tag 0 that the runner's point-to-point workloads post.",
+                          UintegerValue(0xC0),
+                          MakeUintegerAccessor(&RdmaCollectiveTransport::m_tagSpace),
+                          MakeUintegerChecker<uint8_t>());
+    return tid;
+}
+
+RdmaCollectiveTransport::RdmaCollectiveTransport()
+    : m_tagSpace(0xC0)
+{
+}
+
+RdmaCollectiveTransport::~RdmaCollectiveTransport() = default;
+
+void
+RdmaCollectiveTransport::DoDispose()
+{
+    // The fabric keeps its listeners; with m_fabric cleared they ignore everything.
+    m_fabric = nullptr;
+    m_hostOf.clear();
+    m_rankOf.clear();
+    m_zeroByte.clear();
+    CollectiveTransport::DoDispose();
+}
+
+void
+RdmaCollectiveTransport::Attach(Ptr<RdmaFabric> fabric, const Communicator& comm)
+{
+    Attach(fabric, comm.GetHosts());
+}
+
+void
+RdmaCollectiveTransport::Attach(Ptr<RdmaFabric> fabric, const std::vector<uint32_t>& hosts)
+{
+    if (!fabric)
+    {
+        throw std::invalid_argument("RdmaCollectiveTransport::Attach: null fabric");
+    }
+    if (m_fabric)
+    {
+        throw std::invalid_argument("RdmaCollectiveTransport::Attach: already attached");
+    }
+    uint32_t nHosts = fabric->GetNHosts();
+    std::vector<uint32_t> hostOf = hosts;
+    if (hostOf.empty())
+    {
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            hostOf.push_back(h);
+        }
+    }
+    std::vector<int64_t> rankOf(nHosts, -1);
+    for (uint32_t r = 0; r < hostOf.size(); ++r)
+    {
+        uint32_t h = hostOf[r];
+        if (h >= nHosts)
+        {
+            throw std::invalid_argument("collective rank " + std::to_string(r) + " on host " +
+                                        std::to_string(h) + ": the fabric has hosts 0.." +
+                                        std::to_string(nHosts - 1));
+        }
+        if (rankOf[h] >= 0)
+        {
+            throw std::invalid_argument("collective ranks " + std::to_string(rankOf[h]) + " and " +
+                                        std::to_string(r) + " both on host " + std::to_string(h) +
+                                        "; each host holds at most one rank");
+        }
+        rankOf[h] = r;
+    }
+    m_fabric = PeekPointer(fabric);
+    m_hostOf = std::move(hostOf);
+    m_rankOf = std::move(rankOf);
+    // The listeners hold a reference to this transport; DoDispose makes them inert.
+    Ptr<RdmaCollectiveTransport> self(this);
+    fabric->AddDeliveredCallback(MakeCallback(&RdmaCollectiveTransport::OnFabricDelivered, self));
+    fabric->AddMessageCallback(MakeCallback(&RdmaCollectiveTransport::OnFabricMessage, self));
+}
+
+uint32_t
+RdmaCollectiveTransport::GetNRanks() const
+{
+    return static_cast<uint32_t>(m_hostOf.size());
+}
+
+uint32_t
+RdmaCollectiveTransport::GetHost(uint32_t rank) const
+{
+    return m_hostOf.at(rank);
+}
+
+uint8_t
+RdmaCollectiveTransport::GetTagSpace() const
+{
+    return m_tagSpace;
+}
+
+uint64_t
+RdmaCollectiveTransport::GetPendingMessages() const
+{
+    return m_posted - m_acked;
+}
+
+void
+RdmaCollectiveTransport::Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag)
+{
+    NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::Send before Attach");
+    NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,
+                    "collective message rank " << srcRank << " -> " << dstRank
+                                               << " invalid (ranks 0.." << m_hostOf.size() - 1
+                                               << ", distinct)");
+    NS_ABORT_MSG_IF(static_cast<uint8_t>(tag >> 56) != m_tagSpace,
+                    "collective tag space " << (tag >> 56) << " differs from the transport's "
+                                            << unsigned(m_tagSpace)
+                                            << " (set both TagSpace attributes alike)");
+    uint64_t wire = bytes;
+    if (bytes == 0)
+    {
+        // A 1-byte WRITE carries the synchronisation; both completions report 0.
+        wire = 1;
+        m_zeroByte[tag] = 2;
+    }
+    m_posted++;
+    m_fabric->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE);
+}
+
+bool
+RdmaCollectiveTransport::RankOf(uint32_t host, uint32_t& rank) const
+{
+    if (host >= m_rankOf.size() || m_rankOf[host] < 0)
+    {
+        return false;
+    }
+    rank = static_cast<uint32_t>(m_rankOf[host]);
+    return true;
+}
+
+uint64_t
+RdmaCollectiveTransport::ReportedBytes(uint64_t tag, uint64_t bytes)
+{
+    if (bytes != 1 || m_zeroByte.empty())
+    {
+        return bytes;
+    }
+    auto it = m_zeroByte.find(tag);
+    if (it == m_zeroByte.end())
+    {
+        return bytes;
+    }
+    if (--it->second == 0)
+    {
+        m_zeroByte.erase(it);
+    }
+    return 0;
+}
+
+void
+RdmaCollectiveTransport::OnFabricDelivered(uint32_t srcHost,
+                                           uint32_t dstHost,
+                                           uint64_t tag,
+                                           uint64_t bytes)
+{
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    if (!m_fabric || static_cast<uint8_t>(tag >> 56) != m_tagSpace || !RankOf(srcHost, src) ||
+        !RankOf(dstHost, dst))
+    {
+        return;
+    }
+    NotifyDelivered(src, dst, tag, ReportedBytes(tag, bytes));
+}
+
+void
+RdmaCollectiveTransport::OnFabricMessage(const RdmaFabric::MessageRecord& r)
+{
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    if (!m_fabric || r.kind != KIND_COLLECTIVE || static_cast<uint8_t>(r.tag >> 56) != m_tagSpace ||
+        !RankOf(r.src, src) || !RankOf(r.dst, dst))
+    {
+        return;
+    }
+    m_acked++;
+    NotifySent(src, dst, r.tag, ReportedBytes(r.tag, r.bytes));
+}
+
+} // namespace ns3

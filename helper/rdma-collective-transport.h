@@ -1,0 +1,96 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_COLLECTIVE_TRANSPORT_H
+#define RDMA_COLLECTIVE_TRANSPORT_H
+
+#include "rdma-fabric.h"
+
+#include "ns3/collective-transport.h"
+#include "ns3/communicator.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief CollectiveTransport over a real RdmaFabric (RoCEv2 or InfiniBand): a
+ * collective message from transport rank a to b is an RDMA WRITE from host
+ * hostOf(a) to host hostOf(b).
+ *
+ * Transport ranks 0..n-1 map to fabric hosts through a vector (by default every
+ * host, rank i = host i), so a CollectiveApplication's Communicator indexes
+ * transport ranks. The transport listens to every fabric completion and keeps
+ * only its own: the tag's top 8 bits equal TagSpace (the application must use the
+ * same TagSpace), both hosts are mapped, and for sender completions the message
+ * kind is the collective kind.
+ *
+ * Lifetime: the fabric's listeners hold a reference to the transport, so the
+ * transport lives as long as the fabric; the transport does not keep the fabric
+ * alive (no reference cycle), so keep the fabric while the simulation runs.
+ *
+ * Zero-byte messages (a schedule unit may be empty when S is tiny) travel as a
+ * 1-byte WRITE: RDMA needs a work request to tell the receiver that the sender
+ * reached this step, so the synchronisation (and its latency) is kept, as NCCL
+ * keeps it; the completions report the 0 bytes the caller posted.
+ */
+class RdmaCollectiveTransport : public CollectiveTransport
+{
+  public:
+    /// fct.csv "kind" of collective messages (the runner's KIND_NAMES index).
+    static constexpr uint8_t KIND_COLLECTIVE = 4;
+
+    static TypeId GetTypeId();
+    RdmaCollectiveTransport();
+    ~RdmaCollectiveTransport() override;
+
+    /**
+     * Attach to a fabric; rank i runs on host hosts[i] (empty = every host in
+     * order). Registers the fabric callbacks. Throws std::invalid_argument on a
+     * null fabric, a host out of range or a repeated host.
+     */
+    void Attach(Ptr<RdmaFabric> fabric, const std::vector<uint32_t>& hosts = {});
+    /// Same with the hosts of a communicator.
+    void Attach(Ptr<RdmaFabric> fabric, const Communicator& comm);
+
+    uint32_t GetNRanks() const override;
+    void Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag) override;
+
+    /// Fabric host of a transport rank.
+    uint32_t GetHost(uint32_t rank) const;
+    /// Tag space (top 8 bits of the tags) this transport accepts.
+    uint8_t GetTagSpace() const;
+    /// Messages posted by this transport and not yet acknowledged to the sender.
+    uint64_t GetPendingMessages() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void OnFabricDelivered(uint32_t srcHost, uint32_t dstHost, uint64_t tag, uint64_t bytes);
+    void OnFabricMessage(const RdmaFabric::MessageRecord& r);
+    /// Translate a host to its rank; false if the host is not one of ours.
+    bool RankOf(uint32_t host, uint32_t& rank) const;
+    /// Bytes to report for a completion; consumes one of the two notifications of a
+    /// zero-byte message.
+    uint64_t ReportedBytes(uint64_t tag, uint64_t bytes);
+
+    uint8_t m_tagSpace; //!< attribute TagSpace
+    /// The fabric messages go through. Not a Ptr: the fabric's listeners hold this
+    /// transport, so a Ptr back would be a reference cycle that nothing breaks.
+    RdmaFabric* m_fabric{nullptr};
+    std::vector<uint32_t> m_hostOf;                   //!< rank -> host
+    std::vector<int64_t> m_rankOf;                    //!< host -> rank, -1 if not a rank
+    uint64_t m_posted{0};                             //!< messages posted
+    uint64_t m_acked{0};                              //!< sender completions seen
+    std::unordered_map<uint64_t, uint8_t> m_zeroByte; //!< tag -> completions still due
+};
+
+} // namespace ns3
+
+#endif // RDMA_COLLECTIVE_TRANSPORT_H

@@ -1,0 +1,135 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "subnet-manager.h"
+
+#include "routing-engine.h"
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+SubnetManager::SubnetManager(Ptr<const TopologyGraph> graph)
+    : m_graph(graph)
+{
+    if (graph->GetNHosts() + graph->GetNSwitches() >= 0xBFFF)
+    {
+        throw std::invalid_argument("subnet of " + std::to_string(graph->GetNNodes()) +
+                                    " nodes exceeds the 49151 unicast LIDs of one IB subnet");
+    }
+    m_switchIndexOfNode.assign(graph->GetNNodes(), 0xFFFFFFFFu);
+    const auto& sw = graph->GetSwitches();
+    for (uint32_t i = 0; i < sw.size(); ++i)
+    {
+        m_switchIndexOfNode[sw[i]] = i;
+    }
+}
+
+void
+SubnetManager::Run(const std::string& engine)
+{
+    Program(RoutingEngine::BuildTable(engine, m_graph));
+}
+
+void
+SubnetManager::Program(Ptr<const RouteTable> routes)
+{
+    m_routes = routes;
+    uint32_t nHosts = m_graph->GetNHosts();
+    uint32_t nLids = nHosts + m_graph->GetNSwitches() + 1;
+    const auto& sw = m_graph->GetSwitches();
+    m_lft.assign(sw.size(), std::vector<uint16_t>(nLids, NO_PORT));
+    for (uint32_t i = 0; i < sw.size(); ++i)
+    {
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            RouteTable::PortSpan c = routes->GetCandidates(sw[i], h);
+            if (c.empty())
+            {
+                throw std::logic_error("subnet manager: switch node " + std::to_string(sw[i]) +
+                                       " has no route to host " + std::to_string(h));
+            }
+            uint16_t dlid = GetHostLid(h);
+            m_lft[i][dlid] = static_cast<uint16_t>(c[dlid % c.size()]);
+        }
+    }
+}
+
+Ptr<const RouteTable>
+SubnetManager::GetRoutes() const
+{
+    return m_routes;
+}
+
+uint16_t
+SubnetManager::GetHostLid(uint32_t host) const
+{
+    return static_cast<uint16_t>(host + 1);
+}
+
+uint16_t
+SubnetManager::GetSwitchLid(uint32_t switchIndex) const
+{
+    return static_cast<uint16_t>(m_graph->GetNHosts() + 1 + switchIndex);
+}
+
+const std::vector<uint16_t>&
+SubnetManager::GetLft(uint32_t node) const
+{
+    uint32_t i = m_switchIndexOfNode.at(node);
+    if (i == 0xFFFFFFFFu || i >= m_lft.size())
+    {
+        throw std::invalid_argument("node " + std::to_string(node) + " is not a programmed switch");
+    }
+    return m_lft[i];
+}
+
+uint8_t
+SubnetManager::GetRequiredVls() const
+{
+    return m_routes ? std::max<uint8_t>(1, m_routes->GetNumClasses()) : 1;
+}
+
+std::string
+SubnetManager::DumpLfts() const
+{
+    std::ostringstream os;
+    const auto& sw = m_graph->GetSwitches();
+    char buf[128];
+    for (uint32_t i = 0; i < m_lft.size(); ++i)
+    {
+        uint32_t last = static_cast<uint32_t>(m_lft[i].size()) - 1;
+        std::snprintf(buf,
+                      sizeof(buf),
+                      "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016llx (node %u):\n",
+                      last,
+                      GetSwitchLid(i),
+                      static_cast<unsigned long long>(0x0002c90000000000ULL + sw[i]),
+                      sw[i]);
+        os << buf << "  Lid  Out   Destination\n       Port     Info\n";
+        uint32_t valid = 0;
+        for (uint32_t dlid = 1; dlid < m_lft[i].size(); ++dlid)
+        {
+            if (m_lft[i][dlid] == NO_PORT)
+            {
+                continue;
+            }
+            std::snprintf(buf,
+                          sizeof(buf),
+                          "0x%04x %03u : (Channel Adapter portguid 0x%016llx: 'host %u')\n",
+                          dlid,
+                          static_cast<unsigned>(m_lft[i][dlid]),
+                          static_cast<unsigned long long>(0x0002c90100000000ULL + dlid),
+                          dlid - 1);
+            os << buf;
+            valid++;
+        }
+        os << valid << " lids in use\n";
+    }
+    return os.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,63 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SUBNET_MANAGER_H
+#define SUBNET_MANAGER_H
+
+#include "route-table.h"
+#include "topology-graph.h"
+
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The InfiniBand Subnet Manager of the model: LIDs, LFTs, adaptive sets, VLs.
+ *
+ * LIDs: host rank h gets LID h + 1, switch i (graph switch order) LID nHosts + 1 + i.
+ * Routes come from the shared routing library (RoutingEngine::BuildTable: auto, ecmp,
+ * updown, dor, minimal, ...). Each switch's LFT entry for a host's LID is one of the
+ * engine's candidates, candidate[DLID mod n], which spreads destinations over equal
+ * paths deterministically (what OpenSM's min-hop/ftree engines aim at); the full
+ * candidate set is the switch's adaptive-routing set. The number of VLs is the
+ * engine's class count (2 for the torus dateline rule), and the switches map the
+ * class rule onto VLs.
+ */
+class SubnetManager : public SimpleRefCount<SubnetManager>
+{
+  public:
+    static constexpr uint16_t NO_PORT = 0xFFFF; //!< LFT entry without a port
+
+    explicit SubnetManager(Ptr<const TopologyGraph> graph);
+
+    /// Run a routing engine by name and compute the LFTs. Throws std::invalid_argument.
+    void Run(const std::string& engine);
+    /// Use an already computed route table (the runner's) and compute the LFTs.
+    void Program(Ptr<const RouteTable> routes);
+
+    Ptr<const RouteTable> GetRoutes() const;
+    uint16_t GetHostLid(uint32_t host) const;
+    uint16_t GetSwitchLid(uint32_t switchIndex) const;
+    /// \return the LFT of a switch node (index DLID, value port or NO_PORT)
+    const std::vector<uint16_t>& GetLft(uint32_t node) const;
+    /// \return data VLs the routing needs (>= 1)
+    uint8_t GetRequiredVls() const;
+    /// The LFTs in a text form modelled on OpenSM's dump (one block per switch).
+    std::string DumpLfts() const;
+
+  private:
+    Ptr<const TopologyGraph> m_graph;
+    Ptr<const RouteTable> m_routes;
+    std::vector<uint32_t> m_switchIndexOfNode;
+    std::vector<std::vector<uint16_t>> m_lft; //!< by switch index
+};
+
+} // namespace ns3
+
+#endif // SUBNET_MANAGER_H

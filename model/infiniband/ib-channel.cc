@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-channel.h"
+
+#include "ib-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(IbChannel);
+
+TypeId
+IbChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbChannel")
+                            .SetParent<Channel>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<IbChannel>()
+                            .AddAttribute("Delay",
+                                          "Propagation delay of the cable (about 5 ns per metre)",
+                                          TimeValue(NanoSeconds(1000)),
+                                          MakeTimeAccessor(&IbChannel::m_delay),
+                                          MakeTimeChecker());
+    return tid;
+}
+
+IbChannel::IbChannel()
+    : m_nDevices(0)
+{
+}
+
+void
+IbChannel::Attach(Ptr<IbNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "an IbChannel connects exactly two ports");
+    m_dev[m_nDevices++] = device;
+}
+
+void
+IbChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime)
+{
+    Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
+    // Shared, never written after transmission starts: no per-hop copy.
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                   m_delay,
+                                   &IbNetDevice::Receive,
+                                   dst,
+                                   ConstCast<Packet>(p),
+                                   txTime);
+}
+
+void
+IbChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
+                               uint8_t vl,
+                               uint16_t fctbs,
+                               uint16_t fccl,
+                               Time txTime)
+{
+    Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                   txTime + m_delay,
+                                   &IbNetDevice::ReceiveFlowControl,
+                                   dst,
+                                   vl,
+                                   fctbs,
+                                   fccl);
+}
+
+std::size_t
+IbChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+IbChannel::GetDevice(std::size_t i) const
+{
+    return m_dev[i];
+}
+
+Ptr<IbNetDevice>
+IbChannel::GetIbDevice(std::size_t i) const
+{
+    return m_dev[i];
+}
+
+Ptr<IbNetDevice>
+IbChannel::GetPeer(Ptr<const IbNetDevice> dev) const
+{
+    return dev == m_dev[0] ? m_dev[1] : m_dev[0];
+}
+
+Time
+IbChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+} // namespace ns3

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_CHANNEL_H
+#define IB_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class IbNetDevice;
+class Packet;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A full-duplex InfiniBand cable between two ports.
+ *
+ * Like RoceChannel: the device says "start transmitting this packet, it takes
+ * txTime". A data packet is handed to the peer when its head arrives (after the
+ * propagation delay), with txTime, so a cut-through switch can forward it before its
+ * tail is in; a flow-control packet (a few values, no Packet object) is handed over
+ * when it has fully arrived (txTime + delay).
+ */
+class IbChannel : public Channel
+{
+  public:
+    static TypeId GetTypeId();
+    IbChannel();
+
+    void Attach(Ptr<IbNetDevice> device);
+    void TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime);
+    /// Carry one flow-control packet (VL, FCTBS, FCCL) to the other end.
+    void TransmitFlowControl(Ptr<IbNetDevice> src,
+                             uint8_t vl,
+                             uint16_t fctbs,
+                             uint16_t fccl,
+                             Time txTime);
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+    Ptr<IbNetDevice> GetIbDevice(std::size_t i) const;          //!< \return end i
+    Ptr<IbNetDevice> GetPeer(Ptr<const IbNetDevice> dev) const; //!< \return the other end
+    Time GetDelay() const;                                      //!< \return propagation delay
+
+  private:
+    Time m_delay;
+    Ptr<IbNetDevice> m_dev[2];
+    std::size_t m_nDevices;
+};
+
+} // namespace ns3
+
+#endif // IB_CHANNEL_H

@@ -1,0 +1,128 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-frame.h"
+
+#include "ib-lrh-header.h"
+#include "ib-vcrc-trailer.h"
+
+#include "ns3/abort.h"
+#include "ns3/aeth-header.h"
+#include "ns3/bth-header.h"
+#include "ns3/icrc-trailer.h"
+#include "ns3/imm-header.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/reth-header.h"
+
+namespace ns3
+{
+
+uint32_t
+IbFrame::HeaderBytes(uint8_t opcode, bool hasAeth)
+{
+    return LRH_BYTES + BTH_BYTES + (RdmaOpcode::HasReth(opcode) ? RETH_BYTES : 0) +
+           (RdmaOpcode::HasImm(opcode) ? IMM_BYTES : 0) + (hasAeth ? AETH_BYTES : 0) + ICRC_BYTES +
+           VCRC_BYTES;
+}
+
+void
+IbFrame::Encapsulate(Ptr<Packet> p, const IbFrameFields& f)
+{
+    NS_ABORT_MSG_IF(p->GetSize() != f.payloadBytes,
+                    "IbFrame: payload " << p->GetSize() << " != payloadBytes " << f.payloadBytes);
+    if (f.hasAeth)
+    {
+        AethHeader aeth;
+        aeth.SetSyndrome(f.aethSyndrome);
+        aeth.SetMsn(f.aethMsn & 0xFFFFFF);
+        p->AddHeader(aeth);
+    }
+    if (f.hasImm)
+    {
+        ImmHeader imm;
+        imm.SetImmediate(f.imm);
+        p->AddHeader(imm);
+    }
+    if (f.hasReth)
+    {
+        RethHeader reth;
+        reth.SetVirtualAddress(f.rethVa);
+        reth.SetRKey(f.rethRKey);
+        reth.SetDmaLength(f.rethDmaLen);
+        p->AddHeader(reth);
+    }
+    BthHeader bth;
+    bth.SetOpcode(f.opcode);
+    bth.SetPKey(f.pKey);
+    bth.SetFecn(f.fecn);
+    bth.SetBecn(f.becn);
+    bth.SetDestQp(f.destQp & 0xFFFFFF);
+    bth.SetAckReq(f.ackReq);
+    bth.SetPsn(f.psn & 0xFFFFFF);
+    // Pad the payload to a 4-byte multiple, as the IBTA requires (PadCnt in the BTH).
+    uint8_t pad = static_cast<uint8_t>((4 - (f.payloadBytes & 3)) & 3);
+    bth.SetPadCount(pad);
+    if (pad)
+    {
+        p->AddPaddingAtEnd(pad);
+    }
+    p->AddHeader(bth);
+    IbLrhHeader lrh;
+    lrh.SetVl(f.vl);
+    lrh.SetSl(f.sl);
+    lrh.SetLnh(IbLrhHeader::LNH_IBA_LOCAL);
+    lrh.SetDlid(f.dlid);
+    lrh.SetSlid(f.slid);
+    // PktLen: LRH to ICRC inclusive, in 4-byte words.
+    lrh.SetPacketLengthWords(static_cast<uint16_t>((LRH_BYTES + p->GetSize() + ICRC_BYTES) / 4));
+    p->AddHeader(lrh);
+    p->AddTrailer(IcrcTrailer());
+    p->AddTrailer(IbVcrcTrailer());
+}
+
+bool
+IbFrame::Peek(Ptr<const Packet> p, IbFrameView& v)
+{
+    uint8_t b[PEEK_BYTES];
+    uint32_t n = p->CopyData(b, PEEK_BYTES);
+    if (n < LRH_BYTES + BTH_BYTES)
+    {
+        return false;
+    }
+    v.packetBytes = p->GetSize();
+    v.vl = b[0] >> 4;
+    v.sl = b[1] >> 4;
+    v.lnh = b[1] & 3;
+    v.dlid = static_cast<uint16_t>((b[2] << 8) | b[3]);
+    v.slid = static_cast<uint16_t>((b[6] << 8) | b[7]);
+    const uint8_t* t = b + LRH_BYTES;
+    v.opcode = t[0];
+    uint8_t pad = (t[1] >> 4) & 3;
+    v.fecn = (t[4] >> 7) & 1;
+    v.becn = (t[4] >> 6) & 1;
+    v.destQp = (uint32_t(t[5]) << 16) | (uint32_t(t[6]) << 8) | t[7];
+    v.ackReq = (t[8] >> 7) & 1;
+    v.psn = (uint32_t(t[9]) << 16) | (uint32_t(t[10]) << 8) | t[11];
+    v.hasAeth = v.opcode == RdmaOpcode::ACKNOWLEDGE;
+    if (v.hasAeth && n >= LRH_BYTES + BTH_BYTES + AETH_BYTES)
+    {
+        const uint8_t* a = t + BTH_BYTES;
+        v.aethSyndrome = a[0];
+        v.aethMsn = (uint32_t(a[1]) << 16) | (uint32_t(a[2]) << 8) | a[3];
+    }
+    uint32_t headers = HeaderBytes(v.opcode, v.hasAeth);
+    v.payloadBytes = v.packetBytes >= headers + pad ? v.packetBytes - headers - pad : 0;
+    return true;
+}
+
+void
+IbFrame::SetVl(Ptr<Packet> p, uint8_t vl)
+{
+    IbLrhHeader lrh;
+    p->RemoveHeader(lrh);
+    lrh.SetVl(vl);
+    p->AddHeader(lrh);
+}
+
+} // namespace ns3

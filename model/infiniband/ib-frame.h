@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_FRAME_H
+#define IB_FRAME_H
+
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class Packet;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Everything a sender chooses for one InfiniBand packet
+ * (LRH / BTH [/ RETH] [/ ImmDt] [/ AETH] / payload / ICRC / VCRC). No GRH: the model
+ * is one subnet, routed by LIDs.
+ */
+struct IbFrameFields
+{
+    uint8_t vl{0};              //!< LRH virtual lane on the first link
+    uint8_t sl{0};              //!< LRH service level
+    uint16_t dlid{0};           //!< LRH destination LID
+    uint16_t slid{0};           //!< LRH source LID
+    uint8_t opcode{0x07};       //!< BTH opcode
+    uint16_t pKey{0xFFFF};      //!< BTH partition key
+    bool fecn{false};           //!< BTH FECN
+    bool becn{false};           //!< BTH BECN
+    uint32_t destQp{0};         //!< BTH destination QP
+    bool ackReq{false};         //!< BTH AckReq
+    uint32_t psn{0};            //!< BTH PSN (24 bits)
+    bool hasReth{false};        //!< RETH present
+    uint64_t rethVa{0};         //!< RETH virtual address
+    uint32_t rethRKey{0};       //!< RETH R_Key
+    uint32_t rethDmaLen{0};     //!< RETH DMA length
+    bool hasImm{false};         //!< ImmDt present
+    uint32_t imm{0};            //!< immediate data
+    bool hasAeth{false};        //!< AETH present
+    uint8_t aethSyndrome{0x1F}; //!< AETH syndrome
+    uint32_t aethMsn{0};        //!< AETH MSN
+    uint32_t payloadBytes{0};   //!< payload bytes (p->GetSize() before Encapsulate)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief What the HCA and switch hot paths need, decoded from fixed offsets.
+ */
+struct IbFrameView
+{
+    uint32_t packetBytes{0};  //!< whole packet, LRH to VCRC
+    uint8_t vl{0};            //!< LRH VL
+    uint8_t sl{0};            //!< LRH SL
+    uint8_t lnh{0};           //!< LRH LNH
+    uint16_t dlid{0};         //!< LRH DLID
+    uint16_t slid{0};         //!< LRH SLID
+    uint8_t opcode{0};        //!< BTH opcode
+    bool fecn{false};         //!< BTH FECN
+    bool becn{false};         //!< BTH BECN
+    bool ackReq{false};       //!< BTH AckReq
+    uint32_t destQp{0};       //!< BTH DestQP
+    uint32_t psn{0};          //!< BTH PSN
+    bool hasAeth{false};      //!< AETH decoded (ACK)
+    uint8_t aethSyndrome{0};  //!< AETH syndrome
+    uint32_t aethMsn{0};      //!< AETH MSN
+    uint32_t payloadBytes{0}; //!< RDMA payload bytes
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief InfiniBand framing: build, peek, change the VL, and credit arithmetic.
+ *
+ * Packets carry real header bytes; GetSize() is the whole packet from the LRH to the
+ * VCRC, which is what credits (64-byte blocks) and the wire both count. The physical
+ * layer's start/end delimiters and idles are not modelled (the link rates used are
+ * data rates after 64b/66b encoding).
+ */
+class IbFrame
+{
+  public:
+    static constexpr uint32_t LRH_BYTES = 8;    //!< Local Route Header
+    static constexpr uint32_t BTH_BYTES = 12;   //!< Base Transport Header
+    static constexpr uint32_t RETH_BYTES = 16;  //!< RDMA Extended Transport Header
+    static constexpr uint32_t AETH_BYTES = 4;   //!< ACK Extended Transport Header
+    static constexpr uint32_t IMM_BYTES = 4;    //!< Immediate data
+    static constexpr uint32_t ICRC_BYTES = 4;   //!< invariant CRC
+    static constexpr uint32_t VCRC_BYTES = 2;   //!< variant CRC
+    static constexpr uint32_t BLOCK_BYTES = 64; //!< one flow-control credit
+    static constexpr uint32_t PEEK_BYTES = 40;  //!< LRH + BTH + RETH + AETH at most
+
+    /// Wrap the payload in p (size f.payloadBytes) into a full packet.
+    static void Encapsulate(Ptr<Packet> p, const IbFrameFields& f);
+    /// \return bytes around the payload: 26 for a WRITE middle (LRH 8, BTH 12, ICRC 4,
+    /// VCRC 2), +16 with RETH, +4 with ImmDt, +4 with AETH.
+    static uint32_t HeaderBytes(uint8_t opcode, bool hasAeth);
+    /// Decode p's headers into v without allocation. \return false if truncated.
+    static bool Peek(Ptr<const Packet> p, IbFrameView& v);
+    /// Rewrite the LRH's VL (switches do when SL-to-VL maps to another lane).
+    static void SetVl(Ptr<Packet> p, uint8_t vl);
+
+    /// \return credits (64-byte blocks, rounded up) a packet of this many bytes takes.
+    static uint32_t Blocks(uint32_t packetBytes)
+    {
+        return (packetBytes + BLOCK_BYTES - 1) / BLOCK_BYTES;
+    }
+};
+
+} // namespace ns3
+
+#endif // IB_FRAME_H

@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_HCA_H
+#define IB_HCA_H
+
+#include "ib-frame.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class IbNetDevice;
+class Packet;
+
+/**
+ * \ingroup ai-fabric
+ * \brief An InfiniBand Host Channel Adapter: the shared RC transport (RdmaQueuePair)
+ * with IB framing (LRH / BTH / RETH / ImmDt / AETH / ICRC / VCRC).
+ *
+ * Like RoceNic, packets are built only when the port asks for them: per data VL the
+ * HCA stages at most one packet (an ACK/NAK/CNP first, else the next data packet of
+ * the round-robin among that VL's queue pairs that window and pacing allow), and
+ * hands it over when the port's credits and VL arbitration let it go. A QP's VL is
+ * its SL modulo the port's data VLs (the HCA port's SL2VL). Received packets are
+ * processed when their tail is in; their buffer blocks are freed at once (an HCA
+ * drains to host memory at line rate).
+ */
+class IbHca : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    IbHca();
+    ~IbHca() override;
+
+    /// Attach to the port; give the HCA its host index and LID.
+    void Setup(Ptr<IbNetDevice> device, uint32_t hostIndex, uint16_t lid);
+    /// Create a QP towards (peerHost, peerLid) on service level sl.
+    Ptr<RdmaQueuePair> CreateQueuePair(uint32_t peerHost, uint16_t peerLid, uint8_t sl);
+    void ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn);
+
+    uint32_t GetHostIndex() const;
+    uint16_t GetLid() const;
+    Ptr<IbNetDevice> GetDevice() const;
+    uint32_t GetMtu() const;
+    uint32_t GetFullPacketBytes() const; //!< \return bytes of a full data packet (MTU + 26)
+    uint32_t GetAckBytes() const;        //!< \return bytes of an ACK (30)
+    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
+    uint64_t GetRetransmittedPackets() const;
+    uint64_t GetTimeouts() const;
+    uint64_t GetCnpsSent() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
+    Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
+    void ReceiveFrame(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn);
+    void Process(Ptr<Packet> p, IbFrameView v);
+    Ptr<Packet> BuildNext(uint8_t vl);
+    Ptr<Packet> BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
+    void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
+    void Wake(Ptr<RdmaQueuePair> qp);
+    void WakeUp();
+    void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
+    void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
+    uint8_t VlOf(uint8_t sl) const;
+
+    Ptr<IbNetDevice> m_device;
+    uint32_t m_hostIndex;
+    uint16_t m_lid;
+    uint32_t m_mtu; //!< Attribute
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by QPN - 1
+    std::vector<uint16_t> m_peerLid;       //!< by QPN - 1
+    std::vector<uint8_t> m_qpSl;           //!< by QPN - 1
+    std::vector<uint32_t> m_active;        //!< QPNs with data, round-robin order
+    std::vector<bool> m_isActive;
+    std::size_t m_rrNext;
+    std::array<Ptr<Packet>, 16> m_staged;              //!< per VL
+    std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
+    EventId m_wakeEvent;
+    uint64_t m_cnpsSent;
+
+    TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
+};
+
+} // namespace ns3
+
+#endif // IB_HCA_H

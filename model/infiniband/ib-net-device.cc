@@ -1,0 +1,557 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-net-device.h"
+
+#include "ib-channel.h"
+#include "vl-arbiter.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(IbNetDevice);
+
+TypeId
+IbNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::IbNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<IbNetDevice>()
+            .AddAttribute("DataRate",
+                          "Link data rate (4x EDR 100, HDR 200, NDR 400, XDR 800 Gb/s)",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&IbNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("NumDataVls",
+                          "Data VLs in use (VL0..n-1; the IBTA allows up to 15). 2 lets the "
+                          "torus dateline classes use VL0/VL1",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&IbNetDevice::m_numDataVls),
+                          MakeUintegerChecker<uint8_t>(1, MAX_DATA_VLS))
+            .AddAttribute("VlBufferBytes",
+                          "Receive buffer per data VL, bytes (whole 64-byte credits). At most "
+                          "2048 blocks (128 KiB): the 12-bit credit counters cannot advertise "
+                          "more. Default 64 KiB covers 100 Gb/s x ~5 us of round trip",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&IbNetDevice::m_vlBufferBytes),
+                          MakeUintegerChecker<uint32_t>(64, 2048 * 64))
+            .AddAttribute("FlowControlPeriod",
+                          "Period of the unconditional flow-control refresh while the link is "
+                          "active (the IBTA asks for one at least every 65,536 symbol times, "
+                          "~2.5 us at 25 Gbaud per lane)",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&IbNetDevice::m_fcPeriod),
+                          MakeTimeChecker(NanoSeconds(10)))
+            .AddTraceSource("PhyTxBegin",
+                            "A data packet starts on the wire",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Credits",
+                            "Credits (64-byte blocks) left on a VL after a packet was sent",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_creditTrace),
+                            "ns3::IbNetDevice::CreditsCallback");
+    return tid;
+}
+
+IbNetDevice::IbNetDevice()
+    : m_ifIndex(0),
+      m_mtu(4096),
+      m_rate(DataRate("100Gbps")),
+      m_numDataVls(2),
+      m_vlBufferBytes(65536),
+      m_fcPeriod(MicroSeconds(2)),
+      m_busy(false),
+      m_fcPending(0),
+      m_active(false),
+      m_txPackets(0),
+      m_txBytes(0),
+      m_fcSent(0),
+      m_overflows(0),
+      m_negative(0),
+      m_stalls(0)
+{
+    m_arbiter = CreateObject<VlArbiter>();
+}
+
+IbNetDevice::~IbNetDevice() = default;
+
+void
+IbNetDevice::DoDispose()
+{
+    m_fcTimer.Cancel();
+    m_channel = nullptr;
+    m_node = nullptr;
+    m_arbiter = nullptr;
+    m_head = HeadCallback();
+    m_dequeue = DequeueCallback();
+    m_frameCallback = FrameCallback();
+    NetDevice::DoDispose();
+}
+
+bool
+IbNetDevice::Attach(Ptr<IbChannel> ch)
+{
+    m_channel = ch;
+    ch->Attach(this);
+    return true;
+}
+
+void
+IbNetDevice::InitializeCredits()
+{
+    Ptr<IbNetDevice> peer = m_channel->GetPeer(this);
+    NS_ABORT_MSG_IF(peer->m_numDataVls != m_numDataVls,
+                    "IB link ends disagree on NumDataVls (" << +m_numDataVls << " vs "
+                                                            << +peer->m_numDataVls << ")");
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        m_fctbs[vl] = 0;
+        m_fccl[vl] = static_cast<uint16_t>(peer->GetVlBufferBlocks() & COUNTER_MASK);
+    }
+    if (m_arbiter->GetHighTable().empty() && m_arbiter->GetLowTable().empty())
+    {
+        m_arbiter->SetDefaultTables(m_numDataVls);
+    }
+}
+
+void
+IbNetDevice::SetHeadCallback(HeadCallback cb)
+{
+    m_head = cb;
+}
+
+void
+IbNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeue = cb;
+}
+
+void
+IbNetDevice::SetFrameCallback(FrameCallback cb)
+{
+    m_frameCallback = cb;
+}
+
+uint8_t
+IbNetDevice::GetNumDataVls() const
+{
+    return m_numDataVls;
+}
+
+uint32_t
+IbNetDevice::GetVlBufferBlocks() const
+{
+    return m_vlBufferBytes / IbFrame::BLOCK_BYTES;
+}
+
+uint32_t
+IbNetDevice::GetAvailableCredits(uint8_t vl) const
+{
+    uint32_t c = (m_fccl[vl] - m_fctbs[vl]) & COUNTER_MASK;
+    return c > 2048 ? 0 : c;
+}
+
+uint32_t
+IbNetDevice::GetUsedBlocks(uint8_t vl) const
+{
+    return m_used[vl];
+}
+
+Ptr<VlArbiter>
+IbNetDevice::GetArbiter() const
+{
+    return m_arbiter;
+}
+
+DataRate
+IbNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Time
+IbNetDevice::GetTransmitTime(uint32_t bytes) const
+{
+    return m_rate.CalculateBytesTxTime(bytes);
+}
+
+Ptr<IbChannel>
+IbNetDevice::GetIbChannel() const
+{
+    return m_channel;
+}
+
+void
+IbNetDevice::NotifyDataAvailable()
+{
+    TryTransmit();
+}
+
+uint16_t
+IbNetDevice::AdvertisedLimit(uint8_t vl) const
+{
+    uint32_t freeBlocks = GetVlBufferBlocks() - m_used[vl];
+    return static_cast<uint16_t>((m_abr[vl] + freeBlocks) & COUNTER_MASK);
+}
+
+void
+IbNetDevice::TryTransmit()
+{
+    if (m_busy || !m_channel)
+    {
+        return;
+    }
+    if (m_fcPending)
+    {
+        // Flow-control packets go first: they unblock the peer.
+        uint8_t vl = 0;
+        while (!(m_fcPending & (1U << vl)))
+        {
+            ++vl;
+        }
+        m_fcPending &= static_cast<uint16_t>(~(1U << vl));
+        Time tx = GetTransmitTime(FC_PACKET_BYTES);
+        m_busy = true;
+        m_fcSent++;
+        m_channel->TransmitFlowControl(this, vl, m_fctbs[vl], AdvertisedLimit(vl), tx);
+        Simulator::Schedule(tx, &IbNetDevice::TransmitComplete, this);
+        return;
+    }
+    if (m_head.IsNull())
+    {
+        return;
+    }
+    uint16_t eligible = 0;
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        uint32_t bytes = m_head(this, vl);
+        if (bytes == 0)
+        {
+            continue;
+        }
+        uint32_t raw = (m_fccl[vl] - m_fctbs[vl]) & COUNTER_MASK;
+        if (raw > 2048)
+        {
+            m_negative++; // FCTBS ran past FCCL: a flow-control bug
+            continue;
+        }
+        if (IbFrame::Blocks(bytes) <= raw)
+        {
+            eligible |= static_cast<uint16_t>(1U << vl);
+        }
+        else
+        {
+            m_stalls++;
+        }
+    }
+    if (!eligible)
+    {
+        return;
+    }
+    uint8_t vl = m_arbiter->Pick(eligible);
+    Ptr<Packet> p = m_dequeue(this, vl);
+    NS_ASSERT_MSG(p, "owner announced a head packet on VL " << +vl << " but gave none");
+    uint32_t bytes = p->GetSize();
+    m_arbiter->Charge(bytes);
+    m_fctbs[vl] = static_cast<uint16_t>((m_fctbs[vl] + IbFrame::Blocks(bytes)) & COUNTER_MASK);
+    m_txPackets++;
+    m_txBytes += bytes;
+    m_txVlBytes[vl] += bytes;
+    NoteActivity();
+    m_creditTrace(vl, GetAvailableCredits(vl));
+    m_phyTxBeginTrace(p);
+    Time tx = GetTransmitTime(bytes);
+    m_busy = true;
+    m_channel->TransmitStart(p, this, tx);
+    Simulator::Schedule(tx, &IbNetDevice::TransmitComplete, this);
+}
+
+void
+IbNetDevice::TransmitComplete()
+{
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+IbNetDevice::Receive(Ptr<Packet> p, Time txTime)
+{
+    IbFrameView v;
+    if (!IbFrame::Peek(p, v))
+    {
+        NS_LOG_WARN("truncated IB packet dropped");
+        return;
+    }
+    uint32_t blocks = IbFrame::Blocks(v.packetBytes);
+    if (v.vl >= m_numDataVls || m_used[v.vl] + blocks > GetVlBufferBlocks())
+    {
+        // The sender ignored our limit: never happens unless flow control is broken.
+        m_overflows++;
+        NS_LOG_ERROR("credit overflow on VL " << +v.vl << ": " << blocks << " blocks, "
+                                              << m_used[v.vl] << " used");
+        return;
+    }
+    m_used[v.vl] += blocks;
+    m_abr[v.vl] = static_cast<uint16_t>((m_abr[v.vl] + blocks) & COUNTER_MASK);
+    NoteActivity();
+    if (!m_frameCallback.IsNull())
+    {
+        m_frameCallback(this, p, v, txTime);
+    }
+}
+
+void
+IbNetDevice::ReleaseBlocks(uint8_t vl, uint32_t blocks)
+{
+    NS_ASSERT_MSG(m_used[vl] >= blocks, "releasing more blocks than held on VL " << +vl);
+    m_used[vl] -= blocks;
+    MarkFlowControl(vl);
+}
+
+void
+IbNetDevice::ReceiveFlowControl(uint8_t vl, uint16_t fctbs, uint16_t fccl)
+{
+    if (vl >= m_numDataVls)
+    {
+        return;
+    }
+    // The peer's FCTBS counts every block it sent before this packet, all of which
+    // have reached us (the link is FIFO): resynchronise the ABR with it.
+    m_abr[vl] = fctbs & COUNTER_MASK;
+    m_fccl[vl] = fccl & COUNTER_MASK;
+    TryTransmit();
+}
+
+void
+IbNetDevice::MarkFlowControl(uint8_t vl)
+{
+    m_fcPending |= static_cast<uint16_t>(1U << vl);
+    TryTransmit();
+}
+
+void
+IbNetDevice::NoteActivity()
+{
+    m_active = true;
+    if (!m_fcTimer.IsRunning() && !m_fcPeriod.IsZero())
+    {
+        m_fcTimer = Simulator::Schedule(m_fcPeriod, &IbNetDevice::PeriodicFlowControl, this);
+    }
+}
+
+void
+IbNetDevice::PeriodicFlowControl()
+{
+    if (!m_active)
+    {
+        return; // idle link: stop refreshing until traffic resumes
+    }
+    m_active = false;
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        m_fcPending |= static_cast<uint16_t>(1U << vl);
+    }
+    m_fcTimer = Simulator::Schedule(m_fcPeriod, &IbNetDevice::PeriodicFlowControl, this);
+    TryTransmit();
+}
+
+uint64_t
+IbNetDevice::GetTxPackets() const
+{
+    return m_txPackets;
+}
+
+uint64_t
+IbNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+IbNetDevice::GetTxBytesOnVl(uint8_t vl) const
+{
+    return m_txVlBytes.at(vl);
+}
+
+uint64_t
+IbNetDevice::GetFlowControlPacketsSent() const
+{
+    return m_fcSent;
+}
+
+uint64_t
+IbNetDevice::GetCreditOverflows() const
+{
+    return m_overflows;
+}
+
+uint64_t
+IbNetDevice::GetNegativeCreditEvents() const
+{
+    return m_negative;
+}
+
+uint64_t
+IbNetDevice::GetCreditStalls() const
+{
+    return m_stalls;
+}
+
+void
+IbNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+IbNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+IbNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+IbNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+IbNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+IbNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+IbNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+IbNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+IbNetDevice::AddLinkChangeCallback(Callback<void> /* callback */)
+{
+}
+
+bool
+IbNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+IbNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+IbNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+IbNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
+{
+    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
+}
+
+Address
+IbNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+IbNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+IbNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+IbNetDevice::Send(Ptr<Packet> /* packet */, const Address& /* dest */, uint16_t /* proto */)
+{
+    // Traffic enters through the owner's dequeue callback, not through Send.
+    return false;
+}
+
+bool
+IbNetDevice::SendFrom(Ptr<Packet> /* packet */,
+                      const Address& /* source */,
+                      const Address& /* dest */,
+                      uint16_t /* proto */)
+{
+    return false;
+}
+
+Ptr<Node>
+IbNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+IbNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+IbNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+IbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback /* cb */)
+{
+}
+
+void
+IbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback /* cb */)
+{
+}
+
+bool
+IbNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

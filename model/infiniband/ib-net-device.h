@@ -1,0 +1,184 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_NET_DEVICE_H
+#define IB_NET_DEVICE_H
+
+#include "ib-frame.h"
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+
+namespace ns3
+{
+
+class IbChannel;
+class Packet;
+class VlArbiter;
+
+/**
+ * \ingroup ai-fabric
+ * \brief One InfiniBand port (HCA or switch) with per-VL credit-based flow control.
+ *
+ * Transmit side, per data VL: FCTBS (total blocks sent, 12 bits) and FCCL (the limit
+ * the peer advertised). A packet of b blocks may go when (FCCL - (FCTBS + b)) mod 4096
+ * <= 2048, i.e. when b <= (FCCL - FCTBS) mod 4096 = available credits.
+ *
+ * Receive side, per data VL: a buffer of VlBufferBytes (whole 64-byte blocks) and the
+ * ABR (adjusted blocks received). The owner returns blocks with ReleaseBlocks when the
+ * packet leaves its buffer; the port then advertises FCCL = ABR + free blocks
+ * (mod 4096) in a flow-control packet, on change and every FlowControlPeriod while the
+ * link is active. A flow-control packet is 4 bytes (Op, FCTBS, VL, FCCL) plus a 2-byte
+ * LPCRC: 6 bytes on the wire, sent ahead of data. On receiving one, the port sets
+ * ABR = FCTBS (resynchronisation, as the IBTA prescribes) and FCCL for its sender.
+ *
+ * The port owns no data queue: when the wire is free it asks its owner, per data VL,
+ * for the size of the head packet (HeadCallback); among the VLs whose head fits its
+ * credits the VlArbiter picks one, and the port pulls it (DequeueCallback). VL15
+ * (management, no flow control) is not modelled.
+ */
+class IbNetDevice : public NetDevice
+{
+  public:
+    /// Bytes of the owner's head packet on a VL (0 = none).
+    typedef Callback<uint32_t, Ptr<IbNetDevice>, uint8_t> HeadCallback;
+    /// Take the owner's head packet on a VL.
+    typedef Callback<Ptr<Packet>, Ptr<IbNetDevice>, uint8_t> DequeueCallback;
+    /// A packet's head arrived: (port, packet, decoded view, its transmit time).
+    typedef Callback<void, Ptr<IbNetDevice>, Ptr<Packet>, const IbFrameView&, Time> FrameCallback;
+
+    static constexpr uint32_t FC_PACKET_BYTES = 6;  //!< 4-byte FC packet + 2-byte LPCRC
+    static constexpr uint16_t COUNTER_MASK = 0xFFF; //!< 12-bit FCTBS / FCCL / ABR
+    static constexpr uint8_t MAX_DATA_VLS = 15;     //!< VL0..VL14
+
+    static TypeId GetTypeId();
+    IbNetDevice();
+    ~IbNetDevice() override;
+
+    bool Attach(Ptr<IbChannel> ch);
+    void SetHeadCallback(HeadCallback cb);
+    void SetDequeueCallback(DequeueCallback cb);
+    void SetFrameCallback(FrameCallback cb);
+
+    /// The owner has a new head packet: transmit if the wire and credits allow.
+    void NotifyDataAvailable();
+    /// Called by the channel when a data packet's head arrives.
+    void Receive(Ptr<Packet> p, Time txTime);
+    /// Called by the channel when a flow-control packet has arrived.
+    void ReceiveFlowControl(uint8_t vl, uint16_t fctbs, uint16_t fccl);
+    /// The owner freed `blocks` of VL's receive buffer.
+    void ReleaseBlocks(uint8_t vl, uint32_t blocks);
+
+    /// Initialise the transmit limits from the peer's buffer (link bring-up).
+    void InitializeCredits();
+
+    uint8_t GetNumDataVls() const;
+    uint32_t GetVlBufferBlocks() const;
+    /// \return credits (blocks) this port may still send on a VL
+    uint32_t GetAvailableCredits(uint8_t vl) const;
+    /// \return blocks of a VL's receive buffer in use
+    uint32_t GetUsedBlocks(uint8_t vl) const;
+    Ptr<VlArbiter> GetArbiter() const;
+    DataRate GetDataRate() const;
+    Time GetTransmitTime(uint32_t bytes) const;
+    Ptr<IbChannel> GetIbChannel() const;
+
+    uint64_t GetTxPackets() const;
+    uint64_t GetTxBytes() const;
+    uint64_t GetTxBytesOnVl(uint8_t vl) const;
+    uint64_t GetFlowControlPacketsSent() const;
+    /// Packets that arrived without room in their VL's buffer (dropped): must stay 0.
+    uint64_t GetCreditOverflows() const;
+    /// Times the transmit side found FCTBS beyond FCCL (negative credits): must stay 0.
+    uint64_t GetNegativeCreditEvents() const;
+    /// Times a head packet had to wait for credits.
+    uint64_t GetCreditStalls() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void TryTransmit();
+    void TransmitComplete();
+    void MarkFlowControl(uint8_t vl);
+    void PeriodicFlowControl();
+    void NoteActivity();
+    uint16_t AdvertisedLimit(uint8_t vl) const;
+
+    Ptr<Node> m_node;
+    Ptr<IbChannel> m_channel;
+    Ptr<VlArbiter> m_arbiter;
+    uint32_t m_ifIndex;
+    Mac48Address m_address;
+    uint16_t m_mtu;
+
+    // Attributes
+    DataRate m_rate;
+    uint8_t m_numDataVls;
+    uint32_t m_vlBufferBytes;
+    Time m_fcPeriod;
+
+    bool m_busy;
+    std::array<uint16_t, 16> m_fctbs{}; //!< transmit: total blocks sent (12 bits)
+    std::array<uint16_t, 16> m_fccl{};  //!< transmit: limit from the peer (12 bits)
+    std::array<uint16_t, 16> m_abr{};   //!< receive: adjusted blocks received (12 bits)
+    std::array<uint32_t, 16> m_used{};  //!< receive: blocks in the buffer
+    std::array<uint64_t, 16> m_txVlBytes{};
+    uint16_t m_fcPending; //!< VLs with a flow-control update to send
+    bool m_active;        //!< traffic since the last periodic update
+    EventId m_fcTimer;
+
+    uint64_t m_txPackets;
+    uint64_t m_txBytes;
+    uint64_t m_fcSent;
+    uint64_t m_overflows;
+    uint64_t m_negative;
+    uint64_t m_stalls;
+
+    HeadCallback m_head;
+    DequeueCallback m_dequeue;
+    FrameCallback m_frameCallback;
+
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<uint8_t, uint32_t> m_creditTrace; //!< (VL, credits left) after a send
+};
+
+} // namespace ns3
+
+#endif // IB_NET_DEVICE_H

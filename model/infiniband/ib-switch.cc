@@ -1,0 +1,236 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-switch.h"
+
+#include "ib-net-device.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/route-table.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(IbSwitch);
+
+TypeId
+IbSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::IbSwitch")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<IbSwitch>()
+            .AddAttribute("SwitchLatency",
+                          "Port-to-port latency (published IB switch figures range from about "
+                          "130 ns to 330 ns; 200 ns chosen as a middle value)",
+                          TimeValue(NanoSeconds(200)),
+                          MakeTimeAccessor(&IbSwitch::m_latency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CutThrough",
+                          "Forward once the header has arrived (true, what IB switches do) or "
+                          "store the whole packet first (false)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&IbSwitch::m_cutThrough),
+                          MakeBooleanChecker())
+            .AddAttribute("AdaptiveRouting",
+                          "Pick the least-loaded port of the SM's set for the destination "
+                          "instead of the LFT port",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&IbSwitch::m_adaptive),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+IbSwitch::IbSwitch()
+    : m_latency(NanoSeconds(200)),
+      m_cutThrough(true),
+      m_adaptive(false),
+      m_node(0),
+      m_forwarded(0),
+      m_unroutable(0)
+{
+}
+
+IbSwitch::~IbSwitch() = default;
+
+void
+IbSwitch::DoDispose()
+{
+    m_ports.clear();
+    m_voq.clear();
+    m_routes = nullptr;
+    Object::DoDispose();
+}
+
+void
+IbSwitch::AddPort(Ptr<IbNetDevice> dev)
+{
+    NS_ABORT_MSG_IF(dev->GetIfIndex() != m_ports.size(),
+                    "IbSwitch: port " << m_ports.size() << " has ifIndex " << dev->GetIfIndex());
+    m_ports.push_back(dev);
+    std::array<uint8_t, 16> map{};
+    for (uint8_t sl = 0; sl < 16; ++sl)
+    {
+        map[sl] = sl % dev->GetNumDataVls();
+    }
+    m_sl2vl.push_back(map);
+    m_voq.emplace_back(IbNetDevice::MAX_DATA_VLS);
+    m_queuedBytes.push_back(0);
+    dev->SetFrameCallback(MakeCallback(&IbSwitch::Receive, this));
+    dev->SetHeadCallback(MakeCallback(&IbSwitch::Head, this));
+    dev->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeue, this));
+}
+
+uint32_t
+IbSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<IbNetDevice>
+IbSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+void
+IbSwitch::SetLft(const std::vector<uint16_t>& lft)
+{
+    m_lft = lft;
+}
+
+const std::vector<uint16_t>&
+IbSwitch::GetLft() const
+{
+    return m_lft;
+}
+
+void
+IbSwitch::SetRouting(Ptr<const RouteTable> routes, uint32_t node)
+{
+    m_routes = routes;
+    m_node = node;
+}
+
+void
+IbSwitch::SetSl2Vl(uint32_t port, const std::array<uint8_t, 16>& map)
+{
+    for (uint8_t vl : map)
+    {
+        if (vl >= m_ports.at(port)->GetNumDataVls())
+        {
+            throw std::invalid_argument("SL2VL maps to VL " + std::to_string(vl) + " but port " +
+                                        std::to_string(port) + " has VLs 0.." +
+                                        std::to_string(m_ports[port]->GetNumDataVls() - 1));
+        }
+    }
+    m_sl2vl.at(port) = map;
+}
+
+uint64_t
+IbSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+uint64_t
+IbSwitch::GetUnroutable() const
+{
+    return m_unroutable;
+}
+
+uint64_t
+IbSwitch::GetQueuedBytes(uint32_t port) const
+{
+    return m_queuedBytes.at(port);
+}
+
+void
+IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn)
+{
+    uint32_t inPort = dev->GetIfIndex();
+    uint32_t blocks = IbFrame::Blocks(v.packetBytes);
+    if (v.dlid >= m_lft.size() || m_lft[v.dlid] == 0xFFFF)
+    {
+        m_unroutable++;
+        NS_LOG_WARN("no LFT entry for DLID " << v.dlid << ": dropped");
+        dev->ReleaseBlocks(v.vl, blocks);
+        return;
+    }
+    uint32_t out = m_lft[v.dlid];
+    if (m_adaptive && m_routes)
+    {
+        RouteTable::PortSpan c = m_routes->GetCandidates(m_node, v.dlid - 1u);
+        uint64_t best = m_queuedBytes[out];
+        for (uint32_t port : c)
+        {
+            if (m_queuedBytes[port] < best)
+            {
+                best = m_queuedBytes[port];
+                out = port;
+            }
+        }
+    }
+    uint8_t outVl;
+    if (m_routes && m_routes->GetClassRule() != RouteTable::ClassRule::NONE)
+    {
+        outVl = m_routes->NextClass(m_node, inPort, out, v.vl);
+    }
+    else
+    {
+        outVl = m_sl2vl[out][v.sl];
+    }
+    NS_ABORT_MSG_IF(outVl >= m_ports[out]->GetNumDataVls(),
+                    "switch node " << m_node << " port " << out << " needs VL " << +outVl
+                                   << " but has " << +m_ports[out]->GetNumDataVls() << " data VLs");
+    Time txOut = m_ports[out]->GetTransmitTime(v.packetBytes);
+    // Cut-through: header in + latency, but the output may not outrun the tail.
+    Time wait = m_cutThrough ? std::max(m_latency, txIn - txOut) : txIn + m_latency;
+    m_queuedBytes[out] += v.packetBytes;
+    Simulator::Schedule(wait, &IbSwitch::Enqueue, this, p, out, outVl, inPort, v.vl);
+}
+
+void
+IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl)
+{
+    if (outVl != inVl)
+    {
+        IbFrame::SetVl(p, outVl);
+    }
+    uint32_t blocks = IbFrame::Blocks(p->GetSize());
+    m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
+    m_ports[outPort]->NotifyDataAvailable();
+}
+
+uint32_t
+IbSwitch::Head(Ptr<IbNetDevice> dev, uint8_t vl)
+{
+    const auto& q = m_voq[dev->GetIfIndex()][vl];
+    return q.empty() ? 0 : q.front().p->GetSize();
+}
+
+Ptr<Packet>
+IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
+{
+    uint32_t port = dev->GetIfIndex();
+    auto& q = m_voq[port][vl];
+    if (q.empty())
+    {
+        return nullptr;
+    }
+    Queued e = q.front();
+    q.pop_front();
+    m_queuedBytes[port] -= e.p->GetSize();
+    m_forwarded++;
+    // The packet leaves our buffer: return its credits to the upstream port.
+    m_ports[e.inPort]->ReleaseBlocks(e.inVl, e.blocks);
+    return e.p;
+}
+
+} // namespace ns3

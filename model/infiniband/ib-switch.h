@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef IB_SWITCH_H
+#define IB_SWITCH_H
+
+#include "ib-frame.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class IbNetDevice;
+class Packet;
+class RouteTable;
+
+/**
+ * \ingroup ai-fabric
+ * \brief An InfiniBand switch: LFT forwarding, SL-to-VL per output port, optional
+ * adaptive routing, input-buffered credit flow control.
+ *
+ * A packet is charged to the receive buffer of its input port and VL until it starts
+ * on its output port, so the input port's credits (and so the upstream sender) follow
+ * the output's backlog: lossless by construction. Queues are per (output port, VL),
+ * so a blocked output does not block packets behind it to other outputs.
+ *
+ * Forwarding: the Subnet Manager installs the LFT (DLID -> port). With
+ * AdaptiveRouting the switch picks, among the SM's port set for the destination, the
+ * port with the fewest queued bytes (ties: the LFT port). The output VL is the output
+ * port's SL2VL entry for the packet's SL, or, when the route table has a class rule
+ * (torus dateline, dragonfly), the class that rule gives for (input, output, VL).
+ *
+ * Latency: cut-through (default) forwards once the header is in and SwitchLatency has
+ * passed, but never finishes sending before the tail has arrived; store-and-forward
+ * waits for the tail, then SwitchLatency.
+ */
+class IbSwitch : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    IbSwitch();
+    ~IbSwitch() override;
+
+    /// Add the next port (port numbers follow the order of calls).
+    void AddPort(Ptr<IbNetDevice> dev);
+    uint32_t GetNPorts() const;
+    Ptr<IbNetDevice> GetPort(uint32_t i) const;
+
+    /// Install the linear forwarding table (index DLID, value port; 0xFFFF = none).
+    void SetLft(const std::vector<uint16_t>& lft);
+    const std::vector<uint16_t>& GetLft() const;
+    /// The SM's adaptive sets and class rule: the route table and this switch's node id.
+    void SetRouting(Ptr<const RouteTable> routes, uint32_t node);
+    /// SL-to-VL map of an output port (index SL).
+    void SetSl2Vl(uint32_t port, const std::array<uint8_t, 16>& map);
+
+    uint64_t GetForwarded() const;
+    uint64_t GetUnroutable() const;
+    uint64_t GetQueuedBytes(uint32_t port) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Queued
+    {
+        Ptr<Packet> p;
+        uint32_t inPort;
+        uint8_t inVl;
+        uint32_t blocks;
+    };
+
+    void Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn);
+    void Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl);
+    uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
+    Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
+
+    Time m_latency;
+    bool m_cutThrough;
+    bool m_adaptive;
+
+    std::vector<Ptr<IbNetDevice>> m_ports;
+    std::vector<uint16_t> m_lft;
+    Ptr<const RouteTable> m_routes;
+    uint32_t m_node;
+    std::vector<std::array<uint8_t, 16>> m_sl2vl;       //!< per output port
+    std::vector<std::vector<std::deque<Queued>>> m_voq; //!< [port][vl]
+    std::vector<uint64_t> m_queuedBytes;                //!< per output port (incl. in flight)
+    uint64_t m_forwarded;
+    uint64_t m_unroutable;
+};
+
+} // namespace ns3
+
+#endif // IB_SWITCH_H

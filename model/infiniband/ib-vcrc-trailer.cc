@@ -1,0 +1,71 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-vcrc-trailer.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(IbVcrcTrailer);
+
+IbVcrcTrailer::IbVcrcTrailer()
+    : m_vcrc(0)
+{
+}
+
+TypeId
+IbVcrcTrailer::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbVcrcTrailer")
+                            .SetParent<Trailer>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<IbVcrcTrailer>();
+    return tid;
+}
+
+TypeId
+IbVcrcTrailer::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+IbVcrcTrailer::Print(std::ostream& os) const
+{
+    os << "VCRC 0x" << std::hex << m_vcrc << std::dec;
+}
+
+uint32_t
+IbVcrcTrailer::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+IbVcrcTrailer::Serialize(Buffer::Iterator end) const
+{
+    end.Prev(SIZE);
+    end.WriteHtonU16(m_vcrc);
+}
+
+uint32_t
+IbVcrcTrailer::Deserialize(Buffer::Iterator end)
+{
+    end.Prev(SIZE);
+    m_vcrc = end.ReadNtohU16();
+    return SIZE;
+}
+
+void
+IbVcrcTrailer::SetVcrc(uint16_t v)
+{
+    m_vcrc = v;
+}
+
+uint16_t
+IbVcrcTrailer::GetVcrc() const
+{
+    return m_vcrc;
+}
+
+} // namespace ns3

@@ -1,0 +1,539 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Collectives on the real RoCEv2 fabric (RdmaCollectiveTransport): the ring
+ * allreduce follows its alpha-beta cost with the link's payload goodput as B,
+ * reaches nccl-tests' busbw close to that goodput, slows to the closed form of
+ * its slowest rank, and every algorithm completes with every contribution on
+ * every topology without a drop.
+ */
+#include "ai-fabric-test-compat.h"
+
+#include "ns3/boolean.h"
+#include "ns3/collective-application.h"
+#include "ns3/collective-workload.h"
+#include "ns3/communicator.h"
+#include "ns3/config-error.h"
+#include "ns3/config.h"
+#include "ns3/dragonfly-topology-helper.h"
+#include "ns3/fat-tree-topology-helper.h"
+#include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/mesh-topology-helper.h"
+#include "ns3/rdma-collective-transport.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-fabric-helper.h"
+#include "ns3/roce-fabric.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-nic.h"
+#include "ns3/route-table.h"
+#include "ns3/routing-engine.h"
+#include "ns3/scenario-config.h"
+#include "ns3/simulator.h"
+#include "ns3/topology-graph.h"
+#include "ns3/torus-topology-helper.h"
+#include "ns3/uinteger.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const DataRate kRate("100Gbps");
+const uint32_t kMtu = 1000;
+
+void
+UsePicoseconds()
+{
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
+}
+
+/**
+ * Payload goodput of a link: WRITE-middle packets carry mtu payload bytes in
+ * mtu + RoCEv2 headers (58) + Ethernet wire overhead (24) wire bytes. In a ring
+ * every host's link also carries the ACKs of the data it receives (one ACK of
+ * ackWireBytes per ackInterval packets), which share the same wire; ackWireBytes
+ * = 0 gives the data-only goodput.
+ */
+double
+GoodputBps(DataRate rate, double ackWireBytes = 0, uint32_t ackInterval = 1)
+{
+    RoceFrameFields f;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    double overhead = RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    return static_cast<double>(rate.GetBitRate()) * kMtu /
+           (kMtu + overhead + ackWireBytes / ackInterval);
+}
+
+Ptr<TopologyGraph>
+LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    Ptr<LeafSpineTopologyHelper> h = CreateObject<LeafSpineTopologyHelper>();
+    h->SetAttribute("Leaves", UintegerValue(leaves));
+    h->SetAttribute("Spines", UintegerValue(spines));
+    h->SetAttribute("HostsPerLeaf", UintegerValue(hostsPerLeaf));
+    return h->Build();
+}
+
+/// One switch with n hosts; host `slow` attached at slowRate, the others at 100 Gb/s.
+Ptr<TopologyGraph>
+Star(uint32_t n, uint32_t slow, DataRate slowRate)
+{
+    Ptr<TopologyGraph> g = Create<TopologyGraph>();
+    uint32_t sw = g->AddSwitch();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint32_t h = g->AddHost();
+        g->AddLink(h, sw, i == slow ? slowRate : kRate, MicroSeconds(1));
+    }
+    return g;
+}
+
+struct FabricRun
+{
+    std::vector<CollectiveRecord> records;
+    bool verified{false};
+    std::string why;
+    RdmaFabric::Counters counters;
+    uint64_t pending{0};
+    bool finished{false};
+    double ackWireBytes{0};
+};
+
+/// Runs `iterations` of op/alg on the first n hosts of g (routing `routing`, "" =
+/// the topology's natural engine), S bytes per rank, contributions tracked.
+FabricRun
+RunOnFabric(Ptr<TopologyGraph> g,
+            CollectiveOp op,
+            const std::string& alg,
+            uint32_t n,
+            uint64_t bytes,
+            const std::string& routing = "",
+            uint32_t ackInterval = 1)
+{
+    UsePicoseconds();
+    Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(ackInterval));
+    Ptr<RouteTable> routes =
+        RoutingEngine::BuildTable(routing.empty() ? RoutingEngine::AutoName(*g) : routing, g);
+    RoceFabricHelper helper;
+    helper.SetNicAttribute("Mtu", UintegerValue(kMtu));
+    Ptr<RoceFabric> fabric = helper.Install(g, routes);
+    Ptr<RdmaCollectiveTransport> transport = CreateObject<RdmaCollectiveTransport>();
+    std::vector<uint32_t> hosts;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        hosts.push_back(i);
+    }
+    transport->Attach(fabric, hosts);
+    Ptr<CollectiveApplication> app = CreateObject<CollectiveApplication>();
+    app->SetAttribute("TagSpace", UintegerValue(transport->GetTagSpace()));
+    app->SetTransport(transport);
+    Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, alg);
+    a->SetAttribute("TrackContributions", BooleanValue(true));
+    app->AddJob(Communicator::AllHosts(n), a, bytes);
+    app->Start();
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    FabricRun r;
+    r.records = app->GetRecords();
+    r.verified = a->VerifyContributions(&r.why);
+    r.counters = fabric->GetCounters();
+    r.pending = fabric->GetPendingMessages();
+    r.finished = app->IsFinished();
+    r.ackWireBytes = fabric->GetNic(0)->GetAckWireBytes();
+    app->Dispose();
+    transport->Dispose();
+    fabric->Dispose();
+    Simulator::Destroy();
+    Config::Reset();
+    return r;
+}
+
+double
+DurationS(const FabricRun& r)
+{
+    return r.records.empty() ? 0.0 : r.records.back().durationNs * 1e-9;
+}
+
+} // namespace
+
+/**
+ * Ring allreduce on an idle leaf-spine (4 leaves x 4 hosts, 2 spines, 100 Gb/s,
+ * 1 us cables): T = 2(N-1)(alpha + S/(N B)) within 5%, B the payload goodput of a
+ * host link. With one ACK every 16 packets B = line rate x 1000/(1082 + 86/16) =
+ * 91.96 Gb/s (the data-only 1000/1082 = 92.42 Gb/s is 0.5% above); with an ACK per
+ * packet the ACKs of the data a host receives take 86/1168 of its uplink and B =
+ * 85.6 Gb/s. alpha is measured: the same ring with one 1000-byte packet per step
+ * takes 2(N-1)(alpha + 1000 B / B). busbw >= 90% of B.
+ */
+class RingAlphaBetaTestCase : public TestCase
+{
+  public:
+    RingAlphaBetaTestCase(uint32_t n, uint32_t ackInterval)
+        : TestCase("ring allreduce on " + std::to_string(n) + " ranks, ACK every " +
+                   std::to_string(ackInterval) +
+                   " packets, follows 2(N-1)(alpha + S over N B) with B the payload goodput"),
+          m_n(n),
+          m_ackInterval(ackInterval)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 500 kB per ring step: alpha (2-3 us) is a few % of a step (43 us).
+        const uint64_t S = 500000ULL * m_n;
+        double steps = 2.0 * (m_n - 1);
+        FabricRun tiny = RunOnFabric(LeafSpine(4, 2, 4),
+                                     CollectiveOp::ALLREDUCE,
+                                     "ring",
+                                     m_n,
+                                     static_cast<uint64_t>(m_n) * kMtu,
+                                     "",
+                                     m_ackInterval);
+        NS_TEST_ASSERT_MSG_EQ(tiny.finished, true, "the tiny ring completes");
+        double B = GoodputBps(kRate, tiny.ackWireBytes, m_ackInterval);
+        double alpha = DurationS(tiny) / steps - kMtu * 8.0 / B;
+        FabricRun big = RunOnFabric(LeafSpine(4, 2, 4),
+                                    CollectiveOp::ALLREDUCE,
+                                    "ring",
+                                    m_n,
+                                    S,
+                                    "",
+                                    m_ackInterval);
+        NS_TEST_ASSERT_MSG_EQ(big.finished, true, "the ring completes");
+        NS_TEST_ASSERT_MSG_EQ(big.verified, true, big.why);
+        double t = DurationS(big);
+        double model = steps * (alpha + S * 8.0 / (m_n * B));
+        double busbw = big.records.back().busbwGbps * 8e9; // GB/s -> bit/s
+        std::cout << "N=" << m_n << " ackInterval=" << m_ackInterval << " B=" << B * 1e-9
+                  << " Gb/s alpha=" << alpha * 1e6 << " us T=" << t * 1e6
+                  << " us model=" << model * 1e6 << " us ratio=" << t / model
+                  << " busbw=" << busbw * 1e-9 << " Gb/s busbw/B=" << busbw / B << std::endl;
+        NS_TEST_ASSERT_MSG_EQ_TOL(t / model, 1.0, 0.05, "alpha-beta cost of the ring");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(busbw / B, 0.90, "busbw close to the link goodput");
+        NS_TEST_ASSERT_MSG_EQ(big.counters.losslessDrops + big.counters.lossyDrops, 0, "no drop");
+    }
+
+    uint32_t m_n;
+    uint32_t m_ackInterval;
+};
+
+/**
+ * Dependency correctness: on a star of 8 hosts where host 3's cable runs at
+ * 25 Gb/s, every ring step waits for the slow rank, so the ring takes
+ * 2(N-1)(alpha + S/(N B_slow)), B_slow = 25 Gb/s x 1000/(1082 + 86/16) (one ACK
+ * every 16 packets), 4x the time with every link at 100 Gb/s.
+ */
+class SlowRankTestCase : public TestCase
+{
+  public:
+    SlowRankTestCase()
+        : TestCase("one slow host link bounds the ring at that rank's goodput")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 8;
+        const uint64_t S = 2000000;
+        DataRate slow("25Gbps");
+        double steps = 2.0 * (n - 1);
+        FabricRun tiny = RunOnFabric(Star(n, 3, slow),
+                                     CollectiveOp::ALLREDUCE,
+                                     "ring",
+                                     n,
+                                     static_cast<uint64_t>(n) * kMtu,
+                                     "",
+                                     16);
+        double bSlow = GoodputBps(slow, tiny.ackWireBytes, 16);
+        double bFast = GoodputBps(kRate, tiny.ackWireBytes, 16);
+        double alpha = DurationS(tiny) / steps - kMtu * 8.0 / bSlow;
+        FabricRun big =
+            RunOnFabric(Star(n, 3, slow), CollectiveOp::ALLREDUCE, "ring", n, S, "", 16);
+        NS_TEST_ASSERT_MSG_EQ(big.finished, true, "the ring completes");
+        NS_TEST_ASSERT_MSG_EQ(big.verified, true, big.why);
+        double t = DurationS(big);
+        double model = steps * (alpha + S * 8.0 / (n * bSlow));
+        double fast = steps * (alpha + S * 8.0 / (n * bFast));
+        std::cout << "slow rank: alpha=" << alpha * 1e6 << " us T=" << t * 1e6
+                  << " us model=" << model * 1e6 << " us ratio=" << t / model << std::endl;
+        NS_TEST_ASSERT_MSG_EQ_TOL(t / model, 1.0, 0.05, "closed form at the slow rank's rate");
+        NS_TEST_ASSERT_MSG_GT(t, 3.0 * fast, "far slower than with every link fast");
+        NS_TEST_ASSERT_MSG_EQ(big.counters.losslessDrops, 0, "lossless");
+    }
+};
+
+/**
+ * Tree, halving-doubling and 2-D ring allreduce complete on the fabric (16 ranks
+ * on the leaf-spine; hd also on 12 ranks, which folds) and every rank holds every
+ * contribution.
+ */
+class AlgorithmsCompleteTestCase : public TestCase
+{
+  public:
+    AlgorithmsCompleteTestCase()
+        : TestCase("tree, hd and 2d allreduce complete with every contribution")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            std::string alg;
+            uint32_t n;
+        };
+
+        for (const Case& c : {Case{"tree", 16}, Case{"hd", 16}, Case{"hd", 12}, Case{"2d", 16}})
+        {
+            FabricRun r =
+                RunOnFabric(LeafSpine(4, 2, 4), CollectiveOp::ALLREDUCE, c.alg, c.n, 400000);
+            std::string what = c.alg + " on " + std::to_string(c.n) + " ranks";
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, what + " completes");
+            NS_TEST_ASSERT_MSG_EQ(r.verified, true, what + ": " + r.why);
+            NS_TEST_ASSERT_MSG_EQ(r.pending, 0, what + ": every message acknowledged");
+            NS_TEST_ASSERT_MSG_EQ(r.counters.losslessDrops + r.counters.lossyDrops,
+                                  0,
+                                  what + ": no drop");
+            std::cout << what << ": " << DurationS(r) * 1e6 << " us" << std::endl;
+        }
+    }
+};
+
+/**
+ * The same ring allreduce runs on every topology with its natural routing and
+ * completes with every contribution and zero drops.
+ */
+class EveryTopologyTestCase : public TestCase
+{
+  public:
+    EveryTopologyTestCase()
+        : TestCase("ring allreduce completes on leafspine, fattree, torus, mesh, dragonfly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::pair<std::string, Ptr<TopologyGraph>>> topologies;
+        topologies.emplace_back("leafspine 2x4", LeafSpine(2, 2, 4));
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(4));
+        topologies.emplace_back("fattree k=4", ft->Build());
+        Ptr<TorusTopologyHelper> torus = CreateObject<TorusTopologyHelper>();
+        torus->SetDims({4, 4});
+        torus->SetAttribute("HostsPerRouter", UintegerValue(1));
+        topologies.emplace_back("torus 4x4", torus->Build());
+        Ptr<MeshTopologyHelper> mesh = CreateObject<MeshTopologyHelper>();
+        mesh->SetDims({4, 4});
+        mesh->SetAttribute("HostsPerRouter", UintegerValue(1));
+        topologies.emplace_back("mesh 4x4", mesh->Build());
+        Ptr<DragonflyTopologyHelper> df = CreateObject<DragonflyTopologyHelper>();
+        df->SetAttribute("P", UintegerValue(1));
+        df->SetAttribute("A", UintegerValue(2));
+        df->SetAttribute("H", UintegerValue(1));
+        df->SetAttribute("G", UintegerValue(3));
+        topologies.emplace_back("dragonfly p1 a2 h1 g3", df->Build());
+        for (const auto& [name, g] : topologies)
+        {
+            uint32_t n = g->GetNHosts();
+            FabricRun r = RunOnFabric(g, CollectiveOp::ALLREDUCE, "ring", n, 200000);
+            NS_TEST_ASSERT_MSG_EQ(r.finished, true, name + ": the ring completes");
+            NS_TEST_ASSERT_MSG_EQ(r.verified, true, name + ": " + r.why);
+            NS_TEST_ASSERT_MSG_EQ(r.counters.losslessDrops + r.counters.lossyDrops,
+                                  0,
+                                  name + ": no drop");
+            std::cout << name << ": " << n << " ranks " << DurationS(r) * 1e6 << " us" << std::endl;
+        }
+    }
+};
+
+/**
+ * The runner-facing workload: --workload=reducescatter on 4 of 8 hosts, 2
+ * iterations, tiny S with empty units (0-byte messages travel as 1-byte WRITEs);
+ * rows in Gbit/s = 8 x the record's GB/s; bad flags give ConfigError.
+ */
+class WorkloadTestCase : public TestCase
+{
+  public:
+    WorkloadTestCase()
+        : TestCase("CollectiveWorkload: rows, summary, zero-byte units, bad flags")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = LeafSpine(2, 1, 4);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        ScenarioConfig c;
+        c.workload = "reducescatter";
+        c.ranks = 4;
+        c.bytes = 2; // 4 units of 1, 1, 0, 0 bytes
+        c.iterations = 2;
+        Ptr<CollectiveWorkload> w = CreateObject<CollectiveWorkload>();
+        w->Setup(c, fabric);
+        std::vector<OutputCollectiveRow> rows;
+        w->SetRowCallback(CollectiveWorkload::RowCallback(
+            [&rows](const OutputCollectiveRow& r) { rows.push_back(r); }));
+        // Point-to-point traffic with tag 0 on the same hosts is ignored.
+        fabric->PostWrite(0, 1, 5000, 0, 1);
+        w->Start();
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(w->IsFinished(), true, "both iterations finish");
+        NS_TEST_ASSERT_MSG_EQ(rows.size(), 2, "one row per iteration");
+        NS_TEST_ASSERT_MSG_EQ(w->GetTransport()->GetPendingMessages(), 0, "all acknowledged");
+        const auto& rec = w->GetApplication()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ_TOL(rows[1].algbwGbps, 8.0 * rec[1].algbwGbps, 1e-9, "Gbit/s");
+        NS_TEST_ASSERT_MSG_EQ(rows[0].ranks, 4, "ranks");
+        nlohmann::json j = w->ToJson();
+        NS_TEST_ASSERT_MSG_EQ(j.size(), 1, "one job");
+        NS_TEST_ASSERT_MSG_EQ(j[0]["durations_ns"].size(), 2, "per-iteration durations");
+        NS_TEST_ASSERT_MSG_EQ(j[0]["step_time_ns"]["max"].get<int64_t>(),
+                              std::max(rec[0].durationNs, rec[1].durationNs),
+                              "max step time");
+        w->Dispose();
+        fabric->Dispose();
+        Simulator::Destroy();
+
+        // Bad flags name the value and what is allowed.
+        UsePicoseconds();
+        g = LeafSpine(2, 1, 4);
+        routes = RoutingEngine::BuildTable("ecmp", g);
+        fabric = helper.Install(g, routes);
+        auto expectError = [&](const std::string& workload,
+                               uint32_t ranks,
+                               const std::string& alg,
+                               const std::string& needle) {
+            ScenarioConfig b;
+            b.workload = workload;
+            b.ranks = ranks;
+            b.algorithm = alg;
+            std::string msg;
+            try
+            {
+                CreateObject<CollectiveWorkload>()->Setup(b, fabric);
+            }
+            catch (const ConfigError& e)
+            {
+                msg = e.what();
+            }
+            NS_TEST_EXPECT_MSG_NE(msg.find(needle), std::string::npos, "error: " + msg);
+        };
+        expectError("allreduce", 9, "ring", "--ranks: 9");
+        expectError("allreduce", 1, "ring", "2..8");
+        expectError("allgather", 0, "tree", "--algorithm=tree");
+        expectError("alltoall", 0, "ring", "allreduce, reducescatter, allgather");
+        fabric->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The transport alone: ranks map to hosts (rank 0 = host 5, rank 1 = host 2), a
+ * 0-byte message is delivered and acknowledged as 0 bytes (it travels as 1 byte),
+ * and fabric messages of other users (tag 0, kind 1) are not reported.
+ */
+class TransportMappingTestCase : public TestCase
+{
+  public:
+    TransportMappingTestCase()
+        : TestCase("RdmaCollectiveTransport maps ranks, filters tags, carries 0-byte messages")
+    {
+    }
+
+  private:
+    struct Event
+    {
+        uint32_t src;
+        uint32_t dst;
+        uint64_t tag;
+        uint64_t bytes;
+    };
+
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = LeafSpine(2, 1, 4);
+        Ptr<RoceFabric> fabric =
+            RoceFabricHelper().Install(g, RoutingEngine::BuildTable("ecmp", g));
+        Ptr<RdmaCollectiveTransport> t = CreateObject<RdmaCollectiveTransport>();
+        t->Attach(fabric, std::vector<uint32_t>{5, 2});
+        std::vector<Event> delivered;
+        std::vector<Event> sent;
+        t->SetCallbacks(CollectiveTransport::MessageCallback(
+                            [&delivered](uint32_t s, uint32_t d, uint64_t tag, uint64_t b) {
+                                delivered.push_back({s, d, tag, b});
+                            }),
+                        CollectiveTransport::MessageCallback(
+                            [&sent](uint32_t s, uint32_t d, uint64_t tag, uint64_t b) {
+                                sent.push_back({s, d, tag, b});
+                            }));
+        uint64_t space = static_cast<uint64_t>(t->GetTagSpace()) << 56;
+        t->Send(0, 1, 0, space | 7);
+        t->Send(1, 0, 3000, space | 8);
+        fabric->PostWrite(5, 2, 2000, 0, 1);      // another workload on the same hosts
+        fabric->PostWrite(0, 1, 1, space | 7, 1); // collective tag space, foreign hosts/kind
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(delivered.size(), 2, "only the transport's deliveries");
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 2, "only the transport's completions");
+        for (const auto& v : {delivered, sent})
+        {
+            for (const Event& e : v)
+            {
+                bool zero = (e.tag & 0xff) == 7;
+                NS_TEST_EXPECT_MSG_EQ(e.src, zero ? 0 : 1, "source rank");
+                NS_TEST_EXPECT_MSG_EQ(e.dst, zero ? 1 : 0, "destination rank");
+                NS_TEST_EXPECT_MSG_EQ(e.bytes, zero ? 0 : 3000, "bytes as posted");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(t->GetPendingMessages(), 0, "nothing pending");
+        bool threw = false;
+        try
+        {
+            CreateObject<RdmaCollectiveTransport>()->Attach(fabric, std::vector<uint32_t>{1, 1});
+        }
+        catch (const std::invalid_argument&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "a repeated host is refused");
+        t->Dispose();
+        fabric->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+class CollectiveFabricTestSuite : public TestSuite
+{
+  public:
+    CollectiveFabricTestSuite()
+        : TestSuite("ai-fabric-collective-fabric", AI_FABRIC_SYSTEM_SUITE)
+    {
+        for (uint32_t n : {4, 8, 16})
+        {
+            AddTestCase(new RingAlphaBetaTestCase(n, 16), AI_FABRIC_QUICK);
+        }
+        AddTestCase(new RingAlphaBetaTestCase(8, 1), AI_FABRIC_QUICK);
+        AddTestCase(new SlowRankTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new AlgorithmsCompleteTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new EveryTopologyTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new TransportMappingTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new WorkloadTestCase(), AI_FABRIC_QUICK);
+    }
+};
+
+static CollectiveFabricTestSuite g_collectiveFabricTestSuite;

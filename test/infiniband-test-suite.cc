@@ -1,0 +1,530 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The InfiniBand fabric: lossless credit-based incast at line rate, credit-limited
+ * throughput = 64 x credits / credit round trip, VL arbitration weights, Subnet
+ * Manager LFTs that are complete and minimal, and a torus all-to-all on dateline VLs.
+ */
+#include "ai-fabric-test-compat.h"
+
+#include "ns3/boolean.h"
+#include "ns3/collective-algorithm.h"
+#include "ns3/collective-application.h"
+#include "ns3/communicator.h"
+#include "ns3/fat-tree-topology-helper.h"
+#include "ns3/ib-fabric-helper.h"
+#include "ns3/ib-fabric.h"
+#include "ns3/ib-frame.h"
+#include "ns3/ib-hca.h"
+#include "ns3/ib-lrh-header.h"
+#include "ns3/ib-net-device.h"
+#include "ns3/ib-switch.h"
+#include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-collective-transport.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-fabric-helper.h"
+#include "ns3/roce-fabric.h"
+#include "ns3/route-table.h"
+#include "ns3/routing-engine.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/subnet-manager.h"
+#include "ns3/topology-graph.h"
+#include "ns3/torus-topology-helper.h"
+#include "ns3/uinteger.h"
+#include "ns3/vl-arbiter.h"
+
+using namespace ns3;
+
+namespace
+{
+
+void
+UsePicoseconds()
+{
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
+}
+
+/// Busy time, span and bytes of one port's transmitter (data packets).
+struct IbLinkMeter
+{
+    Ptr<IbNetDevice> dev;
+    Time first = Time::Max();
+    Time lastEnd;
+    Time busy;
+    uint64_t bytes{0};
+    uint64_t packets{0};
+
+    void OnTx(Ptr<const Packet> p)
+    {
+        Time tx = dev->GetTransmitTime(p->GetSize());
+        Time now = Simulator::Now();
+        first = std::min(first, now);
+        lastEnd = now + tx;
+        busy += tx;
+        bytes += p->GetSize();
+        packets++;
+    }
+};
+
+uint32_t
+PortTowards(Ptr<TopologyGraph> g, uint32_t node, uint32_t peer)
+{
+    const auto& ports = g->GetPorts(node);
+    for (uint32_t i = 0; i < ports.size(); ++i)
+    {
+        if (ports[i].peer == peer)
+        {
+            return i;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+FlowControlViolations(Ptr<IbFabric> f)
+{
+    uint64_t n = 0;
+    for (const auto& d : f->GetAllDevices())
+    {
+        n += d->GetCreditOverflows() + d->GetNegativeCreditEvents();
+    }
+    return n;
+}
+
+/// Two hosts on one switch: host 0 -> switch -> host 1.
+Ptr<TopologyGraph>
+TwoHostsOneSwitch(Time delay)
+{
+    Ptr<TopologyGraph> g = Create<TopologyGraph>();
+    uint32_t h0 = g->AddHost();
+    uint32_t h1 = g->AddHost();
+    uint32_t s = g->AddSwitch(1);
+    g->AddLink(h0, s, DataRate("100Gbps"), delay);
+    g->AddLink(h1, s, DataRate("100Gbps"), delay);
+    return g;
+}
+
+} // namespace
+
+/// Wire format: header sizes and a 4 KB WRITE middle taking 65 credits.
+class IbFramingTestCase : public TestCase
+{
+  public:
+    IbFramingTestCase()
+        : TestCase("IB framing: LRH, BTH, ICRC, VCRC sizes, PktLen, 65 credits per 4 KB")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false),
+                              26,
+                              "LRH 8 + BTH 12 + ICRC 4 + VCRC 2");
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::HeaderBytes(RdmaOpcode::WRITE_ONLY_IMM, false),
+                              46,
+                              "+ RETH 16 + ImmDt 4");
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::Blocks(4096 + 26), 65, "4 KB packet = 65 credits");
+        Ptr<Packet> p = Create<Packet>(4096);
+        IbFrameFields f;
+        f.vl = 1;
+        f.sl = 5;
+        f.dlid = 0x1234;
+        f.slid = 7;
+        f.opcode = RdmaOpcode::WRITE_MIDDLE;
+        f.destQp = 0xABCDE;
+        f.psn = 0x123456;
+        f.ackReq = true;
+        f.payloadBytes = 4096;
+        IbFrame::Encapsulate(p, f);
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 4122, "whole packet");
+        IbFrameView v;
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::Peek(p, v), true, "peek");
+        NS_TEST_ASSERT_MSG_EQ(+v.vl, 1, "VL");
+        NS_TEST_ASSERT_MSG_EQ(+v.sl, 5, "SL");
+        NS_TEST_ASSERT_MSG_EQ(v.dlid, 0x1234, "DLID");
+        NS_TEST_ASSERT_MSG_EQ(v.slid, 7, "SLID");
+        NS_TEST_ASSERT_MSG_EQ(v.destQp, 0xABCDE, "DestQP");
+        NS_TEST_ASSERT_MSG_EQ(v.psn, 0x123456, "PSN");
+        NS_TEST_ASSERT_MSG_EQ(v.ackReq, true, "AckReq");
+        NS_TEST_ASSERT_MSG_EQ(v.payloadBytes, 4096, "payload");
+        IbFrame::SetVl(p, 3);
+        IbLrhHeader lrh;
+        p->PeekHeader(lrh);
+        NS_TEST_ASSERT_MSG_EQ(+lrh.GetVl(), 3, "VL rewritten");
+        NS_TEST_ASSERT_MSG_EQ(lrh.GetPacketLengthWords(), (4122 - 2) / 4, "PktLen to ICRC");
+        // An odd payload is padded to 4 bytes; the view still reports the payload.
+        Ptr<Packet> q = Create<Packet>(1001);
+        f.payloadBytes = 1001;
+        IbFrame::Encapsulate(q, f);
+        NS_TEST_ASSERT_MSG_EQ(q->GetSize(), 1001 + 3 + 26, "padded");
+        IbFrame::Peek(q, v);
+        NS_TEST_ASSERT_MSG_EQ(v.payloadBytes, 1001, "pad removed");
+    }
+};
+
+/**
+ * 16-to-1 incast of 256 KB WRITEs on a leaf-spine: credits keep it lossless, every
+ * message completes without retransmission, and the receiver's link is >= 95% busy
+ * with goodput at line rate x 4096 / 4122 (header overhead).
+ */
+class IbIncastTestCase : public TestCase
+{
+  public:
+    IbIncastTestCase()
+        : TestCase("16-to-1 incast on IB: lossless, credits never negative, line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<LeafSpineTopologyHelper> h = CreateObject<LeafSpineTopologyHelper>();
+        h->SetAttribute("Leaves", UintegerValue(3));
+        h->SetAttribute("Spines", UintegerValue(2));
+        h->SetAttribute("HostsPerLeaf", UintegerValue(6));
+        Ptr<TopologyGraph> g = h->Build();
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        IbFabricHelper helper;
+        Ptr<IbFabric> fabric = helper.Install(g, routes);
+        uint32_t rxNode = g->GetHosts()[0];
+        uint32_t leaf = g->GetPorts(rxNode)[0].peer;
+        IbLinkMeter m;
+        m.dev = fabric->GetDevice(leaf, PortTowards(g, leaf, rxNode));
+        m.dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&IbLinkMeter::OnTx, &m));
+        uint32_t done = 0;
+        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+            [&done](const RdmaFabric::MessageRecord&) { done++; }));
+        const uint64_t bytes = 256 * 1024;
+        for (uint32_t s = 1; s <= 16; ++s)
+        {
+            fabric->PostWrite(s, 0, bytes, s, 0);
+        }
+        Simulator::Run();
+        RdmaFabric::Counters c = fabric->GetCounters();
+        NS_TEST_ASSERT_MSG_EQ(done, 16, "all messages complete");
+        NS_TEST_ASSERT_MSG_EQ(c.losslessDrops, 0, "no credit overflow anywhere");
+        NS_TEST_ASSERT_MSG_EQ(FlowControlViolations(fabric), 0, "credits never negative");
+        NS_TEST_ASSERT_MSG_EQ(c.retransmittedPackets, 0, "no retransmission");
+        NS_TEST_ASSERT_MSG_GT(c.creditUpdates, 0, "flow-control packets flowed");
+        double span = (m.lastEnd - m.first).GetSeconds();
+        double util = m.busy.GetSeconds() / span;
+        double goodput = 16.0 * bytes * 8 / span;
+        std::cout << "IB incast: bottleneck busy " << util << ", goodput " << goodput / 1e9
+                  << " Gb/s, FC packets " << c.creditUpdates << std::endl;
+        NS_TEST_ASSERT_MSG_GT(util, 0.95, "bottleneck busy >= 95%");
+        NS_TEST_ASSERT_MSG_GT(goodput, 0.95 * 100e9 * 4096 / 4122, "goodput net of headers");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A per-VL buffer much smaller than the bandwidth-delay product: the sender can have
+ * at most `credits` blocks unacknowledged per credit round trip, so the throughput
+ * (in 64-byte blocks) is 64 x credits / RTT, RTT = 2 x 1 us + switch latency 200 ns
+ * + one 6-byte flow-control packet; halving the buffer halves it.
+ */
+class IbCreditLimitTestCase : public TestCase
+{
+  public:
+    IbCreditLimitTestCase()
+        : TestCase("credit-limited link: throughput = 64 x credits per credit round trip")
+    {
+    }
+
+  private:
+    double Measure(uint32_t blocks)
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = TwoHostsOneSwitch(MicroSeconds(1));
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        IbFabricHelper helper;
+        helper.SetDeviceAttribute("VlBufferBytes", UintegerValue(blocks * 64));
+        helper.SetHcaAttribute("Mtu", UintegerValue(1024)); // 1050-byte packets, 17 blocks
+        Ptr<IbFabric> fabric = helper.Install(g, routes);
+        IbLinkMeter m;
+        m.dev = fabric->GetDevice(g->GetHosts()[0], 0);
+        std::vector<std::pair<Time, uint64_t>> samples;
+        m.dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&IbLinkMeter::OnTx, &m));
+        fabric->PostWrite(0, 1, 1000 * 1024, 1, 0);
+        // Sample the bytes sent at 50 us and 150 us (steady state, message still going).
+        uint64_t b1 = 0;
+        uint64_t b2 = 0;
+        Simulator::Schedule(MicroSeconds(50), [&]() { b1 = m.bytes; });
+        Simulator::Schedule(MicroSeconds(150), [&]() { b2 = m.bytes; });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetPendingMessages(), 0, "message completes");
+        NS_TEST_EXPECT_MSG_EQ(FlowControlViolations(fabric), 0, "no credit violation");
+        Simulator::Destroy();
+        // Throughput in credit blocks per second (each 1050-byte packet is 17 blocks).
+        double packets = (b2 - b1) / 1050.0;
+        return packets * 17 * 64 / 100e-6;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t credits = 17 * 8;
+        double rtt = 2e-6 + 200e-9 + 6 * 8 / 100e9;
+        double expect = 64.0 * credits / rtt;
+        double full = Measure(credits);
+        double half = Measure(credits / 2);
+        std::cout << "IB credit limit: " << full * 8 / 1e9 << " Gb/s of blocks (expect "
+                  << expect * 8 / 1e9 << "), half buffer " << half * 8 / 1e9 << std::endl;
+        NS_TEST_ASSERT_MSG_EQ_TOL(full / expect, 1.0, 0.05, "64 x credits / RTT");
+        NS_TEST_ASSERT_MSG_EQ_TOL(half / (expect / 2), 1.0, 0.05, "half the buffer");
+        NS_TEST_ASSERT_MSG_EQ_TOL(full / half, 2.0, 0.1, "halving the buffer halves it");
+    }
+};
+
+/**
+ * Two saturated VLs through one output port with low-table weights 64 and 192
+ * (64-byte units): with 4 KB packets (65 blocks) that is one packet of VL0 per three
+ * of VL1, so the link is shared 1:3.
+ */
+class IbVlArbitrationTestCase : public TestCase
+{
+  public:
+    IbVlArbitrationTestCase()
+        : TestCase("VL arbitration: weights 64 and 192 share the link 1:3")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = Create<TopologyGraph>();
+        uint32_t h0 = g->AddHost();
+        uint32_t h1 = g->AddHost();
+        uint32_t h2 = g->AddHost();
+        uint32_t s = g->AddSwitch(1);
+        for (uint32_t h : {h0, h1, h2})
+        {
+            g->AddLink(h, s, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        IbFabricHelper helper;
+        Ptr<IbFabric> fabric = helper.Install(g, routes);
+        fabric->SetPairServiceLevel(0, 2, 0);
+        fabric->SetPairServiceLevel(1, 2, 1);
+        Ptr<IbNetDevice> out = fabric->GetDevice(s, PortTowards(g, s, h2));
+        out->GetArbiter()->SetLowTable({{0, 64}, {1, 192}});
+        fabric->PostWrite(0, 2, 4 * 1024 * 1024, 1, 0);
+        fabric->PostWrite(1, 2, 4 * 1024 * 1024, 2, 0);
+        uint64_t v0a = 0;
+        uint64_t v1a = 0;
+        uint64_t v0b = 0;
+        uint64_t v1b = 0;
+        Simulator::Schedule(MicroSeconds(20), [&]() {
+            v0a = out->GetTxBytesOnVl(0);
+            v1a = out->GetTxBytesOnVl(1);
+        });
+        Simulator::Schedule(MicroSeconds(220), [&]() {
+            v0b = out->GetTxBytesOnVl(0);
+            v1b = out->GetTxBytesOnVl(1);
+        });
+        Simulator::Run();
+        double ratio = double(v1b - v1a) / double(v0b - v0a);
+        double util = (v0b - v0a + v1b - v1a) * 8.0 / 200e-6 / 100e9;
+        std::cout << "IB VL arbitration: VL1/VL0 = " << ratio << ", link use " << util << std::endl;
+        NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 3.0, 0.06, "1:3 within 2%");
+        NS_TEST_ASSERT_MSG_GT(util, 0.95, "the link stays saturated");
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetPendingMessages(), 0, "both complete");
+        NS_TEST_ASSERT_MSG_EQ(FlowControlViolations(fabric), 0, "no credit violation");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The Subnet Manager's LFTs are complete and minimal: following them from every host
+ * to every host reaches the destination in exactly the graph distance, on a k=4
+ * fat-tree and a 4x4 torus; a torus all-to-all over DOR with dateline VLs completes
+ * without credit violations.
+ */
+class IbSubnetManagerTestCase : public TestCase
+{
+  public:
+    IbSubnetManagerTestCase()
+        : TestCase("Subnet Manager LFTs complete and minimal; torus all-to-all completes")
+    {
+    }
+
+  private:
+    void CheckMinimal(Ptr<TopologyGraph> g, const std::string& engine)
+    {
+        Ptr<SubnetManager> sm = Create<SubnetManager>(g);
+        sm->Run(engine);
+        const auto& hosts = g->GetHosts();
+        std::vector<uint32_t> dist;
+        uint32_t checked = 0;
+        for (uint32_t a = 0; a < hosts.size(); ++a)
+        {
+            g->Distances(hosts[a], dist);
+            for (uint32_t b = 0; b < hosts.size(); ++b)
+            {
+                if (a == b)
+                {
+                    continue;
+                }
+                uint32_t node = g->GetPorts(hosts[a])[0].peer;
+                uint32_t links = 1;
+                uint16_t dlid = sm->GetHostLid(b);
+                while (node != hosts[b] && links <= g->GetNNodes())
+                {
+                    uint16_t port = sm->GetLft(node)[dlid];
+                    NS_TEST_ASSERT_MSG_NE(port, 0xFFFF, "LFT entry exists");
+                    node = g->GetPorts(node)[port].peer;
+                    links++;
+                }
+                NS_TEST_ASSERT_MSG_EQ(node, hosts[b], "LFTs lead to the destination");
+                NS_TEST_ASSERT_MSG_EQ(links, dist[hosts[b]], "path length = graph distance");
+                checked++;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(checked, hosts.size() * (hosts.size() - 1), "all pairs");
+        bool dumped = sm->DumpLfts().find("Unicast lids") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(dumped, true, "dump");
+    }
+
+    void DoRun() override
+    {
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(4));
+        CheckMinimal(ft->Build(), "ecmp");
+
+        Ptr<TorusTopologyHelper> th = CreateObject<TorusTopologyHelper>();
+        th->SetAttribute("Dims", StringValue("4x4"));
+        th->SetAttribute("HostsPerRouter", UintegerValue(1));
+        Ptr<TopologyGraph> torus = th->Build();
+        CheckMinimal(torus, "dor");
+
+        UsePicoseconds();
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("dor", torus);
+        NS_TEST_ASSERT_MSG_EQ(+routes->GetNumClasses(), 2, "dateline: two classes");
+        IbFabricHelper helper;
+        helper.SetDeviceAttribute("NumDataVls", UintegerValue(1)); // raised to 2 by the SM
+        Ptr<IbFabric> fabric = helper.Install(torus, routes);
+        NS_TEST_ASSERT_MSG_EQ(+fabric->GetDevice(torus->GetSwitches()[0], 0)->GetNumDataVls(),
+                              2,
+                              "two data VLs");
+        uint32_t n = fabric->GetNHosts();
+        for (uint32_t a = 0; a < n; ++a)
+        {
+            for (uint32_t b = 0; b < n; ++b)
+            {
+                if (a != b)
+                {
+                    fabric->PostWrite(a, b, 32 * 1024, a * n + b, 0);
+                }
+            }
+        }
+        Simulator::Run();
+        uint64_t vl1 = 0;
+        for (const auto& d : fabric->GetAllDevices())
+        {
+            vl1 += d->GetTxBytesOnVl(1);
+        }
+        NS_TEST_ASSERT_MSG_EQ(fabric->GetPendingMessages(), 0, "all-to-all completes");
+        NS_TEST_ASSERT_MSG_EQ(FlowControlViolations(fabric), 0, "no credit violation");
+        NS_TEST_ASSERT_MSG_GT(vl1, 0, "packets crossed the dateline on VL1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The same ring allreduce on a k=4 fat-tree on both fabrics through
+ * RdmaCollectiveTransport: both complete with every contribution accounted for; IB
+ * (4 KB MTU, 26 header bytes, cut-through) is faster than RoCEv2 (1000-byte MTU, 82
+ * bytes of framing, store-and-forward), and its bandwidth term is within 10% of
+ * 2 (N-1) S / (N B) with B = 100 Gb/s x 4096/4122.
+ */
+class IbRingAllreduceTestCase : public TestCase
+{
+  public:
+    IbRingAllreduceTestCase()
+        : TestCase("ring allreduce on a k=4 fat-tree runs on IB and RoCEv2")
+    {
+    }
+
+  private:
+    double Run(bool ib, uint64_t bytes, bool& ok)
+    {
+        UsePicoseconds();
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(4));
+        Ptr<TopologyGraph> g = ft->Build();
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        Ptr<RdmaFabric> fabric;
+        if (ib)
+        {
+            fabric = IbFabricHelper().Install(g, routes);
+        }
+        else
+        {
+            fabric = RoceFabricHelper().Install(g, routes);
+        }
+        uint32_t n = g->GetNHosts();
+        Ptr<RdmaCollectiveTransport> transport = CreateObject<RdmaCollectiveTransport>();
+        transport->Attach(fabric);
+        Ptr<CollectiveApplication> app = CreateObject<CollectiveApplication>();
+        app->SetAttribute("TagSpace", UintegerValue(transport->GetTagSpace()));
+        app->SetTransport(transport);
+        Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        a->SetAttribute("TrackContributions", BooleanValue(true));
+        app->AddJob(Communicator::AllHosts(n), a, bytes);
+        app->Start();
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        std::string why;
+        ok = app->IsFinished() && a->VerifyContributions(&why) &&
+             fabric->GetPendingMessages() == 0 && fabric->GetCounters().losslessDrops == 0;
+        double d = app->GetRecords().empty() ? 0 : app->GetRecords().back().durationNs * 1e-9;
+        app->Dispose();
+        transport->Dispose();
+        fabric->Dispose();
+        Simulator::Destroy();
+        return d;
+    }
+
+    void DoRun() override
+    {
+        const uint64_t S = 1024 * 1024;
+        bool okIb = false;
+        bool okRoce = false;
+        bool okTiny = false;
+        double ib = Run(true, S, okIb);
+        double roce = Run(false, S, okRoce);
+        double alpha = Run(true, 16, okTiny) / 30; // 2(N-1) latency-only steps
+        double bw = 2.0 * 15 * (S / 16.0) * 8 / (100e9 * 4096 / 4122);
+        std::cout << "ring allreduce 1 MiB x 16 ranks: IB " << ib * 1e6 << " us, RoCEv2 "
+                  << roce * 1e6 << " us, IB alpha " << alpha * 1e6 << " us, bandwidth term "
+                  << bw * 1e6 << " us" << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(okIb, true, "IB allreduce completes and verifies");
+        NS_TEST_ASSERT_MSG_EQ(okRoce, true, "RoCEv2 allreduce completes and verifies");
+        NS_TEST_ASSERT_MSG_LT(ib, roce, "IB is faster (less framing, cut-through)");
+        NS_TEST_ASSERT_MSG_EQ_TOL((ib - 30 * alpha) / bw, 1.0, 0.1, "ring alpha-beta on IB");
+    }
+};
+
+class InfinibandTestSuite : public TestSuite
+{
+  public:
+    InfinibandTestSuite()
+        : TestSuite("ai-fabric-infiniband", AI_FABRIC_SYSTEM_SUITE)
+    {
+        AddTestCase(new IbFramingTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbCreditLimitTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbVlArbitrationTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbSubnetManagerTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbRingAllreduceTestCase, AI_FABRIC_QUICK);
+    }
+};
+
+static InfinibandTestSuite g_infinibandTestSuite;
