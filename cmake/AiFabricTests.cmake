@@ -9,6 +9,7 @@ add_test(NAME ai-fabric-file-list
          COMMAND ${CMAKE_COMMAND} -DAI_FABRIC_ROOT=${AI_FABRIC_ROOT} -P
                  ${AI_FABRIC_ROOT}/cmake/check-file-list.cmake)
 set_tests_properties(ai-fabric-file-list PROPERTIES LABELS "build")
+include(${AI_FABRIC_ROOT}/cmake/AiFabricWafSync.cmake) # lists for test_wscript_sync.py
 
 # Suites register themselves through static constructors, so they are linked
 # into the runner executable itself; a shared test library nobody references

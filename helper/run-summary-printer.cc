@@ -118,35 +118,49 @@ PrintCollectives(std::ostream& os, const json& s)
     }
     if (c->is_array())
     {
-        double duration = 0;
-        double busbw = 0;
-        std::size_t nDuration = 0;
-        std::size_t nBusbw = 0;
-        for (const auto& op : *c)
+        // One entry per job (communicator): its operation, finished iterations and
+        // step-time statistics.
+        for (const auto& job : *c)
         {
-            if (auto d = Number(op, {"duration_ns"}))
+            os << "  collective:   ";
+            if (auto op = At(job, {"operation"}))
             {
-                duration += *d;
-                ++nDuration;
+                os << Text(op) << " ";
             }
-            if (auto b = Number(op, {"busbw_gbps"}))
+            if (auto alg = At(job, {"algorithm"}))
             {
-                busbw += *b;
-                ++nBusbw;
+                os << Text(alg) << " ";
             }
+            if (auto ranks = At(job, {"ranks"}))
+            {
+                os << Text(ranks) << " ranks, ";
+            }
+            if (auto it = At(job, {"finished_iterations"}))
+            {
+                os << Text(it);
+                if (auto total = At(job, {"iterations"}))
+                {
+                    os << "/" << Text(total);
+                }
+                os << " iterations";
+            }
+            if (auto mean = Number(job, {"step_time_ns", "mean"}))
+            {
+                json us = *mean / 1000.0;
+                os << ", step mean " << Text(&us) << " us";
+            }
+            if (auto p99 = Number(job, {"step_time_ns", "p99"}))
+            {
+                json us = *p99 / 1000.0;
+                os << ", p99 " << Text(&us) << " us";
+            }
+            if (auto b = Number(job, {"busbw_gbps"}))
+            {
+                json bw = *b;
+                os << ", busbw " << Text(&bw) << " Gb/s";
+            }
+            os << "\n";
         }
-        os << "  collectives:  " << c->size() << " finished";
-        if (nDuration > 0)
-        {
-            json mean = duration / nDuration / 1000.0;
-            os << ", mean time " << Text(&mean) << " us";
-        }
-        if (nBusbw > 0)
-        {
-            json mean = busbw / nBusbw;
-            os << ", mean busbw " << Text(&mean) << " Gb/s";
-        }
-        os << "\n";
         return;
     }
     if (c->is_object())

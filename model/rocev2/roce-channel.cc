@@ -48,7 +48,6 @@ RoceChannel::Attach(Ptr<RoceNetDevice> device)
 void
 RoceChannel::TransmitStart(Ptr<const Packet> p, Ptr<RoceNetDevice> src, Time txTime)
 {
-    NS_LOG_FUNCTION(this << p << src << txTime);
     Ptr<RoceNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
     // The packet is never written to after transmission starts, so the receiver can
     // share it: no per-hop copy (unlike PointToPointChannel's p->Copy()).

@@ -127,6 +127,8 @@ class RoceNetDevice : public NetDevice
     Mac48Address m_address;
     uint16_t m_mtu;
     DataRate m_rate;
+    mutable uint64_t m_cachedBps{0};  //!< rate m_ticksPerByte was computed for
+    mutable double m_ticksPerByte{0}; //!< simulator ticks per byte at m_rate
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
