@@ -30,10 +30,12 @@
 #include "ns3/routing-engine.h"
 #include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/topology-graph.h"
 #include "ns3/torus-topology-helper.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -116,7 +118,8 @@ RunOnFabric(Ptr<TopologyGraph> g,
             uint32_t n,
             uint64_t bytes,
             const std::string& routing = "",
-            uint32_t ackInterval = 1)
+            uint32_t ackInterval = 1,
+            const std::vector<std::pair<std::string, std::string>>& algAttributes = {})
 {
     UsePicoseconds();
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(ackInterval));
@@ -137,6 +140,10 @@ RunOnFabric(Ptr<TopologyGraph> g,
     app->SetTransport(transport);
     Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, alg);
     a->SetAttribute("TrackContributions", BooleanValue(true));
+    for (const auto& [name, value] : algAttributes)
+    {
+        a->SetAttribute(name, StringValue(value));
+    }
     app->AddJob(Communicator::AllHosts(n), a, bytes);
     app->Start();
     Simulator::Stop(Seconds(1));
@@ -270,6 +277,107 @@ class SlowRankTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(t, 3.0 * fast, "far slower than with every link fast");
         NS_TEST_ASSERT_MSG_EQ(big.counters.losslessDrops, 0, "lossless");
     }
+};
+
+/**
+ * Halving-doubling, 2-D ring and double binary tree allreduce on an idle star
+ * (one switch, a 100 Gb/s 1 us cable per host, one ACK every 16 packets): every
+ * pair of ranks is two cables apart and a host's only contended resource is its
+ * own cable, so the fabric adds nothing to the schedule's alpha-beta cost. (On
+ * the 4x4 leaf-spine with 2 spines, hd's distance-8 exchange would push 4 hosts'
+ * line rate through 2 uplinks per leaf.) alpha is measured as for the ring: a
+ * ring with one 1000-byte packet per step on the same star; B as for the ring.
+ * - hd: 2 log2(N) alpha + 2 (N-1)/N S/B within 5%;
+ * - 2d (X x Y): 2(X-1)(alpha + S/(X B)) + 2(Y-1)(alpha + S/(X Y B)) within 5%;
+ * - tree: ~2 log2(N) alpha + 2 S/B (REFERENCE.md marks it approximate): each
+ *   rank sends and receives S per phase and the reduce and broadcast pipelines
+ *   overlap, so S/B per direction is the floor; above it is the pipeline fill
+ *   and drain, at most one chunk time per tree level up and down: with chunks
+ *   of C bytes, T <= model + 2 log2(N) C/B (+1% slack); T >= 95% of the model
+ *   (the alpha terms overlap with the pipeline, N=4 runs 0.2% under).
+ *   Measured (C = 64 kB, S = 4 MB): 0.998 (N=4), 1.013 (8), 1.053 (16).
+ */
+class AlgorithmAlphaBetaTestCase : public TestCase
+{
+  public:
+    AlgorithmAlphaBetaTestCase(const std::string& alg,
+                               uint32_t x,
+                               uint32_t y,
+                               uint64_t bytes,
+                               uint32_t chunkBytes = 0)
+        : TestCase(alg + " allreduce on " + std::to_string(x * y) + " ranks" +
+                   (alg == "2d" ? " (" + std::to_string(x) + "x" + std::to_string(y) + ")" : "") +
+                   " follows its alpha-beta cost on an idle star"),
+          m_alg(alg),
+          m_x(x),
+          m_y(y),
+          m_bytes(bytes),
+          m_chunkBytes(chunkBytes)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = m_x * m_y;
+        const double S = static_cast<double>(m_bytes);
+        FabricRun tiny = RunOnFabric(Star(n, n, kRate),
+                                     CollectiveOp::ALLREDUCE,
+                                     "ring",
+                                     n,
+                                     static_cast<uint64_t>(n) * kMtu,
+                                     "",
+                                     16);
+        NS_TEST_ASSERT_MSG_EQ(tiny.finished, true, "the tiny ring completes");
+        double B = GoodputBps(kRate, tiny.ackWireBytes, 16);
+        double alpha = DurationS(tiny) / (2.0 * (n - 1)) - kMtu * 8.0 / B;
+        std::vector<std::pair<std::string, std::string>> attrs;
+        double lg = std::log2(static_cast<double>(n));
+        double model = 0;
+        double lo = 0.95;
+        double hi = 1.05;
+        if (m_alg == "hd")
+        {
+            model = 2 * lg * alpha + 2.0 * (n - 1) / n * S * 8.0 / B;
+        }
+        else if (m_alg == "2d")
+        {
+            attrs = {{"X", std::to_string(m_x)}, {"Y", std::to_string(m_y)}};
+            model = 2.0 * (m_x - 1) * (alpha + S * 8.0 / (m_x * B)) +
+                    2.0 * (m_y - 1) * (alpha + S * 8.0 / (m_x * m_y * B));
+        }
+        else
+        {
+            attrs = {{"ChunkBytes", std::to_string(m_chunkBytes)}};
+            model = 2 * lg * alpha + 2.0 * S * 8.0 / B;
+            // fill + drain: at most one chunk time per level up and down
+            hi = 1.01 + 2 * lg * m_chunkBytes * 8.0 / B / model;
+        }
+        FabricRun big = RunOnFabric(Star(n, n, kRate),
+                                    CollectiveOp::ALLREDUCE,
+                                    m_alg,
+                                    n,
+                                    m_bytes,
+                                    "",
+                                    16,
+                                    attrs);
+        NS_TEST_ASSERT_MSG_EQ(big.finished, true, m_alg + " completes");
+        NS_TEST_ASSERT_MSG_EQ(big.verified, true, big.why);
+        double t = DurationS(big);
+        std::cout << m_alg << " N=" << n << " (" << m_x << "x" << m_y << ") S=" << S
+                  << " B=" << B * 1e-9 << " Gb/s alpha=" << alpha * 1e6 << " us T=" << t * 1e6
+                  << " us model=" << model * 1e6 << " us ratio=" << t / model << " allowed [" << lo
+                  << ", " << hi << "]" << std::endl;
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(t / model, lo, m_alg + ": not faster than its alpha-beta cost");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(t / model, hi, m_alg + ": within its alpha-beta cost");
+        NS_TEST_ASSERT_MSG_EQ(big.counters.losslessDrops + big.counters.lossyDrops, 0, "no drop");
+    }
+
+    std::string m_alg;
+    uint32_t m_x;
+    uint32_t m_y;
+    uint64_t m_bytes;
+    uint32_t m_chunkBytes;
 };
 
 /**
@@ -529,6 +637,17 @@ class CollectiveFabricTestSuite : public TestSuite
         }
         AddTestCase(new RingAlphaBetaTestCase(8, 1), AI_FABRIC_QUICK);
         AddTestCase(new SlowRankTestCase(), AI_FABRIC_QUICK);
+        for (uint32_t n : {4, 8, 16})
+        {
+            AddTestCase(new AlgorithmAlphaBetaTestCase("hd", n, 1, 250000ULL * n), AI_FABRIC_QUICK);
+            AddTestCase(new AlgorithmAlphaBetaTestCase("tree", n, 1, 4000000, 64000),
+                        AI_FABRIC_QUICK);
+        }
+        for (auto [x, y] : {std::pair<uint32_t, uint32_t>{2, 2}, {4, 2}, {4, 4}})
+        {
+            AddTestCase(new AlgorithmAlphaBetaTestCase("2d", x, y, 500000ULL * x * y),
+                        AI_FABRIC_QUICK);
+        }
         AddTestCase(new AlgorithmsCompleteTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new EveryTopologyTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new TransportMappingTestCase(), AI_FABRIC_QUICK);
