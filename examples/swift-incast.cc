@@ -3,9 +3,12 @@
  *
  * An N-to-1 incast (default 64 senders, one switch, 100 Gb/s, 1 us cables): every
  * sender writes BYTES to the same receiver at once. Swift should hold the
- * receiver port's queue near its flow-scaled target delay, pacing below one
- * packet per RTT (cwnd < 1) because 64 windows share a ~48-packet BDP, and need
- * no PFC pause. DCQCN (--cc=dcqcn) shows the rate-based alternative.
+ * receiver port's queue near its flow-scaled target delay and need no PFC pause.
+ * The windows settle where 64 x cwnd x wire bytes = line rate x target: about 3.3
+ * packets with 1 KB packets and about 1.15 with 4 KB; pacing below one packet per
+ * RTT (cwnd < 1) needs 4 KB packets and a 5 us BaseTarget (fixed point ~0.7), as
+ * test/congestion-control-fabric-test-suite.cc shows (doc/swift.md).
+ * DCQCN (--cc=dcqcn) shows the rate-based alternative.
  *
  *   swift-incast [--cc=swift|dcqcn|none] [--preset=NAME] [--senders=64]
  *                [--bytes=250000] [--interval=1us] [--measure-from=200us]
