@@ -603,9 +603,9 @@ class TransportMappingTestCase : public TestCase
             for (const Event& e : v)
             {
                 bool zero = (e.tag & 0xff) == 7;
-                NS_TEST_EXPECT_MSG_EQ(e.src, zero ? 0 : 1, "source rank");
-                NS_TEST_EXPECT_MSG_EQ(e.dst, zero ? 1 : 0, "destination rank");
-                NS_TEST_EXPECT_MSG_EQ(e.bytes, zero ? 0 : 3000, "bytes as posted");
+                NS_TEST_EXPECT_MSG_EQ(e.src, (zero ? 0 : 1), "source rank");
+                NS_TEST_EXPECT_MSG_EQ(e.dst, (zero ? 1 : 0), "destination rank");
+                NS_TEST_EXPECT_MSG_EQ(e.bytes, (zero ? 0 : 3000), "bytes as posted");
             }
         }
         NS_TEST_ASSERT_MSG_EQ(t->GetPendingMessages(), 0, "nothing pending");

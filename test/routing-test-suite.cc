@@ -362,7 +362,7 @@ class TorusRoutingTestCase : public TestCase
             Ptr<TopologyGraph> g = Torus(c.dims, c.wrap);
             Ptr<RouteTable> t = RoutingEngine::BuildTable("auto", g);
             NS_TEST_ASSERT_MSG_EQ(t->GetEngineName(), "dor", "auto on torus/mesh");
-            NS_TEST_ASSERT_MSG_EQ(uint32_t(t->GetNumClasses()), c.wrap ? 2u : 1u, "classes");
+            NS_TEST_ASSERT_MSG_EQ(uint32_t(t->GetNumClasses()), (c.wrap ? 2u : 1u), "classes");
             WalkResult w = WalkAll(*g, *t);
             NS_TEST_ASSERT_MSG_EQ(w.error, "", c.dims);
             NS_TEST_ASSERT_MSG_EQ(CheckMinimal(*g, w), "", c.dims);
