@@ -6,6 +6,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
 
@@ -65,6 +66,23 @@ class EcnMarker : public Object
             return true;
         }
         return uniform01 < m_slope * static_cast<double>(queueBytes - m_kmin);
+    }
+
+    /**
+     * \brief Marking decision that draws from rng only between Kmin and Kmax, where the
+     * outcome is random: most dequeues see a queue below Kmin and cost no draw.
+     */
+    bool ShouldMark(uint64_t queueBytes, UniformRandomVariable& rng) const
+    {
+        if (queueBytes <= m_kmin)
+        {
+            return false;
+        }
+        if (queueBytes >= m_kmax)
+        {
+            return true;
+        }
+        return rng.GetValue() < m_slope * static_cast<double>(queueBytes - m_kmin);
     }
 
     /// Marking probability at this queue length (for tests and docs).

@@ -575,7 +575,7 @@ RoceSwitch::Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask)
         m_mmu->SetPaused(f.inPort, f.inPrio, false);
         m_ports[f.inPort]->SetPeerPaused(f.inPrio, false);
     }
-    if (m_ecnEnabled && f.ect && m_ecn[outPort]->ShouldMark(e.bytes[q], m_uniform->GetValue()))
+    if (m_ecnEnabled && f.ect && m_ecn[outPort]->ShouldMark(e.bytes[q], *m_uniform))
     {
         RoceFrame::SetEcnCe(f.packet);
         m_ecnMarks++;
