@@ -115,10 +115,12 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
         Ptr<IbHca> hca = m_hcaFactory.Create<IbHca>();
         fabric->m_nodes.Get(node)->AggregateObject(hca);
         hca->Setup(fabric->m_devices[node][0], h, fabric->m_sm->GetHostLid(h));
-        hca->TraceConnectWithoutContext("MessageSent",
-                                        MakeCallback(&IbFabric::OnMessageSent, fabric));
+        // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
+        hca->TraceConnectWithoutContext(
+            "MessageSent",
+            MakeCallback(&IbFabric::OnMessageSent, PeekPointer(fabric)));
         hca->TraceConnectWithoutContext("MessageDelivered",
-                                        MakeCallback(&IbFabric::OnDelivered, fabric));
+                                        MakeCallback(&IbFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_hcas.push_back(hca);
     }
     bool first = true;

@@ -124,10 +124,13 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
         Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
         fabric->m_nodes.Get(node)->AggregateObject(nic);
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
-        nic->TraceConnectWithoutContext("MessageSent",
-                                        MakeCallback(&RoceFabric::OnMessageSent, fabric));
-        nic->TraceConnectWithoutContext("MessageDelivered",
-                                        MakeCallback(&RoceFabric::OnDelivered, fabric));
+        // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
+        nic->TraceConnectWithoutContext(
+            "MessageSent",
+            MakeCallback(&RoceFabric::OnMessageSent, PeekPointer(fabric)));
+        nic->TraceConnectWithoutContext(
+            "MessageDelivered",
+            MakeCallback(&RoceFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_nics.push_back(nic);
     }
     // Switches.

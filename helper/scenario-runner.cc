@@ -653,6 +653,7 @@ ScenarioRunner::Run()
         m_collective->Dispose();
         m_collective = nullptr;
     }
+    m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
     m_fabric = nullptr;
     m_routes = nullptr;
     m_graph = nullptr;
