@@ -118,9 +118,10 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
         // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
         hca->TraceConnectWithoutContext(
             "MessageSent",
-            MakeCallback(&IbFabric::OnMessageSent, PeekPointer(fabric)));
-        hca->TraceConnectWithoutContext("MessageDelivered",
-                                        MakeCallback(&IbFabric::OnDelivered, PeekPointer(fabric)));
+            MakeCallback(&RdmaFabric::OnMessageSent, PeekPointer(fabric)));
+        hca->TraceConnectWithoutContext(
+            "MessageDelivered",
+            MakeCallback(&RdmaFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_hcas.push_back(hca);
     }
     bool first = true;

@@ -33,10 +33,7 @@ IbFabric::GetTypeId()
 
 IbFabric::IbFabric()
     : m_sl(0),
-      m_cutThrough(true),
-      m_nextMessageId(0),
-      m_posted(0),
-      m_completed(0)
+      m_cutThrough(true)
 {
 }
 
@@ -291,33 +288,9 @@ IbFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, ui
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
     Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
     peer->PostReceive(tag);
-    uint64_t id = m_nextMessageId++;
-    m_posted++;
+    uint64_t id = TakeMessageId();
     qp->PostWrite(id, bytes, tag, kind);
     return id;
-}
-
-void
-IbFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
-{
-    m_completed++;
-    MessageRecord r;
-    r.id = m.id;
-    r.src = qp->GetLocalHost();
-    r.dst = qp->GetPeerHost();
-    r.bytes = m.bytes;
-    r.tag = m.tag;
-    r.kind = m.kind;
-    r.start = m.postTime;
-    r.end = Simulator::Now();
-    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
-    NotifyMessage(r);
-}
-
-void
-IbFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
-{
-    NotifyDelivered(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
 }
 
 IbFabric::Counters
@@ -351,12 +324,6 @@ IbFabric::GetCounters() const
     }
     c.queuePairs /= 2;
     return c;
-}
-
-uint64_t
-IbFabric::GetPendingMessages() const
-{
-    return m_posted - m_completed;
 }
 
 } // namespace ns3

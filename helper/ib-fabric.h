@@ -64,7 +64,6 @@ class IbFabric : public RdmaFabric
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
     Counters GetCounters() const override;
-    uint64_t GetPendingMessages() const override;
 
   protected:
     void DoDispose() override;
@@ -74,8 +73,6 @@ class IbFabric : public RdmaFabric
 
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
-    void OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m);
-    void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
     Ptr<TopologyGraph> m_graph;
     Ptr<SubnetManager> m_sm;
@@ -90,9 +87,6 @@ class IbFabric : public RdmaFabric
     uint8_t m_sl;
     Time m_switchLatency;
     bool m_cutThrough;
-    uint64_t m_nextMessageId;
-    uint64_t m_posted;
-    uint64_t m_completed;
 };
 
 } // namespace ns3

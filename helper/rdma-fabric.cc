@@ -3,6 +3,9 @@
  */
 #include "rdma-fabric.h"
 
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+
 namespace ns3
 {
 
@@ -39,9 +42,32 @@ RdmaFabric::AddDeliveredCallback(DeliveredCallback cb)
     m_deliveredCallbacks.push_back(cb);
 }
 
-void
-RdmaFabric::NotifyMessage(const MessageRecord& r) const
+uint64_t
+RdmaFabric::TakeMessageId()
 {
+    return m_nextMessageId++;
+}
+
+uint64_t
+RdmaFabric::GetPendingMessages() const
+{
+    return m_nextMessageId - m_completed;
+}
+
+void
+RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
+{
+    m_completed++;
+    MessageRecord r;
+    r.id = m.id;
+    r.src = qp->GetLocalHost();
+    r.dst = qp->GetPeerHost();
+    r.bytes = m.bytes;
+    r.tag = m.tag;
+    r.kind = m.kind;
+    r.start = m.postTime;
+    r.end = Simulator::Now();
+    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
     for (const auto& cb : m_messageCallbacks)
     {
         cb(r);
@@ -49,11 +75,11 @@ RdmaFabric::NotifyMessage(const MessageRecord& r) const
 }
 
 void
-RdmaFabric::NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes) const
+RdmaFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
 {
     for (const auto& cb : m_deliveredCallbacks)
     {
-        cb(src, dst, tag, bytes);
+        cb(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
     }
 }
 

@@ -17,6 +17,8 @@ namespace ns3
 {
 
 class RouteTable;
+class RdmaQueuePair;
+struct RdmaMessage;
 
 /**
  * \ingroup ai-fabric
@@ -83,19 +85,27 @@ class RdmaFabric : public Object
     virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
     virtual Counters GetCounters() const = 0;
     /// Messages posted and not yet acknowledged.
-    virtual uint64_t GetPendingMessages() const = 0;
+    uint64_t GetPendingMessages() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);
     /// Every listener is called for every delivered message (receiver completion).
     void AddDeliveredCallback(DeliveredCallback cb);
 
+    /// The NICs' (HCAs') sender-completion hook: records the message with its FCT and
+    /// ideal FCT and notifies the listeners.
+    void OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m);
+    /// The NICs' (HCAs') receiver-completion hook.
+    void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
+
   protected:
     void DoDispose() override;
-    void NotifyMessage(const MessageRecord& r) const;
-    void NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes) const;
+    /// A new message id; counts the message as posted (PostWrite implementations call it).
+    uint64_t TakeMessageId();
 
   private:
+    uint64_t m_nextMessageId{0};
+    uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;
     std::vector<DeliveredCallback> m_deliveredCallbacks;
 };

@@ -127,10 +127,10 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
         // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
         nic->TraceConnectWithoutContext(
             "MessageSent",
-            MakeCallback(&RoceFabric::OnMessageSent, PeekPointer(fabric)));
+            MakeCallback(&RdmaFabric::OnMessageSent, PeekPointer(fabric)));
         nic->TraceConnectWithoutContext(
             "MessageDelivered",
-            MakeCallback(&RoceFabric::OnDelivered, PeekPointer(fabric)));
+            MakeCallback(&RdmaFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_nics.push_back(nic);
     }
     // Switches.

@@ -38,10 +38,7 @@ RoceFabric::GetTypeId()
 }
 
 RoceFabric::RoceFabric()
-    : m_priority(3),
-      m_nextMessageId(0),
-      m_posted(0),
-      m_completed(0)
+    : m_priority(3)
 {
 }
 
@@ -256,33 +253,9 @@ RoceFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
     Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
     peer->PostReceive(tag);
-    uint64_t id = m_nextMessageId++;
-    m_posted++;
+    uint64_t id = TakeMessageId();
     qp->PostWrite(id, bytes, tag, kind);
     return id;
-}
-
-void
-RoceFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
-{
-    m_completed++;
-    MessageRecord r;
-    r.id = m.id;
-    r.src = qp->GetLocalHost();
-    r.dst = qp->GetPeerHost();
-    r.bytes = m.bytes;
-    r.tag = m.tag;
-    r.kind = m.kind;
-    r.start = m.postTime;
-    r.end = Simulator::Now();
-    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
-    NotifyMessage(r);
-}
-
-void
-RoceFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
-{
-    NotifyDelivered(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
 }
 
 RoceFabric::Counters
@@ -318,12 +291,6 @@ RoceFabric::GetCounters() const
     }
     c.queuePairs /= 2; // counted at both ends
     return c;
-}
-
-uint64_t
-RoceFabric::GetPendingMessages() const
-{
-    return m_posted - m_completed;
 }
 
 void

@@ -72,7 +72,6 @@ class RoceFabric : public RdmaFabric
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
 
     Counters GetCounters() const override;
-    uint64_t GetPendingMessages() const override;
 
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
@@ -85,8 +84,6 @@ class RoceFabric : public RdmaFabric
 
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
-    void OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m);
-    void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
     Ptr<TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;
@@ -98,9 +95,6 @@ class RoceFabric : public RdmaFabric
     std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
     CongestionControlFactory m_ccFactory;
     uint8_t m_priority;
-    uint64_t m_nextMessageId;
-    uint64_t m_posted;
-    uint64_t m_completed;
 };
 
 } // namespace ns3

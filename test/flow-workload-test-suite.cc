@@ -109,11 +109,6 @@ class PostCountingFabric : public RdmaFabric
         return Counters();
     }
 
-    uint64_t GetPendingMessages() const override
-    {
-        return 0;
-    }
-
     struct Post
     {
         Time at;
