@@ -579,6 +579,13 @@ BuildKnobs()
                          &C::ackInterval,
                          1,
                          65535));
+    k.push_back(Choice("scheduler",
+                       "ns-3 event list; every one gives the same results (events are "
+                       "ordered by time, then by insertion), quaternary-heap "
+                       "(ns3::QuaternaryHeapScheduler) is the fastest here; map, heap, "
+                       "calendar, list are ns-3's own",
+                       &C::scheduler,
+                       {"quaternary-heap", "map", "heap", "calendar", "list"}));
     k.push_back(Unsigned("priority",
                          "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
                          "lossless RoCE class in vendor defaults",

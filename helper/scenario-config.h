@@ -104,10 +104,12 @@ class ScenarioConfig
     std::string out{"out"};                   ///< output directory
     Time qlenInterval{MicroSeconds(10)};      ///< queue sampling period; 0 = off
     uint32_t ackInterval{1};                  ///< one ACK every K packets
-    uint32_t priority{3};                     ///< RDMA traffic class
-    std::optional<uint64_t> kmin;             ///< ECN Kmin bytes; unset = scale from link rate
-    std::optional<uint64_t> kmax;             ///< ECN Kmax bytes; unset = scale from link rate
-    std::optional<double> pmax;               ///< ECN Pmax; unset = scale from link rate
+    std::string scheduler{
+        "quaternary-heap"};       ///< event list: quaternary-heap | map | heap | calendar | list
+    uint32_t priority{3};         ///< RDMA traffic class
+    std::optional<uint64_t> kmin; ///< ECN Kmin bytes; unset = scale from link rate
+    std::optional<uint64_t> kmax; ///< ECN Kmax bytes; unset = scale from link rate
+    std::optional<double> pmax;   ///< ECN Pmax; unset = scale from link rate
 
     /**
      * \brief Set a knob from text.

@@ -20,6 +20,7 @@
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-net-device.h"
@@ -173,6 +174,15 @@ ScenarioRunner::ConfigureDefaults()
     }
     RngSeedManager::SetSeed(c.seed);
     RngSeedManager::SetRun(c.run);
+    static const std::map<std::string, std::string> schedulers = {
+        {"quaternary-heap", "ns3::QuaternaryHeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"}};
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(schedulers.at(c.scheduler)); // the knob allows only these names
+    Simulator::SetScheduler(scheduler);
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(c.ackInterval));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
