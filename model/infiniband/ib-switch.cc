@@ -43,7 +43,13 @@ IbSwitch::GetTypeId()
                           "instead of the LFT port",
                           BooleanValue(false),
                           MakeBooleanAccessor(&IbSwitch::m_adaptive),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddTraceSource("Drop",
+                            "A packet was discarded: (switch node, port, reason); reasons "
+                            "\"unroutable\" (no LFT entry) and \"link_down\" (its output "
+                            "port's cable failed)",
+                            MakeTraceSourceAccessor(&IbSwitch::m_dropTrace),
+                            "ns3::IbSwitch::DropTracedCallback");
     return tid;
 }
 
@@ -53,7 +59,8 @@ IbSwitch::IbSwitch()
       m_adaptive(false),
       m_node(0),
       m_forwarded(0),
-      m_unroutable(0)
+      m_unroutable(0),
+      m_linkDownDrops(0)
 {
 }
 
@@ -85,6 +92,7 @@ IbSwitch::AddPort(Ptr<IbNetDevice> dev)
     dev->SetFrameCallback(MakeCallback(&IbSwitch::Receive, this));
     dev->SetHeadCallback(MakeCallback(&IbSwitch::Head, this));
     dev->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeue, this));
+    dev->AddLinkChangeCallback(MakeCallback(&IbSwitch::LinkChanged, this));
 }
 
 uint32_t
@@ -146,6 +154,44 @@ IbSwitch::GetUnroutable() const
 }
 
 uint64_t
+IbSwitch::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
+}
+
+void
+IbSwitch::DropLinkDown(uint32_t outPort, uint32_t inPort, uint8_t inVl, uint32_t blocks)
+{
+    m_linkDownDrops++;
+    m_dropTrace(m_node, outPort, "link_down");
+    // The packet leaves our buffer: its input credits go back upstream.
+    m_ports[inPort]->ReleaseBlocks(inVl, blocks);
+}
+
+void
+IbSwitch::LinkChanged()
+{
+    // A link change is rare: scan every port rather than bind one callback per port.
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        if (m_ports[port]->IsLinkUp())
+        {
+            continue;
+        }
+        for (auto& q : m_voq[port])
+        {
+            while (!q.empty())
+            {
+                Queued e = q.front();
+                q.pop_front();
+                m_queuedBytes[port] -= e.p->GetSize();
+                DropLinkDown(port, e.inPort, e.inVl, e.blocks);
+            }
+        }
+    }
+}
+
+uint64_t
 IbSwitch::GetQueuedBytes(uint32_t port) const
 {
     return m_queuedBytes.at(port);
@@ -159,6 +205,7 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
     if (v.dlid >= m_lft.size() || m_lft[v.dlid] == 0xFFFF)
     {
         m_unroutable++;
+        m_dropTrace(m_node, inPort, "unroutable");
         NS_LOG_WARN("no LFT entry for DLID " << v.dlid << ": dropped");
         dev->ReleaseBlocks(v.vl, blocks);
         return;
@@ -167,15 +214,22 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
     if (m_adaptive && m_routes)
     {
         RouteTable::PortSpan c = m_routes->GetCandidates(m_node, v.dlid - 1u);
-        uint64_t best = m_queuedBytes[out];
+        // A failed LFT port is never "least loaded": any live candidate beats it.
+        uint64_t best = m_ports[out]->IsLinkUp() ? m_queuedBytes[out] : UINT64_MAX;
         for (uint32_t port : c)
         {
-            if (m_queuedBytes[port] < best)
+            if (m_queuedBytes[port] < best && m_ports[port]->IsLinkUp())
             {
                 best = m_queuedBytes[port];
                 out = port;
             }
         }
+    }
+    if (!m_ports[out]->IsLinkUp())
+    {
+        // The LFT still points at a failed cable: the SM has not re-routed yet.
+        DropLinkDown(out, inPort, v.vl, blocks);
+        return;
     }
     uint8_t outVl;
     if (m_routes && m_routes->GetClassRule() != RouteTable::ClassRule::NONE)
@@ -199,11 +253,18 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
 void
 IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl)
 {
+    uint32_t blocks = IbFrame::Blocks(p->GetSize());
+    if (!m_ports[outPort]->IsLinkUp())
+    {
+        // The cable failed during the switch latency.
+        m_queuedBytes[outPort] -= p->GetSize();
+        DropLinkDown(outPort, inPort, inVl, blocks);
+        return;
+    }
     if (outVl != inVl)
     {
         IbFrame::SetVl(p, outVl);
     }
-    uint32_t blocks = IbFrame::Blocks(p->GetSize());
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
     m_ports[outPort]->NotifyDataAvailable();
 }

@@ -9,9 +9,12 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
+#include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -37,6 +40,12 @@ class RouteTable;
  * port's SL2VL entry for the packet's SL, or, when the route table has a class rule
  * (torus dateline, dragonfly), the class that rule gives for (input, output, VL).
  *
+ * Failed cables: when a port's link goes down the switch discards what it queued for
+ * that port, and later packets whose LFT port is down (the SM has not re-routed yet),
+ * counting them as link-down drops and returning their input credits; adaptive
+ * routing only picks ports whose link is up. These are not lossless drops: the
+ * credit protocol was kept, the cable is gone.
+ *
  * Latency: cut-through (default) forwards once the header is in and SwitchLatency has
  * passed, but never finishes sending before the tail has arrived; store-and-forward
  * waits for the tail, then SwitchLatency.
@@ -61,8 +70,13 @@ class IbSwitch : public Object
     /// SL-to-VL map of an output port (index SL).
     void SetSl2Vl(uint32_t port, const std::array<uint8_t, 16>& map);
 
+    /// Drop trace: (switch node id, port, reason), as RoceSwitch's.
+    typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
+
     uint64_t GetForwarded() const;
     uint64_t GetUnroutable() const;
+    /// Packets discarded because their output port's cable failed.
+    uint64_t GetLinkDownDrops() const;
     uint64_t GetQueuedBytes(uint32_t port) const;
 
   protected:
@@ -81,6 +95,8 @@ class IbSwitch : public Object
     void Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl);
     uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
     Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
+    void LinkChanged();
+    void DropLinkDown(uint32_t outPort, uint32_t inPort, uint8_t inVl, uint32_t blocks);
 
     Time m_latency;
     bool m_cutThrough;
@@ -95,6 +111,8 @@ class IbSwitch : public Object
     std::vector<uint64_t> m_queuedBytes;                //!< per output port (incl. in flight)
     uint64_t m_forwarded;
     uint64_t m_unroutable;
+    uint64_t m_linkDownDrops;
+    TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
 };
 
 } // namespace ns3
