@@ -7,11 +7,14 @@
  * its reaction time, the new LFTs avoid the cable and are complete and minimal on
  * the degraded graph, and the RC transport recovers (NAK go-back-N, or the
  * retransmission timeout when the sender had finished). Without the re-route the
- * message never completes. The routing engines skip failed links.
+ * message never completes. The routing engines skip failed links. The runner's
+ * --link-failure knob.
  */
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config-error.h"
+#include "ns3/config.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-fabric-helper.h"
@@ -24,6 +27,8 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/subnet-manager.h"
@@ -31,6 +36,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 using namespace ns3;
@@ -549,6 +556,94 @@ class IbRoutingAroundFailedLinkTestCase : public TestCase
     }
 };
 
+/**
+ * The CLI knob --link-failure=LINK@TIME[,...]: it parses and echoes, a malformed
+ * value names itself and the form allowed, the runner fails the cable on
+ * InfiniBand (summary.json drops.link_down = the rows of drops.csv, lossless 0,
+ * every message finished) and refuses it on RoCEv2 with one clear message.
+ */
+class IbLinkFailureScenarioTestCase : public TestCase
+{
+  public:
+    IbLinkFailureScenarioTestCase()
+        : TestCase("--link-failure in the scenario runner: IB re-routes, RoCEv2 refuses")
+    {
+    }
+
+  private:
+    static std::string ErrorOf(ScenarioConfig& c, const std::string& value)
+    {
+        try
+        {
+            c.Set("link-failure", value);
+        }
+        catch (const ConfigError& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        ScenarioConfig c;
+        NS_TEST_ASSERT_MSG_EQ(c.Get("link-failure"), "", "default: no failure");
+        c.Set("link-failure", "32@100us,36@1ms");
+        NS_TEST_ASSERT_MSG_EQ(c.linkFailures.size(), 2, "two failures");
+        NS_TEST_ASSERT_MSG_EQ(c.linkFailures[1].link, 36, "second link");
+        NS_TEST_ASSERT_MSG_EQ(c.linkFailures[1].at, MilliSeconds(1), "second time");
+        NS_TEST_ASSERT_MSG_EQ(c.Get("link-failure"), "32@100us,36@1ms", "echo");
+        std::string bad = ErrorOf(c, "32-100us");
+        NS_TEST_ASSERT_MSG_NE(bad.find("'32-100us' is not LINK@TIME"), std::string::npos, bad);
+        bad = ErrorOf(c, "x@1us");
+        NS_TEST_ASSERT_MSG_NE(bad.find("'x@1us'"), std::string::npos, bad);
+
+        c = ScenarioConfig();
+        c.Set("fabric", "infiniband");
+        c.Set("topology", "fattree");
+        c.Set("mtu", "4096");
+        c.Set("workload", "permutation");
+        c.Set("bytes", "4MB");
+        c.Set("qlen-interval", "0");
+        c.Set("link-failure", "32@100us"); // the first aggregation-core cable
+        c.Set("out", "out/test-infiniband-link-failure");
+        Config::SetDefault("ns3::IbFabric::SubnetManagerReactionTime", TimeValue(MicroSeconds(50)));
+        nlohmann::json s = ScenarioRunner(c).Run();
+        Config::SetDefault("ns3::IbFabric::SubnetManagerReactionTime", TimeValue(MilliSeconds(10)));
+        uint64_t rows = 0;
+        std::ifstream csv("out/test-infiniband-link-failure/drops.csv");
+        for (std::string line; std::getline(csv, line);)
+        {
+            rows += line.find(",link_down") != std::string::npos ? 1 : 0;
+        }
+        std::cout << "runner --link-failure=32@100us: " << s["drops"].dump() << ", retransmissions "
+                  << s["retransmissions"] << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message finished");
+        NS_TEST_ASSERT_MSG_EQ(s["messages"]["unfinished"].get<uint64_t>(), 0, "none pending");
+        NS_TEST_ASSERT_MSG_EQ(s["drops"]["lossless"].get<uint64_t>(), 0, "no lossless drop");
+        NS_TEST_ASSERT_MSG_GT(s["drops"]["link_down"].get<uint64_t>(), 0, "link-down drops");
+        NS_TEST_ASSERT_MSG_EQ(rows, s["drops"]["link_down"].get<uint64_t>(), "drops.csv rows");
+        NS_TEST_ASSERT_MSG_GT(s["retransmissions"].get<uint64_t>(), 0, "resent");
+
+        c.Set("fabric", "rocev2");
+        c.Set("out", "out/test-rocev2-link-failure");
+        std::string roce;
+        try
+        {
+            ScenarioRunner(c).Run();
+        }
+        catch (const ConfigError& e)
+        {
+            roce = e.what();
+        }
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_NE(roce.find("--link-failure=32@100us: cable failures are modelled "
+                                        "with --fabric=infiniband only"),
+                              std::string::npos,
+                              roce);
+    }
+};
+
 class InfinibandLinkFailureTestSuite : public TestSuite
 {
   public:
@@ -559,6 +654,7 @@ class InfinibandLinkFailureTestSuite : public TestSuite
         AddTestCase(new IbLinkFailureTimeoutTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbLinkFailureNoRerouteTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbRoutingAroundFailedLinkTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbLinkFailureScenarioTestCase, AI_FABRIC_QUICK);
     }
 };
 
