@@ -10,6 +10,7 @@
 #include "ns3/packet.h"
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -44,6 +45,20 @@ IbSwitch::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&IbSwitch::m_adaptive),
                           MakeBooleanChecker())
+            .AddAttribute("FecnThreshold",
+                          "IB congestion control: bytes queued for an output (port, VL) at or "
+                          "above which a departing packet is FECN-marked; 0 = off. The IBTA "
+                          "(Annex A10) leaves the threshold to the implementation as a level "
+                          "0-15 of the buffer, and OpenSM ships congestion control disabled",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbSwitch::m_fecnThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FecnMarkingRate",
+                          "Eligible packets left unmarked between two FECN marks on a port "
+                          "(the IBTA's Marking_Rate; 0 = mark every eligible packet)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbSwitch::m_fecnMarkingRate),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Drop",
                             "A packet was discarded: (switch node, port, reason); reasons "
                             "\"unroutable\" (no LFT entry) and \"link_down\" (its output "
@@ -57,10 +72,13 @@ IbSwitch::IbSwitch()
     : m_latency(NanoSeconds(200)),
       m_cutThrough(true),
       m_adaptive(false),
+      m_fecnThreshold(0),
+      m_fecnMarkingRate(0),
       m_node(0),
       m_forwarded(0),
       m_unroutable(0),
-      m_linkDownDrops(0)
+      m_linkDownDrops(0),
+      m_fecnMarked(0)
 {
 }
 
@@ -89,6 +107,8 @@ IbSwitch::AddPort(Ptr<IbNetDevice> dev)
     m_sl2vl.push_back(map);
     m_voq.emplace_back(IbNetDevice::MAX_DATA_VLS);
     m_queuedBytes.push_back(0);
+    m_vlBytes.emplace_back();
+    m_sinceMark.push_back(0);
     dev->SetFrameCallback(MakeCallback(&IbSwitch::Receive, this));
     dev->SetHeadCallback(MakeCallback(&IbSwitch::Head, this));
     dev->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeue, this));
@@ -159,6 +179,18 @@ IbSwitch::GetLinkDownDrops() const
     return m_linkDownDrops;
 }
 
+uint64_t
+IbSwitch::GetFecnMarked() const
+{
+    return m_fecnMarked;
+}
+
+uint64_t
+IbSwitch::GetQueuedBytes(uint32_t port, uint8_t vl) const
+{
+    return m_vlBytes.at(port).at(vl);
+}
+
 void
 IbSwitch::DropLinkDown(uint32_t outPort, uint32_t inPort, uint8_t inVl, uint32_t blocks)
 {
@@ -188,6 +220,7 @@ IbSwitch::LinkChanged()
                 DropLinkDown(port, e.inPort, e.inVl, e.blocks);
             }
         }
+        m_vlBytes[port].fill(0);
     }
 }
 
@@ -266,6 +299,7 @@ IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPor
         IbFrame::SetVl(p, outVl);
     }
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
+    m_vlBytes[outPort][outVl] += p->GetSize();
     m_ports[outPort]->NotifyDataAvailable();
 }
 
@@ -288,7 +322,16 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     Queued e = q.front();
     q.pop_front();
     m_queuedBytes[port] -= e.p->GetSize();
+    m_vlBytes[port][vl] -= e.p->GetSize();
     m_forwarded++;
+    if (m_fecnThreshold > 0 && m_vlBytes[port][vl] >= m_fecnThreshold &&
+        m_sinceMark[port]++ >= m_fecnMarkingRate)
+    {
+        // Still congested behind this packet: tell its destination (IB CC).
+        m_sinceMark[port] = 0;
+        m_fecnMarked++;
+        IbFrame::SetFecn(e.p);
+    }
     // The packet leaves our buffer: return its credits to the upstream port.
     m_ports[e.inPort]->ReleaseBlocks(e.inVl, e.blocks);
     return e.p;

@@ -46,6 +46,13 @@ class RouteTable;
  * routing only picks ports whose link is up. These are not lossless drops: the
  * credit protocol was kept, the cable is gone.
  *
+ * Congestion control (IBTA Annex A10, simplified): with FecnThreshold > 0 a packet
+ * leaving an output (port, VL) queue that still holds at least that many bytes gets
+ * its BTH FECN bit set (every FecnMarkingRate + 1 eligible packets, per port). The
+ * destination HCA answers with a CNP carrying BECN, and the source's rate controller
+ * (DCQCN) reacts to it as to a RoCEv2 CNP. Marking on departure means the port was
+ * sending, so it is a root of congestion, not a victim waiting for credits.
+ *
  * Latency: cut-through (default) forwards once the header is in and SwitchLatency has
  * passed, but never finishes sending before the tail has arrived; store-and-forward
  * waits for the tail, then SwitchLatency.
@@ -77,6 +84,10 @@ class IbSwitch : public Object
     uint64_t GetUnroutable() const;
     /// Packets discarded because their output port's cable failed.
     uint64_t GetLinkDownDrops() const;
+    /// Packets this switch marked with FECN.
+    uint64_t GetFecnMarked() const;
+    /// \return bytes queued for an output (port, VL)
+    uint64_t GetQueuedBytes(uint32_t port, uint8_t vl) const;
     uint64_t GetQueuedBytes(uint32_t port) const;
 
   protected:
@@ -101,6 +112,8 @@ class IbSwitch : public Object
     Time m_latency;
     bool m_cutThrough;
     bool m_adaptive;
+    uint32_t m_fecnThreshold;   //!< Attribute, bytes; 0 = no marking
+    uint32_t m_fecnMarkingRate; //!< Attribute: eligible packets skipped between marks
 
     std::vector<Ptr<IbNetDevice>> m_ports;
     std::vector<uint16_t> m_lft;
@@ -109,9 +122,12 @@ class IbSwitch : public Object
     std::vector<std::array<uint8_t, 16>> m_sl2vl;       //!< per output port
     std::vector<std::vector<std::deque<Queued>>> m_voq; //!< [port][vl]
     std::vector<uint64_t> m_queuedBytes;                //!< per output port (incl. in flight)
+    std::vector<std::array<uint64_t, 15>> m_vlBytes;    //!< per output (port, VL), in the queue
+    std::vector<uint32_t> m_sinceMark;                  //!< per port: eligible since last mark
     uint64_t m_forwarded;
     uint64_t m_unroutable;
     uint64_t m_linkDownDrops;
+    uint64_t m_fecnMarked;
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
 };
 
