@@ -101,6 +101,11 @@ RoceNetDevice::DoDispose()
         m_pauseEvent[i].Cancel();
         m_refreshEvent[i].Cancel();
     }
+    if (m_txCompleteEvent)
+    {
+        m_txCompleteEvent->Cancel();
+        m_txCompleteEvent = nullptr;
+    }
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
@@ -204,7 +209,14 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
     m_promiscSnifferTrace(p);
     m_txEnd = Simulator::Now() + txTime;
     m_channel->TransmitStart(p, this, txTime);
-    Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
+    if (!m_txCompleteEvent)
+    {
+        // One event object for every transmission of this port (at most one is
+        // pending): no allocation per frame.
+        m_txCompleteEvent =
+            Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
+    }
+    Simulator::Schedule(txTime, m_txCompleteEvent);
 }
 
 void
