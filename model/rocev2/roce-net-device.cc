@@ -140,8 +140,7 @@ RoceNetDevice::DoDispose()
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
-    m_dequeue = DequeueCallback();
-    m_frameCallback = FrameCallback();
+    m_owner = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -156,15 +155,9 @@ RoceNetDevice::Attach(Ptr<RoceChannel> ch)
 }
 
 void
-RoceNetDevice::SetDequeueCallback(DequeueCallback cb)
+RoceNetDevice::SetOwner(RocePortOwner* owner)
 {
-    m_dequeue = cb;
-}
-
-void
-RoceNetDevice::SetFrameCallback(FrameCallback cb)
-{
-    m_frameCallback = cb;
+    m_owner = owner;
 }
 
 void
@@ -190,11 +183,11 @@ RoceNetDevice::TryTransmit()
         StartTransmission(p);
         return;
     }
-    if (m_dequeue.IsNull())
+    if (m_owner == nullptr)
     {
         return;
     }
-    Ptr<Packet> p = m_dequeue(this, m_pausedMask);
+    Ptr<Packet> p = m_owner->DequeueFrame(*this, m_pausedMask);
     if (p)
     {
         StartTransmission(p);
@@ -285,9 +278,9 @@ RoceNetDevice::Receive(Ptr<Packet> p)
         HandlePfcFrame(view, p);
         return;
     }
-    if (!m_frameCallback.IsNull())
+    if (m_owner != nullptr)
     {
-        m_frameCallback(this, p, view);
+        m_owner->ReceiveFrame(*this, p, view);
     }
 }
 
