@@ -246,7 +246,11 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
         m_txCompleteEvent =
             Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
     }
-    Simulator::Schedule(txTime, m_txCompleteEvent);
+    // ScheduleWithContext returns no EventId (never needed here: the event is never
+    // cancelled), which saves building one per frame; the context is this node's,
+    // as Schedule would give, and the order (time, then insertion) is the same.
+    m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
+    Simulator::ScheduleWithContext(m_node->GetId(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
