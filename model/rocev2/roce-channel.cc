@@ -73,9 +73,9 @@ RoceChannel::Attach(Ptr<RoceNetDevice> device)
 }
 
 void
-RoceChannel::TransmitStart(Ptr<const Packet> p, Ptr<RoceNetDevice> src, Time txTime)
+RoceChannel::TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time txTime)
 {
-    const std::size_t to = (src == m_dev[0]) ? 1 : 0;
+    const std::size_t to = (src == PeekPointer(m_dev[0])) ? 1 : 0;
     Direction& d = m_towards[to];
     if (!d.arrival)
     {
@@ -83,9 +83,9 @@ RoceChannel::TransmitStart(Ptr<const Packet> p, Ptr<RoceNetDevice> src, Time txT
     }
     // The packet is never written to after transmission starts, so the receiver can
     // share it: no per-hop copy (unlike PointToPointChannel's p->Copy()).
-    d.inFlight.push_back(ConstCast<Packet>(p));
+    d.inFlight.push_back(p);
     d.arrival->Ref(); // the simulator releases one reference per scheduled run
-    Simulator::ScheduleWithContext(m_dev[to]->GetNode()->GetId(),
+    Simulator::ScheduleWithContext(m_dev[to]->GetNodeId(),
                                    txTime + m_delay,
                                    PeekPointer(d.arrival));
 }
@@ -94,9 +94,10 @@ void
 RoceChannel::Deliver(std::size_t to)
 {
     Direction& d = m_towards[to];
-    Ptr<Packet> p = d.inFlight.front();
+    // Only this event pops, and pushes keep references valid: hand over the front
+    // in place, then drop it (no reference-count round trip).
+    m_dev[to]->Receive(d.inFlight.front());
     d.inFlight.pop_front();
-    m_dev[to]->Receive(p);
 }
 
 void

@@ -36,7 +36,7 @@ class RoceChannel : public Channel
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RoceNetDevice> device);
     /// Deliver p to the other end after txTime + delay.
-    void TransmitStart(Ptr<const Packet> p, Ptr<RoceNetDevice> src, Time txTime);
+    void TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time txTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

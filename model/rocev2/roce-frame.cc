@@ -333,10 +333,16 @@ RoceFrame::EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& p
 bool
 RoceFrame::Peek(Ptr<const Packet> p, RoceFrameView& v)
 {
+    return Peek(*p, v);
+}
+
+bool
+RoceFrame::Peek(const Packet& p, RoceFrameView& v)
+{
     uint8_t b[PEEK_BYTES];
-    const uint32_t n = p->CopyData(b, PEEK_BYTES);
+    const uint32_t n = p.CopyData(b, PEEK_BYTES);
     v = RoceFrameView{};
-    v.frameBytes = p->GetSize();
+    v.frameBytes = p.GetSize();
     if (n < RoceEthernetHeader::UNTAGGED_SIZE)
     {
         return false;

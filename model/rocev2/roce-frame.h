@@ -143,6 +143,8 @@ class RoceFrame
 
     /// Decode \p p's headers into \p v from its first PEEK_BYTES bytes, without
     /// allocation. \return false if the frame is neither IPv4 nor PFC, or truncated.
+    static bool Peek(const Packet& p, RoceFrameView& v);
+    /// Same as Peek(*p, v).
     static bool Peek(Ptr<const Packet> p, RoceFrameView& v);
     /// Seeded hash of (src IP, dst IP, protocol, UDP src, UDP dst), for ECMP.
     static uint32_t FlowHash(const RoceFrameView& v, uint32_t seed);

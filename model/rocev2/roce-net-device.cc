@@ -222,7 +222,7 @@ RoceNetDevice::GetUnsentWireBytes() const
 }
 
 void
-RoceNetDevice::StartTransmission(Ptr<Packet> p)
+RoceNetDevice::StartTransmission(const Ptr<Packet>& p)
 {
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).
     m_busy = true;
@@ -250,7 +250,7 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
     // cancelled), which saves building one per frame; the context is this node's,
     // as Schedule would give, and the order (time, then insertion) is the same.
     m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
-    Simulator::ScheduleWithContext(m_node->GetId(), txTime, PeekPointer(m_txCompleteEvent));
+    Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -261,7 +261,7 @@ RoceNetDevice::TransmitComplete()
 }
 
 void
-RoceNetDevice::Receive(Ptr<Packet> p)
+RoceNetDevice::Receive(const Ptr<Packet>& p)
 {
     if (HasSinks(m_phyRxEndTrace))
     {
@@ -272,7 +272,7 @@ RoceNetDevice::Receive(Ptr<Packet> p)
         m_promiscSnifferTrace(p);
     }
     RoceFrameView view;
-    if (!RoceFrame::Peek(p, view))
+    if (!RoceFrame::Peek(*p, view))
     {
         NS_LOG_WARN("undecodable frame of " << p->GetSize() << " bytes dropped");
         return;
@@ -289,7 +289,7 @@ RoceNetDevice::Receive(Ptr<Packet> p)
 }
 
 void
-RoceNetDevice::HandlePfcFrame(const RoceFrameView& /* view */, Ptr<Packet> p)
+RoceNetDevice::HandlePfcFrame(const RoceFrameView& /* view */, const Ptr<Packet>& p)
 {
     m_pauseReceived++;
     if (!m_pfcEnabled)
@@ -576,6 +576,7 @@ void
 RoceNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

@@ -58,7 +58,7 @@ class RoceNetDevice : public NetDevice
     /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
     void NotifyDataAvailable();
     /// Called by the channel when a frame has fully arrived.
-    void Receive(Ptr<Packet> p);
+    void Receive(const Ptr<Packet>& p);
 
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
@@ -77,6 +77,12 @@ class RoceNetDevice : public NetDevice
      */
     uint64_t GetUnsentWireBytes() const;
     Ptr<RoceChannel> GetRoceChannel() const;
+
+    /// \return the id of the node this port belongs to (cached; events run in its context)
+    uint32_t GetNodeId() const
+    {
+        return m_nodeId;
+    }
 
     uint64_t GetTxFrames() const;
     uint64_t GetTxBytes() const;
@@ -119,9 +125,9 @@ class RoceNetDevice : public NetDevice
 
   private:
     void TryTransmit();
-    void StartTransmission(Ptr<Packet> p);
+    void StartTransmission(const Ptr<Packet>& p);
     void TransmitComplete();
-    void HandlePfcFrame(const RoceFrameView& view, Ptr<Packet> p);
+    void HandlePfcFrame(const RoceFrameView& view, const Ptr<Packet>& p);
     void PauseExpired(uint8_t prio);
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
@@ -138,6 +144,7 @@ class RoceNetDevice : public NetDevice
     uint16_t m_pauseQuanta;
 
     bool m_busy;                           //!< a frame is on the wire
+    uint32_t m_nodeId{0};                  //!< m_node's id (an event context per frame)
     Time m_txEnd;                          //!< when the frame on the wire ends
     Ptr<EventImpl> m_txCompleteEvent;      //!< reused for every TransmitComplete
     std::deque<Ptr<Packet>> m_control;     //!< pause frames waiting for the wire
