@@ -163,10 +163,51 @@ RoceNetDevice::SetOwner(RocePortOwner* owner)
 void
 RoceNetDevice::NotifyDataAvailable()
 {
+    RequestTransmit();
+}
+
+void
+RoceNetDevice::RequestTransmit()
+{
     if (!m_busy)
     {
         TryTransmit();
+        return;
     }
+    if (m_completionPending)
+    {
+        return; // TransmitComplete will pull
+    }
+    // Busy without a completion event: the frame on the wire was sent when there
+    // was nothing behind it. Pull now if it has left, else at its end.
+    const Time now = Simulator::Now();
+    if (now >= m_txEnd)
+    {
+        m_busy = false;
+        TryTransmit();
+    }
+    else
+    {
+        ScheduleCompletion(m_txEnd - now);
+    }
+}
+
+void
+RoceNetDevice::ScheduleCompletion(Time delay)
+{
+    if (!m_txCompleteEvent)
+    {
+        // One event object for every transmission of this port (at most one is
+        // pending): no allocation per frame.
+        m_txCompleteEvent =
+            Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
+    }
+    m_completionPending = true;
+    // ScheduleWithContext returns no EventId (never needed here: the event is never
+    // cancelled), which saves building one per frame; the context is this node's,
+    // as Schedule would give, and the order (time, then insertion) is the same.
+    m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
+    Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -215,7 +256,7 @@ RoceNetDevice::GetUnsentWireBytes() const
 {
     if (!m_busy)
     {
-        return 0;
+        return 0; // (busy may outlast the frame when no completion was scheduled)
     }
     const int64_t ticks = (m_txEnd - Simulator::Now()).GetTimeStep();
     return ticks > 0 ? static_cast<uint64_t>(std::llround(ticks / m_ticksPerByte)) : 0;
@@ -239,23 +280,19 @@ RoceNetDevice::StartTransmission(const Ptr<Packet>& p)
     }
     m_txEnd = Simulator::Now() + txTime;
     m_channel->TransmitStart(p, this, txTime);
-    if (!m_txCompleteEvent)
+    // The end of a transmission is an event only when something waits behind it:
+    // an idle port (a switch port between two frames of a flow, most of them) would
+    // otherwise cost an event per frame that finds nothing to send.
+    if (!m_control.empty() || (m_owner != nullptr && m_owner->HasFrame(*this, m_pausedMask)))
     {
-        // One event object for every transmission of this port (at most one is
-        // pending): no allocation per frame.
-        m_txCompleteEvent =
-            Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
+        ScheduleCompletion(txTime);
     }
-    // ScheduleWithContext returns no EventId (never needed here: the event is never
-    // cancelled), which saves building one per frame; the context is this node's,
-    // as Schedule would give, and the order (time, then insertion) is the same.
-    m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
-    Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
 RoceNetDevice::TransmitComplete()
 {
+    m_completionPending = false;
     m_busy = false;
     TryTransmit();
 }
@@ -332,7 +369,7 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     {
         m_pausedMask &= ~(1U << prio);
         m_pausedTotal[prio] += Simulator::Now() - m_pauseStart[prio];
-        TryTransmit();
+        RequestTransmit();
     }
 }
 
@@ -385,7 +422,7 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
                                                    this,
                                                    prio);
     }
-    TryTransmit();
+    RequestTransmit();
 }
 
 bool

@@ -124,7 +124,12 @@ class RoceNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /// Start sending if the wire is free, else make sure TransmitComplete will pull.
+    void RequestTransmit();
+    /// Pull and send the next frame; the wire must be free.
     void TryTransmit();
+    /// Schedule TransmitComplete after delay (the reused event).
+    void ScheduleCompletion(Time delay);
     void StartTransmission(const Ptr<Packet>& p);
     void TransmitComplete();
     void HandlePfcFrame(const RoceFrameView& view, const Ptr<Packet>& p);
@@ -143,7 +148,8 @@ class RoceNetDevice : public NetDevice
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    bool m_busy;                           //!< a frame is on the wire
+    bool m_busy;                           //!< a frame is (or may still be) on the wire
+    bool m_completionPending{false};       //!< TransmitComplete is scheduled
     uint32_t m_nodeId{0};                  //!< m_node's id (an event context per frame)
     Time m_txEnd;                          //!< when the frame on the wire ends
     Ptr<EventImpl> m_txCompleteEvent;      //!< reused for every TransmitComplete

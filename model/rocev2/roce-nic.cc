@@ -294,6 +294,14 @@ RoceNic::WakeUp()
     m_device->NotifyDataAvailable();
 }
 
+bool
+RoceNic::HasFrame(const RoceNetDevice& /* dev */, uint8_t /* pausedMask */) const
+{
+    // Windows, pacing and PFC decide at dequeue time; an exact answer would repeat
+    // that scan. Host ports are a small share of hops, so always take the event.
+    return true;
+}
+
 Ptr<Packet>
 RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
 {

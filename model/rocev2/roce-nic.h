@@ -77,6 +77,7 @@ class RoceNic : public Object, public RocePortOwner
 
   private:
     Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
+    bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();

@@ -31,6 +31,9 @@ class RocePortOwner
     /// \return the next frame port dev may send (priorities in pausedMask are
     /// paused by the peer), or nullptr
     virtual Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) = 0;
+    /// \return whether DequeueFrame would give dev a frame now; true when unsure
+    /// (a false true costs an event, a false false would stall the port)
+    virtual bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const = 0;
     /// A frame arrived on port dev; view holds its decoded headers.
     virtual void ReceiveFrame(RoceNetDevice& dev,
                               const Ptr<Packet>& p,

@@ -555,6 +555,20 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
     }
 }
 
+bool
+RoceSwitch::HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const
+{
+    const EgressPort& e = m_egress[dev.GetIfIndex()];
+    for (uint8_t q = 0; q < 8; ++q)
+    {
+        if (!e.queues[q].empty() && !(pausedMask & (1U << q)))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 Ptr<Packet>
 RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask)
 {

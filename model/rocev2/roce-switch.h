@@ -134,6 +134,7 @@ class RoceSwitch : public Object, public RocePortOwner
 
     void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
     Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
+    bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     int PickQueue(EgressPort& port, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
