@@ -12,6 +12,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -160,12 +162,15 @@ SharedBufferMmu::Configure(uint32_t nPorts,
     const uint64_t totalRes = static_cast<uint64_t>(nPorts) * N_PRIO * m_reservedPerPg;
     if (totalRes + totalHdrm >= m_bufferBytes)
     {
-        NS_FATAL_ERROR("SharedBufferMmu::Configure: reserved ("
-                       << totalRes << " B = " << nPorts << " ports x " << N_PRIO << " PGs x "
-                       << m_reservedPerPg << " B) plus headroom (" << totalHdrm << " B for "
-                       << nLossless
-                       << " lossless PGs per port) exceed BufferSize = " << m_bufferBytes
-                       << " B; raise BufferSize or lower ReservedBytesPerPg/HeadroomBytes");
+        // An exception, not a fatal error: the runner reports it as bad input and
+        // Python sweeps keep running.
+        std::ostringstream msg;
+        msg << "switch buffer of " << m_bufferBytes << " B (BufferSize, --buffer) is too small: "
+            << "reserved " << totalRes << " B (" << nPorts << " ports x " << N_PRIO << " PGs x "
+            << m_reservedPerPg << " B) plus headroom " << totalHdrm << " B (" << nLossless
+            << " lossless PGs per port) need more; allowed: BufferSize > " << totalRes + totalHdrm
+            << " B, or lower ReservedBytesPerPg/HeadroomBytes";
+        throw std::invalid_argument(msg.str());
     }
     m_sharedPoolBytes = m_bufferBytes - totalRes - totalHdrm;
 

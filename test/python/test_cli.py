@@ -90,6 +90,7 @@ def test_bad_enum_value_message(run):
         ("--pfc=yes", "'yes' is not 0 or 1"),
         ("--bytes", "needs a value"),
         ("stray", "unexpected argument 'stray'"),
+        ("--buffer=200KB", "switch buffer of 200000 B (BufferSize, --buffer) is too small"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
