@@ -17,6 +17,7 @@
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/mesh-topology-helper.h"
@@ -408,7 +409,7 @@ ScenarioRunner::ScheduleWorkload()
         m_collective = CreateObject<CollectiveWorkload>();
         m_collective->Setup(c, m_fabric);
         OutputWriter* w = m_writer.get();
-        m_collective->SetRowCallback(CollectiveWorkload::RowCallback(
+        m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
             [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
         m_collective->Start();
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
@@ -442,7 +443,7 @@ void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
-    m_fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+    m_fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
         [this, w](const RdmaFabric::MessageRecord& r) {
             FctRecord f;
             f.flowId = r.id;
@@ -479,7 +480,7 @@ ScenarioRunner::ConnectMonitors()
             uint32_t port = i;
             dev->TraceConnectWithoutContext(
                 "Pfc",
-                Callback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
+                MakeLambdaCallback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
                     [w,
                      node,
                      port](Ptr<const RoceNetDevice>, uint8_t prio, uint16_t quanta, bool sent) {
@@ -498,7 +499,7 @@ ScenarioRunner::ConnectMonitors()
     {
         sw->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, uint32_t, uint32_t, const std::string&>(
+            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
                 [w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
                 }));

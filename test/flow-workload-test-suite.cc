@@ -11,6 +11,7 @@
 #include "ns3/config-error.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-workload.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/roce-fabric-helper.h"
@@ -241,7 +242,7 @@ class FlowFileReplayTestCase : public TestCase
 
         Ptr<RoceFabric> fabric = RoceLeafSpine(2, 2, 4);
         std::vector<RdmaFabric::MessageRecord> done;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         ScenarioConfig c;
         c.flows = path;
@@ -411,7 +412,7 @@ class BackgroundSlowdownTestCase : public TestCase
         UsePicoseconds();
         Ptr<RoceFabric> fabric = RoceLeafSpine(2, 2, 4);
         std::vector<RdmaFabric::MessageRecord> done;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         ScenarioConfig c;
         c.background = "fbhadoop";
