@@ -126,11 +126,18 @@ class PostCountingFabric : public RdmaFabric
     NodeContainer m_nodes;
 };
 
-/// The repository's examples/ folder, found from this source file's path.
+/// The repository's examples/ folder.
 std::string
 ExamplesDir()
 {
+#ifdef AI_FABRIC_SOURCE_DIR
+    // Set by the standalone CMake build and by wscript-compat/wscript: waf compiles
+    // "../contrib/ai-fabric/test/..." from build/, so __FILE__ is relative there.
+    return std::string(AI_FABRIC_SOURCE_DIR) + "/examples";
+#else
+    // ns-3's in-tree CMake build passes absolute source paths.
     return (std::filesystem::path(__FILE__).parent_path().parent_path() / "examples").string();
+#endif
 }
 
 } // namespace
