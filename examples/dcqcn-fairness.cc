@@ -175,8 +175,9 @@ main(int argc, char* argv[])
     }
     Simulator::Schedule(interval, &Sample, &probe);
 
-    // Rate over the last 20% of the run, from the receiver's delivered bytes.
-    Time windowStart = stop * 0.8;
+    // Rate over the last 20% of the run, from the receiver's delivered bytes. Integer
+    // arithmetic: ns-3.31 has no Time * double and would convert 0.8 to 0.
+    Time windowStart = stop * 4 / 5;
     std::vector<uint64_t> atWindow(2, 0);
     ScheduleLambda(windowStart, [&]() {
         for (uint32_t i = 0; i < 2; ++i)
