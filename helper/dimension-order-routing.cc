@@ -75,6 +75,8 @@ DimensionOrderRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 continue;
             }
             const uint32_t q = graph.GetGroup(ports[p].peer);
+            // A failed cable is no port in its dimension: DOR then has no route.
+            const bool up = graph.IsLinkUp(ports[p].link);
             for (uint32_t d = 0; d < nd; ++d)
             {
                 const uint32_t k = dims[d];
@@ -84,11 +86,11 @@ DimensionOrderRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 {
                     continue;
                 }
-                if (xq == (xr + 1) % k)
+                if (up && xq == (xr + 1) % k)
                 {
                     plus[r * nd + d] = p;
                 }
-                if (xq == (xr + k - 1) % k)
+                if (up && xq == (xr + k - 1) % k)
                 {
                     minus[r * nd + d] = p;
                 }

@@ -130,9 +130,10 @@ DragonflyRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 continue;
             }
             const uint32_t qr = m_rowOf[q];
+            const bool up = graph.IsLinkUp(ports[p].link); // failed cables carry no route
             if (qr / a == r / a)
             {
-                if (localPort[r * a + qr % a] == NONE)
+                if (up && localPort[r * a + qr % a] == NONE)
                 {
                     localPort[r * a + qr % a] = p;
                 }
@@ -140,7 +141,10 @@ DragonflyRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
             }
             else
             {
-                globals[r].push_back(Global{p, qr});
+                if (up)
+                {
+                    globals[r].push_back(Global{p, qr});
+                }
                 table.SetPortInfo(nodeOf[r], p, RouteTable::PortKind::GLOBAL, 0, false);
             }
         }
@@ -175,7 +179,7 @@ DragonflyRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                         }
                         for (const auto& gl : globals[xr])
                         {
-                            if (gl.peer / a == T)
+                            if (gl.peer / a == T && localPort[r * a + x] != NONE)
                             {
                                 ports.push_back(localPort[r * a + x]);
                                 break;
@@ -240,6 +244,10 @@ DragonflyRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 {
                     const uint32_t len = (gl.from != r) + 1 + (gl.peer != t);
                     const uint32_t hop = gl.from == r ? gl.port : localPort[r * a + gl.from % a];
+                    if (hop == NONE)
+                    {
+                        continue; // the local cable to that global cable failed
+                    }
                     if (len < best)
                     {
                         best = len;

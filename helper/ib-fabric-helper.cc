@@ -90,6 +90,7 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
         const TopologyGraph::Link& link = graph->GetLink(l);
         Ptr<IbChannel> ch = CreateObject<IbChannel>();
         ch->SetAttribute("Delay", TimeValue(link.delay));
+        fabric->m_channels.push_back(ch);
         for (auto [node, port] :
              {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
         {

@@ -4,8 +4,10 @@
 #include "ib-fabric.h"
 
 #include "route-table.h"
+#include "routing-engine.h"
 
 #include "ns3/boolean.h"
+#include "ns3/ib-channel.h"
 #include "ns3/ib-frame.h"
 #include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
@@ -15,8 +17,10 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -28,13 +32,47 @@ NS_OBJECT_ENSURE_REGISTERED(IbFabric);
 TypeId
 IbFabric::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::IbFabric").SetParent<RdmaFabric>().SetGroupName("AiFabric");
+    static TypeId tid =
+        TypeId("ns3::IbFabric")
+            .SetParent<RdmaFabric>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("SubnetManagerReactionTime",
+                          "Time from a cable failure to new LFTs in every switch: the "
+                          "switch's trap 128 (port state change), the SM's heavy sweep, the "
+                          "route computation and the LFT upload by SMPs. OpenSM starts that "
+                          "sweep on the trap instead of waiting for its periodic sweep "
+                          "(sweep_interval, 10 s by default); the sweep itself takes "
+                          "milliseconds on small subnets and up to seconds on large ones. "
+                          "10 ms is a chosen small-subnet figure, not a measured one",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&IbFabric::m_smReactionTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RerouteOnLinkFailure",
+                          "Let the Subnet Manager re-route after a cable failure (false: the "
+                          "LFTs keep pointing into the failed cable, to see what the re-route "
+                          "buys)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&IbFabric::m_reroute),
+                          MakeBooleanChecker())
+            .AddTraceSource("LinkFailed",
+                            "A cable failed: (graph link id)",
+                            MakeTraceSourceAccessor(&IbFabric::m_linkFailedTrace),
+                            "ns3::IbFabric::LinkFailedCallback")
+            .AddTraceSource("Rerouted",
+                            "The Subnet Manager reprogrammed the switches: (re-route number "
+                            "from 1, LFT entries whose port changed)",
+                            MakeTraceSourceAccessor(&IbFabric::m_reroutedTrace),
+                            "ns3::IbFabric::ReroutedCallback");
     return tid;
 }
 
 IbFabric::IbFabric()
     : m_sl(0),
-      m_cutThrough(true)
+      m_cutThrough(true),
+      m_smReactionTime(MilliSeconds(10)),
+      m_reroute(true),
+      m_reroutes(0),
+      m_rerouteChanged(0)
 {
 }
 
@@ -47,6 +85,7 @@ IbFabric::DoDispose()
     m_hcas.clear();
     m_switches.clear();
     m_devices.clear();
+    m_channels.clear();
     m_sm = nullptr;
     m_graph = nullptr;
     RdmaFabric::DoDispose();
@@ -115,6 +154,113 @@ Ptr<const SubnetManager>
 IbFabric::GetSubnetManager() const
 {
     return m_sm;
+}
+
+Ptr<IbChannel>
+IbFabric::GetChannel(uint32_t link) const
+{
+    return m_channels.at(link);
+}
+
+void
+IbFabric::FailLink(uint32_t link, Time at)
+{
+    std::ostringstream why;
+    if (link >= m_graph->GetNLinks())
+    {
+        why << "link " << link << " does not exist (links 0.." << m_graph->GetNLinks() - 1 << ")";
+        throw std::invalid_argument(why.str());
+    }
+    const TopologyGraph::Link& l = m_graph->GetLink(link);
+    if (m_graph->IsHost(l.a) || m_graph->IsHost(l.b))
+    {
+        why << "link " << link << " is a host cable (node " << l.a << " - node " << l.b
+            << "): failing it cuts the host off; only switch-to-switch links may fail";
+        throw std::invalid_argument(why.str());
+    }
+    if (std::find(m_failing.begin(), m_failing.end(), link) != m_failing.end())
+    {
+        why << "link " << link << " already fails (each link may fail once)";
+        throw std::invalid_argument(why.str());
+    }
+    if (at < Simulator::Now())
+    {
+        why << "link " << link << " failure time " << at.As(Time::US) << " is in the past (now "
+            << Simulator::Now().As(Time::US) << ")";
+        throw std::invalid_argument(why.str());
+    }
+    // The SM must be able to route what will be left: try it now, not mid-run.
+    Ptr<TopologyGraph> degraded = Create<TopologyGraph>(*m_graph);
+    for (uint32_t f : m_failing)
+    {
+        degraded->SetLinkUp(f, false);
+    }
+    degraded->SetLinkUp(link, false);
+    const std::string engine = m_sm->GetRoutes()->GetEngineName();
+    try
+    {
+        degraded->Validate();
+        RoutingEngine::BuildTable(engine, degraded);
+    }
+    catch (const std::exception& e)
+    {
+        why << "link " << link << " (node " << l.a << " port " << l.portA << " - node " << l.b
+            << " port " << l.portB << ") cannot fail: routing '" << engine
+            << "' cannot route the rest (" << e.what() << ")";
+        throw std::invalid_argument(why.str());
+    }
+    m_failing.push_back(link);
+    Simulator::Schedule(at - Simulator::Now(), &IbFabric::DoFailLink, this, link);
+}
+
+void
+IbFabric::DoFailLink(uint32_t link)
+{
+    NS_LOG_INFO("link " << link << " fails at " << Simulator::Now().As(Time::US));
+    m_channels[link]->Fail();
+    m_linkFailedTrace(link);
+    if (m_reroute)
+    {
+        Simulator::Schedule(m_smReactionTime, &IbFabric::SweepAfterFailure, this);
+    }
+}
+
+void
+IbFabric::SweepAfterFailure()
+{
+    // The sweep discovers every cable that is down now.
+    for (uint32_t l = 0; l < m_channels.size(); ++l)
+    {
+        if (!m_channels[l]->IsUp())
+        {
+            m_graph->SetLinkUp(l, false);
+        }
+    }
+    uint32_t changed = m_sm->Reroute();
+    NS_ABORT_MSG_IF(m_sm->GetRequiredVls() > m_devices[m_switchNodes.front()][0]->GetNumDataVls(),
+                    "re-routed tables need " << +m_sm->GetRequiredVls() << " VLs");
+    for (uint32_t i = 0; i < m_switches.size(); ++i)
+    {
+        m_switches[i]->SetLft(m_sm->GetLft(m_switchNodes[i]));
+        m_switches[i]->SetRouting(m_sm->GetRoutes(), m_switchNodes[i]);
+    }
+    m_reroutes++;
+    m_rerouteChanged += changed;
+    NS_LOG_INFO("re-route " << m_reroutes << " at " << Simulator::Now().As(Time::US) << ": "
+                            << changed << " LFT entries changed");
+    m_reroutedTrace(m_reroutes, changed);
+}
+
+uint64_t
+IbFabric::GetRerouteChangedEntries() const
+{
+    return m_rerouteChanged;
+}
+
+uint32_t
+IbFabric::GetReroutes() const
+{
+    return m_reroutes;
 }
 
 void
@@ -300,6 +446,7 @@ IbFabric::GetCounters() const
     for (const auto& sw : m_switches)
     {
         c.lossyDrops += sw->GetUnroutable();
+        c.linkDownDrops += sw->GetLinkDownDrops();
     }
     for (const auto& hca : m_hcas)
     {
@@ -317,6 +464,7 @@ IbFabric::GetCounters() const
         for (const auto& dev : node)
         {
             c.losslessDrops += dev->GetCreditOverflows();
+            c.linkDownDrops += dev->GetLinkDownDrops();
             c.creditUpdates += dev->GetFlowControlPacketsSent();
             c.packetHops += dev->GetTxPackets();
             c.txBytes += dev->GetTxBytes();

@@ -9,6 +9,7 @@
 
 #include "ns3/congestion-control-factory.h"
 #include "ns3/node-container.h"
+#include "ns3/traced-callback.h"
 
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,7 @@
 namespace ns3
 {
 
+class IbChannel;
 class IbHca;
 class IbSwitch;
 class IbNetDevice;
@@ -29,10 +31,23 @@ struct RdmaMessage;
  *
  * Built by IbFabricHelper. One RC connection per host pair, created on first use,
  * on the fabric's service level (SetServiceLevel, or per pair SetPairServiceLevel).
+ *
+ * Link failures: FailLink(link, at) cuts a switch-to-switch cable at a simulated
+ * time (IbChannel::Fail: what is on the cable is lost, the switches discard what
+ * they queued for it and what their LFTs still send into it, as link-down drops).
+ * SubnetManagerReactionTime later the Subnet Manager sweeps: it marks the failed
+ * cables down in the graph, re-runs the same routing engine (which skips down
+ * links) and reprograms every switch's LFT and adaptive set while the simulation
+ * runs. The RC transport's NAK / timeout recovery resends what was lost.
  */
 class IbFabric : public RdmaFabric
 {
   public:
+    /// LinkFailed trace: (graph link id).
+    typedef void (*LinkFailedCallback)(uint32_t link);
+    /// Rerouted trace: (re-route number from 1, LFT entries whose port changed).
+    typedef void (*ReroutedCallback)(uint32_t reroute, uint32_t changedEntries);
+
     static TypeId GetTypeId();
     IbFabric();
     ~IbFabric() override;
@@ -47,6 +62,21 @@ class IbFabric : public RdmaFabric
     Ptr<IbNetDevice> GetDevice(uint32_t node, uint32_t port) const;
     std::vector<Ptr<IbNetDevice>> GetAllDevices() const;
     Ptr<const SubnetManager> GetSubnetManager() const;
+    /// \return the cable of a graph link
+    Ptr<IbChannel> GetChannel(uint32_t link) const;
+
+    /**
+     * Fail a switch-to-switch cable at simulated time `at` (>= now). Checked at once:
+     * the link exists, is not a host cable (that would cut the host off), is not
+     * already failing, and the routing engine can still route the graph without it
+     * (and without the other failing links). Throws std::invalid_argument naming the
+     * link and the reason.
+     */
+    void FailLink(uint32_t link, Time at);
+    /// \return LFT entries changed by the Subnet Manager's re-routes so far
+    uint64_t GetRerouteChangedEntries() const;
+    /// \return Subnet Manager re-routes done so far
+    uint32_t GetReroutes() const;
 
     void SetCongestionControlFactory(const CongestionControlFactory& factory);
     /// Service level of new connections (0..15).
@@ -72,6 +102,8 @@ class IbFabric : public RdmaFabric
     friend class IbFabricHelper;
 
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
+    void DoFailLink(uint32_t link);
+    void SweepAfterFailure();
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
 
     Ptr<TopologyGraph> m_graph;
@@ -87,6 +119,14 @@ class IbFabric : public RdmaFabric
     uint8_t m_sl;
     Time m_switchLatency;
     bool m_cutThrough;
+    std::vector<Ptr<IbChannel>> m_channels; //!< by graph link
+    std::vector<uint32_t> m_failing;        //!< links failed or scheduled to fail
+    Time m_smReactionTime;                  //!< Attribute
+    bool m_reroute;                         //!< Attribute
+    uint32_t m_reroutes;
+    uint64_t m_rerouteChanged;
+    TracedCallback<uint32_t> m_linkFailedTrace;         //!< (link)
+    TracedCallback<uint32_t, uint32_t> m_reroutedTrace; //!< (reroute #, LFT entries changed)
 };
 
 } // namespace ns3

@@ -61,6 +61,7 @@ class RdmaFabric : public Object
         uint64_t queuePairs{0};
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
+        uint64_t linkDownDrops{0}; //!< packets lost to a failed cable (not lossless drops)
     };
 
     typedef Callback<void, const MessageRecord&> MessageCallback;

@@ -32,10 +32,13 @@ RouteTable::RouteTable(Ptr<const TopologyGraph> graph, const std::string& engine
     m_sets.assign(static_cast<size_t>(rows) * m_nHosts, NO_SET);
     for (uint32_t h : graph->GetHosts())
     {
-        std::vector<uint32_t> all(graph->GetPorts(h).size());
-        for (uint32_t p = 0; p < all.size(); ++p)
+        std::vector<uint32_t> all;
+        for (uint32_t p = 0; p < graph->GetPorts(h).size(); ++p)
         {
-            all[p] = p;
+            if (graph->IsPortUp(h, p))
+            {
+                all.push_back(p);
+            }
         }
         if (!all.empty())
         {

@@ -141,7 +141,10 @@ RoutingEngine::GroupHostsByAttachment(const TopologyGraph& graph)
         att.clear();
         for (const auto& p : graph.GetPorts(hosts[rank]))
         {
-            att.push_back(p.peer);
+            if (graph.IsLinkUp(p.link))
+            {
+                att.push_back(p.peer);
+            }
         }
         std::sort(att.begin(), att.end());
         att.erase(std::unique(att.begin(), att.end()), att.end());
@@ -169,7 +172,7 @@ RoutingEngine::SetLastHop(const TopologyGraph& graph, const AttachGroup& group, 
             ports.clear();
             for (uint32_t p = 0; p < sp.size(); ++p)
             {
-                if (sp[p].peer == node)
+                if (sp[p].peer == node && graph.IsPortUp(s, p))
                 {
                     ports.push_back(p);
                 }

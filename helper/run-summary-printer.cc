@@ -228,8 +228,13 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     }
     PrintCollectives(os, s);
     os << "  losses:       drops lossless " << Text(s, {"drops", "lossless"}) << ", lossy "
-       << Text(s, {"drops", "lossy"}) << "; PFC pause frames " << Text(s, {"pfc_pause_frames"})
-       << "; retransmissions " << Text(s, {"retransmissions"}) << "\n";
+       << Text(s, {"drops", "lossy"});
+    if (auto down = Number(s, {"drops", "link_down"}); down && *down > 0)
+    {
+        os << ", link-down " << Text(s, {"drops", "link_down"}); // a failed cable (--link-failure)
+    }
+    os << "; PFC pause frames " << Text(s, {"pfc_pause_frames"}) << "; retransmissions "
+       << Text(s, {"retransmissions"}) << "\n";
     if (auto lossless = Number(s, {"drops", "lossless"}); lossless && *lossless > 0)
     {
         os << "  WARNING: packets were lost in a lossless class (a bug: see drops.csv)\n";

@@ -378,6 +378,45 @@ ParseDims(const std::string& v)
     return dims;
 }
 
+/// "LINK@TIME[,LINK@TIME...]" -> failures; "" -> none.
+std::vector<ScenarioConfig::LinkFailure>
+ParseLinkFailures(const std::string& v)
+{
+    std::vector<ScenarioConfig::LinkFailure> out;
+    std::size_t start = 0;
+    while (start < v.size())
+    {
+        const std::size_t comma = v.find(',', start);
+        const std::string item =
+            v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::size_t at = item.find('@');
+        const std::string bad = "'" + item +
+                                "' is not LINK@TIME; use a link id (the topology's cable "
+                                "order, from 0) '@' a time in ns-3 units, e.g. 40@100us";
+        if (at == std::string::npos)
+        {
+            throw ConfigError(bad);
+        }
+        ScenarioConfig::LinkFailure f{};
+        try
+        {
+            f.link = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
+            f.at = ParseTime(item.substr(at + 1));
+        }
+        catch (const ConfigError&)
+        {
+            throw ConfigError(bad);
+        }
+        out.push_back(f);
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
+    }
+    return out;
+}
+
 std::vector<Knob>
 BuildKnobs()
 {
@@ -570,6 +609,24 @@ BuildKnobs()
             c.out = v;
         },
         [](const C& c) { return c.out; }));
+    k.push_back(MakeKnob(
+        "link-failure",
+        "InfiniBand: fail switch-to-switch cables mid-run; the Subnet Manager re-routes "
+        "ns3::IbFabric::SubnetManagerReactionTime later (10 ms default: trap, heavy sweep, "
+        "LFT upload) and the RC transport resends what was lost (doc/infiniband.md)",
+        "'' (none) or LINK@TIME[,LINK@TIME...]: a link id (the topology's cable order, "
+        "from 0) and a time, e.g. 40@100us",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.linkFailures = ParseLinkFailures(v); },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (const auto& f : c.linkFailures)
+            {
+                parts.push_back(std::to_string(f.link) + "@" + FormatTime(f.at));
+            }
+            return Join(parts, ",");
+        },
+        true));
     k.push_back(TimeKnob("qlen-interval",
                          "period of queue-length samples in qlen.csv (0 = off)",
                          &C::qlenInterval,
@@ -579,6 +636,13 @@ BuildKnobs()
                          &C::ackInterval,
                          1,
                          65535));
+    k.push_back(Choice("scheduler",
+                       "ns-3 event list; every one gives the same results (events are "
+                       "ordered by time, then by insertion), quaternary-heap "
+                       "(ns3::QuaternaryHeapScheduler) is the fastest here; map, heap, "
+                       "calendar, list are ns-3's own",
+                       &C::scheduler,
+                       {"quaternary-heap", "map", "heap", "calendar", "list"}));
     k.push_back(Unsigned("priority",
                          "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
                          "lossless RoCE class in vendor defaults",
@@ -877,6 +941,12 @@ ScenarioConfig::Validate() const
     if ((topology == "torus" || topology == "mesh") && dims.empty())
     {
         throw ConfigError("--dims: empty; use sizes >= 2 joined by 'x', e.g. 8x8");
+    }
+    if (!linkFailures.empty() && fabric != "infiniband")
+    {
+        throw ConfigError("--link-failure=" + Get("link-failure") +
+                          ": cable failures are modelled with --fabric=infiniband only (the "
+                          "RoCEv2 fabric has no routing-table rebuild yet)");
     }
 }
 

@@ -46,6 +46,13 @@ class ScenarioConfig
         REAL,    ///< real number (JSON number or string)
     };
 
+    /// A cable that fails during the run (--link-failure=LINK@TIME).
+    struct LinkFailure
+    {
+        uint32_t link; ///< TopologyGraph link id (the topology's cable order)
+        Time at;       ///< simulated time of the failure
+    };
+
     /// One configuration knob: everything the CLI, JSON and bindings need.
     struct KnobInfo
     {
@@ -104,10 +111,12 @@ class ScenarioConfig
     std::string out{"out"};                   ///< output directory
     Time qlenInterval{MicroSeconds(10)};      ///< queue sampling period; 0 = off
     uint32_t ackInterval{1};                  ///< one ACK every K packets
+    std::string scheduler{"quaternary-heap"}; ///< event list: quaternary-heap | map | heap | ...
     uint32_t priority{3};                     ///< RDMA traffic class
     std::optional<uint64_t> kmin;             ///< ECN Kmin bytes; unset = scale from link rate
     std::optional<uint64_t> kmax;             ///< ECN Kmax bytes; unset = scale from link rate
     std::optional<double> pmax;               ///< ECN Pmax; unset = scale from link rate
+    std::vector<LinkFailure> linkFailures;    ///< cables failing mid-run (InfiniBand)
 
     /**
      * \brief Set a knob from text.

@@ -17,10 +17,14 @@
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
+#include "ns3/ib-net-device.h"
+#include "ns3/ib-switch.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/object-factory.h"
+#include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-net-device.h"
@@ -174,6 +178,15 @@ ScenarioRunner::ConfigureDefaults()
     }
     RngSeedManager::SetSeed(c.seed);
     RngSeedManager::SetRun(c.run);
+    static const std::map<std::string, std::string> schedulers = {
+        {"quaternary-heap", "ns3::QuaternaryHeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"}};
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(schedulers.at(c.scheduler)); // the knob allows only these names
+    Simulator::SetScheduler(scheduler);
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(c.ackInterval));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
@@ -323,6 +336,20 @@ ScenarioRunner::BuildIbFabric()
     {
         throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
     }
+    Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
+    for (const auto& f : c.linkFailures)
+    {
+        try
+        {
+            ib->FailLink(f.link, f.at);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            m_fabric->Dispose(); // break the fabric's reference cycles before giving up
+            m_fabric = nullptr;
+            throw ConfigError("--link-failure=" + c.Get("link-failure") + ": " + e.what());
+        }
+    }
 }
 
 void
@@ -468,6 +495,7 @@ ScenarioRunner::ConnectMonitors()
     Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
     if (!roce)
     {
+        ConnectIbDrops();
         return;
     }
     Ptr<TopologyGraph> g = m_graph;
@@ -503,6 +531,35 @@ ScenarioRunner::ConnectMonitors()
                 [w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
                 }));
+    }
+}
+
+void
+ScenarioRunner::ConnectIbDrops()
+{
+    Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
+    OutputWriter* w = m_writer.get();
+    for (const auto& sw : ib->GetSwitches())
+    {
+        sw->TraceConnectWithoutContext(
+            "Drop",
+            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
+                [w](uint32_t node, uint32_t port, const std::string& reason) {
+                    w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
+                }));
+    }
+    // Packets lost on a failed cable are counted at the port they were heading to.
+    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
+    {
+        for (uint32_t port = 0; port < m_graph->GetPorts(node).size(); ++port)
+        {
+            ib->GetDevice(node, port)
+                ->TraceConnectWithoutContext(
+                    "LinkDownDrop",
+                    MakeLambdaCallback<void, Ptr<const Packet>>([w, node, port](Ptr<const Packet>) {
+                        w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, "link_down");
+                    }));
+        }
     }
 }
 
@@ -577,7 +634,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["packet_hops"] = k.packetHops;
     s["packet_hops_per_s"] = wallSeconds > 0 ? k.packetHops / wallSeconds : 0.0;
     s["peak_rss_bytes"] = PeakRssBytes();
-    s["drops"] = {{"lossless", k.losslessDrops}, {"lossy", k.lossyDrops}};
+    s["drops"] = {{"lossless", k.losslessDrops},
+                  {"lossy", k.lossyDrops},
+                  {"link_down", k.linkDownDrops}};
     s["credit_updates"] = k.creditUpdates;
     s["out_of_order_packets"] = k.outOfOrderPackets;
     s["spurious_retransmissions"] = k.spuriousRetransmissions;

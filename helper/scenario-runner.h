@@ -57,6 +57,7 @@ class ScenarioRunner
     void SchedulePointToPoint();
     void ScheduleFlows();
     void ConnectMonitors();
+    void ConnectIbDrops();
     void SampleQueues();
     void MaybeFinish();
     nlohmann::json MakeSummary(double wallSeconds, bool complete);

@@ -44,7 +44,8 @@ ShortestPathRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
             uint32_t u = queue[head];
             for (const auto& p : graph.GetPorts(u))
             {
-                if (dist[p.peer] == TopologyGraph::UNREACHABLE && !graph.IsHost(p.peer))
+                if (dist[p.peer] == TopologyGraph::UNREACHABLE && !graph.IsHost(p.peer) &&
+                    graph.IsLinkUp(p.link))
                 {
                     dist[p.peer] = dist[u] + 1;
                     queue.push_back(p.peer);
@@ -60,7 +61,8 @@ ShortestPathRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
             ports.clear();
             for (uint32_t p = 0; p < sp.size(); ++p)
             {
-                if (dist[sp[p].peer] + 1 == dist[s] && !graph.IsHost(sp[p].peer))
+                if (dist[sp[p].peer] + 1 == dist[s] && !graph.IsHost(sp[p].peer) &&
+                    graph.IsLinkUp(sp[p].link))
                 {
                     ports.push_back(p);
                 }

@@ -5,6 +5,8 @@
 
 #include "routing-engine.h"
 
+#include "ns3/abort.h"
+
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -56,6 +58,23 @@ SubnetManager::Program(Ptr<const RouteTable> routes)
             m_lft[i][dlid] = static_cast<uint16_t>(c[dlid % c.size()]);
         }
     }
+}
+
+uint32_t
+SubnetManager::Reroute()
+{
+    NS_ABORT_MSG_IF(!m_routes, "SubnetManager::Reroute before Run or Program");
+    std::vector<std::vector<uint16_t>> before = m_lft;
+    Program(RoutingEngine::BuildTable(m_routes->GetEngineName(), m_graph));
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < m_lft.size(); ++i)
+    {
+        for (uint32_t dlid = 0; dlid < m_lft[i].size(); ++dlid)
+        {
+            changed += m_lft[i][dlid] != before[i][dlid] ? 1 : 0;
+        }
+    }
+    return changed;
 }
 
 Ptr<const RouteTable>

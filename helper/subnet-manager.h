@@ -40,6 +40,14 @@ class SubnetManager : public SimpleRefCount<SubnetManager>
     void Run(const std::string& engine);
     /// Use an already computed route table (the runner's) and compute the LFTs.
     void Program(Ptr<const RouteTable> routes);
+    /**
+     * Re-run the engine of the current routes on the graph as it is now (failed
+     * links marked down, which the engines skip) and recompute the LFTs, as OpenSM's
+     * heavy sweep after a trap does. Throws std::invalid_argument / std::logic_error
+     * when the engine cannot route the degraded graph (e.g. DOR missing a cable).
+     * \return the number of (switch, host) LFT entries whose port changed
+     */
+    uint32_t Reroute();
 
     Ptr<const RouteTable> GetRoutes() const;
     uint16_t GetHostLid(uint32_t host) const;

@@ -77,6 +77,7 @@ TopologyGraph::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
            rate,
            delay};
     m_links.push_back(l);
+    m_linkUp.push_back(1);
     m_ports[a].push_back(Port{id, b, l.portB});
     m_ports[b].push_back(Port{id, a, l.portA});
     NS_LOG_LOGIC("link " << id << ": " << a << ":" << l.portA << " <-> " << b << ":" << l.portB);
@@ -168,6 +169,32 @@ TopologyGraph::GetLink(uint32_t id) const
     return m_links[id];
 }
 
+void
+TopologyGraph::SetLinkUp(uint32_t id, bool up)
+{
+    GetLink(id); // throws for an unknown id
+    m_linkUp[id] = up ? 1 : 0;
+    NS_LOG_INFO("link " << id << (up ? " up" : " down"));
+}
+
+bool
+TopologyGraph::IsLinkUp(uint32_t id) const
+{
+    GetLink(id);
+    return m_linkUp[id] != 0;
+}
+
+uint32_t
+TopologyGraph::GetNLinksDown() const
+{
+    uint32_t n = 0;
+    for (uint8_t up : m_linkUp)
+    {
+        n += up ? 0 : 1;
+    }
+    return n;
+}
+
 const std::vector<uint32_t>&
 TopologyGraph::GetHosts() const
 {
@@ -219,7 +246,7 @@ TopologyGraph::Distances(uint32_t from, std::vector<uint32_t>& dist) const
         }
         for (const auto& p : m_ports[u])
         {
-            if (dist[p.peer] == UNREACHABLE)
+            if (dist[p.peer] == UNREACHABLE && m_linkUp[p.link])
             {
                 dist[p.peer] = dist[u] + 1;
                 queue.push_back(p.peer);

@@ -114,6 +114,22 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
     const std::vector<Port>& GetPorts(uint32_t node) const; //!< \return ports in port order
     const Link& GetLink(uint32_t id) const;                 //!< \return the link
 
+    /**
+     * Mark a cable up or down (a failed cable). A down link keeps its ports and port
+     * numbers (they name devices), but Distances, Validate and the routing engines
+     * skip it, so a table computed afterwards routes around it.
+     */
+    void SetLinkUp(uint32_t id, bool up);
+    bool IsLinkUp(uint32_t id) const; //!< \return false for a failed cable
+
+    /// \return true if the cable on this port of node is up
+    bool IsPortUp(uint32_t node, uint32_t port) const
+    {
+        return m_linkUp[m_ports[node][port].link] != 0;
+    }
+
+    uint32_t GetNLinksDown() const; //!< \return number of failed cables
+
     /// \return node ids of hosts; a host's rank is its index here
     const std::vector<uint32_t>& GetHosts() const;
     /// \return node ids of switches, ascending
@@ -122,8 +138,9 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
     uint32_t GetHostIndex(uint32_t node) const;
 
     /**
-     * Hop counts from a node by BFS. Hosts other than the source do not forward
-     * (a path never transits a host). Unreachable nodes get UNREACHABLE.
+     * Hop counts from a node by BFS over the links that are up. Hosts other than the
+     * source do not forward (a path never transits a host). Unreachable nodes get
+     * UNREACHABLE.
      */
     std::vector<uint32_t> Distances(uint32_t from) const;
     /// Same as Distances(from), reusing the caller's buffer.
@@ -137,7 +154,8 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
 
     /**
      * Check: at least one host; every host has >= 1 link and only to switches;
-     * every node reachable from every switch without transiting a host.
+     * every node reachable from every switch without transiting a host, over the
+     * links that are up.
      * Throws std::invalid_argument naming the first offending node.
      */
     void Validate() const;
@@ -152,6 +170,7 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
     std::vector<uint32_t> m_hostIndex;      //!< per node; UNREACHABLE for switches
     std::vector<std::vector<Port>> m_ports; //!< per node
     std::vector<Link> m_links;              //!< all cables
+    std::vector<uint8_t> m_linkUp;          //!< per link: 1 up, 0 failed
     std::vector<uint32_t> m_hosts;          //!< host node ids by rank
     std::vector<uint32_t> m_switches;       //!< switch node ids
     Shape m_shape;                          //!< builder metadata

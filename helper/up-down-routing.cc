@@ -47,7 +47,8 @@ UpDownRouting::Levels(const TopologyGraph& graph)
         uint32_t u = queue[head];
         for (const auto& p : graph.GetPorts(u))
         {
-            if (level[p.peer] == TopologyGraph::UNREACHABLE && !graph.IsHost(p.peer))
+            if (level[p.peer] == TopologyGraph::UNREACHABLE && !graph.IsHost(p.peer) &&
+                graph.IsLinkUp(p.link))
             {
                 level[p.peer] = level[u] + 1;
                 queue.push_back(p.peer);
@@ -94,7 +95,8 @@ UpDownRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 for (const auto& p : graph.GetPorts(x))
                 {
                     uint32_t q = p.peer;
-                    if (graph.IsHost(q) || (dist[q] != INF && dist[q] <= d))
+                    if (graph.IsHost(q) || !graph.IsLinkUp(p.link) ||
+                        (dist[q] != INF && dist[q] <= d))
                     {
                         continue;
                     }
@@ -127,7 +129,7 @@ UpDownRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
             for (uint32_t p = 0; p < qp.size(); ++p)
             {
                 uint32_t x = qp[p].peer;
-                if (graph.IsHost(x) || dist[x] + 1 != dist[q])
+                if (graph.IsHost(x) || !graph.IsLinkUp(qp[p].link) || dist[x] + 1 != dist[q])
                 {
                     continue;
                 }

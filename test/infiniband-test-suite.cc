@@ -3,7 +3,8 @@
  *
  * The InfiniBand fabric: lossless credit-based incast at line rate, credit-limited
  * throughput = 64 x credits / credit round trip, VL arbitration weights, Subnet
- * Manager LFTs that are complete and minimal, and a torus all-to-all on dateline VLs.
+ * Manager LFTs that are complete and minimal (fat-tree, torus, mesh, dragonfly), and a
+ * torus all-to-all on dateline VLs.
  */
 #include "ai-fabric-test-compat.h"
 
@@ -11,6 +12,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
 #include "ns3/communicator.h"
+#include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
@@ -21,6 +23,7 @@
 #include "ns3/ib-switch.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/mesh-topology-helper.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-opcode.h"
@@ -35,6 +38,9 @@
 #include "ns3/torus-topology-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/vl-arbiter.h"
+
+#include <map>
+#include <set>
 
 using namespace ns3;
 
@@ -513,6 +519,275 @@ class IbRingAllreduceTestCase : public TestCase
     }
 };
 
+/**
+ * Subnet Manager tables on a 4x4 mesh (DOR) and a p=2 a=4 h=2 g=9 dragonfly (minimal).
+ *
+ * Mesh: every LFT walk reaches its host in sum |dx| router hops, dimension 0 first,
+ * on one VL, and the channel dependency graph of the walks (directed switch cables,
+ * an edge when a walk leaves one for the next) is acyclic; the same check on a 4x4
+ * torus with its two dateline VLs folded into one finds a cycle (so the check can
+ * fail). Dragonfly: every walk is loop-free and has the length the minimal engine
+ * defines, min over the global cables x -> y between the groups of [x != r] + 1 +
+ * [y != t] router hops (1 inside a group), so <= 3 and exactly one global cable
+ * between groups. That is not always the graph's shortest path (a route through a
+ * third group can be 2 hops): the count of such pairs is asserted > 0 to say so.
+ */
+class IbSubnetManagerMeshDragonflyTestCase : public TestCase
+{
+  public:
+    IbSubnetManagerMeshDragonflyTestCase()
+        : TestCase("Subnet Manager LFTs on a mesh (DOR, acyclic CDG, one VL) and a dragonfly "
+                   "(minimal, <= 3 router hops)")
+    {
+    }
+
+  private:
+    /// Switch-to-switch hops of every (src router, dst host) LFT walk; and the channel
+    /// dependencies (cable direction id pairs, VL folded in when useVl) it implies.
+    static bool Walk(Ptr<TopologyGraph> g,
+                     Ptr<SubnetManager> sm,
+                     uint32_t s,
+                     uint32_t dstRank,
+                     std::vector<uint32_t>& hopsOut)
+    {
+        hopsOut.clear();
+        uint32_t node = s;
+        const uint32_t target = g->GetHosts()[dstRank];
+        const uint16_t dlid = sm->GetHostLid(dstRank);
+        while (node != target && hopsOut.size() <= g->GetNNodes())
+        {
+            uint16_t port = sm->GetLft(node)[dlid];
+            if (port == SubnetManager::NO_PORT)
+            {
+                return false;
+            }
+            const TopologyGraph::Port& p = g->GetPorts(node)[port];
+            if (!g->IsHost(p.peer))
+            {
+                hopsOut.push_back(node * 64 + port); // channel: (node, out port)
+            }
+            node = p.peer;
+        }
+        return node == target;
+    }
+
+    /// \return true if the dependency graph (edges between channel ids) has no cycle
+    static bool Acyclic(const std::map<uint32_t, std::set<uint32_t>>& deps)
+    {
+        std::map<uint32_t, uint32_t> indeg;
+        for (const auto& [from, tos] : deps)
+        {
+            indeg.emplace(from, 0);
+            for (uint32_t to : tos)
+            {
+                indeg[to]++;
+            }
+        }
+        std::vector<uint32_t> ready;
+        for (const auto& [c, d] : indeg)
+        {
+            if (d == 0)
+            {
+                ready.push_back(c);
+            }
+        }
+        std::size_t done = 0;
+        while (!ready.empty())
+        {
+            uint32_t c = ready.back();
+            ready.pop_back();
+            done++;
+            auto it = deps.find(c);
+            if (it == deps.end())
+            {
+                continue;
+            }
+            for (uint32_t to : it->second)
+            {
+                if (--indeg[to] == 0)
+                {
+                    ready.push_back(to);
+                }
+            }
+        }
+        return done == indeg.size();
+    }
+
+    /// DOR walks on a torus or mesh: (minimal walks, dimension-ordered walks, deps).
+    void CheckDor(Ptr<TopologyGraph> g,
+                  bool foldVls,
+                  uint32_t& minimal,
+                  uint32_t& ordered,
+                  std::map<uint32_t, std::set<uint32_t>>& deps)
+    {
+        Ptr<SubnetManager> sm = Create<SubnetManager>(g);
+        sm->Run("dor");
+        Ptr<const RouteTable> rt = sm->GetRoutes();
+        const auto& dims = g->GetShape().dims;
+        const bool wrap = g->GetShape().wrap;
+        auto coord = [&dims](uint32_t r, uint32_t d) {
+            for (uint32_t j = 0; j < d; ++j)
+            {
+                r /= dims[j];
+            }
+            return r % dims[d];
+        };
+        minimal = 0;
+        ordered = 0;
+        std::vector<uint32_t> hops;
+        for (uint32_t s : g->GetSwitches())
+        {
+            for (uint32_t d = 0; d < g->GetNHosts(); ++d)
+            {
+                if (!Walk(g, sm, s, d, hops))
+                {
+                    continue;
+                }
+                const uint32_t r = g->GetGroup(s);
+                const uint32_t t = g->GetGroup(g->GetPorts(g->GetHosts()[d])[0].peer);
+                uint32_t want = 0;
+                for (uint32_t k = 0; k < dims.size(); ++k)
+                {
+                    uint32_t dx = coord(r, k) > coord(t, k) ? coord(r, k) - coord(t, k)
+                                                            : coord(t, k) - coord(r, k);
+                    want += wrap ? std::min(dx, dims[k] - dx) : dx;
+                }
+                minimal += hops.size() == want ? 1 : 0;
+                // dimension order and the dependencies, with the class the rule gives
+                bool inOrder = true;
+                uint32_t lastDim = 0;
+                uint8_t cls = 0;
+                uint32_t prevChannel = 0xFFFFFFFFu;
+                uint32_t inPort = RouteTable::NO_PORT;
+                for (uint32_t h : hops)
+                {
+                    const uint32_t node = h / 64;
+                    const uint32_t port = h % 64;
+                    const uint32_t peer = g->GetPorts(node)[port].peer;
+                    uint32_t dim = 0;
+                    while (dim < dims.size() &&
+                           coord(g->GetGroup(node), dim) == coord(g->GetGroup(peer), dim))
+                    {
+                        dim++;
+                    }
+                    inOrder = inOrder && dim >= lastDim;
+                    lastDim = dim;
+                    cls = rt->NextClass(node, inPort, port, cls);
+                    const uint32_t channel = h * 2 + (foldVls ? 0 : cls);
+                    if (prevChannel != 0xFFFFFFFFu)
+                    {
+                        deps[prevChannel].insert(channel);
+                    }
+                    deps[channel];
+                    prevChannel = channel;
+                    inPort = g->GetPorts(node)[port].peerPort;
+                }
+                ordered += inOrder ? 1 : 0;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(+sm->GetRequiredVls(), wrap ? 2 : 1, "VLs DOR needs");
+    }
+
+    void DoRun() override
+    {
+        Ptr<MeshTopologyHelper> mh = CreateObject<MeshTopologyHelper>();
+        mh->SetAttribute("Dims", StringValue("4x4"));
+        mh->SetAttribute("HostsPerRouter", UintegerValue(1));
+        Ptr<TopologyGraph> mesh = mh->Build();
+        const uint32_t walks = mesh->GetNSwitches() * mesh->GetNHosts();
+        uint32_t minimal = 0;
+        uint32_t ordered = 0;
+        std::map<uint32_t, std::set<uint32_t>> deps;
+        CheckDor(mesh, false, minimal, ordered, deps);
+        NS_TEST_ASSERT_MSG_EQ(minimal, walks, "mesh: every walk complete and minimal");
+        NS_TEST_ASSERT_MSG_EQ(ordered, walks, "mesh: dimension 0 first");
+        NS_TEST_ASSERT_MSG_EQ(deps.size(), 48, "mesh: 2 x 24 directed router cables used");
+        NS_TEST_ASSERT_MSG_EQ(Acyclic(deps), true, "mesh: channel dependency graph acyclic");
+
+        Ptr<TorusTopologyHelper> th = CreateObject<TorusTopologyHelper>();
+        th->SetAttribute("Dims", StringValue("4x4"));
+        th->SetAttribute("HostsPerRouter", UintegerValue(1));
+        Ptr<TopologyGraph> torus = th->Build();
+        std::map<uint32_t, std::set<uint32_t>> torusVls;
+        std::map<uint32_t, std::set<uint32_t>> torusFolded;
+        CheckDor(torus, false, minimal, ordered, torusVls);
+        NS_TEST_ASSERT_MSG_EQ(Acyclic(torusVls), true, "torus: acyclic with dateline VLs");
+        CheckDor(torus, true, minimal, ordered, torusFolded);
+        NS_TEST_ASSERT_MSG_EQ(Acyclic(torusFolded),
+                              false,
+                              "torus on one VL: a cycle (check works)");
+
+        Ptr<DragonflyTopologyHelper> dh = CreateObject<DragonflyTopologyHelper>();
+        Ptr<TopologyGraph> df = dh->Build(); // p=2 a=4 h=2 g=9: 72 hosts, 36 routers
+        Ptr<SubnetManager> sm = Create<SubnetManager>(df);
+        sm->Run("auto");
+        NS_TEST_ASSERT_MSG_EQ(sm->GetRoutes()->GetEngineName(), "minimal", "dragonfly auto engine");
+        NS_TEST_ASSERT_MSG_EQ(+sm->GetRequiredVls(),
+                              2,
+                              "minimal: VL0 before, VL1 after the global");
+        // the engine's length r -> t, from the global cables between the groups
+        const auto& sw = df->GetSwitches();
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> globals;
+        for (uint32_t l = 0; l < df->GetNLinks(); ++l)
+        {
+            const TopologyGraph::Link& link = df->GetLink(l);
+            if (df->IsHost(link.a) || df->IsHost(link.b) ||
+                df->GetGroup(link.a) == df->GetGroup(link.b))
+            {
+                continue;
+            }
+            globals[{df->GetGroup(link.a), df->GetGroup(link.b)}].emplace_back(link.a, link.b);
+            globals[{df->GetGroup(link.b), df->GetGroup(link.a)}].emplace_back(link.b, link.a);
+        }
+        uint32_t asDefined = 0;
+        uint32_t oneGlobal = 0;
+        uint32_t longestHops = 0;
+        uint32_t longerThanShortest = 0;
+        uint32_t dfWalks = 0;
+        std::vector<uint32_t> hops;
+        std::vector<uint32_t> dist;
+        for (uint32_t d = 0; d < df->GetNHosts(); ++d)
+        {
+            const uint32_t t = df->GetPorts(df->GetHosts()[d])[0].peer;
+            df->Distances(t, dist);
+            for (uint32_t r : sw)
+            {
+                dfWalks++;
+                if (!Walk(df, sm, r, d, hops))
+                {
+                    continue;
+                }
+                uint32_t want = r == t ? 0 : 1;
+                if (df->GetGroup(r) != df->GetGroup(t))
+                {
+                    want = 3;
+                    for (const auto& [x, y] : globals[{df->GetGroup(r), df->GetGroup(t)}])
+                    {
+                        want = std::min<uint32_t>(want, (x != r) + 1 + (y != t));
+                    }
+                }
+                asDefined += hops.size() == want ? 1 : 0;
+                uint32_t crossed = 0;
+                for (uint32_t h : hops)
+                {
+                    const uint32_t peer = df->GetPorts(h / 64)[h % 64].peer;
+                    crossed += df->GetGroup(h / 64) != df->GetGroup(peer) ? 1 : 0;
+                }
+                oneGlobal += crossed == (df->GetGroup(r) != df->GetGroup(t) ? 1 : 0) ? 1 : 0;
+                longestHops = std::max<uint32_t>(longestHops, hops.size());
+                longerThanShortest += hops.size() > dist[r] ? 1 : 0;
+            }
+        }
+        std::cout << "dragonfly minimal: " << dfWalks << " walks, longest " << longestHops
+                  << " router hops, " << longerThanShortest << " longer than graph-shortest"
+                  << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(asDefined, dfWalks, "dragonfly: complete, loop-free, engine length");
+        NS_TEST_ASSERT_MSG_EQ(oneGlobal, dfWalks, "dragonfly: one global cable between groups");
+        NS_TEST_ASSERT_MSG_EQ(longestHops, 3, "dragonfly: local-global-local at most");
+        NS_TEST_ASSERT_MSG_GT(longerThanShortest, 0, "minimal is not always graph-shortest");
+    }
+};
+
 class InfinibandTestSuite : public TestSuite
 {
   public:
@@ -525,6 +800,7 @@ class InfinibandTestSuite : public TestSuite
         AddTestCase(new IbVlArbitrationTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbSubnetManagerTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbRingAllreduceTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbSubnetManagerMeshDragonflyTestCase, AI_FABRIC_QUICK);
     }
 };
 

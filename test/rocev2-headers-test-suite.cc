@@ -22,6 +22,7 @@
 
 #include <boost/crc.hpp>
 #include <iomanip>
+#include <iostream>
 #include <set>
 #include <vector>
 
@@ -590,6 +591,124 @@ class RoceDecapsulateTestCase : public TestCase
     }
 };
 
+/**
+ * Encapsulate writes all headers in one block: the header classes must read back
+ * every field, for every opcode the NIC sends, tagged and untagged, with field
+ * values spread over their ranges (a wrong offset, shift or mask breaks a field),
+ * and the IPv4 checksum, IP total length and UDP length must be right.
+ */
+class RoceEncapsulateRoundTripTestCase : public TestCase
+{
+  public:
+    RoceEncapsulateRoundTripTestCase()
+        : TestCase("Encapsulate: header classes read back every field of every opcode")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint8_t opcodes[] = {BthHeader::SEND_FIRST,
+                                   BthHeader::SEND_ONLY_IMM,
+                                   BthHeader::WRITE_FIRST,
+                                   BthHeader::WRITE_MIDDLE,
+                                   BthHeader::WRITE_LAST,
+                                   BthHeader::WRITE_LAST_IMM,
+                                   BthHeader::WRITE_ONLY,
+                                   BthHeader::WRITE_ONLY_IMM,
+                                   BthHeader::ACKNOWLEDGE,
+                                   BthHeader::CNP};
+        uint32_t cases = 0;
+        uint32_t bad = 0;
+        uint32_t seed = 12345;
+        auto next = [&seed]() {
+            seed = seed * 1103515245U + 12345U; // any spread of values will do
+            return seed >> 8;
+        };
+        for (uint8_t op : opcodes)
+        {
+            for (bool vlan : {false, true})
+            {
+                for (int rep = 0; rep < 20; ++rep)
+                {
+                    const bool noPayload = op == BthHeader::ACKNOWLEDGE || op == BthHeader::CNP;
+                    RoceFrameFields f = DataFields(op, noPayload ? 0 : 1 + next() % 4096);
+                    f.useVlan = vlan;
+                    f.pcp = next() % 8;
+                    f.dei = next() & 1;
+                    f.vid = next() % 4096;
+                    f.srcIp = Ipv4Address(next() * 7919U);
+                    f.dstIp = Ipv4Address(next() * 104729U);
+                    f.dscp = next() % 64;
+                    f.ecn = next() % 4;
+                    f.ttl = 1 + next() % 255;
+                    f.ipId = next() & 0xFFFF;
+                    f.udpSrcPort = next() & 0xFFFF;
+                    f.se = next() & 1;
+                    f.migReq = next() & 1;
+                    f.padCnt = next() % 4;
+                    f.pKey = next() & 0xFFFF;
+                    f.fecn = next() & 1;
+                    f.becn = next() & 1;
+                    f.destQp = next() & 0xFFFFFF;
+                    f.ackReq = next() & 1;
+                    f.psn = next() & 0xFFFFFF;
+                    f.rethVa = (uint64_t(next()) << 40) ^ next();
+                    f.rethRKey = next() * 31U;
+                    f.rethDmaLen = next();
+                    f.aethSyndrome = next() & 0xFF;
+                    f.aethMsn = next() & 0xFFFFFF;
+                    f.imm = next() * 131U;
+                    Ptr<Packet> p = Create<Packet>(f.payloadBytes);
+                    RoceFrame::Encapsulate(p, f);
+                    ++cases;
+                    bool ok = p->GetSize() == RoceFrame::HeaderBytes(f) + f.payloadBytes;
+
+                    Ptr<Packet> q = p->Copy();
+                    RoceEthernetHeader eth;
+                    q->RemoveHeader(eth);
+                    Ipv4Header ip;
+                    ip.EnableChecksum();
+                    q->PeekHeader(ip);
+                    ok = ok && ip.IsChecksumOk() && ip.IsDontFragment() &&
+                         ip.GetIdentification() == f.ipId &&
+                         ip.GetPayloadSize() + 20U == q->GetSize();
+                    std::vector<uint8_t> bytes(q->GetSize());
+                    q->CopyData(bytes.data(), bytes.size());
+                    // UDP length (bytes 4-5 after the 20-byte IPv4 header) covers the ICRC.
+                    ok = ok && (uint32_t(bytes[24]) << 8 | bytes[25]) == q->GetSize() - 20;
+                    ok = ok && (eth.GetDei() == (vlan && f.dei));
+
+                    RoceFrameFields g;
+                    ok = ok && RoceFrame::Decapsulate(p, g) && p->GetSize() == f.payloadBytes;
+                    ok = ok && g.srcMac == f.srcMac && g.dstMac == f.dstMac && g.useVlan == vlan &&
+                         (!vlan || (g.pcp == f.pcp && g.vid == f.vid)) && g.srcIp == f.srcIp &&
+                         g.dstIp == f.dstIp && g.dscp == f.dscp && g.ecn == f.ecn &&
+                         g.ttl == f.ttl && g.udpSrcPort == f.udpSrcPort && g.opcode == f.opcode &&
+                         g.se == f.se && g.migReq == f.migReq && g.padCnt == f.padCnt &&
+                         g.pKey == f.pKey && g.fecn == f.fecn && g.becn == f.becn &&
+                         g.destQp == f.destQp && g.ackReq == f.ackReq && g.psn == f.psn &&
+                         g.hasReth == f.hasReth && g.hasAeth == f.hasAeth && g.hasImm == f.hasImm &&
+                         g.payloadBytes == f.payloadBytes;
+                    ok = ok && (!f.hasReth || (g.rethVa == f.rethVa && g.rethRKey == f.rethRKey &&
+                                               g.rethDmaLen == f.rethDmaLen));
+                    ok = ok && (!f.hasAeth ||
+                                (g.aethSyndrome == f.aethSyndrome && g.aethMsn == f.aethMsn));
+                    ok = ok && (!f.hasImm || g.imm == f.imm);
+                    if (!ok)
+                    {
+                        ++bad;
+                        std::cout << "  mismatch: opcode 0x" << std::hex << +op << std::dec
+                                  << " vlan " << vlan << " rep " << rep << std::endl;
+                    }
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(cases, 400u, "10 opcodes x 2 framings x 20 draws");
+        NS_TEST_ASSERT_MSG_EQ(bad, 0u, "every field read back by the header classes");
+    }
+};
+
 /// Restores the process-wide ICRC switch even when an assertion returns early.
 struct IcrcComputeGuard
 {
@@ -711,6 +830,7 @@ class Rocev2HeadersTestSuite : public TestSuite
         AddTestCase(new RoceFlowHashTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoceEcnMarkTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoceDecapsulateTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RoceEncapsulateRoundTripTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IcrcTestCase, AI_FABRIC_QUICK);
     }
 };

@@ -33,8 +33,29 @@ IbChannel::GetTypeId()
 }
 
 IbChannel::IbChannel()
-    : m_nDevices(0)
+    : m_nDevices(0),
+      m_up(true)
 {
+}
+
+void
+IbChannel::Fail()
+{
+    if (!m_up)
+    {
+        return;
+    }
+    m_up = false;
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkDown();
+    }
+}
+
+bool
+IbChannel::IsUp() const
+{
+    return m_up;
 }
 
 void

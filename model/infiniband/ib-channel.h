@@ -41,6 +41,15 @@ class IbChannel : public Channel
                              uint16_t fccl,
                              Time txTime);
 
+    /**
+     * The cable fails now, both directions: both ports go down (IbNetDevice::
+     * NotifyLinkDown). A packet whose head has not reached the far end is lost; one
+     * whose head is in is delivered whole (packets are handed over at head arrival;
+     * truncating a cut-through packet already forwarded downstream is not modelled).
+     */
+    void Fail();
+    bool IsUp() const; //!< \return false once the cable failed
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
     Ptr<IbNetDevice> GetIbDevice(std::size_t i) const;          //!< \return end i
@@ -51,6 +60,7 @@ class IbChannel : public Channel
     Time m_delay;
     Ptr<IbNetDevice> m_dev[2];
     std::size_t m_nDevices;
+    bool m_up;
 };
 
 } // namespace ns3

@@ -125,4 +125,16 @@ IbFrame::SetVl(Ptr<Packet> p, uint8_t vl)
     p->AddHeader(lrh);
 }
 
+void
+IbFrame::SetFecn(Ptr<Packet> p)
+{
+    IbLrhHeader lrh;
+    BthHeader bth;
+    p->RemoveHeader(lrh);
+    p->RemoveHeader(bth);
+    bth.SetFecn(true); // a variant field: the ICRC does not cover it
+    p->AddHeader(bth);
+    p->AddHeader(lrh);
+}
+
 } // namespace ns3

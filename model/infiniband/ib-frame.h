@@ -99,6 +99,8 @@ class IbFrame
     static bool Peek(Ptr<const Packet> p, IbFrameView& v);
     /// Rewrite the LRH's VL (switches do when SL-to-VL maps to another lane).
     static void SetVl(Ptr<Packet> p, uint8_t vl);
+    /// Set the BTH's FECN bit (a congested switch port does, IB congestion control).
+    static void SetFecn(Ptr<Packet> p);
 
     /// \return credits (64-byte blocks, rounded up) a packet of this many bytes takes.
     static uint32_t Blocks(uint32_t packetBytes)

@@ -58,6 +58,10 @@ IbNetDevice::GetTypeId()
                             "A data packet starts on the wire",
                             MakeTraceSourceAccessor(&IbNetDevice::m_phyTxBeginTrace),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("LinkDownDrop",
+                            "A data packet was lost because the cable failed while it was on it",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_linkDownDropTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("Credits",
                             "Credits (64-byte blocks) left on a VL after a packet was sent",
                             MakeTraceSourceAccessor(&IbNetDevice::m_creditTrace),
@@ -80,7 +84,10 @@ IbNetDevice::IbNetDevice()
       m_fcSent(0),
       m_overflows(0),
       m_negative(0),
-      m_stalls(0)
+      m_stalls(0),
+      m_rxPackets(0),
+      m_linkDownDrops(0),
+      m_linkUp(true)
 {
     m_arbiter = CreateObject<VlArbiter>();
 }
@@ -207,9 +214,24 @@ IbNetDevice::AdvertisedLimit(uint8_t vl) const
 }
 
 void
+IbNetDevice::NotifyLinkDown()
+{
+    if (!m_linkUp)
+    {
+        return;
+    }
+    NS_LOG_INFO("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ifIndex
+                        << ": link down");
+    m_linkUp = false;
+    m_fcPending = 0;
+    m_fcTimer.Cancel();
+    m_linkChangeCallbacks();
+}
+
+void
 IbNetDevice::TryTransmit()
 {
-    if (m_busy || !m_channel)
+    if (m_busy || !m_channel || !m_linkUp)
     {
         return;
     }
@@ -288,6 +310,15 @@ IbNetDevice::TransmitComplete()
 void
 IbNetDevice::Receive(Ptr<Packet> p, Time txTime)
 {
+    m_rxPackets++;
+    if (!m_linkUp)
+    {
+        // Its head had not reached this end when the cable failed: lost on the cable.
+        // Our buffer never held it, so no credits change.
+        m_linkDownDrops++;
+        m_linkDownDropTrace(p);
+        return;
+    }
     IbFrameView v;
     if (!IbFrame::Peek(p, v))
     {
@@ -323,9 +354,9 @@ IbNetDevice::ReleaseBlocks(uint8_t vl, uint32_t blocks)
 void
 IbNetDevice::ReceiveFlowControl(uint8_t vl, uint16_t fctbs, uint16_t fccl)
 {
-    if (vl >= m_numDataVls)
+    if (vl >= m_numDataVls || !m_linkUp)
     {
-        return;
+        return; // a flow-control packet still on a failed cable is lost
     }
     // The peer's FCTBS counts every block it sent before this packet, all of which
     // have reached us (the link is FIFO): resynchronise the ABR with it.
@@ -337,6 +368,10 @@ IbNetDevice::ReceiveFlowControl(uint8_t vl, uint16_t fctbs, uint16_t fccl)
 void
 IbNetDevice::MarkFlowControl(uint8_t vl)
 {
+    if (!m_linkUp)
+    {
+        return; // nobody listens on a failed cable
+    }
     m_fcPending |= static_cast<uint16_t>(1U << vl);
     TryTransmit();
 }
@@ -354,9 +389,9 @@ IbNetDevice::NoteActivity()
 void
 IbNetDevice::PeriodicFlowControl()
 {
-    if (!m_active)
+    if (!m_active || !m_linkUp)
     {
-        return; // idle link: stop refreshing until traffic resumes
+        return; // idle or failed link: stop refreshing until traffic resumes
     }
     m_active = false;
     for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
@@ -409,6 +444,18 @@ IbNetDevice::GetCreditStalls() const
     return m_stalls;
 }
 
+uint64_t
+IbNetDevice::GetRxPackets() const
+{
+    return m_rxPackets;
+}
+
+uint64_t
+IbNetDevice::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
+}
+
 void
 IbNetDevice::SetIfIndex(const uint32_t index)
 {
@@ -455,12 +502,13 @@ IbNetDevice::GetMtu() const
 bool
 IbNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && m_linkUp;
 }
 
 void
-IbNetDevice::AddLinkChangeCallback(Callback<void> /* callback */)
+IbNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
 }
 
 bool

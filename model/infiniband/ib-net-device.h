@@ -79,6 +79,15 @@ class IbNetDevice : public NetDevice
     /// Initialise the transmit limits from the peer's buffer (link bring-up).
     void InitializeCredits();
 
+    /**
+     * The cable failed (IbChannel::Fail calls it on both ends). From now on the port
+     * sends nothing, a data packet whose head had not reached this end is lost
+     * (counted by GetLinkDownDrops, not as a credit overflow), flow-control packets
+     * are ignored, and the link-change callbacks run so the owner can flush what it
+     * queued for this port. Credits are frozen: a failed link is not brought up again.
+     */
+    void NotifyLinkDown();
+
     uint8_t GetNumDataVls() const;
     uint32_t GetVlBufferBlocks() const;
     /// \return credits (blocks) this port may still send on a VL
@@ -100,6 +109,10 @@ class IbNetDevice : public NetDevice
     uint64_t GetNegativeCreditEvents() const;
     /// Times a head packet had to wait for credits.
     uint64_t GetCreditStalls() const;
+    /// Data packets whose head arrived here (the buffer accepted them or not).
+    uint64_t GetRxPackets() const;
+    /// Data packets lost because the cable failed while they were on it.
+    uint64_t GetLinkDownDrops() const;
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -170,13 +183,18 @@ class IbNetDevice : public NetDevice
     uint64_t m_overflows;
     uint64_t m_negative;
     uint64_t m_stalls;
+    uint64_t m_rxPackets;
+    uint64_t m_linkDownDrops;
+    bool m_linkUp; //!< false once the cable failed
 
     HeadCallback m_head;
     DequeueCallback m_dequeue;
     FrameCallback m_frameCallback;
 
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<uint8_t, uint32_t> m_creditTrace; //!< (VL, credits left) after a send
+    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace; //!< a packet lost on a failed cable
+    TracedCallback<> m_linkChangeCallbacks;                //!< NetDevice link-change listeners
+    TracedCallback<uint8_t, uint32_t> m_creditTrace;       //!< (VL, credits left) after a send
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/packet.h"
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -43,7 +44,27 @@ IbSwitch::GetTypeId()
                           "instead of the LFT port",
                           BooleanValue(false),
                           MakeBooleanAccessor(&IbSwitch::m_adaptive),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("FecnThreshold",
+                          "IB congestion control: bytes queued for an output (port, VL) at or "
+                          "above which a departing packet is FECN-marked; 0 = off. The IBTA "
+                          "(Annex A10) leaves the threshold to the implementation as a level "
+                          "0-15 of the buffer, and OpenSM ships congestion control disabled",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbSwitch::m_fecnThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FecnMarkingRate",
+                          "Eligible packets left unmarked between two FECN marks on a port "
+                          "(the IBTA's Marking_Rate; 0 = mark every eligible packet)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbSwitch::m_fecnMarkingRate),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Drop",
+                            "A packet was discarded: (switch node, port, reason); reasons "
+                            "\"unroutable\" (no LFT entry) and \"link_down\" (its output "
+                            "port's cable failed)",
+                            MakeTraceSourceAccessor(&IbSwitch::m_dropTrace),
+                            "ns3::IbSwitch::DropTracedCallback");
     return tid;
 }
 
@@ -51,9 +72,13 @@ IbSwitch::IbSwitch()
     : m_latency(NanoSeconds(200)),
       m_cutThrough(true),
       m_adaptive(false),
+      m_fecnThreshold(0),
+      m_fecnMarkingRate(0),
       m_node(0),
       m_forwarded(0),
-      m_unroutable(0)
+      m_unroutable(0),
+      m_linkDownDrops(0),
+      m_fecnMarked(0)
 {
 }
 
@@ -82,9 +107,12 @@ IbSwitch::AddPort(Ptr<IbNetDevice> dev)
     m_sl2vl.push_back(map);
     m_voq.emplace_back(IbNetDevice::MAX_DATA_VLS);
     m_queuedBytes.push_back(0);
+    m_vlBytes.emplace_back();
+    m_sinceMark.push_back(0);
     dev->SetFrameCallback(MakeCallback(&IbSwitch::Receive, this));
     dev->SetHeadCallback(MakeCallback(&IbSwitch::Head, this));
     dev->SetDequeueCallback(MakeCallback(&IbSwitch::Dequeue, this));
+    dev->AddLinkChangeCallback(MakeCallback(&IbSwitch::LinkChanged, this));
 }
 
 uint32_t
@@ -146,6 +174,57 @@ IbSwitch::GetUnroutable() const
 }
 
 uint64_t
+IbSwitch::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
+}
+
+uint64_t
+IbSwitch::GetFecnMarked() const
+{
+    return m_fecnMarked;
+}
+
+uint64_t
+IbSwitch::GetQueuedBytes(uint32_t port, uint8_t vl) const
+{
+    return m_vlBytes.at(port).at(vl);
+}
+
+void
+IbSwitch::DropLinkDown(uint32_t outPort, uint32_t inPort, uint8_t inVl, uint32_t blocks)
+{
+    m_linkDownDrops++;
+    m_dropTrace(m_node, outPort, "link_down");
+    // The packet leaves our buffer: its input credits go back upstream.
+    m_ports[inPort]->ReleaseBlocks(inVl, blocks);
+}
+
+void
+IbSwitch::LinkChanged()
+{
+    // A link change is rare: scan every port rather than bind one callback per port.
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        if (m_ports[port]->IsLinkUp())
+        {
+            continue;
+        }
+        for (auto& q : m_voq[port])
+        {
+            while (!q.empty())
+            {
+                Queued e = q.front();
+                q.pop_front();
+                m_queuedBytes[port] -= e.p->GetSize();
+                DropLinkDown(port, e.inPort, e.inVl, e.blocks);
+            }
+        }
+        m_vlBytes[port].fill(0);
+    }
+}
+
+uint64_t
 IbSwitch::GetQueuedBytes(uint32_t port) const
 {
     return m_queuedBytes.at(port);
@@ -159,6 +238,7 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
     if (v.dlid >= m_lft.size() || m_lft[v.dlid] == 0xFFFF)
     {
         m_unroutable++;
+        m_dropTrace(m_node, inPort, "unroutable");
         NS_LOG_WARN("no LFT entry for DLID " << v.dlid << ": dropped");
         dev->ReleaseBlocks(v.vl, blocks);
         return;
@@ -167,15 +247,22 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
     if (m_adaptive && m_routes)
     {
         RouteTable::PortSpan c = m_routes->GetCandidates(m_node, v.dlid - 1u);
-        uint64_t best = m_queuedBytes[out];
+        // A failed LFT port is never "least loaded": any live candidate beats it.
+        uint64_t best = m_ports[out]->IsLinkUp() ? m_queuedBytes[out] : UINT64_MAX;
         for (uint32_t port : c)
         {
-            if (m_queuedBytes[port] < best)
+            if (m_queuedBytes[port] < best && m_ports[port]->IsLinkUp())
             {
                 best = m_queuedBytes[port];
                 out = port;
             }
         }
+    }
+    if (!m_ports[out]->IsLinkUp())
+    {
+        // The LFT still points at a failed cable: the SM has not re-routed yet.
+        DropLinkDown(out, inPort, v.vl, blocks);
+        return;
     }
     uint8_t outVl;
     if (m_routes && m_routes->GetClassRule() != RouteTable::ClassRule::NONE)
@@ -199,12 +286,20 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
 void
 IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl)
 {
+    uint32_t blocks = IbFrame::Blocks(p->GetSize());
+    if (!m_ports[outPort]->IsLinkUp())
+    {
+        // The cable failed during the switch latency.
+        m_queuedBytes[outPort] -= p->GetSize();
+        DropLinkDown(outPort, inPort, inVl, blocks);
+        return;
+    }
     if (outVl != inVl)
     {
         IbFrame::SetVl(p, outVl);
     }
-    uint32_t blocks = IbFrame::Blocks(p->GetSize());
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
+    m_vlBytes[outPort][outVl] += p->GetSize();
     m_ports[outPort]->NotifyDataAvailable();
 }
 
@@ -227,7 +322,16 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     Queued e = q.front();
     q.pop_front();
     m_queuedBytes[port] -= e.p->GetSize();
+    m_vlBytes[port][vl] -= e.p->GetSize();
     m_forwarded++;
+    if (m_fecnThreshold > 0 && m_vlBytes[port][vl] >= m_fecnThreshold &&
+        m_sinceMark[port]++ >= m_fecnMarkingRate)
+    {
+        // Still congested behind this packet: tell its destination (IB CC).
+        m_sinceMark[port] = 0;
+        m_fecnMarked++;
+        IbFrame::SetFecn(e.p);
+    }
     // The packet leaves our buffer: return its credits to the upstream port.
     m_ports[e.inPort]->ReleaseBlocks(e.inVl, e.blocks);
     return e.p;

@@ -9,9 +9,12 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
+#include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -37,6 +40,19 @@ class RouteTable;
  * port's SL2VL entry for the packet's SL, or, when the route table has a class rule
  * (torus dateline, dragonfly), the class that rule gives for (input, output, VL).
  *
+ * Failed cables: when a port's link goes down the switch discards what it queued for
+ * that port, and later packets whose LFT port is down (the SM has not re-routed yet),
+ * counting them as link-down drops and returning their input credits; adaptive
+ * routing only picks ports whose link is up. These are not lossless drops: the
+ * credit protocol was kept, the cable is gone.
+ *
+ * Congestion control (IBTA Annex A10, simplified): with FecnThreshold > 0 a packet
+ * leaving an output (port, VL) queue that still holds at least that many bytes gets
+ * its BTH FECN bit set (every FecnMarkingRate + 1 eligible packets, per port). The
+ * destination HCA answers with a CNP carrying BECN, and the source's rate controller
+ * (DCQCN) reacts to it as to a RoCEv2 CNP. Marking on departure means the port was
+ * sending, so it is a root of congestion, not a victim waiting for credits.
+ *
  * Latency: cut-through (default) forwards once the header is in and SwitchLatency has
  * passed, but never finishes sending before the tail has arrived; store-and-forward
  * waits for the tail, then SwitchLatency.
@@ -61,8 +77,17 @@ class IbSwitch : public Object
     /// SL-to-VL map of an output port (index SL).
     void SetSl2Vl(uint32_t port, const std::array<uint8_t, 16>& map);
 
+    /// Drop trace: (switch node id, port, reason), as RoceSwitch's.
+    typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
+
     uint64_t GetForwarded() const;
     uint64_t GetUnroutable() const;
+    /// Packets discarded because their output port's cable failed.
+    uint64_t GetLinkDownDrops() const;
+    /// Packets this switch marked with FECN.
+    uint64_t GetFecnMarked() const;
+    /// \return bytes queued for an output (port, VL)
+    uint64_t GetQueuedBytes(uint32_t port, uint8_t vl) const;
     uint64_t GetQueuedBytes(uint32_t port) const;
 
   protected:
@@ -81,10 +106,14 @@ class IbSwitch : public Object
     void Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl);
     uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
     Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
+    void LinkChanged();
+    void DropLinkDown(uint32_t outPort, uint32_t inPort, uint8_t inVl, uint32_t blocks);
 
     Time m_latency;
     bool m_cutThrough;
     bool m_adaptive;
+    uint32_t m_fecnThreshold;   //!< Attribute, bytes; 0 = no marking
+    uint32_t m_fecnMarkingRate; //!< Attribute: eligible packets skipped between marks
 
     std::vector<Ptr<IbNetDevice>> m_ports;
     std::vector<uint16_t> m_lft;
@@ -93,8 +122,13 @@ class IbSwitch : public Object
     std::vector<std::array<uint8_t, 16>> m_sl2vl;       //!< per output port
     std::vector<std::vector<std::deque<Queued>>> m_voq; //!< [port][vl]
     std::vector<uint64_t> m_queuedBytes;                //!< per output port (incl. in flight)
+    std::vector<std::array<uint64_t, 15>> m_vlBytes;    //!< per output (port, VL), in the queue
+    std::vector<uint32_t> m_sinceMark;                  //!< per port: eligible since last mark
     uint64_t m_forwarded;
     uint64_t m_unroutable;
+    uint64_t m_linkDownDrops;
+    uint64_t m_fecnMarked;
+    TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
 };
 
 } // namespace ns3

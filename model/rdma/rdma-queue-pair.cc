@@ -373,7 +373,7 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
     {
         m_cc->OnPacketSent(s.payloadBytes);
     }
-    if (!m_timer.IsRunning())
+    if (m_rtoDeadline.IsZero())
     {
         RestartTimer();
     }
@@ -498,16 +498,37 @@ RdmaQueuePair::CompleteMessages()
 void
 RdmaQueuePair::RestartTimer()
 {
-    m_timer.Cancel();
+    // Lazy timer: an ACK only moves the deadline. Cancelling and rescheduling per
+    // ACK would leave one dead event per ACK in the event list for a whole RTO
+    // (4 ms): tens of thousands of them, making every event cost more.
     if (m_unaPsn < m_nextPsn)
     {
-        m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
+        m_rtoDeadline = Simulator::Now() + m_rto;
+        if (!m_timer.IsRunning())
+        {
+            m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
+        }
+    }
+    else
+    {
+        m_rtoDeadline = Time(0); // disarmed; a pending event finds nothing to do
     }
 }
 
 void
 RdmaQueuePair::Timeout()
 {
+    if (m_rtoDeadline.IsZero())
+    {
+        return; // everything was acknowledged since the timer was set
+    }
+    const Time now = Simulator::Now();
+    if (now < m_rtoDeadline)
+    {
+        m_timer = Simulator::Schedule(m_rtoDeadline - now, &RdmaQueuePair::Timeout, this);
+        return; // restarted by an ACK meanwhile
+    }
+    m_rtoDeadline = Time(0);
     NS_LOG_FUNCTION(this << m_unaPsn << m_nextPsn);
     m_timeouts++;
     m_consecutiveTimeouts++;

@@ -227,7 +227,8 @@ class RdmaQueuePair : public Object
     uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
     Time m_nextAvail;                   //!< pacing: earliest time of the next packet
     std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
-    EventId m_timer;
+    EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
+    Time m_rtoDeadline;                 //!< when the retransmission timer expires; 0 = disarmed
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};

@@ -4,11 +4,13 @@
 #include "adaptive-egress-policy.h"
 
 #include "roce-frame.h"
+#include "roce-net-device.h"
 #include "roce-switch.h"
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -33,10 +35,32 @@ AdaptiveEgressPolicy::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&AdaptiveEgressPolicy::m_perPriority),
                           MakeBooleanChecker())
+            .AddAttribute("CountWireBytes",
+                          "Count the unsent bytes of the frame a port is transmitting as "
+                          "load (default). Without them an idle port and a port busy with "
+                          "a full MTU both read 0 under this model's pull-from-queue ports, "
+                          "and ties go to busy ports as often as to idle ones",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AdaptiveEgressPolicy::m_countWireBytes),
+                          MakeBooleanChecker())
+            .AddAttribute("LoadQuantumBytes",
+                          "Compare loads in steps of this many bytes (load / quantum), as "
+                          "adaptive-routing switches compare a few quantized port-quality "
+                          "levels (CONGA: 3-bit link-load estimates) rather than exact byte "
+                          "counts; ports within one step tie and are chosen at random. "
+                          "Exact comparisons (1) phase-lock with periodic arrivals: each "
+                          "flow keeps landing on the same port, and on a k=8 fat-tree "
+                          "permutation goodput falls from 0.93 to 0.875 of line rate. "
+                          "Default 8192 bytes: 8 frames at a 1 KB MTU, 0.66 us at 100 Gb/s, "
+                          "chosen by that measurement (0.93-0.94 from 3 KB to 30 KB)",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&AdaptiveEgressPolicy::m_loadQuantum),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("TieBreak",
-                          "Which of equally loaded ports wins: Random (scan from a random "
-                          "candidate; default, spreads traffic over idle paths) or FlowHash "
-                          "(scan from the flow's ECMP choice; idle flows keep one path)",
+                          "Which of equally loaded ports wins: Random (uniformly among "
+                          "them; default, spreads traffic over idle paths like spraying) or "
+                          "FlowHash (the first from the flow's ECMP choice on; idle flows "
+                          "keep one path)",
                           EnumValue(AdaptiveEgressPolicy::RANDOM),
                           MakeEnumAccessor(&AdaptiveEgressPolicy::m_tieBreak),
                           MakeEnumChecker(AdaptiveEgressPolicy::RANDOM,
@@ -49,6 +73,8 @@ AdaptiveEgressPolicy::GetTypeId()
 AdaptiveEgressPolicy::AdaptiveEgressPolicy()
     : m_rng(CreateObject<UniformRandomVariable>()),
       m_perPriority(false),
+      m_countWireBytes(true),
+      m_loadQuantum(8192),
       m_tieBreak(RANDOM)
 {
 }
@@ -67,41 +93,72 @@ AdaptiveEgressPolicy::AssignStreams(int64_t stream)
     return 1;
 }
 
+uint64_t
+AdaptiveEgressPolicy::PortLoad(const RoceSwitch& sw, uint32_t port, uint8_t prio) const
+{
+    uint64_t load = 0;
+    if (m_perPriority)
+    {
+        load = sw.GetQueueBytes(port, prio);
+    }
+    else
+    {
+        for (uint8_t q = 0; q < 8; ++q)
+        {
+            load += sw.GetQueueBytes(port, q);
+        }
+    }
+    if (m_countWireBytes)
+    {
+        load += sw.GetPort(port)->GetUnsentWireBytes();
+    }
+    return load / m_loadQuantum;
+}
+
 uint32_t
 AdaptiveEgressPolicy::Select(const RoceSwitch& sw,
                              const uint32_t* candidates,
                              uint32_t n,
                              const RoceFrameView& frame)
 {
-    uint32_t start = m_tieBreak == RANDOM ? m_rng->GetInteger(0, n - 1)
-                                          : RoceFrame::FlowHash(frame, sw.GetHashSeed()) % n;
-    uint8_t prio = frame.hasVlan ? frame.pcp : static_cast<uint8_t>(frame.dscp >> 3);
-    uint32_t best = candidates[start];
-    uint64_t bestLoad = UINT64_MAX;
-    for (uint32_t i = 0; i < n; ++i)
+    const uint8_t prio = (frame.hasVlan ? frame.pcp : static_cast<uint8_t>(frame.dscp >> 3)) & 7;
+    if (m_tieBreak == FLOW_HASH)
     {
-        uint32_t idx = start + i;
-        uint32_t port = candidates[idx >= n ? idx - n : idx];
-        uint64_t load = 0;
-        if (m_perPriority)
+        // Scan from the flow's ECMP choice: an idle flow keeps that path.
+        const uint32_t start = RoceFrame::FlowHash(frame, sw.GetHashSeed()) % n;
+        uint32_t best = candidates[start];
+        uint64_t bestLoad = UINT64_MAX;
+        for (uint32_t i = 0; i < n; ++i)
         {
-            load = sw.GetQueueBytes(port, prio & 7);
-        }
-        else
-        {
-            for (uint8_t q = 0; q < 8; ++q)
+            const uint32_t idx = start + i;
+            const uint32_t port = candidates[idx >= n ? idx - n : idx];
+            const uint64_t load = PortLoad(sw, port, prio);
+            if (load < bestLoad)
             {
-                load += sw.GetQueueBytes(port, q);
+                bestLoad = load;
+                best = port;
             }
         }
+        return best;
+    }
+    // Uniform among the least-loaded ports (reservoir sampling over ties). Scanning
+    // from a random start and keeping the first minimum would favour the port after
+    // a busy one; a draw is made only when a tie is found.
+    uint32_t best = candidates[0];
+    uint64_t bestLoad = PortLoad(sw, best, prio);
+    uint32_t ties = 1;
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        const uint64_t load = PortLoad(sw, candidates[i], prio);
         if (load < bestLoad)
         {
             bestLoad = load;
-            best = port;
-            if (load == 0)
-            {
-                break; // nothing beats an empty port
-            }
+            best = candidates[i];
+            ties = 1;
+        }
+        else if (load == bestLoad && m_rng->GetInteger(0, ties++) == 0)
+        {
+            best = candidates[i];
         }
     }
     return best;

@@ -14,14 +14,14 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief Local adaptive routing: each packet takes the candidate port whose
- * egress queue holds the fewest bytes (RoceSwitch::GetQueueBytes), per packet.
+ * \brief Local adaptive routing: each packet takes the candidate port with the
+ * fewest bytes ahead of it, per packet.
  *
  * Load is the sum over the port's eight priority queues (default) or only the
- * packet's own priority queue (PerPriority). Ties (common when queues are
- * empty) go to the first least-loaded port found when scanning from a start
- * chosen by TieBreak: a random candidate (one RNG draw per packet; spreads idle
- * traffic like spraying) or the flow hash (idle flows keep one path, like ECMP).
+ * packet's own priority queue (PerPriority), plus the unsent bytes of the frame
+ * on the wire (CountWireBytes). Ties (common when ports are idle) are broken by
+ * TieBreak: uniformly at random (spreads idle traffic like spraying) or by the
+ * flow hash (idle flows keep one path, like ECMP).
  * The decision is local to the switch: congestion beyond the next hop is seen
  * only through PFC back-pressure filling this switch's queue.
  */
@@ -48,8 +48,13 @@ class AdaptiveEgressPolicy : public EgressPortPolicy
     void DoDispose() override;
 
   private:
+    /// Bytes ahead of a new packet on this port (queues, plus the frame on the wire).
+    uint64_t PortLoad(const RoceSwitch& sw, uint32_t port, uint8_t prio) const;
+
     Ptr<UniformRandomVariable> m_rng;
     bool m_perPriority;
+    bool m_countWireBytes;
+    uint32_t m_loadQuantum;
     TieBreak m_tieBreak;
 };
 

@@ -11,12 +11,14 @@
 #include "pfc-header.h"
 #include "reth-header.h"
 #include "roce-ethernet-header.h"
+#include "serialized-headers.h"
 
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
 
+#include <cstring>
 #include <vector>
 
 namespace ns3
@@ -45,6 +47,38 @@ inline uint32_t
 Be32(const uint8_t* b)
 {
     return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+inline uint8_t*
+PutBe16(uint8_t* b, uint16_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 8);
+    b[1] = static_cast<uint8_t>(v);
+    return b + 2;
+}
+
+inline uint8_t*
+PutBe32(uint8_t* b, uint32_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 24);
+    b[1] = static_cast<uint8_t>(v >> 16);
+    b[2] = static_cast<uint8_t>(v >> 8);
+    b[3] = static_cast<uint8_t>(v);
+    return b + 4;
+}
+
+/// RFC 791 header checksum of a 20-byte IPv4 header (its checksum field zero).
+inline uint16_t
+Ipv4Checksum(const uint8_t* ip)
+{
+    uint32_t sum = 0;
+    for (int i = 0; i < 20; i += 2)
+    {
+        sum += Be16(ip + i);
+    }
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    return static_cast<uint16_t>(~sum);
 }
 
 inline uint32_t
@@ -156,89 +190,111 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
                        << f.payloadBytes << " bytes (allowed 0)");
     }
 
-    // Headers are prepended, so add them innermost first.
-    if (f.opcode == BthHeader::CNP)
+    if (f.padCnt > 3)
     {
-        p->AddHeader(CnpPayloadHeader());
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: BTH PadCnt " << +f.padCnt
+                                                             << " out of range (allowed 0..3)");
     }
-    if (f.hasAeth)
+    if (f.destQp > 0xFFFFFF || f.psn > 0xFFFFFF || f.aethMsn > 0xFFFFFF)
     {
-        AethHeader aeth;
-        aeth.SetSyndrome(f.aethSyndrome);
-        aeth.SetMsn(f.aethMsn);
-        p->AddHeader(aeth);
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: DestQP " << f.destQp << ", PSN " << f.psn
+                                                         << " or MSN " << f.aethMsn
+                                                         << " out of range (allowed 0..16777215)");
+    }
+    if (f.useVlan && (f.pcp > 7 || f.vid > 0x0FFF))
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: 802.1Q PCP " << +f.pcp << " / VID " << f.vid
+                                                             << " out of range (allowed 0..7 / "
+                                                                "0..4095)");
+    }
+    const uint32_t headerBytes = HeaderBytes(f) - IcrcTrailer::SIZE;
+    const uint32_t ipBytes =
+        headerBytes + f.payloadBytes + IcrcTrailer::SIZE -
+        (f.useVlan ? RoceEthernetHeader::TAGGED_SIZE : RoceEthernetHeader::UNTAGGED_SIZE);
+    if (ipBytes > 0xFFFF)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: IPv4 packet of " << ipBytes
+                                                                 << " bytes (allowed <= 65535)");
+    }
+
+    // Every header is written in place into one block and added with one AddHeader
+    // (per-packet path: one buffer operation instead of one per header). The bytes
+    // are exactly what RoceEthernetHeader, Ipv4Header, UdpHeader, BthHeader,
+    // RethHeader, ImmHeader, AethHeader and CnpPayloadHeader serialize.
+    SerializedHeaders block;
+    uint8_t* b = block.Data();
+    f.dstMac.CopyTo(b);
+    f.srcMac.CopyTo(b + 6);
+    uint8_t* o = b + 12;
+    if (f.useVlan)
+    {
+        o = PutBe16(o, RoceEthernetHeader::ETHERTYPE_VLAN);
+        o = PutBe16(o, (uint16_t(f.pcp) << 13) | (uint16_t(f.dei) << 12) | f.vid);
+    }
+    o = PutBe16(o, RoceEthernetHeader::ETHERTYPE_IPV4);
+
+    uint8_t* ip = o;
+    ip[0] = 0x45; // version 4, 5 words
+    ip[1] = static_cast<uint8_t>((f.dscp << 2) | f.ecn);
+    PutBe16(ip + 2, static_cast<uint16_t>(ipBytes));
+    PutBe16(ip + 4, f.ipId);
+    PutBe16(ip + 6, 0x4000); // DF, fragment offset 0
+    ip[8] = f.ttl;
+    ip[9] = IP_PROTO_UDP;
+    PutBe16(ip + 10, 0);
+    PutBe32(ip + 12, f.srcIp.Get());
+    PutBe32(ip + 16, f.dstIp.Get());
+    PutBe16(ip + 10, Ipv4Checksum(ip));
+    o = ip + IPV4_BYTES;
+
+    o = PutBe16(o, f.udpSrcPort);
+    o = PutBe16(o, ROCEV2_UDP_PORT);
+    o = PutBe16(o, static_cast<uint16_t>(ipBytes - IPV4_BYTES));
+    o = PutBe16(o, 0); // checksum 0: allowed for RoCEv2 over IPv4
+
+    *o++ = f.opcode;
+    *o++ = static_cast<uint8_t>((uint8_t(f.se) << 7) | (uint8_t(f.migReq) << 6) |
+                                (f.padCnt << 4)); // TVer 0
+    o = PutBe16(o, f.pKey);
+    o = PutBe32(o, (uint32_t(f.fecn) << 31) | (uint32_t(f.becn) << 30) | f.destQp);
+    o = PutBe32(o, (uint32_t(f.ackReq) << 31) | f.psn);
+    if (f.hasReth)
+    {
+        o = PutBe32(o, static_cast<uint32_t>(f.rethVa >> 32));
+        o = PutBe32(o, static_cast<uint32_t>(f.rethVa));
+        o = PutBe32(o, f.rethRKey);
+        o = PutBe32(o, f.rethDmaLen);
     }
     if (f.hasImm)
     {
-        ImmHeader imm;
-        imm.SetImmediate(f.imm);
-        p->AddHeader(imm);
+        o = PutBe32(o, f.imm);
     }
-    if (f.hasReth)
+    if (f.hasAeth)
     {
-        RethHeader reth;
-        reth.SetVirtualAddress(f.rethVa);
-        reth.SetRKey(f.rethRKey);
-        reth.SetDmaLength(f.rethDmaLen);
-        p->AddHeader(reth);
+        o = PutBe32(o, (uint32_t(f.aethSyndrome) << 24) | f.aethMsn);
     }
-    BthHeader bth;
-    bth.SetOpcode(f.opcode);
-    bth.SetSolicitedEvent(f.se);
-    bth.SetMigReq(f.migReq);
-    bth.SetPadCount(f.padCnt);
-    bth.SetPKey(f.pKey);
-    bth.SetFecn(f.fecn);
-    bth.SetBecn(f.becn);
-    bth.SetDestQp(f.destQp);
-    bth.SetAckReq(f.ackReq);
-    bth.SetPsn(f.psn);
-    p->AddHeader(bth);
-    // The ICRC is part of the UDP payload: add it before UDP so the UDP length covers it.
+    if (f.opcode == BthHeader::CNP)
+    {
+        std::memset(o, 0, CnpPayloadHeader::SIZE);
+        o += CnpPayloadHeader::SIZE;
+    }
+    NS_ASSERT(static_cast<uint32_t>(o - b) == headerBytes);
+    block.SetSize(headerBytes);
+    p->AddHeader(block);
     p->AddTrailer(IcrcTrailer());
-
-    UdpHeader udp;
-    udp.SetSourcePort(f.udpSrcPort);
-    udp.SetDestinationPort(ROCEV2_UDP_PORT);
-    p->AddHeader(udp); // checksum 0: allowed for RoCEv2 over IPv4
-
-    if (p->GetSize() + IPV4_BYTES > 0xFFFF)
-    {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: IPv4 packet of " << p->GetSize() + IPV4_BYTES
-                                                                 << " bytes (allowed <= 65535)");
-    }
-    Ipv4Header ip;
-    ip.SetSource(f.srcIp);
-    ip.SetDestination(f.dstIp);
-    ip.SetProtocol(IP_PROTO_UDP);
-    ip.SetTtl(f.ttl);
-    ip.SetTos((f.dscp << 2) | f.ecn);
-    ip.SetIdentification(f.ipId);
-    ip.SetDontFragment();
-    ip.SetPayloadSize(p->GetSize());
-    ip.EnableChecksum();
-    p->AddHeader(ip);
 
     if (IcrcTrailer::IsComputeEnabled())
     {
-        // Opt-in: costs a copy and a CRC over the whole packet.
+        // Opt-in: costs a copy and a CRC over the whole packet (ICRC over the IP
+        // packet, so the Ethernet header is skipped).
+        const uint32_t l2 = headerBytes + f.payloadBytes + IcrcTrailer::SIZE - ipBytes;
         std::vector<uint8_t> buf(p->GetSize());
         p->CopyData(buf.data(), buf.size());
         IcrcTrailer icrc;
         p->RemoveTrailer(icrc);
-        icrc.SetIcrc(IcrcTrailer::Calculate(buf.data(), buf.size() - IcrcTrailer::SIZE));
+        icrc.SetIcrc(IcrcTrailer::Calculate(buf.data() + l2, buf.size() - l2 - IcrcTrailer::SIZE));
         p->AddTrailer(icrc);
     }
-
-    RoceEthernetHeader eth;
-    eth.SetSource(f.srcMac);
-    eth.SetDestination(f.dstMac);
-    if (f.useVlan)
-    {
-        eth.SetVlan(f.pcp, f.dei, f.vid);
-    }
-    eth.SetEtherType(RoceEthernetHeader::ETHERTYPE_IPV4);
-    p->AddHeader(eth);
 }
 
 void

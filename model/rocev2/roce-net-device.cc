@@ -181,6 +181,17 @@ RoceNetDevice::GetTransmitTime(uint32_t frameBytes) const
         std::llround((frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES) * m_ticksPerByte)));
 }
 
+uint64_t
+RoceNetDevice::GetUnsentWireBytes() const
+{
+    if (!m_busy)
+    {
+        return 0;
+    }
+    const int64_t ticks = (m_txEnd - Simulator::Now()).GetTimeStep();
+    return ticks > 0 ? static_cast<uint64_t>(std::llround(ticks / m_ticksPerByte)) : 0;
+}
+
 void
 RoceNetDevice::StartTransmission(Ptr<Packet> p)
 {
@@ -191,6 +202,7 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
     m_txBytes += p->GetSize();
     m_phyTxBeginTrace(p);
     m_promiscSnifferTrace(p);
+    m_txEnd = Simulator::Now() + txTime;
     m_channel->TransmitStart(p, this, txTime);
     Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
 }

@@ -71,6 +71,12 @@ class RoceNetDevice : public NetDevice
 
     DataRate GetDataRate() const;
     Time GetTransmitTime(uint32_t frameBytes) const;
+    /**
+     * Wire bytes (frame + FCS, preamble, gap) of the frame being transmitted that
+     * have not left yet; 0 when the port is idle. Adaptive routing counts them as
+     * load: a port whose queue is empty may still be busy for a whole MTU.
+     */
+    uint64_t GetUnsentWireBytes() const;
     Ptr<RoceChannel> GetRoceChannel() const;
 
     uint64_t GetTxFrames() const;
@@ -133,6 +139,7 @@ class RoceNetDevice : public NetDevice
     uint16_t m_pauseQuanta;
 
     bool m_busy;                           //!< a frame is on the wire
+    Time m_txEnd;                          //!< when the frame on the wire ends
     std::deque<Ptr<Packet>> m_control;     //!< pause frames waiting for the wire
     std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
     std::array<Time, 8> m_pauseStart;      //!< when the current pause began
