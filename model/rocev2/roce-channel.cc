@@ -17,6 +17,33 @@ NS_LOG_COMPONENT_DEFINE("RoceChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(RoceChannel);
 
+namespace
+{
+/// The arrival event of one direction of a RoceChannel (see RoceChannel::Direction).
+class RoceChannelArrival : public EventImpl
+{
+  public:
+    RoceChannelArrival(RoceChannel* channel,
+                       void (RoceChannel::*deliver)(std::size_t),
+                       std::size_t to)
+        : m_channel(channel),
+          m_deliver(deliver),
+          m_to(to)
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        (m_channel->*m_deliver)(m_to);
+    }
+
+    RoceChannel* m_channel; //!< not owned: the channel owns this event
+    void (RoceChannel::*m_deliver)(std::size_t);
+    std::size_t m_to;
+};
+} // namespace
+
 TypeId
 RoceChannel::GetTypeId()
 {
@@ -48,14 +75,39 @@ RoceChannel::Attach(Ptr<RoceNetDevice> device)
 void
 RoceChannel::TransmitStart(Ptr<const Packet> p, Ptr<RoceNetDevice> src, Time txTime)
 {
-    Ptr<RoceNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
+    const std::size_t to = (src == m_dev[0]) ? 1 : 0;
+    Direction& d = m_towards[to];
+    if (!d.arrival)
+    {
+        d.arrival = Create<RoceChannelArrival>(this, &RoceChannel::Deliver, to);
+    }
     // The packet is never written to after transmission starts, so the receiver can
     // share it: no per-hop copy (unlike PointToPointChannel's p->Copy()).
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+    d.inFlight.push_back(ConstCast<Packet>(p));
+    d.arrival->Ref(); // the simulator releases one reference per scheduled run
+    Simulator::ScheduleWithContext(m_dev[to]->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &RoceNetDevice::Receive,
-                                   dst,
-                                   ConstCast<Packet>(p));
+                                   PeekPointer(d.arrival));
+}
+
+void
+RoceChannel::Deliver(std::size_t to)
+{
+    Direction& d = m_towards[to];
+    Ptr<Packet> p = d.inFlight.front();
+    d.inFlight.pop_front();
+    m_dev[to]->Receive(p);
+}
+
+void
+RoceChannel::DoDispose()
+{
+    for (Direction& d : m_towards)
+    {
+        d.inFlight.clear();
+        d.arrival = nullptr;
+    }
+    Channel::DoDispose();
 }
 
 std::size_t

@@ -5,8 +5,11 @@
 #define ROCE_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+
+#include <deque>
 
 namespace ns3
 {
@@ -40,7 +43,27 @@ class RoceChannel : public Channel
     Ptr<RoceNetDevice> GetRoceDevice(std::size_t i) const;
     Time GetDelay() const;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /// Hand the oldest frame in flight towards device `to` to it.
+    void Deliver(std::size_t to);
+
+    /**
+     * Frames travelling towards one end, oldest first. A cable delivers in send
+     * order, so each arrival event only has to take the front frame: one
+     * EventImpl per direction is scheduled once per frame (it is reference
+     * counted, so it may sit in the event list many times), instead of a new
+     * event object holding a packet and a device per frame.
+     */
+    struct Direction
+    {
+        std::deque<Ptr<Packet>> inFlight; //!< sent, not yet arrived
+        Ptr<EventImpl> arrival;           //!< calls Deliver(this direction)
+    };
+
+    Direction m_towards[2];      //!< frames towards m_dev[0] and m_dev[1]
     Time m_delay;                //!< propagation delay
     Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
     std::size_t m_nDevices;      //!< devices attached so far

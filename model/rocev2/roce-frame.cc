@@ -156,56 +156,46 @@ RoceFrame::HeaderBytes(const RoceFrameFields& f)
     return n;
 }
 
-void
-RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
+uint32_t
+RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
 {
-    NS_LOG_FUNCTION(p << +f.opcode << f.psn);
-    if (p->GetSize() != f.payloadBytes)
-    {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: packet holds "
-                       << p->GetSize() << " bytes but payloadBytes is " << f.payloadBytes
-                       << " (they must be equal)");
-    }
     if (f.hasReth != BthHeader::OpcodeHasReth(f.opcode) ||
         f.hasAeth != BthHeader::OpcodeHasAeth(f.opcode) ||
         f.hasImm != BthHeader::OpcodeHasImm(f.opcode))
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: extended headers (RETH "
+        NS_FATAL_ERROR("RoceFrame: extended headers (RETH "
                        << f.hasReth << ", AETH " << f.hasAeth << ", ImmDt " << f.hasImm
                        << ") do not match opcode 0x" << std::hex << +f.opcode << std::dec
                        << " (see RoceFrameFields::SetExtHeadersForOpcode)");
     }
     if (f.dscp > 63)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: DSCP " << +f.dscp
-                                                       << " out of range (allowed 0..63)");
+        NS_FATAL_ERROR("RoceFrame: DSCP " << +f.dscp << " out of range (allowed 0..63)");
     }
     if (f.ecn > 3)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: ECN " << +f.ecn << " out of range (allowed 0..3)");
+        NS_FATAL_ERROR("RoceFrame: ECN " << +f.ecn << " out of range (allowed 0..3)");
     }
     if (f.opcode == BthHeader::CNP && f.payloadBytes != 0)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: a CNP carries no payload, got "
-                       << f.payloadBytes << " bytes (allowed 0)");
+        NS_FATAL_ERROR("RoceFrame: a CNP carries no payload, got " << f.payloadBytes
+                                                                   << " bytes (allowed 0)");
     }
 
     if (f.padCnt > 3)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: BTH PadCnt " << +f.padCnt
-                                                             << " out of range (allowed 0..3)");
+        NS_FATAL_ERROR("RoceFrame: BTH PadCnt " << +f.padCnt << " out of range (allowed 0..3)");
     }
     if (f.destQp > 0xFFFFFF || f.psn > 0xFFFFFF || f.aethMsn > 0xFFFFFF)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: DestQP " << f.destQp << ", PSN " << f.psn
-                                                         << " or MSN " << f.aethMsn
-                                                         << " out of range (allowed 0..16777215)");
+        NS_FATAL_ERROR("RoceFrame: DestQP " << f.destQp << ", PSN " << f.psn << " or MSN "
+                                            << f.aethMsn << " out of range (allowed 0..16777215)");
     }
     if (f.useVlan && (f.pcp > 7 || f.vid > 0x0FFF))
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: 802.1Q PCP " << +f.pcp << " / VID " << f.vid
-                                                             << " out of range (allowed 0..7 / "
-                                                                "0..4095)");
+        NS_FATAL_ERROR("RoceFrame: 802.1Q PCP " << +f.pcp << " / VID " << f.vid
+                                                << " out of range (allowed 0..7 / "
+                                                   "0..4095)");
     }
     const uint32_t headerBytes = HeaderBytes(f) - IcrcTrailer::SIZE;
     const uint32_t ipBytes =
@@ -213,15 +203,13 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
         (f.useVlan ? RoceEthernetHeader::TAGGED_SIZE : RoceEthernetHeader::UNTAGGED_SIZE);
     if (ipBytes > 0xFFFF)
     {
-        NS_FATAL_ERROR("RoceFrame::Encapsulate: IPv4 packet of " << ipBytes
-                                                                 << " bytes (allowed <= 65535)");
+        NS_FATAL_ERROR("RoceFrame: IPv4 packet of " << ipBytes << " bytes (allowed <= 65535)");
     }
 
     // Every header is written in place into one block and added with one AddHeader
     // (per-packet path: one buffer operation instead of one per header). The bytes
     // are exactly what RoceEthernetHeader, Ipv4Header, UdpHeader, BthHeader,
     // RethHeader, ImmHeader, AethHeader and CnpPayloadHeader serialize.
-    SerializedHeaders block;
     uint8_t* b = block.Data();
     f.dstMac.CopyTo(b);
     f.srcMac.CopyTo(b + 6);
@@ -280,14 +268,29 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
     }
     NS_ASSERT(static_cast<uint32_t>(o - b) == headerBytes);
     block.SetSize(headerBytes);
+    return headerBytes;
+}
+
+void
+RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
+{
+    NS_LOG_FUNCTION(p << +f.opcode << f.psn);
+    if (p->GetSize() != f.payloadBytes)
+    {
+        NS_FATAL_ERROR("RoceFrame::Encapsulate: packet holds "
+                       << p->GetSize() << " bytes but payloadBytes is " << f.payloadBytes
+                       << " (they must be equal)");
+    }
+    SerializedHeaders block;
+    const uint32_t headerBytes = WriteHeaders(f, block);
     p->AddHeader(block);
     p->AddTrailer(IcrcTrailer());
-
     if (IcrcTrailer::IsComputeEnabled())
     {
         // Opt-in: costs a copy and a CRC over the whole packet (ICRC over the IP
         // packet, so the Ethernet header is skipped).
-        const uint32_t l2 = headerBytes + f.payloadBytes + IcrcTrailer::SIZE - ipBytes;
+        const uint32_t l2 =
+            f.useVlan ? RoceEthernetHeader::TAGGED_SIZE : RoceEthernetHeader::UNTAGGED_SIZE;
         std::vector<uint8_t> buf(p->GetSize());
         p->CopyData(buf.data(), buf.size());
         IcrcTrailer icrc;
@@ -295,6 +298,25 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
         icrc.SetIcrc(IcrcTrailer::Calculate(buf.data() + l2, buf.size() - l2 - IcrcTrailer::SIZE));
         p->AddTrailer(icrc);
     }
+    NS_ASSERT(p->GetSize() == headerBytes + f.payloadBytes + IcrcTrailer::SIZE);
+}
+
+Ptr<Packet>
+RoceFrame::Build(const RoceFrameFields& f)
+{
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        Ptr<Packet> p = Create<Packet>(f.payloadBytes);
+        Encapsulate(p, f);
+        return p;
+    }
+    // The zero-filled payload area also holds the (zero) ICRC: the same bytes as an
+    // IcrcTrailer, without a second buffer operation at the far end.
+    SerializedHeaders block;
+    WriteHeaders(f, block);
+    Ptr<Packet> p = Create<Packet>(f.payloadBytes + IcrcTrailer::SIZE);
+    p->AddHeader(block);
+    return p;
 }
 
 void

@@ -15,6 +15,7 @@ namespace ns3
 
 class Packet;
 class PfcHeader;
+class SerializedHeaders;
 
 /**
  * \ingroup ai-fabric
@@ -129,6 +130,11 @@ class RoceFrame
      * UDP (dst 4791, checksum 0), IPv4 (DF, checksum), Ethernet, ICRC trailer.
      */
     static void Encapsulate(Ptr<Packet> p, const RoceFrameFields& f);
+    /**
+     * A new frame with a zero-filled payload of f.payloadBytes: the bytes
+     * Encapsulate gives, built with one buffer operation (the NIC's per-packet path).
+     */
+    static Ptr<Packet> Build(const RoceFrameFields& f);
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
     /// \return framing bytes around the payload (FCS excluded): 58 for an untagged
@@ -150,6 +156,11 @@ class RoceFrame
     static bool Decapsulate(Ptr<Packet> p, RoceFrameFields& out);
     /// \return true if the frame's ICRC matches its bytes (see IcrcTrailer::Calculate).
     static bool VerifyIcrc(Ptr<const Packet> p);
+
+  private:
+    /// Check f and write its headers (Ethernet .. AETH / CNP) into block.
+    /// \return the header bytes written
+    static uint32_t WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block);
 };
 
 } // namespace ns3

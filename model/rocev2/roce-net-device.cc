@@ -19,12 +19,43 @@
 
 #include <cmath>
 
+#if __has_include("ns3/version-defines.h")
+#include "ns3/version-defines.h"
+#endif
+#if defined(NS3_VERSION_MAJOR) && defined(NS3_VERSION_MINOR) &&                                    \
+    (NS3_VERSION_MAJOR > 3 || (NS3_VERSION_MAJOR == 3 && NS3_VERSION_MINOR >= 36))
+#define AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY 1
+#else
+#define AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY 0
+#endif
+
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RoceNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(RoceNetDevice);
+
+namespace
+{
+/**
+ * Whether a trace source has sinks. Firing an unconnected packet trace still
+ * copies a Ptr (two reference-count updates) and walks an empty list, four
+ * times per hop. TracedCallback::IsEmpty exists from ns-3.36 on (the releases
+ * with version-defines.h); older trees always fire.
+ */
+template <typename... Ts>
+inline bool
+HasSinks(const TracedCallback<Ts...>& trace)
+{
+#if AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY
+    return !trace.IsEmpty();
+#else
+    (void)trace;
+    return true;
+#endif
+}
+} // namespace
 
 TypeId
 RoceNetDevice::GetTypeId()
@@ -100,6 +131,11 @@ RoceNetDevice::DoDispose()
     {
         m_pauseEvent[i].Cancel();
         m_refreshEvent[i].Cancel();
+    }
+    if (m_txCompleteEvent)
+    {
+        m_txCompleteEvent->Cancel();
+        m_txCompleteEvent = nullptr;
     }
     m_control.clear();
     m_node = nullptr;
@@ -200,11 +236,24 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
     Time txTime = GetTransmitTime(p->GetSize());
     m_txFrames++;
     m_txBytes += p->GetSize();
-    m_phyTxBeginTrace(p);
-    m_promiscSnifferTrace(p);
+    if (HasSinks(m_phyTxBeginTrace))
+    {
+        m_phyTxBeginTrace(p);
+    }
+    if (HasSinks(m_promiscSnifferTrace))
+    {
+        m_promiscSnifferTrace(p);
+    }
     m_txEnd = Simulator::Now() + txTime;
     m_channel->TransmitStart(p, this, txTime);
-    Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
+    if (!m_txCompleteEvent)
+    {
+        // One event object for every transmission of this port (at most one is
+        // pending): no allocation per frame.
+        m_txCompleteEvent =
+            Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
+    }
+    Simulator::Schedule(txTime, m_txCompleteEvent);
 }
 
 void
@@ -217,8 +266,14 @@ RoceNetDevice::TransmitComplete()
 void
 RoceNetDevice::Receive(Ptr<Packet> p)
 {
-    m_phyRxEndTrace(p);
-    m_promiscSnifferTrace(p);
+    if (HasSinks(m_phyRxEndTrace))
+    {
+        m_phyRxEndTrace(p);
+    }
+    if (HasSinks(m_promiscSnifferTrace))
+    {
+        m_promiscSnifferTrace(p);
+    }
     RoceFrameView view;
     if (!RoceFrame::Peek(p, view))
     {

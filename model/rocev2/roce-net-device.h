@@ -7,6 +7,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -140,6 +141,7 @@ class RoceNetDevice : public NetDevice
 
     bool m_busy;                           //!< a frame is on the wire
     Time m_txEnd;                          //!< when the frame on the wire ends
+    Ptr<EventImpl> m_txCompleteEvent;      //!< reused for every TransmitComplete
     std::deque<Ptr<Packet>> m_control;     //!< pause frames waiting for the wire
     std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
     std::array<Time, 8> m_pauseStart;      //!< when the current pause began

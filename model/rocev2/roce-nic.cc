@@ -354,7 +354,6 @@ RoceNic::Dequeue(Ptr<RoceNetDevice> /* dev */, uint8_t pausedMask)
 Ptr<Packet>
 RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
 {
-    Ptr<Packet> p = Create<Packet>(s.payloadBytes);
     RoceFrameFields f;
     f.srcMac = m_mac;
     f.dstMac = HostMac(qp->GetPeerHost());
@@ -382,14 +381,12 @@ RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
         f.hasImm = true;
         f.imm = static_cast<uint32_t>(s.psn);
     }
-    RoceFrame::Encapsulate(p, f);
-    return p;
+    return RoceFrame::Build(f);
 }
 
 void
 RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak)
 {
-    Ptr<Packet> p = Create<Packet>();
     RoceFrameFields f;
     f.srcMac = m_mac;
     f.dstMac = HostMac(qp->GetPeerHost());
@@ -414,8 +411,7 @@ RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint3
         f.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
                              : AethHeader::CREDITS_INVALID;
     }
-    RoceFrame::Encapsulate(p, f);
-    m_control.push_back(p);
+    m_control.push_back(RoceFrame::Build(f));
     m_device->NotifyDataAvailable();
 }
 
