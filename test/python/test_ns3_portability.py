@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""No ns-3.36-only lambda forms in the C++ sources (waf-era ns-3 builds them too).
+"""The C++ sources stay buildable in waf-era ns-3 trees (ns-3.35 and older).
+
+1. No ns-3.36-only lambda forms.
 
 ns-3.36 added Callback's constructor from a lambda and Simulator::Schedule /
 ScheduleNow / ScheduleWithContext / ScheduleDestroy with a lambda. Code using
@@ -10,6 +12,11 @@ catches the literal forms, `Simulator::Schedule(t, [&]() {...})` and
 `...Callback...([...](...) {...})`; a lambda first stored in a variable and
 then passed is not seen here (only a waf-era build finds that, see
 doc/building-waf.md).
+
+2. No unguarded `__has_include("ns3/version-defines.h")`: ns-3.35 and older
+have no such header, so __has_include finds an installed ns-3's (Debian's 3.37
+in /usr/include) and the code takes 3.37's API. Every such test must be
+`!defined(AI_FABRIC_NS3_WAF_TREE) && __has_include(...)` (the wscript defines it).
 """
 
 import re
@@ -123,3 +130,34 @@ def test_detector_flags_native_lambda_forms(snippet):
 )
 def test_detector_accepts_portable_forms(snippet):
     assert not non_portable_calls(snippet), snippet
+
+
+VERSION_HEADER_TEST = re.compile(r'^\s*#\s*(?:el)?if\b.*__has_include\s*\(\s*[<"]ns3/version-defines\.h[>"]')
+
+
+def unguarded_version_header_tests(text):
+    """Line numbers of #if __has_include(ns3/version-defines.h) without the waf guard."""
+    return [
+        number
+        for number, line in enumerate(text.splitlines(), 1)
+        if VERSION_HEADER_TEST.search(line) and "!defined(AI_FABRIC_NS3_WAF_TREE)" not in line
+    ]
+
+
+def test_version_header_tests_are_guarded_for_waf_trees(source_dir):
+    offenders = []
+    for path in cxx_files(source_dir):
+        for line in unguarded_version_header_tests(path.read_text(encoding="utf-8")):
+            offenders.append("%s:%d" % (path.relative_to(source_dir), line))
+    assert not offenders, (
+        "__has_include(\"ns3/version-defines.h\") finds an installed ns-3's header in a "
+        "waf-era tree; write #if !defined(AI_FABRIC_NS3_WAF_TREE) && __has_include(...):\n  "
+        + "\n  ".join(offenders)
+    )
+
+
+def test_version_header_detector():
+    assert unguarded_version_header_tests('#if __has_include("ns3/version-defines.h")\n') == [1]
+    assert unguarded_version_header_tests(
+        'x\n#if !defined(AI_FABRIC_NS3_WAF_TREE) && __has_include("ns3/version-defines.h")\n'
+    ) == []
