@@ -142,8 +142,7 @@ RoceNetDevice::DoDispose()
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
-    m_dequeue = DequeueCallback();
-    m_frameCallback = FrameCallback();
+    m_owner = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -158,15 +157,9 @@ RoceNetDevice::Attach(Ptr<RoceChannel> ch)
 }
 
 void
-RoceNetDevice::SetDequeueCallback(DequeueCallback cb)
+RoceNetDevice::SetOwner(RocePortOwner* owner)
 {
-    m_dequeue = cb;
-}
-
-void
-RoceNetDevice::SetFrameCallback(FrameCallback cb)
-{
-    m_frameCallback = cb;
+    m_owner = owner;
 }
 
 void
@@ -192,11 +185,11 @@ RoceNetDevice::TryTransmit()
         StartTransmission(p);
         return;
     }
-    if (m_dequeue.IsNull())
+    if (m_owner == nullptr)
     {
         return;
     }
-    Ptr<Packet> p = m_dequeue(this, m_pausedMask);
+    Ptr<Packet> p = m_owner->DequeueFrame(*this, m_pausedMask);
     if (p)
     {
         StartTransmission(p);
@@ -255,7 +248,11 @@ RoceNetDevice::StartTransmission(Ptr<Packet> p)
         m_txCompleteEvent =
             Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
     }
-    Simulator::Schedule(txTime, m_txCompleteEvent);
+    // ScheduleWithContext returns no EventId (never needed here: the event is never
+    // cancelled), which saves building one per frame; the context is this node's,
+    // as Schedule would give, and the order (time, then insertion) is the same.
+    m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
+    Simulator::ScheduleWithContext(m_node->GetId(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -287,9 +284,9 @@ RoceNetDevice::Receive(Ptr<Packet> p)
         HandlePfcFrame(view, p);
         return;
     }
-    if (!m_frameCallback.IsNull())
+    if (m_owner != nullptr)
     {
-        m_frameCallback(this, p, view);
+        m_owner->ReceiveFrame(*this, p, view);
     }
 }
 

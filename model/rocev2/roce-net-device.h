@@ -4,6 +4,8 @@
 #ifndef ROCE_NET_DEVICE_H
 #define ROCE_NET_DEVICE_H
 
+#include "roce-port-owner.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -35,17 +37,13 @@ struct RoceFrameView;
  * zero-quanta frame to resume.
  *
  * It owns no data queue: when the wire is free it pulls the next frame from its
- * owner (switch or NIC) through the dequeue callback, passing the set of
+ * owner (switch or NIC, a RocePortOwner), passing the set of
  * priorities it may not send. Pulling keeps a NIC's packets unbuilt until the
  * moment they go on the wire, and keeps all switch buffering in the switch's MMU.
  */
 class RoceNetDevice : public NetDevice
 {
   public:
-    /// Owner's dequeue: (device, paused-priority bitmask) -> next frame or nullptr.
-    typedef Callback<Ptr<Packet>, Ptr<RoceNetDevice>, uint8_t> DequeueCallback;
-    /// Owner's receive: (device, frame, parsed view of its headers).
-    typedef Callback<void, Ptr<RoceNetDevice>, Ptr<Packet>, const RoceFrameView&> FrameCallback;
     /// PFC trace: (device, priority, pause quanta (0 = resume), true if sent by this device).
     typedef void (*PfcTracedCallback)(Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool);
 
@@ -54,8 +52,8 @@ class RoceNetDevice : public NetDevice
     ~RoceNetDevice() override;
 
     bool Attach(Ptr<RoceChannel> ch);
-    void SetDequeueCallback(DequeueCallback cb);
-    void SetFrameCallback(FrameCallback cb);
+    /// The switch or NIC this port belongs to (not owned; it outlives the port's use).
+    void SetOwner(RocePortOwner* owner);
 
     /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
     void NotifyDataAvailable();
@@ -156,8 +154,7 @@ class RoceNetDevice : public NetDevice
     uint64_t m_pauseSent;
     uint64_t m_pauseReceived;
 
-    DequeueCallback m_dequeue;
-    FrameCallback m_frameCallback;
+    RocePortOwner* m_owner{nullptr}; //!< pulls from / receives into it
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
 

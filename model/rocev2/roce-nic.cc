@@ -141,8 +141,7 @@ RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Ma
     m_ip = ip;
     m_mac = mac;
     device->SetAddress(mac);
-    device->SetDequeueCallback(MakeCallback(&RoceNic::Dequeue, this));
-    device->SetFrameCallback(MakeCallback(&RoceNic::ReceiveFrame, this));
+    device->SetOwner(this);
 }
 
 Ptr<RdmaQueuePair>
@@ -296,7 +295,7 @@ RoceNic::WakeUp()
 }
 
 Ptr<Packet>
-RoceNic::Dequeue(Ptr<RoceNetDevice> /* dev */, uint8_t pausedMask)
+RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
 {
     if (!m_control.empty() && !(pausedMask & (1U << m_controlPriority)))
     {
@@ -416,7 +415,7 @@ RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint3
 }
 
 void
-RoceNic::ReceiveFrame(Ptr<RoceNetDevice> /* dev */, Ptr<Packet> p, const RoceFrameView& view)
+RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, const Ptr<Packet>& p, const RoceFrameView& view)
 {
     if (view.destQp == 0 || view.destQp > m_qps.size())
     {

@@ -4,6 +4,8 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
+#include "roce-port-owner.h"
+
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
@@ -31,7 +33,7 @@ struct RoceFrameView;
  * ACK, NAK and CNP frames go first, on the control priority. Received data is
  * handed to its queue pair, which decides placement, ACK/NAK and CNP.
  */
-class RoceNic : public Object
+class RoceNic : public Object, public RocePortOwner
 {
   public:
     static TypeId GetTypeId();
@@ -74,8 +76,8 @@ class RoceNic : public Object
     void DoDispose() override;
 
   private:
-    Ptr<Packet> Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask);
-    void ReceiveFrame(Ptr<RoceNetDevice> dev, Ptr<Packet> p, const RoceFrameView& view);
+    Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
+    void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();
     Ptr<Packet> BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);

@@ -160,8 +160,7 @@ void
 RoceSwitch::AddPort(Ptr<RoceNetDevice> device)
 {
     device->SetIfIndex(static_cast<uint32_t>(m_ports.size()));
-    device->SetDequeueCallback(MakeCallback(&RoceSwitch::Dequeue, this));
-    device->SetFrameCallback(MakeCallback(&RoceSwitch::ReceiveFrame, this));
+    device->SetOwner(this);
     m_ports.push_back(device);
     m_egress.emplace_back();
 }
@@ -444,9 +443,9 @@ RoceSwitch::Drop(uint32_t port, const char* reason, bool lossless)
 }
 
 void
-RoceSwitch::ReceiveFrame(Ptr<RoceNetDevice> dev, Ptr<Packet> p, const RoceFrameView& view)
+RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view)
 {
-    uint32_t inPort = dev->GetIfIndex();
+    uint32_t inPort = dev.GetIfIndex();
     if (!view.isIpv4)
     {
         Drop(inPort, "not-ipv4", false);
@@ -557,9 +556,9 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
 }
 
 Ptr<Packet>
-RoceSwitch::Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask)
+RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask)
 {
-    uint32_t outPort = dev->GetIfIndex();
+    uint32_t outPort = dev.GetIfIndex();
     EgressPort& e = m_egress[outPort];
     int q = PickQueue(e, pausedMask);
     if (q < 0)

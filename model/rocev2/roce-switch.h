@@ -4,6 +4,8 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
+#include "roce-port-owner.h"
+
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
@@ -55,7 +57,7 @@ struct RoceFrameView;
  * data bytes of the two first-hop ports). A non-minimal packet carries a
  * DragonflyRouteTag until it reaches the intermediate group.
  */
-class RoceSwitch : public Object
+class RoceSwitch : public Object, public RocePortOwner
 {
   public:
     /// Per-packet path choice on a DragonFly.
@@ -130,8 +132,8 @@ class RoceSwitch : public Object
         uint8_t dwrrNext{0};
     };
 
-    void ReceiveFrame(Ptr<RoceNetDevice> dev, Ptr<Packet> p, const RoceFrameView& view);
-    Ptr<Packet> Dequeue(Ptr<RoceNetDevice> dev, uint8_t pausedMask);
+    void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
+    Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
     int PickQueue(EgressPort& port, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
