@@ -17,6 +17,7 @@
  */
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
@@ -169,15 +170,16 @@ main(int argc, char* argv[])
     uint64_t bytes = static_cast<uint64_t>(stop.GetSeconds() * 100e9 / 8) + 1000000;
     for (uint32_t i = 0; i < 2; ++i)
     {
-        Simulator::Schedule(probe.starts[i],
-                            [fabric, i, bytes]() { fabric->PostWrite(i, 2, bytes, i, 0); });
+        ScheduleLambda(probe.starts[i],
+                       [fabric, i, bytes]() { fabric->PostWrite(i, 2, bytes, i, 0); });
     }
     Simulator::Schedule(interval, &Sample, &probe);
 
-    // Rate over the last 20% of the run, from the receiver's delivered bytes.
-    Time windowStart = stop * 0.8;
+    // Rate over the last 20% of the run, from the receiver's delivered bytes. Integer
+    // arithmetic: ns-3.31 has no Time * double and would convert 0.8 to 0.
+    Time windowStart = stop * 4 / 5;
     std::vector<uint64_t> atWindow(2, 0);
-    Simulator::Schedule(windowStart, [&]() {
+    ScheduleLambda(windowStart, [&]() {
         for (uint32_t i = 0; i < 2; ++i)
         {
             Ptr<RdmaQueuePair> rx = FindQp(fabric, 2, i);

@@ -19,6 +19,7 @@
 #include "ns3/ecmp-egress-policy.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/flowlet-egress-policy.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/random-spray-egress-policy.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-fabric-helper.h"
@@ -96,8 +97,8 @@ RunOne(uint32_t k,
     }
     std::vector<double> tput;
     std::vector<double> slowdown;
-    fabric->AddMessageCallback(
-        Callback<void, const RdmaFabric::MessageRecord&>([&](const RdmaFabric::MessageRecord& r) {
+    fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+        [&](const RdmaFabric::MessageRecord& r) {
             double fct = (r.end - r.start).GetSeconds();
             tput.push_back(r.ideal.GetSeconds() / fct);
             slowdown.push_back(fct / r.ideal.GetSeconds());

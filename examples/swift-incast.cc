@@ -23,6 +23,7 @@
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-congestion-control.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
@@ -199,7 +200,7 @@ main(int argc, char* argv[])
     probe.measureFrom = measureFrom;
     probe.swift = cc == "swift";
     Time lastDone;
-    fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+    fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
         [&probe, &lastDone](const RdmaFabric::MessageRecord& r) {
             probe.firstDone = std::min(probe.firstDone, r.end);
             lastDone = std::max(lastDone, r.end);

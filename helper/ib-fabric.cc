@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -375,7 +376,7 @@ IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         delay += link.delay;
     }
     back += switches * m_switchLatency.GetSeconds();
-    return Seconds(best + back) + delay * 2;
+    return RoundedSeconds(best + back) + delay * 2;
 }
 
 Ptr<RdmaQueuePair>
@@ -413,8 +414,7 @@ IbFabric::GetQueuePair(uint32_t src, uint32_t dst)
         for (uint32_t l : links)
         {
             const TopologyGraph::Link& link = m_graph->GetLink(l);
-            rtt +=
-                link.rate.CalculateBytesTxTime(ctx.wireBytes + hca->GetAckBytes()) + link.delay * 2;
+            rtt += RoundedTxTime(link.rate, ctx.wireBytes + hca->GetAckBytes()) + link.delay * 2;
         }
         rtt += m_switchLatency * (2 * ctx.hops);
         ctx.baseRtt = rtt;

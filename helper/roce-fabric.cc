@@ -16,6 +16,7 @@
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
+#include "ns3/rounded-time.h"
 #include "ns3/route-table.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
@@ -195,7 +196,7 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         back += ackBytes * 8.0 / static_cast<double>(link.rate.GetBitRate());
         delay += link.delay;
     }
-    return Seconds(best + back) + delay * 2;
+    return RoundedSeconds(best + back) + delay * 2;
 }
 
 Ptr<RdmaQueuePair>
@@ -233,8 +234,8 @@ RoceFabric::GetQueuePair(uint32_t src, uint32_t dst)
         for (uint32_t l : links)
         {
             const TopologyGraph::Link& link = m_graph->GetLink(l);
-            rtt += link.rate.CalculateBytesTxTime(ctx.wireBytes + nic->GetAckWireBytes()) +
-                   link.delay * 2;
+            rtt +=
+                RoundedTxTime(link.rate, ctx.wireBytes + nic->GetAckWireBytes()) + link.delay * 2;
         }
         ctx.baseRtt = rtt;
         qp->SetCongestionControl(m_ccFactory.Create(), ctx);

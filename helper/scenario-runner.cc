@@ -19,6 +19,7 @@
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/mesh-topology-helper.h"
@@ -435,7 +436,7 @@ ScenarioRunner::ScheduleWorkload()
         m_collective = CreateObject<CollectiveWorkload>();
         m_collective->Setup(c, m_fabric);
         OutputWriter* w = m_writer.get();
-        m_collective->SetRowCallback(CollectiveWorkload::RowCallback(
+        m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
             [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
         m_collective->Start();
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
@@ -469,7 +470,7 @@ void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
-    m_fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+    m_fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
         [this, w](const RdmaFabric::MessageRecord& r) {
             FctRecord f;
             f.flowId = r.id;
@@ -507,7 +508,7 @@ ScenarioRunner::ConnectMonitors()
             uint32_t port = i;
             dev->TraceConnectWithoutContext(
                 "Pfc",
-                Callback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
+                MakeLambdaCallback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
                     [w,
                      node,
                      port](Ptr<const RoceNetDevice>, uint8_t prio, uint16_t quanta, bool sent) {
@@ -526,7 +527,7 @@ ScenarioRunner::ConnectMonitors()
     {
         sw->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, uint32_t, uint32_t, const std::string&>(
+            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
                 [w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
                 }));
@@ -542,7 +543,7 @@ ScenarioRunner::ConnectIbDrops()
     {
         sw->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, uint32_t, uint32_t, const std::string&>(
+            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
                 [w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
                 }));
@@ -555,7 +556,7 @@ ScenarioRunner::ConnectIbDrops()
             ib->GetDevice(node, port)
                 ->TraceConnectWithoutContext(
                     "LinkDownDrop",
-                    Callback<void, Ptr<const Packet>>([w, node, port](Ptr<const Packet>) {
+                    MakeLambdaCallback<void, Ptr<const Packet>>([w, node, port](Ptr<const Packet>) {
                         w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, "link_down");
                     }));
         }

@@ -5,6 +5,8 @@
 
 #include "config-error.h"
 
+#include "ns3/rounded-time.h"
+
 #include <cctype>
 #include <numeric>
 #include <utility>
@@ -57,7 +59,14 @@ const char* const kRateUnits[] = {"bps",  "b/s",  "Bps",  "B/s",   "kbps",  "kb/
                                   "Mbps", "Mb/s", "MBps", "MB/s",  "Mib/s", "MiB/s", "Gbps",
                                   "Gb/s", "GBps", "GB/s", "Gib/s", "GiB/s"};
 
-const char* const kTimeUnits[] = {"s", "ms", "us", "ns", "ps", "min", "h"};
+// Time units with the names ns-3's Time(std::string) gives them.
+const std::pair<const char*, Time::Unit> kTimeUnits[] = {{"s", Time::S},
+                                                         {"ms", Time::MS},
+                                                         {"us", Time::US},
+                                                         {"ns", Time::NS},
+                                                         {"ps", Time::PS},
+                                                         {"min", Time::MIN},
+                                                         {"h", Time::H}};
 
 } // namespace
 
@@ -231,12 +240,12 @@ ParseTime(const std::string& text)
     std::string intPart;
     std::string fracPart;
     std::string unit;
-    bool known = false;
+    const Time::Unit* known = nullptr;
     if (SplitNumber(text, intPart, fracPart, unit))
     {
-        for (const char* u : kTimeUnits)
+        for (const auto& u : kTimeUnits)
         {
-            known = known || unit == u;
+            known = unit == u.first ? &u.second : known;
         }
     }
     if (!known)
@@ -245,7 +254,10 @@ ParseTime(const std::string& text)
                           "' is not a time; use a non-negative number followed by one of "
                           "s, ms, us, ns, ps, min, h (e.g. 1us)");
     }
-    return Time(text);
+    // What Time(text) computes on ns-3.37 (the number as a double, times the unit,
+    // rounded to the resolution); ns-3.31 and 3.32 truncate instead (rounded-time.h).
+    const std::string number = fracPart.empty() ? intPart : intPart + "." + fracPart;
+    return RoundedTime(int64x64_t(std::stod(number)), *known);
 }
 
 std::string

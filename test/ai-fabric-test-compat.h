@@ -10,7 +10,10 @@
 
 #include "ns3/test.h"
 
-#if __has_include("ns3/version-defines.h")
+// A waf-era tree (wscript-compat/wscript defines AI_FABRIC_NS3_WAF_TREE) is
+// ns-3.35 or older and has no ns3/version-defines.h: __has_include would find
+// an installed ns-3's (Debian's 3.37 in /usr/include) and take its version.
+#if !defined(AI_FABRIC_NS3_WAF_TREE) && __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
 #endif
 

@@ -17,6 +17,7 @@
 #include "ns3/config.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/rdma-collective-transport.h"
@@ -495,7 +496,7 @@ class WorkloadTestCase : public TestCase
         Ptr<CollectiveWorkload> w = CreateObject<CollectiveWorkload>();
         w->Setup(c, fabric);
         std::vector<OutputCollectiveRow> rows;
-        w->SetRowCallback(CollectiveWorkload::RowCallback(
+        w->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
             [&rows](const OutputCollectiveRow& r) { rows.push_back(r); }));
         // Point-to-point traffic with tag 0 on the same hosts is ignored.
         fabric->PostWrite(0, 1, 5000, 0, 1);
@@ -582,11 +583,11 @@ class TransportMappingTestCase : public TestCase
         t->Attach(fabric, std::vector<uint32_t>{5, 2});
         std::vector<Event> delivered;
         std::vector<Event> sent;
-        t->SetCallbacks(CollectiveTransport::MessageCallback(
+        t->SetCallbacks(MakeLambdaCallback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
                             [&delivered](uint32_t s, uint32_t d, uint64_t tag, uint64_t b) {
                                 delivered.push_back({s, d, tag, b});
                             }),
-                        CollectiveTransport::MessageCallback(
+                        MakeLambdaCallback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
                             [&sent](uint32_t s, uint32_t d, uint64_t tag, uint64_t b) {
                                 sent.push_back({s, d, tag, b});
                             }));

@@ -10,6 +10,7 @@
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/config.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
@@ -119,10 +120,10 @@ class DcqcnFairnessTestCase : public TestCase
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         const uint64_t bytes = 200000000; // never finishes within 10 ms
         fabric->PostWrite(0, 2, bytes, 0, 0);
-        Simulator::Schedule(MilliSeconds(1),
-                            [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
+        ScheduleLambda(MilliSeconds(1),
+                       [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
         uint64_t at8[2] = {0, 0};
-        Simulator::Schedule(MilliSeconds(8), [&]() {
+        ScheduleLambda(MilliSeconds(8), [&]() {
             for (uint32_t i = 0; i < 2; ++i)
             {
                 at8[i] = FindQp(fabric, 2, i)->GetDeliveredBytes();
@@ -293,7 +294,7 @@ class SwiftIncastTestCase : public TestCase
         p.wireBytes = fabric->GetNic(0)->GetFullPacketWireBytes();
         p.senders.resize(n);
         Time lastDone;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&p, &lastDone](const RdmaFabric::MessageRecord& r) {
                 p.firstDone = std::min(p.firstDone, r.end);
                 lastDone = std::max(lastDone, r.end);

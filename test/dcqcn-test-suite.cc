@@ -8,6 +8,7 @@
 #include "ns3/congestion-control-factory.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/double.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -66,7 +67,7 @@ class DcqcnCutAndAlphaTest : public TestCase
         double rcAfter = 0;
         double alphaAfter = 0;
         // Just after the k-th alpha period (55 us each); no CNP in between.
-        Simulator::Schedule(MicroSeconds(55 * k) + NanoSeconds(1), [&]() {
+        ScheduleLambda(MicroSeconds(55 * k) + NanoSeconds(1), [&]() {
             alphaK = cc->GetAlpha();
             rcBefore = cc->GetCurrentRateBps();
             cc->OnCnp();
@@ -125,14 +126,14 @@ class DcqcnIncreaseStagesTest : public TestCase
         // Timer events 1..4: fast recovery (max(counters) < F = 5).
         for (int i = 1; i <= 4; ++i)
         {
-            Simulator::Schedule(t * i + NanoSeconds(1), [this, i]() {
+            ScheduleLambda(t * i + NanoSeconds(1), [this, i]() {
                 NS_TEST_EXPECT_MSG_EQ(m_cc->GetTimerCount(), (uint32_t)i, "timer stage");
                 Expect(0, "fast recovery " + std::to_string(i));
             });
         }
         // Timer events 5 and 6: additive (timer at/above F, byte counter below).
-        Simulator::Schedule(t * 5 + NanoSeconds(1), [this, rai]() { Expect(rai, "additive 5"); });
-        Simulator::Schedule(t * 6 + NanoSeconds(1), [this, rai, rhai]() {
+        ScheduleLambda(t * 5 + NanoSeconds(1), [this, rai]() { Expect(rai, "additive 5"); });
+        ScheduleLambda(t * 6 + NanoSeconds(1), [this, rai, rhai]() {
             Expect(rai, "additive 6");
             // Byte counter events 1..5: additive; 6: both exceed F -> hyper, i = 1.
             for (int b = 1; b <= 5; ++b)
@@ -146,7 +147,7 @@ class DcqcnIncreaseStagesTest : public TestCase
             Expect(1 * rhai, "hyper i=1 (bytes 6)");
         });
         // Timer 7: min(7, 6) - F = 1; then bytes 7: min(7, 7) - F = 2.
-        Simulator::Schedule(t * 7 + NanoSeconds(1), [this, rhai]() {
+        ScheduleLambda(t * 7 + NanoSeconds(1), [this, rhai]() {
             Expect(1 * rhai, "hyper i=1 (timer 7)");
             m_cc->OnPacketSent(10000000);
             Expect(2 * rhai, "hyper i=2 (bytes 7)");
@@ -233,9 +234,9 @@ class DcqcnHpccPresetTest : public TestCase
         double rcAt3 = 0;
         double rcAt4 = 0;
         double rtAt4 = 0;
-        Simulator::Schedule(MicroSeconds(2), [&]() { cc->OnCnp(); });
-        Simulator::Schedule(MicroSeconds(3), [&]() { rcAt3 = cc->GetCurrentRateBps(); });
-        Simulator::Schedule(MicroSeconds(4) + NanoSeconds(1), [&]() {
+        ScheduleLambda(MicroSeconds(2), [&]() { cc->OnCnp(); });
+        ScheduleLambda(MicroSeconds(3), [&]() { rcAt3 = cc->GetCurrentRateBps(); });
+        ScheduleLambda(MicroSeconds(4) + NanoSeconds(1), [&]() {
             rcAt4 = cc->GetCurrentRateBps();
             rtAt4 = cc->GetTargetRateBps();
             cc->OnPacketSent(2000000000u); // byte counter off: no effect
@@ -245,7 +246,7 @@ class DcqcnHpccPresetTest : public TestCase
         std::vector<double> rc;
         for (int k = 1; k <= 3; ++k)
         {
-            Simulator::Schedule(MicroSeconds(4 + 300 * k) + NanoSeconds(1), [&]() {
+            ScheduleLambda(MicroSeconds(4 + 300 * k) + NanoSeconds(1), [&]() {
                 rt.push_back(cc->GetTargetRateBps());
                 rc.push_back(cc->GetCurrentRateBps());
             });

@@ -11,6 +11,7 @@
 #include "ns3/config-error.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-workload.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/roce-fabric-helper.h"
@@ -125,11 +126,18 @@ class PostCountingFabric : public RdmaFabric
     NodeContainer m_nodes;
 };
 
-/// The repository's examples/ folder, found from this source file's path.
+/// The repository's examples/ folder.
 std::string
 ExamplesDir()
 {
+#ifdef AI_FABRIC_SOURCE_DIR
+    // Set by the standalone CMake build and by wscript-compat/wscript: waf compiles
+    // "../contrib/ai-fabric/test/..." from build/, so __FILE__ is relative there.
+    return std::string(AI_FABRIC_SOURCE_DIR) + "/examples";
+#else
+    // ns-3's in-tree CMake build passes absolute source paths.
     return (std::filesystem::path(__FILE__).parent_path().parent_path() / "examples").string();
+#endif
 }
 
 } // namespace
@@ -241,7 +249,7 @@ class FlowFileReplayTestCase : public TestCase
 
         Ptr<RoceFabric> fabric = RoceLeafSpine(2, 2, 4);
         std::vector<RdmaFabric::MessageRecord> done;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         ScenarioConfig c;
         c.flows = path;
@@ -411,7 +419,7 @@ class BackgroundSlowdownTestCase : public TestCase
         UsePicoseconds();
         Ptr<RoceFabric> fabric = RoceLeafSpine(2, 2, 4);
         std::vector<RdmaFabric::MessageRecord> done;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         ScenarioConfig c;
         c.background = "fbhadoop";

@@ -21,6 +21,7 @@
 #include "ns3/ib-lrh-header.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/packet.h"
@@ -205,7 +206,7 @@ class IbIncastTestCase : public TestCase
         m.dev = fabric->GetDevice(leaf, PortTowards(g, leaf, rxNode));
         m.dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&IbLinkMeter::OnTx, &m));
         uint32_t done = 0;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord&) { done++; }));
         const uint64_t bytes = 256 * 1024;
         for (uint32_t s = 1; s <= 16; ++s)
@@ -262,8 +263,8 @@ class IbCreditLimitTestCase : public TestCase
         // Sample the bytes sent at 50 us and 150 us (steady state, message still going).
         uint64_t b1 = 0;
         uint64_t b2 = 0;
-        Simulator::Schedule(MicroSeconds(50), [&]() { b1 = m.bytes; });
-        Simulator::Schedule(MicroSeconds(150), [&]() { b2 = m.bytes; });
+        ScheduleLambda(MicroSeconds(50), [&]() { b1 = m.bytes; });
+        ScheduleLambda(MicroSeconds(150), [&]() { b2 = m.bytes; });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(fabric->GetPendingMessages(), 0, "message completes");
         NS_TEST_EXPECT_MSG_EQ(FlowControlViolations(fabric), 0, "no credit violation");
@@ -327,11 +328,11 @@ class IbVlArbitrationTestCase : public TestCase
         uint64_t v1a = 0;
         uint64_t v0b = 0;
         uint64_t v1b = 0;
-        Simulator::Schedule(MicroSeconds(20), [&]() {
+        ScheduleLambda(MicroSeconds(20), [&]() {
             v0a = out->GetTxBytesOnVl(0);
             v1a = out->GetTxBytesOnVl(1);
         });
-        Simulator::Schedule(MicroSeconds(220), [&]() {
+        ScheduleLambda(MicroSeconds(220), [&]() {
             v0b = out->GetTxBytesOnVl(0);
             v1b = out->GetTxBytesOnVl(1);
         });

@@ -15,6 +15,7 @@
 #include "ns3/enum.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/flowlet-egress-policy.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/random-spray-egress-policy.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-opcode.h"
@@ -117,7 +118,7 @@ RunFlows(Ptr<TopologyGraph> g,
     }
     LbResult res;
     double sum = 0;
-    fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+    fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
         [&res, &sum](const RdmaFabric::MessageRecord& r) {
             double fct = (r.end - r.start).GetSeconds();
             double tput = r.ideal.GetSeconds() / fct;
@@ -261,13 +262,12 @@ class PolicyUnitTestCase : public TestCase
                                 MicroSeconds(29)};
         for (Time t : at)
         {
-            Simulator::Schedule(t, [&]() {
+            ScheduleLambda(t, [&]() {
                 ports.push_back(fl->Select(*sw, cand, 4, FlowView(1, 2, 49152)));
             });
         }
         // Another flow in between starts its own flowlet.
-        Simulator::Schedule(MicroSeconds(3),
-                            [&]() { fl->Select(*sw, cand, 4, FlowView(4, 2, 50000)); });
+        ScheduleLambda(MicroSeconds(3), [&]() { fl->Select(*sw, cand, 4, FlowView(4, 2, 50000)); });
         Simulator::Run();
         Simulator::Destroy();
         NS_TEST_ASSERT_MSG_EQ(ports.size(), 5, "five packets");
@@ -305,7 +305,7 @@ class ReceiverUnitTestCase : public TestCase
             qp->SetAttribute("AckInterval", UintegerValue(16));
             std::vector<uint64_t> delivered;
             qp->SetCallbacks(RdmaQueuePair::SendCompleteCallback(),
-                             RdmaQueuePair::DeliveredCallback(
+                             MakeLambdaCallback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t>(
                                  [&delivered](Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
                                      delivered.push_back(bytes);
                                  }),

@@ -9,6 +9,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
@@ -114,7 +115,7 @@ class UnloadedMessageTestCase : public TestCase
         RoceFabricHelper helper;
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         std::vector<RdmaFabric::MessageRecord> done;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord& r) { done.push_back(r); }));
         fabric->PostWrite(0, 3, 1000000, 7, 0);
         Simulator::Run();
@@ -168,7 +169,7 @@ class IncastTestCase : public TestCase
         }
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         uint32_t done = 0;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&done](const RdmaFabric::MessageRecord&) { done++; }));
 
         // Meter the receiver's link: the leaf port towards host 0.
@@ -250,7 +251,7 @@ class VictimFlowTestCase : public TestCase
         RoceFabricHelper helper;
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         Time victimFct;
-        fabric->AddMessageCallback(Callback<void, const RdmaFabric::MessageRecord&>(
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&victimFct](const RdmaFabric::MessageRecord& m) {
                 if (m.src == 2)
                 {

@@ -6,6 +6,7 @@
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/double.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/swift-congestion-control.h"
@@ -149,7 +150,7 @@ class SwiftDecreaseTest : public TestCase
         double afterNack = 0;
         // One RTT (the latest sample, 10 x target) later a decrease is allowed again:
         // 1 - 0.8 x 0.9 = 0.28 is capped at 1 - max_mdf = 0.5.
-        Simulator::Schedule(target * 10, [&]() {
+        ScheduleLambda(target * 10, [&]() {
             cc->OnAck(Ack(target * 10));
             after = cc->GetCwnd();
             cc->OnNack();
@@ -207,18 +208,18 @@ class SwiftTimeoutTest : public TestCase
         // Timeouts 10 us apart, more than the 8 us base RTT.
         for (int i = 0; i < 5; ++i)
         {
-            Simulator::Schedule(MicroSeconds(10 * i), [&]() {
+            ScheduleLambda(MicroSeconds(10 * i), [&]() {
                 cc->OnTimeout();
                 cw.push_back(cc->GetCwnd());
                 m_rateBps = cc->GetRate().GetBitRate();
             });
         }
-        Simulator::Schedule(MicroSeconds(60), [&]() {
+        ScheduleLambda(MicroSeconds(60), [&]() {
             cc->OnAck(Ack(MicroSeconds(9)));
             NS_TEST_EXPECT_MSG_EQ(cc->GetRetransmitCount(), 0u, "ACK clears the counter");
         });
         double afterAck = 0;
-        Simulator::Schedule(MicroSeconds(80), [&]() {
+        ScheduleLambda(MicroSeconds(80), [&]() {
             double before = cc->GetCwnd();
             cc->OnTimeout();
             afterAck = cc->GetCwnd() / before;

@@ -13,6 +13,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -430,7 +431,7 @@ CollectiveAlgorithm::HandleDelivered(uint32_t index)
     }
     if (t.reduce && m_reductionRate.GetBitRate() > 0)
     {
-        Simulator::Schedule(m_reductionRate.CalculateBytesTxTime(t.bytes),
+        Simulator::Schedule(RoundedTxTime(m_reductionRate, t.bytes),
                             &CollectiveAlgorithm::Complete,
                             this,
                             index);

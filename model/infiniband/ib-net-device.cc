@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -190,7 +191,7 @@ IbNetDevice::GetDataRate() const
 Time
 IbNetDevice::GetTransmitTime(uint32_t bytes) const
 {
-    return m_rate.CalculateBytesTxTime(bytes);
+    return RoundedTxTime(m_rate, bytes);
 }
 
 Ptr<IbChannel>

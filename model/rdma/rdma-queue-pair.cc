@@ -4,6 +4,7 @@
 #include "rdma-queue-pair.h"
 
 #include "rdma-opcode.h"
+#include "rounded-time.h"
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -362,7 +363,7 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
     DataRate rate = m_cc ? m_cc->GetRate() : DataRate(0);
     if (rate.GetBitRate() > 0 && m_cc && rate < m_cc->GetContext().lineRate)
     {
-        m_nextAvail = std::max(now, m_nextAvail) + rate.CalculateBytesTxTime(wireBytes);
+        m_nextAvail = std::max(now, m_nextAvail) + RoundedTxTime(rate, wireBytes);
     }
     else
     {

@@ -3,6 +3,8 @@
  */
 #include "swift-congestion-control.h"
 
+#include "rounded-time.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -199,7 +201,7 @@ SwiftCongestionControl::GetTargetDelay(double cwnd, uint32_t hops) const
     double b = -a / std::sqrt(m_fsMaxCwnd);
     double fs = a / std::sqrt(std::max(cwnd, 1e-12)) + b;
     fs = std::min(std::max(fs, 0.0), range);
-    return m_baseTarget + hops * m_perHop + Seconds(fs);
+    return m_baseTarget + hops * m_perHop + RoundedSeconds(fs);
 }
 
 double

@@ -19,7 +19,9 @@
 
 #include <cmath>
 
-#if __has_include("ns3/version-defines.h")
+// waf-era trees (wscript-compat/wscript defines AI_FABRIC_NS3_WAF_TREE) have no
+// version-defines.h; __has_include would find an installed ns-3's (Debian: 3.37).
+#if !defined(AI_FABRIC_NS3_WAF_TREE) && __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
 #endif
 #if defined(NS3_VERSION_MAJOR) && defined(NS3_VERSION_MINOR) &&                                    \

@@ -5,6 +5,7 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rounded-time.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -164,7 +165,7 @@ BackgroundTrafficGenerator::GetMeanInterArrival()
 {
     EnsureDistribution();
     const double bps = static_cast<double>(m_hostRate.GetBitRate());
-    return Seconds(m_dist->GetMeanBytes() * 8.0 / (bps * m_load));
+    return RoundedSeconds(m_dist->GetMeanBytes() * 8.0 / (bps * m_load));
 }
 
 void
@@ -252,7 +253,7 @@ BackgroundTrafficGenerator::Generate(uint32_t numHosts)
         uint32_t dst = m_dstRng->GetInteger(0, numHosts - 2);
         f.dst = dst >= src ? dst + 1 : dst; // uniform over the other hosts
         f.sizeBytes = FlowSizeDistribution::ToFlowSize(m_dist->InverseCdf(m_sizeRng->GetValue()));
-        f.start = Seconds(t);
+        f.start = RoundedSeconds(t);
         f.priority = m_priority;
         f.dport = m_dport;
         flows.push_back(f);
