@@ -8,6 +8,7 @@
  * every topology without a drop.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/collective-application.h"
@@ -48,15 +49,6 @@ namespace
 
 const DataRate kRate("100Gbps");
 const uint32_t kMtu = 1000;
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 /**
  * Payload goodput of a link: WRITE-middle packets carry mtu payload bytes in

@@ -8,6 +8,7 @@
  * doc/dcqcn.md and doc/swift.md.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/config.h"
 #include "ns3/lambda-callback.h"
@@ -32,15 +33,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 /// A star: `hosts` hosts on one switch, 100 Gb/s, 1 us cables.
 Ptr<TopologyGraph>

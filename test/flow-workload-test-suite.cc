@@ -7,6 +7,7 @@
  * clear error; background flows on a loaded leaf-spine never beat their ideal FCT.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/config-error.h"
 #include "ns3/flow-file.h"
@@ -36,15 +37,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 Ptr<TopologyGraph>
 LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)

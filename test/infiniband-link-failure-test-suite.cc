@@ -11,6 +11,7 @@
  * --link-failure knob.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config-error.h"
@@ -44,15 +45,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 Ptr<TopologyGraph>
 FatTree4()

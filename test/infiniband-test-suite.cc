@@ -7,6 +7,7 @@
  * torus all-to-all on dateline VLs.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/collective-algorithm.h"
@@ -46,15 +47,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 /// Busy time, span and bytes of one port's transmitter (data packets).
 struct IbLinkMeter

@@ -8,6 +8,7 @@
  * entropy lets plain ECMP switches spray, and adaptive routing avoids a slow link.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/adaptive-egress-policy.h"
 #include "ns3/config.h"
@@ -42,15 +43,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 /// A policy by its runner name, on its own RNG stream.
 Ptr<EgressPortPolicy>

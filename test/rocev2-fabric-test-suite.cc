@@ -6,6 +6,7 @@
  * without PFC drops and recovers by retransmission, and PFC's victim flow.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -81,15 +82,6 @@ PortTowards(Ptr<TopologyGraph> g, uint32_t node, uint32_t peer)
         }
     }
     return 0;
-}
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
 }
 
 } // namespace

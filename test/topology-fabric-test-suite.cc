@@ -8,6 +8,7 @@
  * pattern, whose minimal throughput is one global cable shared by a*p hosts.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -36,15 +37,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-UsePicoseconds()
-{
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
-}
 
 Ptr<TopologyGraph>
 Torus(const std::string& dims, bool wrap)
