@@ -138,6 +138,11 @@ target_link_libraries(ai-fabric PUBLIC ${AI_FABRIC_NS3_TARGETS} nlohmann_json::n
 # Public, so programs and tests including this module's headers log too.
 target_compile_definitions(ai-fabric PUBLIC NS3_LOG_ENABLE)
 ai_fabric_target_options(ai-fabric)
+# A shared library's exported functions may be interposed at load time, so GCC may
+# not inline one into another within the library (-fPIC's default): small per-packet
+# helpers (MMU index and accounting, header helpers) then cost a call through the PLT
+# each. Nobody interposes this library's symbols.
+target_compile_options(ai-fabric PRIVATE -fno-semantic-interposition)
 
 # --- the command-line program ---------------------------------------------------
 if(AI_FABRIC_CLI_SOURCE)
