@@ -45,6 +45,20 @@ BM_EncapsulateWriteMiddle(benchmark::State& state)
 
 BENCHMARK(BM_EncapsulateWriteMiddle);
 
+/// The NIC's path: a new WRITE-middle frame in one buffer operation.
+void
+BM_BuildWriteMiddle(benchmark::State& state)
+{
+    RoceFrameFields f = DataFields();
+    for (auto _ : state)
+    {
+        Ptr<Packet> p = RoceFrame::Build(f);
+        benchmark::DoNotOptimize(p);
+    }
+}
+
+BENCHMARK(BM_BuildWriteMiddle);
+
 void
 BM_PeekFrame(benchmark::State& state)
 {
