@@ -487,6 +487,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFra
     }
     m_mmu->OnEnqueue(inPort, prio, out, outPrio, bytes);
     EgressPort& e = m_egress[out];
+    e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
     e.queues[outPrio].push_back(
         QueuedFrame{p, bytes, static_cast<uint16_t>(inPort), prio, view.ecn != 0});
     e.bytes[outPrio] += bytes;
@@ -501,36 +502,18 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFra
 int
 RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
 {
-    // Control traffic (priority 7) is always served first.
-    if (!port.queues[7].empty() && !(pausedMask & 0x80))
-    {
-        return 7;
-    }
-    if (!m_dwrr)
-    {
-        for (int q = 6; q >= 0; --q)
-        {
-            if (!port.queues[q].empty() && !(pausedMask & (1U << q)))
-            {
-                return q;
-            }
-        }
-        return -1;
-    }
-    // Deficit weighted round robin over 0..6 with equal quanta.
-    bool any = false;
-    for (int q = 0; q < 7; ++q)
-    {
-        if (!port.queues[q].empty() && !(pausedMask & (1U << q)))
-        {
-            any = true;
-            break;
-        }
-    }
-    if (!any)
+    const uint8_t ready = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
+    if (ready == 0)
     {
         return -1;
     }
+    // Control traffic (priority 7) is always served first; strict priority then
+    // takes the highest ready queue.
+    if (!m_dwrr || (ready & 0x80))
+    {
+        return 31 - __builtin_clz(static_cast<uint32_t>(ready));
+    }
+    // Deficit weighted round robin over 0..6 with equal quanta (some queue is ready).
     for (;;)
     {
         uint8_t q = port.dwrrNext;
@@ -558,15 +541,7 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
 bool
 RoceSwitch::HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const
 {
-    const EgressPort& e = m_egress[dev.GetIfIndex()];
-    for (uint8_t q = 0; q < 8; ++q)
-    {
-        if (!e.queues[q].empty() && !(pausedMask & (1U << q)))
-        {
-            return true;
-        }
-    }
-    return false;
+    return (m_egress[dev.GetIfIndex()].nonEmpty & static_cast<uint8_t>(~pausedMask)) != 0;
 }
 
 Ptr<Packet>
@@ -581,6 +556,10 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask)
     }
     QueuedFrame f = e.queues[q].front();
     e.queues[q].pop_front();
+    if (e.queues[q].empty())
+    {
+        e.nonEmpty &= static_cast<uint8_t>(~(1U << q));
+    }
     e.bytes[q] -= f.bytes;
     m_mmu->OnDequeue(f.inPort, f.inPrio, outPort, static_cast<uint8_t>(q), f.bytes);
     if (m_mmu->ShouldResume(f.inPort, f.inPrio))

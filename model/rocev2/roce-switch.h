@@ -127,6 +127,7 @@ class RoceSwitch : public Object, public RocePortOwner
     struct EgressPort
     {
         std::array<std::deque<QueuedFrame>, 8> queues;
+        uint8_t nonEmpty{0}; //!< bit q set while queues[q] holds a frame (one byte to test)
         std::array<uint64_t, 8> bytes{};
         std::array<int64_t, 8> deficit{};
         uint8_t dwrrNext{0};
