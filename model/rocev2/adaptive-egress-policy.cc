@@ -96,18 +96,7 @@ AdaptiveEgressPolicy::AssignStreams(int64_t stream)
 uint64_t
 AdaptiveEgressPolicy::PortLoad(const RoceSwitch& sw, uint32_t port, uint8_t prio) const
 {
-    uint64_t load = 0;
-    if (m_perPriority)
-    {
-        load = sw.GetQueueBytes(port, prio);
-    }
-    else
-    {
-        for (uint8_t q = 0; q < 8; ++q)
-        {
-            load += sw.GetQueueBytes(port, q);
-        }
-    }
+    uint64_t load = m_perPriority ? sw.GetQueueBytes(port, prio) : sw.GetPortBytes(port);
     if (m_countWireBytes)
     {
         load += sw.GetPort(port)->GetUnsentWireBytes();

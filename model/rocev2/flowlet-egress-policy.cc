@@ -95,11 +95,7 @@ FlowletEgressPolicy::Choose(const RoceSwitch& sw, const uint32_t* candidates, ui
     for (uint32_t i = 0; i < n; ++i)
     {
         uint32_t idx = (start + i) % n;
-        uint64_t load = 0;
-        for (uint8_t q = 0; q < 8; ++q)
-        {
-            load += sw.GetQueueBytes(candidates[idx], q);
-        }
+        const uint64_t load = sw.GetPortBytes(candidates[idx]);
         if (load < bestLoad)
         {
             bestLoad = load;

@@ -296,6 +296,18 @@ RoceSwitch::GetQueueBytes(uint32_t port, uint8_t queue) const
     return m_egress[port].bytes[queue];
 }
 
+uint64_t
+RoceSwitch::GetPortBytes(uint32_t port) const
+{
+    const EgressPort& e = m_egress[port];
+    uint64_t sum = 0;
+    for (uint64_t b : e.bytes)
+    {
+        sum += b;
+    }
+    return sum;
+}
+
 uint32_t
 RoceSwitch::GetQueuePackets(uint32_t port, uint8_t queue) const
 {
