@@ -205,9 +205,9 @@ RoceNetDevice::ScheduleCompletion(Time delay)
             Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
     }
     m_completionPending = true;
-    // ScheduleWithContext returns no EventId (never needed here: the event is never
-    // cancelled), which saves building one per frame; the context is this node's,
-    // as Schedule would give, and the order (time, then insertion) is the same.
+    // ScheduleWithContext returns no EventId (none is needed: only DoDispose cancels,
+    // through the event object itself), which saves building one per frame; the context is this
+    // node's, as Schedule would give, and the order (time, then insertion) is the same.
     m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
     Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_txCompleteEvent));
 }
