@@ -372,9 +372,9 @@ class ReceiverUnitTestCase : public TestCase
  * host, no congestion control, PFC). Flow-hash ECMP collides on up-links and loses
  * a large share of the bisection; per-packet spraying
  * reaches >= 0.9 of line-rate goodput (measured 0.93), adaptive with quantized
- * port loads >= 0.9 (0.93), round robin >= 0.8 (0.86), NIC entropy (16 source
+ * port loads >= 0.9 (0.93), round robin >= 0.8 (0.84), NIC entropy (16 source
  * ports per QP) over plain ECMP switches >= 0.75 (0.82), flow ECMP < 0.7 (0.56).
- * Adaptive comparing exact byte counts stays at 0.875: the choice is a
+ * Adaptive comparing exact byte counts stays at 0.86: the choice is a
  * deterministic function of a periodic arrival pattern and keeps sending a flow
  * to the same port (phase locking), what round robin suffers from too.
  */
