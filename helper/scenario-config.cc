@@ -48,6 +48,17 @@ Join(const std::vector<std::string>& items, const char* sep = ", ")
     return s;
 }
 
+std::vector<std::string>
+Names(const std::vector<ScenarioConfig::NamedType>& types)
+{
+    std::vector<std::string> names;
+    for (const auto& t : types)
+    {
+        names.push_back(t.name);
+    }
+    return names;
+}
+
 std::string
 RangeText(uint64_t lo, uint64_t hi)
 {
@@ -638,11 +649,18 @@ BuildKnobs()
                          65535));
     k.push_back(Choice("scheduler",
                        "ns-3 event list; every one gives the same results (events are "
-                       "ordered by time, then by insertion), quaternary-heap "
-                       "(ns3::QuaternaryHeapScheduler) is the fastest here; map, heap, "
-                       "calendar, list are ns-3's own",
+                       "ordered by time, then by insertion); timing-wheel "
+                       "(ns3::TimingWheelScheduler) is the fastest here, quaternary-heap "
+                       "(ns3::QuaternaryHeapScheduler) the next; map, heap, calendar, list are "
+                       "ns-3's own",
                        &C::scheduler,
-                       {"quaternary-heap", "map", "heap", "calendar", "list"}));
+                       Names(C::EventLists())));
+    k.push_back(Choice("simulator",
+                       "ns-3 simulator implementation; both give the same results: fabric "
+                       "(ns3::FabricSimulatorImpl, a lighter per-event path) or default "
+                       "(ns3::DefaultSimulatorImpl)",
+                       &C::simulator,
+                       Names(C::SimulatorImpls())));
     k.push_back(Unsigned("priority",
                          "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
                          "lossless RoCE class in vendor defaults",
@@ -739,6 +757,27 @@ ScenarioConfig::Knobs()
 {
     static const std::vector<KnobInfo> knobs = BuildKnobs();
     return knobs;
+}
+
+const std::vector<ScenarioConfig::NamedType>&
+ScenarioConfig::EventLists()
+{
+    static const std::vector<NamedType> lists = {
+        {"timing-wheel", "ns3::TimingWheelScheduler"},
+        {"quaternary-heap", "ns3::QuaternaryHeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"}};
+    return lists;
+}
+
+const std::vector<ScenarioConfig::NamedType>&
+ScenarioConfig::SimulatorImpls()
+{
+    static const std::vector<NamedType> impls = {{"fabric", "ns3::FabricSimulatorImpl"},
+                                                 {"default", "ns3::DefaultSimulatorImpl"}};
+    return impls;
 }
 
 const ScenarioConfig::KnobInfo*

@@ -111,7 +111,8 @@ class ScenarioConfig
     std::string out{"out"};                   ///< output directory
     Time qlenInterval{MicroSeconds(10)};      ///< queue sampling period; 0 = off
     uint32_t ackInterval{1};                  ///< one ACK every K packets
-    std::string scheduler{"quaternary-heap"}; ///< event list: quaternary-heap | map | heap | ...
+    std::string scheduler{"timing-wheel"};    ///< event list (EventLists())
+    std::string simulator{"fabric"};          ///< simulator implementation (SimulatorImpls())
     uint32_t priority{3};                     ///< RDMA traffic class
     std::optional<uint64_t> kmin;             ///< ECN Kmin bytes; unset = scale from link rate
     std::optional<uint64_t> kmax;             ///< ECN Kmax bytes; unset = scale from link rate
@@ -135,6 +136,18 @@ class ScenarioConfig
 
     /// \return the knob table, in --help order
     static const std::vector<KnobInfo>& Knobs();
+
+    /// A --scheduler or --simulator value and the ns-3 TypeId it selects.
+    struct NamedType
+    {
+        std::string name;   ///< the flag's value
+        std::string typeId; ///< the ns-3 type
+    };
+
+    /// \return the --scheduler values (ns-3 Scheduler types), the default first
+    static const std::vector<NamedType>& EventLists();
+    /// \return the --simulator values (ns-3 SimulatorImpl types), the default first
+    static const std::vector<NamedType>& SimulatorImpls();
 
     /**
      * \param name a flag name, '-' or '_' separated

@@ -15,6 +15,7 @@
 #include "ns3/double.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
@@ -32,6 +33,7 @@
 #include "ns3/roce-switch.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
@@ -56,6 +58,20 @@ namespace
 /// fct.csv "kind" values, indexed by the kind byte messages carry.
 const char* const KIND_NAMES[] =
     {"flow", "incast", "permutation", "alltoall", "collective", "background"};
+
+/// \return the TypeId name of knob value \p name (the knob allows only listed names).
+const std::string&
+TypeNameOf(const std::vector<ScenarioConfig::NamedType>& types, const std::string& name)
+{
+    for (const auto& t : types)
+    {
+        if (t.name == name)
+        {
+            return t.typeId;
+        }
+    }
+    throw ConfigError("'" + name + "' is not a listed value"); // Set() checked it already
+}
 
 enum Kind : uint8_t
 {
@@ -178,14 +194,17 @@ ScenarioRunner::ConfigureDefaults()
     }
     RngSeedManager::SetSeed(c.seed);
     RngSeedManager::SetRun(c.run);
-    static const std::map<std::string, std::string> schedulers = {
-        {"quaternary-heap", "ns3::QuaternaryHeapScheduler"},
-        {"map", "ns3::MapScheduler"},
-        {"heap", "ns3::HeapScheduler"},
-        {"calendar", "ns3::CalendarScheduler"},
-        {"list", "ns3::ListScheduler"}};
+    // The simulator implementation is chosen by a global value read when the first
+    // Simulator call creates it; one that exists already (a caller that did not
+    // Simulator::Destroy) stays, and the summary names what ran. Run() restores the
+    // global value, so later simulations in this process get what they would have.
+    StringValue previousImpl;
+    GlobalValue::GetValueByName("SimulatorImplementationType", previousImpl);
+    m_previousSimulatorImpl = previousImpl.Get();
+    GlobalValue::Bind("SimulatorImplementationType",
+                      StringValue(TypeNameOf(ScenarioConfig::SimulatorImpls(), c.simulator)));
     ObjectFactory scheduler;
-    scheduler.SetTypeId(schedulers.at(c.scheduler)); // the knob allows only these names
+    scheduler.SetTypeId(TypeNameOf(ScenarioConfig::EventLists(), c.scheduler));
     Simulator::SetScheduler(scheduler);
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(c.ackInterval));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
@@ -629,6 +648,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     uint64_t events = Simulator::GetEventCount();
     s["sim_time_s"] = simSeconds;
     s["wall_s"] = wallSeconds;
+    s["simulator_impl"] = Simulator::GetImplementation()->GetInstanceTypeId().GetName();
     s["events"] = events;
     s["events_per_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
     s["packet_hops"] = k.packetHops;
@@ -718,6 +738,7 @@ ScenarioRunner::Run()
     m_routes = nullptr;
     m_graph = nullptr;
     Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(m_previousSimulatorImpl));
     return summary;
 }
 

@@ -75,7 +75,8 @@ class ScenarioRunner
     bool m_workDone{false};
     /// One predicate per source of work (pattern, collectives, flows); all true = done.
     std::vector<std::function<bool()>> m_finished;
-    nlohmann::json m_extraSummary; //!< fragments added by workloads
+    nlohmann::json m_extraSummary;       //!< fragments added by workloads
+    std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
 };
 
 } // namespace ns3

@@ -90,8 +90,8 @@ class KnobDefaultsTestCase : public TestCase
     {
         const ScenarioConfig defaults;
         NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(),
-                              48,
-                              "knob count (37 DESIGN.md flags + 11 extras)");
+                              49,
+                              "knob count (37 DESIGN.md flags + 12 extras)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {

@@ -7,6 +7,7 @@
 #include "rounded-time.h"
 
 #include "ns3/enum.h"
+#include "ns3/fabric-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -227,7 +228,7 @@ RdmaQueuePair::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8
     m.bytes = bytes;
     m.firstPsn = m_endPsn;
     m.endPsn = m_endPsn + (bytes + m_mtu - 1) / m_mtu;
-    m.postTime = Simulator::Now();
+    m.postTime = FabricSimulatorImpl::NowFast();
     m.kind = kind;
     m_endPsn = m.endPsn;
     m_messages.push_back(m);
@@ -503,7 +504,7 @@ RdmaQueuePair::RestartTimer()
     // (4 ms): tens of thousands of them, making every event cost more.
     if (m_unaPsn < m_nextPsn)
     {
-        m_rtoDeadline = Simulator::Now() + m_rto;
+        m_rtoDeadline = FabricSimulatorImpl::NowFast() + m_rto;
         if (!m_timer.IsRunning())
         {
             m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
@@ -522,7 +523,7 @@ RdmaQueuePair::Timeout()
     {
         return; // everything was acknowledged since the timer was set
     }
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::NowFast();
     if (now < m_rtoDeadline)
     {
         m_timer = Simulator::Schedule(m_rtoDeadline - now, &RdmaQueuePair::Timeout, this);

@@ -5,6 +5,7 @@
 
 #include "roce-net-device.h"
 
+#include "ns3/fabric-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -85,9 +86,9 @@ RoceChannel::TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time 
     // share it: no per-hop copy (unlike PointToPointChannel's p->Copy()).
     d.inFlight.push_back(p);
     d.arrival->Ref(); // the simulator releases one reference per scheduled run
-    Simulator::ScheduleWithContext(m_dev[to]->GetNodeId(),
-                                   txTime + m_delay,
-                                   PeekPointer(d.arrival));
+    FabricSimulatorImpl::ScheduleWithContextFast(m_dev[to]->GetNodeId(),
+                                                 txTime + m_delay,
+                                                 PeekPointer(d.arrival));
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -182,7 +183,7 @@ RoceNetDevice::RequestTransmit()
     }
     // Busy without a completion event: the frame on the wire was sent when there
     // was nothing behind it. Pull now if it has left, else at its end.
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::NowFast();
     if (now >= m_txEnd)
     {
         m_busy = false;
@@ -209,7 +210,7 @@ RoceNetDevice::ScheduleCompletion(Time delay)
     // through the event object itself), which saves building one per frame; the context is this
     // node's, as Schedule would give, and the order (time, then insertion) is the same.
     m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
-    Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_txCompleteEvent));
+    FabricSimulatorImpl::ScheduleWithContextFast(m_nodeId, delay, PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -260,7 +261,7 @@ RoceNetDevice::GetUnsentWireBytes() const
     {
         return 0; // (busy may outlast the frame when no completion was scheduled)
     }
-    const int64_t ticks = (m_txEnd - Simulator::Now()).GetTimeStep();
+    const int64_t ticks = (m_txEnd - FabricSimulatorImpl::NowFast()).GetTimeStep();
     return ticks > 0 ? static_cast<uint64_t>(std::llround(ticks / m_ticksPerByte)) : 0;
 }
 
@@ -280,7 +281,7 @@ RoceNetDevice::StartTransmission(const Ptr<Packet>& p)
     {
         m_promiscSnifferTrace(p);
     }
-    m_txEnd = Simulator::Now() + txTime;
+    m_txEnd = FabricSimulatorImpl::NowFast() + txTime;
     m_channel->TransmitStart(p, this, txTime);
     // The end of a transmission is an event only when something waits behind it:
     // an idle port (a switch port between two frames of a flow, most of them) would
@@ -357,9 +358,9 @@ RoceNetDevice::HandlePfcFrame(const RoceFrameView& /* view */, const Ptr<Packet>
         if (!(m_pausedMask & (1U << prio)))
         {
             m_pausedMask |= (1U << prio);
-            m_pauseStart[prio] = Simulator::Now();
+            m_pauseStart[prio] = FabricSimulatorImpl::NowFast();
         }
-        m_pausedUntil[prio] = Simulator::Now() + pause;
+        m_pausedUntil[prio] = FabricSimulatorImpl::NowFast() + pause;
         m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
     }
 }
@@ -370,7 +371,7 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     if (m_pausedMask & (1U << prio))
     {
         m_pausedMask &= ~(1U << prio);
-        m_pausedTotal[prio] += Simulator::Now() - m_pauseStart[prio];
+        m_pausedTotal[prio] += FabricSimulatorImpl::NowFast() - m_pauseStart[prio];
         RequestTransmit();
     }
 }
@@ -487,7 +488,7 @@ RoceNetDevice::GetPausedTime(uint8_t prio) const
     Time t = m_pausedTotal[prio];
     if (m_pausedMask & (1U << prio))
     {
-        t += Simulator::Now() - m_pauseStart[prio];
+        t += FabricSimulatorImpl::NowFast() - m_pauseStart[prio];
     }
     return t;
 }

@@ -9,6 +9,7 @@
 #include "roce-net-device.h"
 
 #include "ns3/boolean.h"
+#include "ns3/fabric-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -311,7 +312,7 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
         m_control.pop_front();
         return p;
     }
-    Time now = Simulator::Now();
+    Time now = FabricSimulatorImpl::NowFast();
     Time earliest = Time::Max();
     std::size_t n = m_active.size();
     for (std::size_t i = 0; i < n && !m_active.empty(); ++i)
@@ -431,7 +432,7 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, const Ptr<Packet>& p, const Roce
         return;
     }
     Ptr<RdmaQueuePair> qp = m_qps[view.destQp - 1];
-    Time now = Simulator::Now();
+    Time now = FabricSimulatorImpl::NowFast();
     uint8_t op = view.bthOpcode;
     if (op == RdmaOpcode::ACKNOWLEDGE)
     {

@@ -172,17 +172,33 @@ BUSY = [
 ]
 
 
-@pytest.mark.parametrize("scheduler", ["map", "heap", "calendar"])
-def test_every_scheduler_gives_the_same_run(run, tmp_path, scheduler):
-    """The default event list (quaternary-heap) keeps ns-3's (time, uid) order exactly."""
-    a, b = tmp_path / "default", tmp_path / scheduler
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "--scheduler=quaternary-heap",
+        "--scheduler=map",
+        "--scheduler=heap",
+        "--scheduler=calendar",
+        "--simulator=default",
+        "--simulator=default --scheduler=map",
+    ],
+)
+def test_every_event_engine_gives_the_same_run(run, tmp_path, engine):
+    """The default engine (timing-wheel event list in FabricSimulatorImpl) keeps
+    ns-3's (time, uid) order exactly: ns-3's own scheduler and simulator give
+    byte-identical outputs."""
+    a, b = tmp_path / "default", tmp_path / "other"
     assert run(*BUSY, f"--out={a}").returncode == 0
-    assert run(*BUSY, f"--scheduler={scheduler}", f"--out={b}").returncode == 0
+    assert run(*BUSY, *engine.split(), f"--out={b}").returncode == 0
     for name in HEADERS:
         assert (a / name).read_text() == (b / name).read_text(), name
     sa = json.loads((a / "summary.json").read_text())
     sb = json.loads((b / "summary.json").read_text())
-    assert sa["config"]["scheduler"] == "quaternary-heap"
+    assert sa["config"]["scheduler"] == "timing-wheel"
+    assert sa["config"]["simulator"] == "fabric"
+    assert sa["simulator_impl"] == "ns3::FabricSimulatorImpl"
+    want = "ns3::DefaultSimulatorImpl" if "default" in engine else "ns3::FabricSimulatorImpl"
+    assert sb["simulator_impl"] == want
     assert sa["events"] == sb["events"] and sa["events"] > 10000
     assert sa["pfc_pause_frames"] > 0 and sa["ecn_marks"] > 0 and sa["cnps"] > 0
 

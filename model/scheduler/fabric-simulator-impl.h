@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef FABRIC_SIMULATOR_IMPL_H
+#define FABRIC_SIMULATOR_IMPL_H
+
+#include "timing-wheel-scheduler.h"
+
+#include "ns3/event-id.h"
+#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
+
+#include <atomic>
+#include <list>
+#include <mutex>
+#include <thread>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief A sequential simulator implementation for packet-level fabric runs:
+ * ns-3's DefaultSimulatorImpl semantics with a lighter per-event path.
+ *
+ * Same event order as DefaultSimulatorImpl (time stamp, then a uid given in the
+ * same sequence), so a run gives byte-identical results with either; select it
+ * with GlobalValue SimulatorImplementationType = ns3::FabricSimulatorImpl before
+ * the first Simulator call (the scenario runner does, see --simulator). What it
+ * leaves out per event: the EventId DefaultSimulatorImpl builds for
+ * PreEventHook (two reference-count updates), logging checks, and, when the
+ * event list is a TimingWheelScheduler, the virtual calls into it.
+ *
+ * Models on a packet's path schedule through the static ScheduleWithContext /
+ * Now below: with this implementation running they insert into its event list
+ * directly (no Simulator::GetImpl, no virtual call); with any other (default,
+ * real-time, distributed) they call ns3::Simulator. Like every Simulator call,
+ * they are for the simulation thread; other threads keep using
+ * Simulator::ScheduleWithContext, which this implementation queues under a lock
+ * as DefaultSimulatorImpl does.
+ */
+class FabricSimulatorImpl : public SimulatorImpl
+{
+  public:
+    static TypeId GetTypeId();
+
+    FabricSimulatorImpl();
+    ~FabricSimulatorImpl() override;
+
+    void Destroy() override;
+    bool IsFinished() const override;
+    void Stop() override;
+    void Stop(const Time& delay) override;
+    EventId Schedule(const Time& delay, EventImpl* event) override;
+    void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
+    EventId ScheduleNow(EventImpl* event) override;
+    EventId ScheduleDestroy(EventImpl* event) override;
+    void Remove(const EventId& id) override;
+    void Cancel(const EventId& id) override;
+    bool IsExpired(const EventId& id) const override;
+    void Run() override;
+    Time Now() const override;
+    Time GetDelayLeft(const EventId& id) const override;
+    Time GetMaximumSimulationTime() const override;
+    void SetScheduler(ObjectFactory schedulerFactory) override;
+    uint32_t GetSystemId() const override;
+    uint32_t GetContext() const override;
+    uint64_t GetEventCount() const override;
+
+    /**
+     * Simulator::ScheduleWithContext for the simulation thread's per-packet paths:
+     * insert \p event (whose reference the simulator takes over) to run after
+     * \p delay in \p context.
+     */
+    static void ScheduleWithContextFast(uint32_t context, const Time& delay, EventImpl* event)
+    {
+        FabricSimulatorImpl* sim = s_running;
+        if (sim != nullptr)
+        {
+            sim->Insert(context, sim->m_currentTs + delay.GetTimeStep(), event);
+        }
+        else
+        {
+            Simulator::ScheduleWithContext(context, delay, event);
+        }
+    }
+
+    /// Simulator::Now for the simulation thread's per-packet paths.
+    static Time NowFast()
+    {
+        const FabricSimulatorImpl* sim = s_running;
+        return sim != nullptr ? TimeStep(sim->m_currentTs) : Simulator::Now();
+    }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// An event scheduled from another thread, inserted at the next event boundary.
+    struct EventFromThread
+    {
+        uint32_t context; //!< its context
+        uint64_t delay;   //!< its delay in ticks, from when it is inserted
+        EventImpl* event; //!< the event (its reference is the simulator's)
+    };
+
+    /// Insert \p event at absolute time \p ts with the next uid.
+    void Insert(uint32_t context, uint64_t ts, EventImpl* event)
+    {
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = m_uid++;
+        ++m_unscheduledEvents;
+        if (m_wheel != nullptr)
+        {
+            m_wheel->InsertEvent(ev);
+        }
+        else
+        {
+            m_events->Insert(ev);
+        }
+    }
+
+    /// Move events scheduled by other threads into the event list.
+    void InsertEventsFromThreads();
+    /// Run events until the list is empty or Stop is called.
+    void RunEvents();
+    /// \return true if no event is scheduled
+    bool NoEvents() const;
+
+    static FabricSimulatorImpl* s_running; //!< the instance in use, if one is
+
+    Ptr<Scheduler> m_events;                       //!< the event list
+    TimingWheelScheduler* m_wheel{nullptr};        //!< m_events when it is a TimingWheelScheduler
+    std::list<EventId> m_destroyEvents;            //!< run by Destroy, in order
+    std::list<EventFromThread> m_fromThreads;      //!< scheduled by other threads
+    std::mutex m_fromThreadsMutex;                 //!< guards m_fromThreads
+    std::atomic<bool> m_fromThreadsPending{false}; //!< m_fromThreads is not empty
+    std::thread::id m_mainThreadId;                //!< the thread that runs the simulation
+
+    bool m_stop{false};
+    uint32_t m_uid;                 //!< next event uid
+    uint32_t m_currentUid;          //!< uid of the event running (or last run)
+    uint64_t m_currentTs{0};        //!< its time stamp (ticks)
+    uint32_t m_currentContext;      //!< its context
+    uint64_t m_eventCount{0};       //!< events run
+    int64_t m_unscheduledEvents{0}; //!< events in the list
+};
+
+} // namespace ns3
+
+#endif // FABRIC_SIMULATOR_IMPL_H

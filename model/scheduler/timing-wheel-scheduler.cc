@@ -1,0 +1,214 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "timing-wheel-scheduler.h"
+
+#include "ns3/assert.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TimingWheelScheduler");
+
+NS_OBJECT_ENSURE_REGISTERED(TimingWheelScheduler);
+
+TypeId
+TimingWheelScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TimingWheelScheduler")
+            .SetParent<Scheduler>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<TimingWheelScheduler>()
+            .AddAttribute("SlotWidth",
+                          "Time one wheel slot spans, rounded down to a power of two of the "
+                          "time resolution's ticks (1 ns at picoseconds: 1.024 ns). About one "
+                          "event per slot is best: a frame hop schedules at most two events "
+                          "within serialization + cable delay (~0.1-2 us in a cluster fabric)",
+                          TimeValue(NanoSeconds(1)),
+                          MakeTimeAccessor(&TimingWheelScheduler::m_slotWidth),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("SlotCount",
+                          "Number of wheel slots, a power of two from 64 to 4096; the wheel "
+                          "spans SlotCount x SlotWidth (4.2 us by default, past a frame's "
+                          "serialization plus a 1 us cable); later events go to a 4-ary heap",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&TimingWheelScheduler::m_slotCount),
+                          MakeUintegerChecker<uint32_t>(64, MAX_SLOTS));
+    return tid;
+}
+
+TimingWheelScheduler::TimingWheelScheduler()
+    : m_slotWidth(NanoSeconds(1)),
+      m_slotCount(4096)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+TimingWheelScheduler::~TimingWheelScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+TimingWheelScheduler::NotifyConstructionCompleted()
+{
+    Scheduler::NotifyConstructionCompleted();
+    if ((m_slotCount & (m_slotCount - 1)) != 0)
+    {
+        NS_FATAL_ERROR("TimingWheelScheduler: SlotCount " << m_slotCount
+                                                          << " is not a power of two (allowed: "
+                                                             "64, 128, ..., 4096)");
+    }
+    const int64_t ticks = m_slotWidth.GetTimeStep();
+    m_shift = 0;
+    while ((int64_t{2} << m_shift) <= ticks)
+    {
+        ++m_shift;
+    }
+    m_mask = m_slotCount - 1;
+    m_head.assign(m_slotCount, NIL);
+    m_tail.assign(m_slotCount, NIL);
+    m_words.assign(m_slotCount / 64, 0);
+    m_far = CreateObject<QuaternaryHeapScheduler>();
+}
+
+void
+TimingWheelScheduler::RefreshFarHead()
+{
+    m_farEmpty = m_far->IsEmpty();
+    if (!m_farEmpty)
+    {
+        m_farHead = m_far->PeekNext().key;
+    }
+}
+
+void
+TimingWheelScheduler::InsertFar(const Event& ev)
+{
+    // (Or, never in a simulation, before the wheel's present.)
+    m_far->Insert(ev);
+    if (m_farEmpty || ev.key < m_farHead)
+    {
+        m_farEmpty = false;
+        m_farHead = ev.key;
+    }
+}
+
+Scheduler::Event
+TimingWheelScheduler::RemoveNextFar()
+{
+    const Event ev = m_far->RemoveNext();
+    RefreshFarHead();
+    return ev;
+}
+
+uint32_t
+TimingWheelScheduler::GrowPool()
+{
+    const auto n = static_cast<uint32_t>(m_nodes.size());
+    NS_ABORT_MSG_IF(n == NIL, "TimingWheelScheduler: more than 2^32 - 1 events in the wheel");
+    m_nodes.emplace_back();
+    return n;
+}
+
+void
+TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
+{
+    const EventKey& key = m_nodes[node].ev.key;
+    uint32_t prev = NIL;
+    uint32_t cur = m_head[slot];
+    while (m_nodes[cur].ev.key < key)
+    {
+        prev = cur;
+        cur = m_nodes[cur].next;
+    }
+    m_nodes[node].next = cur;
+    if (prev == NIL)
+    {
+        m_head[slot] = node;
+    }
+    else
+    {
+        m_nodes[prev].next = node;
+    }
+}
+
+void
+TimingWheelScheduler::Insert(const Event& ev)
+{
+    InsertEvent(ev);
+}
+
+bool
+TimingWheelScheduler::IsEmpty() const
+{
+    return IsEmptyInline();
+}
+
+Scheduler::Event
+TimingWheelScheduler::PeekNext() const
+{
+    NS_ASSERT(!IsEmpty());
+    const uint32_t slot = FirstSlot();
+    if (slot == NIL || FarFirst(m_head[slot]))
+    {
+        return m_far->PeekNext();
+    }
+    return m_nodes[m_head[slot]].ev;
+}
+
+Scheduler::Event
+TimingWheelScheduler::RemoveNext()
+{
+    NS_ASSERT(!IsEmpty());
+    return RemoveNextEvent();
+}
+
+void
+TimingWheelScheduler::Remove(const Event& ev)
+{
+    NS_LOG_FUNCTION(this << ev.key.m_ts << ev.key.m_uid);
+    const uint64_t index = ev.key.m_ts >> m_shift;
+    if (index - m_current <= m_mask)
+    {
+        // Maybe in the wheel (or inserted into the far heap before the wheel reached it).
+        const auto slot = static_cast<uint32_t>(index & m_mask);
+        uint32_t prev = NIL;
+        for (uint32_t cur = m_head[slot]; cur != NIL; prev = cur, cur = m_nodes[cur].next)
+        {
+            if (m_nodes[cur].ev.key.m_uid != ev.key.m_uid)
+            {
+                continue;
+            }
+            const uint32_t next = m_nodes[cur].next;
+            if (prev == NIL)
+            {
+                m_head[slot] = next;
+            }
+            else
+            {
+                m_nodes[prev].next = next;
+            }
+            if (next == NIL)
+            {
+                m_tail[slot] = prev;
+                if (prev == NIL)
+                {
+                    ClearSlot(slot);
+                }
+            }
+            m_nodes[cur].next = m_free;
+            m_free = cur;
+            --m_inWheel;
+            return;
+        }
+    }
+    m_far->Remove(ev);
+    RefreshFarHead();
+}
+
+} // namespace ns3

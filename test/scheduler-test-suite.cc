@@ -1,0 +1,334 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The module's event lists (QuaternaryHeapScheduler, TimingWheelScheduler) against
+ * a reference ordered set: the same (time, uid) order under random inserts,
+ * removals of arbitrary events and pops, including many events at equal times (a
+ * fabric's common case), and for the wheel events beyond its span (its far heap),
+ * around its wrap, and several per slot. And FabricSimulatorImpl against ns-3's
+ * DefaultSimulatorImpl: the same events at the same times in the same order.
+ */
+#include "ai-fabric-test-compat.h"
+
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/global-value.h"
+#include "ns3/quaternary-heap-scheduler.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/timing-wheel-scheduler.h"
+#include "ns3/uinteger.h"
+
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+Scheduler::Event
+MakeEv(uint64_t ts, uint32_t uid)
+{
+    Scheduler::Event ev;
+    ev.impl = nullptr; // never invoked here
+    ev.key.m_ts = ts;
+    ev.key.m_uid = uid;
+    ev.key.m_context = 0;
+    return ev;
+}
+
+} // namespace
+
+/**
+ * 200,000 random operations (60% insert, 30% pop, 10% remove of a random
+ * scheduled event) with time stamps drawn from [now, now + range] so that ties
+ * are frequent; after each pop the list's event must be the reference's smallest.
+ */
+class SchedulerOrderTestCase : public TestCase
+{
+  public:
+    /// \param heap the event list under test (empty)
+    /// \param range time stamps of new events are now + [0, range] ticks
+    /// \param what the list and what the range exercises
+    SchedulerOrderTestCase(Ptr<Scheduler> heap, uint64_t range, const std::string& what)
+        : TestCase(what + " keeps ns-3's (time, uid) order under inserts, removes, pops"),
+          m_heap(heap),
+          m_range(range)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<Scheduler> heap = m_heap;
+        std::set<std::pair<uint64_t, uint32_t>> ref;
+        std::vector<std::pair<uint64_t, uint32_t>> live; // for picking a random victim
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(11);
+        uint32_t uid = 0;
+        uint64_t now = 0;
+        uint32_t mismatches = 0;
+        uint32_t pops = 0;
+        uint32_t removes = 0;
+        for (uint32_t op = 0; op < 200000; ++op)
+        {
+            const double r = u->GetValue();
+            if (r < 0.6 || ref.empty())
+            {
+                const uint64_t ts = now + u->GetInteger(0, m_range); // many equal stamps
+                heap->Insert(MakeEv(ts, uid));
+                ref.emplace(ts, uid);
+                live.emplace_back(ts, uid);
+                ++uid;
+            }
+            else if (r < 0.9)
+            {
+                const Scheduler::Event next = heap->PeekNext();
+                const Scheduler::Event ev = heap->RemoveNext();
+                const auto want = *ref.begin();
+                ref.erase(ref.begin());
+                if (ev.key.m_ts != want.first || ev.key.m_uid != want.second ||
+                    next.key.m_uid != ev.key.m_uid)
+                {
+                    ++mismatches;
+                }
+                now = ev.key.m_ts; // time never goes back, as in a simulation
+                ++pops;
+            }
+            else
+            {
+                // Remove a random still-scheduled event (Simulator::Remove).
+                for (;;)
+                {
+                    const uint32_t i = u->GetInteger(0, static_cast<uint32_t>(live.size() - 1));
+                    const auto victim = live[i];
+                    live[i] = live.back();
+                    live.pop_back();
+                    if (ref.erase(victim) == 1)
+                    {
+                        heap->Remove(MakeEv(victim.first, victim.second));
+                        ++removes;
+                        break;
+                    }
+                }
+            }
+            if (live.size() > 4 * ref.size() + 64)
+            {
+                std::vector<std::pair<uint64_t, uint32_t>> keep(ref.begin(), ref.end());
+                live.swap(keep);
+            }
+        }
+        while (!ref.empty())
+        {
+            const Scheduler::Event ev = heap->RemoveNext();
+            if (ev.key.m_uid != ref.begin()->second)
+            {
+                ++mismatches;
+            }
+            ref.erase(ref.begin());
+        }
+        NS_TEST_ASSERT_MSG_EQ(mismatches, 0, "every pop returns the reference's smallest event");
+        NS_TEST_ASSERT_MSG_EQ(heap->IsEmpty(), true, "empty at the end");
+        NS_TEST_ASSERT_MSG_GT(pops, 50000, "enough pops exercised");
+        NS_TEST_ASSERT_MSG_GT(removes, 10000, "enough removals exercised");
+        m_heap = nullptr;
+    }
+
+    Ptr<Scheduler> m_heap; //!< the list under test
+    uint64_t m_range;      //!< spread of new time stamps (ticks)
+};
+
+/// A TimingWheelScheduler of \p slots slots \p width ticks wide.
+Ptr<Scheduler>
+MakeWheel(uint32_t slots, int64_t width)
+{
+    return CreateObjectWithAttributes<TimingWheelScheduler>("SlotCount",
+                                                            UintegerValue(slots),
+                                                            "SlotWidth",
+                                                            TimeValue(TimeStep(width)));
+}
+
+/**
+ * A self-driving event workload that uses the whole Simulator API: events that
+ * schedule events (Schedule, ScheduleNow, ScheduleWithContext, the fabric fast
+ * path), cancel and remove pending ones, ask IsExpired and GetDelayLeft, one
+ * event scheduled from another thread, and a destroy event. It records what ran
+ * when, in which context, and every answer it got.
+ */
+class EngineWorkload
+{
+  public:
+    /// Run the workload on simulator implementation \p impl with event list \p list.
+    static std::vector<uint64_t> Trace(const std::string& impl, const std::string& list)
+    {
+        StringValue previous;
+        GlobalValue::GetValueByName("SimulatorImplementationType", previous);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        ObjectFactory factory;
+        factory.SetTypeId(list);
+        Simulator::SetScheduler(factory);
+        EngineWorkload w;
+        Simulator::Schedule(TimeStep(1), &EngineWorkload::Fire, &w, 0U);
+        Simulator::ScheduleDestroy(&EngineWorkload::Record, &w, 999999U);
+        Simulator::Run();
+        const uint64_t events = Simulator::GetEventCount();
+        const bool ran = Simulator::GetImplementation()->GetInstanceTypeId().GetName() == impl;
+        Simulator::Destroy(); // runs the destroy event
+        GlobalValue::Bind("SimulatorImplementationType", previous);
+        w.m_trace.push_back(events);
+        w.m_trace.push_back(w.m_cancelled);
+        w.m_trace.push_back(ran); // last: which implementation ran
+        return w.m_trace;
+    }
+
+  private:
+    uint64_t Next()
+    {
+        m_state = m_state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return m_state >> 33;
+    }
+
+    void Record(uint32_t tag)
+    {
+        m_trace.push_back(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
+        m_trace.push_back(tag);
+        m_trace.push_back(Simulator::GetContext());
+    }
+
+    void FromThread(uint32_t tag)
+    {
+        // A thread other than the simulation's: queued, inserted after this event.
+        Simulator::ScheduleWithContext(7, TimeStep(5), &EngineWorkload::Record, this, tag);
+    }
+
+    void Fire(uint32_t tag)
+    {
+        Record(tag);
+        if (++m_fired > 30000)
+        {
+            return;
+        }
+        if (tag % 4999 == 0)
+        {
+            std::thread t(&EngineWorkload::FromThread, this, tag + 1);
+            t.join();
+        }
+        const uint64_t children = 1 + Next() % 2 + (m_fired < 200 ? 1 : 0);
+        for (uint64_t i = 0; i < children; ++i)
+        {
+            const uint32_t child = m_nextTag++;
+            const uint64_t delay = Next() % 3000; // near and (for a 1 ns wheel) far
+            switch (Next() % 5)
+            {
+            case 0:
+                m_pending.push_back(
+                    Simulator::Schedule(TimeStep(delay), &EngineWorkload::Fire, this, child));
+                break;
+            case 1:
+                m_pending.push_back(Simulator::ScheduleNow(&EngineWorkload::Fire, this, child));
+                break;
+            case 2:
+                Simulator::ScheduleWithContext(child % 13,
+                                               TimeStep(delay),
+                                               &EngineWorkload::Fire,
+                                               this,
+                                               child);
+                break;
+            default:
+                FabricSimulatorImpl::ScheduleWithContextFast(
+                    child % 11,
+                    TimeStep(delay),
+                    MakeEvent(&EngineWorkload::Fire, this, child));
+                break;
+            }
+        }
+        if (!m_pending.empty() && Next() % 8 == 0)
+        {
+            const std::size_t i = Next() % m_pending.size();
+            const EventId victim = m_pending[i];
+            m_trace.push_back(victim.IsExpired());
+            m_trace.push_back(Simulator::GetDelayLeft(victim).GetTimeStep());
+            m_cancelled += victim.IsExpired() ? 0 : 1;
+            if (Next() % 2 == 0)
+            {
+                Simulator::Cancel(victim);
+            }
+            else
+            {
+                Simulator::Remove(victim);
+            }
+            m_trace.push_back(victim.IsExpired());
+            m_pending[i] = m_pending.back();
+            m_pending.pop_back();
+        }
+        m_trace.push_back(FabricSimulatorImpl::NowFast().GetTimeStep());
+    }
+
+    std::vector<uint64_t> m_trace;
+    std::vector<EventId> m_pending;
+    uint64_t m_state{42};
+    uint32_t m_nextTag{1};
+    uint32_t m_fired{0};
+    uint64_t m_cancelled{0};
+};
+
+class FabricSimulatorImplTestCase : public TestCase
+{
+  public:
+    FabricSimulatorImplTestCase()
+        : TestCase("FabricSimulatorImpl runs every event as DefaultSimulatorImpl does")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<uint64_t> reference =
+            EngineWorkload::Trace("ns3::DefaultSimulatorImpl", "ns3::MapScheduler");
+        NS_TEST_ASSERT_MSG_GT(reference.size(), 100000, "a long trace");
+        NS_TEST_ASSERT_MSG_GT(reference[reference.size() - 2], 100, "events cancelled or removed");
+        NS_TEST_ASSERT_MSG_EQ(reference.back(), 1, "the default impl ran");
+        const char* const lists[] = {"ns3::TimingWheelScheduler",
+                                     "ns3::MapScheduler",
+                                     "ns3::QuaternaryHeapScheduler"};
+        for (const char* list : lists)
+        {
+            const std::vector<uint64_t> trace =
+                EngineWorkload::Trace("ns3::FabricSimulatorImpl", list);
+            NS_TEST_ASSERT_MSG_EQ(trace.back(), 1, "FabricSimulatorImpl ran");
+            NS_TEST_ASSERT_MSG_EQ((trace == reference), true, "same trace with " << list);
+        }
+        NS_TEST_ASSERT_MSG_EQ((EngineWorkload::Trace("ns3::DefaultSimulatorImpl",
+                                                     "ns3::TimingWheelScheduler") == reference),
+                              true,
+                              "same trace with the wheel in DefaultSimulatorImpl");
+    }
+};
+
+class QuaternaryHeapSchedulerTestSuite : public TestSuite
+{
+  public:
+    QuaternaryHeapSchedulerTestSuite()
+        : TestSuite("ai-fabric-scheduler", AI_FABRIC_UNIT_SUITE)
+    {
+        AddTestCase(new SchedulerOrderTestCase(CreateObject<QuaternaryHeapScheduler>(),
+                                               50,
+                                               "quaternary heap"),
+                    AI_FABRIC_QUICK);
+        // 64 one-tick slots for stamps up to 200 ticks ahead: a third of the events
+        // start in the far heap, and the wheel wraps every 64 ticks.
+        AddTestCase(
+            new SchedulerOrderTestCase(MakeWheel(64, 1), 200, "timing wheel (far heap, wrap)"),
+            AI_FABRIC_QUICK);
+        // 8-tick slots (rounded from 12): several events per slot, inserted out of order.
+        AddTestCase(
+            new SchedulerOrderTestCase(MakeWheel(4096, 12), 5000, "timing wheel (sorted slots)"),
+            AI_FABRIC_QUICK);
+        AddTestCase(new FabricSimulatorImplTestCase, AI_FABRIC_QUICK);
+    }
+};
+
+static QuaternaryHeapSchedulerTestSuite g_quaternaryHeapSchedulerTestSuite;
