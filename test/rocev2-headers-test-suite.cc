@@ -597,11 +597,36 @@ class RoceDecapsulateTestCase : public TestCase
  * values spread over their ranges (a wrong offset, shift or mask breaks a field),
  * and the IPv4 checksum, IP total length and UDP length must be right.
  */
+namespace
+{
+/// \return true if every field of two views is equal
+bool
+SameView(const RoceFrameView& a, const RoceFrameView& b)
+{
+    bool same = a.frameBytes == b.frameBytes && a.etherType == b.etherType && a.isPfc == b.isPfc &&
+                a.isIpv4 == b.isIpv4 && a.isRoce == b.isRoce && a.hasVlan == b.hasVlan &&
+                a.pcp == b.pcp && a.vid == b.vid && a.l3Offset == b.l3Offset && a.dscp == b.dscp &&
+                a.ecn == b.ecn && a.ttl == b.ttl && a.ipProtocol == b.ipProtocol &&
+                a.srcIp == b.srcIp && a.dstIp == b.dstIp && a.udpSrc == b.udpSrc &&
+                a.udpDst == b.udpDst && a.bthOpcode == b.bthOpcode && a.fecn == b.fecn &&
+                a.becn == b.becn && a.ackReq == b.ackReq && a.pKey == b.pKey &&
+                a.destQp == b.destQp && a.psn == b.psn && a.hasAeth == b.hasAeth &&
+                a.aethSyndrome == b.aethSyndrome && a.aethMsn == b.aethMsn &&
+                a.pfcEnableVector == b.pfcEnableVector;
+    for (int i = 0; i < 8; ++i)
+    {
+        same = same && a.pfcPauseTime[i] == b.pfcPauseTime[i];
+    }
+    return same;
+}
+} // namespace
+
 class RoceEncapsulateRoundTripTestCase : public TestCase
 {
   public:
     RoceEncapsulateRoundTripTestCase()
-        : TestCase("Encapsulate and Build: header classes read back every field of every opcode")
+        : TestCase("Encapsulate and Build: header classes read back every field of every "
+                   "opcode; Describe gives the view Peek decodes")
     {
     }
 
@@ -670,6 +695,13 @@ class RoceEncapsulateRoundTripTestCase : public TestCase
                     p->CopyData(a.data(), a.size());
                     built->CopyData(c.data(), c.size());
                     ok = ok && a == c;
+                    // The view the NIC carries with a frame is what a switch would decode.
+                    RoceFrameView peeked;
+                    RoceFrameView described;
+                    ok = ok && RoceFrame::Peek(*built, peeked);
+                    RoceFrame::Describe(f, described);
+                    ok = ok && SameView(peeked, described);
+                    ok = ok && SameView(RoceFrame::BuildParsed(f).view, described);
 
                     Ptr<Packet> q = p->Copy();
                     RoceEthernetHeader eth;

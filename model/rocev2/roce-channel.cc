@@ -74,7 +74,7 @@ RoceChannel::Attach(Ptr<RoceNetDevice> device)
 }
 
 void
-RoceChannel::TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time txTime)
+RoceChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
 {
     const std::size_t to = (src == PeekPointer(m_dev[0])) ? 1 : 0;
     Direction& d = m_towards[to];
@@ -82,9 +82,9 @@ RoceChannel::TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time 
     {
         d.arrival = Create<RoceChannelArrival>(this, &RoceChannel::Deliver, to);
     }
-    // The packet is never written to after transmission starts, so the receiver can
-    // share it: no per-hop copy (unlike PointToPointChannel's p->Copy()).
-    d.inFlight.push_back(p);
+    // The frame moves onto the cable: no per-hop copy of the packet (unlike
+    // PointToPointChannel's p->Copy()), no reference-count update.
+    d.inFlight.push_back(std::move(frame));
     d.arrival->Ref(); // the simulator releases one reference per scheduled run
     FabricSimulatorImpl::ScheduleWithContextFast(m_dev[to]->GetNodeId(),
                                                  txTime + m_delay,
@@ -95,10 +95,10 @@ void
 RoceChannel::Deliver(std::size_t to)
 {
     Direction& d = m_towards[to];
-    // Only this event pops, and pushes keep references valid: hand over the front
-    // in place, then drop it (no reference-count round trip).
-    m_dev[to]->Receive(d.inFlight.front());
+    // Out of the ring before the receiver runs: what it sends may grow a ring.
+    RoceParsedFrame frame = std::move(d.inFlight.front());
     d.inFlight.pop_front();
+    m_dev[to]->Receive(frame);
 }
 
 void

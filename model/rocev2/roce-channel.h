@@ -4,12 +4,13 @@
 #ifndef ROCE_CHANNEL_H
 #define ROCE_CHANNEL_H
 
+#include "frame-fifo.h"
+#include "roce-frame.h"
+
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-
-#include <deque>
 
 namespace ns3
 {
@@ -35,8 +36,8 @@ class RoceChannel : public Channel
 
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RoceNetDevice> device);
-    /// Deliver p to the other end after txTime + delay.
-    void TransmitStart(const Ptr<Packet>& p, const RoceNetDevice* src, Time txTime);
+    /// Deliver \p frame (moved from) to the other end after txTime + delay.
+    void TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -59,8 +60,8 @@ class RoceChannel : public Channel
      */
     struct Direction
     {
-        std::deque<Ptr<Packet>> inFlight; //!< sent, not yet arrived
-        Ptr<EventImpl> arrival;           //!< calls Deliver(this direction)
+        FrameFifo<RoceParsedFrame> inFlight; //!< sent, not yet arrived
+        Ptr<EventImpl> arrival;              //!< calls Deliver(this direction)
     };
 
     Direction m_towards[2];      //!< frames towards m_dev[0] and m_dev[1]

@@ -320,6 +320,55 @@ RoceFrame::Build(const RoceFrameFields& f)
 }
 
 void
+RoceFrame::Describe(const RoceFrameFields& f, RoceFrameView& v)
+{
+    // Field by field what Peek decodes from the bytes WriteHeaders writes.
+    v = RoceFrameView{};
+    v.frameBytes = HeaderBytes(f) + f.payloadBytes;
+    v.etherType = RoceEthernetHeader::ETHERTYPE_IPV4;
+    v.isIpv4 = true;
+    v.isRoce = true;
+    if (f.useVlan)
+    {
+        v.hasVlan = true;
+        v.pcp = f.pcp;
+        v.vid = f.vid;
+    }
+    v.l3Offset = static_cast<uint8_t>(f.useVlan ? RoceEthernetHeader::TAGGED_SIZE
+                                                : RoceEthernetHeader::UNTAGGED_SIZE);
+    v.dscp = f.dscp;
+    v.ecn = f.ecn;
+    v.ttl = f.ttl;
+    v.ipProtocol = IP_PROTO_UDP;
+    v.srcIp = f.srcIp.Get();
+    v.dstIp = f.dstIp.Get();
+    v.udpSrc = f.udpSrcPort;
+    v.udpDst = ROCEV2_UDP_PORT;
+    v.bthOpcode = f.opcode;
+    v.fecn = f.fecn;
+    v.becn = f.becn;
+    v.ackReq = f.ackReq;
+    v.pKey = f.pKey;
+    v.destQp = f.destQp;
+    v.psn = f.psn;
+    if (f.hasAeth)
+    {
+        v.hasAeth = true;
+        v.aethSyndrome = f.aethSyndrome;
+        v.aethMsn = f.aethMsn;
+    }
+}
+
+RoceParsedFrame
+RoceFrame::BuildParsed(const RoceFrameFields& f)
+{
+    RoceParsedFrame frame;
+    frame.packet = Build(f);
+    Describe(f, frame.view);
+    return frame;
+}
+
+void
 RoceFrame::EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc)
 {
     p->AddHeader(pfc);
@@ -456,6 +505,13 @@ RoceFrame::SetEcnCe(Ptr<Packet> p)
     ip.EnableChecksum();
     p->AddHeader(ip);
     p->AddHeader(eth);
+}
+
+void
+RoceFrame::SetEcnCe(RoceParsedFrame& frame)
+{
+    SetEcnCe(frame.packet);
+    frame.view.ecn = Ipv4Header::ECN_CE;
 }
 
 bool

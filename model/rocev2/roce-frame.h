@@ -6,6 +6,7 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -13,7 +14,6 @@
 namespace ns3
 {
 
-class Packet;
 class PfcHeader;
 class SerializedHeaders;
 
@@ -111,6 +111,22 @@ struct RoceFrameView
 
 /**
  * \ingroup ai-fabric
+ * \brief A frame with its decoded headers, as it travels between RoCEv2 ports.
+ *
+ * The view is decoded once, where the frame is made (the NIC writes it from the
+ * same fields it writes into the bytes, a pause frame is peeked once), and
+ * travels with the packet on the cable and through switch queues. A hop then
+ * reads neither the packet's buffer nor the packet object; whatever changes the
+ * bytes on the way (ECN marking, a class change) changes the view with them.
+ */
+struct RoceParsedFrame
+{
+    Ptr<Packet> packet; //!< the frame's bytes (FCS excluded)
+    RoceFrameView view; //!< its decoded headers
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief RoCEv2 framing used by the NIC and the switch: build, peek, mark, parse.
  *
  * Frames carry real bytes (pcaps decode), with the payload usually a virtual
@@ -135,6 +151,13 @@ class RoceFrame
      * Encapsulate gives, built with one buffer operation (the NIC's per-packet path).
      */
     static Ptr<Packet> Build(const RoceFrameFields& f);
+    /**
+     * The view Peek gives of the frame Build(f) makes, from the fields alone (no
+     * decoding): what the NIC carries with each frame it sends.
+     */
+    static void Describe(const RoceFrameFields& f, RoceFrameView& v);
+    /// Build(f) with its view (Describe(f)).
+    static RoceParsedFrame BuildParsed(const RoceFrameFields& f);
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
     /// \return framing bytes around the payload (FCS excluded): 58 for an untagged
@@ -150,6 +173,8 @@ class RoceFrame
     static uint32_t FlowHash(const RoceFrameView& v, uint32_t seed);
     /// Rewrite the IPv4 ECN field to CE (11), recomputing the IPv4 header checksum.
     static void SetEcnCe(Ptr<Packet> p);
+    /// SetEcnCe on the frame's packet, and its view's ecn.
+    static void SetEcnCe(RoceParsedFrame& frame);
     /**
      * Remove all headers and the ICRC, leaving the payload in \p p, and fill \p out
      * (payloadBytes = what is left). Extended headers follow from the opcode.

@@ -220,21 +220,17 @@ RoceNetDevice::TryTransmit()
     {
         return;
     }
+    RoceParsedFrame frame;
     if (!m_control.empty())
     {
-        Ptr<Packet> p = m_control.front();
+        frame = std::move(m_control.front());
         m_control.pop_front();
-        StartTransmission(p);
+        StartTransmission(frame);
         return;
     }
-    if (m_owner == nullptr)
+    if (m_owner != nullptr && m_owner->DequeueFrame(*this, m_pausedMask, frame))
     {
-        return;
-    }
-    Ptr<Packet> p = m_owner->DequeueFrame(*this, m_pausedMask);
-    if (p)
-    {
-        StartTransmission(p);
+        StartTransmission(frame);
     }
 }
 
@@ -266,23 +262,24 @@ RoceNetDevice::GetUnsentWireBytes() const
 }
 
 void
-RoceNetDevice::StartTransmission(const Ptr<Packet>& p)
+RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
 {
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).
     m_busy = true;
-    Time txTime = GetTransmitTime(p->GetSize());
+    const uint32_t bytes = frame.view.frameBytes;
+    Time txTime = GetTransmitTime(bytes);
     m_txFrames++;
-    m_txBytes += p->GetSize();
+    m_txBytes += bytes;
     if (HasSinks(m_phyTxBeginTrace))
     {
-        m_phyTxBeginTrace(p);
+        m_phyTxBeginTrace(frame.packet);
     }
     if (HasSinks(m_promiscSnifferTrace))
     {
-        m_promiscSnifferTrace(p);
+        m_promiscSnifferTrace(frame.packet);
     }
     m_txEnd = FabricSimulatorImpl::NowFast() + txTime;
-    m_channel->TransmitStart(p, this, txTime);
+    m_channel->TransmitStart(frame, this, txTime);
     // The end of a transmission is an event only when something waits behind it:
     // an idle port (a switch port between two frames of a flow, most of them) would
     // otherwise cost an event per frame that finds nothing to send.
@@ -301,35 +298,29 @@ RoceNetDevice::TransmitComplete()
 }
 
 void
-RoceNetDevice::Receive(const Ptr<Packet>& p)
+RoceNetDevice::Receive(RoceParsedFrame& frame)
 {
     if (HasSinks(m_phyRxEndTrace))
     {
-        m_phyRxEndTrace(p);
+        m_phyRxEndTrace(frame.packet);
     }
     if (HasSinks(m_promiscSnifferTrace))
     {
-        m_promiscSnifferTrace(p);
+        m_promiscSnifferTrace(frame.packet);
     }
-    RoceFrameView view;
-    if (!RoceFrame::Peek(*p, view))
+    if (frame.view.isPfc)
     {
-        NS_LOG_WARN("undecodable frame of " << p->GetSize() << " bytes dropped");
-        return;
-    }
-    if (view.isPfc)
-    {
-        HandlePfcFrame(view, p);
+        HandlePfcFrame(frame.packet);
         return;
     }
     if (m_owner != nullptr)
     {
-        m_owner->ReceiveFrame(*this, p, view);
+        m_owner->ReceiveFrame(*this, frame);
     }
 }
 
 void
-RoceNetDevice::HandlePfcFrame(const RoceFrameView& /* view */, const Ptr<Packet>& p)
+RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
 {
     m_pauseReceived++;
     if (!m_pfcEnabled)
@@ -411,9 +402,11 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
     NS_LOG_FUNCTION(this << +prio << quanta);
     PfcHeader pfc;
     pfc.SetPauseTime(prio, quanta);
-    Ptr<Packet> p = Create<Packet>();
-    RoceFrame::EncapsulatePfc(p, m_address, pfc);
-    m_control.push_back(p);
+    RoceParsedFrame frame;
+    frame.packet = Create<Packet>();
+    RoceFrame::EncapsulatePfc(frame.packet, m_address, pfc);
+    RoceFrame::Peek(*frame.packet, frame.view); // once per pause frame, off the data path
+    m_control.push_back(std::move(frame));
     m_pauseSent++;
     m_pfcTrace(this, prio, quanta, true);
     if (quanta > 0)

@@ -4,6 +4,8 @@
 #ifndef ROCE_NET_DEVICE_H
 #define ROCE_NET_DEVICE_H
 
+#include "frame-fifo.h"
+#include "roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/callback.h"
@@ -16,14 +18,12 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 
 namespace ns3
 {
 
 class RoceChannel;
 class Packet;
-struct RoceFrameView;
 
 /**
  * \ingroup ai-fabric
@@ -57,8 +57,8 @@ class RoceNetDevice : public NetDevice
 
     /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
     void NotifyDataAvailable();
-    /// Called by the channel when a frame has fully arrived.
-    void Receive(const Ptr<Packet>& p);
+    /// Called by the channel when a frame has fully arrived (it may be moved away).
+    void Receive(RoceParsedFrame& frame);
 
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
@@ -130,9 +130,9 @@ class RoceNetDevice : public NetDevice
     void TryTransmit();
     /// Schedule TransmitComplete after delay (the reused event).
     void ScheduleCompletion(Time delay);
-    void StartTransmission(const Ptr<Packet>& p);
+    void StartTransmission(RoceParsedFrame& frame);
     void TransmitComplete();
-    void HandlePfcFrame(const RoceFrameView& view, const Ptr<Packet>& p);
+    void HandlePfcFrame(const Ptr<Packet>& p);
     void PauseExpired(uint8_t prio);
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
@@ -153,7 +153,7 @@ class RoceNetDevice : public NetDevice
     uint32_t m_nodeId{0};                  //!< m_node's id (an event context per frame)
     Time m_txEnd;                          //!< when the frame on the wire ends
     Ptr<EventImpl> m_txCompleteEvent;      //!< reused for every TransmitComplete
-    std::deque<Ptr<Packet>> m_control;     //!< pause frames waiting for the wire
+    FrameFifo<RoceParsedFrame> m_control;  //!< pause frames waiting for the wire
     std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
     std::array<Time, 8> m_pauseStart;      //!< when the current pause began
     std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time

@@ -303,14 +303,14 @@ RoceNic::HasFrame(const RoceNetDevice& /* dev */, uint8_t /* pausedMask */) cons
     return true;
 }
 
-Ptr<Packet>
-RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
+bool
+RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFrame& frame)
 {
     if (!m_control.empty() && !(pausedMask & (1U << m_controlPriority)))
     {
-        Ptr<Packet> p = m_control.front();
+        frame = std::move(m_control.front());
         m_control.pop_front();
-        return p;
+        return true;
     }
     Time now = FabricSimulatorImpl::NowFast();
     Time earliest = Time::Max();
@@ -340,7 +340,8 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
         {
             m_rrNext++;
             RdmaSegment s = qp->NextSegment(now, GetFullPacketWireBytes());
-            return BuildData(qp, s);
+            frame = BuildData(qp, s);
+            return true;
         }
         if (!qp->IsWindowBlocked())
         {
@@ -356,10 +357,10 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask)
             m_wakeEvent = Simulator::Schedule(earliest - now, &RoceNic::WakeUp, this);
         }
     }
-    return nullptr;
+    return false;
 }
 
-Ptr<Packet>
+RoceParsedFrame
 RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
 {
     RoceFrameFields f;
@@ -389,7 +390,7 @@ RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
         f.hasImm = true;
         f.imm = static_cast<uint32_t>(s.psn);
     }
-    return RoceFrame::Build(f);
+    return RoceFrame::BuildParsed(f);
 }
 
 void
@@ -419,13 +420,14 @@ RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint3
         f.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
                              : AethHeader::CREDITS_INVALID;
     }
-    m_control.push_back(RoceFrame::Build(f));
+    m_control.push_back(RoceFrame::BuildParsed(f));
     m_device->NotifyDataAvailable();
 }
 
 void
-RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, const Ptr<Packet>& p, const RoceFrameView& view)
+RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
 {
+    const RoceFrameView& view = frame.view;
     if (view.destQp == 0 || view.destQp > m_qps.size())
     {
         NS_LOG_WARN("frame for unknown QP " << view.destQp << " dropped");
@@ -460,7 +462,7 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, const Ptr<Packet>& p, const Roce
     // Payload = frame minus IPv4, UDP, BTH, optional RETH/ImmDt and the ICRC.
     uint32_t headers = view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
                        (RdmaOpcode::HasImm(op) ? 4 : 0) + 4;
-    uint32_t payload = p->GetSize() - headers;
+    uint32_t payload = view.frameBytes - headers;
     uint32_t ackPsn = 0;
     uint32_t msn = 0;
     bool cnp = false;

@@ -4,6 +4,8 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
+#include "frame-fifo.h"
+#include "roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/event-id.h"
@@ -13,15 +15,12 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
 {
 
 class RoceNetDevice;
-class Packet;
-struct RoceFrameView;
 
 /**
  * \ingroup ai-fabric
@@ -76,12 +75,12 @@ class RoceNic : public Object, public RocePortOwner
     void DoDispose() override;
 
   private:
-    Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
+    bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
-    void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
+    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();
-    Ptr<Packet> BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
+    RoceParsedFrame BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
     void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
     void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
     void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
@@ -101,7 +100,7 @@ class RoceNic : public Object, public RocePortOwner
     std::vector<uint32_t> m_active;        //!< QPNs with data to send, round-robin order
     std::vector<bool> m_isActive;          //!< by QPN - 1
     std::size_t m_rrNext;                  //!< round-robin position in m_active
-    std::deque<Ptr<Packet>> m_control;     //!< ACK/NAK/CNP frames, sent first
+    FrameFifo<RoceParsedFrame> m_control;  //!< ACK/NAK/CNP frames, sent first
     EventId m_wakeEvent;                   //!< pacing wake-up
 
     uint64_t m_cnpsSent;

@@ -11,9 +11,8 @@
 namespace ns3
 {
 
-class Packet;
 class RoceNetDevice;
-struct RoceFrameView;
+struct RoceParsedFrame;
 
 /**
  * \ingroup ai-fabric
@@ -21,23 +20,23 @@ struct RoceFrameView;
  *
  * The device pulls frames from its owner when the wire is free and hands it the
  * frames that arrive. These are the two calls of every packet hop, so they are
- * plain virtual calls with the packet by reference: an ns-3 Callback goes through
- * two std::function layers and copies each Ptr argument at each layer.
+ * plain virtual calls with the frame by reference: an ns-3 Callback goes through
+ * two std::function layers and copies each argument at each layer. Frames travel
+ * with their decoded headers (RoceParsedFrame) and are moved, never copied: a hop
+ * touches neither the packet's reference count nor its bytes.
  */
 class RocePortOwner
 {
   public:
     virtual ~RocePortOwner() = default;
-    /// \return the next frame port dev may send (priorities in pausedMask are
-    /// paused by the peer), or nullptr
-    virtual Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) = 0;
+    /// Move the next frame port dev may send (priorities in pausedMask are paused
+    /// by the peer) into \p frame. \return false if there is none
+    virtual bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) = 0;
     /// \return whether DequeueFrame would give dev a frame now; true when unsure
     /// (a false true costs an event, a false false would stall the port)
     virtual bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const = 0;
-    /// A frame arrived on port dev; view holds its decoded headers.
-    virtual void ReceiveFrame(RoceNetDevice& dev,
-                              const Ptr<Packet>& p,
-                              const RoceFrameView& view) = 0;
+    /// \p frame arrived on port dev; the owner may move it away.
+    virtual void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) = 0;
 };
 
 } // namespace ns3

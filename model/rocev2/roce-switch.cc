@@ -363,9 +363,10 @@ RoceSwitch::DataBytes(uint32_t port) const
 }
 
 void
-RoceSwitch::SetPriority(Ptr<Packet> p, uint8_t prio)
+RoceSwitch::SetPriority(RoceParsedFrame& frame, uint8_t prio)
 {
     // Same header surgery as RoceFrame::SetEcnCe; only at class changes (<= 2 per path).
+    const Ptr<Packet>& p = frame.packet;
     RoceEthernetHeader eth;
     p->RemoveHeader(eth);
     if (eth.HasVlan())
@@ -378,6 +379,11 @@ RoceSwitch::SetPriority(Ptr<Packet> p, uint8_t prio)
     ip.EnableChecksum();
     p->AddHeader(ip);
     p->AddHeader(eth);
+    frame.view.dscp = static_cast<uint8_t>(prio << 3);
+    if (frame.view.hasVlan)
+    {
+        frame.view.pcp = prio;
+    }
 }
 
 uint32_t
@@ -455,8 +461,9 @@ RoceSwitch::Drop(uint32_t port, const char* reason, bool lossless)
 }
 
 void
-RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view)
+RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
 {
+    const RoceFrameView& view = frame.view;
     uint32_t inPort = dev.GetIfIndex();
     if (!view.isIpv4)
     {
@@ -474,7 +481,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFra
     uint32_t out = c.count == 1 ? c.ptr[0] : m_policy->Select(*this, c.ptr, c.count, view);
     if (m_routingMode != MINIMAL && prio != 7)
     {
-        out = RouteNonMinimal(p, inPort, dst, out, view);
+        out = RouteNonMinimal(frame.packet, inPort, dst, out, view);
     }
     // Class rule: the frame's class is its priority above the base; control and
     // other priorities keep theirs.
@@ -485,7 +492,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFra
         outPrio =
             static_cast<uint8_t>(m_classBase + m_routes->NextClass(m_graphNode, inPort, out, cls));
     }
-    uint32_t bytes = p->GetSize();
+    const uint32_t bytes = view.frameBytes;
     if (!m_mmu->CheckAdmission(inPort, prio, out, outPrio, bytes))
     {
         bool lossless = m_mmu->IsLossless(prio);
@@ -494,14 +501,13 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFra
     }
     if (outPrio != prio)
     {
-        SetPriority(p, outPrio);
+        SetPriority(frame, outPrio);
         m_reclassified++;
     }
     m_mmu->OnEnqueue(inPort, prio, out, outPrio, bytes);
     EgressPort& e = m_egress[out];
     e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
-    e.queues[outPrio].push_back(
-        QueuedFrame{p, bytes, static_cast<uint16_t>(inPort), prio, view.ecn != 0});
+    e.queues[outPrio].push_back(QueuedFrame{std::move(frame), static_cast<uint16_t>(inPort), prio});
     e.bytes[outPrio] += bytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
@@ -531,13 +537,14 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
         uint8_t q = port.dwrrNext;
         if (!port.queues[q].empty() && !(pausedMask & (1U << q)))
         {
-            if (port.deficit[q] >= static_cast<int64_t>(port.queues[q].front().bytes))
+            const uint32_t head = port.queues[q].front().frame.view.frameBytes;
+            if (port.deficit[q] >= static_cast<int64_t>(head))
             {
-                port.deficit[q] -= port.queues[q].front().bytes;
+                port.deficit[q] -= head;
                 return q;
             }
             port.deficit[q] += m_dwrrQuantum;
-            if (port.deficit[q] >= static_cast<int64_t>(port.queues[q].front().bytes))
+            if (port.deficit[q] >= static_cast<int64_t>(head))
             {
                 continue;
             }
@@ -556,36 +563,40 @@ RoceSwitch::HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const
     return (m_egress[dev.GetIfIndex()].nonEmpty & static_cast<uint8_t>(~pausedMask)) != 0;
 }
 
-Ptr<Packet>
-RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask)
+bool
+RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame)
 {
     uint32_t outPort = dev.GetIfIndex();
     EgressPort& e = m_egress[outPort];
     int q = PickQueue(e, pausedMask);
     if (q < 0)
     {
-        return nullptr;
+        return false;
     }
-    QueuedFrame f = e.queues[q].front();
+    QueuedFrame& head = e.queues[q].front();
+    const uint16_t inPort = head.inPort;
+    const uint8_t inPrio = head.inPrio;
+    frame = std::move(head.frame);
     e.queues[q].pop_front();
     if (e.queues[q].empty())
     {
         e.nonEmpty &= static_cast<uint8_t>(~(1U << q));
     }
-    e.bytes[q] -= f.bytes;
-    m_mmu->OnDequeue(f.inPort, f.inPrio, outPort, static_cast<uint8_t>(q), f.bytes);
-    if (m_mmu->ShouldResume(f.inPort, f.inPrio))
+    const uint32_t bytes = frame.view.frameBytes;
+    e.bytes[q] -= bytes;
+    m_mmu->OnDequeue(inPort, inPrio, outPort, static_cast<uint8_t>(q), bytes);
+    if (m_mmu->ShouldResume(inPort, inPrio))
     {
-        m_mmu->SetPaused(f.inPort, f.inPrio, false);
-        m_ports[f.inPort]->SetPeerPaused(f.inPrio, false);
+        m_mmu->SetPaused(inPort, inPrio, false);
+        m_ports[inPort]->SetPeerPaused(inPrio, false);
     }
-    if (m_ecnEnabled && f.ect && m_ecn[outPort]->ShouldMark(e.bytes[q], *m_uniform))
+    if (m_ecnEnabled && frame.view.ecn != 0 && m_ecn[outPort]->ShouldMark(e.bytes[q], *m_uniform))
     {
-        RoceFrame::SetEcnCe(f.packet);
+        RoceFrame::SetEcnCe(frame);
         m_ecnMarks++;
     }
     m_forwarded++;
-    return f.packet;
+    return true;
 }
 
 } // namespace ns3

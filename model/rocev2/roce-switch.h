@@ -4,6 +4,8 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
+#include "frame-fifo.h"
+#include "roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/object.h"
@@ -12,7 +14,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -26,7 +27,6 @@ class SharedBufferMmu;
 class EcnMarker;
 class EgressPortPolicy;
 class DragonflyRouting;
-struct RoceFrameView;
 
 /**
  * \ingroup ai-fabric
@@ -119,24 +119,22 @@ class RoceSwitch : public Object, public RocePortOwner
   private:
     struct QueuedFrame
     {
-        Ptr<Packet> packet;
-        uint32_t bytes;
-        uint16_t inPort;
-        uint8_t inPrio; //!< ingress priority group (PFC accounting)
-        bool ect;
+        RoceParsedFrame frame; //!< the frame and its headers (view.frameBytes: its size)
+        uint16_t inPort;       //!< ingress port (PFC accounting)
+        uint8_t inPrio;        //!< ingress priority group (PFC accounting)
     };
 
     struct EgressPort
     {
-        std::array<std::deque<QueuedFrame>, 8> queues;
+        std::array<FrameFifo<QueuedFrame>, 8> queues;
         uint8_t nonEmpty{0}; //!< bit q set while queues[q] holds a frame (one byte to test)
         std::array<uint64_t, 8> bytes{};
         std::array<int64_t, 8> deficit{};
         uint8_t dwrrNext{0};
     };
 
-    void ReceiveFrame(RoceNetDevice& dev, const Ptr<Packet>& p, const RoceFrameView& view) override;
-    Ptr<Packet> DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask) override;
+    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     int PickQueue(EgressPort& port, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
@@ -150,8 +148,8 @@ class RoceSwitch : public Object, public RocePortOwner
     void EnsureDragonflyRouting();
     /// Queued data bytes (priorities 0-6) of an egress port.
     uint64_t DataBytes(uint32_t port) const;
-    /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN.
-    static void SetPriority(Ptr<Packet> p, uint8_t prio);
+    /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN; the view too.
+    static void SetPriority(RoceParsedFrame& frame, uint8_t prio);
 
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;

@@ -175,10 +175,7 @@ SharedBufferMmu::Configure(uint32_t nPorts,
     m_sharedPoolBytes = m_bufferBytes - totalRes - totalHdrm;
 
     const size_t n = static_cast<size_t>(nPorts) * N_PRIO;
-    m_resUsed.assign(n, 0);
-    m_sharedUsedPg.assign(n, 0);
-    m_hdrmUsed.assign(n, 0);
-    m_paused.assign(n, 0);
+    m_pg.assign(n, PgState{});
     m_egressBytes.assign(n, 0);
     m_sharedUsed = 0;
     m_totalHdrmUsed = 0;
@@ -205,8 +202,8 @@ SharedBufferMmu::IsLossless(uint8_t prio) const
 uint64_t
 SharedBufferMmu::SharedPart(uint32_t idx, uint32_t bytes) const
 {
-    const uint64_t resFree =
-        m_resUsed[idx] < m_reservedPerPg ? m_reservedPerPg - m_resUsed[idx] : 0;
+    const uint64_t resUsed = m_pg[idx].resUsed;
+    const uint64_t resFree = resUsed < m_reservedPerPg ? m_reservedPerPg - resUsed : 0;
     return bytes > resFree ? bytes - resFree : 0;
 }
 
@@ -236,16 +233,17 @@ SharedBufferMmu::CheckAdmission(uint32_t inPort,
     const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
     if (IsLossless(prio))
     {
-        if (poolFits && m_sharedUsedPg[in] + need <= m_losslessAlpha * freeAfter)
+        const PgState& pg = m_pg[in];
+        if (poolFits && pg.sharedUsed + need <= m_losslessAlpha * freeAfter)
         {
             return true;
         }
-        if (m_hdrmUsed[in] + need <= m_headroomSize[inPort])
+        if (pg.hdrmUsed + need <= m_headroomSize[inPort])
         {
             return true;
         }
         NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
-                                           << m_hdrmUsed[in] << "/" << m_headroomSize[inPort]);
+                                           << pg.hdrmUsed << "/" << m_headroomSize[inPort]);
         m_dropTrace(inPort, prio, outPort, queue, bytes, true);
         return false;
     }
@@ -268,7 +266,8 @@ SharedBufferMmu::OnEnqueue(uint32_t inPort,
     const uint32_t out = Idx(outPort, queue);
     const uint64_t need = SharedPart(in, bytes);
     const uint64_t res = bytes - need;
-    m_resUsed[in] += res;
+    PgState& pg = m_pg[in];
+    pg.resUsed += res;
     m_totalResUsed += res;
     m_egressBytes[out] += bytes;
     if (need == 0)
@@ -278,13 +277,13 @@ SharedBufferMmu::OnEnqueue(uint32_t inPort,
     const uint64_t used = m_sharedUsed.Get();
     const bool poolFits = used + need <= m_sharedPoolBytes;
     const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
-    if (IsLossless(prio) && !(poolFits && m_sharedUsedPg[in] + need <= m_losslessAlpha * freeAfter))
+    if (IsLossless(prio) && !(poolFits && pg.sharedUsed + need <= m_losslessAlpha * freeAfter))
     {
-        m_hdrmUsed[in] += need;
+        pg.hdrmUsed += need;
         m_totalHdrmUsed += need;
         return;
     }
-    m_sharedUsedPg[in] += need;
+    pg.sharedUsed += need;
     m_sharedUsed = used + need;
 }
 
@@ -297,7 +296,8 @@ SharedBufferMmu::OnDequeue(uint32_t inPort,
 {
     const uint32_t in = Idx(inPort, prio);
     const uint32_t out = Idx(outPort, queue);
-    if (m_egressBytes[out] < bytes || m_hdrmUsed[in] + m_sharedUsedPg[in] + m_resUsed[in] < bytes)
+    PgState& pg = m_pg[in];
+    if (m_egressBytes[out] < bytes || pg.hdrmUsed + pg.sharedUsed + pg.resUsed < bytes)
     {
         NS_FATAL_ERROR("SharedBufferMmu::OnDequeue: releasing "
                        << bytes << " B from in-port " << inPort << " prio " << +prio
@@ -307,15 +307,18 @@ SharedBufferMmu::OnDequeue(uint32_t inPort,
     }
     m_egressBytes[out] -= bytes;
     uint64_t left = bytes;
-    const uint64_t h = std::min<uint64_t>(left, m_hdrmUsed[in]);
-    m_hdrmUsed[in] -= h;
+    const uint64_t h = std::min<uint64_t>(left, pg.hdrmUsed);
+    pg.hdrmUsed -= h;
     m_totalHdrmUsed -= h;
     left -= h;
-    const uint64_t s = std::min<uint64_t>(left, m_sharedUsedPg[in]);
-    m_sharedUsedPg[in] -= s;
-    m_sharedUsed = m_sharedUsed.Get() - s;
+    const uint64_t s = std::min<uint64_t>(left, pg.sharedUsed);
+    if (s != 0)
+    {
+        pg.sharedUsed -= s;
+        m_sharedUsed = m_sharedUsed.Get() - s;
+    }
     left -= s;
-    m_resUsed[in] -= left;
+    pg.resUsed -= left;
     m_totalResUsed -= left;
 }
 
@@ -326,9 +329,8 @@ SharedBufferMmu::ShouldPause(uint32_t inPort, uint8_t prio) const
     {
         return false;
     }
-    const uint32_t in = Idx(inPort, prio);
-    return !m_paused[in] &&
-           (m_hdrmUsed[in] > 0 || m_sharedUsedPg[in] > m_losslessAlpha * SharedFree());
+    const PgState& pg = m_pg[Idx(inPort, prio)];
+    return !pg.paused && (pg.hdrmUsed > 0 || pg.sharedUsed > m_losslessAlpha * SharedFree());
 }
 
 bool
@@ -338,22 +340,21 @@ SharedBufferMmu::ShouldResume(uint32_t inPort, uint8_t prio) const
     {
         return false;
     }
-    const uint32_t in = Idx(inPort, prio);
-    return m_paused[in] && m_hdrmUsed[in] == 0 &&
-           (m_sharedUsedPg[in] == 0 ||
-            m_sharedUsedPg[in] + m_xonOffset <= m_losslessAlpha * SharedFree());
+    const PgState& pg = m_pg[Idx(inPort, prio)];
+    return pg.paused && pg.hdrmUsed == 0 &&
+           (pg.sharedUsed == 0 || pg.sharedUsed + m_xonOffset <= m_losslessAlpha * SharedFree());
 }
 
 void
 SharedBufferMmu::SetPaused(uint32_t inPort, uint8_t prio, bool paused)
 {
-    m_paused[Idx(inPort, prio)] = paused ? 1 : 0;
+    m_pg[Idx(inPort, prio)].paused = paused ? 1 : 0;
 }
 
 bool
 SharedBufferMmu::IsPaused(uint32_t inPort, uint8_t prio) const
 {
-    return m_paused[Idx(inPort, prio)] != 0;
+    return m_pg[Idx(inPort, prio)].paused != 0;
 }
 
 uint64_t
@@ -365,26 +366,26 @@ SharedBufferMmu::GetEgressBytes(uint32_t outPort, uint8_t queue) const
 uint64_t
 SharedBufferMmu::GetIngressReservedUsed(uint32_t inPort, uint8_t prio) const
 {
-    return m_resUsed[Idx(inPort, prio)];
+    return m_pg[Idx(inPort, prio)].resUsed;
 }
 
 uint64_t
 SharedBufferMmu::GetIngressSharedUsed(uint32_t inPort, uint8_t prio) const
 {
-    return m_sharedUsedPg[Idx(inPort, prio)];
+    return m_pg[Idx(inPort, prio)].sharedUsed;
 }
 
 uint64_t
 SharedBufferMmu::GetHeadroomUsed(uint32_t inPort, uint8_t prio) const
 {
-    return m_hdrmUsed[Idx(inPort, prio)];
+    return m_pg[Idx(inPort, prio)].hdrmUsed;
 }
 
 uint64_t
 SharedBufferMmu::GetIngressBytes(uint32_t inPort, uint8_t prio) const
 {
-    const uint32_t in = Idx(inPort, prio);
-    return m_resUsed[in] + m_sharedUsedPg[in] + m_hdrmUsed[in];
+    const PgState& pg = m_pg[Idx(inPort, prio)];
+    return pg.resUsed + pg.sharedUsed + pg.hdrmUsed;
 }
 
 uint64_t

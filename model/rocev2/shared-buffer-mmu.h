@@ -135,11 +135,21 @@ class SharedBufferMmu : public Object
     uint64_t m_sharedPoolBytes;
     std::vector<uint64_t> m_headroomSize; //!< per port (same for each lossless PG)
 
+    /**
+     * Ingress accounting of one (port, priority group). One record per PG keeps
+     * what a frame's admission, enqueue, dequeue and pause checks read in one
+     * cache line (four parallel vectors cost four misses per hop).
+     */
+    struct PgState
+    {
+        uint64_t resUsed{0};    //!< bytes in the PG's reserved slice
+        uint64_t sharedUsed{0}; //!< bytes in the shared pool
+        uint64_t hdrmUsed{0};   //!< bytes in the PG's headroom
+        uint8_t paused{0};      //!< 1 while an XOFF holds the peer
+    };
+
     // State, index port * N_PRIO + prio
-    std::vector<uint64_t> m_resUsed;
-    std::vector<uint64_t> m_sharedUsedPg;
-    std::vector<uint64_t> m_hdrmUsed;
-    std::vector<uint8_t> m_paused;
+    std::vector<PgState> m_pg;
     std::vector<uint64_t> m_egressBytes;
     TracedValue<uint64_t> m_sharedUsed;
     uint64_t m_totalHdrmUsed;
