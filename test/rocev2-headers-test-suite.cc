@@ -626,7 +626,7 @@ class RoceEncapsulateRoundTripTestCase : public TestCase
   public:
     RoceEncapsulateRoundTripTestCase()
         : TestCase("Encapsulate and Build: header classes read back every field of every "
-                   "opcode; Describe gives the view Peek decodes")
+                   "opcode; Describe gives the view Peek decodes, and its bytes are Build's")
     {
     }
 
@@ -701,7 +701,13 @@ class RoceEncapsulateRoundTripTestCase : public TestCase
                     ok = ok && RoceFrame::Peek(*built, peeked);
                     RoceFrame::Describe(f, described);
                     ok = ok && SameView(peeked, described);
-                    ok = ok && SameView(RoceFrame::BuildParsed(f).view, described);
+                    RoceParsedFrame parsed = RoceFrame::BuildParsed(f);
+                    ok = ok && SameView(parsed.view, described) && !parsed.HasPacket();
+                    // The bytes written later from the view alone are Build's bytes.
+                    Ptr<Packet> lazy = parsed.GetPacket();
+                    std::vector<uint8_t> l(lazy->GetSize());
+                    lazy->CopyData(l.data(), l.size());
+                    ok = ok && parsed.HasPacket() && l == c && parsed.GetPacket() == lazy;
 
                     Ptr<Packet> q = p->Copy();
                     RoceEthernetHeader eth;

@@ -332,10 +332,17 @@ RoceFrame::Describe(const RoceFrameFields& f, RoceFrameView& v)
     {
         v.hasVlan = true;
         v.pcp = f.pcp;
+        v.dei = f.dei;
         v.vid = f.vid;
     }
     v.l3Offset = static_cast<uint8_t>(f.useVlan ? RoceEthernetHeader::TAGGED_SIZE
                                                 : RoceEthernetHeader::UNTAGGED_SIZE);
+    f.dstMac.CopyTo(v.dstMac);
+    f.srcMac.CopyTo(v.srcMac);
+    v.ipId = f.ipId;
+    v.se = f.se;
+    v.migReq = f.migReq;
+    v.padCnt = f.padCnt;
     v.dscp = f.dscp;
     v.ecn = f.ecn;
     v.ttl = f.ttl;
@@ -351,6 +358,18 @@ RoceFrame::Describe(const RoceFrameFields& f, RoceFrameView& v)
     v.pKey = f.pKey;
     v.destQp = f.destQp;
     v.psn = f.psn;
+    if (f.hasReth)
+    {
+        v.hasReth = true;
+        v.rethVa = f.rethVa;
+        v.rethRKey = f.rethRKey;
+        v.rethDmaLen = f.rethDmaLen;
+    }
+    if (f.hasImm)
+    {
+        v.hasImm = true;
+        v.imm = f.imm;
+    }
     if (f.hasAeth)
     {
         v.hasAeth = true;
@@ -359,13 +378,77 @@ RoceFrame::Describe(const RoceFrameFields& f, RoceFrameView& v)
     }
 }
 
+RoceFrameFields
+RoceFrame::FieldsOf(const RoceFrameView& v)
+{
+    NS_ASSERT_MSG(v.isRoce, "RoceFrame::FieldsOf: not a RoCEv2 frame");
+    RoceFrameFields f;
+    f.dstMac.CopyFrom(v.dstMac);
+    f.srcMac.CopyFrom(v.srcMac);
+    f.useVlan = v.hasVlan;
+    f.pcp = v.pcp;
+    f.dei = v.dei;
+    f.vid = v.vid;
+    f.srcIp = Ipv4Address(v.srcIp);
+    f.dstIp = Ipv4Address(v.dstIp);
+    f.dscp = v.dscp;
+    f.ecn = v.ecn;
+    f.ttl = v.ttl;
+    f.ipId = v.ipId;
+    f.udpSrcPort = v.udpSrc;
+    f.opcode = v.bthOpcode;
+    f.se = v.se;
+    f.migReq = v.migReq;
+    f.padCnt = v.padCnt;
+    f.pKey = v.pKey;
+    f.fecn = v.fecn;
+    f.becn = v.becn;
+    f.destQp = v.destQp;
+    f.ackReq = v.ackReq;
+    f.psn = v.psn;
+    f.hasReth = v.hasReth;
+    f.rethVa = v.rethVa;
+    f.rethRKey = v.rethRKey;
+    f.rethDmaLen = v.rethDmaLen;
+    f.hasAeth = v.hasAeth;
+    f.aethSyndrome = v.aethSyndrome;
+    f.aethMsn = v.aethMsn;
+    f.hasImm = v.hasImm;
+    f.imm = v.imm;
+    f.payloadBytes = 0;
+    f.payloadBytes = v.frameBytes - HeaderBytes(f);
+    return f;
+}
+
+Ptr<Packet>
+RoceFrame::Materialize(const RoceFrameView& v)
+{
+    return Build(FieldsOf(v));
+}
+
+Ptr<Packet>
+RoceParsedFrame::GetPacket()
+{
+    if (m_packet == nullptr)
+    {
+        Ptr<Packet> p = RoceFrame::Materialize(view);
+        m_packet = PeekPointer(p);
+        m_packet->Ref(); // this frame's reference, beyond the returned Ptr's
+        return p;
+    }
+    return Ptr<Packet>(m_packet);
+}
+
 RoceParsedFrame
 RoceFrame::BuildParsed(const RoceFrameFields& f)
 {
-    RoceParsedFrame frame;
-    frame.packet = Build(f);
-    Describe(f, frame.view);
-    return frame;
+    RoceFrameView view;
+    Describe(f, view);
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        return RoceParsedFrame(Build(f), view);
+    }
+    return RoceParsedFrame(view);
 }
 
 void
@@ -396,6 +479,8 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
     {
         return false;
     }
+    std::memcpy(v.dstMac, b, 6);
+    std::memcpy(v.srcMac, b + 6, 6);
     uint32_t off = 12;
     uint16_t type = Be16(b + off);
     if (type == RoceEthernetHeader::ETHERTYPE_VLAN)
@@ -407,6 +492,7 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
         uint16_t tci = Be16(b + 14);
         v.hasVlan = true;
         v.pcp = tci >> 13;
+        v.dei = (tci >> 12) & 1;
         v.vid = tci & 0x0FFF;
         off = 16;
         type = Be16(b + off);
@@ -442,6 +528,7 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
     v.l3Offset = off;
     v.dscp = ip[1] >> 2;
     v.ecn = ip[1] & 3;
+    v.ipId = Be16(ip + 4);
     v.ttl = ip[8];
     v.ipProtocol = ip[9];
     v.srcIp = Be32(ip + 12);
@@ -461,6 +548,9 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
     const uint8_t* bth = b + off;
     v.isRoce = true;
     v.bthOpcode = bth[0];
+    v.se = bth[1] & 0x80;
+    v.migReq = bth[1] & 0x40;
+    v.padCnt = (bth[1] >> 4) & 3;
     v.pKey = Be16(bth + 2);
     v.fecn = bth[4] & 0x80;
     v.becn = bth[4] & 0x40;
@@ -468,6 +558,21 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
     v.ackReq = bth[8] & 0x80;
     v.psn = Be24(bth + 9);
     off += BthHeader::SIZE;
+    // Extended headers in the order they follow the BTH: RETH, ImmDt, AETH.
+    if (BthHeader::OpcodeHasReth(v.bthOpcode) && n >= off + RethHeader::SIZE)
+    {
+        v.hasReth = true;
+        v.rethVa = (uint64_t(Be32(b + off)) << 32) | Be32(b + off + 4);
+        v.rethRKey = Be32(b + off + 8);
+        v.rethDmaLen = Be32(b + off + 12);
+        off += RethHeader::SIZE;
+    }
+    if (BthHeader::OpcodeHasImm(v.bthOpcode) && n >= off + ImmHeader::SIZE)
+    {
+        v.hasImm = true;
+        v.imm = Be32(b + off);
+        off += ImmHeader::SIZE;
+    }
     if (BthHeader::OpcodeHasAeth(v.bthOpcode) && n >= off + AethHeader::SIZE)
     {
         v.hasAeth = true;
@@ -510,7 +615,10 @@ RoceFrame::SetEcnCe(Ptr<Packet> p)
 void
 RoceFrame::SetEcnCe(RoceParsedFrame& frame)
 {
-    SetEcnCe(frame.packet);
+    if (frame.HasPacket())
+    {
+        SetEcnCe(frame.GetPacket());
+    }
     frame.view.ecn = Ipv4Header::ECN_CE;
 }
 

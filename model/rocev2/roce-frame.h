@@ -69,41 +69,56 @@ struct RoceFrameFields
 
 /**
  * \ingroup ai-fabric
- * \brief What the switch and NIC hot paths need from a frame, decoded from fixed
- * offsets of its first 64 bytes. IPs are host-order integers. pcp is 0 and hasVlan
- * false for untagged frames (classify by dscp then).
+ * \brief Every header field of a frame, decoded: what the switch and NIC hot paths
+ * read, and everything else the bytes carry, so that the bytes can be written
+ * back from the view alone (RoceFrame::Materialize). IPs are host-order integers.
+ * pcp, vid and dei are 0 for untagged frames (classify by dscp then). RETH, ImmDt
+ * and AETH fields are 0 unless the opcode carries them.
  */
 struct RoceFrameView
 {
+    uint64_t rethVa;          //!< RETH virtual address
     uint32_t frameBytes;      //!< whole frame, FCS excluded
+    uint32_t srcIp;           //!< IPv4 source (host order)
+    uint32_t dstIp;           //!< IPv4 destination (host order)
+    uint32_t destQp;          //!< BTH DestQP
+    uint32_t psn;             //!< BTH PSN
+    uint32_t aethMsn;         //!< AETH MSN
+    uint32_t rethRKey;        //!< RETH R_Key
+    uint32_t rethDmaLen;      //!< RETH DMA length
+    uint32_t imm;             //!< immediate data
     uint16_t etherType;       //!< EtherType after any VLAN tag
-    bool isPfc;               //!< 802.1Qbb PFC frame (EtherType 0x8808, opcode 0x0101)
-    bool isIpv4;              //!< EtherType 0x0800
-    bool isRoce;              //!< IPv4 / UDP dst port 4791 with a full BTH
-    bool hasVlan;             //!< 802.1Q tagged
-    uint8_t pcp;              //!< 802.1Q priority
     uint16_t vid;             //!< 802.1Q VLAN id
+    uint16_t ipId;            //!< IPv4 identification
+    uint16_t udpSrc;          //!< UDP source port
+    uint16_t udpDst;          //!< UDP destination port
+    uint16_t pKey;            //!< BTH P_Key
+    uint16_t pfcEnableVector; //!< PFC class-enable vector
+    uint16_t pfcPauseTime[8]; //!< PFC pause quanta per priority
+    uint8_t dstMac[6];        //!< Ethernet destination
+    uint8_t srcMac[6];        //!< Ethernet source
+    uint8_t pcp;              //!< 802.1Q priority
     uint8_t l3Offset;         //!< IPv4 header offset (14 or 18)
     uint8_t dscp;             //!< IPv4 DSCP
     uint8_t ecn;              //!< IPv4 ECN (3 = CE)
     uint8_t ttl;              //!< IPv4 TTL
     uint8_t ipProtocol;       //!< IPv4 protocol (17 = UDP)
-    uint32_t srcIp;           //!< IPv4 source (host order)
-    uint32_t dstIp;           //!< IPv4 destination (host order)
-    uint16_t udpSrc;          //!< UDP source port
-    uint16_t udpDst;          //!< UDP destination port
     uint8_t bthOpcode;        //!< BTH opcode
+    uint8_t padCnt;           //!< BTH pad count
+    uint8_t aethSyndrome;     //!< AETH syndrome
+    bool isPfc;               //!< 802.1Qbb PFC frame (EtherType 0x8808, opcode 0x0101)
+    bool isIpv4;              //!< EtherType 0x0800
+    bool isRoce;              //!< IPv4 / UDP dst port 4791 with a full BTH
+    bool hasVlan;             //!< 802.1Q tagged
+    bool dei;                 //!< 802.1Q drop eligible
+    bool se;                  //!< BTH solicited event
+    bool migReq;              //!< BTH MigReq
     bool fecn;                //!< BTH FECN
     bool becn;                //!< BTH BECN
     bool ackReq;              //!< BTH AckReq
-    uint16_t pKey;            //!< BTH P_Key
-    uint32_t destQp;          //!< BTH DestQP
-    uint32_t psn;             //!< BTH PSN
+    bool hasReth;             //!< RETH decoded (WRITE first/only, READ request)
+    bool hasImm;              //!< ImmDt decoded (*-with-immediate)
     bool hasAeth;             //!< AETH decoded (ACK / READ response first/last/only)
-    uint8_t aethSyndrome;     //!< AETH syndrome
-    uint32_t aethMsn;         //!< AETH MSN
-    uint16_t pfcEnableVector; //!< PFC class-enable vector
-    uint16_t pfcPauseTime[8]; //!< PFC pause quanta per priority
 
     Ipv4Address GetSrcAddress() const; //!< \return srcIp as an Ipv4Address
     Ipv4Address GetDstAddress() const; //!< \return dstIp as an Ipv4Address
@@ -111,18 +126,93 @@ struct RoceFrameView
 
 /**
  * \ingroup ai-fabric
- * \brief A frame with its decoded headers, as it travels between RoCEv2 ports.
+ * \brief A frame as it travels between RoCEv2 ports: its decoded headers, and its
+ * bytes once something needs them.
  *
  * The view is decoded once, where the frame is made (the NIC writes it from the
- * same fields it writes into the bytes, a pause frame is peeked once), and
- * travels with the packet on the cable and through switch queues. A hop then
- * reads neither the packet's buffer nor the packet object; whatever changes the
- * bytes on the way (ECN marking, a class change) changes the view with them.
+ * fields it sends, a pause frame is peeked once), and travels on the cable and
+ * through switch queues; a hop reads only the view. The bytes are the frame's
+ * wire format exactly (RoceFrame::Build of the same fields; a test checks every
+ * field and opcode), written the first time they are asked for: by a trace sink
+ * (pcap, PhyTxBegin, ...), or non-minimal DragonFly routing's packet tag. A NIC's
+ * frame that nothing observes never allocates a packet, which is most of a
+ * frame's cost otherwise. What changes a frame on its way (ECN marking, a class
+ * change) changes the view, and the bytes too when they exist.
  */
-struct RoceParsedFrame
+class RoceParsedFrame
 {
-    Ptr<Packet> packet; //!< the frame's bytes (FCS excluded)
-    RoceFrameView view; //!< its decoded headers
+  public:
+    RoceParsedFrame() = default;
+
+    /// A frame known by its view; its bytes are written when first asked for.
+    explicit RoceParsedFrame(const RoceFrameView& view)
+        : view(view)
+    {
+    }
+
+    /// \p packet (one more reference to it) with its decoded headers \p view.
+    RoceParsedFrame(const Ptr<Packet>& packet, const RoceFrameView& view)
+        : view(view),
+          m_packet(PeekPointer(packet))
+    {
+        if (m_packet != nullptr)
+        {
+            m_packet->Ref();
+        }
+    }
+
+    // Moves hand the packet's reference over without touching the packet: ns-3's Ptr
+    // (before ns-3.42) copies even from an rvalue, a reference-count update on the
+    // packet object, whose cache line a hop would otherwise never need.
+    RoceParsedFrame(RoceParsedFrame&& other) noexcept
+        : view(other.view),
+          m_packet(other.m_packet)
+    {
+        other.m_packet = nullptr;
+    }
+
+    RoceParsedFrame& operator=(RoceParsedFrame&& other) noexcept
+    {
+        if (this != &other)
+        {
+            Release();
+            view = other.view;
+            m_packet = other.m_packet;
+            other.m_packet = nullptr;
+        }
+        return *this;
+    }
+
+    RoceParsedFrame(const RoceParsedFrame&) = delete;
+    RoceParsedFrame& operator=(const RoceParsedFrame&) = delete;
+
+    ~RoceParsedFrame()
+    {
+        Release();
+    }
+
+    /// \return the frame's bytes (FCS excluded), written from the view on first use
+    Ptr<Packet> GetPacket();
+
+    /// \return true if the bytes have been written (GetPacket was called, or given)
+    bool HasPacket() const
+    {
+        return m_packet != nullptr;
+    }
+
+    RoceFrameView view; //!< the frame's decoded headers
+
+  private:
+    void Release()
+    {
+        if (m_packet != nullptr)
+        {
+            m_packet->Unref();
+            m_packet = nullptr;
+        }
+    }
+
+    Packet* m_packet{nullptr}; //!< the bytes, if written (holds one reference)
 };
 
 /**
@@ -130,7 +220,8 @@ struct RoceParsedFrame
  * \brief RoCEv2 framing used by the NIC and the switch: build, peek, mark, parse.
  *
  * Frames carry real bytes (pcaps decode), with the payload usually a virtual
- * zero-filled area. GetSize() of a frame excludes the FCS; preamble, FCS and IFG are
+ * zero-filled area; on the data path the bytes are written when first observed
+ * (RoceParsedFrame). GetSize() of a frame excludes the FCS; preamble, FCS and IFG are
  * accounted by the device (RoceEthernetHeader::WIRE_OVERHEAD_BYTES).
  */
 class RoceFrame
@@ -138,7 +229,7 @@ class RoceFrame
   public:
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; //!< IANA port of RoCEv2
     static constexpr uint8_t IP_PROTO_UDP = 17;       //!< IPv4 protocol number of UDP
-    static constexpr uint32_t PEEK_BYTES = 64;        //!< bytes Peek copies at most
+    static constexpr uint32_t PEEK_BYTES = 80;        //!< bytes Peek copies at most
 
     /**
      * Wrap the payload in \p p (p->GetSize() must equal f.payloadBytes) into a full
@@ -156,7 +247,15 @@ class RoceFrame
      * decoding): what the NIC carries with each frame it sends.
      */
     static void Describe(const RoceFrameFields& f, RoceFrameView& v);
-    /// Build(f) with its view (Describe(f)).
+    /// \return the fields Build makes a RoCEv2 frame of view \p v with (v.isRoce)
+    static RoceFrameFields FieldsOf(const RoceFrameView& v);
+    /// \return the bytes of the RoCEv2 frame of view \p v: Build(FieldsOf(v))
+    static Ptr<Packet> Materialize(const RoceFrameView& v);
+    /**
+     * The frame Build(f) makes, as the NIC sends it: the view now, the bytes when
+     * asked for (RoceParsedFrame::GetPacket). With ICRC computation on, the bytes
+     * are written at once (the CRC covers the payload's zeros, from the same bytes).
+     */
     static RoceParsedFrame BuildParsed(const RoceFrameFields& f);
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
@@ -173,7 +272,7 @@ class RoceFrame
     static uint32_t FlowHash(const RoceFrameView& v, uint32_t seed);
     /// Rewrite the IPv4 ECN field to CE (11), recomputing the IPv4 header checksum.
     static void SetEcnCe(Ptr<Packet> p);
-    /// SetEcnCe on the frame's packet, and its view's ecn.
+    /// Mark the frame CE: its view, and its bytes if they exist.
     static void SetEcnCe(RoceParsedFrame& frame);
     /**
      * Remove all headers and the ICRC, leaving the payload in \p p, and fill \p out

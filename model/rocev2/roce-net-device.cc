@@ -68,11 +68,12 @@ RoceNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<RoceNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the port (bit/s)",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&RoceNetDevice::m_rate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port (bit/s)",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&RoceNetDevice::SetDataRate, &RoceNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "Largest frame payload (IP packet) in bytes; 4200 fits a 4096-byte "
                           "RoCEv2 payload plus its headers",
@@ -234,20 +235,32 @@ RoceNetDevice::TryTransmit()
     }
 }
 
+void
+RoceNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    // Simulator ticks per byte, so that a frame's serialization time is one multiply:
+    // DataRate::CalculateBytesTxTime goes through a 128-bit division per call, the
+    // largest single cost of a packet hop in profiles before this cache.
+    const uint64_t bps = rate.GetBitRate();
+    m_ticksPerByte =
+        bps == 0 ? 0.0
+                 : 8.0 * static_cast<double>(Seconds(1).GetTimeStep()) / static_cast<double>(bps);
+}
+
 Time
 RoceNetDevice::GetTransmitTime(uint32_t frameBytes) const
 {
-    // FCS, preamble and inter-frame gap occupy the wire too. Simulator ticks per byte
-    // are cached: DataRate::CalculateBytesTxTime goes through a 128-bit division per
-    // call, the largest single cost of a packet hop in profiles.
-    if (m_rate.GetBitRate() != m_cachedBps)
+    // FCS, preamble and inter-frame gap occupy the wire too. Rounded half away from
+    // zero, as std::llround (a libm call) rounds a non-negative value: ticks - n is
+    // exact for 0 <= n <= ticks < n + 1.
+    const double ticks = (frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES) * m_ticksPerByte;
+    auto n = static_cast<int64_t>(ticks);
+    if (ticks - static_cast<double>(n) >= 0.5)
     {
-        m_cachedBps = m_rate.GetBitRate();
-        m_ticksPerByte =
-            8.0 * static_cast<double>(Seconds(1).GetTimeStep()) / static_cast<double>(m_cachedBps);
+        ++n;
     }
-    return TimeStep(static_cast<uint64_t>(
-        std::llround((frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES) * m_ticksPerByte)));
+    return TimeStep(n);
 }
 
 uint64_t
@@ -272,11 +285,11 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
     m_txBytes += bytes;
     if (HasSinks(m_phyTxBeginTrace))
     {
-        m_phyTxBeginTrace(frame.packet);
+        m_phyTxBeginTrace(frame.GetPacket());
     }
     if (HasSinks(m_promiscSnifferTrace))
     {
-        m_promiscSnifferTrace(frame.packet);
+        m_promiscSnifferTrace(frame.GetPacket());
     }
     m_txEnd = FabricSimulatorImpl::NowFast() + txTime;
     m_channel->TransmitStart(frame, this, txTime);
@@ -302,15 +315,15 @@ RoceNetDevice::Receive(RoceParsedFrame& frame)
 {
     if (HasSinks(m_phyRxEndTrace))
     {
-        m_phyRxEndTrace(frame.packet);
+        m_phyRxEndTrace(frame.GetPacket());
     }
     if (HasSinks(m_promiscSnifferTrace))
     {
-        m_promiscSnifferTrace(frame.packet);
+        m_promiscSnifferTrace(frame.GetPacket());
     }
     if (frame.view.isPfc)
     {
-        HandlePfcFrame(frame.packet);
+        HandlePfcFrame(frame.GetPacket());
         return;
     }
     if (m_owner != nullptr)
@@ -402,11 +415,11 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
     NS_LOG_FUNCTION(this << +prio << quanta);
     PfcHeader pfc;
     pfc.SetPauseTime(prio, quanta);
-    RoceParsedFrame frame;
-    frame.packet = Create<Packet>();
-    RoceFrame::EncapsulatePfc(frame.packet, m_address, pfc);
-    RoceFrame::Peek(*frame.packet, frame.view); // once per pause frame, off the data path
-    m_control.push_back(std::move(frame));
+    Ptr<Packet> p = Create<Packet>();
+    RoceFrame::EncapsulatePfc(p, m_address, pfc);
+    RoceFrameView view;
+    RoceFrame::Peek(*p, view); // once per pause frame, off the data path
+    m_control.push_back(RoceParsedFrame(p, view));
     m_pauseSent++;
     m_pfcTrace(this, prio, quanta, true);
     if (quanta > 0)

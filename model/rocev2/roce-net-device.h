@@ -69,6 +69,8 @@ class RoceNetDevice : public NetDevice
     uint8_t GetPausedMask() const;
 
     DataRate GetDataRate() const;
+    /// Set the line rate (attribute DataRate).
+    void SetDataRate(DataRate rate);
     Time GetTransmitTime(uint32_t frameBytes) const;
     /**
      * Wire bytes (frame + FCS, preamble, gap) of the frame being transmitted that
@@ -143,8 +145,7 @@ class RoceNetDevice : public NetDevice
     Mac48Address m_address;
     uint16_t m_mtu;
     DataRate m_rate;
-    mutable uint64_t m_cachedBps{0};  //!< rate m_ticksPerByte was computed for
-    mutable double m_ticksPerByte{0}; //!< simulator ticks per byte at m_rate
+    double m_ticksPerByte{0}; //!< simulator ticks per byte at m_rate
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 class RoceNetDevice;
-struct RoceParsedFrame;
+class RoceParsedFrame;
 
 /**
  * \ingroup ai-fabric

@@ -365,8 +365,17 @@ RoceSwitch::DataBytes(uint32_t port) const
 void
 RoceSwitch::SetPriority(RoceParsedFrame& frame, uint8_t prio)
 {
+    frame.view.dscp = static_cast<uint8_t>(prio << 3);
+    if (frame.view.hasVlan)
+    {
+        frame.view.pcp = prio;
+    }
+    if (!frame.HasPacket())
+    {
+        return; // the bytes, when written, follow the view
+    }
     // Same header surgery as RoceFrame::SetEcnCe; only at class changes (<= 2 per path).
-    const Ptr<Packet>& p = frame.packet;
+    const Ptr<Packet> p = frame.GetPacket();
     RoceEthernetHeader eth;
     p->RemoveHeader(eth);
     if (eth.HasVlan())
@@ -379,11 +388,6 @@ RoceSwitch::SetPriority(RoceParsedFrame& frame, uint8_t prio)
     ip.EnableChecksum();
     p->AddHeader(ip);
     p->AddHeader(eth);
-    frame.view.dscp = static_cast<uint8_t>(prio << 3);
-    if (frame.view.hasVlan)
-    {
-        frame.view.pcp = prio;
-    }
 }
 
 uint32_t
@@ -481,7 +485,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     uint32_t out = c.count == 1 ? c.ptr[0] : m_policy->Select(*this, c.ptr, c.count, view);
     if (m_routingMode != MINIMAL && prio != 7)
     {
-        out = RouteNonMinimal(frame.packet, inPort, dst, out, view);
+        out = RouteNonMinimal(frame.GetPacket(), inPort, dst, out, view);
     }
     // Class rule: the frame's class is its priority above the base; control and
     // other priorities keep theirs.
