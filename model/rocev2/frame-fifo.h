@@ -4,9 +4,9 @@
 #ifndef FRAME_FIFO_H
 #define FRAME_FIFO_H
 
-#include <algorithm>
-#include <boost/circular_buffer.hpp>
-#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
 #include <utility>
 
 namespace ns3
@@ -14,69 +14,141 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief An unbounded FIFO of frames in one ring (a boost::circular_buffer that
- * doubles its capacity when full).
+ * \brief An unbounded FIFO of frames in one ring that doubles when full.
  *
- * Why not std::deque: its 512-byte chunks hold only five parsed frames, and a
- * queue that fills and drains allocates and frees a chunk every five frames;
- * its 80-byte header is also where an empty() check lands, a cache line apart
- * from the rest of a port's state. A ring keeps the frames contiguous, grows to
- * the deepest backlog once and then never allocates.
+ * Why not std::deque: its 512-byte chunks hold only four parsed frames, so a
+ * queue that fills and drains allocates and frees a chunk every four frames,
+ * and its 80-byte header puts an empty() check a cache line away from the rest
+ * of a port's state. Why not boost::circular_buffer (tried): its full() and
+ * index arithmetic divide pointer differences by the element size on every
+ * push. Here the capacity is a power of two and the ring two 32-bit indices:
+ * a push or pop is a mask and a move; the ring grows to the deepest backlog
+ * once and then never allocates.
  */
 template <typename T>
 class FrameFifo
 {
   public:
+    FrameFifo() = default;
+    FrameFifo(const FrameFifo&) = delete;
+    FrameFifo& operator=(const FrameFifo&) = delete;
+
+    FrameFifo(FrameFifo&& other) noexcept
+        : m_slots(std::move(other.m_slots)),
+          m_mask(other.m_mask),
+          m_head(other.m_head),
+          m_size(other.m_size)
+    {
+        other.m_mask = 0;
+        other.m_head = 0;
+        other.m_size = 0;
+    }
+
+    ~FrameFifo()
+    {
+        clear();
+    }
+
     /// \return true if no frame is queued
     bool empty() const
     {
-        return m_ring.empty();
+        return m_size == 0;
     }
 
     /// \return the number of frames queued
-    std::size_t size() const
+    uint32_t size() const
     {
-        return m_ring.size();
+        return m_size;
     }
 
     /// \return the oldest frame (the FIFO must not be empty)
     T& front()
     {
-        return m_ring.front();
+        return *Slot(m_head);
     }
 
     /// \return the oldest frame (the FIFO must not be empty)
     const T& front() const
     {
-        return m_ring.front();
+        return *Slot(m_head);
     }
 
-    /// Append \p v, growing the ring when it is full.
+    /// Construct a frame at the back from \p args, growing the ring when it is full.
+    template <typename... Args>
+    T& emplace_back(Args&&... args)
+    {
+        if (m_size == Capacity())
+        {
+            Grow();
+        }
+        T* slot = Slot(m_head + m_size);
+        new (slot) T(std::forward<Args>(args)...);
+        ++m_size;
+        return *slot;
+    }
+
+    /// Append \p v (moved from).
     void push_back(T&& v)
     {
-        if (m_ring.full())
-        {
-            m_ring.set_capacity(std::max<std::size_t>(INITIAL_CAPACITY, 2 * m_ring.capacity()));
-        }
-        m_ring.push_back(std::move(v));
+        emplace_back(std::move(v));
     }
 
     /// Drop the oldest frame.
     void pop_front()
     {
-        m_ring.pop_front();
+        Slot(m_head)->~T();
+        m_head = (m_head + 1) & m_mask;
+        --m_size;
     }
 
     /// Drop every frame (the capacity stays).
     void clear()
     {
-        m_ring.clear();
+        while (m_size != 0)
+        {
+            pop_front();
+        }
     }
 
   private:
-    static constexpr std::size_t INITIAL_CAPACITY = 8; //!< first allocation, in frames
+    static constexpr uint32_t INITIAL_CAPACITY = 8; //!< first allocation, in frames
 
-    boost::circular_buffer<T> m_ring; //!< the frames, oldest at the front
+    /// Raw storage for one frame.
+    struct Storage
+    {
+        alignas(T) unsigned char bytes[sizeof(T)];
+    };
+
+    uint32_t Capacity() const
+    {
+        return m_slots ? m_mask + 1 : 0;
+    }
+
+    T* Slot(uint32_t i) const
+    {
+        return reinterpret_cast<T*>(m_slots[i & m_mask].bytes);
+    }
+
+    /// Double the ring (rare: only when the backlog reaches a new depth).
+    void Grow()
+    {
+        const uint32_t capacity = Capacity() == 0 ? INITIAL_CAPACITY : 2 * Capacity();
+        std::unique_ptr<Storage[]> slots(new Storage[capacity]);
+        for (uint32_t i = 0; i < m_size; ++i)
+        {
+            T* from = Slot(m_head + i);
+            new (slots[i].bytes) T(std::move(*from));
+            from->~T();
+        }
+        m_slots = std::move(slots);
+        m_mask = capacity - 1;
+        m_head = 0;
+    }
+
+    std::unique_ptr<Storage[]> m_slots; //!< the ring, a power-of-two number of slots
+    uint32_t m_mask{0};                 //!< capacity - 1
+    uint32_t m_head{0};                 //!< slot of the oldest frame
+    uint32_t m_size{0};                 //!< frames queued
 };
 
 } // namespace ns3

@@ -497,7 +497,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
             static_cast<uint8_t>(m_classBase + m_routes->NextClass(m_graphNode, inPort, out, cls));
     }
     const uint32_t bytes = view.frameBytes;
-    if (!m_mmu->CheckAdmission(inPort, prio, out, outPrio, bytes))
+    if (!m_mmu->Admit(inPort, prio, out, outPrio, bytes))
     {
         bool lossless = m_mmu->IsLossless(prio);
         Drop(inPort, lossless ? "lossless-buffer-overflow" : "buffer-full", lossless);
@@ -508,10 +508,9 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         SetPriority(frame, outPrio);
         m_reclassified++;
     }
-    m_mmu->OnEnqueue(inPort, prio, out, outPrio, bytes);
     EgressPort& e = m_egress[out];
     e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
-    e.queues[outPrio].push_back(QueuedFrame{std::move(frame), static_cast<uint16_t>(inPort), prio});
+    e.queues[outPrio].emplace_back(std::move(frame), static_cast<uint16_t>(inPort), prio);
     e.bytes[outPrio] += bytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {

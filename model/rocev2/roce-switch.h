@@ -119,6 +119,13 @@ class RoceSwitch : public Object, public RocePortOwner
   private:
     struct QueuedFrame
     {
+        QueuedFrame(RoceParsedFrame&& f, uint16_t port, uint8_t prio)
+            : frame(std::move(f)),
+              inPort(port),
+              inPrio(prio)
+        {
+        }
+
         RoceParsedFrame frame; //!< the frame and its headers (view.frameBytes: its size)
         uint16_t inPort;       //!< ingress port (PFC accounting)
         uint8_t inPrio;        //!< ingress priority group (PFC accounting)

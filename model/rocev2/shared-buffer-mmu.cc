@@ -184,34 +184,63 @@ SharedBufferMmu::Configure(uint32_t nPorts,
                                << " B, headroom " << totalHdrm << " B");
 }
 
-uint32_t
-SharedBufferMmu::Idx(uint32_t port, uint8_t prio) const
+SharedBufferMmu::Placement
+SharedBufferMmu::Place(uint32_t inPort,
+                       uint8_t prio,
+                       uint32_t outPort,
+                       uint8_t queue,
+                       uint32_t bytes,
+                       uint64_t need)
 {
-    NS_ASSERT_MSG(port < m_nPorts && prio < N_PRIO,
-                  "port " << port << " / priority " << +prio << " out of range (" << m_nPorts
-                          << " ports, " << N_PRIO << " priorities); Configure called?");
-    return port * N_PRIO + prio;
-}
-
-bool
-SharedBufferMmu::IsLossless(uint8_t prio) const
-{
-    return prio < N_PRIO && ((m_losslessMask >> prio) & 1);
-}
-
-uint64_t
-SharedBufferMmu::SharedPart(uint32_t idx, uint32_t bytes) const
-{
-    const uint64_t resUsed = m_pg[idx].resUsed;
-    const uint64_t resFree = resUsed < m_reservedPerPg ? m_reservedPerPg - resUsed : 0;
-    return bytes > resFree ? bytes - resFree : 0;
-}
-
-uint64_t
-SharedBufferMmu::SharedFree() const
-{
+    if (need == 0)
+    {
+        return Placement::RESERVED; // fits in the PG's reserved slice
+    }
     const uint64_t used = m_sharedUsed.Get();
-    return used < m_sharedPoolBytes ? m_sharedPoolBytes - used : 0;
+    const bool poolFits = used + need <= m_sharedPoolBytes;
+    const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
+    const PgState& pg = m_pg[Idx(inPort, prio)];
+    if (IsLossless(prio))
+    {
+        if (poolFits && pg.sharedUsed + need <= m_losslessAlpha * freeAfter)
+        {
+            return Placement::SHARED;
+        }
+        if (pg.hdrmUsed + need <= m_headroomSize[inPort])
+        {
+            return Placement::HEADROOM;
+        }
+        NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
+                                           << pg.hdrmUsed << "/" << m_headroomSize[inPort]);
+        m_dropTrace(inPort, prio, outPort, queue, bytes, true);
+        return Placement::DROP;
+    }
+    if (poolFits && m_egressBytes[Idx(outPort, queue)] + bytes <= m_lossyAlpha * freeAfter)
+    {
+        return Placement::SHARED;
+    }
+    m_dropTrace(inPort, prio, outPort, queue, bytes, false);
+    return Placement::DROP;
+}
+
+void
+SharedBufferMmu::Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need, Placement where)
+{
+    PgState& pg = m_pg[in];
+    const uint64_t res = bytes - need;
+    pg.resUsed += res;
+    m_totalResUsed += res;
+    m_egressBytes[out] += bytes;
+    if (where == Placement::HEADROOM)
+    {
+        pg.hdrmUsed += need;
+        m_totalHdrmUsed += need;
+    }
+    else if (where == Placement::SHARED)
+    {
+        pg.sharedUsed += need;
+        m_sharedUsed = m_sharedUsed.Get() + need;
+    }
 }
 
 bool
@@ -221,38 +250,8 @@ SharedBufferMmu::CheckAdmission(uint32_t inPort,
                                 uint8_t queue,
                                 uint32_t bytes)
 {
-    const uint32_t in = Idx(inPort, prio);
-    const uint32_t out = Idx(outPort, queue);
-    const uint64_t need = SharedPart(in, bytes);
-    if (need == 0)
-    {
-        return true; // fits in the PG's reserved slice
-    }
-    const uint64_t used = m_sharedUsed.Get();
-    const bool poolFits = used + need <= m_sharedPoolBytes;
-    const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
-    if (IsLossless(prio))
-    {
-        const PgState& pg = m_pg[in];
-        if (poolFits && pg.sharedUsed + need <= m_losslessAlpha * freeAfter)
-        {
-            return true;
-        }
-        if (pg.hdrmUsed + need <= m_headroomSize[inPort])
-        {
-            return true;
-        }
-        NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
-                                           << pg.hdrmUsed << "/" << m_headroomSize[inPort]);
-        m_dropTrace(inPort, prio, outPort, queue, bytes, true);
-        return false;
-    }
-    if (poolFits && m_egressBytes[out] + bytes <= m_lossyAlpha * freeAfter)
-    {
-        return true;
-    }
-    m_dropTrace(inPort, prio, outPort, queue, bytes, false);
-    return false;
+    const uint64_t need = SharedPart(Idx(inPort, prio), bytes);
+    return Place(inPort, prio, outPort, queue, bytes, need) != Placement::DROP;
 }
 
 void
@@ -262,29 +261,36 @@ SharedBufferMmu::OnEnqueue(uint32_t inPort,
                            uint8_t queue,
                            uint32_t bytes)
 {
+    // Admitted by CheckAdmission in this same state: the same placement (a lossless
+    // packet above XOFF goes to headroom; its size was checked there).
     const uint32_t in = Idx(inPort, prio);
-    const uint32_t out = Idx(outPort, queue);
     const uint64_t need = SharedPart(in, bytes);
-    const uint64_t res = bytes - need;
-    PgState& pg = m_pg[in];
-    pg.resUsed += res;
-    m_totalResUsed += res;
-    m_egressBytes[out] += bytes;
-    if (need == 0)
+    Placement where = Place(inPort, prio, outPort, queue, bytes, need);
+    if (where == Placement::DROP)
     {
-        return;
+        NS_FATAL_ERROR("SharedBufferMmu::OnEnqueue: " << bytes << " B on in-port " << inPort
+                                                      << " prio " << +prio
+                                                      << " do not fit; call CheckAdmission first");
     }
-    const uint64_t used = m_sharedUsed.Get();
-    const bool poolFits = used + need <= m_sharedPoolBytes;
-    const uint64_t freeAfter = poolFits ? m_sharedPoolBytes - used - need : 0;
-    if (IsLossless(prio) && !(poolFits && pg.sharedUsed + need <= m_losslessAlpha * freeAfter))
+    Charge(in, Idx(outPort, queue), bytes, need, where);
+}
+
+bool
+SharedBufferMmu::Admit(uint32_t inPort,
+                       uint8_t prio,
+                       uint32_t outPort,
+                       uint8_t queue,
+                       uint32_t bytes)
+{
+    const uint32_t in = Idx(inPort, prio);
+    const uint64_t need = SharedPart(in, bytes);
+    const Placement where = Place(inPort, prio, outPort, queue, bytes, need);
+    if (where == Placement::DROP)
     {
-        pg.hdrmUsed += need;
-        m_totalHdrmUsed += need;
-        return;
+        return false;
     }
-    pg.sharedUsed += need;
-    m_sharedUsed = used + need;
+    Charge(in, Idx(outPort, queue), bytes, need, where);
+    return true;
 }
 
 void
@@ -320,29 +326,6 @@ SharedBufferMmu::OnDequeue(uint32_t inPort,
     left -= s;
     pg.resUsed -= left;
     m_totalResUsed -= left;
-}
-
-bool
-SharedBufferMmu::ShouldPause(uint32_t inPort, uint8_t prio) const
-{
-    if (!IsLossless(prio))
-    {
-        return false;
-    }
-    const PgState& pg = m_pg[Idx(inPort, prio)];
-    return !pg.paused && (pg.hdrmUsed > 0 || pg.sharedUsed > m_losslessAlpha * SharedFree());
-}
-
-bool
-SharedBufferMmu::ShouldResume(uint32_t inPort, uint8_t prio) const
-{
-    if (!IsLossless(prio))
-    {
-        return false;
-    }
-    const PgState& pg = m_pg[Idx(inPort, prio)];
-    return pg.paused && pg.hdrmUsed == 0 &&
-           (pg.sharedUsed == 0 || pg.sharedUsed + m_xonOffset <= m_losslessAlpha * SharedFree());
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef SHARED_BUFFER_MMU_H
 #define SHARED_BUFFER_MMU_H
 
+#include "ns3/assert.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -70,7 +71,10 @@ class SharedBufferMmu : public Object
                    uint32_t mtuBytes);
 
     /// True when priority prio is PFC-protected (LosslessPriorities bitmask).
-    bool IsLossless(uint8_t prio) const;
+    bool IsLossless(uint8_t prio) const
+    {
+        return prio < N_PRIO && ((m_losslessMask >> prio) & 1);
+    }
 
     /// Admission of a packet; false = drop (lossy over threshold, or lossless beyond headroom).
     bool CheckAdmission(uint32_t inPort,
@@ -80,13 +84,35 @@ class SharedBufferMmu : public Object
                         uint32_t bytes);
     /// Charge an admitted packet: reserved, then shared, then headroom.
     void OnEnqueue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+    /// CheckAdmission, and OnEnqueue if admitted, in one pass (the switch's per-frame call).
+    bool Admit(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
     /// Release a packet leaving the switch: headroom, then shared, then reserved.
     void OnDequeue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
 
     /// Lossless PG over XOFF (headroom in use or shared usage above T) and not yet paused.
-    bool ShouldPause(uint32_t inPort, uint8_t prio) const;
+    bool ShouldPause(uint32_t inPort, uint8_t prio) const
+    {
+        if (!IsLossless(prio))
+        {
+            return false;
+        }
+        const PgState& pg = m_pg[Idx(inPort, prio)];
+        return !pg.paused && (pg.hdrmUsed > 0 || pg.sharedUsed > m_losslessAlpha * SharedFree());
+    }
+
     /// Paused, headroom empty and shared usage at most T - XonOffset (or zero).
-    bool ShouldResume(uint32_t inPort, uint8_t prio) const;
+    bool ShouldResume(uint32_t inPort, uint8_t prio) const
+    {
+        if (!IsLossless(prio))
+        {
+            return false;
+        }
+        const PgState& pg = m_pg[Idx(inPort, prio)];
+        return pg.paused && pg.hdrmUsed == 0 &&
+               (pg.sharedUsed == 0 ||
+                pg.sharedUsed + m_xonOffset <= m_losslessAlpha * SharedFree());
+    }
+
     void SetPaused(uint32_t inPort, uint8_t prio, bool paused);
     bool IsPaused(uint32_t inPort, uint8_t prio) const;
 
@@ -113,11 +139,48 @@ class SharedBufferMmu : public Object
     uint32_t GetNPorts() const;
 
   private:
-    uint32_t Idx(uint32_t port, uint8_t prio) const;
+    /// Where an arriving packet's bytes go, beyond its PG's free reserved slice.
+    enum class Placement : uint8_t
+    {
+        RESERVED, //!< all in the reserved slice
+        SHARED,   //!< the excess in the shared pool
+        HEADROOM, //!< the excess in the PG's headroom (lossless, above XOFF)
+        DROP,     //!< no room (lossy over its threshold, lossless beyond headroom)
+    };
+
+    uint32_t Idx(uint32_t port, uint8_t prio) const
+    {
+        NS_ASSERT_MSG(port < m_nPorts && prio < N_PRIO,
+                      "port " << port << " / priority " << +prio << " out of range (" << m_nPorts
+                              << " ports, " << N_PRIO << " priorities); Configure called?");
+        return port * N_PRIO + prio;
+    }
+
     /// Shared bytes this packet would take after its reserved slice is used.
-    uint64_t SharedPart(uint32_t idx, uint32_t bytes) const;
+    uint64_t SharedPart(uint32_t idx, uint32_t bytes) const
+    {
+        const uint64_t resUsed = m_pg[idx].resUsed;
+        const uint64_t resFree = resUsed < m_reservedPerPg ? m_reservedPerPg - resUsed : 0;
+        return bytes > resFree ? bytes - resFree : 0;
+    }
+
     /// Free bytes of the shared pool now.
-    uint64_t SharedFree() const;
+    uint64_t SharedFree() const
+    {
+        const uint64_t used = m_sharedUsed.Get();
+        return used < m_sharedPoolBytes ? m_sharedPoolBytes - used : 0;
+    }
+
+    /// Where \p bytes arriving on (inPort, prio) for (outPort, queue) go, \p need of
+    /// them beyond the reserved slice; fires the drop trace for DROP.
+    Placement Place(uint32_t inPort,
+                    uint8_t prio,
+                    uint32_t outPort,
+                    uint8_t queue,
+                    uint32_t bytes,
+                    uint64_t need);
+    /// Charge a packet placed as \p where (not DROP).
+    void Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need, Placement where);
 
     // Attributes
     uint64_t m_bufferBytes;      //!< total packet buffer
