@@ -97,8 +97,10 @@ class FrameFifo
     void pop_front()
     {
         Slot(m_head)->~T();
-        m_head = (m_head + 1) & m_mask;
-        --m_size;
+        // Emptied: start again at slot 0, whose cache lines the last frames used, so
+        // a queue that rarely holds more than a frame keeps reusing warm memory
+        // instead of walking its whole ring.
+        m_head = --m_size == 0 ? 0 : (m_head + 1) & m_mask;
     }
 
     /// Drop every frame (the capacity stays).

@@ -18,33 +18,6 @@ NS_LOG_COMPONENT_DEFINE("RoceChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(RoceChannel);
 
-namespace
-{
-/// The arrival event of one direction of a RoceChannel (see RoceChannel::Direction).
-class RoceChannelArrival : public EventImpl
-{
-  public:
-    RoceChannelArrival(RoceChannel* channel,
-                       void (RoceChannel::*deliver)(std::size_t),
-                       std::size_t to)
-        : m_channel(channel),
-          m_deliver(deliver),
-          m_to(to)
-    {
-    }
-
-  private:
-    void Notify() override
-    {
-        (m_channel->*m_deliver)(m_to);
-    }
-
-    RoceChannel* m_channel; //!< not owned: the channel owns this event
-    void (RoceChannel::*m_deliver)(std::size_t);
-    std::size_t m_to;
-};
-} // namespace
-
 TypeId
 RoceChannel::GetTypeId()
 {
@@ -56,7 +29,7 @@ RoceChannel::GetTypeId()
             .AddAttribute("Delay",
                           "Propagation delay of the cable (about 5 ns per metre of fibre)",
                           TimeValue(NanoSeconds(1000)),
-                          MakeTimeAccessor(&RoceChannel::m_delay),
+                          MakeTimeAccessor(&RoceChannel::SetDelay, &RoceChannel::GetDelay),
                           MakeTimeChecker());
     return tid;
 }
@@ -66,48 +39,117 @@ RoceChannel::RoceChannel()
 {
 }
 
+RoceChannel::Direction::Direction(RoceNetDevice* receiver, uint32_t receiverNode, Time delay)
+    : m_receiver(receiver),
+      m_delayTicks(delay.GetTimeStep()),
+      m_receiverNode(receiverNode)
+{
+}
+
+void
+RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, Time txTime)
+{
+    // The frame moves onto the cable: no per-hop copy of the packet (unlike
+    // PointToPointChannel's p->Copy()), no reference-count update.
+    m_inFlight.push_back(std::move(frame));
+    Ref(); // the simulator releases one reference per scheduled run
+    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode,
+                                                 TimeStep(txTime.GetTimeStep() + m_delayTicks),
+                                                 this);
+}
+
+void
+RoceChannel::Direction::Notify()
+{
+    // Out of the ring before the receiver runs: what it sends may grow a ring.
+    RoceParsedFrame frame = std::move(m_inFlight.front());
+    m_inFlight.pop_front();
+    m_receiver->Receive(frame);
+}
+
+void
+RoceChannel::Direction::SetDelay(Time delay)
+{
+    m_delayTicks = delay.GetTimeStep();
+}
+
+void
+RoceChannel::Direction::SetReceiverNode(uint32_t node)
+{
+    m_receiverNode = node;
+}
+
+void
+RoceChannel::Direction::Dispose()
+{
+    Cancel(); // arrivals still in the event list find nothing to do
+    m_inFlight.clear();
+    m_receiver = nullptr;
+}
+
 void
 RoceChannel::Attach(Ptr<RoceNetDevice> device)
 {
     NS_ASSERT_MSG(m_nDevices < 2, "a RoceChannel connects exactly two devices");
     m_dev[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        for (std::size_t to = 0; to < 2; ++to)
+        {
+            m_towards[to] =
+                Create<Direction>(PeekPointer(m_dev[to]), m_dev[to]->GetNodeId(), m_delay);
+        }
+    }
+}
+
+RoceChannel::Direction*
+RoceChannel::GetDirectionFrom(const RoceNetDevice* src) const
+{
+    NS_ASSERT_MSG(m_nDevices == 2, "RoceChannel: both ends must be attached");
+    return PeekPointer(m_towards[src == PeekPointer(m_dev[0]) ? 1 : 0]);
+}
+
+void
+RoceChannel::NotifyNodeChanged(const RoceNetDevice* dev)
+{
+    for (std::size_t to = 0; to < 2; ++to)
+    {
+        if (m_towards[to] && PeekPointer(m_dev[to]) == dev)
+        {
+            m_towards[to]->SetReceiverNode(dev->GetNodeId());
+        }
+    }
 }
 
 void
 RoceChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
 {
-    const std::size_t to = (src == PeekPointer(m_dev[0])) ? 1 : 0;
-    Direction& d = m_towards[to];
-    if (!d.arrival)
-    {
-        d.arrival = Create<RoceChannelArrival>(this, &RoceChannel::Deliver, to);
-    }
-    // The frame moves onto the cable: no per-hop copy of the packet (unlike
-    // PointToPointChannel's p->Copy()), no reference-count update.
-    d.inFlight.push_back(std::move(frame));
-    d.arrival->Ref(); // the simulator releases one reference per scheduled run
-    FabricSimulatorImpl::ScheduleWithContextFast(m_dev[to]->GetNodeId(),
-                                                 txTime + m_delay,
-                                                 PeekPointer(d.arrival));
+    GetDirectionFrom(src)->TransmitStart(frame, txTime);
 }
 
 void
-RoceChannel::Deliver(std::size_t to)
+RoceChannel::SetDelay(Time delay)
 {
-    Direction& d = m_towards[to];
-    // Out of the ring before the receiver runs: what it sends may grow a ring.
-    RoceParsedFrame frame = std::move(d.inFlight.front());
-    d.inFlight.pop_front();
-    m_dev[to]->Receive(frame);
+    m_delay = delay;
+    for (const Ptr<Direction>& d : m_towards)
+    {
+        if (d)
+        {
+            d->SetDelay(delay);
+        }
+    }
 }
 
 void
 RoceChannel::DoDispose()
 {
-    for (Direction& d : m_towards)
+    for (Ptr<Direction>& d : m_towards)
     {
-        d.inFlight.clear();
-        d.arrival = nullptr;
+        if (d)
+        {
+            d->Dispose();
+            d = nullptr;
+        }
     }
     Channel::DoDispose();
 }

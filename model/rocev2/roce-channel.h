@@ -31,6 +31,40 @@ class Packet;
 class RoceChannel : public Channel
 {
   public:
+    /**
+     * One direction of the cable: the frames travelling towards one end, oldest
+     * first, and the event that delivers them. A cable delivers in send order, so
+     * each arrival only takes the front frame, and the direction itself is the
+     * event: scheduled once per frame (it is reference counted, so it may sit in
+     * the event list many times), it holds what a delivery reads (the receiving
+     * port, its node, the frames), so an arrival touches this object and the
+     * frame, not the channel nor a separate event object.
+     */
+    class Direction : public EventImpl
+    {
+      public:
+        /// Frames sent towards \p receiver (on node \p receiverNode) take \p delay more.
+        Direction(RoceNetDevice* receiver, uint32_t receiverNode, Time delay);
+
+        /// Put \p frame (moved from) on the wire; it arrives after txTime + the delay.
+        void TransmitStart(RoceParsedFrame& frame, Time txTime);
+        /// Set the propagation delay (the channel's Delay attribute).
+        void SetDelay(Time delay);
+        /// Set the receiving port's node id (arrival events run in its context).
+        void SetReceiverNode(uint32_t node);
+        /// Drop the frames in flight and forget the receiver (the channel is disposed).
+        void Dispose();
+
+      private:
+        /// Hand the oldest frame in flight to the receiver.
+        void Notify() override;
+
+        FrameFifo<RoceParsedFrame> m_inFlight; //!< sent, not yet arrived
+        RoceNetDevice* m_receiver;             //!< the port frames arrive at (not owned)
+        int64_t m_delayTicks;                  //!< propagation delay
+        uint32_t m_receiverNode;               //!< its node: the arrival event's context
+    };
+
     static TypeId GetTypeId();
     RoceChannel();
 
@@ -38,33 +72,27 @@ class RoceChannel : public Channel
     void Attach(Ptr<RoceNetDevice> device);
     /// Deliver \p frame (moved from) to the other end after txTime + delay.
     void TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime);
+    /**
+     * \param src one end of this (fully attached) channel
+     * \return the direction from \p src to the other end, which a port may keep
+     * and transmit into directly (valid until the channel is disposed)
+     */
+    Direction* GetDirectionFrom(const RoceNetDevice* src) const;
+    /// \p dev (attached here) is now on another node: its arrivals run in that context.
+    void NotifyNodeChanged(const RoceNetDevice* dev);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
     Ptr<RoceNetDevice> GetRoceDevice(std::size_t i) const;
     Time GetDelay() const;
+    /// Set the propagation delay (attribute Delay).
+    void SetDelay(Time delay);
 
   protected:
     void DoDispose() override;
 
   private:
-    /// Hand the oldest frame in flight towards device `to` to it.
-    void Deliver(std::size_t to);
-
-    /**
-     * Frames travelling towards one end, oldest first. A cable delivers in send
-     * order, so each arrival event only has to take the front frame: one
-     * EventImpl per direction is scheduled once per frame (it is reference
-     * counted, so it may sit in the event list many times), instead of a new
-     * event object holding a packet and a device per frame.
-     */
-    struct Direction
-    {
-        FrameFifo<RoceParsedFrame> inFlight; //!< sent, not yet arrived
-        Ptr<EventImpl> arrival;              //!< calls Deliver(this direction)
-    };
-
-    Direction m_towards[2];      //!< frames towards m_dev[0] and m_dev[1]
+    Ptr<Direction> m_towards[2]; //!< frames towards m_dev[0] and m_dev[1] (once both attached)
     Time m_delay;                //!< propagation delay
     Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
     std::size_t m_nDevices;      //!< devices attached so far

@@ -112,15 +112,15 @@ RoceNetDevice::GetTypeId()
 }
 
 RoceNetDevice::RoceNetDevice()
-    : m_ifIndex(0),
-      m_mtu(9000),
-      m_pfcEnabled(true),
-      m_pauseQuanta(65535),
+    : m_txFrames(0),
+      m_txBytes(0),
+      m_ifIndex(0),
       m_busy(false),
       m_pausedMask(0),
       m_peerPausedMask(0),
-      m_txFrames(0),
-      m_txBytes(0),
+      m_mtu(9000),
+      m_pfcEnabled(true),
+      m_pauseQuanta(65535),
       m_pauseSent(0),
       m_pauseReceived(0)
 {
@@ -144,6 +144,8 @@ RoceNetDevice::DoDispose()
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
+    m_cable = nullptr;
+    m_outgoing = nullptr;
     m_owner = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -154,6 +156,7 @@ bool
 RoceNetDevice::Attach(Ptr<RoceChannel> ch)
 {
     m_channel = ch;
+    m_cable = PeekPointer(ch);
     ch->Attach(this);
     return true;
 }
@@ -292,7 +295,11 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
         m_promiscSnifferTrace(frame.GetPacket());
     }
     m_txEnd = FabricSimulatorImpl::NowFast() + txTime;
-    m_channel->TransmitStart(frame, this, txTime);
+    if (m_outgoing == nullptr)
+    {
+        m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
+    }
+    m_outgoing->TransmitStart(frame, txTime);
     // The end of a transmission is an event only when something waits behind it:
     // an idle port (a switch port between two frames of a flow, most of them) would
     // otherwise cost an event per frame that finds nothing to send.
@@ -623,6 +630,10 @@ RoceNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
     m_nodeId = node ? node->GetId() : 0;
+    if (m_cable != nullptr)
+    {
+        m_cable->NotifyNodeChanged(this);
+    }
 }
 
 bool

@@ -5,6 +5,7 @@
 #define ROCE_NET_DEVICE_H
 
 #include "frame-fifo.h"
+#include "roce-channel.h"
 #include "roce-frame.h"
 #include "roce-port-owner.h"
 
@@ -86,6 +87,12 @@ class RoceNetDevice : public NetDevice
         return m_nodeId;
     }
 
+    /// \return GetIfIndex() without a virtual call: the port's number on its owner
+    uint32_t GetPortIndex() const
+    {
+        return m_ifIndex;
+    }
+
     uint64_t GetTxFrames() const;
     uint64_t GetTxBytes() const;
     uint64_t GetPauseFramesSent() const;
@@ -139,42 +146,48 @@ class RoceNetDevice : public NetDevice
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
 
+    // What a frame's hop reads and writes comes first, together: a few cache lines
+    // of a fabric's thousand-odd ports, instead of one per member spread over the
+    // object (pause arrays, callbacks and traces used per frame end up far apart).
+    RocePortOwner* m_owner{nullptr};             //!< pulls from / receives into it
+    RoceChannel* m_cable{nullptr};               //!< m_channel, without a Ptr copy per frame
+    RoceChannel::Direction* m_outgoing{nullptr}; //!< m_cable's direction to the peer
+    Time m_txEnd;                                //!< when the frame on the wire ends
+    double m_ticksPerByte{0};                    //!< simulator ticks per byte at m_rate
+    uint64_t m_txFrames;                         //!< frames sent
+    uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
+    Ptr<EventImpl> m_txCompleteEvent;            //!< reused for every TransmitComplete
+    FrameFifo<RoceParsedFrame> m_control;        //!< pause frames waiting for the wire
+    uint32_t m_nodeId{0};                        //!< m_node's id (an event context per frame)
+    uint32_t m_ifIndex;                          //!< port number on its switch or NIC
+    bool m_busy;                                 //!< a frame is (or may still be) on the wire
+    bool m_completionPending{false};             //!< TransmitComplete is scheduled
+    uint8_t m_pausedMask;                        //!< priorities paused by the peer
+    uint8_t m_peerPausedMask;                    //!< priorities we asked the peer to pause
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+
     Ptr<Node> m_node;
     Ptr<RoceChannel> m_channel;
-    uint32_t m_ifIndex;
     Mac48Address m_address;
     uint16_t m_mtu;
     DataRate m_rate;
-    double m_ticksPerByte{0}; //!< simulator ticks per byte at m_rate
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    bool m_busy;                           //!< a frame is (or may still be) on the wire
-    bool m_completionPending{false};       //!< TransmitComplete is scheduled
-    uint32_t m_nodeId{0};                  //!< m_node's id (an event context per frame)
-    Time m_txEnd;                          //!< when the frame on the wire ends
-    Ptr<EventImpl> m_txCompleteEvent;      //!< reused for every TransmitComplete
-    FrameFifo<RoceParsedFrame> m_control;  //!< pause frames waiting for the wire
     std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
     std::array<Time, 8> m_pauseStart;      //!< when the current pause began
     std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time
     std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
-    uint8_t m_pausedMask;                  //!< priorities paused by the peer
-    uint8_t m_peerPausedMask;              //!< priorities we asked the peer to pause
     std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
 
-    uint64_t m_txFrames;
-    uint64_t m_txBytes;
     uint64_t m_pauseSent;
     uint64_t m_pauseReceived;
 
-    RocePortOwner* m_owner{nullptr}; //!< pulls from / receives into it
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
 
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
     TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool> m_pfcTrace;
 };
 

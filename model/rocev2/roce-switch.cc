@@ -468,7 +468,7 @@ void
 RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
 {
     const RoceFrameView& view = frame.view;
-    uint32_t inPort = dev.GetIfIndex();
+    uint32_t inPort = dev.GetPortIndex();
     if (!view.isIpv4)
     {
         Drop(inPort, "not-ipv4", false);
@@ -563,13 +563,13 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
 bool
 RoceSwitch::HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const
 {
-    return (m_egress[dev.GetIfIndex()].nonEmpty & static_cast<uint8_t>(~pausedMask)) != 0;
+    return (m_egress[dev.GetPortIndex()].nonEmpty & static_cast<uint8_t>(~pausedMask)) != 0;
 }
 
 bool
 RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame)
 {
-    uint32_t outPort = dev.GetIfIndex();
+    uint32_t outPort = dev.GetPortIndex();
     EgressPort& e = m_egress[outPort];
     int q = PickQueue(e, pausedMask);
     if (q < 0)
