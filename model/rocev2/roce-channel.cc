@@ -51,11 +51,12 @@ RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, Time txTime)
 {
     // The frame moves onto the cable: no per-hop copy of the packet (unlike
     // PointToPointChannel's p->Copy()), no reference-count update.
-    m_inFlight.push_back(std::move(frame));
+    const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
     Ref(); // the simulator releases one reference per scheduled run
     FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode,
                                                  TimeStep(txTime.GetTimeStep() + m_delayTicks),
-                                                 this);
+                                                 this,
+                                                 &onWire);
 }
 
 void

@@ -214,7 +214,10 @@ RoceNetDevice::ScheduleCompletion(Time delay)
     // through the event object itself), which saves building one per frame; the context is this
     // node's, as Schedule would give, and the order (time, then insertion) is the same.
     m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
-    FabricSimulatorImpl::ScheduleWithContextFast(m_nodeId, delay, PeekPointer(m_txCompleteEvent));
+    FabricSimulatorImpl::ScheduleWithContextFast(m_nodeId,
+                                                 delay,
+                                                 PeekPointer(m_txCompleteEvent),
+                                                 &m_owner); // the port's hot state
 }
 
 void

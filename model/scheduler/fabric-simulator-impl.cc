@@ -161,6 +161,10 @@ FabricSimulatorImpl::RunEvents()
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
+        if (m_wheel != nullptr)
+        {
+            m_wheel->PrefetchNext(); // loads while this event runs
+        }
         next.impl->Invoke();
         next.impl->Unref();
         InsertEventsFromThreads();
