@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * End-to-end behaviour of the RoCEv2 fabric: an unloaded message completes in its
+ * End-to-end behaviour of the RoCEv2 fabric: the frames a NIC sends carry its queue
+ * pair's and each packet's header fields, an unloaded message completes in its
  * ideal time, a PFC-protected incast is lossless at line rate, the same incast
  * without PFC drops and recovers by retransmission, and PFC's victim flow.
  */
@@ -14,9 +15,11 @@
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-opcode.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
+#include "ns3/roce-frame.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
@@ -26,6 +29,7 @@
 #include "ns3/topology-graph.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -85,6 +89,109 @@ PortTowards(Ptr<TopologyGraph> g, uint32_t node, uint32_t peer)
 }
 
 } // namespace
+
+/// Every frame a port puts on the wire, decoded from its bytes.
+struct FrameLog
+{
+    std::vector<RoceFrameView> frames;
+
+    void OnTx(Ptr<const Packet> p)
+    {
+        RoceFrameView v;
+        RoceFrame::Peek(*p, v);
+        frames.push_back(v);
+    }
+};
+
+/**
+ * The bytes of the frames a NIC sends (written from the view the frame carries,
+ * itself from the queue pair's template and the packet's segment) decode to the
+ * queue pair's addresses and classes and each packet's PSN, opcode, RETH, ImmDt
+ * and AETH: a 10,000-byte WRITE of 1,000-byte packets and the ACKs it draws.
+ */
+class NicFrameFieldsTestCase : public TestCase
+{
+  public:
+    NicFrameFieldsTestCase()
+        : TestCase("NIC frames carry the queue pair's and each packet's header fields")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = LeafSpine(2, 1, 1);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        FrameLog sent;
+        FrameLog acks;
+        fabric->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(&FrameLog::OnTx, &sent));
+        fabric->GetNic(1)->GetDevice()->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(&FrameLog::OnTx, &acks));
+        fabric->PostWrite(0, 1, 10000, 7, 0);
+        Simulator::Run();
+        const uint32_t src = RoceNic::HostAddress(0).Get();
+        const uint32_t dst = RoceNic::HostAddress(1).Get();
+        uint8_t srcMac[6];
+        uint8_t dstMac[6];
+        RoceNic::HostMac(0).CopyTo(srcMac);
+        RoceNic::HostMac(1).CopyTo(dstMac);
+        const uint32_t peerQpn = fabric->GetNic(1)->GetQueuePairs().at(0)->GetLocalQpn();
+        NS_TEST_ASSERT_MSG_EQ(sent.frames.size(), 10, "ten data packets");
+        for (uint32_t i = 0; i < sent.frames.size(); ++i)
+        {
+            const RoceFrameView& v = sent.frames[i];
+            const bool first = i == 0;
+            const bool last = i == 9;
+            NS_TEST_ASSERT_MSG_EQ(v.isRoce, true, "frame " << i << " decodes");
+            NS_TEST_ASSERT_MSG_EQ(v.srcIp, src, "source IP");
+            NS_TEST_ASSERT_MSG_EQ(v.dstIp, dst, "destination IP");
+            NS_TEST_ASSERT_MSG_EQ(std::equal(srcMac, srcMac + 6, v.srcMac), true, "source MAC");
+            NS_TEST_ASSERT_MSG_EQ(std::equal(dstMac, dstMac + 6, v.dstMac), true, "dest. MAC");
+            NS_TEST_ASSERT_MSG_EQ(+v.dscp, 3 << 3, "DSCP of the RDMA class");
+            NS_TEST_ASSERT_MSG_EQ(+v.ecn, 2, "ECT(0)");
+            NS_TEST_ASSERT_MSG_EQ(+v.ttl, 64, "TTL");
+            NS_TEST_ASSERT_MSG_EQ(v.pKey, 0xFFFF, "default P_Key");
+            NS_TEST_ASSERT_MSG_EQ(v.destQp, peerQpn, "the peer's QPN");
+            NS_TEST_ASSERT_MSG_EQ(v.psn, sent.frames[0].psn + i, "consecutive PSNs");
+            NS_TEST_ASSERT_MSG_EQ(+v.bthOpcode,
+                                  +(first  ? RdmaOpcode::WRITE_FIRST
+                                    : last ? RdmaOpcode::WRITE_LAST_IMM
+                                           : RdmaOpcode::WRITE_MIDDLE),
+                                  "opcode of packet " << i);
+            NS_TEST_ASSERT_MSG_EQ(v.ackReq, last, "AckReq on the last packet only");
+            NS_TEST_ASSERT_MSG_EQ(v.hasReth, first, "RETH on the first packet only");
+            NS_TEST_ASSERT_MSG_EQ(v.hasImm, last, "ImmDt on the last packet only");
+            NS_TEST_ASSERT_MSG_EQ(v.frameBytes,
+                                  1058u + (first ? 16 : 0) + (last ? 4 : 0),
+                                  "1000 B payload + 58 B framing (+ RETH, ImmDt)");
+        }
+        NS_TEST_ASSERT_MSG_EQ(sent.frames[0].rethDmaLen, 10000, "RETH DMA length = message");
+        NS_TEST_ASSERT_MSG_EQ(sent.frames[0].rethVa, 0, "RETH VA = offset 0");
+        NS_TEST_ASSERT_MSG_EQ(sent.frames[0].rethRKey, peerQpn, "RETH R_Key");
+        NS_TEST_ASSERT_MSG_EQ(sent.frames[9].imm, sent.frames[9].psn, "ImmDt = PSN");
+        NS_TEST_ASSERT_MSG_EQ(acks.frames.size(), 10, "one ACK per packet (AckInterval 1)");
+        for (uint32_t i = 0; i < acks.frames.size(); ++i)
+        {
+            const RoceFrameView& a = acks.frames[i];
+            NS_TEST_ASSERT_MSG_EQ(+a.bthOpcode, +RdmaOpcode::ACKNOWLEDGE, "ACK " << i);
+            NS_TEST_ASSERT_MSG_EQ(a.srcIp, dst, "ACK source");
+            NS_TEST_ASSERT_MSG_EQ(+a.dscp, 7 << 3, "control class");
+            NS_TEST_ASSERT_MSG_EQ(+a.ecn, 0, "not ECN-capable");
+            NS_TEST_ASSERT_MSG_EQ(a.hasAeth, true, "AETH");
+            NS_TEST_ASSERT_MSG_EQ(+a.aethSyndrome, 0x1F, "ACK, credits not tracked");
+            NS_TEST_ASSERT_MSG_EQ(a.psn, sent.frames[i].psn, "acknowledges packet " << i);
+            NS_TEST_ASSERT_MSG_EQ(a.aethMsn, (i == 9 ? 1u : 0u), "MSN counts completed messages");
+            NS_TEST_ASSERT_MSG_EQ(a.frameBytes, 62, "ACK frame bytes");
+        }
+        Simulator::Destroy();
+    }
+};
 
 /**
  * One message on an idle fabric completes in the ideal time the fabric computes
@@ -288,6 +395,7 @@ class Rocev2FabricTestSuite : public TestSuite
     Rocev2FabricTestSuite()
         : TestSuite("ai-fabric-rocev2-fabric", AI_FABRIC_SYSTEM_SUITE)
     {
+        AddTestCase(new NicFrameFieldsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new UnloadedMessageTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);

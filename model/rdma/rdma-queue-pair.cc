@@ -277,8 +277,12 @@ RdmaQueuePair::GetNextSendTime() const
 const RdmaMessage*
 RdmaQueuePair::MessageOf(uint64_t psn) const
 {
-    // Messages are contiguous in PSN space; the one holding psn is found by search
-    // from the front, which is where go-back-N and new sends both are in practice.
+    // Messages are contiguous in PSN space; the one holding psn is almost always the
+    // oldest unacknowledged one (new sends of small windows, go-back-N), else search.
+    if (!m_messages.empty() && psn < m_messages.front().endPsn)
+    {
+        return &m_messages.front();
+    }
     auto it = std::upper_bound(m_messages.begin(),
                                m_messages.end(),
                                psn,
@@ -505,8 +509,9 @@ RdmaQueuePair::RestartTimer()
     if (m_unaPsn < m_nextPsn)
     {
         m_rtoDeadline = FabricSimulatorImpl::NowFast() + m_rto;
-        if (!m_timer.IsRunning())
+        if (!m_timerPending)
         {
+            m_timerPending = true;
             m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::Timeout, this);
         }
     }
@@ -519,6 +524,7 @@ RdmaQueuePair::RestartTimer()
 void
 RdmaQueuePair::Timeout()
 {
+    m_timerPending = false;
     if (m_rtoDeadline.IsZero())
     {
         return; // everything was acknowledged since the timer was set
@@ -526,6 +532,7 @@ RdmaQueuePair::Timeout()
     const Time now = FabricSimulatorImpl::NowFast();
     if (now < m_rtoDeadline)
     {
+        m_timerPending = true;
         m_timer = Simulator::Schedule(m_rtoDeadline - now, &RdmaQueuePair::Timeout, this);
         return; // restarted by an ACK meanwhile
     }

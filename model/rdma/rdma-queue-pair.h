@@ -228,6 +228,7 @@ class RdmaQueuePair : public Object
     Time m_nextAvail;                   //!< pacing: earliest time of the next packet
     std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
     EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
+    bool m_timerPending{false};         //!< m_timer is scheduled (what IsRunning asks, cheaply)
     Time m_rtoDeadline;                 //!< when the retransmission timer expires; 0 = disarmed
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};

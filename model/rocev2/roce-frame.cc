@@ -156,8 +156,8 @@ RoceFrame::HeaderBytes(const RoceFrameFields& f)
     return n;
 }
 
-uint32_t
-RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
+void
+RoceFrame::CheckFields(const RoceFrameFields& f)
 {
     if (f.hasReth != BthHeader::OpcodeHasReth(f.opcode) ||
         f.hasAeth != BthHeader::OpcodeHasAeth(f.opcode) ||
@@ -197,6 +197,12 @@ RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
                                                 << " out of range (allowed 0..7 / "
                                                    "0..4095)");
     }
+}
+
+uint32_t
+RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
+{
+    CheckFields(f);
     const uint32_t headerBytes = HeaderBytes(f) - IcrcTrailer::SIZE;
     const uint32_t ipBytes =
         headerBytes + f.payloadBytes + IcrcTrailer::SIZE -
@@ -323,6 +329,7 @@ void
 RoceFrame::Describe(const RoceFrameFields& f, RoceFrameView& v)
 {
     // Field by field what Peek decodes from the bytes WriteHeaders writes.
+    CheckFields(f);
     v = RoceFrameView{};
     v.frameBytes = HeaderBytes(f) + f.payloadBytes;
     v.etherType = RoceEthernetHeader::ETHERTYPE_IPV4;
@@ -444,11 +451,17 @@ RoceFrame::BuildParsed(const RoceFrameFields& f)
 {
     RoceFrameView view;
     Describe(f, view);
+    return MakeParsed(view);
+}
+
+RoceParsedFrame
+RoceFrame::MakeParsed(const RoceFrameView& v)
+{
     if (IcrcTrailer::IsComputeEnabled())
     {
-        return RoceParsedFrame(Build(f), view);
+        return RoceParsedFrame(Materialize(v), v);
     }
-    return RoceParsedFrame(view);
+    return RoceParsedFrame(v);
 }
 
 void

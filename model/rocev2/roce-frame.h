@@ -257,6 +257,8 @@ class RoceFrame
      * are written at once (the CRC covers the payload's zeros, from the same bytes).
      */
     static RoceParsedFrame BuildParsed(const RoceFrameFields& f);
+    /// The frame of view \p v as BuildParsed makes it (bytes later, unless ICRC is on).
+    static RoceParsedFrame MakeParsed(const RoceFrameView& v);
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
     /// \return framing bytes around the payload (FCS excluded): 58 for an untagged
@@ -284,6 +286,8 @@ class RoceFrame
     static bool VerifyIcrc(Ptr<const Packet> p);
 
   private:
+    /// Stop with one message naming the field if \p f cannot be framed.
+    static void CheckFields(const RoceFrameFields& f);
     /// Check f and write its headers (Ethernet .. AETH / CNP) into block.
     /// \return the header bytes written
     static uint32_t WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block);

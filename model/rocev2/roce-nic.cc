@@ -4,6 +4,8 @@
 #include "roce-nic.h"
 
 #include "aeth-header.h"
+#include "imm-header.h"
+#include "reth-header.h"
 #include "roce-ethernet-header.h"
 #include "roce-frame.h"
 #include "roce-net-device.h"
@@ -141,6 +143,7 @@ RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Ma
     m_hostIndex = hostIndex;
     m_ip = ip;
     m_mac = mac;
+    m_fullPacketWireBytes = GetFullPacketWireBytes();
     device->SetAddress(mac);
     device->SetOwner(this);
 }
@@ -157,6 +160,9 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
                      MakeCallback(&RoceNic::Wake, this));
     m_qps.push_back(qp);
     m_isActive.push_back(false);
+    m_templates.emplace_back();
+    MakeFrameTemplates(*qp);
+    m_fullPacketWireBytes = GetFullPacketWireBytes();
     return qp;
 }
 
@@ -169,6 +175,7 @@ RoceNic::ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn)
                     qp->GetPeerHost(),
                     qp->GetPriority(),
                     qp->GetEntropy());
+    MakeFrameTemplates(*qp);
 }
 
 uint32_t
@@ -339,8 +346,8 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         if (qp->CanSend(now))
         {
             m_rrNext++;
-            RdmaSegment s = qp->NextSegment(now, GetFullPacketWireBytes());
-            frame = BuildData(qp, s);
+            RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
+            frame = BuildData(*qp, s);
             return true;
         }
         if (!qp->IsWindowBlocked())
@@ -360,21 +367,21 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     return false;
 }
 
-RoceParsedFrame
-RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
+RoceFrameFields
+RoceNic::DataFields(const RdmaQueuePair& qp, const RdmaSegment& s) const
 {
     RoceFrameFields f;
     f.srcMac = m_mac;
-    f.dstMac = HostMac(qp->GetPeerHost());
+    f.dstMac = HostMac(qp.GetPeerHost());
     f.useVlan = m_useVlan;
-    f.pcp = qp->GetPriority();
+    f.pcp = qp.GetPriority();
     f.srcIp = m_ip;
-    f.dstIp = HostAddress(qp->GetPeerHost());
-    f.dscp = static_cast<uint8_t>(qp->GetPriority() << 3);
+    f.dstIp = HostAddress(qp.GetPeerHost());
+    f.dscp = static_cast<uint8_t>(qp.GetPriority() << 3);
     f.ecn = m_ecnCapable ? ECN_ECT0 : 0;
-    f.udpSrcPort = s.entropy != 0 ? s.entropy : qp->GetEntropy();
+    f.udpSrcPort = s.entropy != 0 ? s.entropy : qp.GetEntropy();
     f.opcode = s.opcode;
-    f.destQp = qp->GetPeerQpn();
+    f.destQp = qp.GetPeerQpn();
     f.ackReq = s.ackRequest;
     f.psn = static_cast<uint32_t>(s.psn & 0xFFFFFF);
     f.payloadBytes = s.payloadBytes;
@@ -382,7 +389,7 @@ RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
     {
         f.hasReth = true;
         f.rethVa = s.offset;
-        f.rethRKey = qp->GetPeerQpn();
+        f.rethRKey = qp.GetPeerQpn();
         f.rethDmaLen = static_cast<uint32_t>(s.messageBytes);
     }
     if (RdmaOpcode::HasImm(s.opcode))
@@ -390,24 +397,28 @@ RoceNic::BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s)
         f.hasImm = true;
         f.imm = static_cast<uint32_t>(s.psn);
     }
-    return RoceFrame::BuildParsed(f);
+    return f;
 }
 
-void
-RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak)
+RoceFrameFields
+RoceNic::ControlFields(const RdmaQueuePair& qp,
+                       uint8_t opcode,
+                       uint32_t psn,
+                       uint32_t msn,
+                       bool nak) const
 {
     RoceFrameFields f;
     f.srcMac = m_mac;
-    f.dstMac = HostMac(qp->GetPeerHost());
+    f.dstMac = HostMac(qp.GetPeerHost());
     f.useVlan = m_useVlan;
     f.pcp = m_controlPriority;
     f.srcIp = m_ip;
-    f.dstIp = HostAddress(qp->GetPeerHost());
+    f.dstIp = HostAddress(qp.GetPeerHost());
     f.dscp = static_cast<uint8_t>(m_controlPriority << 3);
     f.ecn = 0;
-    f.udpSrcPort = qp->GetEntropy();
+    f.udpSrcPort = qp.GetEntropy();
     f.opcode = opcode;
-    f.destQp = qp->GetPeerQpn();
+    f.destQp = qp.GetPeerQpn();
     f.psn = psn;
     if (opcode == RdmaOpcode::CNP)
     {
@@ -420,7 +431,72 @@ RoceNic::QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint3
         f.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
                              : AethHeader::CREDITS_INVALID;
     }
-    m_control.push_back(RoceFrame::BuildParsed(f));
+    return f;
+}
+
+void
+RoceNic::MakeFrameTemplates(const RdmaQueuePair& qp)
+{
+    // A payload-less WRITE middle, an ACK and a CNP of this queue pair: everything
+    // but the per-packet fields BuildData and QueueControl fill in.
+    FrameTemplates& t = m_templates[qp.GetLocalQpn() - 1];
+    RdmaSegment middle;
+    middle.opcode = RdmaOpcode::WRITE_MIDDLE;
+    RoceFrame::Describe(DataFields(qp, middle), t.data);
+    RoceFrame::Describe(ControlFields(qp, RdmaOpcode::ACKNOWLEDGE, 0, 0, false), t.ack);
+    RoceFrame::Describe(ControlFields(qp, RdmaOpcode::CNP, 0, 0, false), t.cnp);
+}
+
+RoceParsedFrame
+RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s) const
+{
+    // What RoceFrame::Describe(DataFields(qp, s)) gives, from the queue pair's
+    // template: the same view without building the fields of every packet.
+    RoceFrameView v = m_templates[qp.GetLocalQpn() - 1].data;
+    if (s.entropy != 0)
+    {
+        v.udpSrc = s.entropy;
+    }
+    v.bthOpcode = s.opcode;
+    v.ackReq = s.ackRequest;
+    v.psn = static_cast<uint32_t>(s.psn & 0xFFFFFF);
+    v.frameBytes += s.payloadBytes;
+    if (RdmaOpcode::HasReth(s.opcode))
+    {
+        v.hasReth = true;
+        v.rethVa = s.offset;
+        v.rethRKey = qp.GetPeerQpn();
+        v.rethDmaLen = static_cast<uint32_t>(s.messageBytes);
+        v.frameBytes += RethHeader::SIZE;
+    }
+    if (RdmaOpcode::HasImm(s.opcode))
+    {
+        v.hasImm = true;
+        v.imm = static_cast<uint32_t>(s.psn);
+        v.frameBytes += ImmHeader::SIZE;
+    }
+    return RoceFrame::MakeParsed(v);
+}
+
+void
+RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak)
+{
+    const FrameTemplates& t = m_templates[qp.GetLocalQpn() - 1];
+    RoceFrameView v;
+    if (opcode == RdmaOpcode::CNP)
+    {
+        v = t.cnp;
+    }
+    else
+    {
+        // ControlFields' ACK/NAK, from the template.
+        v = t.ack;
+        v.psn = psn;
+        v.aethMsn = msn;
+        v.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
+                             : AethHeader::CREDITS_INVALID;
+    }
+    m_control.push_back(RoceFrame::MakeParsed(v));
     m_device->NotifyDataAvailable();
 }
 
@@ -478,15 +554,15 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
     if (cnp)
     {
         m_cnpsSent++;
-        QueueControl(qp, RdmaOpcode::CNP, 0, 0, false);
+        QueueControl(*qp, RdmaOpcode::CNP, 0, 0, false);
     }
     if (r == RdmaQueuePair::Response::ACK)
     {
-        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, false);
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, false);
     }
     else if (r == RdmaQueuePair::Response::NAK)
     {
-        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, true);
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, true);
     }
 }
 

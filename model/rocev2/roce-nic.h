@@ -80,8 +80,24 @@ class RoceNic : public Object, public RocePortOwner
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();
-    RoceParsedFrame BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
-    void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
+    /// The fields of data packet \p s of \p qp (what its frame's bytes carry).
+    RoceFrameFields DataFields(const RdmaQueuePair& qp, const RdmaSegment& s) const;
+    /// The fields of an ACK/NAK or CNP of \p qp.
+    RoceFrameFields ControlFields(const RdmaQueuePair& qp,
+                                  uint8_t opcode,
+                                  uint32_t psn,
+                                  uint32_t msn,
+                                  bool nak) const;
+    /// (Re)make \p qp's frame templates (after it is created and when it is connected).
+    void MakeFrameTemplates(const RdmaQueuePair& qp);
+    /// The frame of data packet \p s: Describe(DataFields(qp, s)), from the template.
+    RoceParsedFrame BuildData(const RdmaQueuePair& qp, const RdmaSegment& s) const;
+    /// Queue an ACK/NAK or CNP of \p qp (ControlFields' frame, from the templates).
+    void QueueControl(const RdmaQueuePair& qp,
+                      uint8_t opcode,
+                      uint32_t psn,
+                      uint32_t msn,
+                      bool nak);
     void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
     void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
@@ -96,12 +112,28 @@ class RoceNic : public Object, public RocePortOwner
     bool m_useVlan;
     bool m_ecnCapable;
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1
-    std::vector<uint32_t> m_active;        //!< QPNs with data to send, round-robin order
-    std::vector<bool> m_isActive;          //!< by QPN - 1
-    std::size_t m_rrNext;                  //!< round-robin position in m_active
-    FrameFifo<RoceParsedFrame> m_control;  //!< ACK/NAK/CNP frames, sent first
-    EventId m_wakeEvent;                   //!< pacing wake-up
+    /**
+     * A queue pair's frames as views with every field that does not change from
+     * packet to packet (addresses, classes, ECN capability, P_Key, QPN): a packet's
+     * view is a copy plus its PSN, opcode and sizes, instead of filling and
+     * describing a RoceFrameFields per packet. Made from the NIC's attributes when
+     * the queue pair is created and connected.
+     */
+    struct FrameTemplates
+    {
+        RoceFrameView data; //!< WRITE middle without payload
+        RoceFrameView ack;  //!< ACK (PSN, MSN, syndrome per frame)
+        RoceFrameView cnp;  //!< CNP
+    };
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps;   //!< by local QPN - 1
+    std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
+    uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), at Setup
+    std::vector<uint32_t> m_active;          //!< QPNs with data to send, round-robin order
+    std::vector<bool> m_isActive;            //!< by QPN - 1
+    std::size_t m_rrNext;                    //!< round-robin position in m_active
+    FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
+    EventId m_wakeEvent;                     //!< pacing wake-up
 
     uint64_t m_cnpsSent;
     uint64_t m_cnpsReceived;
