@@ -127,6 +127,7 @@ CongestionControlFactory::SetAlgorithm(const std::string& algorithm)
     GetTypeName(algorithm);
     m_algorithm = algorithm;
     m_preset.clear();
+    m_factoryReady = false;
 }
 
 void
@@ -142,12 +143,14 @@ CongestionControlFactory::SetPreset(const std::string& preset)
         }
     }
     m_preset = preset;
+    m_factoryReady = false;
 }
 
 void
 CongestionControlFactory::Set(const std::string& name, const AttributeValue& value)
 {
     m_overrides.emplace_back(name, value.Copy());
+    m_factoryReady = false;
 }
 
 const std::string&
@@ -165,12 +168,25 @@ CongestionControlFactory::GetPreset() const
 Ptr<RdmaCongestionControl>
 CongestionControlFactory::Create() const
 {
-    Ptr<RdmaCongestionControl> cc = Create(m_algorithm, m_preset);
-    for (const auto& [name, value] : m_overrides)
+    if (!m_factoryReady)
     {
-        cc->SetAttribute(name, *value);
+        // The values Create(algorithm, preset) and then Set() would apply, in that
+        // order, given at construction instead (the last value of an attribute wins).
+        m_factory = ObjectFactory(GetTypeName(m_algorithm));
+        if (!m_preset.empty())
+        {
+            for (const auto& [name, value] : PresetValues(m_algorithm, m_preset))
+            {
+                m_factory.Set(name, StringValue(value));
+            }
+        }
+        for (const auto& [name, value] : m_overrides)
+        {
+            m_factory.Set(name, *value);
+        }
+        m_factoryReady = true;
     }
-    return cc;
+    return m_factory.Create<RdmaCongestionControl>();
 }
 
 Ptr<RdmaCongestionControl>

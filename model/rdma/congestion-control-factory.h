@@ -7,6 +7,7 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/attribute.h"
+#include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 
 #include <string>
@@ -75,6 +76,11 @@ class CongestionControlFactory
     std::string m_algorithm; //!< algorithm name
     std::string m_preset;    //!< preset name, "" = none
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_overrides; //!< Set() values
+    /// The type with the preset's and Set()'s values, made on the first Create after a
+    /// change: every queue pair gets a controller, and applying a preset by attribute
+    /// names and strings to each was most of a connection's set-up cost.
+    mutable ObjectFactory m_factory;
+    mutable bool m_factoryReady{false}; //!< m_factory matches the settings
 };
 
 } // namespace ns3
