@@ -368,7 +368,16 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
     DataRate rate = m_cc ? m_cc->GetRate() : DataRate(0);
     if (rate.GetBitRate() > 0 && m_cc && rate < m_cc->GetContext().lineRate)
     {
-        m_nextAvail = std::max(now, m_nextAvail) + RoundedTxTime(rate, wireBytes);
+        // The gap of a packet at the paced rate: a 128-bit division, so kept until the
+        // rate or the packet size changes (the controller moves its rate per RTT or per
+        // timer, packets go out per microsecond).
+        if (rate.GetBitRate() != m_paceBps || wireBytes != m_paceWireBytes)
+        {
+            m_paceBps = rate.GetBitRate();
+            m_paceWireBytes = wireBytes;
+            m_paceGap = RoundedTxTime(rate, wireBytes);
+        }
+        m_nextAvail = std::max(now, m_nextAvail) + m_paceGap;
     }
     else
     {

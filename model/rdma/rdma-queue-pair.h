@@ -226,6 +226,9 @@ class RdmaQueuePair : public Object
     uint64_t m_unaPsn{0};               //!< oldest unacknowledged PSN (snd_una)
     uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
     Time m_nextAvail;                   //!< pacing: earliest time of the next packet
+    uint64_t m_paceBps{0};              //!< rate m_paceGap is for
+    uint32_t m_paceWireBytes{0};        //!< packet size m_paceGap is for
+    Time m_paceGap;                     //!< one packet's time at m_paceBps
     std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
     EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
     bool m_timerPending{false};         //!< m_timer is scheduled (what IsRunning asks, cheaply)
