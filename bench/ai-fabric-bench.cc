@@ -7,6 +7,7 @@
  * process, which is comparable across machines where absolute times are not.
  *
  *   ai-fabric-bench --scenario=small|medium|large|permutation|raw [--out=DIR]
+ *                   [--huge-pages=1|0]
  */
 #include "ns3/command-line.h"
 #include "ns3/scenario-config.h"
@@ -14,10 +15,13 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -46,6 +50,34 @@ RawEventRate(uint64_t events)
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     Simulator::Destroy();
     return events / wall;
+}
+
+/// glibc's tunable that backs malloc's heap with transparent huge pages (glibc >= 2.35).
+const char* const HUGE_PAGE_TUNABLE = "glibc.malloc.hugetlb=1";
+
+/// \return true if this process runs with HUGE_PAGE_TUNABLE
+bool
+HugePagesTunable()
+{
+    const char* t = std::getenv("GLIBC_TUNABLES");
+    return t != nullptr && std::strstr(t, HUGE_PAGE_TUNABLE) != nullptr;
+}
+
+/**
+ * Run this program again with HUGE_PAGE_TUNABLE, which glibc reads only at start-up
+ * (as ./ai-fabric run does for ai-fabric-sim). A fabric's state is tens of megabytes
+ * touched at random: with 4 KB pages most hops miss the TLB. Returns if exec fails.
+ */
+void
+ReexecWithHugePages(char** argv)
+{
+    const char* old = std::getenv("GLIBC_TUNABLES");
+    std::string value = old != nullptr && *old != '\0' ? std::string(old) + ":" : std::string();
+    value += HUGE_PAGE_TUNABLE;
+    setenv("GLIBC_TUNABLES", value.c_str(), 1);
+    execv("/proc/self/exe", argv);
+    std::cerr << "ai-fabric-bench: could not restart with " << HUGE_PAGE_TUNABLE
+              << "; running with the default heap\n";
 }
 
 ScenarioConfig
@@ -122,10 +154,20 @@ main(int argc, char** argv)
     cmd.AddValue("scenario", "small, medium, large, permutation or raw", scenario);
     cmd.AddValue("out", "output directory of the scenario run", out);
     cmd.AddValue("raw-events", "events in the raw event-rate chain", rawEvents);
+    bool hugePages = true;
+    cmd.AddValue("huge-pages",
+                 "1: back the heap with transparent huge pages (glibc tunable "
+                 "glibc.malloc.hugetlb=1, as ./ai-fabric run does); 0: the default heap",
+                 hugePages);
     cmd.Parse(argc, argv);
+    if (hugePages && !HugePagesTunable())
+    {
+        ReexecWithHugePages(argv);
+    }
 
     nlohmann::json line;
     line["scenario"] = scenario;
+    line["huge_pages"] = HugePagesTunable();
     double raw = RawEventRate(rawEvents);
     line["raw_event_rate"] = raw;
     if (scenario != "raw")
