@@ -19,6 +19,7 @@
 #include "ns3/timing-wheel-scheduler.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <set>
 #include <thread>
 #include <utility>
@@ -158,6 +159,28 @@ MakeWheel(uint32_t slots, int64_t width)
  * event scheduled from another thread, and a destroy event. It records what ran
  * when, in which context, and every answer it got.
  */
+class EngineWorkload;
+
+/// A reusable FabricEvent (as a cable direction is one): fires the workload (spawning
+/// more events) or only records its tag.
+class RecordEvent : public FabricEvent
+{
+  public:
+    RecordEvent(EngineWorkload* w, uint32_t tag, bool spawn)
+        : m_workload(w),
+          m_tag(tag),
+          m_spawn(spawn)
+    {
+    }
+
+  private:
+    void Notify() override;
+
+    EngineWorkload* m_workload;
+    uint32_t m_tag;
+    bool m_spawn;
+};
+
 class EngineWorkload
 {
   public:
@@ -171,8 +194,10 @@ class EngineWorkload
         factory.SetTypeId(list);
         Simulator::SetScheduler(factory);
         EngineWorkload w;
+        w.m_direct = Create<RecordEvent>(&w, 0xF0000001U, true);
+        w.m_disabled = Create<RecordEvent>(&w, 0xF0000002U, false);
         Simulator::Schedule(TimeStep(1), &EngineWorkload::Fire, &w, 0U);
-        Simulator::ScheduleDestroy(&EngineWorkload::Record, &w, 999999U);
+        Simulator::ScheduleDestroy(&EngineWorkload::Record, &w, 0xF0000004U);
         Simulator::Run();
         const uint64_t events = Simulator::GetEventCount();
         const bool ran = Simulator::GetImplementation()->GetInstanceTypeId().GetName() == impl;
@@ -191,17 +216,23 @@ class EngineWorkload
         return m_state >> 33;
     }
 
+    void FromThread(uint32_t tag)
+    {
+        // A thread other than the simulation's: queued, inserted after this event.
+        Simulator::ScheduleWithContext(7, TimeStep(5), &EngineWorkload::Record, this, tag);
+    }
+
+  public:
+    bool IsDisabled() const
+    {
+        return m_isDisabled;
+    }
+
     void Record(uint32_t tag)
     {
         m_trace.push_back(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
         m_trace.push_back(tag);
         m_trace.push_back(Simulator::GetContext());
-    }
-
-    void FromThread(uint32_t tag)
-    {
-        // A thread other than the simulation's: queued, inserted after this event.
-        Simulator::ScheduleWithContext(7, TimeStep(5), &EngineWorkload::Record, this, tag);
     }
 
     void Fire(uint32_t tag)
@@ -221,7 +252,12 @@ class EngineWorkload
         {
             const uint32_t child = m_nextTag++;
             const uint64_t delay = Next() % 3000; // near and (for a 1 ns wheel) far
-            switch (Next() % 5)
+            if (m_fired == 25000)
+            {
+                m_disabled->Disable();
+                m_isDisabled = true;
+            }
+            switch (Next() % 6)
             {
             case 0:
                 m_pending.push_back(
@@ -237,11 +273,28 @@ class EngineWorkload
                                                this,
                                                child);
                 break;
-            default:
+            case 3:
                 FabricSimulatorImpl::ScheduleWithContextFast(
                     child % 11,
                     TimeStep(delay),
                     MakeEvent(&EngineWorkload::Fire, this, child));
+                break;
+            default:
+                // A reusable direct event, possibly many times in the list at once.
+                m_direct->Ref();
+                FabricSimulatorImpl::ScheduleWithContextFast(child % 7,
+                                                             static_cast<int64_t>(delay),
+                                                             PeekPointer(m_direct),
+                                                             nullptr);
+                if (m_fired % 1000 == 0)
+                {
+                    // Scheduled, then disabled: must never run, on any implementation.
+                    m_disabled->Ref();
+                    FabricSimulatorImpl::ScheduleWithContextFast(3,
+                                                                 static_cast<int64_t>(delay),
+                                                                 PeekPointer(m_disabled),
+                                                                 this);
+                }
                 break;
             }
         }
@@ -269,11 +322,28 @@ class EngineWorkload
 
     std::vector<uint64_t> m_trace;
     std::vector<EventId> m_pending;
+    Ptr<RecordEvent> m_direct;   //!< a reusable FabricEvent
+    Ptr<RecordEvent> m_disabled; //!< disabled while scheduled
+    bool m_isDisabled{false};    //!< m_disabled->Disable() was called
     uint64_t m_state{42};
     uint32_t m_nextTag{1};
     uint32_t m_fired{0};
     uint64_t m_cancelled{0};
 };
+
+void
+RecordEvent::Notify()
+{
+    if (m_spawn)
+    {
+        m_workload->Fire(m_tag);
+    }
+    else
+    {
+        // After Disable this must never run: 0xF0000003 in the trace would say it did.
+        m_workload->Record(m_workload->IsDisabled() ? 0xF0000003U : m_tag);
+    }
+}
 
 class FabricSimulatorImplTestCase : public TestCase
 {
@@ -291,6 +361,15 @@ class FabricSimulatorImplTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(reference.size(), 100000, "a long trace");
         NS_TEST_ASSERT_MSG_GT(reference[reference.size() - 2], 100, "events cancelled or removed");
         NS_TEST_ASSERT_MSG_EQ(reference.back(), 1, "the default impl ran");
+        NS_TEST_ASSERT_MSG_GT(std::count(reference.begin(), reference.end(), 0xF0000001U),
+                              1000,
+                              "the reusable direct event ran many times");
+        NS_TEST_ASSERT_MSG_GT(std::count(reference.begin(), reference.end(), 0xF0000002U),
+                              3,
+                              "the disabled event ran before it was disabled");
+        NS_TEST_ASSERT_MSG_EQ(std::count(reference.begin(), reference.end(), 0xF0000003U),
+                              0,
+                              "and never after");
         const char* const lists[] = {"ns3::TimingWheelScheduler",
                                      "ns3::MapScheduler",
                                      "ns3::QuaternaryHeapScheduler"};
@@ -300,6 +379,9 @@ class FabricSimulatorImplTestCase : public TestCase
                 EngineWorkload::Trace("ns3::FabricSimulatorImpl", list);
             NS_TEST_ASSERT_MSG_EQ(trace.back(), 1, "FabricSimulatorImpl ran");
             NS_TEST_ASSERT_MSG_EQ((trace == reference), true, "same trace with " << list);
+            NS_TEST_ASSERT_MSG_EQ(std::count(trace.begin(), trace.end(), 0xF0000003U),
+                                  0,
+                                  "a disabled event never runs");
         }
         NS_TEST_ASSERT_MSG_EQ((EngineWorkload::Trace("ns3::DefaultSimulatorImpl",
                                                      "ns3::TimingWheelScheduler") == reference),

@@ -47,14 +47,14 @@ RoceChannel::Direction::Direction(RoceNetDevice* receiver, uint32_t receiverNode
 }
 
 void
-RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, Time txTime)
+RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
 {
     // The frame moves onto the cable: no per-hop copy of the packet (unlike
     // PointToPointChannel's p->Copy()), no reference-count update.
     const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
     Ref(); // the simulator releases one reference per scheduled run
     FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode,
-                                                 TimeStep(txTime.GetTimeStep() + m_delayTicks),
+                                                 txTicks + m_delayTicks,
                                                  this,
                                                  &onWire);
 }
@@ -83,7 +83,7 @@ RoceChannel::Direction::SetReceiverNode(uint32_t node)
 void
 RoceChannel::Direction::Dispose()
 {
-    Cancel(); // arrivals still in the event list find nothing to do
+    Disable(); // arrivals still in the event list find nothing to do
     m_inFlight.clear();
     m_receiver = nullptr;
 }
@@ -125,7 +125,7 @@ RoceChannel::NotifyNodeChanged(const RoceNetDevice* dev)
 void
 RoceChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
 {
-    GetDirectionFrom(src)->TransmitStart(frame, txTime);
+    GetDirectionFrom(src)->TransmitStart(frame, txTime.GetTimeStep());
 }
 
 void

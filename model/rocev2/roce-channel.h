@@ -8,7 +8,7 @@
 #include "roce-frame.h"
 
 #include "ns3/channel.h"
-#include "ns3/event-impl.h"
+#include "ns3/fabric-event.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
@@ -40,14 +40,15 @@ class RoceChannel : public Channel
      * port, its node, the frames), so an arrival touches this object and the
      * frame, not the channel nor a separate event object.
      */
-    class Direction : public EventImpl
+    class Direction : public FabricEvent
     {
       public:
         /// Frames sent towards \p receiver (on node \p receiverNode) take \p delay more.
         Direction(RoceNetDevice* receiver, uint32_t receiverNode, Time delay);
 
-        /// Put \p frame (moved from) on the wire; it arrives after txTime + the delay.
-        void TransmitStart(RoceParsedFrame& frame, Time txTime);
+        /// Put \p frame (moved from) on the wire; it arrives after \p txTicks (its
+        /// serialization, in time steps) plus the delay.
+        void TransmitStart(RoceParsedFrame& frame, int64_t txTicks);
         /// Set the propagation delay (the channel's Delay attribute).
         void SetDelay(Time delay);
         /// Set the receiving port's node id (arrival events run in its context).

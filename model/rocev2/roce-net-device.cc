@@ -138,7 +138,7 @@ RoceNetDevice::DoDispose()
     }
     if (m_txCompleteEvent)
     {
-        m_txCompleteEvent->Cancel();
+        m_txCompleteEvent->Disable();
         m_txCompleteEvent = nullptr;
     }
     m_control.clear();
@@ -187,7 +187,7 @@ RoceNetDevice::RequestTransmit()
     }
     // Busy without a completion event: the frame on the wire was sent when there
     // was nothing behind it. Pull now if it has left, else at its end.
-    const Time now = FabricSimulatorImpl::NowFast();
+    const int64_t now = FabricSimulatorImpl::NowTicksFast();
     if (now >= m_txEnd)
     {
         m_busy = false;
@@ -199,15 +199,37 @@ RoceNetDevice::RequestTransmit()
     }
 }
 
+namespace
+{
+/// The end of a port's transmission: one object per port, scheduled again per frame.
+class TransmitCompleteEvent : public FabricEvent
+{
+  public:
+    TransmitCompleteEvent(RoceNetDevice* device, void (RoceNetDevice::*complete)())
+        : m_device(device),
+          m_complete(complete)
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        (m_device->*m_complete)();
+    }
+
+    RoceNetDevice* m_device; //!< not owned: the device owns this event
+    void (RoceNetDevice::*m_complete)();
+};
+} // namespace
+
 void
-RoceNetDevice::ScheduleCompletion(Time delay)
+RoceNetDevice::ScheduleCompletion(int64_t delayTicks)
 {
     if (!m_txCompleteEvent)
     {
         // One event object for every transmission of this port (at most one is
         // pending): no allocation per frame.
-        m_txCompleteEvent =
-            Ptr<EventImpl>(MakeEvent(&RoceNetDevice::TransmitComplete, this), false);
+        m_txCompleteEvent = Create<TransmitCompleteEvent>(this, &RoceNetDevice::TransmitComplete);
     }
     m_completionPending = true;
     // ScheduleWithContext returns no EventId (none is needed: only DoDispose cancels,
@@ -215,7 +237,7 @@ RoceNetDevice::ScheduleCompletion(Time delay)
     // node's, as Schedule would give, and the order (time, then insertion) is the same.
     m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
     FabricSimulatorImpl::ScheduleWithContextFast(m_nodeId,
-                                                 delay,
+                                                 delayTicks,
                                                  PeekPointer(m_txCompleteEvent),
                                                  &m_owner); // the port's hot state
 }
@@ -257,16 +279,7 @@ RoceNetDevice::SetDataRate(DataRate rate)
 Time
 RoceNetDevice::GetTransmitTime(uint32_t frameBytes) const
 {
-    // FCS, preamble and inter-frame gap occupy the wire too. Rounded half away from
-    // zero, as std::llround (a libm call) rounds a non-negative value: ticks - n is
-    // exact for 0 <= n <= ticks < n + 1.
-    const double ticks = (frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES) * m_ticksPerByte;
-    auto n = static_cast<int64_t>(ticks);
-    if (ticks - static_cast<double>(n) >= 0.5)
-    {
-        ++n;
-    }
-    return TimeStep(n);
+    return TimeStep(GetTransmitTicks(frameBytes));
 }
 
 uint64_t
@@ -276,7 +289,7 @@ RoceNetDevice::GetUnsentWireBytes() const
     {
         return 0; // (busy may outlast the frame when no completion was scheduled)
     }
-    const int64_t ticks = (m_txEnd - FabricSimulatorImpl::NowFast()).GetTimeStep();
+    const int64_t ticks = m_txEnd - FabricSimulatorImpl::NowTicksFast();
     return ticks > 0 ? static_cast<uint64_t>(std::llround(ticks / m_ticksPerByte)) : 0;
 }
 
@@ -286,7 +299,7 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).
     m_busy = true;
     const uint32_t bytes = frame.view.frameBytes;
-    Time txTime = GetTransmitTime(bytes);
+    const int64_t txTicks = GetTransmitTicks(bytes);
     m_txFrames++;
     m_txBytes += bytes;
     if (HasSinks(m_phyTxBeginTrace))
@@ -297,18 +310,18 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
     {
         m_promiscSnifferTrace(frame.GetPacket());
     }
-    m_txEnd = FabricSimulatorImpl::NowFast() + txTime;
+    m_txEnd = FabricSimulatorImpl::NowTicksFast() + txTicks;
     if (m_outgoing == nullptr)
     {
         m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
     }
-    m_outgoing->TransmitStart(frame, txTime);
+    m_outgoing->TransmitStart(frame, txTicks);
     // The end of a transmission is an event only when something waits behind it:
     // an idle port (a switch port between two frames of a flow, most of them) would
     // otherwise cost an event per frame that finds nothing to send.
     if (!m_control.empty() || (m_owner != nullptr && m_owner->HasFrame(*this, m_pausedMask)))
     {
-        ScheduleCompletion(txTime);
+        ScheduleCompletion(txTicks);
     }
 }
 

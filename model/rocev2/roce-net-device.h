@@ -6,6 +6,7 @@
 
 #include "frame-fifo.h"
 #include "roce-channel.h"
+#include "roce-ethernet-header.h"
 #include "roce-frame.h"
 #include "roce-port-owner.h"
 
@@ -72,7 +73,25 @@ class RoceNetDevice : public NetDevice
     DataRate GetDataRate() const;
     /// Set the line rate (attribute DataRate).
     void SetDataRate(DataRate rate);
+    /// \return the time a frame of \p frameBytes (FCS excluded) occupies the wire
     Time GetTransmitTime(uint32_t frameBytes) const;
+
+    /// GetTransmitTime in time steps (the per-frame path: no Time objects).
+    int64_t GetTransmitTicks(uint32_t frameBytes) const
+    {
+        // FCS, preamble and inter-frame gap occupy the wire too. Rounded half away
+        // from zero, as std::llround (a libm call) rounds a non-negative value:
+        // ticks - n is exact for 0 <= n <= ticks < n + 1.
+        const double ticks =
+            (frameBytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES) * m_ticksPerByte;
+        auto n = static_cast<int64_t>(ticks);
+        if (ticks - static_cast<double>(n) >= 0.5)
+        {
+            ++n;
+        }
+        return n;
+    }
+
     /**
      * Wire bytes (frame + FCS, preamble, gap) of the frame being transmitted that
      * have not left yet; 0 when the port is idle. Adaptive routing counts them as
@@ -137,8 +156,8 @@ class RoceNetDevice : public NetDevice
     void RequestTransmit();
     /// Pull and send the next frame; the wire must be free.
     void TryTransmit();
-    /// Schedule TransmitComplete after delay (the reused event).
-    void ScheduleCompletion(Time delay);
+    /// Schedule TransmitComplete \p delayTicks time steps ahead (the reused event).
+    void ScheduleCompletion(int64_t delayTicks);
     void StartTransmission(RoceParsedFrame& frame);
     void TransmitComplete();
     void HandlePfcFrame(const Ptr<Packet>& p);
@@ -152,11 +171,11 @@ class RoceNetDevice : public NetDevice
     RocePortOwner* m_owner{nullptr};             //!< pulls from / receives into it
     RoceChannel* m_cable{nullptr};               //!< m_channel, without a Ptr copy per frame
     RoceChannel::Direction* m_outgoing{nullptr}; //!< m_cable's direction to the peer
-    Time m_txEnd;                                //!< when the frame on the wire ends
+    int64_t m_txEnd{0};                          //!< when the frame on the wire ends (time step)
     double m_ticksPerByte{0};                    //!< simulator ticks per byte at m_rate
     uint64_t m_txFrames;                         //!< frames sent
     uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
-    Ptr<EventImpl> m_txCompleteEvent;            //!< reused for every TransmitComplete
+    Ptr<FabricEvent> m_txCompleteEvent;          //!< reused for every TransmitComplete
     FrameFifo<RoceParsedFrame> m_control;        //!< pause frames waiting for the wire
     uint32_t m_nodeId{0};                        //!< m_node's id (an event context per frame)
     uint32_t m_ifIndex;                          //!< port number on its switch or NIC

@@ -150,11 +150,13 @@ void
 FabricSimulatorImpl::RunEvents()
 {
     // The loop DefaultSimulatorImpl::ProcessOneEvent runs, minus its PreEventHook
-    // EventId and logging; the event list without virtual calls when it is the wheel.
+    // EventId and logging; the event list without virtual calls when it is the wheel,
+    // and a FabricEvent scheduled by the fast path run by Fire, not Invoke.
     while (!m_stop && !NoEvents())
     {
+        bool direct = false;
         const Scheduler::Event next =
-            m_wheel != nullptr ? m_wheel->RemoveNextEvent() : m_events->RemoveNext();
+            m_wheel != nullptr ? m_wheel->RemoveNextEvent(direct) : m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -165,7 +167,14 @@ FabricSimulatorImpl::RunEvents()
         {
             m_wheel->PrefetchNext(); // loads while this event runs
         }
-        next.impl->Invoke();
+        if (direct)
+        {
+            static_cast<FabricEvent*>(next.impl)->Fire();
+        }
+        else
+        {
+            next.impl->Invoke();
+        }
         next.impl->Unref();
         InsertEventsFromThreads();
     }

@@ -4,6 +4,7 @@
 #ifndef FABRIC_SIMULATOR_IMPL_H
 #define FABRIC_SIMULATOR_IMPL_H
 
+#include "fabric-event.h"
 #include "timing-wheel-scheduler.h"
 
 #include "ns3/event-id.h"
@@ -93,6 +94,34 @@ class FabricSimulatorImpl : public SimulatorImpl
         }
     }
 
+    /**
+     * ScheduleWithContextFast for a reusable FabricEvent, \p delayTicks (time steps)
+     * ahead: with this implementation running, it is run by FabricEvent::Fire.
+     */
+    static void ScheduleWithContextFast(uint32_t context,
+                                        int64_t delayTicks,
+                                        FabricEvent* event,
+                                        const void* hint)
+    {
+        FabricSimulatorImpl* sim = s_running;
+        if (sim != nullptr)
+        {
+            sim->Insert(context, sim->m_currentTs + delayTicks, event, hint, true);
+        }
+        else
+        {
+            Simulator::ScheduleWithContext(context, TimeStep(delayTicks), event);
+        }
+    }
+
+    /// Simulator::Now in time steps, for the simulation thread's per-packet paths.
+    static int64_t NowTicksFast()
+    {
+        const FabricSimulatorImpl* sim = s_running;
+        return sim != nullptr ? static_cast<int64_t>(sim->m_currentTs)
+                              : Simulator::Now().GetTimeStep();
+    }
+
     /// Simulator::Now for the simulation thread's per-packet paths.
     static Time NowFast()
     {
@@ -112,9 +141,13 @@ class FabricSimulatorImpl : public SimulatorImpl
         EventImpl* event; //!< the event (its reference is the simulator's)
     };
 
-    /// Insert \p event at absolute time \p ts with the next uid (\p hint: see
-    /// TimingWheelScheduler::InsertEvent).
-    void Insert(uint32_t context, uint64_t ts, EventImpl* event, const void* hint = nullptr)
+    /// Insert \p event at absolute time \p ts with the next uid (\p hint, \p direct:
+    /// see TimingWheelScheduler::InsertEvent).
+    void Insert(uint32_t context,
+                uint64_t ts,
+                EventImpl* event,
+                const void* hint = nullptr,
+                bool direct = false)
     {
         Scheduler::Event ev;
         ev.impl = event;
@@ -124,7 +157,7 @@ class FabricSimulatorImpl : public SimulatorImpl
         ++m_unscheduledEvents;
         if (m_wheel != nullptr)
         {
-            m_wheel->InsertEvent(ev, hint);
+            m_wheel->InsertEvent(ev, hint, direct);
         }
         else
         {

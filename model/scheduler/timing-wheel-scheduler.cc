@@ -165,7 +165,7 @@ Scheduler::Event
 TimingWheelScheduler::RemoveNext()
 {
     NS_ASSERT(!IsEmpty());
-    return RemoveNextEvent();
+    return RemoveNextEvent(); // run through Invoke, direct or not: the same result
 }
 
 void

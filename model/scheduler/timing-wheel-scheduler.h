@@ -57,10 +57,19 @@ class TimingWheelScheduler : public Scheduler
      * \param ev the event
      * \param hint memory the event will read when it runs, or nullptr: prefetched
      *        with the event object while the event before it runs (PrefetchNext)
+     * \param direct ev.impl is a FabricEvent, to be run by FabricEvent::Fire
      */
-    inline void InsertEvent(const Event& ev, const void* hint = nullptr);
+    inline void InsertEvent(const Event& ev, const void* hint = nullptr, bool direct = false);
+
     /// RemoveNext without a virtual call (the list must not be empty).
-    inline Event RemoveNextEvent();
+    inline Event RemoveNextEvent()
+    {
+        bool direct;
+        return RemoveNextEvent(direct);
+    }
+
+    /// RemoveNext without a virtual call; \p direct: InsertEvent's flag of the event.
+    inline Event RemoveNextEvent(bool& direct);
 
     /// Ask the CPU to start loading the next event's object and hint (no effect on
     /// the order): a packet hop's event reads memory last touched microseconds ago.
@@ -85,14 +94,15 @@ class TimingWheelScheduler : public Scheduler
         Event ev;         //!< the event
         const void* hint; //!< what it will read (InsertEvent), or nullptr
         uint32_t next;    //!< next node of the slot (later key), or NIL
+        bool direct;      //!< ev.impl is a FabricEvent (InsertEvent)
     };
 
     /// \return the wheel slot of the earliest non-empty one, or NIL if the wheel is empty
     inline uint32_t FirstSlot() const;
     /// \return true if the far heap's next event comes before the wheel's head \p wheelHead
     inline bool FarFirst(uint32_t wheelHead) const;
-    /// Take the head node of \p slot out of the wheel.
-    inline Event PopSlot(uint32_t slot);
+    /// Take the head node of \p slot out of the wheel (\p direct: its flag).
+    inline Event PopSlot(uint32_t slot, bool& direct);
     /// Put \p ev into the far heap (beyond the wheel's span).
     void InsertFar(const Event& ev);
     /// Take the far heap's next event.
@@ -147,12 +157,12 @@ TimingWheelScheduler::ClearSlot(uint32_t slot)
 }
 
 inline void
-TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint)
+TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct)
 {
     const uint64_t index = ev.key.m_ts >> m_shift;
     if (index - m_current > m_mask)
     {
-        InsertFar(ev); // beyond the wheel's span
+        InsertFar(ev); // beyond the wheel's span (runs through Invoke, as any event)
         return;
     }
     uint32_t n = m_free;
@@ -168,6 +178,7 @@ TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint)
     node.ev = ev;
     node.hint = hint;
     node.next = NIL;
+    node.direct = direct;
     const auto slot = static_cast<uint32_t>(index & m_mask);
     const uint32_t tail = m_tail[slot];
     if (tail == NIL)
@@ -228,7 +239,7 @@ TimingWheelScheduler::FarFirst(uint32_t wheelHead) const
 }
 
 inline Scheduler::Event
-TimingWheelScheduler::PopSlot(uint32_t slot)
+TimingWheelScheduler::PopSlot(uint32_t slot, bool& direct)
 {
     const uint32_t n = m_head[slot];
     Node& node = m_nodes[n];
@@ -241,14 +252,17 @@ TimingWheelScheduler::PopSlot(uint32_t slot)
     node.next = m_free;
     m_free = n;
     --m_inWheel;
+    direct = node.direct;
     return node.ev;
 }
 
 inline Scheduler::Event
-TimingWheelScheduler::RemoveNextEvent()
+TimingWheelScheduler::RemoveNextEvent(bool& direct)
 {
     const uint32_t slot = FirstSlot();
-    const Event ev = (slot == NIL || FarFirst(m_head[slot])) ? RemoveNextFar() : PopSlot(slot);
+    direct = false;
+    const Event ev =
+        (slot == NIL || FarFirst(m_head[slot])) ? RemoveNextFar() : PopSlot(slot, direct);
     m_current = ev.key.m_ts >> m_shift;
     return ev;
 }
