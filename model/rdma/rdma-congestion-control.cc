@@ -60,18 +60,6 @@ RdmaCongestionControl::Stop()
 {
 }
 
-DataRate
-RdmaCongestionControl::GetRate() const
-{
-    return DataRate(m_rateBps.Get());
-}
-
-uint64_t
-RdmaCongestionControl::GetWindowBytes() const
-{
-    return m_windowBytes.Get();
-}
-
 void
 RdmaCongestionControl::OnPacketSent(uint32_t /* payloadBytes */)
 {
@@ -101,12 +89,6 @@ void
 RdmaCongestionControl::SetChangeCallback(Callback<void> cb)
 {
     m_changed = cb;
-}
-
-const RdmaCcContext&
-RdmaCongestionControl::GetContext() const
-{
-    return m_ctx;
 }
 
 void

@@ -68,9 +68,21 @@ class RdmaCongestionControl : public Object
     virtual void Stop();
 
     /// Current pacing rate, never above the line rate.
-    DataRate GetRate() const;
+    DataRate GetRate() const
+    {
+        return DataRate(m_rateBps.Get());
+    }
+
+    /// GetRate in bit/s (per packet: no DataRate object).
+    uint64_t GetRateBps() const
+    {
+        return m_rateBps.Get();
+    }
     /// Current window in payload bytes; std::numeric_limits<uint64_t>::max() if unlimited.
-    uint64_t GetWindowBytes() const;
+    uint64_t GetWindowBytes() const
+    {
+        return m_windowBytes.Get();
+    }
 
     virtual void OnPacketSent(uint32_t payloadBytes);
     virtual void OnAck(const RdmaAckSample& sample);
@@ -87,7 +99,10 @@ class RdmaCongestionControl : public Object
     /// The queue pair's hook, called whenever rate or window change.
     void SetChangeCallback(Callback<void> cb);
 
-    const RdmaCcContext& GetContext() const;
+    const RdmaCcContext& GetContext() const
+    {
+        return m_ctx;
+    }
 
   protected:
     void DoDispose() override;

@@ -189,6 +189,7 @@ void
 RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcContext& ctx)
 {
     m_cc = cc;
+    m_lineRateBps = ctx.lineRate.GetBitRate();
     m_cc->SetChangeCallback(MakeCallback(&RdmaQueuePair::OnCcChange, this));
     m_cc->Start(ctx);
 }
@@ -365,17 +366,17 @@ RdmaQueuePair::NextSegment(Time now, uint32_t wireBytes)
     m_packetsSent++;
 
     // Pacing at the controller's rate, charged with the packet's bytes on the wire.
-    DataRate rate = m_cc ? m_cc->GetRate() : DataRate(0);
-    if (rate.GetBitRate() > 0 && m_cc && rate < m_cc->GetContext().lineRate)
+    const uint64_t rateBps = m_cc ? m_cc->GetRateBps() : 0;
+    if (rateBps > 0 && rateBps < m_lineRateBps)
     {
         // The gap of a packet at the paced rate: a 128-bit division, so kept until the
         // rate or the packet size changes (the controller moves its rate per RTT or per
         // timer, packets go out per microsecond).
-        if (rate.GetBitRate() != m_paceBps || wireBytes != m_paceWireBytes)
+        if (rateBps != m_paceBps || wireBytes != m_paceWireBytes)
         {
-            m_paceBps = rate.GetBitRate();
+            m_paceBps = rateBps;
             m_paceWireBytes = wireBytes;
-            m_paceGap = RoundedTxTime(rate, wireBytes);
+            m_paceGap = RoundedTxTime(DataRate(rateBps), wireBytes);
         }
         m_nextAvail = std::max(now, m_nextAvail) + m_paceGap;
     }

@@ -226,6 +226,7 @@ class RdmaQueuePair : public Object
     uint64_t m_unaPsn{0};               //!< oldest unacknowledged PSN (snd_una)
     uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
     Time m_nextAvail;                   //!< pacing: earliest time of the next packet
+    uint64_t m_lineRateBps{0};          //!< the controller's line rate (its context's)
     uint64_t m_paceBps{0};              //!< rate m_paceGap is for
     uint32_t m_paceWireBytes{0};        //!< packet size m_paceGap is for
     Time m_paceGap;                     //!< one packet's time at m_paceBps

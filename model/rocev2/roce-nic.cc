@@ -329,7 +329,7 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
             m_rrNext = 0;
         }
         uint32_t qpn = m_active[m_rrNext];
-        Ptr<RdmaQueuePair> qp = m_qps[qpn - 1];
+        RdmaQueuePair* qp = PeekPointer(m_qps[qpn - 1]); // no reference count per look
         if (!qp->HasDataToSend())
         {
             // Done for now: leave the round-robin until the QP wakes again.
@@ -509,7 +509,7 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         NS_LOG_WARN("frame for unknown QP " << view.destQp << " dropped");
         return;
     }
-    Ptr<RdmaQueuePair> qp = m_qps[view.destQp - 1];
+    RdmaQueuePair* qp = PeekPointer(m_qps[view.destQp - 1]);
     Time now = FabricSimulatorImpl::NowFast();
     uint8_t op = view.bthOpcode;
     if (op == RdmaOpcode::ACKNOWLEDGE)
