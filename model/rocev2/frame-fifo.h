@@ -84,6 +84,11 @@ class FrameFifo
         T* slot = Slot(m_head + m_size);
         new (slot) T(std::forward<Args>(args)...);
         ++m_size;
+        // The next frame goes to the next slot, last written a lap of the ring ago and
+        // long since evicted: ask for it now, for writing.
+        const char* next = reinterpret_cast<const char*>(Slot(m_head + m_size));
+        __builtin_prefetch(next, 1);
+        __builtin_prefetch(next + sizeof(T) - 1, 1);
         return *slot;
     }
 
