@@ -92,7 +92,12 @@ RoceNic::~RoceNic() = default;
 void
 RoceNic::DoDispose()
 {
-    m_wakeEvent.Cancel();
+    m_wakeAt = -1;
+    if (m_wakeEvent)
+    {
+        m_wakeEvent->Disable(); // as EventId::Cancel did: never runs after disposal
+        m_wakeEvent = nullptr;
+    }
     for (auto& qp : m_qps)
     {
         qp->Dispose();
@@ -296,6 +301,43 @@ RoceNic::Wake(Ptr<RdmaQueuePair> qp)
     m_device->NotifyDataAvailable();
 }
 
+namespace
+{
+/// One pacing wake-up of a NIC: it wakes the NIC only if no earlier wake-up was asked
+/// for since it was scheduled (what cancelling it would do, without an EventId).
+class NicWakeEvent : public FabricEvent
+{
+  public:
+    NicWakeEvent(RoceNic* nic, void (RoceNic::*wake)(uint64_t), uint64_t generation)
+        : m_nic(nic),
+          m_wake(wake),
+          m_generation(generation)
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        (m_nic->*m_wake)(m_generation);
+    }
+
+    RoceNic* m_nic; //!< not owned: the NIC outlives its pending wake-ups (see DoDispose)
+    void (RoceNic::*m_wake)(uint64_t);
+    uint64_t m_generation; //!< which wake-up of the NIC this is
+};
+} // namespace
+
+void
+RoceNic::WakeIfCurrent(uint64_t generation)
+{
+    if (m_wakeAt < 0 || generation != m_wakeGeneration)
+    {
+        return; // superseded by an earlier wake-up, or the NIC was disposed
+    }
+    m_wakeAt = -1;
+    WakeUp();
+}
+
 void
 RoceNic::WakeUp()
 {
@@ -358,10 +400,18 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     }
     if (earliest != Time::Max() && earliest > now)
     {
-        if (!m_wakeEvent.IsRunning() || Simulator::GetDelayLeft(m_wakeEvent) > earliest - now)
+        // One wake-up, the earliest asked for; a later one still in the event list
+        // does nothing when it runs (as a cancelled event would).
+        const int64_t at = earliest.GetTimeStep();
+        if (m_wakeAt < 0 || m_wakeAt > at)
         {
-            m_wakeEvent.Cancel();
-            m_wakeEvent = Simulator::Schedule(earliest - now, &RoceNic::WakeUp, this);
+            m_wakeAt = at;
+            m_wakeEvent = Create<NicWakeEvent>(this, &RoceNic::WakeIfCurrent, ++m_wakeGeneration);
+            m_wakeEvent->Ref(); // the simulator's reference, released when it has run
+            FabricSimulatorImpl::ScheduleWithContextFast(Simulator::GetContext(),
+                                                         at - now.GetTimeStep(),
+                                                         PeekPointer(m_wakeEvent),
+                                                         nullptr);
         }
     }
     return false;

@@ -9,6 +9,7 @@
 #include "roce-port-owner.h"
 
 #include "ns3/event-id.h"
+#include "ns3/fabric-event.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
@@ -80,6 +81,8 @@ class RoceNic : public Object, public RocePortOwner
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();
+    /// Pacing wake-up number \p generation ran: WakeUp if no later one was asked for.
+    void WakeIfCurrent(uint64_t generation);
     /// The fields of data packet \p s of \p qp (what its frame's bytes carry).
     RoceFrameFields DataFields(const RdmaQueuePair& qp, const RdmaSegment& s) const;
     /// The fields of an ACK/NAK or CNP of \p qp.
@@ -133,7 +136,9 @@ class RoceNic : public Object, public RocePortOwner
     std::vector<bool> m_isActive;            //!< by QPN - 1
     std::size_t m_rrNext;                    //!< round-robin position in m_active
     FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
-    EventId m_wakeEvent;                     //!< pacing wake-up
+    int64_t m_wakeAt{-1};                    //!< time step of the pending wake-up; -1: none
+    Ptr<FabricEvent> m_wakeEvent;            //!< the latest wake-up scheduled
+    uint64_t m_wakeGeneration{0};            //!< number of the pending wake-up
 
     uint64_t m_cnpsSent;
     uint64_t m_cnpsReceived;
