@@ -3,6 +3,7 @@
  */
 #include "timing-wheel-scheduler.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
