@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <new>
 #include <set>
 #include <thread>
 #include <utility>
@@ -181,11 +182,32 @@ class RecordEvent : public FabricEvent
     bool m_spawn;
 };
 
+/// A reusable FabricEvent whose payload is a tag to fire the workload with.
+class PayloadEvent : public FabricEvent
+{
+  public:
+    explicit PayloadEvent(EngineWorkload* w)
+        : m_workload(w)
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+    }
+
+    void NotifyWith(void* payload) override;
+
+    EngineWorkload* m_workload;
+};
+
 class EngineWorkload
 {
   public:
     /// Run the workload on simulator implementation \p impl with event list \p list.
-    static std::vector<uint64_t> Trace(const std::string& impl, const std::string& list)
+    static std::vector<uint64_t> Trace(const std::string& impl,
+                                       const std::string& list,
+                                       uint64_t& payloads)
     {
         StringValue previous;
         GlobalValue::GetValueByName("SimulatorImplementationType", previous);
@@ -196,6 +218,7 @@ class EngineWorkload
         EngineWorkload w;
         w.m_direct = Create<RecordEvent>(&w, 0xF0000001U, true);
         w.m_disabled = Create<RecordEvent>(&w, 0xF0000002U, false);
+        w.m_payloadEvent = Create<PayloadEvent>(&w);
         Simulator::Schedule(TimeStep(1), &EngineWorkload::Fire, &w, 0U);
         Simulator::ScheduleDestroy(&EngineWorkload::Record, &w, 0xF0000004U);
         Simulator::Run();
@@ -205,6 +228,7 @@ class EngineWorkload
         GlobalValue::Bind("SimulatorImplementationType", previous);
         w.m_trace.push_back(events);
         w.m_trace.push_back(w.m_cancelled);
+        payloads = w.m_payloadsCarried;
         w.m_trace.push_back(ran); // last: which implementation ran
         return w.m_trace;
     }
@@ -257,7 +281,7 @@ class EngineWorkload
                 m_disabled->Disable();
                 m_isDisabled = true;
             }
-            switch (Next() % 6)
+            switch (Next() % 7)
             {
             case 0:
                 m_pending.push_back(
@@ -279,6 +303,31 @@ class EngineWorkload
                     TimeStep(delay),
                     MakeEvent(&EngineWorkload::Fire, this, child));
                 break;
+            case 4: {
+                // A tag carried in the event list's node; without FabricSimulatorImpl
+                // (or beyond the wheel) the same firing as an ordinary event.
+                m_payloadEvent->Ref();
+                uint32_t* tag = FabricSimulatorImpl::ScheduleWithPayloadFast<uint32_t>(
+                    child % 5,
+                    static_cast<int64_t>(delay),
+                    PeekPointer(m_payloadEvent),
+                    nullptr);
+                if (tag != nullptr)
+                {
+                    *tag = child;
+                    ++m_payloadsCarried;
+                }
+                else
+                {
+                    m_payloadEvent->Unref();
+                    Simulator::ScheduleWithContext(child % 5,
+                                                   TimeStep(delay),
+                                                   &EngineWorkload::Fire,
+                                                   this,
+                                                   child);
+                }
+                break;
+            }
             default:
                 // A reusable direct event, possibly many times in the list at once.
                 m_direct->Ref();
@@ -322,7 +371,13 @@ class EngineWorkload
 
     std::vector<uint64_t> m_trace;
     std::vector<EventId> m_pending;
-    Ptr<RecordEvent> m_direct;   //!< a reusable FabricEvent
+    Ptr<RecordEvent> m_direct;        //!< a reusable FabricEvent
+    Ptr<PayloadEvent> m_payloadEvent; //!< a reusable FabricEvent with payloads
+
+  public:
+    uint64_t m_payloadsCarried{0}; //!< events scheduled with a payload
+
+  private:
     Ptr<RecordEvent> m_disabled; //!< disabled while scheduled
     bool m_isDisabled{false};    //!< m_disabled->Disable() was called
     uint64_t m_state{42};
@@ -330,6 +385,12 @@ class EngineWorkload
     uint32_t m_fired{0};
     uint64_t m_cancelled{0};
 };
+
+void
+PayloadEvent::NotifyWith(void* payload)
+{
+    m_workload->Fire(*static_cast<uint32_t*>(payload));
+}
 
 void
 RecordEvent::Notify()
@@ -356,8 +417,10 @@ class FabricSimulatorImplTestCase : public TestCase
   private:
     void DoRun() override
     {
+        uint64_t payloads = 0;
         const std::vector<uint64_t> reference =
-            EngineWorkload::Trace("ns3::DefaultSimulatorImpl", "ns3::MapScheduler");
+            EngineWorkload::Trace("ns3::DefaultSimulatorImpl", "ns3::MapScheduler", payloads);
+        NS_TEST_ASSERT_MSG_EQ(payloads, 0, "no payloads without FabricSimulatorImpl");
         NS_TEST_ASSERT_MSG_GT(reference.size(), 100000, "a long trace");
         NS_TEST_ASSERT_MSG_GT(reference[reference.size() - 2], 100, "events cancelled or removed");
         NS_TEST_ASSERT_MSG_EQ(reference.back(), 1, "the default impl ran");
@@ -376,7 +439,11 @@ class FabricSimulatorImplTestCase : public TestCase
         for (const char* list : lists)
         {
             const std::vector<uint64_t> trace =
-                EngineWorkload::Trace("ns3::FabricSimulatorImpl", list);
+                EngineWorkload::Trace("ns3::FabricSimulatorImpl", list, payloads);
+            if (std::string(list) == "ns3::TimingWheelScheduler")
+            {
+                NS_TEST_ASSERT_MSG_GT(payloads, 1000, "events carried their payloads");
+            }
             NS_TEST_ASSERT_MSG_EQ(trace.back(), 1, "FabricSimulatorImpl ran");
             NS_TEST_ASSERT_MSG_EQ((trace == reference), true, "same trace with " << list);
             NS_TEST_ASSERT_MSG_EQ(std::count(trace.begin(), trace.end(), 0xF0000003U),
@@ -384,9 +451,132 @@ class FabricSimulatorImplTestCase : public TestCase
                                   "a disabled event never runs");
         }
         NS_TEST_ASSERT_MSG_EQ((EngineWorkload::Trace("ns3::DefaultSimulatorImpl",
-                                                     "ns3::TimingWheelScheduler") == reference),
+                                                     "ns3::TimingWheelScheduler",
+                                                     payloads) == reference),
                               true,
                               "same trace with the wheel in DefaultSimulatorImpl");
+    }
+};
+
+/// A payload that counts its lives: constructed, destroyed, and what it carries.
+struct CountedPayload
+{
+    static int s_alive; //!< payloads constructed and not yet destroyed
+
+    explicit CountedPayload(uint32_t value)
+        : value(value)
+    {
+        ++s_alive;
+    }
+
+    ~CountedPayload()
+    {
+        --s_alive;
+    }
+
+    uint32_t value; //!< what it carries
+};
+
+int CountedPayload::s_alive = 0;
+
+/**
+ * TimingWheelScheduler's payloads (what a cable's arrival events carry their frame
+ * in): popped with their event in order, each destroyed exactly once, whether its
+ * event ran (TakeNext, ReleaseNode), was removed, or was left in the list.
+ */
+class WheelPayloadTestCase : public TestCase
+{
+  public:
+    WheelPayloadTestCase()
+        : TestCase("timing wheel payloads travel with their events and are destroyed once")
+    {
+    }
+
+  private:
+    static void Destroy(void* p)
+    {
+        static_cast<CountedPayload*>(p)->~CountedPayload();
+    }
+
+    void DoRun() override
+    {
+        {
+            Ptr<TimingWheelScheduler> wheel = DynamicCast<TimingWheelScheduler>(MakeWheel(64, 1));
+            // 2000 events at 0..49 ticks (many per slot, out of order), every other
+            // one with a payload that names its uid.
+            uint32_t uid = 0;
+            Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+            u->SetStream(3);
+            std::vector<uint64_t> tsOf;
+            std::vector<bool> popped(2000, false);
+            for (; uid < 2000; ++uid)
+            {
+                const Scheduler::Event ev = MakeEv(u->GetInteger(0, 49), uid);
+                tsOf.push_back(ev.key.m_ts);
+                if (uid % 2 == 0)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(wheel->InWheel(ev.key.m_ts), true, "in the span");
+                    new (wheel->InsertWithPayload(ev, nullptr, &Destroy)) CountedPayload(uid);
+                }
+                else
+                {
+                    wheel->InsertEvent(ev, nullptr, true);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, 1000, "1000 payloads");
+            NS_TEST_ASSERT_MSG_EQ(wheel->GetPayloadEvents(), 1000, "counted by the wheel");
+            uint64_t lastTs = 0;
+            uint32_t lastUid = 0;
+            uint32_t wrong = 0;
+            for (int i = 0; i < 1500; ++i)
+            {
+                bool direct = false;
+                uint32_t node = 0;
+                void* payload = nullptr;
+                const Scheduler::Event ev = wheel->TakeNext(direct, node, payload);
+                if (i > 0 &&
+                    (ev.key.m_ts < lastTs || (ev.key.m_ts == lastTs && ev.key.m_uid < lastUid)))
+                {
+                    ++wrong; // out of (time, uid) order
+                }
+                lastTs = ev.key.m_ts;
+                lastUid = ev.key.m_uid;
+                if (ev.key.m_uid < 2000)
+                {
+                    popped[ev.key.m_uid] = true;
+                }
+                const bool hasPayload = ev.key.m_uid % 2 == 0;
+                if ((payload != nullptr) != hasPayload || !direct ||
+                    (hasPayload && static_cast<CountedPayload*>(payload)->value != ev.key.m_uid))
+                {
+                    ++wrong; // a payload on the wrong event
+                }
+                // Events inserted while one runs must not disturb its payload.
+                wheel->InsertEvent(MakeEv(ev.key.m_ts + 60, uid++), nullptr, true);
+                if (hasPayload && static_cast<CountedPayload*>(payload)->value != ev.key.m_uid)
+                {
+                    ++wrong;
+                }
+                wheel->ReleaseNode(node);
+            }
+            NS_TEST_ASSERT_MSG_EQ(wrong, 0, "order and payloads");
+            NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive,
+                                  static_cast<int>(wheel->GetPayloadEvents()),
+                                  "released payloads destroyed");
+            // Remove (Simulator::Remove) an event that still holds its payload.
+            const int before = CountedPayload::s_alive;
+            for (uint32_t v = 0; v < 2000; v += 2)
+            {
+                if (!popped[v])
+                {
+                    wheel->Remove(MakeEv(tsOf[v], v));
+                    break;
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(before, 0, "payloads left to remove");
+            NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, before - 1, "removed payload destroyed");
+        } // the list goes with the rest
+        NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, 0, "the rest destroyed with the list");
     }
 };
 
@@ -409,6 +599,7 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
         AddTestCase(
             new SchedulerOrderTestCase(MakeWheel(4096, 12), 5000, "timing wheel (sorted slots)"),
             AI_FABRIC_QUICK);
+        AddTestCase(new WheelPayloadTestCase, AI_FABRIC_QUICK);
         AddTestCase(new FabricSimulatorImplTestCase, AI_FABRIC_QUICK);
     }
 };

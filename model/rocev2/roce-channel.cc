@@ -11,6 +11,8 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
+#include <new>
+
 namespace ns3
 {
 
@@ -51,12 +53,20 @@ RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
 {
     // The frame moves onto the cable: no per-hop copy of the packet (unlike
     // PointToPointChannel's p->Copy()), no reference-count update.
-    const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
     Ref(); // the simulator releases one reference per scheduled run
-    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode,
-                                                 txTicks + m_delayTicks,
-                                                 this,
-                                                 &onWire);
+    const int64_t arrival = txTicks + m_delayTicks;
+    RoceParsedFrame* carried =
+        FabricSimulatorImpl::ScheduleWithPayloadFast<RoceParsedFrame>(m_receiverNode,
+                                                                      arrival,
+                                                                      this,
+                                                                      nullptr);
+    if (carried != nullptr)
+    {
+        new (carried) RoceParsedFrame(std::move(frame));
+        return;
+    }
+    const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
+    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrival, this, &onWire);
 }
 
 void
@@ -66,6 +76,13 @@ RoceChannel::Direction::Notify()
     RoceParsedFrame frame = std::move(m_inFlight.front());
     m_inFlight.pop_front();
     m_receiver->Receive(frame);
+}
+
+void
+RoceChannel::Direction::NotifyWith(void* payload)
+{
+    // The event list keeps the frame until this returns: delivered in place.
+    m_receiver->Receive(*static_cast<RoceParsedFrame*>(payload));
 }
 
 void

@@ -32,13 +32,14 @@ class RoceChannel : public Channel
 {
   public:
     /**
-     * One direction of the cable: the frames travelling towards one end, oldest
-     * first, and the event that delivers them. A cable delivers in send order, so
-     * each arrival only takes the front frame, and the direction itself is the
-     * event: scheduled once per frame (it is reference counted, so it may sit in
-     * the event list many times), it holds what a delivery reads (the receiving
-     * port, its node, the frames), so an arrival touches this object and the
-     * frame, not the channel nor a separate event object.
+     * One direction of the cable: the event that delivers its frames. It is
+     * scheduled once per frame (it is reference counted, so it may sit in the event
+     * list many times) and holds what a delivery reads (the receiving port and its
+     * node), so an arrival touches this object and the frame, not the channel nor
+     * a separate event object. With FabricSimulatorImpl each arrival event carries
+     * its frame in the event list's node (written while the node is hot); otherwise
+     * the frames wait here in send order (a cable delivers in send order, so each
+     * arrival takes the front frame).
      */
     class Direction : public FabricEvent
     {
@@ -57,10 +58,12 @@ class RoceChannel : public Channel
         void Dispose();
 
       private:
-        /// Hand the oldest frame in flight to the receiver.
+        /// Hand the oldest frame in flight (m_inFlight) to the receiver.
         void Notify() override;
+        /// Hand the frame the event carried to the receiver.
+        void NotifyWith(void* payload) override;
 
-        FrameFifo<RoceParsedFrame> m_inFlight; //!< sent, not yet arrived
+        FrameFifo<RoceParsedFrame> m_inFlight; //!< sent, not yet arrived (not carried by events)
         RoceNetDevice* m_receiver;             //!< the port frames arrive at (not owned)
         int64_t m_delayTicks;                  //!< propagation delay
         uint32_t m_receiverNode;               //!< its node: the arrival event's context

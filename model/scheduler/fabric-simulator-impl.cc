@@ -98,6 +98,14 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     NS_LOG_FUNCTION(this << schedulerFactory);
     Ptr<Scheduler> scheduler = schedulerFactory.Create<Scheduler>();
+    if (m_wheel != nullptr && m_wheel->GetPayloadEvents() != 0)
+    {
+        NS_FATAL_ERROR("FabricSimulatorImpl::SetScheduler: " << m_wheel->GetPayloadEvents()
+                                                             << " scheduled events carry a "
+                                                                "payload that another event "
+                                                                "list cannot hold; change the "
+                                                                "event list before Run");
+    }
     if (m_events)
     {
         while (!m_events->IsEmpty())
@@ -155,8 +163,11 @@ FabricSimulatorImpl::RunEvents()
     while (!m_stop && !NoEvents())
     {
         bool direct = false;
+        uint32_t node = 0;
+        void* payload = nullptr;
+        const bool wheel = m_wheel != nullptr;
         const Scheduler::Event next =
-            m_wheel != nullptr ? m_wheel->RemoveNextEvent(direct) : m_events->RemoveNext();
+            wheel ? m_wheel->TakeNext(direct, node, payload) : m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -167,7 +178,11 @@ FabricSimulatorImpl::RunEvents()
         {
             m_wheel->PrefetchNext(); // loads while this event runs
         }
-        if (direct)
+        if (payload != nullptr)
+        {
+            static_cast<FabricEvent*>(next.impl)->FireWith(payload);
+        }
+        else if (direct)
         {
             static_cast<FabricEvent*>(next.impl)->Fire();
         }
@@ -176,6 +191,10 @@ FabricSimulatorImpl::RunEvents()
             next.impl->Invoke();
         }
         next.impl->Unref();
+        if (wheel)
+        {
+            m_wheel->ReleaseNode(node); // (a no-op for a far-heap event: NIL)
+        }
         InsertEventsFromThreads();
     }
 }

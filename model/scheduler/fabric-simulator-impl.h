@@ -114,6 +114,43 @@ class FabricSimulatorImpl : public SimulatorImpl
         }
     }
 
+    /**
+     * Schedule a FabricEvent with a payload of type \p T kept in the event list's
+     * node, \p delayTicks time steps ahead, when this implementation runs with a
+     * TimingWheelScheduler and the time is within the wheel's span.
+     * \return where the caller constructs the payload (placement new), or nullptr:
+     * nothing was scheduled, and the caller keeps the payload elsewhere and uses
+     * ScheduleWithContextFast. The event runs FabricEvent::FireWith(payload); the
+     * payload is destroyed after it ran (or when the event list is discarded).
+     */
+    template <typename T>
+    static T* ScheduleWithPayloadFast(uint32_t context,
+                                      int64_t delayTicks,
+                                      FabricEvent* event,
+                                      const void* hint)
+    {
+        static_assert(sizeof(T) <= TimingWheelScheduler::PAYLOAD_BYTES && alignof(T) <= 16,
+                      "payload too large for TimingWheelScheduler::PAYLOAD_BYTES");
+        FabricSimulatorImpl* sim = s_running;
+        if (sim == nullptr || sim->m_wheel == nullptr)
+        {
+            return nullptr;
+        }
+        const uint64_t ts = sim->m_currentTs + delayTicks;
+        if (!sim->m_wheel->InWheel(ts))
+        {
+            return nullptr;
+        }
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = sim->m_uid++;
+        ++sim->m_unscheduledEvents;
+        return static_cast<T*>(
+            sim->m_wheel->InsertWithPayload(ev, hint, [](void* p) { static_cast<T*>(p)->~T(); }));
+    }
+
     /// Simulator::Now in time steps, for the simulation thread's per-packet paths.
     static int64_t NowTicksFast()
     {

@@ -52,6 +52,14 @@ TimingWheelScheduler::TimingWheelScheduler()
 TimingWheelScheduler::~TimingWheelScheduler()
 {
     NS_LOG_FUNCTION(this);
+    // Events never run: their payloads end with the list (free nodes have none).
+    for (uint32_t n = 0; n < m_nodes.size(); ++n)
+    {
+        if (m_nodes[n].destroy != nullptr)
+        {
+            m_nodes[n].destroy(PayloadOf(n));
+        }
+    }
 }
 
 void
@@ -113,6 +121,12 @@ TimingWheelScheduler::GrowPool()
     const auto n = static_cast<uint32_t>(m_nodes.size());
     NS_ABORT_MSG_IF(n == NIL, "TimingWheelScheduler: more than 2^32 - 1 events in the wheel");
     m_nodes.emplace_back();
+    if (n % PAYLOAD_CHUNK == 0)
+    {
+        // Payload room in chunks: a payload stays where it is while the pool grows
+        // (an event may schedule others while it reads its payload).
+        m_payloads.emplace_back(new Payload[PAYLOAD_CHUNK]);
+    }
     return n;
 }
 
@@ -202,9 +216,8 @@ TimingWheelScheduler::Remove(const Event& ev)
                     ClearSlot(slot);
                 }
             }
-            m_nodes[cur].next = m_free;
-            m_free = cur;
             --m_inWheel;
+            ReleaseNode(cur);
             return;
         }
     }

@@ -10,6 +10,7 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -61,6 +62,42 @@ class TimingWheelScheduler : public Scheduler
      */
     inline void InsertEvent(const Event& ev, const void* hint = nullptr, bool direct = false);
 
+    /// Bytes an event's payload may take (InsertWithPayload), 16-byte aligned.
+    static constexpr std::size_t PAYLOAD_BYTES = 128;
+
+    /// \return true if an event at \p ts would go into the wheel (not the far heap)
+    bool InWheel(uint64_t ts) const
+    {
+        return (ts >> m_shift) - m_current <= m_mask;
+    }
+
+    /**
+     * Insert \p ev (a FabricEvent; InWheel must hold for it) with room for a payload.
+     * The payload lives in the event's node, which the event that schedules it has
+     * usually just freed: writing it is a cache hit, where a separate queue of such
+     * objects is written a lap of its ring later, long evicted. \p destroy ends the
+     * payload's life when the event has run (TakeNext, ReleaseNode) or is discarded.
+     * \return where to construct the payload (PAYLOAD_BYTES)
+     */
+    inline void* InsertWithPayload(const Event& ev, const void* hint, void (*destroy)(void*));
+
+    /**
+     * RemoveNext for FabricSimulatorImpl's loop: the node stays allocated, with its
+     * payload, until ReleaseNode (an event may schedule others while it runs).
+     * \param direct the event is a FabricEvent
+     * \param node the node to release (NIL for a far-heap event)
+     * \param payload the event's payload, or nullptr
+     */
+    inline Event TakeNext(bool& direct, uint32_t& node, void*& payload);
+    /// Destroy \p node's payload, if any, and free it (after TakeNext's event ran).
+    inline void ReleaseNode(uint32_t node);
+
+    /// \return the number of events in the list that carry a payload
+    uint64_t GetPayloadEvents() const
+    {
+        return m_payloadEvents;
+    }
+
     /// RemoveNext without a virtual call (the list must not be empty).
     inline Event RemoveNextEvent()
     {
@@ -88,21 +125,44 @@ class TimingWheelScheduler : public Scheduler
     static constexpr uint32_t NIL = 0xFFFFFFFFU; //!< no node
     static constexpr uint32_t MAX_SLOTS = 4096;  //!< 64 bitmap words under one summary word
 
+    static constexpr uint32_t PAYLOAD_CHUNK = 1024; //!< payload slots per allocation
+
     /// One scheduled event in a slot's list.
     struct Node
     {
-        Event ev;         //!< the event
-        const void* hint; //!< what it will read (InsertEvent), or nullptr
-        uint32_t next;    //!< next node of the slot (later key), or NIL
-        bool direct;      //!< ev.impl is a FabricEvent (InsertEvent)
+        Event ev;               //!< the event
+        const void* hint;       //!< what it will read (InsertEvent), or nullptr
+        void (*destroy)(void*); //!< payload destructor, or nullptr: no payload
+        uint32_t next;          //!< next node of the slot (later key), or NIL
+        bool direct;            //!< ev.impl is a FabricEvent (InsertEvent)
     };
+
+    /// Room for one node's payload (same index as the node).
+    struct alignas(16) Payload
+    {
+        unsigned char bytes[PAYLOAD_BYTES]; //!< the payload object
+    };
+
+    /// \return the payload room of node \p n (stable while the pool grows)
+    void* PayloadOf(uint32_t n) const
+    {
+        return m_payloads[n / PAYLOAD_CHUNK][n % PAYLOAD_CHUNK].bytes;
+    }
+
+    /// Take a free node (growing the pool) holding \p ev; \return its index.
+    inline uint32_t NewNode(const Event& ev, const void* hint, bool direct);
+    /// Link node \p n (its event at slot index \p index) into its slot's list.
+    inline void LinkNode(uint32_t n, uint64_t index);
 
     /// \return the wheel slot of the earliest non-empty one, or NIL if the wheel is empty
     inline uint32_t FirstSlot() const;
     /// \return true if the far heap's next event comes before the wheel's head \p wheelHead
     inline bool FarFirst(uint32_t wheelHead) const;
-    /// Take the head node of \p slot out of the wheel (\p direct: its flag).
+    /// Take the head node of \p slot out of the wheel (\p direct: its flag) and
+    /// free it, discarding any payload.
     inline Event PopSlot(uint32_t slot, bool& direct);
+    /// Unlink the head node of \p slot; \return its index (not freed).
+    inline uint32_t UnlinkHead(uint32_t slot);
     /// Put \p ev into the far heap (beyond the wheel's span).
     void InsertFar(const Event& ev);
     /// Take the far heap's next event.
@@ -129,7 +189,9 @@ class TimingWheelScheduler : public Scheduler
     std::vector<uint64_t> m_words; //!< bit per slot: non-empty
     uint64_t m_summary{0};         //!< bit per word of m_words: non-zero
     std::vector<Node> m_nodes;     //!< node pool
-    uint32_t m_free{NIL};          //!< free list through Node::next
+    std::vector<std::unique_ptr<Payload[]>> m_payloads; //!< payload room, by node index
+    uint64_t m_payloadEvents{0};                        //!< nodes holding a payload
+    uint32_t m_free{NIL};                               //!< free list through Node::next
 
     Ptr<QuaternaryHeapScheduler> m_far; //!< events beyond the wheel's span
     bool m_farEmpty{true};              //!< m_far holds nothing
@@ -156,15 +218,9 @@ TimingWheelScheduler::ClearSlot(uint32_t slot)
     }
 }
 
-inline void
-TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct)
+inline uint32_t
+TimingWheelScheduler::NewNode(const Event& ev, const void* hint, bool direct)
 {
-    const uint64_t index = ev.key.m_ts >> m_shift;
-    if (index - m_current > m_mask)
-    {
-        InsertFar(ev); // beyond the wheel's span (runs through Invoke, as any event)
-        return;
-    }
     uint32_t n = m_free;
     if (n != NIL)
     {
@@ -177,8 +233,15 @@ TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct
     Node& node = m_nodes[n];
     node.ev = ev;
     node.hint = hint;
+    node.destroy = nullptr;
     node.next = NIL;
     node.direct = direct;
+    return n;
+}
+
+inline void
+TimingWheelScheduler::LinkNode(uint32_t n, uint64_t index)
+{
     const auto slot = static_cast<uint32_t>(index & m_mask);
     const uint32_t tail = m_tail[slot];
     if (tail == NIL)
@@ -187,7 +250,7 @@ TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct
         m_tail[slot] = n;
         MarkSlot(slot);
     }
-    else if (m_nodes[tail].ev.key < ev.key)
+    else if (m_nodes[tail].ev.key < m_nodes[n].ev.key)
     {
         // The common case: later than everything in its slot (uids only grow).
         m_nodes[tail].next = n;
@@ -198,6 +261,32 @@ TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct
         InsertSorted(slot, n);
     }
     ++m_inWheel;
+}
+
+inline void
+TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct)
+{
+    const uint64_t index = ev.key.m_ts >> m_shift;
+    if (index - m_current > m_mask)
+    {
+        InsertFar(ev); // beyond the wheel's span (runs through Invoke, as any event)
+        return;
+    }
+    LinkNode(NewNode(ev, hint, direct), index);
+}
+
+inline void*
+TimingWheelScheduler::InsertWithPayload(const Event& ev, const void* hint, void (*destroy)(void*))
+{
+    const uint32_t n = NewNode(ev, hint, true);
+    m_nodes[n].destroy = destroy;
+    if (hint == nullptr)
+    {
+        m_nodes[n].hint = PayloadOf(n); // what the event reads first: its payload
+    }
+    ++m_payloadEvents;
+    LinkNode(n, ev.key.m_ts >> m_shift);
+    return PayloadOf(n);
 }
 
 inline uint32_t
@@ -238,22 +327,74 @@ TimingWheelScheduler::FarFirst(uint32_t wheelHead) const
     return !m_farEmpty && m_farHead < m_nodes[wheelHead].ev.key;
 }
 
-inline Scheduler::Event
-TimingWheelScheduler::PopSlot(uint32_t slot, bool& direct)
+inline uint32_t
+TimingWheelScheduler::UnlinkHead(uint32_t slot)
 {
     const uint32_t n = m_head[slot];
-    Node& node = m_nodes[n];
-    m_head[slot] = node.next;
-    if (node.next == NIL)
+    const uint32_t next = m_nodes[n].next;
+    m_head[slot] = next;
+    if (next == NIL)
     {
         m_tail[slot] = NIL;
         ClearSlot(slot);
     }
+    --m_inWheel;
+    return n;
+}
+
+inline void
+TimingWheelScheduler::ReleaseNode(uint32_t n)
+{
+    if (n == NIL)
+    {
+        return; // a far-heap event: no node
+    }
+    Node& node = m_nodes[n];
+    if (node.destroy != nullptr)
+    {
+        node.destroy(PayloadOf(n));
+        node.destroy = nullptr;
+        --m_payloadEvents;
+    }
     node.next = m_free;
     m_free = n;
-    --m_inWheel;
-    direct = node.direct;
-    return node.ev;
+}
+
+inline Scheduler::Event
+TimingWheelScheduler::PopSlot(uint32_t slot, bool& direct)
+{
+    const uint32_t n = UnlinkHead(slot);
+    const Event ev = m_nodes[n].ev;
+    direct = m_nodes[n].direct;
+    ReleaseNode(n);
+    return ev;
+}
+
+inline Scheduler::Event
+TimingWheelScheduler::TakeNext(bool& direct, uint32_t& node, void*& payload)
+{
+    const uint32_t slot = FirstSlot();
+    direct = false;
+    node = NIL;
+    payload = nullptr;
+    Event ev;
+    if (slot == NIL || FarFirst(m_head[slot]))
+    {
+        ev = RemoveNextFar();
+    }
+    else
+    {
+        node = UnlinkHead(slot);
+        const Node& taken = m_nodes[node];
+        ev = taken.ev;
+        direct = taken.direct;
+        if (taken.destroy != nullptr)
+        {
+            payload = PayloadOf(node);
+        }
+    }
+    m_current = ev.key.m_ts >> m_shift;
+    return ev;
 }
 
 inline Scheduler::Event
