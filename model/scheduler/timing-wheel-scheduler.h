@@ -62,7 +62,7 @@ class TimingWheelScheduler : public Scheduler
      */
     inline void InsertEvent(const Event& ev, const void* hint = nullptr, bool direct = false);
 
-    /// Bytes an event's payload may take (InsertWithPayload), 16-byte aligned.
+    /// Bytes an event's payload may take (InsertWithPayload), 64-byte aligned.
     static constexpr std::size_t PAYLOAD_BYTES = 128;
 
     /// \return true if an event at \p ts would go into the wheel (not the far heap)
@@ -137,8 +137,8 @@ class TimingWheelScheduler : public Scheduler
         bool direct;            //!< ev.impl is a FabricEvent (InsertEvent)
     };
 
-    /// Room for one node's payload (same index as the node).
-    struct alignas(16) Payload
+    /// Room for one node's payload (same index as the node), two whole cache lines.
+    struct alignas(64) Payload
     {
         unsigned char bytes[PAYLOAD_BYTES]; //!< the payload object
     };
