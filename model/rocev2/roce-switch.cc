@@ -146,6 +146,13 @@ void
 RoceSwitch::DoDispose()
 {
     m_ports.clear();
+    for (EgressPort& e : m_egress)
+    {
+        for (FrameQueue& q : e.queues)
+        {
+            m_framePool.Clear(q);
+        }
+    }
     m_egress.clear();
     m_ecn.clear();
     m_routes = nullptr;
@@ -311,7 +318,7 @@ RoceSwitch::GetPortBytes(uint32_t port) const
 uint32_t
 RoceSwitch::GetQueuePackets(uint32_t port, uint8_t queue) const
 {
-    return static_cast<uint32_t>(m_egress[port].queues[queue].size());
+    return m_egress[port].queues[queue].size;
 }
 
 uint64_t
@@ -510,7 +517,10 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     }
     EgressPort& e = m_egress[out];
     e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
-    e.queues[outPrio].emplace_back(std::move(frame), static_cast<uint16_t>(inPort), prio);
+    m_framePool.EmplaceBack(e.queues[outPrio],
+                            std::move(frame),
+                            static_cast<uint16_t>(inPort),
+                            prio);
     e.bytes[outPrio] += bytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
@@ -538,9 +548,9 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
     for (;;)
     {
         uint8_t q = port.dwrrNext;
-        if (!port.queues[q].empty() && !(pausedMask & (1U << q)))
+        if (port.queues[q].size != 0 && !(pausedMask & (1U << q)))
         {
-            const uint32_t head = port.queues[q].front().frame.view.frameBytes;
+            const uint32_t head = m_framePool.Front(port.queues[q]).frame.view.frameBytes;
             if (port.deficit[q] >= static_cast<int64_t>(head))
             {
                 port.deficit[q] -= head;
@@ -552,7 +562,7 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
                 continue;
             }
         }
-        else if (port.queues[q].empty())
+        else if (port.queues[q].size == 0)
         {
             port.deficit[q] = 0;
         }
@@ -576,12 +586,12 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     {
         return false;
     }
-    QueuedFrame& head = e.queues[q].front();
+    QueuedFrame& head = m_framePool.Front(e.queues[q]);
     const uint16_t inPort = head.inPort;
     const uint8_t inPrio = head.inPrio;
     frame = std::move(head.frame);
-    e.queues[q].pop_front();
-    if (e.queues[q].empty())
+    m_framePool.PopFront(e.queues[q]);
+    if (e.queues[q].size == 0)
     {
         e.nonEmpty &= static_cast<uint8_t>(~(1U << q));
     }

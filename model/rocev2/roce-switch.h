@@ -4,7 +4,7 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
-#include "frame-fifo.h"
+#include "frame-pool.h"
 #include "roce-frame.h"
 #include "roce-port-owner.h"
 
@@ -131,9 +131,11 @@ class RoceSwitch : public Object, public RocePortOwner
         uint8_t inPrio;        //!< ingress priority group (PFC accounting)
     };
 
+    using FrameQueue = FramePool<QueuedFrame>::Queue; //!< one priority queue
+
     struct EgressPort
     {
-        std::array<FrameFifo<QueuedFrame>, 8> queues;
+        std::array<FrameQueue, 8> queues;
         uint8_t nonEmpty{0}; //!< bit q set while queues[q] holds a frame (one byte to test)
         std::array<uint64_t, 8> bytes{};
         std::array<int64_t, 8> deficit{};
@@ -160,7 +162,8 @@ class RoceSwitch : public Object, public RocePortOwner
 
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
-    std::vector<Ptr<EcnMarker>> m_ecn; //!< per port
+    FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
+    std::vector<Ptr<EcnMarker>> m_ecn;  //!< per port
     Ptr<const RouteTable> m_routes;
     uint32_t m_graphNode;
     Ptr<EgressPortPolicy> m_policy;
