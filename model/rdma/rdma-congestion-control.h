@@ -78,6 +78,7 @@ class RdmaCongestionControl : public Object
     {
         return m_rateBps.Get();
     }
+
     /// Current window in payload bytes; std::numeric_limits<uint64_t>::max() if unlimited.
     uint64_t GetWindowBytes() const
     {
