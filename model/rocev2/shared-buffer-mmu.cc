@@ -239,7 +239,7 @@ SharedBufferMmu::Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need
     else if (where == Placement::SHARED)
     {
         pg.sharedUsed += need;
-        m_sharedUsed = m_sharedUsed.Get() + need;
+        m_sharedUsed.Set(m_sharedUsed.Get() + need); // (no temporary TracedValue)
     }
 }
 
@@ -276,11 +276,11 @@ SharedBufferMmu::OnEnqueue(uint32_t inPort,
 }
 
 bool
-SharedBufferMmu::Admit(uint32_t inPort,
-                       uint8_t prio,
-                       uint32_t outPort,
-                       uint8_t queue,
-                       uint32_t bytes)
+SharedBufferMmu::AdmitBeyondReserved(uint32_t inPort,
+                                     uint8_t prio,
+                                     uint32_t outPort,
+                                     uint8_t queue,
+                                     uint32_t bytes)
 {
     const uint32_t in = Idx(inPort, prio);
     const uint64_t need = SharedPart(in, bytes);
@@ -294,11 +294,11 @@ SharedBufferMmu::Admit(uint32_t inPort,
 }
 
 void
-SharedBufferMmu::OnDequeue(uint32_t inPort,
-                           uint8_t prio,
-                           uint32_t outPort,
-                           uint8_t queue,
-                           uint32_t bytes)
+SharedBufferMmu::ReleaseBeyondReserved(uint32_t inPort,
+                                       uint8_t prio,
+                                       uint32_t outPort,
+                                       uint8_t queue,
+                                       uint32_t bytes)
 {
     const uint32_t in = Idx(inPort, prio);
     const uint32_t out = Idx(outPort, queue);
@@ -321,7 +321,7 @@ SharedBufferMmu::OnDequeue(uint32_t inPort,
     if (s != 0)
     {
         pg.sharedUsed -= s;
-        m_sharedUsed = m_sharedUsed.Get() - s;
+        m_sharedUsed.Set(m_sharedUsed.Get() - s);
     }
     left -= s;
     pg.resUsed -= left;

@@ -84,10 +84,40 @@ class SharedBufferMmu : public Object
                         uint32_t bytes);
     /// Charge an admitted packet: reserved, then shared, then headroom.
     void OnEnqueue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+
     /// CheckAdmission, and OnEnqueue if admitted, in one pass (the switch's per-frame call).
-    bool Admit(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+    bool Admit(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes)
+    {
+        // Inline for the frame that fits in its PG's reserved slice (about half of a
+        // loaded fabric's frames); the shared pool and headroom out of line.
+        const uint32_t in = Idx(inPort, prio);
+        PgState& pg = m_pg[in];
+        if (pg.resUsed + bytes <= m_reservedPerPg)
+        {
+            pg.resUsed += bytes;
+            m_totalResUsed += bytes;
+            m_egressBytes[Idx(outPort, queue)] += bytes;
+            return true;
+        }
+        return AdmitBeyondReserved(inPort, prio, outPort, queue, bytes);
+    }
+
     /// Release a packet leaving the switch: headroom, then shared, then reserved.
-    void OnDequeue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes);
+    void OnDequeue(uint32_t inPort, uint8_t prio, uint32_t outPort, uint8_t queue, uint32_t bytes)
+    {
+        // Inline when the PG holds nothing beyond its reserved slice (then all of the
+        // packet was there); the rest, and the consistency check, out of line.
+        PgState& pg = m_pg[Idx(inPort, prio)];
+        uint64_t& egress = m_egressBytes[Idx(outPort, queue)];
+        if (pg.hdrmUsed == 0 && pg.sharedUsed == 0 && pg.resUsed >= bytes && egress >= bytes)
+        {
+            pg.resUsed -= bytes;
+            m_totalResUsed -= bytes;
+            egress -= bytes;
+            return;
+        }
+        ReleaseBeyondReserved(inPort, prio, outPort, queue, bytes);
+    }
 
     /// Lossless PG over XOFF (headroom in use or shared usage above T) and not yet paused.
     bool ShouldPause(uint32_t inPort, uint8_t prio) const
@@ -181,6 +211,18 @@ class SharedBufferMmu : public Object
                     uint64_t need);
     /// Charge a packet placed as \p where (not DROP).
     void Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need, Placement where);
+    /// Admit for a packet that needs more than its PG's free reserved slice.
+    bool AdmitBeyondReserved(uint32_t inPort,
+                             uint8_t prio,
+                             uint32_t outPort,
+                             uint8_t queue,
+                             uint32_t bytes);
+    /// OnDequeue for a PG with headroom or shared bytes in use (or an inconsistent release).
+    void ReleaseBeyondReserved(uint32_t inPort,
+                               uint8_t prio,
+                               uint32_t outPort,
+                               uint8_t queue,
+                               uint32_t bytes);
 
     // Attributes
     uint64_t m_bufferBytes;      //!< total packet buffer
