@@ -321,6 +321,26 @@ class CongestionControlFactoryTest : public TestCase
         UintegerValue fr;
         cc->GetAttribute("FastRecoveryThreshold", fr);
         NS_TEST_ASSERT_MSG_EQ(fr.Get(), 3u, "override after preset");
+        // Each Create forks one configured controller: a new object with the same
+        // values and a state of its own; a later Set reaches the next Create.
+        Ptr<RdmaCongestionControl> cc2 = f.Create();
+        NS_TEST_ASSERT_MSG_NE(PeekPointer(cc2), PeekPointer(cc), "a new controller per Create");
+        cc2->GetAttribute("IncreaseTimer", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(300), "fork keeps the preset");
+        cc2->GetAttribute("FastRecoveryThreshold", fr);
+        NS_TEST_ASSERT_MSG_EQ(fr.Get(), 3u, "fork keeps the override");
+        RdmaCcContext ctx;
+        cc->Start(ctx);
+        cc->OnCnp();
+        cc2->Start(ctx);
+        NS_TEST_ASSERT_MSG_LT(cc->GetRateBps(), ctx.lineRate.GetBitRate(), "first one cut");
+        NS_TEST_ASSERT_MSG_EQ(cc2->GetRateBps(), ctx.lineRate.GetBitRate(), "second one not");
+        cc->Dispose();
+        cc2->Dispose();
+        Simulator::Destroy();
+        f.Set("FastRecoveryThreshold", UintegerValue(4));
+        f.Create()->GetAttribute("FastRecoveryThreshold", fr);
+        NS_TEST_ASSERT_MSG_EQ(fr.Get(), 4u, "a Set after Create reaches the next Create");
         Ptr<RdmaCongestionControl> sw = CongestionControlFactory::Create("swift", "paper");
         sw->GetAttribute("BaseTarget", t);
         NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(20), "swift paper preset");

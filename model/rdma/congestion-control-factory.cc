@@ -172,21 +172,22 @@ CongestionControlFactory::Create() const
     {
         // The values Create(algorithm, preset) and then Set() would apply, in that
         // order, given at construction instead (the last value of an attribute wins).
-        m_factory = ObjectFactory(GetTypeName(m_algorithm));
+        ObjectFactory factory(GetTypeName(m_algorithm));
         if (!m_preset.empty())
         {
             for (const auto& [name, value] : PresetValues(m_algorithm, m_preset))
             {
-                m_factory.Set(name, StringValue(value));
+                factory.Set(name, StringValue(value));
             }
         }
         for (const auto& [name, value] : m_overrides)
         {
-            m_factory.Set(name, *value);
+            factory.Set(name, *value);
         }
+        m_prototype = factory.Create<RdmaCongestionControl>();
         m_factoryReady = true;
     }
-    return m_factory.Create<RdmaCongestionControl>();
+    return m_prototype->Fork();
 }
 
 Ptr<RdmaCongestionControl>

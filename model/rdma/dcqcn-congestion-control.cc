@@ -152,6 +152,12 @@ DcqcnCongestionControl::GetName() const
     return "dcqcn";
 }
 
+Ptr<RdmaCongestionControl>
+DcqcnCongestionControl::Fork() const
+{
+    return CopyObject<DcqcnCongestionControl>(this);
+}
+
 void
 DcqcnCongestionControl::Start(const RdmaCcContext& ctx)
 {

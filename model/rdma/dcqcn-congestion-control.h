@@ -43,6 +43,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void OnPacketSent(uint32_t payloadBytes) override;
     void OnCnp() override;
     std::string GetName() const override;
+    Ptr<RdmaCongestionControl> Fork() const override;
 
     /// Current alpha (the alpha timer's decay applied up to now).
     double GetAlpha() const;

@@ -24,4 +24,10 @@ NoneCongestionControl::GetName() const
     return "none";
 }
 
+Ptr<RdmaCongestionControl>
+NoneCongestionControl::Fork() const
+{
+    return CopyObject<NoneCongestionControl>(this);
+}
+
 } // namespace ns3

@@ -19,6 +19,7 @@ class NoneCongestionControl : public RdmaCongestionControl
   public:
     static TypeId GetTypeId();
     std::string GetName() const override;
+    Ptr<RdmaCongestionControl> Fork() const override;
 };
 
 } // namespace ns3

@@ -97,6 +97,14 @@ class RdmaCongestionControl : public Object
     /// Short algorithm name for outputs: "none", "dcqcn", "swift".
     virtual std::string GetName() const = 0;
 
+    /**
+     * A copy of this controller with its attribute values, not started (like
+     * TcpCongestionOps::Fork): CongestionControlFactory copies one configured
+     * controller per queue pair instead of constructing each from attributes.
+     * Call it on a controller that has not been started.
+     */
+    virtual Ptr<RdmaCongestionControl> Fork() const = 0;
+
     /// The queue pair's hook, called whenever rate or window change.
     void SetChangeCallback(Callback<void> cb);
 

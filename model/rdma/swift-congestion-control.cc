@@ -149,6 +149,12 @@ SwiftCongestionControl::GetName() const
     return "swift";
 }
 
+Ptr<RdmaCongestionControl>
+SwiftCongestionControl::Fork() const
+{
+    return CopyObject<SwiftCongestionControl>(this);
+}
+
 void
 SwiftCongestionControl::Start(const RdmaCcContext& ctx)
 {

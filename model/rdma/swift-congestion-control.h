@@ -37,6 +37,7 @@ class SwiftCongestionControl : public RdmaCongestionControl
     void OnNack() override;
     void OnTimeout() override;
     std::string GetName() const override;
+    Ptr<RdmaCongestionControl> Fork() const override;
 
     /**
      * Fabric target delay for a fabric window and hop count:
