@@ -185,9 +185,9 @@ DcqcnCongestionControl::Start(const RdmaCcContext& ctx)
     m_rai = static_cast<double>(m_rateAi.GetBitRate()) * scale;
     m_rhai = static_cast<double>(m_rateHai.GetBitRate()) * scale;
     m_rc = m_lineBps;
-    m_targetRate = ctx.lineRate.GetBitRate();
+    m_targetRate.Set(ctx.lineRate.GetBitRate());
     m_alpha = m_initialAlpha;
-    m_alphaTrace = m_alpha;
+    m_alphaTrace.Set(m_alpha);
     m_alphaAnchor = Simulator::Now();
     m_lastCut = Simulator::Now();
     m_cnpSeen = false;
@@ -230,7 +230,7 @@ DcqcnCongestionControl::UpdateAlpha()
         m_alpha *= std::pow(1.0 - m_g, static_cast<double>(periods));
         // Keep the timer's phase: the next period ends K after the last one.
         m_alphaAnchor += TimeStep(periods * m_alphaTimer.GetTimeStep());
-        m_alphaTrace = m_alpha;
+        m_alphaTrace.Set(m_alpha);
     }
 }
 
@@ -295,7 +295,7 @@ DcqcnCongestionControl::OnCnp()
     }
     m_alpha = (1.0 - m_g) * m_alpha + m_g;
     m_alphaAnchor = Simulator::Now(); // a CNP restarts the alpha timer
-    m_alphaTrace = m_alpha;
+    m_alphaTrace.Set(m_alpha);
     ResetIncrease();
 }
 
@@ -313,7 +313,7 @@ DcqcnCongestionControl::CutRate()
     m_lastCut = Simulator::Now();
     double rt = m_rc;
     m_rc = m_rc * (1.0 - m_alpha / 2.0);
-    m_targetRate = static_cast<uint64_t>(std::llround(rt));
+    m_targetRate.Set(static_cast<uint64_t>(std::llround(rt)));
     NS_LOG_LOGIC("cut: alpha " << m_alpha << " RT " << rt << " RC " << m_rc);
     ApplyRate();
 }
@@ -384,7 +384,7 @@ DcqcnCongestionControl::IncreaseEvent()
         NS_LOG_LOGIC("additive increase");
     }
     rt = std::min(std::max(rt, m_minBps), m_lineBps);
-    m_targetRate = static_cast<uint64_t>(std::llround(rt));
+    m_targetRate.Set(static_cast<uint64_t>(std::llround(rt)));
     m_rc = (rt + m_rc) / 2.0;
     // Fast recovery halves the gap forever; snap once it is below a bit/s.
     if (rt - m_rc < 1.0)
@@ -406,7 +406,7 @@ DcqcnCongestionControl::ApplyRate()
     m_rc = std::min(std::max(m_rc, m_minBps), m_lineBps);
     if (m_targetRate.Get() < static_cast<uint64_t>(m_minBps))
     {
-        m_targetRate = static_cast<uint64_t>(m_minBps);
+        m_targetRate.Set(static_cast<uint64_t>(m_minBps));
     }
     SetRate(DataRate(static_cast<uint64_t>(std::llround(m_rc))));
 }

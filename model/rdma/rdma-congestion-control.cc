@@ -51,8 +51,8 @@ void
 RdmaCongestionControl::Start(const RdmaCcContext& ctx)
 {
     m_ctx = ctx;
-    m_rateBps = ctx.lineRate.GetBitRate();
-    m_windowBytes = std::numeric_limits<uint64_t>::max();
+    m_rateBps.Set(ctx.lineRate.GetBitRate());
+    m_windowBytes.Set(std::numeric_limits<uint64_t>::max());
 }
 
 void
@@ -99,7 +99,7 @@ RdmaCongestionControl::SetRate(DataRate rate)
     {
         return;
     }
-    m_rateBps = bps;
+    m_rateBps.Set(bps);
     if (!m_changed.IsNull())
     {
         m_changed();
@@ -113,7 +113,7 @@ RdmaCongestionControl::SetWindowBytes(uint64_t bytes)
     {
         return;
     }
-    m_windowBytes = bytes;
+    m_windowBytes.Set(bytes);
     if (!m_changed.IsNull())
     {
         m_changed();

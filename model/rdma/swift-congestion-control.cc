@@ -190,7 +190,7 @@ SwiftCongestionControl::Start(const RdmaCcContext& ctx)
     m_lastRtt = Time(0);
     m_retransmitCount = 0;
     Time hopTarget = GetTargetDelay(m_fabricCwnd, ctx.hops);
-    m_targetDelay = hopTarget;
+    m_targetDelay.Set(hopTarget);
     if (ctx.baseRtt >= hopTarget)
     {
         NS_LOG_WARN("Swift: base RTT " << ctx.baseRtt << " is not below the fabric target "
@@ -307,7 +307,7 @@ SwiftCongestionControl::OnAck(const RdmaAckSample& sample)
     uint32_t hops = sample.hops > 0 ? sample.hops : m_ctx.hops;
     Time fabricDelay = sample.rtt - sample.remoteDelay;
     Time target = GetTargetDelay(m_fabricCwnd, hops);
-    m_targetDelay = target;
+    m_targetDelay.Set(target);
     double acked = static_cast<double>(sample.ackedPackets);
     AckWindow(m_fabricCwnd, m_fabricLastDecrease, fabricDelay, target, acked);
     AckWindow(m_endpointCwnd, m_endpointLastDecrease, sample.remoteDelay, m_endpointTarget, acked);
@@ -361,7 +361,7 @@ void
 SwiftCongestionControl::Apply()
 {
     double cwnd = GetCwnd();
-    m_cwndTrace = cwnd;
+    m_cwndTrace.Set(cwnd);
     if (cwnd >= 1.0)
     {
         SetRate(m_ctx.lineRate);
