@@ -192,6 +192,7 @@ RdmaQueuePair::SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcC
     m_lineRateBps = ctx.lineRate.GetBitRate();
     m_cc->SetChangeCallback(MakeCallback(&RdmaQueuePair::OnCcChange, this));
     m_cc->Start(ctx);
+    m_ccWindowBytes = m_cc->GetWindowBytes(); // (Start sets it without a change callback)
 }
 
 Ptr<RdmaCongestionControl>
@@ -213,6 +214,7 @@ RdmaQueuePair::SetCallbacks(SendCompleteCallback sent,
 void
 RdmaQueuePair::OnCcChange()
 {
+    m_ccWindowBytes = m_cc->GetWindowBytes();
     if (!m_wake.IsNull() && HasDataToSend())
     {
         m_wake(this);
@@ -259,8 +261,7 @@ RdmaQueuePair::IsWindowBlocked() const
     {
         return false; // one packet may always be in flight
     }
-    uint64_t window = m_cc->GetWindowBytes();
-    return (m_nextPsn - m_unaPsn + 1) * m_mtu > window;
+    return (m_nextPsn - m_unaPsn + 1) * m_mtu > m_ccWindowBytes;
 }
 
 bool

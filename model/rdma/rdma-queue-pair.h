@@ -197,15 +197,26 @@ class RdmaQueuePair : public Object
     /// Account one in-order packet (bytes and completion); true if it ended a message.
     bool Consume(uint32_t payloadBytes, bool last);
 
+    // What the NIC's round robin reads of each active queue pair per frame
+    // (HasDataToSend, CanSend, IsWindowBlocked, GetPriority, GetNextSendTime): first
+    // and together, a line or two of the object instead of five scattered ones.
+    uint64_t m_nextPsn{0};                //!< next PSN to send (snd_nxt)
+    uint64_t m_endPsn{0};                 //!< one past the last PSN of the posted messages
+    uint64_t m_unaPsn{0};                 //!< oldest unacknowledged PSN (snd_una)
+    Time m_nextAvail;                     //!< pacing: earliest time of the next packet
+    uint64_t m_ccWindowBytes{UINT64_MAX}; //!< m_cc's window, refreshed at each change
+    Ptr<RdmaCongestionControl> m_cc;
+    uint32_t m_mtu; //!< attribute Mtu
+    uint8_t m_priority{3};
+    bool m_retxPending{false}; //!< selective repeat: m_retxPsn must be resent
+
     uint32_t m_localQpn{0};
     uint32_t m_peerQpn{0};
     uint32_t m_localHost{0};
     uint32_t m_peerHost{0};
-    uint8_t m_priority{3};
     uint16_t m_entropy{49152};
 
     // Attributes
-    uint32_t m_mtu;
     uint32_t m_ackInterval;
     Time m_rto;
     Time m_cnpInterval;
@@ -214,18 +225,13 @@ class RdmaQueuePair : public Object
     uint32_t m_nicEntropy;
     uint32_t m_entropyBurst;
 
-    Ptr<RdmaCongestionControl> m_cc;
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;
     WakeCallback m_wake;
 
     // sender state
     std::deque<RdmaMessage> m_messages; //!< posted, not yet acknowledged, in PSN order
-    uint64_t m_endPsn{0};               //!< one past the last PSN of the posted messages
-    uint64_t m_nextPsn{0};              //!< next PSN to send (snd_nxt)
-    uint64_t m_unaPsn{0};               //!< oldest unacknowledged PSN (snd_una)
     uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
-    Time m_nextAvail;                   //!< pacing: earliest time of the next packet
     uint64_t m_lineRateBps{0};          //!< the controller's line rate (its context's)
     uint64_t m_paceBps{0};              //!< rate m_paceGap is for
     uint32_t m_paceWireBytes{0};        //!< packet size m_paceGap is for
@@ -237,7 +243,6 @@ class RdmaQueuePair : public Object
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
-    bool m_retxPending{false}; //!< selective repeat: m_retxPsn must be resent
     uint64_t m_retxPsn{0};
     uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
 
