@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <vector>
 
 using namespace ns3;
 
@@ -315,6 +316,128 @@ class IncastTestCase : public TestCase
 };
 
 /**
+ * A frame that meets an idle egress port with empty queues skips the queue
+ * (RoceSwitch::IdlePortShortcut): the same steps in the same order, so the same
+ * run. An incast under PFC and DCQCN plus crossing traffic exercises pauses,
+ * resumes, ECN marks and ports going idle and busy; every counter, the event count
+ * and every message's completion time must match the run without the shortcut.
+ */
+class IdlePortShortcutTestCase : public TestCase
+{
+  public:
+    IdlePortShortcutTestCase()
+        : TestCase("idle-port shortcut: identical run with and without it")
+    {
+    }
+
+  private:
+    struct Run
+    {
+        RdmaFabric::Counters counters;
+        uint64_t events{0};
+        std::map<uint64_t, int64_t> ends; //!< completion time (ps) by message id
+    };
+
+    /// \param victim the victim-flow topology (two switches, one cable) instead of
+    /// an incast on a leaf-spine with traffic to the receiver's neighbours
+    static Run RunOnce(bool shortcut, bool victim)
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g;
+        if (victim)
+        {
+            // VictimFlowTestCase's fabric: frames for the congested port and for the
+            // victim's idle one share the cable's ingress queue at switch B.
+            g = Create<TopologyGraph>();
+            const uint32_t a = g->AddSwitch();
+            const uint32_t b = g->AddSwitch();
+            g->AddLink(a, b, DataRate("100Gbps"), MicroSeconds(1));
+            for (uint32_t i = 0; i < 7; ++i)
+            {
+                g->AddLink(g->AddHost(), i < 3 ? a : b, DataRate("100Gbps"), MicroSeconds(1));
+            }
+        }
+        else
+        {
+            g = LeafSpine(5, 2, 4);
+        }
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetSwitchAttribute("IdlePortShortcut", BooleanValue(shortcut));
+        helper.SetMmuAttribute("BufferSize", UintegerValue(2000000));
+        if (!victim)
+        {
+            helper.SetCongestionControl("dcqcn");
+        }
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        Run r;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&r](const RdmaFabric::MessageRecord& m) { r.ends[m.id] = m.end.GetTimeStep(); }));
+        if (victim)
+        {
+            for (uint32_t s : {0U, 1U, 3U, 4U})
+            {
+                fabric->PostWrite(s, 5, 2000000, 0, 1);
+            }
+            fabric->PostWrite(2, 6, 1000000, 0, 0);
+        }
+        else
+        {
+            for (uint32_t s = 4; s < 20; ++s)
+            {
+                fabric->PostWrite(s, 0, 300000, s, 1); // incast towards host 0
+            }
+            for (uint32_t s = 4; s < 20; s += 2)
+            {
+                // To host 0's idle neighbours: the same ingress queues (spine to leaf)
+                // hold frames for the congested port and frames that take the shortcut.
+                fabric->PostWrite(s, 1 + (s / 2) % 3, 200000, 100 + s, 1);
+            }
+        }
+        Simulator::Stop(Seconds(0.1));
+        Simulator::Run();
+        r.counters = fabric->GetCounters();
+        r.events = Simulator::GetEventCount();
+        Simulator::Destroy();
+        Config::Reset();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        for (bool victim : {false, true})
+        {
+            const Run on = RunOnce(true, victim);
+            const Run off = RunOnce(false, victim);
+            const std::string name = victim ? "victim flow: " : "incast: ";
+            NS_TEST_ASSERT_MSG_GT(on.counters.pauseFramesSent, 0, name << "the run pauses");
+            NS_TEST_ASSERT_MSG_EQ(on.ends.size(), victim ? 5 : 24, name << "all complete");
+            NS_TEST_ASSERT_MSG_EQ(on.events, off.events, name << "events");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.packetHops, off.counters.packetHops, name << "hops");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.pauseFramesSent,
+                                  off.counters.pauseFramesSent,
+                                  name << "pauses");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.ecnMarks, off.counters.ecnMarks, name << "marks");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.cnpsSent, off.counters.cnpsSent, name << "CNPs");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.losslessDrops + on.counters.lossyDrops,
+                                  off.counters.losslessDrops + off.counters.lossyDrops,
+                                  name << "drops");
+            NS_TEST_ASSERT_MSG_EQ(on.ends.size(), off.ends.size(), name << "messages");
+            for (const auto& [id, end] : on.ends)
+            {
+                const auto other = off.ends.find(id);
+                NS_TEST_ASSERT_MSG_EQ((other != off.ends.end() && other->second == end),
+                                      true,
+                                      name << "completion time of message " << id);
+            }
+            std::cout << "idle-port shortcut, " << name << on.events << " events, "
+                      << on.counters.packetHops << " hops, " << on.counters.pauseFramesSent
+                      << " pauses, " << on.counters.ecnMarks << " marks in both runs" << std::endl;
+        }
+    }
+};
+
+/**
  * PFC's victim flow (Zhu et al. 2015, section 2): two leaves joined by one cable.
  * Hosts on leaf B and two hosts on leaf A send to receiver R on leaf B; a victim V
  * on leaf A sends to VR on leaf B, whose port is idle. Max-min fair, V would get
@@ -400,6 +523,7 @@ class Rocev2FabricTestSuite : public TestSuite
         AddTestCase(new IncastTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new VictimFlowTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IdlePortShortcutTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -199,6 +199,23 @@ RoceNetDevice::RequestTransmit()
     }
 }
 
+bool
+RoceNetDevice::CanTransmitNow(uint8_t prio) const
+{
+    if (!m_control.empty() || ((m_pausedMask >> prio) & 1) != 0)
+    {
+        return false;
+    }
+    return !m_busy || (!m_completionPending && FabricSimulatorImpl::NowTicksFast() >= m_txEnd);
+}
+
+void
+RoceNetDevice::TransmitNow(RoceParsedFrame& frame)
+{
+    m_busy = false; // (it may still be set for a frame that has ended)
+    StartTransmission(frame);
+}
+
 namespace
 {
 /// The end of a port's transmission: one object per port, scheduled again per frame.

@@ -59,6 +59,17 @@ class RoceNetDevice : public NetDevice
 
     /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
     void NotifyDataAvailable();
+    /**
+     * \return true if NotifyDataAvailable would now pull a frame of priority \p prio
+     * and put it on the wire at once: the wire is free (or its last frame has ended
+     * with no completion event), no pause frame waits, the peer does not pause \p prio.
+     */
+    bool CanTransmitNow(uint8_t prio) const;
+    /**
+     * Put \p frame on the wire now, as NotifyDataAvailable does with the frame the owner
+     * hands over (CanTransmitNow must hold; the owner has done its dequeue work).
+     */
+    void TransmitNow(RoceParsedFrame& frame);
     /// Called by the channel when a frame has fully arrived (it may be moved away).
     void Receive(RoceParsedFrame& frame);
 

@@ -63,6 +63,13 @@ RoceSwitch::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceSwitch::m_dwrr),
                           MakeBooleanChecker())
+            .AddAttribute("IdlePortShortcut",
+                          "Send a frame that meets an idle egress port with empty queues "
+                          "without the trip through the queue (the same steps in the same "
+                          "order, so the same results: false is for checking that)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_idlePortShortcut),
+                          MakeBooleanChecker())
             .AddAttribute("DwrrQuantum",
                           "Bytes a DWRR queue may send per round",
                           UintegerValue(1500),
@@ -122,6 +129,7 @@ RoceSwitch::RoceSwitch()
     : m_graphNode(0),
       m_ecnEnabled(true),
       m_dwrr(false),
+      m_idlePortShortcut(true),
       m_hashSeed(0),
       m_dwrrQuantum(1500),
       m_useClassRule(true),
@@ -516,6 +524,12 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         m_reclassified++;
     }
     EgressPort& e = m_egress[out];
+    if (m_idlePortShortcut && e.nonEmpty == 0 && inPort != out && (!m_dwrr || outPrio == 7) &&
+        m_ports[out]->CanTransmitNow(outPrio))
+    {
+        ForwardAtOnce(inPort, prio, out, outPrio, frame);
+        return;
+    }
     e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
     m_framePool.EmplaceBack(e.queues[outPrio],
                             std::move(frame),
@@ -528,6 +542,41 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         m_ports[inPort]->SetPeerPaused(prio, true);
     }
     m_ports[out]->NotifyDataAvailable();
+}
+
+void
+RoceSwitch::ForwardAtOnce(uint32_t inPort,
+                          uint8_t prio,
+                          uint32_t out,
+                          uint8_t outPrio,
+                          RoceParsedFrame& frame)
+{
+    // The egress port is idle with all its queues empty: the frame would be queued
+    // and pulled out again at once (NotifyDataAvailable -> DequeueFrame). The same
+    // steps in the same order, without the trip through the frame pool: the pause
+    // check of enqueue, then dequeue's buffer release, resume check and ECN marking
+    // (at the queue's depth without this frame), then the wire. The pause can only
+    // touch the ingress port's device, which is not the egress one here.
+    const uint32_t bytes = frame.view.frameBytes;
+    if (m_mmu->ShouldPause(inPort, prio))
+    {
+        m_mmu->SetPaused(inPort, prio, true);
+        m_ports[inPort]->SetPeerPaused(prio, true);
+    }
+    m_mmu->OnDequeue(inPort, prio, out, outPrio, bytes);
+    if (m_mmu->ShouldResume(inPort, prio))
+    {
+        m_mmu->SetPaused(inPort, prio, false);
+        m_ports[inPort]->SetPeerPaused(prio, false);
+    }
+    if (m_ecnEnabled && frame.view.ecn != 0 &&
+        m_ecn[out]->ShouldMark(m_egress[out].bytes[outPrio], *m_uniform))
+    {
+        RoceFrame::SetEcnCe(frame);
+        m_ecnMarks++;
+    }
+    m_forwarded++;
+    m_ports[out]->TransmitNow(frame);
 }
 
 int

@@ -145,6 +145,13 @@ class RoceSwitch : public Object, public RocePortOwner
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
+    /// Send a frame admitted for an idle egress port with empty queues at once:
+    /// what enqueueing it and the port pulling it would do, in the same order.
+    void ForwardAtOnce(uint32_t inPort,
+                       uint8_t prio,
+                       uint32_t out,
+                       uint8_t outPrio,
+                       RoceParsedFrame& frame);
     int PickQueue(EgressPort& port, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
@@ -173,6 +180,7 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<SharedBufferMmu> m_mmu;
     bool m_ecnEnabled;
     bool m_dwrr;
+    bool m_idlePortShortcut; //!< ForwardAtOnce for frames meeting an idle egress port
     uint32_t m_hashSeed;
     uint32_t m_dwrrQuantum;
     bool m_useClassRule;
