@@ -199,16 +199,6 @@ RoceNetDevice::RequestTransmit()
     }
 }
 
-bool
-RoceNetDevice::CanTransmitNow(uint8_t prio) const
-{
-    if (!m_control.empty() || ((m_pausedMask >> prio) & 1) != 0)
-    {
-        return false;
-    }
-    return !m_busy || (!m_completionPending && FabricSimulatorImpl::NowTicksFast() >= m_txEnd);
-}
-
 void
 RoceNetDevice::TransmitNow(RoceParsedFrame& frame)
 {

@@ -14,6 +14,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/fabric-simulator-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -59,12 +60,21 @@ class RoceNetDevice : public NetDevice
 
     /// The owner has a frame ready (or a pacing timer expired): start sending if idle.
     void NotifyDataAvailable();
+
     /**
      * \return true if NotifyDataAvailable would now pull a frame of priority \p prio
      * and put it on the wire at once: the wire is free (or its last frame has ended
      * with no completion event), no pause frame waits, the peer does not pause \p prio.
      */
-    bool CanTransmitNow(uint8_t prio) const;
+    bool CanTransmitNow(uint8_t prio) const
+    {
+        if (!m_control.empty() || ((m_pausedMask >> prio) & 1) != 0)
+        {
+            return false;
+        }
+        return !m_busy || (!m_completionPending && FabricSimulatorImpl::NowTicksFast() >= m_txEnd);
+    }
+
     /**
      * Put \p frame on the wire now, as NotifyDataAvailable does with the frame the owner
      * hands over (CanTransmitNow must hold; the owner has done its dequeue work).

@@ -546,7 +546,15 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.aethSyndrome = nak ? static_cast<uint8_t>(AETH_NAK | AethHeader::NAK_PSN_SEQUENCE_ERROR)
                              : AethHeader::CREDITS_INVALID;
     }
-    m_control.push_back(RoceFrame::MakeParsed(v));
+    RoceParsedFrame frame = RoceFrame::MakeParsed(v);
+    if (m_control.empty() && m_device->CanTransmitNow(m_controlPriority))
+    {
+        // What the queue and the port's pull would do at once (a receiver's port is
+        // mostly idle): straight to the wire.
+        m_device->TransmitNow(frame);
+        return;
+    }
+    m_control.push_back(std::move(frame));
     m_device->NotifyDataAvailable();
 }
 
