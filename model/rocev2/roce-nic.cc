@@ -93,11 +93,13 @@ void
 RoceNic::DoDispose()
 {
     m_wakeAt = -1;
-    if (m_wakeEvent)
+    for (const Ptr<FabricEvent>& wake : m_wakeEvents)
     {
-        m_wakeEvent->Disable(); // as EventId::Cancel did: never runs after disposal
-        m_wakeEvent = nullptr;
+        wake->Disable(); // as EventId::Cancel did: none runs after disposal
     }
+    m_wakeEvents.clear(); // (those in the event list go with it)
+    m_idleWakeEvents.clear();
+    m_wakeEvent = nullptr;
     for (auto& qp : m_qps)
     {
         qp->Dispose();
@@ -308,22 +310,30 @@ namespace
 class NicWakeEvent : public FabricEvent
 {
   public:
-    NicWakeEvent(RoceNic* nic, void (RoceNic::*wake)(uint64_t), uint64_t generation)
+    NicWakeEvent(RoceNic* nic, void (RoceNic::*wake)(uint64_t), std::vector<FabricEvent*>* idle)
         : m_nic(nic),
           m_wake(wake),
-          m_generation(generation)
+          m_idle(idle)
     {
+    }
+
+    /// Make this the NIC's wake-up number \p generation (before it is scheduled).
+    void SetGeneration(uint64_t generation)
+    {
+        m_generation = generation;
     }
 
   private:
     void Notify() override
     {
+        m_idle->push_back(this); // out of the event list: free for the next wake-up
         (m_nic->*m_wake)(m_generation);
     }
 
     RoceNic* m_nic; //!< not owned: the NIC outlives its pending wake-ups (see DoDispose)
     void (RoceNic::*m_wake)(uint64_t);
-    uint64_t m_generation; //!< which wake-up of the NIC this is
+    std::vector<FabricEvent*>* m_idle; //!< the NIC's m_idleWakeEvents
+    uint64_t m_generation{0};          //!< which wake-up of the NIC this is
 };
 } // namespace
 
@@ -406,7 +416,16 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         if (m_wakeAt < 0 || m_wakeAt > at)
         {
             m_wakeAt = at;
-            m_wakeEvent = Create<NicWakeEvent>(this, &RoceNic::WakeIfCurrent, ++m_wakeGeneration);
+            if (m_idleWakeEvents.empty())
+            {
+                m_wakeEvents.push_back(
+                    Create<NicWakeEvent>(this, &RoceNic::WakeIfCurrent, &m_idleWakeEvents));
+                m_idleWakeEvents.push_back(PeekPointer(m_wakeEvents.back()));
+            }
+            auto* wake = static_cast<NicWakeEvent*>(m_idleWakeEvents.back());
+            m_idleWakeEvents.pop_back();
+            wake->SetGeneration(++m_wakeGeneration);
+            m_wakeEvent = wake;
             m_wakeEvent->Ref(); // the simulator's reference, released when it has run
             FabricSimulatorImpl::ScheduleWithContextFast(Simulator::GetContext(),
                                                          at - now.GetTimeStep(),

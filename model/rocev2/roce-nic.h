@@ -138,7 +138,11 @@ class RoceNic : public Object, public RocePortOwner
     FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
     int64_t m_wakeAt{-1};                    //!< time step of the pending wake-up; -1: none
     Ptr<FabricEvent> m_wakeEvent;            //!< the latest wake-up scheduled
-    uint64_t m_wakeGeneration{0};            //!< number of the pending wake-up
+    /// Every wake-up event made (superseded ones stay in the event list until they run)
+    /// and those not in the event list: reused, not one allocation per wake-up.
+    std::vector<Ptr<FabricEvent>> m_wakeEvents;
+    std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
+    uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
 
     uint64_t m_cnpsSent;
     uint64_t m_cnpsReceived;
