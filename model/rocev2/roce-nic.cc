@@ -104,6 +104,7 @@ RoceNic::DoDispose()
     {
         qp->Dispose();
     }
+    m_active.clear(); // (raw pointers into m_qps)
     m_qps.clear();
     m_control.clear();
     m_device = nullptr;
@@ -298,7 +299,7 @@ RoceNic::Wake(Ptr<RdmaQueuePair> qp)
     if (!m_isActive[idx])
     {
         m_isActive[idx] = true;
-        m_active.push_back(qp->GetLocalQpn());
+        m_active.push_back(PeekPointer(qp));
     }
     m_device->NotifyDataAvailable();
 }
@@ -380,12 +381,11 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         {
             m_rrNext = 0;
         }
-        uint32_t qpn = m_active[m_rrNext];
-        RdmaQueuePair* qp = PeekPointer(m_qps[qpn - 1]); // no reference count per look
+        RdmaQueuePair* qp = m_active[m_rrNext];
         if (!qp->HasDataToSend())
         {
             // Done for now: leave the round-robin until the QP wakes again.
-            m_isActive[qpn - 1] = false;
+            m_isActive[qp->GetLocalQpn() - 1] = false;
             m_active[m_rrNext] = m_active.back();
             m_active.pop_back();
             continue;
