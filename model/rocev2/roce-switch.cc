@@ -554,9 +554,8 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     // The egress port is idle with all its queues empty: the frame would be queued
     // and pulled out again at once (NotifyDataAvailable -> DequeueFrame). The same
     // steps in the same order, without the trip through the frame pool: the pause
-    // check of enqueue, then dequeue's buffer release, resume check and ECN marking
-    // (at the queue's depth without this frame), then the wire. The pause can only
-    // touch the ingress port's device, which is not the egress one here.
+    // check of enqueue, then dequeue's buffer release and resume check, then the wire.
+    // The pause can only touch the ingress port's device, not the egress one here.
     const uint32_t bytes = frame.view.frameBytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
@@ -569,12 +568,8 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
         m_mmu->SetPaused(inPort, prio, false);
         m_ports[inPort]->SetPeerPaused(prio, false);
     }
-    if (m_ecnEnabled && frame.view.ecn != 0 &&
-        m_ecn[out]->ShouldMark(m_egress[out].bytes[outPrio], *m_uniform))
-    {
-        RoceFrame::SetEcnCe(frame);
-        m_ecnMarks++;
-    }
+    // (No ECN step: the queue it leaves is empty, and EcnMarker never marks at a
+    // depth of 0 <= Kmin, nor draws a random number there.)
     m_forwarded++;
     m_ports[out]->TransmitNow(frame);
 }
