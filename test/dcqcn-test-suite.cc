@@ -5,6 +5,7 @@
  */
 #include "ai-fabric-test-compat.h"
 
+#include "ns3/config.h"
 #include "ns3/congestion-control-factory.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/double.h"
@@ -341,6 +342,18 @@ class CongestionControlFactoryTest : public TestCase
         f.Set("FastRecoveryThreshold", UintegerValue(4));
         f.Create()->GetAttribute("FastRecoveryThreshold", fr);
         NS_TEST_ASSERT_MSG_EQ(fr.Get(), 4u, "a Set after Create reaches the next Create");
+        // A copy (a fabric's, of its helper's factory) configures its own controller:
+        // attribute defaults changed since the original's first Create reach it.
+        CongestionControlFactory plain("dcqcn");
+        plain.Create()->GetAttribute("AlphaTimer", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(55), "default alpha timer");
+        Config::SetDefault("ns3::DcqcnCongestionControl::AlphaTimer", TimeValue(MicroSeconds(60)));
+        CongestionControlFactory copy = plain;
+        copy.Create()->GetAttribute("AlphaTimer", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(60), "the copy sees today's default");
+        plain.Create()->GetAttribute("AlphaTimer", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(55), "the original keeps its controller");
+        Config::Reset();
         Ptr<RdmaCongestionControl> sw = CongestionControlFactory::Create("swift", "paper");
         sw->GetAttribute("BaseTarget", t);
         NS_TEST_ASSERT_MSG_EQ(t.Get(), MicroSeconds(20), "swift paper preset");

@@ -66,6 +66,24 @@ CongestionControlFactory::CongestionControlFactory(const std::string& algorithm,
     SetPreset(preset);
 }
 
+CongestionControlFactory::CongestionControlFactory(const CongestionControlFactory& other)
+    : m_algorithm(other.m_algorithm),
+      m_preset(other.m_preset),
+      m_overrides(other.m_overrides)
+{
+}
+
+CongestionControlFactory&
+CongestionControlFactory::operator=(const CongestionControlFactory& other)
+{
+    m_algorithm = other.m_algorithm;
+    m_preset = other.m_preset;
+    m_overrides = other.m_overrides;
+    m_prototype = nullptr;
+    m_factoryReady = false;
+    return *this;
+}
+
 std::vector<std::string>
 CongestionControlFactory::GetAlgorithms()
 {

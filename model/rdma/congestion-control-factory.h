@@ -30,6 +30,11 @@ class CongestionControlFactory
 {
   public:
     /// Algorithm "none", no preset.
+    /// A copy has the settings, not the configured controller: it makes its own on its
+    /// first Create (a helper's factory copied into each fabric it installs sees the
+    /// attribute defaults of that moment).
+    CongestionControlFactory(const CongestionControlFactory& other);
+    CongestionControlFactory& operator=(const CongestionControlFactory& other);
     CongestionControlFactory();
     /**
      * \param algorithm "none", "dcqcn" or "swift"
