@@ -80,7 +80,6 @@ CongestionControlFactory::operator=(const CongestionControlFactory& other)
     m_preset = other.m_preset;
     m_overrides = other.m_overrides;
     m_prototype = nullptr;
-    m_factoryReady = false;
     return *this;
 }
 
@@ -145,7 +144,7 @@ CongestionControlFactory::SetAlgorithm(const std::string& algorithm)
     GetTypeName(algorithm);
     m_algorithm = algorithm;
     m_preset.clear();
-    m_factoryReady = false;
+    m_prototype = nullptr;
 }
 
 void
@@ -161,14 +160,14 @@ CongestionControlFactory::SetPreset(const std::string& preset)
         }
     }
     m_preset = preset;
-    m_factoryReady = false;
+    m_prototype = nullptr;
 }
 
 void
 CongestionControlFactory::Set(const std::string& name, const AttributeValue& value)
 {
     m_overrides.emplace_back(name, value.Copy());
-    m_factoryReady = false;
+    m_prototype = nullptr;
 }
 
 const std::string&
@@ -186,7 +185,7 @@ CongestionControlFactory::GetPreset() const
 Ptr<RdmaCongestionControl>
 CongestionControlFactory::Create() const
 {
-    if (!m_factoryReady)
+    if (!m_prototype)
     {
         // The values Create(algorithm, preset) and then Set() would apply, in that
         // order, given at construction instead (the last value of an attribute wins).
@@ -203,7 +202,6 @@ CongestionControlFactory::Create() const
             factory.Set(name, *value);
         }
         m_prototype = factory.Create<RdmaCongestionControl>();
-        m_factoryReady = true;
     }
     return m_prototype->Fork();
 }

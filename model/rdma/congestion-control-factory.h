@@ -85,8 +85,7 @@ class CongestionControlFactory
     /// after a change and forked for each queue pair: constructing every controller
     /// from attribute values (strings, for a preset) was most of a connection's
     /// set-up cost, about 120,000 instructions a controller.
-    mutable Ptr<RdmaCongestionControl> m_prototype;
-    mutable bool m_factoryReady{false}; //!< m_prototype matches the settings
+    mutable Ptr<RdmaCongestionControl> m_prototype; //!< null until made, and after a change
 };
 
 } // namespace ns3
