@@ -99,7 +99,6 @@ RoceNic::DoDispose()
     }
     m_wakeEvents.clear(); // (those in the event list go with it)
     m_idleWakeEvents.clear();
-    m_wakeEvent = nullptr;
     for (auto& qp : m_qps)
     {
         qp->Dispose();
@@ -151,7 +150,6 @@ RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Ma
     m_hostIndex = hostIndex;
     m_ip = ip;
     m_mac = mac;
-    m_fullPacketWireBytes = GetFullPacketWireBytes();
     device->SetAddress(mac);
     device->SetOwner(this);
 }
@@ -170,7 +168,7 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     m_isActive.push_back(false);
     m_templates.emplace_back();
     MakeFrameTemplates(*qp);
-    m_fullPacketWireBytes = GetFullPacketWireBytes();
+    m_fullPacketWireBytes = GetFullPacketWireBytes(); // (Mtu, UseVlan may change after Setup)
     return qp;
 }
 
@@ -425,11 +423,10 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
             auto* wake = static_cast<NicWakeEvent*>(m_idleWakeEvents.back());
             m_idleWakeEvents.pop_back();
             wake->SetGeneration(++m_wakeGeneration);
-            m_wakeEvent = wake;
-            m_wakeEvent->Ref(); // the simulator's reference, released when it has run
+            wake->Ref(); // the simulator's reference, released when it has run
             FabricSimulatorImpl::ScheduleWithContextFast(Simulator::GetContext(),
                                                          at - now.GetTimeStep(),
-                                                         PeekPointer(m_wakeEvent),
+                                                         wake,
                                                          nullptr);
         }
     }

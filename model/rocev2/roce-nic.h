@@ -131,7 +131,7 @@ class RoceNic : public Object, public RocePortOwner
 
     std::vector<Ptr<RdmaQueuePair>> m_qps;   //!< by local QPN - 1
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
-    uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), at Setup
+    uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     /// QPs with data to send, round-robin order (of m_qps: no reference per entry, and
     /// one load less per look than a QPN)
     std::vector<RdmaQueuePair*> m_active;
@@ -139,7 +139,6 @@ class RoceNic : public Object, public RocePortOwner
     std::size_t m_rrNext;                 //!< round-robin position in m_active
     FrameFifo<RoceParsedFrame> m_control; //!< ACK/NAK/CNP frames, sent first
     int64_t m_wakeAt{-1};                 //!< time step of the pending wake-up; -1: none
-    Ptr<FabricEvent> m_wakeEvent;         //!< the latest wake-up scheduled
     /// Every wake-up event made (superseded ones stay in the event list until they run)
     /// and those not in the event list: reused, not one allocation per wake-up.
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
