@@ -12,6 +12,7 @@
 
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/global-value.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/quaternary-heap-scheduler.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -580,6 +581,63 @@ class WheelPayloadTestCase : public TestCase
     }
 };
 
+/**
+ * An event that changes the event list while the wheel runs it: the wheel node it was
+ * taken from must go back to that wheel, not to the new list (a wheel-to-map switch
+ * used to dereference a null wheel). The firing order must be that of a run without
+ * switching.
+ */
+class SwitchSchedulerMidRunTestCase : public TestCase
+{
+  public:
+    SwitchSchedulerMidRunTestCase()
+        : TestCase("FabricSimulatorImpl: an event may change the event list while it runs")
+    {
+    }
+
+  private:
+    /// Fire events at pseudo-random times in 0-9 us (within the wheel's span and beyond); with
+    /// \p switchLists, events 100 and 200 change the list to a map, then to a wheel.
+    static std::vector<uint32_t> Order(bool switchLists)
+    {
+        StringValue previous;
+        GlobalValue::GetValueByName("SimulatorImplementationType", previous);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::FabricSimulatorImpl"));
+        ObjectFactory wheel;
+        wheel.SetTypeId("ns3::TimingWheelScheduler");
+        Simulator::SetScheduler(wheel);
+        std::vector<uint32_t> order;
+        uint64_t x = 12345;
+        for (uint32_t i = 0; i < 400; ++i)
+        {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            const Time delay = NanoSeconds(static_cast<int64_t>((x >> 33) % 9000));
+            ScheduleLambda(delay, [&order, i, switchLists]() {
+                order.push_back(i);
+                if (switchLists && (order.size() == 100 || order.size() == 200))
+                {
+                    ObjectFactory list;
+                    list.SetTypeId(order.size() == 100 ? "ns3::MapScheduler"
+                                                       : "ns3::TimingWheelScheduler");
+                    Simulator::SetScheduler(list);
+                }
+            });
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", previous);
+        return order;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<uint32_t> plain = Order(false);
+        const std::vector<uint32_t> switched = Order(true);
+        NS_TEST_ASSERT_MSG_EQ(plain.size(), 400, "every event ran");
+        NS_TEST_ASSERT_MSG_EQ((plain == switched), true, "same order with the lists switched");
+    }
+};
+
 class QuaternaryHeapSchedulerTestSuite : public TestSuite
 {
   public:
@@ -601,6 +659,7 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
             AI_FABRIC_QUICK);
         AddTestCase(new WheelPayloadTestCase, AI_FABRIC_QUICK);
         AddTestCase(new FabricSimulatorImplTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new SwitchSchedulerMidRunTestCase, AI_FABRIC_QUICK);
     }
 };
 

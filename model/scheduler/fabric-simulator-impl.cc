@@ -70,6 +70,7 @@ FabricSimulatorImpl::DoDispose()
         }
     }
     m_events = nullptr;
+    m_replacedEvents = nullptr;
     m_wheel = nullptr;
     if (s_running == this)
     {
@@ -113,6 +114,7 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
             scheduler->Insert(m_events->RemoveNext());
         }
     }
+    m_replacedEvents = m_events; // an event running now may hold one of its nodes
     m_events = scheduler;
     m_wheel = dynamic_cast<TimingWheelScheduler*>(PeekPointer(scheduler));
 }
@@ -165,9 +167,11 @@ FabricSimulatorImpl::RunEvents()
         bool direct = false;
         uint32_t node = 0;
         void* payload = nullptr;
-        const bool wheel = m_wheel != nullptr;
+        // The node goes back to the wheel it came from, even if the event changes
+        // the event list (SetScheduler keeps the replaced one until Destroy).
+        TimingWheelScheduler* const wheel = m_wheel;
         const Scheduler::Event next =
-            wheel ? m_wheel->TakeNext(direct, node, payload) : m_events->RemoveNext();
+            wheel != nullptr ? wheel->TakeNext(direct, node, payload) : m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -191,9 +195,9 @@ FabricSimulatorImpl::RunEvents()
             next.impl->Invoke();
         }
         next.impl->Unref();
-        if (wheel)
+        if (wheel != nullptr)
         {
-            m_wheel->ReleaseNode(node); // (a no-op for a far-heap event: NIL)
+            wheel->ReleaseNode(node); // (a no-op for a far-heap event: NIL)
         }
         InsertEventsFromThreads();
     }

@@ -212,6 +212,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     static FabricSimulatorImpl* s_running; //!< the instance in use, if one is
 
     Ptr<Scheduler> m_events;                       //!< the event list
+    Ptr<Scheduler> m_replacedEvents;               //!< the one SetScheduler replaced last
     TimingWheelScheduler* m_wheel{nullptr};        //!< m_events when it is a TimingWheelScheduler
     std::list<EventId> m_destroyEvents;            //!< run by Destroy, in order
     std::list<EventFromThread> m_fromThreads;      //!< scheduled by other threads
