@@ -206,6 +206,15 @@ RoceNetDevice::TransmitNow(RoceParsedFrame& frame)
     StartTransmission(frame);
 }
 
+void
+RoceNetDevice::TransmitNowAlone(RoceParsedFrame& frame)
+{
+    NS_ASSERT_MSG(m_control.empty() &&
+                      (m_owner == nullptr || !m_owner->HasFrame(*this, m_pausedMask)),
+                  "TransmitNowAlone with frames waiting behind");
+    PutOnWire(frame);
+}
+
 namespace
 {
 /// The end of a port's transmission: one object per port, scheduled again per frame.
@@ -303,6 +312,19 @@ RoceNetDevice::GetUnsentWireBytes() const
 void
 RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
 {
+    const int64_t txTicks = PutOnWire(frame);
+    // The end of a transmission is an event only when something waits behind it:
+    // an idle port (a switch port between two frames of a flow, most of them) would
+    // otherwise cost an event per frame that finds nothing to send.
+    if (!m_control.empty() || (m_owner != nullptr && m_owner->HasFrame(*this, m_pausedMask)))
+    {
+        ScheduleCompletion(txTicks);
+    }
+}
+
+int64_t
+RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
+{
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).
     m_busy = true;
     const uint32_t bytes = frame.view.frameBytes;
@@ -323,13 +345,7 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
         m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
     }
     m_outgoing->TransmitStart(frame, txTicks);
-    // The end of a transmission is an event only when something waits behind it:
-    // an idle port (a switch port between two frames of a flow, most of them) would
-    // otherwise cost an event per frame that finds nothing to send.
-    if (!m_control.empty() || (m_owner != nullptr && m_owner->HasFrame(*this, m_pausedMask)))
-    {
-        ScheduleCompletion(txTicks);
-    }
+    return txTicks;
 }
 
 void

@@ -80,6 +80,12 @@ class RoceNetDevice : public NetDevice
      * hands over (CanTransmitNow must hold; the owner has done its dequeue work).
      */
     void TransmitNow(RoceParsedFrame& frame);
+    /**
+     * TransmitNow for an owner that knows nothing waits behind \p frame (its HasFrame
+     * is false for this port, and no pause frame was queued since CanTransmitNow):
+     * the completion check after the frame is skipped, as it would find nothing.
+     */
+    void TransmitNowAlone(RoceParsedFrame& frame);
     /// Called by the channel when a frame has fully arrived (it may be moved away).
     void Receive(RoceParsedFrame& frame);
 
@@ -180,6 +186,8 @@ class RoceNetDevice : public NetDevice
     /// Schedule TransmitComplete \p delayTicks time steps ahead (the reused event).
     void ScheduleCompletion(int64_t delayTicks);
     void StartTransmission(RoceParsedFrame& frame);
+    /// Begin sending \p frame; \return its serialization time (time steps).
+    int64_t PutOnWire(RoceParsedFrame& frame);
     void TransmitComplete();
     void HandlePfcFrame(const Ptr<Packet>& p);
     void PauseExpired(uint8_t prio);

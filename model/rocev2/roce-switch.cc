@@ -571,7 +571,9 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     // (No ECN step: the queue it leaves is empty, and EcnMarker never marks at a
     // depth of 0 <= Kmin, nor draws a random number there.)
     m_forwarded++;
-    m_ports[out]->TransmitNow(frame);
+    // The port was idle (its busy flag may only outlast an ended frame) and stays
+    // without queued frames: nothing to pull when this one ends.
+    m_ports[out]->TransmitNowAlone(frame);
 }
 
 int
