@@ -183,25 +183,6 @@ class RecordEvent : public FabricEvent
     bool m_spawn;
 };
 
-/// A reusable FabricEvent whose payload is a tag to fire the workload with.
-class PayloadEvent : public FabricEvent
-{
-  public:
-    explicit PayloadEvent(EngineWorkload* w)
-        : m_workload(w)
-    {
-    }
-
-  private:
-    void Notify() override
-    {
-    }
-
-    void NotifyWith(void* payload) override;
-
-    EngineWorkload* m_workload;
-};
-
 class EngineWorkload
 {
   public:
@@ -219,7 +200,6 @@ class EngineWorkload
         EngineWorkload w;
         w.m_direct = Create<RecordEvent>(&w, 0xF0000001U, true);
         w.m_disabled = Create<RecordEvent>(&w, 0xF0000002U, false);
-        w.m_payloadEvent = Create<PayloadEvent>(&w);
         Simulator::Schedule(TimeStep(1), &EngineWorkload::Fire, &w, 0U);
         Simulator::ScheduleDestroy(&EngineWorkload::Record, &w, 0xF0000004U);
         Simulator::Run();
@@ -305,22 +285,25 @@ class EngineWorkload
                     MakeEvent(&EngineWorkload::Fire, this, child));
                 break;
             case 4: {
-                // A tag carried in the event list's node; without FabricSimulatorImpl
-                // (or beyond the wheel) the same firing as an ordinary event.
-                m_payloadEvent->Ref();
-                uint32_t* tag = FabricSimulatorImpl::ScheduleWithPayloadFast<uint32_t>(
-                    child % 5,
-                    static_cast<int64_t>(delay),
-                    PeekPointer(m_payloadEvent),
-                    nullptr);
-                if (tag != nullptr)
+                // A call event with a tag carried in the event list's node; without
+                // FabricSimulatorImpl (or beyond the wheel) the same firing as an
+                // ordinary event.
+                static const TimingWheelScheduler::CallOps fireTag{
+                    [](void* arg, void* payload) {
+                        static_cast<EngineWorkload*>(arg)->Fire(*static_cast<uint32_t*>(payload));
+                    },
+                    &FabricSimulatorImpl::DestroyPayload<uint32_t>};
+                void* room = FabricSimulatorImpl::ScheduleCallFast(child % 5,
+                                                                   static_cast<int64_t>(delay),
+                                                                   &fireTag,
+                                                                   this);
+                if (room != nullptr)
                 {
-                    *tag = child;
+                    new (room) uint32_t(child);
                     ++m_payloadsCarried;
                 }
                 else
                 {
-                    m_payloadEvent->Unref();
                     Simulator::ScheduleWithContext(child % 5,
                                                    TimeStep(delay),
                                                    &EngineWorkload::Fire,
@@ -372,8 +355,7 @@ class EngineWorkload
 
     std::vector<uint64_t> m_trace;
     std::vector<EventId> m_pending;
-    Ptr<RecordEvent> m_direct;        //!< a reusable FabricEvent
-    Ptr<PayloadEvent> m_payloadEvent; //!< a reusable FabricEvent with payloads
+    Ptr<RecordEvent> m_direct; //!< a reusable FabricEvent
 
   public:
     uint64_t m_payloadsCarried{0}; //!< events scheduled with a payload
@@ -386,12 +368,6 @@ class EngineWorkload
     uint32_t m_fired{0};
     uint64_t m_cancelled{0};
 };
-
-void
-PayloadEvent::NotifyWith(void* payload)
-{
-    m_workload->Fire(*static_cast<uint32_t*>(payload));
-}
 
 void
 RecordEvent::Notify()
@@ -499,6 +475,10 @@ class WheelPayloadTestCase : public TestCase
         static_cast<CountedPayload*>(p)->~CountedPayload();
     }
 
+    static void Ignore(void* /* arg */, void* /* payload */)
+    {
+    }
+
     void DoRun() override
     {
         {
@@ -512,12 +492,13 @@ class WheelPayloadTestCase : public TestCase
             std::vector<bool> popped(2000, false);
             for (; uid < 2000; ++uid)
             {
-                const Scheduler::Event ev = MakeEv(u->GetInteger(0, 49), uid);
+                Scheduler::Event ev = MakeEv(u->GetInteger(0, 49), uid);
                 tsOf.push_back(ev.key.m_ts);
                 if (uid % 2 == 0)
                 {
                     NS_TEST_ASSERT_MSG_EQ(wheel->InWheel(ev.key.m_ts), true, "in the span");
-                    new (wheel->InsertWithPayload(ev, nullptr, &Destroy)) CountedPayload(uid);
+                    ev.impl = nullptr; // a call event
+                    new (wheel->InsertCall(ev, &carrying, this)) CountedPayload(uid);
                 }
                 else
                 {
@@ -525,7 +506,7 @@ class WheelPayloadTestCase : public TestCase
                 }
             }
             NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, 1000, "1000 payloads");
-            NS_TEST_ASSERT_MSG_EQ(wheel->GetPayloadEvents(), 1000, "counted by the wheel");
+            NS_TEST_ASSERT_MSG_EQ(wheel->GetCallEvents(), 1000, "counted by the wheel");
             uint64_t lastTs = 0;
             uint32_t lastUid = 0;
             uint32_t wrong = 0;
@@ -534,7 +515,9 @@ class WheelPayloadTestCase : public TestCase
                 bool direct = false;
                 uint32_t node = 0;
                 void* payload = nullptr;
-                const Scheduler::Event ev = wheel->TakeNext(direct, node, payload);
+                const TimingWheelScheduler::CallOps* call = nullptr;
+                void* arg = nullptr;
+                const Scheduler::Event ev = wheel->TakeNext(direct, node, payload, call, arg);
                 if (i > 0 &&
                     (ev.key.m_ts < lastTs || (ev.key.m_ts == lastTs && ev.key.m_uid < lastUid)))
                 {
@@ -547,10 +530,12 @@ class WheelPayloadTestCase : public TestCase
                     popped[ev.key.m_uid] = true;
                 }
                 const bool hasPayload = ev.key.m_uid % 2 == 0;
-                if ((payload != nullptr) != hasPayload || !direct ||
+                if ((payload != nullptr) != hasPayload || direct == hasPayload ||
+                    (call != nullptr) != hasPayload ||
+                    (hasPayload && (call != &carrying || arg != this || ev.impl != nullptr)) ||
                     (hasPayload && static_cast<CountedPayload*>(payload)->value != ev.key.m_uid))
                 {
-                    ++wrong; // a payload on the wrong event
+                    ++wrong; // a payload or call on the wrong event
                 }
                 // Events inserted while one runs must not disturb its payload.
                 wheel->InsertEvent(MakeEv(ev.key.m_ts + 60, uid++), nullptr, true);
@@ -562,7 +547,7 @@ class WheelPayloadTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(wrong, 0, "order and payloads");
             NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive,
-                                  static_cast<int>(wheel->GetPayloadEvents()),
+                                  static_cast<int>(wheel->GetCallEvents()),
                                   "released payloads destroyed");
             // Remove (Simulator::Remove) an event that still holds its payload.
             const int before = CountedPayload::s_alive;
@@ -579,6 +564,8 @@ class WheelPayloadTestCase : public TestCase
         } // the list goes with the rest
         NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, 0, "the rest destroyed with the list");
     }
+
+    const TimingWheelScheduler::CallOps carrying{&Ignore, &Destroy}; //!< the call events' ops
 };
 
 /**

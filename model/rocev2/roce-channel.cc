@@ -41,6 +41,21 @@ RoceChannel::RoceChannel()
 {
 }
 
+namespace
+{
+/// A frame's arrival: the receiving port gets the frame carried in the event list's node.
+void
+ArriveAt(void* port, void* frame)
+{
+    static_cast<RoceNetDevice*>(port)->Receive(*static_cast<RoceParsedFrame*>(frame));
+}
+
+/// Arrivals as call events (no event object to load, no reference count per frame).
+const TimingWheelScheduler::CallOps g_arrival{
+    &ArriveAt,
+    &FabricSimulatorImpl::DestroyPayload<RoceParsedFrame>};
+} // namespace
+
 RoceChannel::Direction::Direction(RoceNetDevice* receiver, uint32_t receiverNode, Time delay)
     : m_receiver(receiver),
       m_delayTicks(delay.GetTimeStep()),
@@ -52,19 +67,17 @@ void
 RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
 {
     // The frame moves onto the cable: no per-hop copy of the packet (unlike
-    // PointToPointChannel's p->Copy()), no reference-count update.
-    Ref(); // the simulator releases one reference per scheduled run
+    // PointToPointChannel's p->Copy()), no reference-count update. With the timing
+    // wheel it travels in the arrival event's node, a call to the receiving port.
     const int64_t arrival = txTicks + m_delayTicks;
-    RoceParsedFrame* carried =
-        FabricSimulatorImpl::ScheduleWithPayloadFast<RoceParsedFrame>(m_receiverNode,
-                                                                      arrival,
-                                                                      this,
-                                                                      nullptr);
+    void* carried =
+        FabricSimulatorImpl::ScheduleCallFast(m_receiverNode, arrival, &g_arrival, m_receiver);
     if (carried != nullptr)
     {
         new (carried) RoceParsedFrame(std::move(frame));
         return;
     }
+    Ref(); // the simulator releases one reference per scheduled run
     const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
     FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrival, this, &onWire);
 }
@@ -76,13 +89,6 @@ RoceChannel::Direction::Notify()
     RoceParsedFrame frame = std::move(m_inFlight.front());
     m_inFlight.pop_front();
     m_receiver->Receive(frame);
-}
-
-void
-RoceChannel::Direction::NotifyWith(void* payload)
-{
-    // The event list keeps the frame until this returns: delivered in place.
-    m_receiver->Receive(*static_cast<RoceParsedFrame*>(payload));
 }
 
 void

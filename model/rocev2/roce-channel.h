@@ -32,14 +32,13 @@ class RoceChannel : public Channel
 {
   public:
     /**
-     * One direction of the cable: the event that delivers its frames. It is
-     * scheduled once per frame (it is reference counted, so it may sit in the event
-     * list many times) and holds what a delivery reads (the receiving port and its
-     * node), so an arrival touches this object and the frame, not the channel nor
-     * a separate event object. With FabricSimulatorImpl each arrival event carries
-     * its frame in the event list's node (written while the node is hot); otherwise
-     * the frames wait here in send order (a cable delivers in send order, so each
-     * arrival takes the front frame).
+     * One direction of the cable: what a frame's transmission reads (the receiving
+     * port, its node, the delay). With FabricSimulatorImpl and its timing wheel, each
+     * arrival is a call event to the receiving port carrying its frame in the event
+     * list's node (written while the node is hot): no event object, no reference
+     * count. Otherwise this object is the arrival event (reference counted, so it may
+     * sit in the event list many times) and the frames wait here in send order (a
+     * cable delivers in send order, so each arrival takes the front frame).
      */
     class Direction : public FabricEvent
     {
@@ -60,8 +59,6 @@ class RoceChannel : public Channel
       private:
         /// Hand the oldest frame in flight (m_inFlight) to the receiver.
         void Notify() override;
-        /// Hand the frame the event carried to the receiver.
-        void NotifyWith(void* payload) override;
 
         FrameFifo<RoceParsedFrame> m_inFlight; //!< sent, not yet arrived (not carried by events)
         RoceNetDevice* m_receiver;             //!< the port frames arrive at (not owned)

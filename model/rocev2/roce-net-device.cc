@@ -239,15 +239,27 @@ class TransmitCompleteEvent : public FabricEvent
 } // namespace
 
 void
+RoceNetDevice::CompleteCall(void* port, void* /* payload */)
+{
+    static_cast<RoceNetDevice*>(port)->TransmitComplete();
+}
+
+void
 RoceNetDevice::ScheduleCompletion(int64_t delayTicks)
 {
+    m_completionPending = true;
+    // A call event with the timing wheel: the port itself is what it loads first.
+    static const TimingWheelScheduler::CallOps complete{&RoceNetDevice::CompleteCall, nullptr};
+    if (FabricSimulatorImpl::ScheduleCallFast(m_nodeId, delayTicks, &complete, this) != nullptr)
+    {
+        return;
+    }
     if (!m_txCompleteEvent)
     {
         // One event object for every transmission of this port (at most one is
         // pending): no allocation per frame.
         m_txCompleteEvent = Create<TransmitCompleteEvent>(this, &RoceNetDevice::TransmitComplete);
     }
-    m_completionPending = true;
     // ScheduleWithContext returns no EventId (none is needed: only DoDispose cancels,
     // through the event object itself), which saves building one per frame; the context is this
     // node's, as Schedule would give, and the order (time, then insertion) is the same.

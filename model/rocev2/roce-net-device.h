@@ -189,6 +189,8 @@ class RoceNetDevice : public NetDevice
     /// Begin sending \p frame; \return its serialization time (time steps).
     int64_t PutOnWire(RoceParsedFrame& frame);
     void TransmitComplete();
+    /// TransmitComplete of \p port, as a TimingWheelScheduler call event.
+    static void CompleteCall(void* port, void* payload);
     void HandlePfcFrame(const Ptr<Packet>& p);
     void PauseExpired(uint8_t prio);
     void SendPfcFrame(uint8_t prio, uint16_t quanta);

@@ -19,9 +19,6 @@ namespace ns3
  * through FabricSimulatorImpl::ScheduleWithContextFast are marked in the event
  * list, and the simulator calls Fire instead. Any other simulator implementation
  * runs them through Invoke as usual. Disable stops both paths.
- *
- * An event may also carry a payload in the event list's node
- * (FabricSimulatorImpl::ScheduleWithPayloadFast): FireWith hands it to NotifyWith.
  */
 class FabricEvent : public EventImpl
 {
@@ -35,28 +32,11 @@ class FabricEvent : public EventImpl
         }
     }
 
-    /// Run the event with the payload it was scheduled with, unless disabled.
-    void FireWith(void* payload)
-    {
-        if (!m_disabled)
-        {
-            NotifyWith(payload);
-        }
-    }
-
     /// Never run again, whichever simulator implementation holds it (Cancel for the others).
     void Disable()
     {
         m_disabled = true;
         Cancel();
-    }
-
-  protected:
-    /// Run with \p payload (an event that carries none never gets here).
-    virtual void NotifyWith(void* payload)
-    {
-        (void)payload;
-        Notify();
     }
 
   private:

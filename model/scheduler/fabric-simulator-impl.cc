@@ -66,7 +66,11 @@ FabricSimulatorImpl::DoDispose()
     {
         while (!m_events->IsEmpty())
         {
-            m_events->RemoveNext().impl->Unref();
+            EventImpl* impl = m_events->RemoveNext().impl;
+            if (impl != nullptr) // (a call event has none)
+            {
+                impl->Unref();
+            }
         }
     }
     m_events = nullptr;
@@ -99,13 +103,14 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     NS_LOG_FUNCTION(this << schedulerFactory);
     Ptr<Scheduler> scheduler = schedulerFactory.Create<Scheduler>();
-    if (m_wheel != nullptr && m_wheel->GetPayloadEvents() != 0)
+    if (m_wheel != nullptr && m_wheel->GetCallEvents() != 0)
     {
-        NS_FATAL_ERROR("FabricSimulatorImpl::SetScheduler: " << m_wheel->GetPayloadEvents()
-                                                             << " scheduled events carry a "
-                                                                "payload that another event "
-                                                                "list cannot hold; change the "
-                                                                "event list before Run");
+        NS_FATAL_ERROR("FabricSimulatorImpl::SetScheduler: " << m_wheel->GetCallEvents()
+                                                             << " scheduled events are calls "
+                                                                "(frames on cables, ends of "
+                                                                "transmission) that another "
+                                                                "event list cannot hold; change "
+                                                                "the event list before Run");
     }
     if (m_events)
     {
@@ -167,11 +172,14 @@ FabricSimulatorImpl::RunEvents()
         bool direct = false;
         uint32_t node = 0;
         void* payload = nullptr;
+        const TimingWheelScheduler::CallOps* call = nullptr;
+        void* arg = nullptr;
         // The node goes back to the wheel it came from, even if the event changes
         // the event list (SetScheduler keeps the replaced one until Destroy).
         TimingWheelScheduler* const wheel = m_wheel;
-        const Scheduler::Event next =
-            wheel != nullptr ? wheel->TakeNext(direct, node, payload) : m_events->RemoveNext();
+        const Scheduler::Event next = wheel != nullptr
+                                          ? wheel->TakeNext(direct, node, payload, call, arg)
+                                          : m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -182,19 +190,20 @@ FabricSimulatorImpl::RunEvents()
         {
             m_wheel->PrefetchNext(); // loads while this event runs
         }
-        if (payload != nullptr)
+        if (call != nullptr)
         {
-            static_cast<FabricEvent*>(next.impl)->FireWith(payload);
+            call->fire(arg, payload); // no EventImpl
         }
         else if (direct)
         {
             static_cast<FabricEvent*>(next.impl)->Fire();
+            next.impl->Unref();
         }
         else
         {
             next.impl->Invoke();
+            next.impl->Unref();
         }
-        next.impl->Unref();
         if (wheel != nullptr)
         {
             wheel->ReleaseNode(node); // (a no-op for a far-heap event: NIL)

@@ -115,22 +115,22 @@ class FabricSimulatorImpl : public SimulatorImpl
     }
 
     /**
-     * Schedule a FabricEvent with a payload of type \p T kept in the event list's
-     * node, \p delayTicks time steps ahead, when this implementation runs with a
-     * TimingWheelScheduler and the time is within the wheel's span.
-     * \return where the caller constructs the payload (placement new), or nullptr:
-     * nothing was scheduled, and the caller keeps the payload elsewhere and uses
-     * ScheduleWithContextFast. The event runs FabricEvent::FireWith(payload); the
-     * payload is destroyed after it ran (or when the event list is discarded).
+     * Schedule a call of \p ops->fire(\p arg, payload), \p delayTicks time steps ahead,
+     * when this implementation runs with a TimingWheelScheduler and the time is within
+     * the wheel's span: an event without an EventImpl (no object to load or
+     * reference-count per event; \p arg is prefetched before it runs), which cannot be
+     * cancelled and runs whatever the state of the objects it names: \p arg must live
+     * as long as the event list (a port: until Simulator::Destroy).
+     * \return room for the payload (TimingWheelScheduler::PAYLOAD_BYTES) where the
+     * caller constructs it when ops->destroy is set (placement new; destroyed after
+     * the call ran, or with the event list), or nullptr: nothing was scheduled, and
+     * the caller schedules an EventImpl (ScheduleWithContextFast).
      */
-    template <typename T>
-    static T* ScheduleWithPayloadFast(uint32_t context,
-                                      int64_t delayTicks,
-                                      FabricEvent* event,
-                                      const void* hint)
+    static void* ScheduleCallFast(uint32_t context,
+                                  int64_t delayTicks,
+                                  const TimingWheelScheduler::CallOps* ops,
+                                  const void* arg)
     {
-        static_assert(sizeof(T) <= TimingWheelScheduler::PAYLOAD_BYTES && alignof(T) <= 16,
-                      "payload too large for TimingWheelScheduler::PAYLOAD_BYTES");
         FabricSimulatorImpl* sim = s_running;
         if (sim == nullptr || sim->m_wheel == nullptr)
         {
@@ -142,13 +142,21 @@ class FabricSimulatorImpl : public SimulatorImpl
             return nullptr;
         }
         Scheduler::Event ev;
-        ev.impl = event;
+        ev.impl = nullptr;
         ev.key.m_ts = ts;
         ev.key.m_context = context;
         ev.key.m_uid = sim->m_uid++;
         ++sim->m_unscheduledEvents;
-        return static_cast<T*>(
-            sim->m_wheel->InsertWithPayload(ev, hint, [](void* p) { static_cast<T*>(p)->~T(); }));
+        return sim->m_wheel->InsertCall(ev, ops, arg);
+    }
+
+    /// The payload type \p T's destructor, for a CallOps.
+    template <typename T>
+    static void DestroyPayload(void* payload)
+    {
+        static_assert(sizeof(T) <= TimingWheelScheduler::PAYLOAD_BYTES && alignof(T) <= 64,
+                      "payload too large for TimingWheelScheduler::PAYLOAD_BYTES");
+        static_cast<T*>(payload)->~T();
     }
 
     /// Simulator::Now in time steps, for the simulation thread's per-packet paths.

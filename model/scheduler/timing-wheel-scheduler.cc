@@ -55,9 +55,9 @@ TimingWheelScheduler::~TimingWheelScheduler()
     // Events never run: their payloads end with the list (free nodes have none).
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
     {
-        if (m_nodes[n].destroy != nullptr)
+        if (m_nodes[n].call != nullptr && m_nodes[n].call->destroy != nullptr)
         {
-            m_nodes[n].destroy(PayloadOf(n));
+            m_nodes[n].call->destroy(PayloadOf(n));
         }
     }
 }

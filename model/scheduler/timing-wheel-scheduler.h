@@ -62,8 +62,19 @@ class TimingWheelScheduler : public Scheduler
      */
     inline void InsertEvent(const Event& ev, const void* hint = nullptr, bool direct = false);
 
-    /// Bytes an event's payload may take (InsertWithPayload), 64-byte aligned.
+    /// Bytes an event's payload may take (InsertCall), 64-byte aligned.
     static constexpr std::size_t PAYLOAD_BYTES = 128;
+
+    /**
+     * How a call event runs and ends (InsertCall); one static instance per kind.
+     * A call event has no EventImpl: nothing to reference-count, no object to
+     * load before the code that handles it.
+     */
+    struct CallOps
+    {
+        void (*fire)(void* arg, void* payload); //!< run it (payload nullptr if it has none)
+        void (*destroy)(void* payload);         //!< end its payload, or nullptr: no payload
+    };
 
     /// \return true if an event at \p ts would go into the wheel (not the far heap)
     bool InWheel(uint64_t ts) const
@@ -72,14 +83,16 @@ class TimingWheelScheduler : public Scheduler
     }
 
     /**
-     * Insert \p ev (a FabricEvent; InWheel must hold for it) with room for a payload.
-     * The payload lives in the event's node, which the event that schedules it has
-     * usually just freed: writing it is a cache hit, where a separate queue of such
-     * objects is written a lap of its ring later, long evicted. \p destroy ends the
-     * payload's life when the event has run (TakeNext, ReleaseNode) or is discarded.
+     * Insert a call event at \p ev's key (ev.impl must be nullptr; InWheel must hold):
+     * \p ops->fire(\p arg, payload) runs it; \p arg is also prefetched before it runs.
+     * A payload (when ops->destroy is set) lives in the event's node, which the event
+     * that schedules it has usually just freed: writing it is a cache hit, where a
+     * separate queue of such objects is written a lap of its ring later, long
+     * evicted. ops->destroy ends it when the event has run (TakeNext, ReleaseNode)
+     * or is discarded. Only this wheel can hold a call event (see GetCallEvents).
      * \return where to construct the payload (PAYLOAD_BYTES)
      */
-    inline void* InsertWithPayload(const Event& ev, const void* hint, void (*destroy)(void*));
+    inline void* InsertCall(const Event& ev, const CallOps* ops, const void* arg);
 
     /**
      * RemoveNext for FabricSimulatorImpl's loop: the node stays allocated, with its
@@ -87,15 +100,21 @@ class TimingWheelScheduler : public Scheduler
      * \param direct the event is a FabricEvent
      * \param node the node to release (NIL for a far-heap event)
      * \param payload the event's payload, or nullptr
+     * \param call a call event's ops (the returned event's impl is then nullptr), or nullptr
+     * \param arg a call event's argument
      */
-    inline Event TakeNext(bool& direct, uint32_t& node, void*& payload);
+    inline Event TakeNext(bool& direct,
+                          uint32_t& node,
+                          void*& payload,
+                          const CallOps*& call,
+                          void*& arg);
     /// Destroy \p node's payload, if any, and free it (after TakeNext's event ran).
     inline void ReleaseNode(uint32_t node);
 
-    /// \return the number of events in the list that carry a payload
-    uint64_t GetPayloadEvents() const
+    /// \return the number of call events in the list (another event list cannot hold them)
+    uint64_t GetCallEvents() const
     {
-        return m_payloadEvents;
+        return m_callEvents;
     }
 
     /// RemoveNext without a virtual call (the list must not be empty).
@@ -130,11 +149,11 @@ class TimingWheelScheduler : public Scheduler
     /// One scheduled event in a slot's list.
     struct Node
     {
-        Event ev;               //!< the event
-        const void* hint;       //!< what it will read (InsertEvent), or nullptr
-        void (*destroy)(void*); //!< payload destructor, or nullptr: no payload
-        uint32_t next;          //!< next node of the slot (later key), or NIL
-        bool direct;            //!< ev.impl is a FabricEvent (InsertEvent)
+        Event ev;            //!< the event (impl nullptr for a call event)
+        const void* hint;    //!< what it will read (InsertEvent), or a call's argument
+        const CallOps* call; //!< a call event's ops, or nullptr
+        uint32_t next;       //!< next node of the slot (later key), or NIL
+        bool direct;         //!< ev.impl is a FabricEvent (InsertEvent)
     };
 
     /// Room for one node's payload (same index as the node), two whole cache lines.
@@ -190,7 +209,7 @@ class TimingWheelScheduler : public Scheduler
     uint64_t m_summary{0};         //!< bit per word of m_words: non-zero
     std::vector<Node> m_nodes;     //!< node pool
     std::vector<std::unique_ptr<Payload[]>> m_payloads; //!< payload room, by node index
-    uint64_t m_payloadEvents{0};                        //!< nodes holding a payload
+    uint64_t m_callEvents{0};                           //!< nodes holding a call event
     uint32_t m_free{NIL};                               //!< free list through Node::next
 
     Ptr<QuaternaryHeapScheduler> m_far; //!< events beyond the wheel's span
@@ -233,7 +252,7 @@ TimingWheelScheduler::NewNode(const Event& ev, const void* hint, bool direct)
     Node& node = m_nodes[n];
     node.ev = ev;
     node.hint = hint;
-    node.destroy = nullptr;
+    node.call = nullptr;
     node.next = NIL;
     node.direct = direct;
     return n;
@@ -276,15 +295,11 @@ TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct
 }
 
 inline void*
-TimingWheelScheduler::InsertWithPayload(const Event& ev, const void* hint, void (*destroy)(void*))
+TimingWheelScheduler::InsertCall(const Event& ev, const CallOps* ops, const void* arg)
 {
-    const uint32_t n = NewNode(ev, hint, true);
-    m_nodes[n].destroy = destroy;
-    if (hint == nullptr)
-    {
-        m_nodes[n].hint = PayloadOf(n); // what the event reads first: its payload
-    }
-    ++m_payloadEvents;
+    const uint32_t n = NewNode(ev, arg, false);
+    m_nodes[n].call = ops;
+    ++m_callEvents;
     LinkNode(n, ev.key.m_ts >> m_shift);
     return PayloadOf(n);
 }
@@ -350,11 +365,14 @@ TimingWheelScheduler::ReleaseNode(uint32_t n)
         return; // a far-heap event: no node
     }
     Node& node = m_nodes[n];
-    if (node.destroy != nullptr)
+    if (node.call != nullptr)
     {
-        node.destroy(PayloadOf(n));
-        node.destroy = nullptr;
-        --m_payloadEvents;
+        if (node.call->destroy != nullptr)
+        {
+            node.call->destroy(PayloadOf(n));
+        }
+        node.call = nullptr;
+        --m_callEvents;
     }
     node.next = m_free;
     m_free = n;
@@ -371,12 +389,17 @@ TimingWheelScheduler::PopSlot(uint32_t slot, bool& direct)
 }
 
 inline Scheduler::Event
-TimingWheelScheduler::TakeNext(bool& direct, uint32_t& node, void*& payload)
+TimingWheelScheduler::TakeNext(bool& direct,
+                               uint32_t& node,
+                               void*& payload,
+                               const CallOps*& call,
+                               void*& arg)
 {
     const uint32_t slot = FirstSlot();
     direct = false;
     node = NIL;
     payload = nullptr;
+    call = nullptr;
     Event ev;
     if (slot == NIL || FarFirst(m_head[slot]))
     {
@@ -388,9 +411,14 @@ TimingWheelScheduler::TakeNext(bool& direct, uint32_t& node, void*& payload)
         const Node& taken = m_nodes[node];
         ev = taken.ev;
         direct = taken.direct;
-        if (taken.destroy != nullptr)
+        call = taken.call;
+        if (call != nullptr)
         {
-            payload = PayloadOf(node);
+            arg = const_cast<void*>(taken.hint);
+            if (call->destroy != nullptr)
+            {
+                payload = PayloadOf(node);
+            }
         }
     }
     m_current = ev.key.m_ts >> m_shift;
@@ -414,11 +442,24 @@ TimingWheelScheduler::PrefetchNext() const
     const uint32_t slot = FirstSlot();
     if (slot != NIL)
     {
-        const Node& node = m_nodes[m_head[slot]];
-        __builtin_prefetch(node.ev.impl);
+        const uint32_t n = m_head[slot];
+        const Node& node = m_nodes[n];
+        if (node.ev.impl != nullptr)
+        {
+            __builtin_prefetch(node.ev.impl);
+        }
         if (node.hint != nullptr)
         {
             __builtin_prefetch(node.hint);
+        }
+        if (node.call != nullptr)
+        {
+            // A call's argument is an object whose first lines it reads (a port).
+            __builtin_prefetch(static_cast<const char*>(node.hint) + 64);
+            if (node.call->destroy != nullptr)
+            {
+                __builtin_prefetch(PayloadOf(n));
+            }
         }
     }
 }
