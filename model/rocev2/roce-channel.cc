@@ -70,16 +70,29 @@ RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
     // PointToPointChannel's p->Copy()), no reference-count update. With the timing
     // wheel it travels in the arrival event's node, a call to the receiving port.
     const int64_t arrival = txTicks + m_delayTicks;
-    void* carried =
-        FabricSimulatorImpl::ScheduleCallFast(m_receiverNode, arrival, &g_arrival, m_receiver);
-    if (carried != nullptr)
+    if (Carry(frame, m_receiver, m_receiverNode, arrival))
     {
-        new (carried) RoceParsedFrame(std::move(frame));
         return;
     }
     Ref(); // the simulator releases one reference per scheduled run
     const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
     FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrival, this, &onWire);
+}
+
+bool
+RoceChannel::Direction::Carry(RoceParsedFrame& frame,
+                              RoceNetDevice* receiver,
+                              uint32_t receiverNode,
+                              int64_t arrivalTicks)
+{
+    void* carried =
+        FabricSimulatorImpl::ScheduleCallFast(receiverNode, arrivalTicks, &g_arrival, receiver);
+    if (carried == nullptr)
+    {
+        return false;
+    }
+    new (carried) RoceParsedFrame(std::move(frame));
+    return true;
 }
 
 void
@@ -141,6 +154,7 @@ RoceChannel::NotifyNodeChanged(const RoceNetDevice* dev)
         if (m_towards[to] && PeekPointer(m_dev[to]) == dev)
         {
             m_towards[to]->SetReceiverNode(dev->GetNodeId());
+            m_dev[1 - to]->ForgetCable(); // its sender keeps the node
         }
     }
 }
@@ -161,6 +175,10 @@ RoceChannel::SetDelay(Time delay)
         {
             d->SetDelay(delay);
         }
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->ForgetCable(); // each keeps the delay
     }
 }
 

@@ -49,6 +49,36 @@ class RoceChannel : public Channel
         /// Put \p frame (moved from) on the wire; it arrives after \p txTicks (its
         /// serialization, in time steps) plus the delay.
         void TransmitStart(RoceParsedFrame& frame, int64_t txTicks);
+        /**
+         * TransmitStart's way with the timing wheel, for a sender that keeps this
+         * direction's receiver, its node and the delay (GetReceiver...): \p frame
+         * (moved from) arrives at \p receiver \p arrivalTicks from now, carried by a
+         * call event. \return false if that cannot be (no FabricSimulatorImpl with a
+         * wheel, or beyond its span): nothing was done, use TransmitStart.
+         */
+        static bool Carry(RoceParsedFrame& frame,
+                          RoceNetDevice* receiver,
+                          uint32_t receiverNode,
+                          int64_t arrivalTicks);
+
+        /// \return the port frames arrive at
+        RoceNetDevice* GetReceiver() const
+        {
+            return m_receiver;
+        }
+
+        /// \return its node id
+        uint32_t GetReceiverNode() const
+        {
+            return m_receiverNode;
+        }
+
+        /// \return the propagation delay in time steps
+        int64_t GetDelayTicks() const
+        {
+            return m_delayTicks;
+        }
+
         /// Set the propagation delay (the channel's Delay attribute).
         void SetDelay(Time delay);
         /// Set the receiving port's node id (arrival events run in its context).

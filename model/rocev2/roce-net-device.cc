@@ -112,12 +112,12 @@ RoceNetDevice::GetTypeId()
 }
 
 RoceNetDevice::RoceNetDevice()
-    : m_txFrames(0),
-      m_txBytes(0),
-      m_ifIndex(0),
+    : m_ifIndex(0),
       m_busy(false),
       m_pausedMask(0),
       m_peerPausedMask(0),
+      m_txFrames(0),
+      m_txBytes(0),
       m_mtu(9000),
       m_pfcEnabled(true),
       m_pauseQuanta(65535),
@@ -355,8 +355,15 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     if (m_outgoing == nullptr)
     {
         m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
+        m_peer = m_outgoing->GetReceiver();
+        m_peerNode = m_outgoing->GetReceiverNode();
+        m_cableDelayTicks = m_outgoing->GetDelayTicks();
     }
-    m_outgoing->TransmitStart(frame, txTicks);
+    // The cable's direction is read only without the timing wheel.
+    if (!RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, txTicks + m_cableDelayTicks))
+    {
+        m_outgoing->TransmitStart(frame, txTicks);
+    }
     return txTicks;
 }
 
@@ -366,6 +373,12 @@ RoceNetDevice::TransmitComplete()
     m_completionPending = false;
     m_busy = false;
     TryTransmit();
+}
+
+void
+RoceNetDevice::ForgetCable()
+{
+    m_outgoing = nullptr;
 }
 
 void

@@ -88,6 +88,9 @@ class RoceNetDevice : public NetDevice
     void TransmitNowAlone(RoceParsedFrame& frame);
     /// Called by the channel when a frame has fully arrived (it may be moved away).
     void Receive(RoceParsedFrame& frame);
+    /// Called by the channel when its delay or a port's node changes: what this port
+    /// keeps of its cable is read again at the next frame.
+    void ForgetCable();
 
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
@@ -199,24 +202,30 @@ class RoceNetDevice : public NetDevice
     // What a frame's hop reads and writes comes first, together: a few cache lines
     // of a fabric's thousand-odd ports, instead of one per member spread over the
     // object (pause arrays, callbacks and traces used per frame end up far apart).
-    RocePortOwner* m_owner{nullptr};             //!< pulls from / receives into it
-    RoceChannel* m_cable{nullptr};               //!< m_channel, without a Ptr copy per frame
-    RoceChannel::Direction* m_outgoing{nullptr}; //!< m_cable's direction to the peer
-    int64_t m_txEnd{0};                          //!< when the frame on the wire ends (time step)
-    double m_ticksPerByte{0};                    //!< simulator ticks per byte at m_rate
-    uint64_t m_txFrames;                         //!< frames sent
-    uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
-    Ptr<FabricEvent> m_txCompleteEvent;          //!< reused for every TransmitComplete
-    FrameFifo<RoceParsedFrame> m_control;        //!< pause frames waiting for the wire
-    uint32_t m_nodeId{0};                        //!< m_node's id (an event context per frame)
+    // An arrival reads the first line (owner, receive traces, port number); the
+    // event list prefetches the start of the port before its arrivals and ends of
+    // transmission run.
+    RocePortOwner* m_owner{nullptr}; //!< pulls from / receives into it
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
     uint32_t m_ifIndex;                          //!< port number on its switch or NIC
+    uint32_t m_nodeId{0};                        //!< m_node's id (an event context per frame)
     bool m_busy;                                 //!< a frame is (or may still be) on the wire
     bool m_completionPending{false};             //!< TransmitComplete is scheduled
     uint8_t m_pausedMask;                        //!< priorities paused by the peer
     uint8_t m_peerPausedMask;                    //!< priorities we asked the peer to pause
+    FrameFifo<RoceParsedFrame> m_control;        //!< pause frames waiting for the wire
+    RoceChannel::Direction* m_outgoing{nullptr}; //!< m_cable's direction to the peer
+    RoceNetDevice* m_peer{nullptr};              //!< m_outgoing's receiver (kept here)
+    int64_t m_cableDelayTicks{0};                //!< m_outgoing's delay (kept here)
+    uint32_t m_peerNode{0};                      //!< m_outgoing's receiver node (kept here)
+    int64_t m_txEnd{0};                          //!< when the frame on the wire ends (time step)
+    double m_ticksPerByte{0};                    //!< simulator ticks per byte at m_rate
+    uint64_t m_txFrames;                         //!< frames sent
+    uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+    RoceChannel* m_cable{nullptr};      //!< m_channel, without a Ptr copy per frame
+    Ptr<FabricEvent> m_txCompleteEvent; //!< reused for every TransmitComplete (no wheel)
 
     Ptr<Node> m_node;
     Ptr<RoceChannel> m_channel;

@@ -127,22 +127,22 @@ RoceSwitch::GetTypeId()
 
 RoceSwitch::RoceSwitch()
     : m_graphNode(0),
-      m_ecnEnabled(true),
-      m_dwrr(false),
       m_idlePortShortcut(true),
+      m_dwrr(false),
+      m_ecnEnabled(true),
+      m_numClasses(1),
+      m_classBase(3),
+      m_routingMode(AUTO),
+      m_forwarded(0),
+      m_reclassified(0),
       m_hashSeed(0),
       m_dwrrQuantum(1500),
       m_useClassRule(true),
-      m_classBase(3),
-      m_routingMode(AUTO),
       m_ugalOffset(0),
-      m_numClasses(1),
       m_group(0),
       m_losslessDrops(0),
       m_lossyDrops(0),
       m_ecnMarks(0),
-      m_forwarded(0),
-      m_reclassified(0),
       m_nonMinimal(0)
 {
     m_uniform = CreateObject<UniformRandomVariable>();

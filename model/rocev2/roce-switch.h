@@ -167,28 +167,31 @@ class RoceSwitch : public Object, public RocePortOwner
     /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN; the view too.
     static void SetPriority(RoceParsedFrame& frame, uint8_t prio);
 
+    // What a frame's hop reads comes first: two cache lines of the switch.
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
+    Ptr<const RouteTable> m_routes;
+    Ptr<EgressPortPolicy> m_policy;
+    Ptr<SharedBufferMmu> m_mmu; //!< attribute
+    uint32_t m_graphNode;
+    bool m_idlePortShortcut;   //!< attribute: ForwardAtOnce for frames meeting an idle port
+    bool m_dwrr;               //!< attribute
+    bool m_ecnEnabled;         //!< attribute
+    uint8_t m_numClasses;      //!< classes in use
+    uint8_t m_classBase;       //!< attribute
+    RoutingMode m_routingMode; //!< attribute
+    uint64_t m_forwarded;
+    uint64_t m_reclassified;
     FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
     std::vector<Ptr<EcnMarker>> m_ecn;  //!< per port
-    Ptr<const RouteTable> m_routes;
-    uint32_t m_graphNode;
-    Ptr<EgressPortPolicy> m_policy;
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
-    Ptr<SharedBufferMmu> m_mmu;
-    bool m_ecnEnabled;
-    bool m_dwrr;
-    bool m_idlePortShortcut; //!< ForwardAtOnce for frames meeting an idle egress port
     uint32_t m_hashSeed;
     uint32_t m_dwrrQuantum;
     bool m_useClassRule;
-    uint8_t m_classBase;
-    RoutingMode m_routingMode;
     int64_t m_ugalOffset;
 
-    uint8_t m_numClasses;                    //!< classes in use
     Ptr<const DragonflyRouting> m_dragonfly; //!< for valiant / ugal
     uint32_t m_group;                        //!< this router's dragonfly group
     std::vector<uint8_t> m_hostPort;         //!< per port: 1 if it faces a host
@@ -197,8 +200,6 @@ class RoceSwitch : public Object, public RocePortOwner
     uint64_t m_losslessDrops;
     uint64_t m_lossyDrops;
     uint64_t m_ecnMarks;
-    uint64_t m_forwarded;
-    uint64_t m_reclassified;
     uint64_t m_nonMinimal;
 
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;

@@ -97,20 +97,20 @@ SharedBufferMmu::GetTypeId()
 }
 
 SharedBufferMmu::SharedBufferMmu()
-    : m_bufferBytes(0),
-      m_reservedPerPg(0),
+    : m_reservedPerPg(0),
       m_losslessAlpha(0.125),
       m_lossyAlpha(1.0),
+      m_sharedPoolBytes(0),
+      m_totalHdrmUsed(0),
+      m_totalResUsed(0),
+      m_xonOffset(0),
+      m_losslessMask(0x08),
+      m_sharedUsed(0),
+      m_nPorts(0),
+      m_bufferBytes(0),
       m_xonOffsetAttr(0),
       m_headroomOverride(0),
-      m_responseQuanta(0),
-      m_losslessMask(0x08),
-      m_nPorts(0),
-      m_xonOffset(0),
-      m_sharedPoolBytes(0),
-      m_sharedUsed(0),
-      m_totalHdrmUsed(0),
-      m_totalResUsed(0)
+      m_responseQuanta(0)
 {
     NS_LOG_FUNCTION(this);
 }

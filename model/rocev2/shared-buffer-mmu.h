@@ -224,22 +224,6 @@ class SharedBufferMmu : public Object
                                uint8_t queue,
                                uint32_t bytes);
 
-    // Attributes
-    uint64_t m_bufferBytes;      //!< total packet buffer
-    uint64_t m_reservedPerPg;    //!< guaranteed bytes per (port, PG)
-    double m_losslessAlpha;      //!< ingress dynamic-threshold alpha of lossless PGs
-    double m_lossyAlpha;         //!< egress dynamic-threshold alpha of lossy queues
-    uint32_t m_xonOffsetAttr;    //!< XON hysteresis; 0 = 2 x MTU
-    uint64_t m_headroomOverride; //!< per-PG headroom; 0 = computed
-    uint32_t m_responseQuanta;   //!< upstream reaction allowance (pause quanta)
-    uint8_t m_losslessMask;      //!< bit p set = priority p lossless
-
-    // Derived at Configure
-    uint32_t m_nPorts;
-    uint32_t m_xonOffset;
-    uint64_t m_sharedPoolBytes;
-    std::vector<uint64_t> m_headroomSize; //!< per port (same for each lossless PG)
-
     /**
      * Ingress accounting of one (port, priority group). One record per PG keeps
      * what a frame's admission, enqueue, dequeue and pause checks read in one
@@ -253,12 +237,27 @@ class SharedBufferMmu : public Object
         uint8_t paused{0};      //!< 1 while an XOFF holds the peer
     };
 
+    // What a frame's admission and release read comes first (two cache lines).
     // State, index port * N_PRIO + prio
     std::vector<PgState> m_pg;
     std::vector<uint64_t> m_egressBytes;
-    TracedValue<uint64_t> m_sharedUsed;
+    uint64_t m_reservedPerPg; //!< attribute: guaranteed bytes per (port, PG)
+    double m_losslessAlpha;   //!< attribute: ingress dynamic-threshold alpha of lossless PGs
+    double m_lossyAlpha;      //!< attribute: egress dynamic-threshold alpha of lossy queues
+    uint64_t m_sharedPoolBytes;
     uint64_t m_totalHdrmUsed;
     uint64_t m_totalResUsed;
+    uint32_t m_xonOffset;
+    uint8_t m_losslessMask; //!< attribute: bit p set = priority p lossless
+    TracedValue<uint64_t> m_sharedUsed;
+    std::vector<uint64_t> m_headroomSize; //!< per port (same for each lossless PG)
+    uint32_t m_nPorts;
+
+    // Attributes
+    uint64_t m_bufferBytes;      //!< total packet buffer
+    uint32_t m_xonOffsetAttr;    //!< XON hysteresis; 0 = 2 x MTU
+    uint64_t m_headroomOverride; //!< per-PG headroom; 0 = computed
+    uint32_t m_responseQuanta;   //!< upstream reaction allowance (pause quanta)
 
     TracedCallback<uint32_t, uint8_t, uint32_t, uint8_t, uint32_t, bool> m_dropTrace;
 };
