@@ -127,6 +127,7 @@ RoceSwitch::GetTypeId()
 
 RoceSwitch::RoceSwitch()
     : m_graphNode(0),
+      m_hashSeed(0),
       m_idlePortShortcut(true),
       m_dwrr(false),
       m_ecnEnabled(true),
@@ -135,7 +136,6 @@ RoceSwitch::RoceSwitch()
       m_routingMode(AUTO),
       m_forwarded(0),
       m_reclassified(0),
-      m_hashSeed(0),
       m_dwrrQuantum(1500),
       m_useClassRule(true),
       m_ugalOffset(0),

@@ -174,6 +174,7 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<EgressPortPolicy> m_policy;
     Ptr<SharedBufferMmu> m_mmu; //!< attribute
     uint32_t m_graphNode;
+    uint32_t m_hashSeed;       //!< attribute
     bool m_idlePortShortcut;   //!< attribute: ForwardAtOnce for frames meeting an idle port
     bool m_dwrr;               //!< attribute
     bool m_ecnEnabled;         //!< attribute
@@ -187,7 +188,6 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
-    uint32_t m_hashSeed;
     uint32_t m_dwrrQuantum;
     bool m_useClassRule;
     int64_t m_ugalOffset;
