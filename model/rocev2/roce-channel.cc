@@ -85,6 +85,15 @@ RoceChannel::Direction::Carry(RoceParsedFrame& frame,
                               uint32_t receiverNode,
                               int64_t arrivalTicks)
 {
+    // A frame forwarded by the arrival that carried it stays in that event's node.
+    if (FabricSimulatorImpl::ScheduleCallInPlace(receiverNode,
+                                                 arrivalTicks,
+                                                 &g_arrival,
+                                                 receiver,
+                                                 &frame))
+    {
+        return true;
+    }
     void* carried =
         FabricSimulatorImpl::ScheduleCallFast(receiverNode, arrivalTicks, &g_arrival, receiver);
     if (carried == nullptr)

@@ -190,9 +190,16 @@ FabricSimulatorImpl::RunEvents()
         {
             m_wheel->PrefetchNext(); // loads while this event runs
         }
+        bool relinked = false; // its node is in the list again (ScheduleCallInPlace)
         if (call != nullptr)
         {
+            m_runningPayload = payload;
+            m_runningCall = call;
+            m_runningWheel = wheel;
+            m_runningNode = node;
             call->fire(arg, payload); // no EventImpl
+            relinked = payload != nullptr && m_runningPayload == nullptr;
+            m_runningPayload = nullptr;
         }
         else if (direct)
         {
@@ -204,7 +211,7 @@ FabricSimulatorImpl::RunEvents()
             next.impl->Invoke();
             next.impl->Unref();
         }
-        if (wheel != nullptr)
+        if (wheel != nullptr && !relinked)
         {
             wheel->ReleaseNode(node); // (a no-op for a far-heap event: NIL)
         }

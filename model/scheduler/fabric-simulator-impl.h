@@ -150,6 +150,42 @@ class FabricSimulatorImpl : public SimulatorImpl
         return sim->m_wheel->InsertCall(ev, ops, arg);
     }
 
+    /**
+     * ScheduleCallFast for a payload that is the running call event's own (\p payload,
+     * its address): the event's node goes back into the event list as the new event,
+     * with the payload where it is (no copy; a frame forwarded on). \p ops must be the
+     * running event's.
+     * \return false if that cannot be (another event, another payload, or beyond the
+     * wheel's span): nothing was done, use ScheduleCallFast.
+     */
+    static bool ScheduleCallInPlace(uint32_t context,
+                                    int64_t delayTicks,
+                                    const TimingWheelScheduler::CallOps* ops,
+                                    const void* arg,
+                                    const void* payload)
+    {
+        FabricSimulatorImpl* sim = s_running;
+        if (sim == nullptr || payload == nullptr || payload != sim->m_runningPayload ||
+            ops != sim->m_runningCall || sim->m_wheel != sim->m_runningWheel)
+        {
+            return false;
+        }
+        const uint64_t ts = sim->m_currentTs + delayTicks;
+        if (!sim->m_wheel->InWheel(ts))
+        {
+            return false;
+        }
+        Scheduler::Event ev;
+        ev.impl = nullptr;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = sim->m_uid++;
+        ++sim->m_unscheduledEvents;
+        sim->m_wheel->RelinkCall(sim->m_runningNode, ev, ops, arg);
+        sim->m_runningPayload = nullptr; // (once: the node is the new event's now)
+        return true;
+    }
+
     /// The payload type \p T's destructor, for a CallOps.
     template <typename T>
     static void DestroyPayload(void* payload)
@@ -235,6 +271,12 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint32_t m_currentContext;      //!< its context
     uint64_t m_eventCount{0};       //!< events run
     int64_t m_unscheduledEvents{0}; //!< events in the list
+
+    // The call event running (ScheduleCallInPlace)
+    void* m_runningPayload{nullptr};                             //!< its payload, until re-used
+    const TimingWheelScheduler::CallOps* m_runningCall{nullptr}; //!< its ops
+    TimingWheelScheduler* m_runningWheel{nullptr};               //!< the wheel it came from
+    uint32_t m_runningNode{0};                                   //!< its node there
 };
 
 } // namespace ns3

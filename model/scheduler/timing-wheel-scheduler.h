@@ -93,6 +93,13 @@ class TimingWheelScheduler : public Scheduler
      * \return where to construct the payload (PAYLOAD_BYTES)
      */
     inline void* InsertCall(const Event& ev, const CallOps* ops, const void* arg);
+    /**
+     * Put node \p n, taken by TakeNext and not released, back into the wheel as the
+     * call event \p ev (InsertCall's arguments) with the payload it holds: a frame
+     * forwarded by the event that carried it stays where it is. The node is then
+     * not to be released by its taker.
+     */
+    inline void RelinkCall(uint32_t n, const Event& ev, const CallOps* ops, const void* arg);
 
     /**
      * RemoveNext for FabricSimulatorImpl's loop: the node stays allocated, with its
@@ -302,6 +309,18 @@ TimingWheelScheduler::InsertCall(const Event& ev, const CallOps* ops, const void
     ++m_callEvents;
     LinkNode(n, ev.key.m_ts >> m_shift);
     return PayloadOf(n);
+}
+
+inline void
+TimingWheelScheduler::RelinkCall(uint32_t n, const Event& ev, const CallOps* ops, const void* arg)
+{
+    Node& node = m_nodes[n];
+    node.ev = ev;
+    node.hint = arg;
+    node.call = ops; // (still counted in m_callEvents: it was never released)
+    node.next = NIL;
+    node.direct = false;
+    LinkNode(n, ev.key.m_ts >> m_shift);
 }
 
 inline uint32_t
