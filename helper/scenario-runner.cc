@@ -601,9 +601,11 @@ ScenarioRunner::SampleQueues()
         const Ptr<RoceSwitch>& sw = switches[s];
         for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
         {
-            for (uint8_t q = 0; q < 8; ++q)
+            // Only queues holding frames (most of a fabric's are empty at any time).
+            const uint8_t busy = sw->GetNonEmptyQueues(port);
+            for (uint8_t q = 0; busy != 0 && q < 8; ++q)
             {
-                uint64_t bytes = sw->GetQueueBytes(port, q);
+                uint64_t bytes = ((busy >> q) & 1) != 0 ? sw->GetQueueBytes(port, q) : 0;
                 if (bytes > 0)
                 {
                     m_writer->AppendQlen(now, roce->GetSwitchNode(s), port, q, bytes);

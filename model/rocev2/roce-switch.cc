@@ -311,6 +311,12 @@ RoceSwitch::GetQueueBytes(uint32_t port, uint8_t queue) const
     return m_egress[port].bytes[queue];
 }
 
+uint8_t
+RoceSwitch::GetNonEmptyQueues(uint32_t port) const
+{
+    return m_egress[port].nonEmpty;
+}
+
 uint64_t
 RoceSwitch::GetPortBytes(uint32_t port) const
 {

@@ -98,6 +98,8 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<SharedBufferMmu> GetMmu() const;
     uint32_t GetHashSeed() const;
     uint64_t GetQueueBytes(uint32_t port, uint8_t queue) const;
+    /// \return a bit per egress queue of port `port` that holds frames (bit q: queue q)
+    uint8_t GetNonEmptyQueues(uint32_t port) const;
     /// \return bytes queued at egress port `port` over all eight priorities
     uint64_t GetPortBytes(uint32_t port) const;
     uint32_t GetQueuePackets(uint32_t port, uint8_t queue) const;
