@@ -130,6 +130,7 @@ RdmaQueuePair::DoDispose()
     m_sendComplete = SendCompleteCallback();
     m_delivered = DeliveredCallback();
     m_wake = WakeCallback();
+    m_wakeFunction = nullptr;
     Object::DoDispose();
 }
 
@@ -212,12 +213,32 @@ RdmaQueuePair::SetCallbacks(SendCompleteCallback sent,
 }
 
 void
+RdmaQueuePair::SetWakeFunction(void (*wake)(void* target, RdmaQueuePair& qp), void* target)
+{
+    m_wakeFunction = wake;
+    m_wakeTarget = target;
+}
+
+void
+RdmaQueuePair::NotifyWake()
+{
+    if (m_wakeFunction != nullptr)
+    {
+        m_wakeFunction(m_wakeTarget, *this);
+    }
+    else if (!m_wake.IsNull())
+    {
+        m_wake(this);
+    }
+}
+
+void
 RdmaQueuePair::OnCcChange()
 {
     m_ccWindowBytes = m_cc->GetWindowBytes();
-    if (!m_wake.IsNull() && HasDataToSend())
+    if (HasDataToSend())
     {
-        m_wake(this);
+        NotifyWake();
     }
 }
 
@@ -235,10 +256,7 @@ RdmaQueuePair::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8
     m.kind = kind;
     m_endPsn = m.endPsn;
     m_messages.push_back(m);
-    if (!m_wake.IsNull())
-    {
-        m_wake(this);
-    }
+    NotifyWake();
 }
 
 void
@@ -445,9 +463,9 @@ RdmaQueuePair::ReceiveAck(uint32_t wirePsn, Time now)
     }
     CompleteMessages();
     RestartTimer();
-    if (!m_wake.IsNull() && HasDataToSend())
+    if (HasDataToSend())
     {
-        m_wake(this);
+        NotifyWake();
     }
 }
 
@@ -482,9 +500,9 @@ RdmaQueuePair::ReceiveNak(uint32_t wirePsn, Time /* now */)
     }
     CompleteMessages();
     RestartTimer();
-    if (!m_wake.IsNull() && HasDataToSend())
+    if (HasDataToSend())
     {
-        m_wake(this);
+        NotifyWake();
     }
 }
 
@@ -557,9 +575,9 @@ RdmaQueuePair::Timeout()
     {
         m_cc->OnTimeout();
     }
-    if (!m_wake.IsNull() && HasDataToSend())
+    if (HasDataToSend())
     {
-        m_wake(this);
+        NotifyWake();
     }
 }
 

@@ -129,6 +129,12 @@ class RdmaQueuePair : public Object
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcContext& ctx);
     Ptr<RdmaCongestionControl> GetCongestionControl() const;
     void SetCallbacks(SendCompleteCallback sent, DeliveredCallback delivered, WakeCallback wake);
+    /**
+     * Call \p wake(\p target, *this) where the wake callback would be called (it then
+     * is not): a plain function for an owner that is woken after most ACKs, without a
+     * Callback's copy of the queue pair's Ptr per call.
+     */
+    void SetWakeFunction(void (*wake)(void* target, RdmaQueuePair& qp), void* target);
 
     // ---- sender half ----
     /// Post a WRITE-with-immediate of `bytes` bytes; returns the message id.
@@ -186,6 +192,8 @@ class RdmaQueuePair : public Object
     void Timeout();
     void CompleteMessages();
     void OnCcChange();
+    /// Tell the owner this queue pair may send (the wake function, else the callback).
+    void NotifyWake();
     uint32_t PayloadOf(uint64_t psn) const;
     const RdmaMessage* MessageOf(uint64_t psn) const;
     /// The segment carrying psn (which must belong to a posted message).
@@ -228,6 +236,8 @@ class RdmaQueuePair : public Object
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;
     WakeCallback m_wake;
+    void (*m_wakeFunction)(void*, RdmaQueuePair&){nullptr}; //!< SetWakeFunction, or nullptr
+    void* m_wakeTarget{nullptr};                            //!< its first argument
 
     // sender state
     std::deque<RdmaMessage> m_messages; //!< posted, not yet acknowledged, in PSN order

@@ -164,6 +164,7 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     qp->SetCallbacks(MakeCallback(&RoceNic::MessageSent, this),
                      MakeCallback(&RoceNic::MessageDelivered, this),
                      MakeCallback(&RoceNic::Wake, this));
+    qp->SetWakeFunction(&RoceNic::WakeQueuePair, this); // (instead of the callback: per ACK)
     m_qps.push_back(qp);
     m_isActive.push_back(false);
     m_templates.emplace_back();
@@ -293,13 +294,20 @@ RoceNic::GetCnpsReceived() const
 void
 RoceNic::Wake(Ptr<RdmaQueuePair> qp)
 {
-    uint32_t idx = qp->GetLocalQpn() - 1;
-    if (!m_isActive[idx])
+    WakeQueuePair(this, *qp);
+}
+
+void
+RoceNic::WakeQueuePair(void* nic, RdmaQueuePair& qp)
+{
+    RoceNic* self = static_cast<RoceNic*>(nic);
+    uint32_t idx = qp.GetLocalQpn() - 1;
+    if (!self->m_isActive[idx])
     {
-        m_isActive[idx] = true;
-        m_active.push_back(PeekPointer(qp));
+        self->m_isActive[idx] = true;
+        self->m_active.push_back(&qp);
     }
-    m_device->NotifyDataAvailable();
+    self->m_device->NotifyDataAvailable();
 }
 
 namespace

@@ -80,6 +80,8 @@ class RoceNic : public Object, public RocePortOwner
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void Wake(Ptr<RdmaQueuePair> qp);
+    /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this NIC).
+    static void WakeQueuePair(void* nic, RdmaQueuePair& qp);
     void WakeUp();
     /// Pacing wake-up number \p generation ran: WakeUp if no later one was asked for.
     void WakeIfCurrent(uint64_t generation);
