@@ -77,48 +77,50 @@ struct RoceFrameFields
  */
 struct RoceFrameView
 {
-    uint64_t rethVa;          //!< RETH virtual address
+    // What a switch reads of a frame (with RoceParsedFrame's packet pointer, the
+    // first cache line), then what the NIC reads, then the rest.
     uint32_t frameBytes;      //!< whole frame, FCS excluded
     uint32_t srcIp;           //!< IPv4 source (host order)
     uint32_t dstIp;           //!< IPv4 destination (host order)
-    uint32_t destQp;          //!< BTH DestQP
-    uint32_t psn;             //!< BTH PSN
-    uint32_t aethMsn;         //!< AETH MSN
-    uint32_t rethRKey;        //!< RETH R_Key
-    uint32_t rethDmaLen;      //!< RETH DMA length
-    uint32_t imm;             //!< immediate data
-    uint16_t etherType;       //!< EtherType after any VLAN tag
-    uint16_t vid;             //!< 802.1Q VLAN id
-    uint16_t ipId;            //!< IPv4 identification
     uint16_t udpSrc;          //!< UDP source port
     uint16_t udpDst;          //!< UDP destination port
-    uint16_t pKey;            //!< BTH P_Key
-    uint16_t pfcEnableVector; //!< PFC class-enable vector
-    uint16_t pfcPauseTime[8]; //!< PFC pause quanta per priority
-    uint8_t dstMac[6];        //!< Ethernet destination
-    uint8_t srcMac[6];        //!< Ethernet source
-    uint8_t pcp;              //!< 802.1Q priority
-    uint8_t l3Offset;         //!< IPv4 header offset (14 or 18)
+    uint8_t ipProtocol;       //!< IPv4 protocol (17 = UDP)
     uint8_t dscp;             //!< IPv4 DSCP
     uint8_t ecn;              //!< IPv4 ECN (3 = CE)
-    uint8_t ttl;              //!< IPv4 TTL
-    uint8_t ipProtocol;       //!< IPv4 protocol (17 = UDP)
-    uint8_t bthOpcode;        //!< BTH opcode
-    uint8_t padCnt;           //!< BTH pad count
-    uint8_t aethSyndrome;     //!< AETH syndrome
+    uint8_t pcp;              //!< 802.1Q priority
     bool isPfc;               //!< 802.1Qbb PFC frame (EtherType 0x8808, opcode 0x0101)
     bool isIpv4;              //!< EtherType 0x0800
     bool isRoce;              //!< IPv4 / UDP dst port 4791 with a full BTH
     bool hasVlan;             //!< 802.1Q tagged
-    bool dei;                 //!< 802.1Q drop eligible
-    bool se;                  //!< BTH solicited event
-    bool migReq;              //!< BTH MigReq
+    uint32_t destQp;          //!< BTH DestQP
+    uint32_t psn;             //!< BTH PSN
+    uint32_t aethMsn;         //!< AETH MSN
+    uint32_t imm;             //!< immediate data
+    uint8_t bthOpcode;        //!< BTH opcode
+    uint8_t aethSyndrome;     //!< AETH syndrome
     bool fecn;                //!< BTH FECN
     bool becn;                //!< BTH BECN
     bool ackReq;              //!< BTH AckReq
     bool hasReth;             //!< RETH decoded (WRITE first/only, READ request)
     bool hasImm;              //!< ImmDt decoded (*-with-immediate)
     bool hasAeth;             //!< AETH decoded (ACK / READ response first/last/only)
+    uint64_t rethVa;          //!< RETH virtual address
+    uint32_t rethRKey;        //!< RETH R_Key
+    uint32_t rethDmaLen;      //!< RETH DMA length
+    uint16_t etherType;       //!< EtherType after any VLAN tag
+    uint16_t vid;             //!< 802.1Q VLAN id
+    uint16_t ipId;            //!< IPv4 identification
+    uint16_t pKey;            //!< BTH P_Key
+    uint16_t pfcEnableVector; //!< PFC class-enable vector
+    uint16_t pfcPauseTime[8]; //!< PFC pause quanta per priority
+    uint8_t dstMac[6];        //!< Ethernet destination
+    uint8_t srcMac[6];        //!< Ethernet source
+    uint8_t l3Offset;         //!< IPv4 header offset (14 or 18)
+    uint8_t ttl;              //!< IPv4 TTL
+    uint8_t padCnt;           //!< BTH pad count
+    bool dei;                 //!< 802.1Q drop eligible
+    bool se;                  //!< BTH solicited event
+    bool migReq;              //!< BTH MigReq
 
     Ipv4Address GetSrcAddress() const; //!< \return srcIp as an Ipv4Address
     Ipv4Address GetDstAddress() const; //!< \return dstIp as an Ipv4Address
@@ -152,8 +154,8 @@ class RoceParsedFrame
 
     /// \p packet (one more reference to it) with its decoded headers \p view.
     RoceParsedFrame(const Ptr<Packet>& packet, const RoceFrameView& view)
-        : view(view),
-          m_packet(PeekPointer(packet))
+        : m_packet(PeekPointer(packet)),
+          view(view)
     {
         if (m_packet != nullptr)
         {
@@ -165,8 +167,8 @@ class RoceParsedFrame
     // (before ns-3.42) copies even from an rvalue, a reference-count update on the
     // packet object, whose cache line a hop would otherwise never need.
     RoceParsedFrame(RoceParsedFrame&& other) noexcept
-        : view(other.view),
-          m_packet(other.m_packet)
+        : m_packet(other.m_packet),
+          view(other.view)
     {
         other.m_packet = nullptr;
     }
@@ -200,8 +202,6 @@ class RoceParsedFrame
         return m_packet != nullptr;
     }
 
-    RoceFrameView view; //!< the frame's decoded headers
-
   private:
     void Release()
     {
@@ -212,7 +212,12 @@ class RoceParsedFrame
         }
     }
 
+    // The packet pointer first, then the view's fields a switch reads: a frame's
+    // hop through a switch reads one cache line of it.
     Packet* m_packet{nullptr}; //!< the bytes, if written (holds one reference)
+
+  public:
+    RoceFrameView view; //!< the frame's decoded headers
 };
 
 /**
