@@ -194,8 +194,6 @@ FabricSimulatorImpl::RunEvents()
         if (call != nullptr)
         {
             m_runningPayload = payload;
-            m_runningCall = call;
-            m_runningWheel = wheel;
             m_runningNode = node;
             call->fire(arg, payload); // no EventImpl
             relinked = payload != nullptr && m_runningPayload == nullptr;

@@ -141,20 +141,15 @@ class FabricSimulatorImpl : public SimulatorImpl
         {
             return nullptr;
         }
-        Scheduler::Event ev;
-        ev.impl = nullptr;
-        ev.key.m_ts = ts;
-        ev.key.m_context = context;
-        ev.key.m_uid = sim->m_uid++;
-        ++sim->m_unscheduledEvents;
-        return sim->m_wheel->InsertCall(ev, ops, arg);
+        return sim->m_wheel->InsertCall(sim->NewEvent(context, ts, nullptr), ops, arg);
     }
 
     /**
      * ScheduleCallFast for a payload that is the running call event's own (\p payload,
      * its address): the event's node goes back into the event list as the new event,
      * with the payload where it is (no copy; a frame forwarded on). \p ops must be the
-     * running event's.
+     * running event's. (The event list cannot change while a call event runs:
+     * SetScheduler refuses while any is in it, and the running one still is.)
      * \return false if that cannot be (another event, another payload, or beyond the
      * wheel's span): nothing was done, use ScheduleCallFast.
      */
@@ -166,7 +161,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     {
         FabricSimulatorImpl* sim = s_running;
         if (sim == nullptr || payload == nullptr || payload != sim->m_runningPayload ||
-            ops != sim->m_runningCall || sim->m_wheel != sim->m_runningWheel)
+            ops != sim->m_wheel->GetCall(sim->m_runningNode))
         {
             return false;
         }
@@ -175,13 +170,7 @@ class FabricSimulatorImpl : public SimulatorImpl
         {
             return false;
         }
-        Scheduler::Event ev;
-        ev.impl = nullptr;
-        ev.key.m_ts = ts;
-        ev.key.m_context = context;
-        ev.key.m_uid = sim->m_uid++;
-        ++sim->m_unscheduledEvents;
-        sim->m_wheel->RelinkCall(sim->m_runningNode, ev, ops, arg);
+        sim->m_wheel->RelinkCall(sim->m_runningNode, sim->NewEvent(context, ts, nullptr), ops, arg);
         sim->m_runningPayload = nullptr; // (once: the node is the new event's now)
         return true;
     }
@@ -230,12 +219,7 @@ class FabricSimulatorImpl : public SimulatorImpl
                 const void* hint = nullptr,
                 bool direct = false)
     {
-        Scheduler::Event ev;
-        ev.impl = event;
-        ev.key.m_ts = ts;
-        ev.key.m_context = context;
-        ev.key.m_uid = m_uid++;
-        ++m_unscheduledEvents;
+        const Scheduler::Event ev = NewEvent(context, ts, event);
         if (m_wheel != nullptr)
         {
             m_wheel->InsertEvent(ev, hint, direct);
@@ -244,6 +228,19 @@ class FabricSimulatorImpl : public SimulatorImpl
         {
             m_events->Insert(ev);
         }
+    }
+
+    /// \return the event \p impl (nullptr: a call event) at \p ts in \p context with the
+    /// next uid, counted as in the list (the caller inserts it)
+    Scheduler::Event NewEvent(uint32_t context, uint64_t ts, EventImpl* impl)
+    {
+        Scheduler::Event ev;
+        ev.impl = impl;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = m_uid++;
+        ++m_unscheduledEvents;
+        return ev;
     }
 
     /// Move events scheduled by other threads into the event list.
@@ -273,10 +270,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     int64_t m_unscheduledEvents{0}; //!< events in the list
 
     // The call event running (ScheduleCallInPlace)
-    void* m_runningPayload{nullptr};                             //!< its payload, until re-used
-    const TimingWheelScheduler::CallOps* m_runningCall{nullptr}; //!< its ops
-    TimingWheelScheduler* m_runningWheel{nullptr};               //!< the wheel it came from
-    uint32_t m_runningNode{0};                                   //!< its node there
+    void* m_runningPayload{nullptr}; //!< its payload, until re-used
+    uint32_t m_runningNode{0};       //!< its node in m_wheel
 };
 
 } // namespace ns3

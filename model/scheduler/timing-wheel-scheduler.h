@@ -101,6 +101,12 @@ class TimingWheelScheduler : public Scheduler
      */
     inline void RelinkCall(uint32_t n, const Event& ev, const CallOps* ops, const void* arg);
 
+    /// \return the ops of node \p n's call event (taken or not), or nullptr
+    const CallOps* GetCall(uint32_t n) const
+    {
+        return m_nodes[n].call;
+    }
+
     /**
      * RemoveNext for FabricSimulatorImpl's loop: the node stays allocated, with its
      * payload, until ReleaseNode (an event may schedule others while it runs).
