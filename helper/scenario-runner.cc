@@ -603,9 +603,13 @@ ScenarioRunner::SampleQueues()
         {
             // Only queues holding frames (most of a fabric's are empty at any time).
             const uint8_t busy = sw->GetNonEmptyQueues(port);
-            for (uint8_t q = 0; busy != 0 && q < 8; ++q)
+            for (uint8_t q = 0; q < 8; ++q)
             {
-                uint64_t bytes = ((busy >> q) & 1) != 0 ? sw->GetQueueBytes(port, q) : 0;
+                if (((busy >> q) & 1) == 0)
+                {
+                    continue;
+                }
+                uint64_t bytes = sw->GetQueueBytes(port, q);
                 if (bytes > 0)
                 {
                     m_writer->AppendQlen(now, roce->GetSwitchNode(s), port, q, bytes);

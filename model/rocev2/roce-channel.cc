@@ -70,13 +70,18 @@ RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
     // PointToPointChannel's p->Copy()), no reference-count update. With the timing
     // wheel it travels in the arrival event's node, a call to the receiving port.
     const int64_t arrival = txTicks + m_delayTicks;
-    if (Carry(frame, m_receiver, m_receiverNode, arrival))
+    if (!Carry(frame, m_receiver, m_receiverNode, arrival))
     {
-        return;
+        Queue(frame, arrival);
     }
+}
+
+void
+RoceChannel::Direction::Queue(RoceParsedFrame& frame, int64_t arrivalTicks)
+{
     Ref(); // the simulator releases one reference per scheduled run
     const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
-    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrival, this, &onWire);
+    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrivalTicks, this, &onWire);
 }
 
 bool

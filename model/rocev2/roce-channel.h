@@ -54,12 +54,16 @@ class RoceChannel : public Channel
          * direction's receiver, its node and the delay (GetReceiver...): \p frame
          * (moved from) arrives at \p receiver \p arrivalTicks from now, carried by a
          * call event. \return false if that cannot be (no FabricSimulatorImpl with a
-         * wheel, or beyond its span): nothing was done, use TransmitStart.
+         * wheel, or beyond its span): nothing was done, use Queue.
          */
         static bool Carry(RoceParsedFrame& frame,
                           RoceNetDevice* receiver,
                           uint32_t receiverNode,
                           int64_t arrivalTicks);
+
+        /// TransmitStart's way without the timing wheel: \p frame (moved from) waits
+        /// here and arrives \p arrivalTicks from now, this object being the event.
+        void Queue(RoceParsedFrame& frame, int64_t arrivalTicks);
 
         /// \return the port frames arrive at
         RoceNetDevice* GetReceiver() const

@@ -360,9 +360,10 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
         m_cableDelayTicks = m_outgoing->GetDelayTicks();
     }
     // The cable's direction is read only without the timing wheel.
-    if (!RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, txTicks + m_cableDelayTicks))
+    const int64_t arrival = txTicks + m_cableDelayTicks;
+    if (!RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, arrival))
     {
-        m_outgoing->TransmitStart(frame, txTicks);
+        m_outgoing->Queue(frame, arrival);
     }
     return txTicks;
 }
