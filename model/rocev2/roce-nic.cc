@@ -364,9 +364,12 @@ RoceNic::WakeUp()
 bool
 RoceNic::HasFrame(const RoceNetDevice& /* dev */, uint8_t /* pausedMask */) const
 {
-    // Windows, pacing and PFC decide at dequeue time; an exact answer would repeat
-    // that scan. Host ports are a small share of hops, so always take the event.
-    return true;
+    // Without a control frame or a queue pair in the round robin the pull at the end
+    // of this frame would find nothing, and whatever changes that signals the port
+    // (WakeQueuePair, QueueControl, a pause's end), which then pulls, or asks for the
+    // frame's end, itself: no event. Windows, pacing and PFC decide at dequeue time
+    // (an exact answer for active queue pairs would repeat its scan).
+    return !m_control.empty() || !m_active.empty();
 }
 
 bool
