@@ -79,8 +79,7 @@ TimingWheelScheduler::NotifyConstructionCompleted()
         ++m_shift;
     }
     m_mask = m_slotCount - 1;
-    m_head.assign(m_slotCount, NIL);
-    m_tail.assign(m_slotCount, NIL);
+    m_slots.assign(m_slotCount, Slot{NIL, NIL});
     m_words.assign(m_slotCount / 64, 0);
     m_far = CreateObject<QuaternaryHeapScheduler>();
 }
@@ -135,7 +134,7 @@ TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
 {
     const EventKey& key = m_nodes[node].ev.key;
     uint32_t prev = NIL;
-    uint32_t cur = m_head[slot];
+    uint32_t cur = m_slots[slot].head;
     while (m_nodes[cur].ev.key < key)
     {
         prev = cur;
@@ -144,7 +143,7 @@ TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
     m_nodes[node].next = cur;
     if (prev == NIL)
     {
-        m_head[slot] = node;
+        m_slots[slot].head = node;
     }
     else
     {
@@ -169,11 +168,11 @@ TimingWheelScheduler::PeekNext() const
 {
     NS_ASSERT(!IsEmpty());
     const uint32_t slot = FirstSlot();
-    if (slot == NIL || FarFirst(m_head[slot]))
+    if (slot == NIL || FarFirst(m_slots[slot].head))
     {
         return m_far->PeekNext();
     }
-    return m_nodes[m_head[slot]].ev;
+    return m_nodes[m_slots[slot].head].ev;
 }
 
 Scheduler::Event
@@ -193,7 +192,7 @@ TimingWheelScheduler::Remove(const Event& ev)
         // Maybe in the wheel (or inserted into the far heap before the wheel reached it).
         const auto slot = static_cast<uint32_t>(index & m_mask);
         uint32_t prev = NIL;
-        for (uint32_t cur = m_head[slot]; cur != NIL; prev = cur, cur = m_nodes[cur].next)
+        for (uint32_t cur = m_slots[slot].head; cur != NIL; prev = cur, cur = m_nodes[cur].next)
         {
             if (m_nodes[cur].ev.key.m_uid != ev.key.m_uid)
             {
@@ -202,7 +201,7 @@ TimingWheelScheduler::Remove(const Event& ev)
             const uint32_t next = m_nodes[cur].next;
             if (prev == NIL)
             {
-                m_head[slot] = next;
+                m_slots[slot].head = next;
             }
             else
             {
@@ -210,7 +209,7 @@ TimingWheelScheduler::Remove(const Event& ev)
             }
             if (next == NIL)
             {
-                m_tail[slot] = prev;
+                m_slots[slot].tail = prev;
                 if (prev == NIL)
                 {
                     ClearSlot(slot);

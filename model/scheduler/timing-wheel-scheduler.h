@@ -216,11 +216,18 @@ class TimingWheelScheduler : public Scheduler
     uint64_t m_current{0}; //!< slot index (ts >> m_shift) of the last event removed
     uint64_t m_inWheel{0}; //!< events in the wheel
 
-    std::vector<uint32_t> m_head;  //!< per slot: first node (earliest key) or NIL
-    std::vector<uint32_t> m_tail;  //!< per slot: last node (latest key) or NIL
-    std::vector<uint64_t> m_words; //!< bit per slot: non-empty
-    uint64_t m_summary{0};         //!< bit per word of m_words: non-zero
-    std::vector<Node> m_nodes;     //!< node pool
+    /// A slot's list; head and tail side by side, as inserting into an empty slot and
+    /// taking a slot's last event write both (one cache line, not two arrays' lines).
+    struct Slot
+    {
+        uint32_t head; //!< first node (earliest key) or NIL
+        uint32_t tail; //!< last node (latest key) or NIL
+    };
+
+    std::vector<Slot> m_slots;                          //!< per slot
+    std::vector<uint64_t> m_words;                      //!< bit per slot: non-empty
+    uint64_t m_summary{0};                              //!< bit per word of m_words: non-zero
+    std::vector<Node> m_nodes;                          //!< node pool
     std::vector<std::unique_ptr<Payload[]>> m_payloads; //!< payload room, by node index
     uint64_t m_callEvents{0};                           //!< nodes holding a call event
     uint32_t m_free{NIL};                               //!< free list through Node::next
@@ -275,18 +282,18 @@ inline void
 TimingWheelScheduler::LinkNode(uint32_t n, uint64_t index)
 {
     const auto slot = static_cast<uint32_t>(index & m_mask);
-    const uint32_t tail = m_tail[slot];
+    const uint32_t tail = m_slots[slot].tail;
     if (tail == NIL)
     {
-        m_head[slot] = n;
-        m_tail[slot] = n;
+        m_slots[slot].head = n;
+        m_slots[slot].tail = n;
         MarkSlot(slot);
     }
     else if (m_nodes[tail].ev.key < m_nodes[n].ev.key)
     {
         // The common case: later than everything in its slot (uids only grow).
         m_nodes[tail].next = n;
-        m_tail[slot] = n;
+        m_slots[slot].tail = n;
     }
     else
     {
@@ -370,12 +377,12 @@ TimingWheelScheduler::FarFirst(uint32_t wheelHead) const
 inline uint32_t
 TimingWheelScheduler::UnlinkHead(uint32_t slot)
 {
-    const uint32_t n = m_head[slot];
+    const uint32_t n = m_slots[slot].head;
     const uint32_t next = m_nodes[n].next;
-    m_head[slot] = next;
+    m_slots[slot].head = next;
     if (next == NIL)
     {
-        m_tail[slot] = NIL;
+        m_slots[slot].tail = NIL;
         ClearSlot(slot);
     }
     --m_inWheel;
@@ -426,7 +433,7 @@ TimingWheelScheduler::TakeNext(bool& direct,
     payload = nullptr;
     call = nullptr;
     Event ev;
-    if (slot == NIL || FarFirst(m_head[slot]))
+    if (slot == NIL || FarFirst(m_slots[slot].head))
     {
         ev = RemoveNextFar();
     }
@@ -456,7 +463,7 @@ TimingWheelScheduler::RemoveNextEvent(bool& direct)
     const uint32_t slot = FirstSlot();
     direct = false;
     const Event ev =
-        (slot == NIL || FarFirst(m_head[slot])) ? RemoveNextFar() : PopSlot(slot, direct);
+        (slot == NIL || FarFirst(m_slots[slot].head)) ? RemoveNextFar() : PopSlot(slot, direct);
     m_current = ev.key.m_ts >> m_shift;
     return ev;
 }
@@ -467,7 +474,7 @@ TimingWheelScheduler::PrefetchNext() const
     const uint32_t slot = FirstSlot();
     if (slot != NIL)
     {
-        const uint32_t n = m_head[slot];
+        const uint32_t n = m_slots[slot].head;
         const Node& node = m_nodes[n];
         if (node.ev.impl != nullptr)
         {
