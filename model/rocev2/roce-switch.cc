@@ -156,12 +156,14 @@ RoceSwitch::DoDispose()
     m_ports.clear();
     for (EgressPort& e : m_egress)
     {
-        for (FrameQueue& q : e.queues)
+        for (EgressQueue& q : e.queue)
         {
-            m_framePool.Clear(q);
+            m_framePool.Clear(q.frames);
         }
     }
     m_egress.clear();
+    m_nonEmpty.clear();
+    m_dwrrNext.clear();
     m_ecn.clear();
     m_routes = nullptr;
     m_graph = nullptr;
@@ -178,6 +180,8 @@ RoceSwitch::AddPort(Ptr<RoceNetDevice> device)
     device->SetOwner(this);
     m_ports.push_back(device);
     m_egress.emplace_back();
+    m_nonEmpty.push_back(0);
+    m_dwrrNext.push_back(0);
 }
 
 void
@@ -308,13 +312,13 @@ RoceSwitch::GetHashSeed() const
 uint64_t
 RoceSwitch::GetQueueBytes(uint32_t port, uint8_t queue) const
 {
-    return m_egress[port].bytes[queue];
+    return m_egress[port].queue[queue].bytes;
 }
 
 uint8_t
 RoceSwitch::GetNonEmptyQueues(uint32_t port) const
 {
-    return m_egress[port].nonEmpty;
+    return m_nonEmpty[port];
 }
 
 uint64_t
@@ -322,9 +326,9 @@ RoceSwitch::GetPortBytes(uint32_t port) const
 {
     const EgressPort& e = m_egress[port];
     uint64_t sum = 0;
-    for (uint64_t b : e.bytes)
+    for (const EgressQueue& q : e.queue)
     {
-        sum += b;
+        sum += q.bytes;
     }
     return sum;
 }
@@ -332,7 +336,7 @@ RoceSwitch::GetPortBytes(uint32_t port) const
 uint32_t
 RoceSwitch::GetQueuePackets(uint32_t port, uint8_t queue) const
 {
-    return m_egress[port].queues[queue].size;
+    return m_egress[port].queue[queue].frames.size;
 }
 
 uint64_t
@@ -378,7 +382,7 @@ RoceSwitch::DataBytes(uint32_t port) const
     uint64_t sum = 0;
     for (int q = 0; q < 7; ++q)
     {
-        sum += e.bytes[q];
+        sum += e.queue[q].bytes;
     }
     return sum;
 }
@@ -529,19 +533,17 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         SetPriority(frame, outPrio);
         m_reclassified++;
     }
-    EgressPort& e = m_egress[out];
-    if (m_idlePortShortcut && e.nonEmpty == 0 && inPort != out && (!m_dwrr || outPrio == 7) &&
+    uint8_t& nonEmpty = m_nonEmpty[out];
+    if (m_idlePortShortcut && nonEmpty == 0 && inPort != out && (!m_dwrr || outPrio == 7) &&
         m_ports[out]->CanTransmitNow(outPrio))
     {
         ForwardAtOnce(inPort, prio, out, outPrio, frame);
         return;
     }
-    e.nonEmpty |= static_cast<uint8_t>(1U << outPrio);
-    m_framePool.EmplaceBack(e.queues[outPrio],
-                            std::move(frame),
-                            static_cast<uint16_t>(inPort),
-                            prio);
-    e.bytes[outPrio] += bytes;
+    nonEmpty |= static_cast<uint8_t>(1U << outPrio);
+    EgressQueue& q = m_egress[out].queue[outPrio];
+    m_framePool.EmplaceBack(q.frames, std::move(frame), static_cast<uint16_t>(inPort), prio);
+    q.bytes += bytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
         m_mmu->SetPaused(inPort, prio, true);
@@ -583,9 +585,9 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
 }
 
 int
-RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
+RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
 {
-    const uint8_t ready = port.nonEmpty & static_cast<uint8_t>(~pausedMask);
+    const uint8_t ready = m_nonEmpty[outPort] & static_cast<uint8_t>(~pausedMask);
     if (ready == 0)
     {
         return -1;
@@ -597,65 +599,68 @@ RoceSwitch::PickQueue(EgressPort& port, uint8_t pausedMask)
         return 31 - __builtin_clz(static_cast<uint32_t>(ready));
     }
     // Deficit weighted round robin over 0..6 with equal quanta (some queue is ready).
+    EgressPort& port = m_egress[outPort];
+    uint8_t& next = m_dwrrNext[outPort];
     for (;;)
     {
-        uint8_t q = port.dwrrNext;
-        if (port.queues[q].size != 0 && !(pausedMask & (1U << q)))
+        const uint8_t q = next;
+        EgressQueue& queue = port.queue[q];
+        if (queue.frames.size != 0 && !(pausedMask & (1U << q)))
         {
-            const uint32_t head = m_framePool.Front(port.queues[q]).frame.view.frameBytes;
-            if (port.deficit[q] >= static_cast<int64_t>(head))
+            const uint32_t head = m_framePool.Front(queue.frames).frame.view.frameBytes;
+            if (queue.deficit >= static_cast<int64_t>(head))
             {
-                port.deficit[q] -= head;
+                queue.deficit -= head;
                 return q;
             }
-            port.deficit[q] += m_dwrrQuantum;
-            if (port.deficit[q] >= static_cast<int64_t>(head))
+            queue.deficit += m_dwrrQuantum;
+            if (queue.deficit >= static_cast<int64_t>(head))
             {
                 continue;
             }
         }
-        else if (port.queues[q].size == 0)
+        else if (queue.frames.size == 0)
         {
-            port.deficit[q] = 0;
+            queue.deficit = 0;
         }
-        port.dwrrNext = static_cast<uint8_t>((q + 1) % 7);
+        next = static_cast<uint8_t>((q + 1) % 7);
     }
 }
 
 bool
 RoceSwitch::HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const
 {
-    return (m_egress[dev.GetPortIndex()].nonEmpty & static_cast<uint8_t>(~pausedMask)) != 0;
+    return (m_nonEmpty[dev.GetPortIndex()] & static_cast<uint8_t>(~pausedMask)) != 0;
 }
 
 bool
 RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame)
 {
     uint32_t outPort = dev.GetPortIndex();
-    EgressPort& e = m_egress[outPort];
-    int q = PickQueue(e, pausedMask);
+    int q = PickQueue(outPort, pausedMask);
     if (q < 0)
     {
         return false;
     }
-    QueuedFrame& head = m_framePool.Front(e.queues[q]);
+    EgressQueue& queue = m_egress[outPort].queue[q];
+    QueuedFrame& head = m_framePool.Front(queue.frames);
     const uint16_t inPort = head.inPort;
     const uint8_t inPrio = head.inPrio;
     frame = std::move(head.frame);
-    m_framePool.PopFront(e.queues[q]);
-    if (e.queues[q].size == 0)
+    m_framePool.PopFront(queue.frames);
+    if (queue.frames.size == 0)
     {
-        e.nonEmpty &= static_cast<uint8_t>(~(1U << q));
+        m_nonEmpty[outPort] &= static_cast<uint8_t>(~(1U << q));
     }
     const uint32_t bytes = frame.view.frameBytes;
-    e.bytes[q] -= bytes;
+    queue.bytes -= bytes;
     m_mmu->OnDequeue(inPort, inPrio, outPort, static_cast<uint8_t>(q), bytes);
     if (m_mmu->ShouldResume(inPort, inPrio))
     {
         m_mmu->SetPaused(inPort, inPrio, false);
         m_ports[inPort]->SetPeerPaused(inPrio, false);
     }
-    if (m_ecnEnabled && frame.view.ecn != 0 && m_ecn[outPort]->ShouldMark(e.bytes[q], *m_uniform))
+    if (m_ecnEnabled && frame.view.ecn != 0 && m_ecn[outPort]->ShouldMark(queue.bytes, *m_uniform))
     {
         RoceFrame::SetEcnCe(frame);
         m_ecnMarks++;

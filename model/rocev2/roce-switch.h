@@ -135,13 +135,19 @@ class RoceSwitch : public Object, public RocePortOwner
 
     using FrameQueue = FramePool<QueuedFrame>::Queue; //!< one priority queue
 
-    struct EgressPort
+    /// One priority queue of an egress port, in half a cache line: an enqueue or a
+    /// dequeue touches one line of the port (the three arrays it had took three).
+    struct alignas(32) EgressQueue
     {
-        std::array<FrameQueue, 8> queues;
-        uint8_t nonEmpty{0}; //!< bit q set while queues[q] holds a frame (one byte to test)
-        std::array<uint64_t, 8> bytes{};
-        std::array<int64_t, 8> deficit{};
-        uint8_t dwrrNext{0};
+        FrameQueue frames;  //!< the queued frames
+        uint64_t bytes{0};  //!< their bytes
+        int64_t deficit{0}; //!< DWRR deficit
+    };
+
+    /// The queues of one egress port, by priority.
+    struct alignas(64) EgressPort
+    {
+        std::array<EgressQueue, 8> queue; //!< by priority
     };
 
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
@@ -154,7 +160,7 @@ class RoceSwitch : public Object, public RocePortOwner
                        uint32_t out,
                        uint8_t outPrio,
                        RoceParsedFrame& frame);
-    int PickQueue(EgressPort& port, uint8_t pausedMask);
+    int PickQueue(uint32_t outPort, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
     uint32_t RouteNonMinimal(Ptr<Packet> p,
@@ -172,6 +178,9 @@ class RoceSwitch : public Object, public RocePortOwner
     // What a frame's hop reads comes first: two cache lines of the switch.
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
+    /// Per egress port, bit q set while its queue q holds a frame: one byte to test,
+    /// and a switch's ports share a line (a frame meeting an idle port reads only it).
+    std::vector<uint8_t> m_nonEmpty;
     Ptr<const RouteTable> m_routes;
     Ptr<EgressPortPolicy> m_policy;
     Ptr<SharedBufferMmu> m_mmu; //!< attribute
@@ -187,6 +196,7 @@ class RoceSwitch : public Object, public RocePortOwner
     uint64_t m_reclassified;
     FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
     std::vector<Ptr<EcnMarker>> m_ecn;  //!< per port
+    std::vector<uint8_t> m_dwrrNext;    //!< per port: the DWRR queue to visit next
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
