@@ -145,6 +145,21 @@ RouteTable::Finish()
     }
     m_intern.clear();
     m_scratch = std::vector<uint32_t>();
+    const uint32_t nSets = GetNPortSets();
+    if (nSets <= UINT8_MAX + 1u)
+    {
+        m_sets8.assign(m_sets.begin(), m_sets.end()); // (ids < nSets: no NO_SET left)
+        m_setWidth = 1;
+    }
+    else if (nSets <= UINT16_MAX + 1u)
+    {
+        m_sets16.assign(m_sets.begin(), m_sets.end());
+        m_setWidth = 2;
+    }
+    if (m_setWidth != 4)
+    {
+        m_sets = std::vector<uint32_t>();
+    }
 }
 
 uint32_t
@@ -159,7 +174,7 @@ RouteTable::GetMemoryBytes() const
     return (m_sets.size() + m_pool.size() + m_setOffset.size() + m_rowOf.size() +
             m_hostSet.size()) *
                sizeof(uint32_t) +
-           m_portKind.size() * 3;
+           m_sets8.size() + m_sets16.size() * sizeof(uint16_t) + m_portKind.size() * 3;
 }
 
 } // namespace ns3

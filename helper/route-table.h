@@ -6,6 +6,7 @@
 
 #include "topology-graph.h"
 
+#include "ns3/assert.h"
 #include "ns3/simple-ref-count.h"
 
 #include <cstdint>
@@ -104,9 +105,18 @@ class RouteTable : public SimpleRefCount<RouteTable>
      */
     PortSpan GetCandidates(uint32_t node, uint32_t dstHostIndex) const
     {
-        uint32_t row = m_rowOf[node];
-        uint32_t set = row == NO_ROW ? m_hostSet[node]
-                                     : m_sets[static_cast<size_t>(row) * m_nHosts + dstHostIndex];
+        const uint32_t row = m_rowOf[node];
+        uint32_t set;
+        if (row == NO_ROW)
+        {
+            set = m_hostSet[node];
+        }
+        else
+        {
+            const size_t i = static_cast<size_t>(row) * m_nHosts + dstHostIndex;
+            // (After Finish every switch row holds a set, so no narrow NO_SET.)
+            set = m_setWidth == 1 ? m_sets8[i] : m_setWidth == 2 ? m_sets16[i] : m_sets[i];
+        }
         if (set == NO_SET)
         {
             return PortSpan{nullptr, 0};
@@ -169,6 +179,7 @@ class RouteTable : public SimpleRefCount<RouteTable>
     /// Set the route of switch node towards destination rank dstHostIndex.
     void SetRoute(uint32_t node, uint32_t dstHostIndex, uint32_t setId)
     {
+        NS_ASSERT_MSG(m_setWidth == 4, "RouteTable::SetRoute after Finish");
         m_sets[static_cast<size_t>(m_rowOf[node]) * m_nHosts + dstHostIndex] = setId;
     }
 
@@ -179,7 +190,10 @@ class RouteTable : public SimpleRefCount<RouteTable>
 
     /**
      * Throw std::logic_error naming the first (switch, destination) without a
-     * candidate, then free the build-time dedup index. RoutingEngine calls it last.
+     * candidate, then free the build-time dedup index and store the rows' set ids in
+     * one or two bytes when the sets are that few (a fat-tree's are: its rows then
+     * take a quarter of the memory and of the cache a packet hop reads them from).
+     * RoutingEngine calls it last; no SetRoute after it.
      */
     void Finish();
 
@@ -187,6 +201,12 @@ class RouteTable : public SimpleRefCount<RouteTable>
     uint32_t GetNPortSets() const;
     /// \return bytes used by the tables (rows + pool)
     size_t GetMemoryBytes() const;
+
+    /// \return bytes a row holds per destination: 4 until Finish, then 1, 2 or 4
+    uint8_t GetSetIdBytes() const
+    {
+        return m_setWidth;
+    }
 
   private:
     static constexpr uint32_t NO_ROW = 0xffffffffu;
@@ -197,7 +217,10 @@ class RouteTable : public SimpleRefCount<RouteTable>
     uint32_t m_nHosts;                 //!< destinations per row
     std::vector<uint32_t> m_rowOf;     //!< node -> row (switches) or NO_ROW
     std::vector<uint32_t> m_hostSet;   //!< node -> set for hosts
-    std::vector<uint32_t> m_sets;      //!< row * nHosts + dst -> set id
+    std::vector<uint32_t> m_sets;      //!< row * nHosts + dst -> set id (until Finish narrows)
+    std::vector<uint8_t> m_sets8;      //!< m_sets in one byte each (m_setWidth 1)
+    std::vector<uint16_t> m_sets16;    //!< m_sets in two bytes each (m_setWidth 2)
+    uint8_t m_setWidth{4};             //!< bytes per set id in the rows: 1, 2 or 4
     std::vector<uint32_t> m_pool;      //!< concatenated port sets
     std::vector<uint32_t> m_setOffset; //!< set id -> offset in m_pool (size sets+1)
     std::map<std::vector<uint32_t>, uint32_t> m_intern; //!< build-time dedup

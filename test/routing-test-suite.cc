@@ -650,6 +650,73 @@ class RoutingFactoryTestCase : public TestCase
     }
 };
 
+/// \brief Finish stores set ids in one or two bytes when the sets are that few, and
+/// every lookup still gives the set stored for it.
+class NarrowRowsTestCase : public TestCase
+{
+  public:
+    NarrowRowsTestCase()
+        : TestCase("route rows narrowed by Finish: same candidates in 1, 2 and 4 bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A fat-tree's sets (single ports, the uplinks) fit in a byte.
+        Ptr<TopologyGraph> f = FatTree(4);
+        Ptr<RouteTable> e = RoutingEngine::BuildTable("ecmp", f);
+        NS_TEST_ASSERT_MSG_EQ(+e->GetSetIdBytes(), 1, "k=4 fat-tree: 1-byte set ids");
+        NS_TEST_ASSERT_MSG_EQ(WalkAll(*f, *e).error, "", "k=4 fat-tree walk");
+
+        // 33-port leaves with a set per pair of ports: 528 sets, beyond a byte, and
+        // set ids above 255 in the rows.
+        Ptr<LeafSpineTopologyHelper> ls = CreateObject<LeafSpineTopologyHelper>();
+        ls->SetAttribute("Leaves", UintegerValue(2));
+        ls->SetAttribute("Spines", UintegerValue(1));
+        ls->SetAttribute("HostsPerLeaf", UintegerValue(32));
+        Ptr<TopologyGraph> g = ls->Build();
+        RouteTable t(g, "test");
+        const uint32_t nPorts = g->GetPorts(g->GetSwitches()[0]).size();
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;
+        std::vector<uint32_t> ids;
+        for (uint32_t p = 0; p < nPorts; ++p)
+        {
+            for (uint32_t q = p + 1; q < nPorts; ++q)
+            {
+                pairs.emplace_back(p, q);
+                ids.push_back(t.InternPortSet({q, p}));
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(pairs.size(), 256u, "more sets than a byte holds");
+        const uint32_t nHosts = g->GetNHosts();
+        auto expected = [&](uint32_t sw, uint32_t d) {
+            return (sw * 131 + d * 7 + 300) % pairs.size(); // ids above 255 among them
+        };
+        for (uint32_t sw = 0; sw < g->GetSwitches().size(); ++sw)
+        {
+            for (uint32_t d = 0; d < nHosts; ++d)
+            {
+                t.SetRoute(g->GetSwitches()[sw], d, ids[expected(sw, d)]);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(+t.GetSetIdBytes(), 4, "4 bytes while filled");
+        t.Finish();
+        NS_TEST_ASSERT_MSG_EQ(+t.GetSetIdBytes(), 2, "528 sets: 2-byte set ids");
+        for (uint32_t sw = 0; sw < g->GetSwitches().size(); ++sw)
+        {
+            for (uint32_t d = 0; d < nHosts; ++d)
+            {
+                RouteTable::PortSpan c = t.GetCandidates(g->GetSwitches()[sw], d);
+                const auto& want = pairs[expected(sw, d)];
+                NS_TEST_ASSERT_MSG_EQ(c.size(), 2u, "pair set");
+                NS_TEST_ASSERT_MSG_EQ(c[0], want.first, "switch " << sw << " rank " << d);
+                NS_TEST_ASSERT_MSG_EQ(c[1], want.second, "switch " << sw << " rank " << d);
+            }
+        }
+    }
+};
+
 /// \brief The routing suite.
 class RoutingTestSuite : public TestSuite
 {
@@ -663,6 +730,7 @@ class RoutingTestSuite : public TestSuite
         AddTestCase(new DragonflyRoutingTestCase, AI_FABRIC_QUICK);
         AddTestCase(new UpDownAnyGraphTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoutingFactoryTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new NarrowRowsTestCase, AI_FABRIC_QUICK);
     }
 };
 
