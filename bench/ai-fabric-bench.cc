@@ -7,7 +7,7 @@
  * process, which is comparable across machines where absolute times are not.
  *
  *   ai-fabric-bench --scenario=small|medium|large|permutation|raw [--out=DIR]
- *                   [--huge-pages=1|0]
+ *                   [--huge-pages=1|0] [--raw-repeats=N] [--raw-events=N]
  */
 #include "ns3/command-line.h"
 #include "ns3/scenario-config.h"
@@ -155,12 +155,24 @@ main(int argc, char** argv)
     cmd.AddValue("scenario", "small, medium, large, permutation or raw", scenario);
     cmd.AddValue("out", "output directory of the scenario run", out);
     cmd.AddValue("raw-events", "events in the raw event-rate chain", rawEvents);
+    uint32_t rawRepeats = 3;
+    cmd.AddValue("raw-repeats",
+                 "raw event-rate chains run before the scenario, and again after it (1-100); "
+                 "the highest rate of all is the reference",
+                 rawRepeats);
     bool hugePages = true;
     cmd.AddValue("huge-pages",
                  "1: back the heap with transparent huge pages (glibc tunable "
                  "glibc.malloc.hugetlb=1, as ./ai-fabric run does); 0: the default heap",
                  hugePages);
     cmd.Parse(argc, argv);
+    if (rawRepeats < 1 || rawRepeats > 100 || rawEvents < 1)
+    {
+        std::cerr << "ai-fabric-bench: error: --raw-repeats=" << rawRepeats
+                  << " --raw-events=" << rawEvents
+                  << ": allowed are 1 to 100 repeats of at least one event\n";
+        return 2;
+    }
     if (hugePages && !HugePagesTunable())
     {
         ReexecWithHugePages(argv);
@@ -169,10 +181,21 @@ main(int argc, char** argv)
     nlohmann::json line;
     line["scenario"] = scenario;
     line["huge_pages"] = HugePagesTunable();
-    // The raw rate is measured before and after the scenario and the higher one is
-    // the reference: on a shared machine a single chain can land in a slow spell and
-    // flatter the ratio (one-off measurements of the same binary moved it 0.31-0.50).
-    const double rawBefore = RawEventRate(rawEvents);
+    // The raw rate is measured several times before and after the scenario and the
+    // highest is the reference: on a shared machine a chain can land in a slow spell
+    // and flatter the ratio (single chains of one run have differed by 2x here).
+    auto bestRawRate = [&](nlohmann::json& all) {
+        double best = 0;
+        for (uint32_t i = 0; i < rawRepeats; ++i)
+        {
+            const double rate = RawEventRate(rawEvents);
+            all.push_back(rate);
+            best = std::max(best, rate);
+        }
+        return best;
+    };
+    nlohmann::json rawRates = nlohmann::json::array();
+    const double rawBefore = bestRawRate(rawRates);
     double raw = rawBefore;
     line["raw_event_rate"] = raw;
     if (scenario != "raw")
@@ -189,7 +212,7 @@ main(int argc, char** argv)
         }
         ScenarioRunner runner(c);
         nlohmann::json s = runner.Run();
-        const double rawAfter = RawEventRate(rawEvents);
+        const double rawAfter = bestRawRate(rawRates);
         raw = std::max(rawBefore, rawAfter);
         line["raw_event_rate"] = raw;
         line["raw_event_rate_before"] = rawBefore;
@@ -214,6 +237,7 @@ main(int argc, char** argv)
         line["bytes_per_host"] = hosts ? rss / hosts : 0;
         line["bytes_per_qp"] = qps ? rss / qps : 0;
     }
+    line["raw_event_rates"] = rawRates;
     std::cout << line.dump() << std::endl;
     return 0;
 }
