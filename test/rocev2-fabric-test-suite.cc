@@ -316,6 +316,68 @@ class IncastTestCase : public TestCase
 };
 
 /**
+ * Egress scheduling between data priorities: two 1 MB WRITEs, priority 1 and 3, start
+ * together and share one 100 Gb/s uplink. Strict priority sends priority 3 first: it
+ * ends at about half the time of priority 1 (which then has the link alone). DWRR with
+ * equal quanta alternates them byte for byte: both end together, at the time the two
+ * messages take back to back.
+ */
+class EgressSchedulingTestCase : public TestCase
+{
+  public:
+    EgressSchedulingTestCase(bool dwrr)
+        : TestCase(dwrr ? "DWRR: two priorities share an uplink equally"
+                        : "strict priority: the higher priority goes first"),
+          m_dwrr(dwrr)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        // 2 leaves x 2 hosts, 1 spine: hosts 0 and 1 send to host 2 over leaf 0's uplink.
+        Ptr<TopologyGraph> g = LeafSpine(2, 1, 2);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetSwitchAttribute("Dwrr", BooleanValue(m_dwrr));
+        helper.SetMmuAttribute("BufferSize", UintegerValue(32000000)); // no drop, no pause
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        std::map<uint32_t, double> end; // by sender
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&end](const RdmaFabric::MessageRecord& r) { end[r.src] = r.end.GetSeconds(); }));
+        fabric->SetPriority(1);
+        fabric->PostWrite(0, 2, 1000000, 1, 0);
+        fabric->SetPriority(3);
+        fabric->PostWrite(1, 2, 1000000, 2, 0);
+        Simulator::Run();
+        RdmaFabric::Counters k = fabric->GetCounters();
+        NS_TEST_ASSERT_MSG_EQ(end.size(), 2, "both messages complete");
+        NS_TEST_ASSERT_MSG_EQ(k.losslessDrops + k.lossyDrops, 0, "no drop");
+        NS_TEST_ASSERT_MSG_EQ(k.retransmittedPackets, 0, "nothing retransmitted");
+        // 2 x 1000 packets of 1082 wire bytes at 100 Gb/s: 173.1 us on the uplink, then
+        // about 8 us of cables (four 1 us hops there, four back for the last ACK).
+        const double last = std::max(end[0], end[1]);
+        NS_TEST_ASSERT_MSG_GT(last, 173.1e-6, "the last message ends after both's bytes");
+        NS_TEST_ASSERT_MSG_LT(last, 182e-6, "the uplink stays busy until then");
+        if (m_dwrr)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(end[1] / end[0], 1.0, 0.01, "DWRR: both end together");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(end[1] / end[0],
+                                      0.52,
+                                      0.02,
+                                      "strict: priority 3 first, in about half the time");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_dwrr;
+};
+
+/**
  * A frame that meets an idle egress port with empty queues skips the queue
  * (RoceSwitch::IdlePortShortcut): the same steps in the same order, so the same
  * run. An incast under PFC and DCQCN plus crossing traffic exercises pauses,
@@ -524,6 +586,8 @@ class Rocev2FabricTestSuite : public TestSuite
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new VictimFlowTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IdlePortShortcutTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new EgressSchedulingTestCase(false), AI_FABRIC_QUICK);
+        AddTestCase(new EgressSchedulingTestCase(true), AI_FABRIC_QUICK);
     }
 };
 

@@ -163,7 +163,7 @@ RoceSwitch::DoDispose()
     }
     m_egress.clear();
     m_nonEmpty.clear();
-    m_dwrrNext.clear();
+    m_dwrrTurn.clear();
     m_ecn.clear();
     m_routes = nullptr;
     m_graph = nullptr;
@@ -181,7 +181,7 @@ RoceSwitch::AddPort(Ptr<RoceNetDevice> device)
     m_ports.push_back(device);
     m_egress.emplace_back();
     m_nonEmpty.push_back(0);
-    m_dwrrNext.push_back(0);
+    m_dwrrTurn.push_back(DwrrTurn{});
 }
 
 void
@@ -598,32 +598,36 @@ RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
     {
         return 31 - __builtin_clz(static_cast<uint32_t>(ready));
     }
-    // Deficit weighted round robin over 0..6 with equal quanta (some queue is ready).
+    // Deficit round robin over 0..6 with equal quanta (some queue is ready): the queue
+    // whose turn it is gets one quantum when its turn starts, sends while its deficit
+    // covers its head frame, and the turn passes on when it does not (the deficit
+    // carries over) or when the queue is empty (the deficit is dropped) or paused.
     EgressPort& port = m_egress[outPort];
-    uint8_t& next = m_dwrrNext[outPort];
+    DwrrTurn& turn = m_dwrrTurn[outPort];
     for (;;)
     {
-        const uint8_t q = next;
+        const uint8_t q = turn.queue;
         EgressQueue& queue = port.queue[q];
         if (queue.frames.size != 0 && !(pausedMask & (1U << q)))
         {
+            if (!turn.granted)
+            {
+                queue.deficit += m_dwrrQuantum;
+                turn.granted = true;
+            }
             const uint32_t head = m_framePool.Front(queue.frames).frame.view.frameBytes;
             if (queue.deficit >= static_cast<int64_t>(head))
             {
                 queue.deficit -= head;
                 return q;
             }
-            queue.deficit += m_dwrrQuantum;
-            if (queue.deficit >= static_cast<int64_t>(head))
-            {
-                continue;
-            }
         }
         else if (queue.frames.size == 0)
         {
             queue.deficit = 0;
         }
-        next = static_cast<uint8_t>((q + 1) % 7);
+        turn.queue = static_cast<uint8_t>((q + 1) % 7);
+        turn.granted = false;
     }
 }
 

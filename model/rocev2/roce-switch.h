@@ -144,6 +144,13 @@ class RoceSwitch : public Object, public RocePortOwner
         int64_t deficit{0}; //!< DWRR deficit
     };
 
+    /// Whose turn it is in an egress port's deficit round robin.
+    struct DwrrTurn
+    {
+        uint8_t queue{0};    //!< the queue (0..6) whose turn it is
+        bool granted{false}; //!< it has had this turn's quantum
+    };
+
     /// The queues of one egress port, by priority.
     struct alignas(64) EgressPort
     {
@@ -196,7 +203,7 @@ class RoceSwitch : public Object, public RocePortOwner
     uint64_t m_reclassified;
     FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
     std::vector<Ptr<EcnMarker>> m_ecn;  //!< per port
-    std::vector<uint8_t> m_dwrrNext;    //!< per port: the DWRR queue to visit next
+    std::vector<DwrrTurn> m_dwrrTurn;   //!< per port: whose DWRR turn it is
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
