@@ -6,7 +6,7 @@
 
 #include "topology-graph.h"
 
-#include "ns3/assert.h"
+#include "ns3/abort.h"
 #include "ns3/simple-ref-count.h"
 
 #include <cstdint>
@@ -180,7 +180,9 @@ class RouteTable : public SimpleRefCount<RouteTable>
     /// Set the route of switch node towards destination rank dstHostIndex.
     void SetRoute(uint32_t node, uint32_t dstHostIndex, uint32_t setId)
     {
-        NS_ASSERT_MSG(m_setWidth == 4, "RouteTable::SetRoute after Finish");
+        NS_ABORT_MSG_IF(m_setWidth != 4,
+                        "RouteTable::SetRoute after Finish (the rows are narrowed then): "
+                        "routing engines set every route before Finish");
         m_sets[static_cast<size_t>(m_rowOf[node]) * m_nHosts + dstHostIndex] = setId;
     }
 
