@@ -136,7 +136,8 @@ class RoceSwitch : public Object, public RocePortOwner
     using FrameQueue = FramePool<QueuedFrame>::Queue; //!< one priority queue
 
     /// One priority queue of an egress port, in half a cache line: an enqueue or a
-    /// dequeue touches one line of the port (the three arrays it had took three).
+    /// dequeue touches one line of the port (three when links, bytes and deficits
+    /// were three arrays).
     struct alignas(32) EgressQueue
     {
         FrameQueue frames;  //!< the queued frames
@@ -182,7 +183,8 @@ class RoceSwitch : public Object, public RocePortOwner
     /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN; the view too.
     static void SetPriority(RoceParsedFrame& frame, uint8_t prio);
 
-    // What a frame's hop reads comes first: two cache lines of the switch.
+    // What a frame's hop reads comes first: the line that holds the port-owner vtable
+    // pointer (loaded for the call anyway) and the two after it.
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
     /// Per egress port, bit q set while its queue q holds a frame: one byte to test,
