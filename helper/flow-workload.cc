@@ -185,8 +185,14 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
             }
             if (f.priority != c.priority)
             {
-                NS_LOG_WARN("flow " << f.id << " priority " << unsigned(f.priority)
-                                    << " ignored: every queue pair uses --priority=" << c.priority);
+                // Every queue pair runs at --priority: a flow asking for another class
+                // would silently run in the wrong one.
+                std::ostringstream os;
+                os << "--flows=" << c.flows << ": flow " << f.id << " (" << f.src << " -> " << f.dst
+                   << ") has priority " << unsigned(f.priority) << "; allowed: " << c.priority
+                   << ", the --priority every queue pair runs at (set "
+                   << "--priority=" << unsigned(f.priority) << " if all flows use it)";
+                throw ConfigError(os.str());
             }
         }
         m_fctTxtPath = c.out + "/" + m_fctTxtName;

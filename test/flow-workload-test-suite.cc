@@ -377,6 +377,12 @@ class BadInputTestCase : public TestCase
         c.stopTime = Seconds(1);
         Expect(InstallError(c, MilliSeconds(1)), {"--flows=" + late, "--stop-time", "2.5"});
 
+        const std::string otherClass = dir + "/other-class.txt";
+        std::ofstream(otherClass) << "2\n0 1 3 100 1000 0.000001\n1 2 5 100 1000 0.000002\n";
+        c.flows = otherClass;
+        Expect(InstallError(c, MilliSeconds(1)),
+               {"--flows=" + otherClass, "flow 1", "priority 5", "allowed: 3", "--priority=5"});
+
         c.flows = "";
         c.background = dir + "/no-such.cdf";
         Expect(InstallError(c, MilliSeconds(1)), {"--background=" + c.background, "no-such.cdf"});
