@@ -161,10 +161,11 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     qp->SetAttribute("Mtu", UintegerValue(m_mtu));
     uint32_t qpn = static_cast<uint32_t>(m_qps.size()) + 1;
     qp->SetIdentity(qpn, 0, m_hostIndex, peerHost, priority, entropy);
+    // Woken by a plain function (per ACK), not a wake callback.
     qp->SetCallbacks(MakeCallback(&RoceNic::MessageSent, this),
                      MakeCallback(&RoceNic::MessageDelivered, this),
-                     MakeCallback(&RoceNic::Wake, this));
-    qp->SetWakeFunction(&RoceNic::WakeQueuePair, this); // (instead of the callback: per ACK)
+                     RdmaQueuePair::WakeCallback());
+    qp->SetWakeFunction(&RoceNic::WakeQueuePair, this);
     m_qps.push_back(qp);
     m_isActive.push_back(false);
     m_templates.emplace_back();
@@ -289,12 +290,6 @@ uint64_t
 RoceNic::GetCnpsReceived() const
 {
     return m_cnpsReceived;
-}
-
-void
-RoceNic::Wake(Ptr<RdmaQueuePair> qp)
-{
-    WakeQueuePair(this, *qp);
 }
 
 void

@@ -79,8 +79,7 @@ class RoceNic : public Object, public RocePortOwner
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
-    void Wake(Ptr<RdmaQueuePair> qp);
-    /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this NIC).
+    /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this NIC): \p qp may send.
     static void WakeQueuePair(void* nic, RdmaQueuePair& qp);
     void WakeUp();
     /// Pacing wake-up number \p generation ran: WakeUp if no later one was asked for.
