@@ -94,7 +94,20 @@ OutputWriter::OutputWriter(const std::string& dir)
                           "': " + (ec ? ec.message() : "a file of that name exists"));
     }
     // Nothing from a previous run may look current.
-    for (const auto& entry : fs::directory_iterator(dir, ec))
+    RemoveContractFiles();
+    OpenCsv(m_fct, "fct.csv", FCT_HEADER);
+    OpenCsv(m_collective, "collective.csv", COLLECTIVE_HEADER);
+    OpenCsv(m_pfc, "pfc.csv", PFC_HEADER);
+    OpenCsv(m_qlen, "qlen.csv", QLEN_HEADER);
+    OpenCsv(m_drops, "drops.csv", DROPS_HEADER);
+}
+
+void
+OutputWriter::RemoveContractFiles() const
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(m_dir, ec))
     {
         const std::string name = entry.path().filename().string();
         const bool contract = name == "summary.json" || name == "summary.json.tmp" ||
@@ -103,20 +116,15 @@ OutputWriter::OutputWriter(const std::string& dir)
                               entry.path().extension() == ".pcap";
         if (contract && entry.is_regular_file())
         {
-            NS_LOG_LOGIC("removing stale " << entry.path());
+            NS_LOG_LOGIC("removing " << entry.path());
             fs::remove(entry.path(), ec);
             if (ec)
             {
-                throw ConfigError("--out: cannot remove stale '" + entry.path().string() +
+                throw ConfigError("--out: cannot remove '" + entry.path().string() +
                                   "': " + ec.message());
             }
         }
     }
-    OpenCsv(m_fct, "fct.csv", FCT_HEADER);
-    OpenCsv(m_collective, "collective.csv", COLLECTIVE_HEADER);
-    OpenCsv(m_pfc, "pfc.csv", PFC_HEADER);
-    OpenCsv(m_qlen, "qlen.csv", QLEN_HEADER);
-    OpenCsv(m_drops, "drops.csv", DROPS_HEADER);
 }
 
 OutputWriter::~OutputWriter()
@@ -303,6 +311,19 @@ OutputWriter::Close()
         Flush(*csv);
         csv->file.close();
     }
+}
+
+void
+OutputWriter::Abandon()
+{
+    NS_LOG_FUNCTION(this);
+    m_closed = true;
+    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    {
+        csv->buffer.clear();
+        csv->file.close();
+    }
+    RemoveContractFiles();
 }
 
 nlohmann::json

@@ -126,6 +126,13 @@ class OutputWriter
     void Close();
 
     /**
+     * Close and delete every contract file in the directory (CSVs, pcaps, summary):
+     * for a run that failed before it started, whose header-only CSVs would look
+     * like the output of a run without traffic. Appending afterwards is an error.
+     */
+    void Abandon();
+
+    /**
      * \brief Close the CSVs, then write summary.json atomically.
      *
      * Adds "fct" (FctStats(), unless the caller set it) and "output" (directory and
@@ -148,6 +155,8 @@ class OutputWriter
         uint64_t rows{0};   ///< data rows appended
     };
 
+    /// Delete the contract's files in m_dir (ConfigError naming one that stays).
+    void RemoveContractFiles() const;
     void OpenCsv(Csv& csv, const char* name, const char* header);
     void EndRow(Csv& csv);
     void Flush(Csv& csv);

@@ -700,10 +700,20 @@ ScenarioRunner::Run()
     m_graph = BuildTopology(m_config);
     m_routes = BuildRoutes(m_config, m_graph);
     m_writer = std::make_unique<OutputWriter>(m_config.out);
-    BuildFabric();
-    ConnectMonitors();
-    ScheduleWorkload();
-    ScheduleFlows();
+    try
+    {
+        BuildFabric();
+        ConnectMonitors();
+        ScheduleWorkload();
+        ScheduleFlows();
+    }
+    catch (const ConfigError&)
+    {
+        // The workload could not be installed (e.g. a flow file's flow starting after
+        // --stop-time): no header-only CSVs that would pass for a run without traffic.
+        m_writer->Abandon();
+        throw;
+    }
     if (m_config.qlenInterval > Time(0))
     {
         Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);

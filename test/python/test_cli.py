@@ -240,3 +240,22 @@ def test_stop_time_cuts_run_short(run, tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert s["complete"] is False
     assert s.get("unfinished")
+
+
+def test_workload_error_leaves_no_output(run, tmp_path):
+    # A flow file whose flow starts after --stop-time is found only when the workload
+    # is installed, after the output files were opened: exit 2 with one clear line,
+    # and nothing in --out that could pass for a run (header-only CSVs, pcaps, a
+    # previous run's summary).
+    flows = tmp_path / "late.txt"
+    flows.write_text("1\n0 1 3 100 1000 2.5\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("stale")
+    (out / "notes.txt").write_text("mine")
+    r = run(*SMALL[:4], "--workload=none", f"--flows={flows}", "--stop-time=1s",
+            "--pcap=1", f"--out={out}")
+    assert r.returncode == 2, r.stdout
+    assert "--stop-time" in r.stderr and str(flows) in r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
