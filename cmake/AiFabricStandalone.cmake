@@ -18,6 +18,11 @@ option(AI_FABRIC_WERROR "Treat warnings in this module's own targets as errors" 
 option(AI_FABRIC_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(AI_FABRIC_EXAMPLES "Build the programs in examples/" ON)
 option(AI_FABRIC_TESTS "Build ai-fabric-test-runner and register the CTest tests" ON)
+set(AI_FABRIC_PGO OFF CACHE STRING
+    "Profile-guided optimization of the library: OFF, GENERATE (instrumented; then build pgo-train) or USE")
+set_property(CACHE AI_FABRIC_PGO PROPERTY STRINGS OFF GENERATE USE)
+set(AI_FABRIC_PGO_DIR ${CMAKE_BINARY_DIR}/pgo-profile CACHE PATH
+    "Directory of the profile AI_FABRIC_PGO writes (GENERATE) and reads (USE)")
 
 # --- ns-3 ----------------------------------------------------------------------
 # ns-3's package version file accepts only an exact version match, so ask for
@@ -153,6 +158,38 @@ if(AI_FABRIC_IPO)
 else()
   message(STATUS "ai-fabric: no link-time optimization (${AI_FABRIC_IPO_WHY})")
 endif()
+# Profile-guided optimization of the library (GCC): the per-packet path is branchy and
+# full of indirect calls (event kinds, port owners), which a profile lays out and
+# inlines: -10% instructions and about -15% time on a k=8 allreduce (BENCHMARKS.md).
+# GENERATE builds an instrumented library, the pgo-train target (below) runs
+# ai-fabric-sim on small scenarios of every fabric, congestion control and topology
+# family, USE rebuilds with that profile; ./ai-fabric does the three steps for build/.
+# The profile changes the code's speed, never its results.
+if(NOT AI_FABRIC_PGO MATCHES "^(OFF|GENERATE|USE)$")
+  message(FATAL_ERROR "AI_FABRIC_PGO='${AI_FABRIC_PGO}': allowed OFF, GENERATE, USE")
+endif()
+if(NOT AI_FABRIC_PGO STREQUAL "OFF")
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    message(FATAL_ERROR "AI_FABRIC_PGO=${AI_FABRIC_PGO} needs GCC (this is ${CMAKE_CXX_COMPILER_ID}); "
+                        "allowed with it: OFF")
+  endif()
+  if(AI_FABRIC_PGO STREQUAL "GENERATE")
+    # One thread runs a simulation: plain counter updates suffice.
+    set(AI_FABRIC_PGO_FLAGS -fprofile-generate=${AI_FABRIC_PGO_DIR} -fprofile-update=single)
+  else()
+    if(NOT EXISTS ${AI_FABRIC_PGO_DIR}/trained.stamp)
+      message(FATAL_ERROR "AI_FABRIC_PGO=USE: no profile in ${AI_FABRIC_PGO_DIR} (allowed: USE "
+                          "after building the pgo-train target with AI_FABRIC_PGO=GENERATE, or OFF)")
+    endif()
+    # Code the training did not run keeps its normal optimization (partial training);
+    # a source edited since the training uses what still matches (no -Werror stop).
+    set(AI_FABRIC_PGO_FLAGS -fprofile-use=${AI_FABRIC_PGO_DIR} -fprofile-partial-training
+                            -Wno-missing-profile -Wno-coverage-mismatch)
+  endif()
+  target_compile_options(ai-fabric PRIVATE ${AI_FABRIC_PGO_FLAGS})
+  target_link_options(ai-fabric PRIVATE ${AI_FABRIC_PGO_FLAGS})
+  message(STATUS "ai-fabric: profile-guided optimization ${AI_FABRIC_PGO} (${AI_FABRIC_PGO_DIR})")
+endif()
 
 # --- the command-line program ---------------------------------------------------
 if(AI_FABRIC_CLI_SOURCE)
@@ -163,6 +200,37 @@ if(AI_FABRIC_CLI_SOURCE)
                                                  INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 else()
   message(STATUS "ai-fabric: utils/ai-fabric-sim.cc is not listed yet; not building ai-fabric-sim")
+endif()
+
+# --- profile-guided optimization: the training runs --------------------------------
+# Small scenarios that together run every per-packet path: RoCEv2 under DCQCN with
+# web-search background and ECN, a PFC incast, Swift with packet spraying, InfiniBand
+# credits, torus and dragonfly routing, each collective algorithm. None is a benchmark
+# or BENCHMARKS.md scenario (those measure the profile out of sample: k=8, not k=6).
+# Counters add up over runs, so the profile starts empty.
+if(AI_FABRIC_PGO STREQUAL "GENERATE" AND TARGET ai-fabric-sim)
+  set(pgo_out ${CMAKE_BINARY_DIR}/pgo-train-out)
+  set(pgo_sim $<TARGET_FILE:ai-fabric-sim>)
+  add_custom_target(
+    pgo-train
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${AI_FABRIC_PGO_DIR} ${pgo_out}
+    COMMAND ${pgo_sim} --topology=fattree --k=6 --mtu=4096 --workload=allreduce --algorithm=ring
+            --bytes=4MB --cc=dcqcn --background=websearch --load=0.4 --background-duration=1ms
+            --out=${pgo_out}/allreduce-dcqcn
+    COMMAND ${pgo_sim} --topology=fattree --k=4 --workload=incast --fanin=15 --bytes=1MB
+            --out=${pgo_out}/incast-pfc
+    COMMAND ${pgo_sim} --topology=leafspine --workload=permutation --bytes=1MB --cc=swift --lb=spray
+            --out=${pgo_out}/permutation-swift-spray
+    COMMAND ${pgo_sim} --fabric=infiniband --topology=fattree --k=4 --mtu=4096 --workload=allreduce
+            --algorithm=hd --bytes=1MB --out=${pgo_out}/infiniband-hd
+    COMMAND ${pgo_sim} --topology=torus --dims=4x4 --workload=allreduce --algorithm=2d --bytes=1MB
+            --cc=dcqcn --out=${pgo_out}/torus-2d
+    COMMAND ${pgo_sim} --topology=dragonfly --workload=allreduce --algorithm=tree --bytes=512KB
+            --routing=ugal --out=${pgo_out}/dragonfly-tree
+    COMMAND ${CMAKE_COMMAND} -E touch ${AI_FABRIC_PGO_DIR}/trained.stamp
+    DEPENDS ai-fabric-sim
+    COMMENT "ai-fabric: profile-guided optimization, training runs (profile: ${AI_FABRIC_PGO_DIR})"
+    VERBATIM)
 endif()
 
 # Debian's python3-pytest, python3-numpy and pybind11-dev belong to
