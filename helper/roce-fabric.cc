@@ -157,9 +157,17 @@ RoceFabric::GetPathHops(uint32_t src, uint32_t dst) const
 Time
 RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
-    std::vector<uint32_t> links;
+    // Called once per finished message: the path and its links' rates in reused
+    // vectors, each rate read once (the makespan below visits every link per link).
+    std::vector<uint32_t>& links = m_idealLinks;
     PathLinks(src, dst, links);
-    Ptr<RoceNic> nic = m_nics[src];
+    std::vector<double>& rates = m_idealRates;
+    rates.clear();
+    for (uint32_t l : links)
+    {
+        rates.push_back(static_cast<double>(m_graph->GetLink(l).rate.GetBitRate()));
+    }
+    const RoceNic* nic = PeekPointer(m_nics[src]);
     uint32_t mtu = nic->GetMtu();
     uint64_t nPackets = (bytes + mtu - 1) / mtu;
     // Wire bytes of the first and last packets and of the whole message.
@@ -181,20 +189,18 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         double t = 0;
         for (std::size_t l = 0; l < links.size(); ++l)
         {
-            double rate = static_cast<double>(m_graph->GetLink(links[l]).rate.GetBitRate());
             uint64_t wire = l < b ? first : (l == b ? total : last);
-            t += wire * 8.0 / rate;
+            t += wire * 8.0 / rates[l];
         }
         best = std::max(best, t);
     }
     double ackBytes = nic->GetAckWireBytes();
     double back = 0;
     Time delay;
-    for (uint32_t l : links)
+    for (std::size_t l = 0; l < links.size(); ++l)
     {
-        const TopologyGraph::Link& link = m_graph->GetLink(l);
-        back += ackBytes * 8.0 / static_cast<double>(link.rate.GetBitRate());
-        delay += link.delay;
+        back += ackBytes * 8.0 / rates[l];
+        delay += m_graph->GetLink(links[l]).delay;
     }
     return RoundedSeconds(best + back) + delay * 2;
 }

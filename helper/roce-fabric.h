@@ -95,6 +95,8 @@ class RoceFabric : public RdmaFabric
     std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
     CongestionControlFactory m_ccFactory;
     uint8_t m_priority;
+    mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
+    mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
 };
 
 } // namespace ns3
