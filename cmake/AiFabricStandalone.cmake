@@ -207,13 +207,14 @@ endif()
 # web-search background and ECN, a PFC incast, Swift with packet spraying, InfiniBand
 # credits, torus and dragonfly routing, each collective algorithm. None is a benchmark
 # or BENCHMARKS.md scenario (those measure the profile out of sample: k=8, not k=6).
-# Counters add up over runs, so the profile starts empty.
+# Counters add up over runs, so the profile starts empty (remove_directory: CMake 3.16
+# has no -E rm).
 if(AI_FABRIC_PGO STREQUAL "GENERATE" AND TARGET ai-fabric-sim)
   set(pgo_out ${CMAKE_BINARY_DIR}/pgo-train-out)
   set(pgo_sim $<TARGET_FILE:ai-fabric-sim>)
   add_custom_target(
     pgo-train
-    COMMAND ${CMAKE_COMMAND} -E rm -rf ${AI_FABRIC_PGO_DIR} ${pgo_out}
+    COMMAND ${CMAKE_COMMAND} -E remove_directory ${AI_FABRIC_PGO_DIR} ${pgo_out}
     COMMAND ${pgo_sim} --topology=fattree --k=6 --mtu=4096 --workload=allreduce --algorithm=ring
             --bytes=4MB --cc=dcqcn --background=websearch --load=0.4 --background-duration=1ms
             --out=${pgo_out}/allreduce-dcqcn
