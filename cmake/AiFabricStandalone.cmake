@@ -160,7 +160,7 @@ else()
 endif()
 # Profile-guided optimization of the library (GCC): the per-packet path is branchy and
 # full of indirect calls (event kinds, port owners), which a profile lays out and
-# inlines: -10% instructions and about -15% time on a k=8 allreduce (BENCHMARKS.md).
+# inlines: -10% instructions and 6-9% less time on medium (BENCHMARKS.md).
 # GENERATE builds an instrumented library, the pgo-train target (below) runs
 # ai-fabric-sim on small scenarios of every fabric, congestion control and topology
 # family, USE rebuilds with that profile; ./ai-fabric does the three steps for build/.
