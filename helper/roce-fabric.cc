@@ -158,14 +158,17 @@ Time
 RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
     // Called once per finished message: the path and its links' rates in reused
-    // vectors, each rate read once (the makespan below visits every link per link).
+    // vectors, each link read once (the makespan below visits every link per link).
     std::vector<uint32_t>& links = m_idealLinks;
     PathLinks(src, dst, links);
     std::vector<double>& rates = m_idealRates;
     rates.clear();
+    Time delay;
     for (uint32_t l : links)
     {
-        rates.push_back(static_cast<double>(m_graph->GetLink(l).rate.GetBitRate()));
+        const TopologyGraph::Link& link = m_graph->GetLink(l);
+        rates.push_back(static_cast<double>(link.rate.GetBitRate()));
+        delay += link.delay;
     }
     const RoceNic* nic = PeekPointer(m_nics[src]);
     uint32_t mtu = nic->GetMtu();
@@ -196,11 +199,9 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     }
     double ackBytes = nic->GetAckWireBytes();
     double back = 0;
-    Time delay;
-    for (std::size_t l = 0; l < links.size(); ++l)
+    for (double rate : rates)
     {
-        back += ackBytes * 8.0 / rates[l];
-        delay += m_graph->GetLink(links[l]).delay;
+        back += ackBytes * 8.0 / rate;
     }
     return RoundedSeconds(best + back) + delay * 2;
 }
