@@ -465,6 +465,15 @@ RoceFrame::MakeParsed(const RoceFrameView& v)
 }
 
 void
+RoceFrame::CompleteParsed(RoceParsedFrame& frame)
+{
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        frame = RoceParsedFrame(Materialize(frame.view), frame.view);
+    }
+}
+
+void
 RoceFrame::EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc)
 {
     p->AddHeader(pfc);

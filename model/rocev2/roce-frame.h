@@ -196,6 +196,14 @@ class RoceParsedFrame
     /// \return the frame's bytes (FCS excluded), written from the view on first use
     Ptr<Packet> GetPacket();
 
+    /// Drop the bytes, if any, and take \p v as the view: a frame rebuilt where it
+    /// is, without a temporary frame copied in (see RoceFrame::CompleteParsed).
+    void Assign(const RoceFrameView& v)
+    {
+        Release();
+        view = v;
+    }
+
     /// \return true if the bytes have been written (GetPacket was called, or given)
     bool HasPacket() const
     {
@@ -264,6 +272,9 @@ class RoceFrame
     static RoceParsedFrame BuildParsed(const RoceFrameFields& f);
     /// The frame of view \p v as BuildParsed makes it (bytes later, unless ICRC is on).
     static RoceParsedFrame MakeParsed(const RoceFrameView& v);
+    /// MakeParsed for a frame whose view was written in place (RoceParsedFrame::Assign,
+    /// then its per-packet fields): its bytes now if ICRC computation is on.
+    static void CompleteParsed(RoceParsedFrame& frame);
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
     /// \return framing bytes around the payload (FCS excluded): 58 for an untagged

@@ -94,8 +94,9 @@ class RoceNic : public Object, public RocePortOwner
                                   bool nak) const;
     /// (Re)make \p qp's frame templates (after it is created and when it is connected).
     void MakeFrameTemplates(const RdmaQueuePair& qp);
-    /// The frame of data packet \p s: Describe(DataFields(qp, s)), from the template.
-    RoceParsedFrame BuildData(const RdmaQueuePair& qp, const RdmaSegment& s) const;
+    /// Make \p frame data packet \p s: Describe(DataFields(qp, s)), from the template
+    /// (written in place: the view is copied once, from the template into the frame).
+    void BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFrame& frame) const;
     /// Queue an ACK/NAK or CNP of \p qp (ControlFields' frame, from the templates).
     void QueueControl(const RdmaQueuePair& qp,
                       uint8_t opcode,

@@ -210,16 +210,30 @@ SharedBufferMmu::Place(uint32_t inPort,
         {
             return Placement::HEADROOM;
         }
-        NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
-                                           << pg.hdrmUsed << "/" << m_headroomSize[inPort]);
-        m_dropTrace(inPort, prio, outPort, queue, bytes, true);
-        return Placement::DROP;
+        return PlaceDrop(inPort, prio, outPort, queue, bytes, true);
     }
     if (poolFits && m_egressBytes[Idx(outPort, queue)] + bytes <= m_lossyAlpha * freeAfter)
     {
         return Placement::SHARED;
     }
-    m_dropTrace(inPort, prio, outPort, queue, bytes, false);
+    return PlaceDrop(inPort, prio, outPort, queue, bytes, false);
+}
+
+SharedBufferMmu::Placement
+SharedBufferMmu::PlaceDrop(uint32_t inPort,
+                           uint8_t prio,
+                           uint32_t outPort,
+                           uint8_t queue,
+                           uint32_t bytes,
+                           bool lossless)
+{
+    if (lossless)
+    {
+        NS_LOG_WARN("lossless drop: port " << inPort << " prio " << +prio << " headroom "
+                                           << m_pg[Idx(inPort, prio)].hdrmUsed << "/"
+                                           << m_headroomSize[inPort]);
+    }
+    m_dropTrace(inPort, prio, outPort, queue, bytes, lossless);
     return Placement::DROP;
 }
 
@@ -305,11 +319,7 @@ SharedBufferMmu::ReleaseBeyondReserved(uint32_t inPort,
     PgState& pg = m_pg[in];
     if (m_egressBytes[out] < bytes || pg.hdrmUsed + pg.sharedUsed + pg.resUsed < bytes)
     {
-        NS_FATAL_ERROR("SharedBufferMmu::OnDequeue: releasing "
-                       << bytes << " B from in-port " << inPort << " prio " << +prio
-                       << " / out-port " << outPort << " queue " << +queue
-                       << " which hold less; "
-                          "enqueue/dequeue mismatch");
+        ReleaseMismatch(inPort, prio, outPort, queue, bytes);
     }
     m_egressBytes[out] -= bytes;
     uint64_t left = bytes;
@@ -326,6 +336,20 @@ SharedBufferMmu::ReleaseBeyondReserved(uint32_t inPort,
     left -= s;
     pg.resUsed -= left;
     m_totalResUsed -= left;
+}
+
+void
+SharedBufferMmu::ReleaseMismatch(uint32_t inPort,
+                                 uint8_t prio,
+                                 uint32_t outPort,
+                                 uint8_t queue,
+                                 uint32_t bytes) const
+{
+    NS_FATAL_ERROR("SharedBufferMmu::OnDequeue: releasing " << bytes << " B from in-port " << inPort
+                                                            << " prio " << +prio << " / out-port "
+                                                            << outPort << " queue " << +queue
+                                                            << " which hold less; "
+                                                               "enqueue/dequeue mismatch");
 }
 
 void

@@ -209,6 +209,20 @@ class SharedBufferMmu : public Object
                     uint8_t queue,
                     uint32_t bytes,
                     uint64_t need);
+    /// Place's DROP: the warning (lossless) and the drop trace, out of the per-frame
+    /// path (its stream code would make every Place call save and restore registers).
+    [[gnu::cold, gnu::noinline]] Placement PlaceDrop(uint32_t inPort,
+                                                     uint8_t prio,
+                                                     uint32_t outPort,
+                                                     uint8_t queue,
+                                                     uint32_t bytes,
+                                                     bool lossless);
+    /// ReleaseBeyondReserved's error for a release of more than is held (out of line).
+    [[noreturn, gnu::cold, gnu::noinline]] void ReleaseMismatch(uint32_t inPort,
+                                                                uint8_t prio,
+                                                                uint32_t outPort,
+                                                                uint8_t queue,
+                                                                uint32_t bytes) const;
     /// Charge a packet placed as \p where (not DROP).
     void Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need, Placement where);
     /// Admit for a packet that needs more than its PG's free reserved slice.
