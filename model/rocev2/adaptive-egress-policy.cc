@@ -114,7 +114,8 @@ AdaptiveEgressPolicy::Select(const RoceSwitch& sw,
     if (m_tieBreak == FLOW_HASH)
     {
         // Scan from the flow's ECMP choice: an idle flow keeps that path.
-        const uint32_t start = RoceFrame::FlowHash(frame, sw.GetHashSeed()) % n;
+        const uint32_t start =
+            RoceFrame::HashIndex(RoceFrame::FlowHash(frame, sw.GetHashSeed()), n);
         uint32_t best = candidates[start];
         uint64_t bestLoad = UINT64_MAX;
         for (uint32_t i = 0; i < n; ++i)

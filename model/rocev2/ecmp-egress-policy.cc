@@ -27,7 +27,7 @@ EcmpEgressPolicy::Select(const RoceSwitch& sw,
                          uint32_t n,
                          const RoceFrameView& frame)
 {
-    return candidates[RoceFrame::FlowHash(frame, sw.GetHashSeed()) % n];
+    return candidates[RoceFrame::HashIndex(RoceFrame::FlowHash(frame, sw.GetHashSeed()), n)];
 }
 
 } // namespace ns3
