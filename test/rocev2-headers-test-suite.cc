@@ -474,6 +474,16 @@ class RoceFlowHashTestCase : public TestCase
         RoceFrame::Peek(p, pv);
         v.udpSrc = 50000;
         NS_TEST_ASSERT_MSG_EQ(RoceFrame::FlowHash(pv, 7), RoceFrame::FlowHash(v, 7), "Peek->hash");
+        // The port index ECMP takes is hash % n, also where it masks (n a power of two).
+        for (uint32_t n = 1; n <= 17; ++n)
+        {
+            for (uint32_t h : {0U, 1U, 7U, 8U, 0x80000000U, 0xdeadbeefU, 0xffffffffU, h0})
+            {
+                NS_TEST_ASSERT_MSG_EQ(RoceFrame::HashIndex(h, n),
+                                      h % n,
+                                      "hash " << h << " % " << n);
+            }
+        }
     }
 };
 
