@@ -350,18 +350,14 @@ IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     }
     else
     {
-        for (std::size_t b = 0; b < links.size(); ++b)
+        std::vector<double> rates;
+        rates.reserve(links.size());
+        for (uint32_t l : links)
         {
-            double t = 0;
-            for (std::size_t l = 0; l < links.size(); ++l)
-            {
-                double rate = double(m_graph->GetLink(links[l]).rate.GetBitRate());
-                uint64_t wire = l < b ? first : (l == b ? total : last);
-                t += wire * 8.0 / rate;
-            }
-            best = std::max(best, t);
+            rates.push_back(double(m_graph->GetLink(l).rate.GetBitRate()));
         }
-        best += switches * m_switchLatency.GetSeconds();
+        best =
+            PipelinedMakespan(rates, first, total, last) + switches * m_switchLatency.GetSeconds();
     }
     // The ACK: cut-through it takes one serialisation plus latencies; store-and-forward
     // one per link.

@@ -6,6 +6,8 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -46,6 +48,26 @@ uint64_t
 RdmaFabric::TakeMessageId()
 {
     return m_nextMessageId++;
+}
+
+double
+RdmaFabric::PipelinedMakespan(const std::vector<double>& rates,
+                              uint64_t first,
+                              uint64_t total,
+                              uint64_t last)
+{
+    double best = 0;
+    for (std::size_t b = 0; b < rates.size(); ++b)
+    {
+        double t = 0;
+        for (std::size_t l = 0; l < rates.size(); ++l)
+        {
+            const uint64_t wire = l < b ? first : (l == b ? total : last);
+            t += wire * 8.0 / rates[l];
+        }
+        best = std::max(best, t);
+    }
+    return best;
 }
 
 uint64_t

@@ -103,6 +103,16 @@ class RdmaFabric : public Object
     void DoDispose() override;
     /// A new message id; counts the message as posted (PostWrite implementations call it).
     uint64_t TakeMessageId();
+    /**
+     * Makespan, in seconds, of a message sent packet by packet store-and-forward
+     * through links of \p rates (bit/s, in path order): the largest, over the choice of
+     * bottleneck link b, of the first packet's \p first wire bytes on the links before
+     * b, all \p total bytes on b and the last packet's \p last bytes on the links after.
+     */
+    static double PipelinedMakespan(const std::vector<double>& rates,
+                                    uint64_t first,
+                                    uint64_t total,
+                                    uint64_t last);
 
   private:
     uint64_t m_nextMessageId{0};

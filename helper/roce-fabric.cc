@@ -183,20 +183,8 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     uint64_t first = (nPackets == 1 ? lastPayload + imm : mtu) + base + reth;
     uint64_t last = nPackets == 1 ? first : lastPayload + base + imm;
     uint64_t total = bytes + nPackets * base + reth + imm;
-    // Pipelined store-and-forward: the makespan of a tandem of links is the largest,
-    // over the choice of bottleneck link b, of the first packet's time to reach b,
-    // the whole message's time on b, and the last packet's time after b.
-    double best = 0;
-    for (std::size_t b = 0; b < links.size(); ++b)
-    {
-        double t = 0;
-        for (std::size_t l = 0; l < links.size(); ++l)
-        {
-            uint64_t wire = l < b ? first : (l == b ? total : last);
-            t += wire * 8.0 / rates[l];
-        }
-        best = std::max(best, t);
-    }
+    // Pipelined store-and-forward through the path's links.
+    const double best = PipelinedMakespan(rates, first, total, last);
     double ackBytes = nic->GetAckWireBytes();
     double back = 0;
     for (double rate : rates)

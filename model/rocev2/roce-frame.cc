@@ -457,11 +457,9 @@ RoceFrame::BuildParsed(const RoceFrameFields& f)
 RoceParsedFrame
 RoceFrame::MakeParsed(const RoceFrameView& v)
 {
-    if (IcrcTrailer::IsComputeEnabled())
-    {
-        return RoceParsedFrame(Materialize(v), v);
-    }
-    return RoceParsedFrame(v);
+    RoceParsedFrame frame(v);
+    CompleteParsed(frame);
+    return frame;
 }
 
 void
