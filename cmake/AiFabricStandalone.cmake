@@ -49,50 +49,6 @@ foreach(module core network internet)
   list(APPEND AI_FABRIC_NS3_TARGETS ${AI_FABRIC_NS3_PREFIX}${module})
 endforeach()
 
-# Debian's ns-3 targets name third-party libraries by absolute path (GSL for
-# core, SQLite for stats) but libns3-dev does not depend on their -dev
-# packages; without them the link fails with an obscure "no rule to make
-# target". Say which package is missing instead.
-function(ai_fabric_check_imported_files)
-  set(pending ${AI_FABRIC_NS3_TARGETS})
-  set(seen)
-  set(missing)
-  while(pending)
-    list(POP_FRONT pending target)
-    if(target IN_LIST seen OR NOT TARGET ${target})
-      continue()
-    endif()
-    list(APPEND seen ${target})
-    get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
-    foreach(item IN LISTS links)
-      if(TARGET ${item})
-        list(APPEND pending ${item})
-      elseif(IS_ABSOLUTE "${item}" AND NOT EXISTS "${item}")
-        list(APPEND missing "${item}")
-      endif()
-    endforeach()
-  endwhile()
-  if(missing)
-    list(REMOVE_DUPLICATES missing)
-    set(hint)
-    foreach(file IN LISTS missing)
-      if(file MATCHES "libgsl")
-        list(APPEND hint libgsl-dev)
-      elseif(file MATCHES "libsqlite3")
-        list(APPEND hint libsqlite3-dev)
-      elseif(file MATCHES "libxml2")
-        list(APPEND hint libxml2-dev)
-      endif()
-    endforeach()
-    list(REMOVE_DUPLICATES hint)
-    string(REPLACE ";" " " hint "${hint}")
-    string(REPLACE ";" ", " missing "${missing}")
-    message(FATAL_ERROR "ai-fabric: ns-3's CMake targets link ${missing}, which is not installed. "
-                        "On Debian/Ubuntu: apt-get install ${hint} (or run ./ai-fabric, which does it)")
-  endif()
-endfunction()
-ai_fabric_check_imported_files()
-
 find_package(nlohmann_json 3 REQUIRED)
 find_package(Boost 1.71 REQUIRED)
 if(TARGET Boost::headers)
@@ -100,6 +56,15 @@ if(TARGET Boost::headers)
 else()
   set(AI_FABRIC_BOOST Boost::boost)
 endif()
+
+# Debian's ns-3 targets name include folders and libraries of packages libns3-dev
+# does not depend on; say which package is missing before CMake's generate step
+# stops with a generic error (cmake/AiFabricImportedPaths.cmake).
+include(${AI_FABRIC_ROOT}/cmake/AiFabricImportedPaths.cmake)
+ai_fabric_check_imported_paths(
+  PACKAGE_LIST ${AI_FABRIC_ROOT}/utils/debian-packages.txt
+  RECORD ${CMAKE_BINARY_DIR}/ai-fabric-imported-paths.txt
+  TARGETS ${AI_FABRIC_NS3_TARGETS} nlohmann_json::nlohmann_json ${AI_FABRIC_BOOST})
 
 # --- flags for this module's own targets ---------------------------------------
 # The imported ns-3 targets carry no compile definitions: without

@@ -9,6 +9,11 @@ add_test(NAME ai-fabric-file-list
          COMMAND ${CMAKE_COMMAND} -DAI_FABRIC_ROOT=${AI_FABRIC_ROOT} -P
                  ${AI_FABRIC_ROOT}/cmake/check-file-list.cmake)
 set_tests_properties(ai-fabric-file-list PROPERTIES LABELS "build")
+add_test(NAME ai-fabric-missing-path-message
+         COMMAND ${CMAKE_COMMAND} -DAI_FABRIC_ROOT=${AI_FABRIC_ROOT}
+                 -DWORK_DIR=${CMAKE_BINARY_DIR}/test-missing-path -P
+                 ${AI_FABRIC_ROOT}/test/cmake/check-missing-path.cmake)
+set_tests_properties(ai-fabric-missing-path-message PROPERTIES LABELS "build")
 include(${AI_FABRIC_ROOT}/cmake/AiFabricWafSync.cmake) # lists for test_wscript_sync.py
 
 # Suites register themselves through static constructors, so they are linked

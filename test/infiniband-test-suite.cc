@@ -677,7 +677,7 @@ class IbSubnetManagerMeshDragonflyTestCase : public TestCase
                 ordered += inOrder ? 1 : 0;
             }
         }
-        NS_TEST_ASSERT_MSG_EQ(+sm->GetRequiredVls(), wrap ? 2 : 1, "VLs DOR needs");
+        NS_TEST_ASSERT_MSG_EQ(+sm->GetRequiredVls(), (wrap ? 2 : 1), "VLs DOR needs");
     }
 
     void DoRun() override

@@ -473,7 +473,7 @@ class IdlePortShortcutTestCase : public TestCase
             const Run off = RunOnce(false, victim);
             const std::string name = victim ? "victim flow: " : "incast: ";
             NS_TEST_ASSERT_MSG_GT(on.counters.pauseFramesSent, 0, name << "the run pauses");
-            NS_TEST_ASSERT_MSG_EQ(on.ends.size(), victim ? 5 : 24, name << "all complete");
+            NS_TEST_ASSERT_MSG_EQ(on.ends.size(), (victim ? 5 : 24), name << "all complete");
             NS_TEST_ASSERT_MSG_EQ(on.events, off.events, name << "events");
             NS_TEST_ASSERT_MSG_EQ(on.counters.packetHops, off.counters.packetHops, name << "hops");
             NS_TEST_ASSERT_MSG_EQ(on.counters.pauseFramesSent,

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Tests of rounded-time.h: Time from fractional values rounded as ns-3.37 does,
- * on every ns-3 release (ns-3.31 and 3.32 truncate).
+ * on every ns-3 release (Time from fractions truncates on ns-3.31 and 3.32,
+ * CalculateBytesTxTime up to ns-3.36).
  */
 #include "ai-fabric-test-compat.h"
 
@@ -66,10 +67,12 @@ class RoundedTimeValuesTest : public TestCase
 };
 
 /**
- * \brief Against ns-3's own conversions: equal where ns-3 rounds (ns-3.33+), at most
- * one time step above where it truncates (ns-3.31, 3.32), never anything else.
+ * \brief Against ns-3's own conversions: equal where ns-3 rounds, at most one time
+ * step above where it truncates, never anything else. Time from fractions rounds
+ * from ns-3.33 on, CalculateBytesTxTime from ns-3.37 on.
  *
- * Which of the two applies is asked of ns-3 at run time, not of a version macro:
+ * Which of the two applies is asked of ns-3 at run time, each with a value that
+ * only rounding gets right, not of a version macro:
  * a waf-era tree has no ns3/version-defines.h, and __has_include then finds an
  * installed ns-3's.
  */
@@ -120,8 +123,9 @@ class RoundedTimeVersusNativeTest : public TestCase
                                   DataRate("100Gbps"),
                                   DataRate("200Gbps"),
                                   DataRate("7777777bps")};
-        // ns-3.32 divides exactly but still truncates; 3.33+ does both as rounded-time.h.
-        const bool txRounds = secondsRound;
+        // 8 bits at 3 b/s is 2.666... s: only rounding ends in ...667 steps.
+        const int64_t perSecond = Seconds(1).GetTimeStep();
+        const bool txRounds = DataRate(3).CalculateBytesTxTime(1) == Time((16 * perSecond + 3) / 6);
         Tally tx;
         for (const DataRate& rate : rates)
         {
@@ -144,6 +148,10 @@ class RoundedTimeVersusNativeTest : public TestCase
         {
             NS_TEST_EXPECT_MSG_GT(seconds.oneStep, 0, "Seconds(double) truncates here");
             NS_TEST_EXPECT_MSG_GT(parsed.oneStep, 0, "Time(string) truncates here");
+        }
+        if (!txRounds)
+        {
+            NS_TEST_EXPECT_MSG_GT(tx.oneStep, 0, "CalculateBytesTxTime truncates here");
         }
     }
 };

@@ -5,8 +5,10 @@
  *
  * ns-3.33 made Time(int64x64_t), and with it Seconds(double), Time::FromDouble
  * and Time("2.3us"), round to the nearest time step; ns-3.31 and 3.32 truncate.
- * ns-3.32 made DataRate::CalculateBytesTxTime exact (128-bit) and rounded;
- * ns-3.31 divides in double and truncates. A run on a waf-era tree then differs
+ * DataRate::CalculateBytesTxTime truncates up to ns-3.36: ns-3.31 divides in
+ * double (then Seconds(double) truncates), ns-3.32 .. 3.36 divide a Time by the
+ * rate in integer steps (Seconds(bits) / bps); ns-3.37 rounds the exact 64.64
+ * quotient (Seconds(int64x64_t(bits) / bps)). A run on an older tree then differs
  * from the same run on ns-3.37 by one time step here and there, and the
  * difference grows through the event order. These functions do exactly what
  * ns-3.37 does (the same 64.64 fixed-point products, then
