@@ -3,9 +3,8 @@
  */
 #include "collective-workload.h"
 
-#include "config-error.h"
-
 #include "ns3/communicator.h"
+#include "ns3/config-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 

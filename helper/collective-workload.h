@@ -4,16 +4,15 @@
 #ifndef COLLECTIVE_WORKLOAD_H
 #define COLLECTIVE_WORKLOAD_H
 
-#include "output-writer.h"
-#include "rdma-collective-transport.h"
-#include "rdma-fabric.h"
-#include "scenario-config.h"
-
 #include "ns3/callback.h"
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
 #include "ns3/object.h"
+#include "ns3/output-writer.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-collective-transport.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/scenario-config.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

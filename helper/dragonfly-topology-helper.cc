@@ -46,7 +46,9 @@ DragonflyTopologyHelper::GetTypeId()
                           MakeUintegerAccessor(&DragonflyTopologyHelper::m_g),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Arrangement",
-                          "Global cable arrangement: 'absolute' (REFERENCE.md) or 'relative'.",
+                          "Global cable arrangement: 'absolute' (global port c of router i in "
+                          "group G is link j = i h + c, reaching group j if j < G else j + 1; Kim "
+                          "et al. 2008) or 'relative'.",
                           StringValue("absolute"),
                           MakeStringAccessor(&DragonflyTopologyHelper::m_arrangement),
                           MakeStringChecker())

@@ -3,14 +3,13 @@
  */
 #include "flow-workload.h"
 
-#include "config-error.h"
-#include "scenario-config.h"
-
 #include "ns3/background-traffic-generator.h"
+#include "ns3/config-error.h"
 #include "ns3/double.h"
 #include "ns3/flow-file.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"

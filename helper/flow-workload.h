@@ -4,12 +4,11 @@
 #ifndef FLOW_WORKLOAD_H
 #define FLOW_WORKLOAD_H
 
-#include "rdma-fabric.h"
-
 #include "ns3/event-id.h"
 #include "ns3/flow-spec.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-fabric.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>

@@ -3,9 +3,6 @@
  */
 #include "ib-fabric-helper.h"
 
-#include "route-table.h"
-#include "subnet-manager.h"
-
 #include "ns3/boolean.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-hca.h"
@@ -13,6 +10,8 @@
 #include "ns3/ib-switch.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/route-table.h"
+#include "ns3/subnet-manager.h"
 #include "ns3/uinteger.h"
 
 namespace ns3

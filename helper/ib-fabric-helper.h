@@ -4,9 +4,8 @@
 #ifndef IB_FABRIC_HELPER_H
 #define IB_FABRIC_HELPER_H
 
-#include "ib-fabric.h"
-
 #include "ns3/congestion-control-factory.h"
+#include "ns3/ib-fabric.h"
 #include "ns3/object-factory.h"
 #include "ns3/topology-graph.h"
 

@@ -4,11 +4,10 @@
 #ifndef LEAF_SPINE_TOPOLOGY_HELPER_H
 #define LEAF_SPINE_TOPOLOGY_HELPER_H
 
-#include "topology-graph.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/topology-graph.h"
 
 namespace ns3
 {

@@ -4,10 +4,9 @@
 #ifndef ROCE_FABRIC_HELPER_H
 #define ROCE_FABRIC_HELPER_H
 
-#include "roce-fabric.h"
-
 #include "ns3/congestion-control-factory.h"
 #include "ns3/object-factory.h"
+#include "ns3/roce-fabric.h"
 #include "ns3/topology-graph.h"
 
 #include <string>

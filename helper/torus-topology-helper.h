@@ -4,11 +4,10 @@
 #ifndef TORUS_TOPOLOGY_HELPER_H
 #define TORUS_TOPOLOGY_HELPER_H
 
-#include "topology-graph.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/topology-graph.h"
 
 #include <string>
 #include <vector>

@@ -282,7 +282,7 @@ class SlowRankTestCase : public TestCase
  * ring with one 1000-byte packet per step on the same star; B as for the ring.
  * - hd: 2 log2(N) alpha + 2 (N-1)/N S/B within 5%;
  * - 2d (X x Y): 2(X-1)(alpha + S/(X B)) + 2(Y-1)(alpha + S/(X Y B)) within 5%;
- * - tree: ~2 log2(N) alpha + 2 S/B (REFERENCE.md marks it approximate): each
+ * - tree: ~2 log2(N) alpha + 2 S/B (an approximation, not a closed form): each
  *   rank sends and receives S per phase and the reduce and broadcast pipelines
  *   overlap, so S/B per direction is the floor; above it is the pipeline fill
  *   and drain, at most one chunk time per tree level up and down: with chunks

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Collective schedules on the alpha-beta transport, where each algorithm's time
- * has a closed form (REFERENCE.md "Collectives"), plus contribution tracking:
+ * has a closed form (alpha-beta models: Thakur et al. 2005, NCCL), plus contribution tracking:
  * after the run every rank must hold what the operation promises, which fails
  * for a schedule that forwards data before it arrived.
  */
@@ -150,7 +150,7 @@ class HierarchicalTimeTest : public TestCase
 {
   public:
     HierarchicalTimeTest()
-        : TestCase("2-D ring allreduce time matches REFERENCE.md's X x Y closed form")
+        : TestCase("2-D ring allreduce time matches the X x Y closed form")
     {
     }
 

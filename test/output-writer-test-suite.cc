@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * OutputWriter: DESIGN.md's CSV headers byte for byte, stale files removed,
+ * OutputWriter: the output contract's CSV headers byte for byte, stale files removed,
  * deterministic row formatting, numpy-linear percentiles and the atomic
  * summary.json; and the human-readable summary printer.
  */
@@ -49,7 +49,8 @@ Exists(const std::string& path)
 
 } // namespace
 
-/// Headers exactly as DESIGN.md's output contract; stale files of a previous run removed.
+/// Headers exactly as the output contract (doc/scenario-runner.md); stale files of a previous run
+/// removed.
 class OutputHeadersTestCase : public TestCase
 {
   public:

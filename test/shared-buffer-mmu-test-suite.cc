@@ -257,7 +257,7 @@ class MmuCompetitionTest : public TestCase
 
 /**
  * \brief Headroom for 100 Gb/s, 1 us cable, 1000 B MTU by the stated formula,
- * between REFERENCE.md's two approximations.
+ * between the two published approximations (PfcHeadroom).
  */
 class MmuHeadroomTest : public TestCase
 {

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Topology builders and the file reader against closed forms (REFERENCE.md).
+ * Topology builders and the file reader against closed forms (Al-Fares et al. 2008, Kim et al.
+ * 2008, torus/mesh counts).
  */
 #include "ai-fabric-test-compat.h"
 

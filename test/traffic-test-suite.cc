@@ -64,7 +64,7 @@ class FlowSizeCdfTestCase : public TestCase
         ws->Load("websearch");
         auto fb = CreateObject<FlowSizeDistribution>();
         fb->Load("fbhadoop");
-        // REFERENCE.md: means of the piecewise-linear CDFs.
+        // Means of the piecewise-linear CDFs (linear interpolation between points).
         NS_TEST_ASSERT_MSG_EQ_TOL(ws->GetMeanBytes(), 1711250.0, 1e-6, "websearch mean");
         NS_TEST_ASSERT_MSG_EQ_TOL(fb->GetMeanBytes(), 120420.75, 1e-6, "fbhadoop mean");
         // Inverse CDF: at a point, and halfway along a segment.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Reading one ai-fabric output directory with the csv module.
 
-Column contract (DESIGN.md); only the columns listed as required are used:
+Column contract (doc/scenario-runner.md, Outputs); only the columns listed as required are used:
   fct.csv        flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind
   collective.csv op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps
   pfc.csv        time_ns,node,port,priority,event   (event: pause/resume, also xoff/xon, 1/0)

@@ -4,12 +4,11 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
-#include "rdma-congestion-control.h"
-
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-congestion-control.h"
 
 #include <cstdint>
 #include <deque>

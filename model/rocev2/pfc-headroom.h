@@ -29,8 +29,9 @@ namespace ns3
  *                                394 quanta at 100 Gb/s)
  *
  * with R the link rate in bit/s, d the one-way cable delay. All in bytes,
- * rounded up. The two published approximations in REFERENCE.md are provided
- * for comparison.
+ * rounded up. Two published approximations are provided for comparison: the
+ * HPCC-derived simulators' 3 x rate x delay / 8 and NIC drivers'
+ * (301 + 2.16 x cable_m) x Gb/s + 2.72 x MTU.
  */
 class PfcHeadroom
 {

@@ -4,13 +4,12 @@
 #ifndef ROCE_CHANNEL_H
 #define ROCE_CHANNEL_H
 
-#include "frame-fifo.h"
-#include "roce-frame.h"
-
 #include "ns3/channel.h"
 #include "ns3/fabric-event.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/roce-frame.h"
 
 namespace ns3
 {

@@ -3,10 +3,7 @@
  */
 #include "roce-net-device.h"
 
-#include "pfc-header.h"
 #include "roce-channel.h"
-#include "roce-ethernet-header.h"
-#include "roce-frame.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -14,6 +11,9 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-header.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"

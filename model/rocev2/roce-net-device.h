@@ -4,10 +4,7 @@
 #ifndef ROCE_NET_DEVICE_H
 #define ROCE_NET_DEVICE_H
 
-#include "frame-fifo.h"
 #include "roce-channel.h"
-#include "roce-ethernet-header.h"
-#include "roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/callback.h"
@@ -15,9 +12,12 @@
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/fabric-simulator-impl.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 
 #include <array>

@@ -3,18 +3,18 @@
  */
 #include "roce-nic.h"
 
-#include "aeth-header.h"
-#include "imm-header.h"
-#include "reth-header.h"
-#include "roce-ethernet-header.h"
-#include "roce-frame.h"
 #include "roce-net-device.h"
 
+#include "ns3/aeth-header.h"
 #include "ns3/boolean.h"
 #include "ns3/fabric-simulator-impl.h"
+#include "ns3/imm-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/reth-header.h"
+#include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"

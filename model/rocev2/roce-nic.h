@@ -4,8 +4,8 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
-#include "frame-fifo.h"
-#include "roce-frame.h"
+#include "ns3/frame-fifo.h"
+#include "ns3/roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/event-id.h"

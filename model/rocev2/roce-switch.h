@@ -4,8 +4,8 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
-#include "frame-pool.h"
-#include "roce-frame.h"
+#include "ns3/frame-pool.h"
+#include "ns3/roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/object.h"

@@ -69,7 +69,7 @@ def test_every_cli_flag_is_a_scenario_attribute(ai_fabric_sim):
         assert k["flag"] == "--" + k["name"].replace("_", "-")
         assert k["flag"] in help_text, k["flag"]
         assert hasattr(s, k["name"])
-    # Defaults are the CLI's (DESIGN.md / ScenarioConfig), typed as in summary.json.
+    # Defaults are the CLI's (ScenarioConfig), typed as in summary.json.
     assert s.fabric == "rocev2" and s.topology == "leafspine"
     assert s.bytes == 1000000 and s.mtu == 1000 and s.pfc == 1
     assert s.kmin == ""  # unset optional knob

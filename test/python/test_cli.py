@@ -3,7 +3,7 @@
 
 Runs the program given by conftest.py's ai_fabric_sim fixture (AI_FABRIC_SIM, or
 build/ai-fabric-sim); every test is skipped when it is not built. Checks the flag/argument validation (exit status 2 with
-one clear message), the output contract of DESIGN.md (files and exact CSV
+one clear message), the output contract (doc/scenario-runner.md, Outputs) (files and exact CSV
 headers, summary.json written last), --config precedence and determinism.
 """
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Result: one finished run's output directory (DESIGN.md's contract) as Python data.
+"""Result: one finished run's output directory (the output contract of doc/scenario-runner.md) as Python data.
 
 Pure Python (csv, json; numpy when it imports), so it also reads the output of
 ai-fabric-sim runs: ``Result("out")``.
@@ -12,7 +12,7 @@ import math
 import os
 
 
-# Column types of the contract CSVs (DESIGN.md); columns not listed here are
+# Column types of the contract CSVs (doc/scenario-runner.md); columns not listed here are
 # typed by their content (int, else float, else str).
 _SCHEMA = {
     "fct": {

@@ -4,13 +4,12 @@
 #ifndef ROCE_FABRIC_H
 #define ROCE_FABRIC_H
 
-#include "rdma-fabric.h"
-
 #include "ns3/callback.h"
 #include "ns3/congestion-control-factory.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-fabric.h"
 #include "ns3/topology-graph.h"
 
 #include <string>

@@ -3,9 +3,8 @@
  */
 #include "subnet-manager.h"
 
-#include "routing-engine.h"
-
 #include "ns3/abort.h"
+#include "ns3/routing-engine.h"
 
 #include <cstdio>
 #include <sstream>

@@ -4,10 +4,9 @@
 #ifndef SUBNET_MANAGER_H
 #define SUBNET_MANAGER_H
 
-#include "route-table.h"
-#include "topology-graph.h"
-
+#include "ns3/route-table.h"
 #include "ns3/simple-ref-count.h"
+#include "ns3/topology-graph.h"
 
 #include <cstdint>
 #include <string>

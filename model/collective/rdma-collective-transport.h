@@ -4,11 +4,10 @@
 #ifndef RDMA_COLLECTIVE_TRANSPORT_H
 #define RDMA_COLLECTIVE_TRANSPORT_H
 
-#include "rdma-fabric.h"
-
 #include "ns3/collective-transport.h"
 #include "ns3/communicator.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-fabric.h"
 
 #include <cstdint>
 #include <unordered_map>

@@ -3,10 +3,11 @@
  */
 #include "swift-congestion-control.h"
 
-#include "rounded-time.h"
+#include "congestion-control-registry.h"
 
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -21,6 +22,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SwiftCongestionControl");
 
 NS_OBJECT_ENSURE_REGISTERED(SwiftCongestionControl);
+static CongestionControlRegistration<SwiftCongestionControl> g_registration(
+    "swift",
+    "Swift (Kumar et al. 2020): a window that keeps the delay near a target");
 
 TypeId
 SwiftCongestionControl::GetTypeId()
@@ -410,7 +414,7 @@ SwiftCongestionControl::GetPreset(const std::string& name)
     }
     if (name == "paper")
     {
-        // The constants of the public implementation REFERENCE.md lists (base 20 us,
+        // The constants of one public Swift implementation (the paper leaves them open: base 20 us,
         // fs_range 5 x base = 100 us); sized for a software stack's larger base delay.
         common.emplace_back("BaseTarget", "20us");
         common.emplace_back("PerHopScaling", "1us");

@@ -3,8 +3,8 @@
  */
 #include "ecmp-egress-policy.h"
 
-#include "roce-frame.h"
-#include "roce-switch.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-switch.h"
 
 namespace ns3
 {

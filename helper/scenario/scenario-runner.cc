@@ -3,18 +3,17 @@
  */
 #include "scenario-runner.h"
 
-#include "collective-workload.h"
 #include "config-error.h"
-#include "flow-workload.h"
 #include "output-writer.h"
-#include "roce-fabric-helper.h"
-#include "roce-fabric.h"
 
 #include "ns3/boolean.h"
+#include "ns3/collective-workload.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/double.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
@@ -28,6 +27,8 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-fabric-helper.h"
+#include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
@@ -289,13 +290,11 @@ ScenarioRunner::BuildRoceFabric()
     }
     try
     {
-        // DCQCN's paper preset does not converge to fairness within 10 ms at 100 Gb/s
-        // (doc/dcqcn.md, validation); the runner's default is the HPCC-derived preset.
-        std::string preset = c.ccPreset;
-        if (preset.empty() && c.cc == "dcqcn")
-        {
-            preset = "hpcc";
-        }
+        // An algorithm may name the preset a RoCEv2 scenario uses by default: DCQCN's
+        // paper preset does not converge to fairness within 10 ms at 100 Gb/s
+        // (doc/dcqcn.md, validation), so DCQCN names the HPCC-derived one.
+        const std::string preset =
+            c.ccPreset.empty() ? CongestionControlRegistry::Get(c.cc).scenarioPreset : c.ccPreset;
         helper.SetCongestionControl(c.cc, preset);
     }
     catch (const std::invalid_argument& e)

@@ -3,19 +3,19 @@
  */
 #include "roce-frame.h"
 
-#include "aeth-header.h"
-#include "bth-header.h"
 #include "cnp-payload-header.h"
-#include "icrc-trailer.h"
-#include "imm-header.h"
 #include "pfc-header.h"
-#include "reth-header.h"
 #include "roce-ethernet-header.h"
 #include "serialized-headers.h"
 
+#include "ns3/aeth-header.h"
+#include "ns3/bth-header.h"
+#include "ns3/icrc-trailer.h"
+#include "ns3/imm-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/reth-header.h"
 #include "ns3/udp-header.h"
 
 #include <cstring>

@@ -3,6 +3,8 @@
  */
 #include "dcqcn-congestion-control.h"
 
+#include "congestion-control-registry.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -20,6 +22,10 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
 
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+static CongestionControlRegistration<DcqcnCongestionControl> g_registration(
+    "dcqcn",
+    "DCQCN (Zhu et al. 2015): ECN marks become CNPs, which cut the sender's rate",
+    "hpcc");
 
 TypeId
 DcqcnCongestionControl::GetTypeId()

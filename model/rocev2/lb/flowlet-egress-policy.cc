@@ -3,11 +3,10 @@
  */
 #include "flowlet-egress-policy.h"
 
-#include "roce-frame.h"
-#include "roce-switch.h"
-
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 

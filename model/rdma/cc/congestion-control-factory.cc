@@ -3,9 +3,7 @@
  */
 #include "congestion-control-factory.h"
 
-#include "dcqcn-congestion-control.h"
-#include "none-congestion-control.h"
-#include "swift-congestion-control.h"
+#include "congestion-control-registry.h"
 
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -31,25 +29,6 @@ Join(const std::vector<std::string>& names)
         out += (out.empty() ? "" : ", ") + n;
     }
     return out;
-}
-
-std::vector<std::pair<std::string, std::string>>
-PresetValues(const std::string& algorithm, const std::string& preset)
-{
-    if (algorithm == "dcqcn")
-    {
-        return DcqcnCongestionControl::GetPreset(preset);
-    }
-    if (algorithm == "swift")
-    {
-        return SwiftCongestionControl::GetPreset(preset);
-    }
-    if (preset != "default")
-    {
-        throw std::invalid_argument("unknown congestion-control preset '" + preset +
-                                    "' for 'none'; allowed: default");
-    }
-    return {};
 }
 
 } // namespace
@@ -86,56 +65,25 @@ CongestionControlFactory::operator=(const CongestionControlFactory& other)
 std::vector<std::string>
 CongestionControlFactory::GetAlgorithms()
 {
-    return {"none", "dcqcn", "swift"};
+    return CongestionControlRegistry::GetNames();
 }
 
 std::string
 CongestionControlFactory::GetTypeName(const std::string& algorithm)
 {
-    if (algorithm == "none")
-    {
-        return "ns3::NoneCongestionControl";
-    }
-    if (algorithm == "dcqcn")
-    {
-        return "ns3::DcqcnCongestionControl";
-    }
-    if (algorithm == "swift")
-    {
-        return "ns3::SwiftCongestionControl";
-    }
-    throw std::invalid_argument("unknown congestion control '" + algorithm +
-                                "'; allowed: " + Join(GetAlgorithms()));
+    return CongestionControlRegistry::Get(algorithm).typeName;
 }
 
 std::vector<std::string>
 CongestionControlFactory::GetPresets(const std::string& algorithm)
 {
-    GetTypeName(algorithm); // validates the name
-    if (algorithm == "dcqcn")
-    {
-        return DcqcnCongestionControl::GetPresetNames();
-    }
-    if (algorithm == "swift")
-    {
-        return SwiftCongestionControl::GetPresetNames();
-    }
-    return {"default"};
+    return CongestionControlRegistry::Get(algorithm).presets;
 }
 
 std::string
 CongestionControlFactory::GetDefaultPreset(const std::string& algorithm)
 {
-    GetTypeName(algorithm);
-    if (algorithm == "dcqcn")
-    {
-        return DcqcnCongestionControl::GetDefaultPresetName();
-    }
-    if (algorithm == "swift")
-    {
-        return SwiftCongestionControl::GetDefaultPresetName();
-    }
-    return "default";
+    return CongestionControlRegistry::Get(algorithm).defaultPreset;
 }
 
 void
@@ -192,7 +140,8 @@ CongestionControlFactory::Create() const
         ObjectFactory factory(GetTypeName(m_algorithm));
         if (!m_preset.empty())
         {
-            for (const auto& [name, value] : PresetValues(m_algorithm, m_preset))
+            for (const auto& [name, value] :
+                 CongestionControlRegistry::Get(m_algorithm).presetValues(m_preset))
             {
                 factory.Set(name, StringValue(value));
             }
@@ -229,7 +178,7 @@ CongestionControlFactory::ApplyPreset(Ptr<RdmaCongestionControl> cc, const std::
         throw std::invalid_argument("unknown preset '" + preset + "' for congestion control '" +
                                     algorithm + "'; allowed: " + Join(names));
     }
-    for (const auto& [name, value] : PresetValues(algorithm, preset))
+    for (const auto& [name, value] : CongestionControlRegistry::Get(algorithm).presetValues(preset))
     {
         cc->SetAttribute(name, StringValue(value));
     }

@@ -42,8 +42,8 @@ struct OutputCollectiveRow
 };
 
 /**
- * \brief Writes a run's output directory: the CSVs of DESIGN.md's contract and,
- * last, summary.json.
+ * \brief Writes a run's output directory: the CSVs of the output contract (doc/scenario-runner.md,
+ * Outputs) and, last, summary.json.
  *
  * The constructor creates the directory, removes files a previous run left there
  * (summary.json, the contract CSVs, *.pcap: construct the writer before pcap

@@ -59,7 +59,7 @@ class DragonflyRouting : public RoutingEngine
                                      Ptr<UniformRandomVariable> rng) const;
 
     /**
-     * UGAL-L choice as in REFERENCE.md: minimal if q_min <= 2 q_nonmin + offset
+     * UGAL-L choice (Kim et al. 2008): minimal if q_min <= 2 q_nonmin + offset
      * (the non-minimal path is about twice as long).
      * \param qMin queue length (bytes or packets) on the minimal first hop
      * \param qNonMin queue length on the non-minimal first hop

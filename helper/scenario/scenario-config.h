@@ -20,7 +20,7 @@ namespace ns3
 /**
  * \brief Everything that defines one ai-fabric scenario, as typed fields.
  *
- * Field names are the CLI flags of DESIGN.md in camelCase (--host-rate ->
+ * Field names are the CLI flags (doc/scenario-runner.md) in camelCase (--host-rate ->
  * hostRate). One table, Knobs(), describes every flag: its name, help text
  * (unit and default), allowed values, and a setter/getter from/to text. The CLI
  * (FromCommandLine), the JSON loader (LoadJson), the config echo (ToJson),

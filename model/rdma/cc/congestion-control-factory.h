@@ -20,7 +20,8 @@ namespace ns3
 /**
  * \ingroup ai-fabric
  * \brief Makes one congestion controller per queue pair from an algorithm name
- * ("none", "dcqcn", "swift"), a preset name and attribute overrides.
+ * (one of CongestionControlRegistry's: "none", "dcqcn", "swift", ...), a preset
+ * name and attribute overrides.
  *
  * Names are checked when set, so a scenario with a bad --cc or --cc-preset
  * fails before any node is built. Precedence: the class's attribute defaults
@@ -37,7 +38,7 @@ class CongestionControlFactory
     CongestionControlFactory& operator=(const CongestionControlFactory& other);
     CongestionControlFactory();
     /**
-     * \param algorithm "none", "dcqcn" or "swift"
+     * \param algorithm a registered name (CongestionControlRegistry)
      * \param preset a preset of that algorithm; "" keeps the attribute defaults
      * \throws std::invalid_argument naming the value and what is allowed
      */
@@ -56,9 +57,9 @@ class CongestionControlFactory
     /// A new controller with the preset and overrides applied.
     Ptr<RdmaCongestionControl> Create() const;
 
-    /// Algorithm names: "none", "dcqcn", "swift".
+    /// Registered algorithm names, sorted (CongestionControlRegistry::GetNames).
     static std::vector<std::string> GetAlgorithms();
-    /// Preset names of an algorithm ("none" has "default" only).
+    /// Preset names of an algorithm ("default" only for one without presets).
     static std::vector<std::string> GetPresets(const std::string& algorithm);
     /// The preset the algorithm's attribute defaults equal.
     static std::string GetDefaultPreset(const std::string& algorithm);

@@ -4,11 +4,11 @@
 #ifndef IB_FABRIC_H
 #define IB_FABRIC_H
 
-#include "rdma-fabric.h"
 #include "subnet-manager.h"
 
 #include "ns3/congestion-control-factory.h"
 #include "ns3/node-container.h"
+#include "ns3/rdma-fabric.h"
 #include "ns3/traced-callback.h"
 
 #include <unordered_map>

@@ -9,6 +9,7 @@
 #include "ns3/assert.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 
@@ -509,7 +510,16 @@ BuildKnobs()
     k.push_back(Flag("pcap",
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
                      &C::pcap));
-    k.push_back(Choice("cc", "congestion control", &C::cc, {"none", "dcqcn", "swift"}));
+    {
+        // The registered algorithms (CongestionControlRegistry), each with its line.
+        std::string help = "congestion control:";
+        for (const std::string& name : CongestionControlRegistry::GetNames())
+        {
+            help += " " + name + " (" + CongestionControlRegistry::Get(name).help + ");";
+        }
+        help.back() = '.';
+        k.push_back(Choice("cc", help, &C::cc, CongestionControlRegistry::GetNames()));
+    }
     k.push_back(Choice("recovery",
                        "loss recovery of the RDMA receivers: gbn (go-back-N, what most RoCE "
                        "NICs do), sr (selective repeat, IRN-style), auto (sr when --lb, "

@@ -26,7 +26,7 @@ class CollectiveWorkload;
 /**
  * \ingroup ai-fabric
  * \brief Builds a whole simulation from one ScenarioConfig, runs it and writes
- * the output directory (DESIGN.md's contract). The CLI and the Python bindings
+ * the output directory (doc/scenario-runner.md, Outputs). The CLI and the Python bindings
  * both call it, so they run exactly the same thing.
  *
  * Order: topology graph -> routing -> fabric -> workload -> monitors -> run ->

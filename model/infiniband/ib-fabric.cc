@@ -3,9 +3,6 @@
  */
 #include "ib-fabric.h"
 
-#include "route-table.h"
-#include "routing-engine.h"
-
 #include "ns3/boolean.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-frame.h"
@@ -16,6 +13,8 @@
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
+#include "ns3/route-table.h"
+#include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 

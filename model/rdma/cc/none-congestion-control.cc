@@ -3,10 +3,15 @@
  */
 #include "none-congestion-control.h"
 
+#include "congestion-control-registry.h"
+
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(NoneCongestionControl);
+static CongestionControlRegistration<NoneCongestionControl> g_registration(
+    "none",
+    "no congestion control: line rate, no window");
 
 TypeId
 NoneCongestionControl::GetTypeId()

@@ -3,13 +3,12 @@
  */
 #include "adaptive-egress-policy.h"
 
-#include "roce-frame.h"
-#include "roce-net-device.h"
-#include "roce-switch.h"
-
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/roce-switch.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
