@@ -6,13 +6,14 @@
 #include "halving-doubling-allreduce.h"
 #include "hierarchical-allreduce.h"
 #include "pairwise-all-to-all.h"
-#include "ring-all-gather.h"
 #include "ring-allreduce.h"
-#include "ring-reduce-scatter.h"
+#include "ring-collective.h"
 #include "tree-allreduce.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -111,14 +112,18 @@ CollectiveAlgorithm::Create(CollectiveOp op, const std::string& name)
     case CollectiveOp::REDUCE_SCATTER:
         if (name.empty() || name == "ring")
         {
-            return CreateObject<RingReduceScatter>();
+            return CreateObjectWithAttributes<RingCollective>(
+                "Operation",
+                EnumValue(RingCollective::REDUCE_SCATTER));
         }
         throw std::invalid_argument("unknown reducescatter algorithm '" + name +
                                     "'; allowed: ring");
     case CollectiveOp::ALL_GATHER:
         if (name.empty() || name == "ring")
         {
-            return CreateObject<RingAllGather>();
+            return CreateObjectWithAttributes<RingCollective>(
+                "Operation",
+                EnumValue(RingCollective::ALL_GATHER));
         }
         throw std::invalid_argument("unknown allgather algorithm '" + name + "'; allowed: ring");
     case CollectiveOp::ALL_TO_ALL:
