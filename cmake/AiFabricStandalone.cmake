@@ -115,7 +115,7 @@ ai_fabric_target_options(ai-fabric)
 target_compile_options(ai-fabric PRIVATE -fno-semantic-interposition)
 # Link-time optimization of the library in Release builds: the per-packet path crosses
 # files (device, channel, switch, MMU, event list); -2.4% instructions on the k=4
-# permutation benchmark (BENCHMARKS.md). Debug and sanitizer builds stay without it.
+# permutation benchmark (doc/performance.md). Debug and sanitizer builds stay without it.
 include(CheckIPOSupported)
 check_ipo_supported(RESULT AI_FABRIC_IPO OUTPUT AI_FABRIC_IPO_WHY LANGUAGES CXX)
 if(AI_FABRIC_IPO)
@@ -125,7 +125,7 @@ else()
 endif()
 # Profile-guided optimization of the library (GCC): the per-packet path is branchy and
 # full of indirect calls (event kinds, port owners), which a profile lays out and
-# inlines: -10% instructions and 6-9% less time on medium (BENCHMARKS.md).
+# inlines: -10% instructions and 6-9% less time on medium (doc/performance.md).
 # GENERATE builds an instrumented library, the pgo-train target (below) runs
 # ai-fabric-sim on small scenarios of every fabric, congestion control and topology
 # family, USE rebuilds with that profile; ./ai-fabric does the three steps for build/.

@@ -4,16 +4,16 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
-#include "ns3/frame-fifo.h"
-#include "ns3/roce-frame.h"
 #include "roce-port-owner.h"
 
 #include "ns3/event-id.h"
 #include "ns3/fabric-event.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 
 #include <vector>
@@ -94,8 +94,8 @@ class RoceNic : public Object, public RocePortOwner
                                   bool nak) const;
     /// (Re)make \p qp's frame templates (after it is created and when it is connected).
     void MakeFrameTemplates(const RdmaQueuePair& qp);
-    /// Make \p frame data packet \p s: Describe(DataFields(qp, s)), from the template
-    /// (written in place: the view is copied once, from the template into the frame).
+    /// Make \p frame data packet \p s: the view Describe(DataFields(qp, s)) gives, made
+    /// from \p qp's data template plus the packet's entropy, opcode, PSN, sizes, RETH, ImmDt.
     void BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFrame& frame) const;
     /// Queue an ACK/NAK or CNP of \p qp (ControlFields' frame, from the templates).
     void QueueControl(const RdmaQueuePair& qp,
@@ -118,11 +118,10 @@ class RoceNic : public Object, public RocePortOwner
     bool m_ecnCapable;
 
     /**
-     * A queue pair's frames as views with every field that does not change from
-     * packet to packet (addresses, classes, ECN capability, P_Key, QPN): a packet's
-     * view is a copy plus its PSN, opcode and sizes, instead of filling and
-     * describing a RoceFrameFields per packet. Made from the NIC's attributes when
-     * the queue pair is created and connected.
+     * A queue pair's frames as views holding every field that is the same for all its
+     * packets (addresses, classes, ECN capability, P_Key, QPN); a packet's view is its
+     * template plus its own fields (BuildData, QueueControl). Made from the NIC's
+     * attributes when the queue pair is created and again when it is connected.
      */
     struct FrameTemplates
     {
@@ -134,8 +133,7 @@ class RoceNic : public Object, public RocePortOwner
     std::vector<Ptr<RdmaQueuePair>> m_qps;   //!< by local QPN - 1
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
-    /// QPs with data to send, round-robin order (of m_qps: no reference per entry, and
-    /// one load less per look than a QPN)
+    /// QPs with data to send, in round-robin order (raw pointers: m_qps owns them)
     std::vector<RdmaQueuePair*> m_active;
     std::vector<bool> m_isActive;         //!< by QPN - 1
     std::size_t m_rrNext;                 //!< round-robin position in m_active

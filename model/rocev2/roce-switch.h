@@ -4,13 +4,13 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
-#include "ns3/frame-pool.h"
-#include "ns3/roce-frame.h"
 #include "roce-port-owner.h"
 
+#include "ns3/frame-pool.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -71,7 +71,6 @@ class RoceSwitch : public Object, public RocePortOwner
 
     /// Drop trace: (switch node id, port, reason).
     typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
-    /// Queue sample: (port, queue, bytes) — fired by SampleQueues.
     static TypeId GetTypeId();
     RoceSwitch();
     ~RoceSwitch() override;
@@ -135,9 +134,9 @@ class RoceSwitch : public Object, public RocePortOwner
 
     using FrameQueue = FramePool<QueuedFrame>::Queue; //!< one priority queue
 
-    /// One priority queue of an egress port, in half a cache line: an enqueue or a
-    /// dequeue touches one line of the port (three when links, bytes and deficits
-    /// were three arrays).
+    /// One priority queue of an egress port: its frames (linked through the switch's
+    /// FramePool), their bytes (ECN marking, adaptive routing, queue samples) and its
+    /// DWRR deficit, kept together so that an enqueue or a dequeue touches one cache line.
     struct alignas(32) EgressQueue
     {
         FrameQueue frames;  //!< the queued frames
@@ -183,12 +182,12 @@ class RoceSwitch : public Object, public RocePortOwner
     /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN; the view too.
     static void SetPriority(RoceParsedFrame& frame, uint8_t prio);
 
-    // What a frame's hop reads comes first: the line that holds the port-owner vtable
-    // pointer (loaded for the call anyway) and the two after it.
+    // Ordered by use: the members a frame's hop reads come first, next to the
+    // port-owner vtable pointer that the hop's call loads anyway.
     std::vector<Ptr<RoceNetDevice>> m_ports;
     std::vector<EgressPort> m_egress;
-    /// Per egress port, bit q set while its queue q holds a frame: one byte to test,
-    /// and a switch's ports share a line (a frame meeting an idle port reads only it).
+    /// Per egress port, bit q set while its queue q holds a frame: picking a queue or
+    /// finding a port idle tests one byte.
     std::vector<uint8_t> m_nonEmpty;
     Ptr<const RouteTable> m_routes;
     Ptr<EgressPortPolicy> m_policy;

@@ -62,8 +62,10 @@ class SharedBufferMmu : public Object
      * \param portDelays one-way cable delay of each port (size nPorts)
      * \param mtuBytes largest frame a port receives, headers included (bytes)
      *
-     * Stops with NS_FATAL_ERROR when the vectors do not match nPorts or when the
-     * reserved plus headroom bytes of all ports do not leave a shared pool.
+     * \throws std::invalid_argument, naming the sizes, when the reserved plus headroom
+     * bytes of all ports leave no shared pool (BufferSize too small).
+     * Stops with NS_FATAL_ERROR when nPorts or mtuBytes is 0 or the vectors do not
+     * match nPorts.
      */
     void Configure(uint32_t nPorts,
                    const std::vector<DataRate>& portRates,
@@ -239,9 +241,8 @@ class SharedBufferMmu : public Object
                                uint32_t bytes);
 
     /**
-     * Ingress accounting of one (port, priority group). One record per PG keeps
-     * what a frame's admission, enqueue, dequeue and pause checks read in one
-     * cache line (four parallel vectors cost four misses per hop).
+     * Ingress accounting of one (port, priority group): what a frame's admission,
+     * enqueue, dequeue and pause checks read, together in one cache line.
      */
     struct PgState
     {
