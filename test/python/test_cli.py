@@ -63,6 +63,16 @@ def test_help_lists_every_design_flag(run):
         assert f"--{flag}:" in r.stdout, flag
 
 
+def test_doc_flag_table_is_the_knob_table(run, source_dir):
+    # doc/scenario-runner.md's flag table is --markdown-help's output, kept in step.
+    r = run("--markdown-help")
+    assert r.returncode == 0, r.stderr
+    table = r.stdout.strip("\n")
+    assert table.startswith("| flag | default | allowed | meaning |")
+    doc = (source_dir / "doc" / "scenario-runner.md").read_text()
+    assert table in doc, "doc/scenario-runner.md's flag table differs from ai-fabric-sim --markdown-help"
+
+
 def test_unknown_flag_is_exit_2_with_suggestion(run):
     r = run("--topolgy=torus")
     assert r.returncode == 2
