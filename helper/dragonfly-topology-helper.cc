@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
+#include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -16,13 +17,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DragonflyTopologyHelper");
 NS_OBJECT_ENSURE_REGISTERED(DragonflyTopologyHelper);
+static TopologyRegistration<DragonflyTopologyHelper> g_registration(
+    "dragonfly",
+    "DragonFly (Kim et al. 2008): groups of routers, all-to-all global cables",
+    {{"p", "P"}, {"a", "A"}, {"h", "H"}, {"g", "G"}});
 
 TypeId
 DragonflyTopologyHelper::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::DragonflyTopologyHelper")
-            .SetParent<Object>()
+            .SetParent<TopologyHelper>()
             .SetGroupName("AiFabric")
             .AddConstructor<DragonflyTopologyHelper>()
             .AddAttribute("P",
@@ -58,26 +63,6 @@ DragonflyTopologyHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&DragonflyTopologyHelper::m_duplicate),
                           MakeBooleanChecker())
-            .AddAttribute("HostLinkRate",
-                          "Host-to-router cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&DragonflyTopologyHelper::m_hostRate),
-                          MakeDataRateChecker())
-            .AddAttribute("HostLinkDelay",
-                          "Host-to-router propagation delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&DragonflyTopologyHelper::m_hostDelay),
-                          MakeTimeChecker())
-            .AddAttribute("FabricLinkRate",
-                          "Local and global cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&DragonflyTopologyHelper::m_fabricRate),
-                          MakeDataRateChecker())
-            .AddAttribute("FabricLinkDelay",
-                          "Local (intra-group) cable delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&DragonflyTopologyHelper::m_fabricDelay),
-                          MakeTimeChecker())
             .AddAttribute("GlobalLinkDelay",
                           "Global (inter-group) cable delay (default 1us; long optical "
                           "cables are often several us).",

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
+#include "ns3/topology-helper.h"
 
 #include <string>
 
@@ -31,7 +32,7 @@ namespace ns3
  * Node ids: hosts first (rank = (G a + i) p + j), then routers G a + i (group G,
  * index i, tier 0). Ports: hosts, local cables, then global cables.
  */
-class DragonflyTopologyHelper : public Object
+class DragonflyTopologyHelper : public TopologyHelper
 {
   public:
     /// \return the TypeId
@@ -43,7 +44,7 @@ class DragonflyTopologyHelper : public Object
      * or an unknown arrangement.
      * \return the graph
      */
-    Ptr<TopologyGraph> Build() const;
+    Ptr<TopologyGraph> Build() const override;
 
   private:
     uint32_t m_p;              //!< hosts per router
@@ -52,10 +53,6 @@ class DragonflyTopologyHelper : public Object
     uint32_t m_g;              //!< groups (0 = a h + 1)
     std::string m_arrangement; //!< "absolute" or "relative"
     bool m_duplicate;          //!< duplicate global cables round-robin when g < a h + 1
-    DataRate m_hostRate;       //!< host cable rate
-    Time m_hostDelay;          //!< host cable delay
-    DataRate m_fabricRate;     //!< router-router (local and global) cable rate
-    Time m_fabricDelay;        //!< local cable delay
     Time m_globalDelay;        //!< global cable delay
 };
 

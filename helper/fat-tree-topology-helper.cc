@@ -6,6 +6,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -16,13 +17,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FatTreeTopologyHelper");
 NS_OBJECT_ENSURE_REGISTERED(FatTreeTopologyHelper);
+static TopologyRegistration<FatTreeTopologyHelper> g_registration(
+    "fattree",
+    "k-ary three-tier fat-tree (Al-Fares et al. 2008)",
+    {{"k", "K"}});
 
 TypeId
 FatTreeTopologyHelper::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::FatTreeTopologyHelper")
-            .SetParent<Object>()
+            .SetParent<TopologyHelper>()
             .SetGroupName("AiFabric")
             .AddConstructor<FatTreeTopologyHelper>()
             .AddAttribute("K",
@@ -36,28 +41,7 @@ FatTreeTopologyHelper::GetTypeId()
                           "More than k/2 oversubscribes the edge.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&FatTreeTopologyHelper::m_hostsPerEdge),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HostLinkRate",
-                          "Host-to-edge cable rate (default 100Gbps: a common RoCEv2/HDR NIC).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&FatTreeTopologyHelper::m_hostRate),
-                          MakeDataRateChecker())
-            .AddAttribute("HostLinkDelay",
-                          "Host-to-edge propagation delay (default 1us, as in the HPCC "
-                          "simulator's example topologies).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&FatTreeTopologyHelper::m_hostDelay),
-                          MakeTimeChecker())
-            .AddAttribute("FabricLinkRate",
-                          "Switch-to-switch cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&FatTreeTopologyHelper::m_fabricRate),
-                          MakeDataRateChecker())
-            .AddAttribute("FabricLinkDelay",
-                          "Switch-to-switch propagation delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&FatTreeTopologyHelper::m_fabricDelay),
-                          MakeTimeChecker());
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 

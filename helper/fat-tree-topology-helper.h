@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
+#include "ns3/topology-helper.h"
 
 namespace ns3
 {
@@ -22,7 +23,7 @@ namespace ns3
  * Node ids: hosts first (id = rank), then per pod its edge then aggregation
  * switches, then the core. Switch groups are pods (core: group k).
  */
-class FatTreeTopologyHelper : public Object
+class FatTreeTopologyHelper : public TopologyHelper
 {
   public:
     /// \return the TypeId
@@ -33,15 +34,11 @@ class FatTreeTopologyHelper : public Object
      * Build the graph. Throws std::invalid_argument for odd or zero K.
      * \return the graph
      */
-    Ptr<TopologyGraph> Build() const;
+    Ptr<TopologyGraph> Build() const override;
 
   private:
     uint32_t m_k;            //!< arity
     uint32_t m_hostsPerEdge; //!< 0 = k/2
-    DataRate m_hostRate;     //!< host cable rate
-    Time m_hostDelay;        //!< host cable delay
-    DataRate m_fabricRate;   //!< switch-switch cable rate
-    Time m_fabricDelay;      //!< switch-switch cable delay
 };
 
 } // namespace ns3

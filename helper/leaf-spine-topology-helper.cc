@@ -4,6 +4,7 @@
 #include "leaf-spine-topology-helper.h"
 
 #include "ns3/log.h"
+#include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -14,13 +15,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("LeafSpineTopologyHelper");
 NS_OBJECT_ENSURE_REGISTERED(LeafSpineTopologyHelper);
+static TopologyRegistration<LeafSpineTopologyHelper> g_registration(
+    "leafspine",
+    "two-tier leaf-spine (folded Clos)",
+    {{"leaves", "Leaves"}, {"spines", "Spines"}, {"hosts-per-switch", "HostsPerLeaf"}});
 
 TypeId
 LeafSpineTopologyHelper::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::LeafSpineTopologyHelper")
-            .SetParent<Object>()
+            .SetParent<TopologyHelper>()
             .SetGroupName("AiFabric")
             .AddConstructor<LeafSpineTopologyHelper>()
             .AddAttribute("Leaves",
@@ -42,28 +47,7 @@ LeafSpineTopologyHelper::GetTypeId()
                           "Parallel cables between every leaf and every spine, >= 1.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&LeafSpineTopologyHelper::m_linksPerPair),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HostLinkRate",
-                          "Host-to-leaf cable rate (default 100Gbps: a common RoCEv2/HDR NIC).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&LeafSpineTopologyHelper::m_hostRate),
-                          MakeDataRateChecker())
-            .AddAttribute("HostLinkDelay",
-                          "Host-to-leaf propagation delay (default 1us, as in the HPCC "
-                          "simulator's example topologies).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&LeafSpineTopologyHelper::m_hostDelay),
-                          MakeTimeChecker())
-            .AddAttribute("FabricLinkRate",
-                          "Leaf-to-spine cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&LeafSpineTopologyHelper::m_fabricRate),
-                          MakeDataRateChecker())
-            .AddAttribute("FabricLinkDelay",
-                          "Leaf-to-spine propagation delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&LeafSpineTopologyHelper::m_fabricDelay),
-                          MakeTimeChecker());
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 

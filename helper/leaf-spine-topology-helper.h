@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
+#include "ns3/topology-helper.h"
 
 namespace ns3
 {
@@ -20,7 +21,7 @@ namespace ns3
  * switches = L+S, cables = L*H + L*S*P. Node ids: hosts first (id = rank),
  * then leaves, then spines.
  */
-class LeafSpineTopologyHelper : public Object
+class LeafSpineTopologyHelper : public TopologyHelper
 {
   public:
     /// \return the TypeId
@@ -31,17 +32,13 @@ class LeafSpineTopologyHelper : public Object
      * Build the graph. Throws std::invalid_argument for a zero count.
      * \return the graph
      */
-    Ptr<TopologyGraph> Build() const;
+    Ptr<TopologyGraph> Build() const override;
 
   private:
     uint32_t m_leaves;       //!< number of leaves
     uint32_t m_spines;       //!< number of spines
     uint32_t m_hostsPerLeaf; //!< hosts per leaf
     uint32_t m_linksPerPair; //!< parallel cables per leaf-spine pair
-    DataRate m_hostRate;     //!< host cable rate
-    Time m_hostDelay;        //!< host cable delay
-    DataRate m_fabricRate;   //!< leaf-spine cable rate
-    Time m_fabricDelay;      //!< leaf-spine cable delay
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/string.h"
+#include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -15,13 +16,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TorusTopologyHelper");
 NS_OBJECT_ENSURE_REGISTERED(TorusTopologyHelper);
+static TopologyRegistration<TorusTopologyHelper> g_registration(
+    "torus",
+    "n-dimensional torus (k-ary n-cube) of routers",
+    {{"dims", "Dims"}, {"hosts-per-switch", "HostsPerRouter"}});
 
 TypeId
 TorusTopologyHelper::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::TorusTopologyHelper")
-            .SetParent<Object>()
+            .SetParent<TopologyHelper>()
             .SetGroupName("AiFabric")
             .AddConstructor<TorusTopologyHelper>()
             .AddAttribute("Dims",
@@ -33,27 +38,7 @@ TorusTopologyHelper::GetTypeId()
                           "Hosts attached to each router, >= 1.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&TorusTopologyHelper::m_hostsPerRouter),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HostLinkRate",
-                          "Host-to-router cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&TorusTopologyHelper::m_hostRate),
-                          MakeDataRateChecker())
-            .AddAttribute("HostLinkDelay",
-                          "Host-to-router propagation delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&TorusTopologyHelper::m_hostDelay),
-                          MakeTimeChecker())
-            .AddAttribute("FabricLinkRate",
-                          "Router-to-router cable rate (default 100Gbps).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&TorusTopologyHelper::m_fabricRate),
-                          MakeDataRateChecker())
-            .AddAttribute("FabricLinkDelay",
-                          "Router-to-router propagation delay (default 1us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&TorusTopologyHelper::m_fabricDelay),
-                          MakeTimeChecker());
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 

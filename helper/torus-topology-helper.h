@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
+#include "ns3/topology-helper.h"
 
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ namespace ns3
  * +1 and wrap neighbours coincide; not doubled), so it contributes prod k / 2.
  * Node ids: hosts first (rank = router * HostsPerRouter + i), then routers.
  */
-class TorusTopologyHelper : public Object
+class TorusTopologyHelper : public TopologyHelper
 {
   public:
     /// \return the TypeId
@@ -49,7 +50,7 @@ class TorusTopologyHelper : public Object
      * zero hosts per router.
      * \return the graph
      */
-    Ptr<TopologyGraph> Build() const;
+    Ptr<TopologyGraph> Build() const override;
 
   protected:
     bool m_wrap; //!< true: torus; false: mesh (set by the subclass, not an attribute)
@@ -58,10 +59,6 @@ class TorusTopologyHelper : public Object
     std::string m_dimsText;       //!< Dims attribute
     std::vector<uint32_t> m_dims; //!< set by SetDims; empty = use m_dimsText
     uint32_t m_hostsPerRouter;    //!< hosts per router
-    DataRate m_hostRate;          //!< host cable rate
-    Time m_hostDelay;             //!< host cable delay
-    DataRate m_fabricRate;        //!< router-router cable rate
-    Time m_fabricDelay;           //!< router-router cable delay
 };
 
 } // namespace ns3

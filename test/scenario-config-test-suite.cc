@@ -200,10 +200,11 @@ class KnobErrorsTestCase : public TestCase
     void DoRun() override
     {
         ScenarioConfig c;
-        NS_TEST_ASSERT_MSG_EQ(ErrorOf([&] { c.Set("topology", "fatree"); }),
-                              "--topology: 'fatree' is not one of leafspine, fattree, torus, "
-                              "mesh, dragonfly, file",
-                              "exact enum message");
+        NS_TEST_ASSERT_MSG_EQ(
+            ErrorOf([&] { c.Set("topology", "fatree"); }),
+            "--topology: 'fatree' is not one of dragonfly, fattree, file, leafspine, "
+            "mesh, torus",
+            "exact enum message");
         NS_TEST_ASSERT_MSG_EQ(ErrorOf([&] { c.Set("mtu", "100"); }),
                               "--mtu: '100' is out of range; allowed an integer in 256..9000",
                               "range message");

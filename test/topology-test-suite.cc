@@ -13,10 +13,12 @@
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
+#include "ns3/topology-registry.h"
 #include "ns3/torus-topology-helper.h"
 #include "ns3/uinteger.h"
 
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -404,6 +406,94 @@ class TopologyFileTestCase : public TestCase
 };
 
 /// \brief The topology suite.
+/**
+ * \brief TopologyRegistry: every family by name, built from the runner's flags with
+ * the links given, the same graph as its helper builds; errors name what is allowed.
+ */
+class TopologyRegistryTestCase : public TestCase
+{
+  public:
+    TopologyRegistryTestCase()
+        : TestCase("registry: families by name, sized by flags, cables from Links")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto names = TopologyRegistry::GetNames();
+        const std::vector<std::string> expected{"dragonfly",
+                                                "fattree",
+                                                "file",
+                                                "leafspine",
+                                                "mesh",
+                                                "torus"};
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six families");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
+        }
+        const TopologyRegistry::Links links{DataRate("25Gbps"),
+                                            NanoSeconds(300),
+                                            DataRate("50Gbps"),
+                                            NanoSeconds(700)};
+        const std::map<std::string, std::string> flags{{"k", "6"},
+                                                       {"dims", "4x3"},
+                                                       {"hosts-per-switch", "2"},
+                                                       {"leaves", "3"},
+                                                       {"spines", "2"},
+                                                       {"p", "1"},
+                                                       {"a", "2"},
+                                                       {"h", "1"},
+                                                       {"g", "3"}};
+        auto flag = [&flags](const std::string& name) { return flags.at(name); };
+        Ptr<TopologyGraph> fat = TopologyRegistry::Get("fattree").build(links, flag);
+        NS_TEST_ASSERT_MSG_EQ(fat->GetHosts().size(), 54, "k=6: k^3/4 hosts");
+        NS_TEST_ASSERT_MSG_EQ(fat->GetSwitches().size(), 45, "k=6: 5k^2/4 switches");
+        Ptr<TopologyGraph> mesh = TopologyRegistry::Get("mesh").build(links, flag);
+        NS_TEST_ASSERT_MSG_EQ(mesh->GetSwitches().size(), 12, "4x3 routers");
+        NS_TEST_ASSERT_MSG_EQ(mesh->GetHosts().size(), 24, "2 hosts per router");
+        NS_TEST_ASSERT_MSG_EQ(mesh->GetShape().wrap, false, "a mesh has no wrap-around");
+        Ptr<TopologyGraph> ls = TopologyRegistry::Get("leafspine").build(links, flag);
+        NS_TEST_ASSERT_MSG_EQ(ls->GetHosts().size(), 6, "3 leaves x 2 hosts");
+        Ptr<TopologyGraph> df = TopologyRegistry::Get("dragonfly").build(links, flag);
+        NS_TEST_ASSERT_MSG_EQ(df->GetHosts().size(), 6, "N = a p g");
+        // The cables carry the Links: host cables first in a leaf-spine's cable order.
+        const auto& cable = ls->GetLink(0);
+        NS_TEST_ASSERT_MSG_EQ(cable.rate, DataRate("25Gbps"), "host cable rate");
+        NS_TEST_ASSERT_MSG_EQ(cable.delay, NanoSeconds(300), "host cable delay");
+        const auto& fabric = ls->GetLink(ls->GetNLinks() - 1);
+        NS_TEST_ASSERT_MSG_EQ(fabric.rate, DataRate("50Gbps"), "leaf-spine cable rate");
+        NS_TEST_ASSERT_MSG_EQ(fabric.delay, NanoSeconds(700), "leaf-spine cable delay");
+
+        std::string error;
+        try
+        {
+            TopologyRegistry::Get("hypercube");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "unknown topology 'hypercube'; allowed: dragonfly, fattree, file, "
+                              "leafspine, mesh, torus",
+                              "names the value and what is allowed");
+        error.clear();
+        try
+        {
+            TopologyRegistry::Get("fattree").build(links, [](const std::string&) {
+                return std::string("5");
+            });
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_NE(error, "", "k=5 is refused by the helper, through the registry");
+    }
+};
+
 class TopologyTestSuite : public TestSuite
 {
   public:
@@ -415,6 +505,7 @@ class TopologyTestSuite : public TestSuite
         AddTestCase(new DragonflyCountsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologyBadParametersTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologyFileTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TopologyRegistryTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -3,9 +3,12 @@
  */
 #include "run-summary-printer.h"
 
+#include "ns3/topology-registry.h"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace ns3
@@ -75,28 +78,18 @@ std::string
 TopologyDescription(const json& s)
 {
     const std::string topo = Text(s, {"config", "topology"});
+    // The flags that size the family (TopologyRegistry), as flag=value.
     std::string shape;
-    if (topo == "fattree")
+    try
     {
-        shape = " k=" + Text(s, {"config", "k"});
+        for (const std::string& flag : TopologyRegistry::Get(topo).flags)
+        {
+            shape += " " + flag + "=" + Text(s, {"config", flag.c_str()});
+        }
     }
-    else if (topo == "leafspine")
+    catch (const std::invalid_argument&)
     {
-        shape = " " + Text(s, {"config", "leaves"}) + " leaves x " + Text(s, {"config", "spines"}) +
-                " spines";
-    }
-    else if (topo == "torus" || topo == "mesh")
-    {
-        shape = " " + Text(s, {"config", "dims"});
-    }
-    else if (topo == "dragonfly")
-    {
-        shape = " p=" + Text(s, {"config", "p"}) + " a=" + Text(s, {"config", "a"}) +
-                " h=" + Text(s, {"config", "h"}) + " g=" + Text(s, {"config", "g"});
-    }
-    else if (topo == "file")
-    {
-        shape = " " + Text(s, {"config", "topology-file"});
+        // A summary of another build's family: its name alone.
     }
     std::string size;
     if (At(s, {"topology"}) != nullptr)

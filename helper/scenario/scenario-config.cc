@@ -12,6 +12,7 @@
 #include "ns3/congestion-control-registry.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
+#include "ns3/topology-registry.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -439,12 +440,22 @@ BuildKnobs()
                        "links, 64-byte credits)",
                        &C::fabric,
                        {"rocev2", "infiniband"}));
-    k.push_back(Choice("topology",
-                       "topology family; sized by --leaves/--spines/--hosts-per-switch "
-                       "(leafspine), --k (fattree), --dims (torus, mesh), --p/--a/--h/--g "
-                       "(dragonfly) or --topology-file (file)",
-                       &C::topology,
-                       {"leafspine", "fattree", "torus", "mesh", "dragonfly", "file"}));
+    {
+        // The registered families (TopologyRegistry), each with its line and flags.
+        std::string help = "topology family:";
+        for (const std::string& name : TopologyRegistry::GetNames())
+        {
+            const TopologyRegistry::Entry& e = TopologyRegistry::Get(name);
+            help += " " + name + " (" + e.help + "; sized by";
+            for (const std::string& flag : e.flags)
+            {
+                help += " --" + flag;
+            }
+            help += ");";
+        }
+        help.back() = '.';
+        k.push_back(Choice("topology", help, &C::topology, TopologyRegistry::GetNames()));
+    }
     k.push_back(Unsigned("k",
                          "fat-tree radix (even; Al-Fares: k^3/4 hosts, 5k^2/4 switches)",
                          &C::k,

@@ -39,6 +39,7 @@
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
 #include "ns3/topology-graph.h"
+#include "ns3/topology-registry.h"
 #include "ns3/torus-topology-helper.h"
 #include "ns3/uinteger.h"
 
@@ -105,59 +106,10 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
 {
     try
     {
-        const std::string& t = c.topology;
-        auto common = [&c](Ptr<Object> helper) {
-            helper->SetAttribute("HostLinkRate", DataRateValue(c.hostRate));
-            helper->SetAttribute("HostLinkDelay", TimeValue(c.linkDelay));
-            helper->SetAttribute("FabricLinkRate", DataRateValue(c.fabricRate));
-            helper->SetAttribute("FabricLinkDelay", TimeValue(c.linkDelay));
-        };
-        if (t == "leafspine")
-        {
-            Ptr<LeafSpineTopologyHelper> h = CreateObject<LeafSpineTopologyHelper>();
-            common(h);
-            h->SetAttribute("Leaves", UintegerValue(c.leaves));
-            h->SetAttribute("Spines", UintegerValue(c.spines));
-            h->SetAttribute("HostsPerLeaf", UintegerValue(c.hostsPerSwitch));
-            return h->Build();
-        }
-        if (t == "fattree")
-        {
-            Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
-            common(h);
-            h->SetAttribute("K", UintegerValue(c.k));
-            return h->Build();
-        }
-        if (t == "torus" || t == "mesh")
-        {
-            Ptr<TorusTopologyHelper> h = CreateObject<TorusTopologyHelper>();
-            if (t == "mesh")
-            {
-                h = CreateObject<MeshTopologyHelper>();
-            }
-            common(h);
-            h->SetDims(c.dims);
-            h->SetAttribute("HostsPerRouter", UintegerValue(c.hostsPerSwitch));
-            return h->Build();
-        }
-        if (t == "dragonfly")
-        {
-            Ptr<DragonflyTopologyHelper> h = CreateObject<DragonflyTopologyHelper>();
-            common(h);
-            h->SetAttribute("P", UintegerValue(c.p));
-            h->SetAttribute("A", UintegerValue(c.a));
-            h->SetAttribute("H", UintegerValue(c.h));
-            h->SetAttribute("G", UintegerValue(c.g));
-            return h->Build();
-        }
-        if (t == "file")
-        {
-            if (c.topologyFile.empty())
-            {
-                throw ConfigError("--topology=file needs --topology-file=PATH");
-            }
-            return TopologyFileReader::Read(c.topologyFile);
-        }
+        const TopologyRegistry::Links links{c.hostRate, c.linkDelay, c.fabricRate, c.linkDelay};
+        return TopologyRegistry::Get(c.topology).build(links, [&c](const std::string& flag) {
+            return c.Get(flag);
+        });
     }
     catch (const ConfigError&)
     {
@@ -167,7 +119,6 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
     {
         throw ConfigError(std::string("--topology=") + c.topology + ": " + e.what());
     }
-    throw ConfigError("--topology: '" + c.topology + "' is not implemented");
 }
 
 Ptr<RouteTable>

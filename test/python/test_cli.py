@@ -85,8 +85,8 @@ def test_bad_enum_value_message(run):
     r = run("--topology=fatree")
     assert r.returncode == 2
     assert r.stderr.strip() == (
-        "ai-fabric-sim: error: --topology: 'fatree' is not one of leafspine, "
-        "fattree, torus, mesh, dragonfly, file"
+        "ai-fabric-sim: error: --topology: 'fatree' is not one of dragonfly, "
+        "fattree, file, leafspine, mesh, torus"
     )
 
 

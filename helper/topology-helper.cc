@@ -1,0 +1,53 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "topology-helper.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(TopologyHelper);
+
+TypeId
+TopologyHelper::GetTypeId()
+{
+    // Defaults: 100 Gb/s and 1 us cables, as in the HPCC-derived simulators' example
+    // topologies.
+    static TypeId tid =
+        TypeId("ns3::TopologyHelper")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("HostLinkRate",
+                          "Rate of every host-to-switch (or router) cable.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&TopologyHelper::m_hostRate),
+                          MakeDataRateChecker())
+            .AddAttribute("HostLinkDelay",
+                          "Propagation delay of every host-to-switch cable (fibre ~5 ns/m).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&TopologyHelper::m_hostDelay),
+                          MakeTimeChecker())
+            .AddAttribute("FabricLinkRate",
+                          "Rate of every switch-to-switch cable (DragonFly: local and global).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&TopologyHelper::m_fabricRate),
+                          MakeDataRateChecker())
+            .AddAttribute("FabricLinkDelay",
+                          "Propagation delay of every switch-to-switch cable (DragonFly: "
+                          "of the local ones; GlobalLinkDelay for the global ones).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&TopologyHelper::m_fabricDelay),
+                          MakeTimeChecker());
+    return tid;
+}
+
+void
+TopologyHelper::SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate, Time fabricDelay)
+{
+    m_hostRate = hostRate;
+    m_hostDelay = hostDelay;
+    m_fabricRate = fabricRate;
+    m_fabricDelay = fabricDelay;
+}
+
+} // namespace ns3
