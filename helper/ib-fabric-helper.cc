@@ -20,41 +20,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("IbFabricHelper");
 
 IbFabricHelper::IbFabricHelper()
+    : RdmaFabricHelper("ns3::IbNetDevice", "ns3::IbHca", "ns3::IbSwitch")
 {
-    m_deviceFactory.SetTypeId("ns3::IbNetDevice");
-    m_hcaFactory.SetTypeId("ns3::IbHca");
-    m_switchFactory.SetTypeId("ns3::IbSwitch");
-}
-
-void
-IbFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_deviceFactory.Set(name, value);
 }
 
 void
 IbFabricHelper::SetHcaAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_hcaFactory.Set(name, value);
-}
-
-void
-IbFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_switchFactory.Set(name, value);
-}
-
-void
-IbFabricHelper::SetCongestionControl(const std::string& algorithm, const std::string& preset)
-{
-    m_ccFactory.SetAlgorithm(algorithm);
-    m_ccFactory.SetPreset(preset);
-}
-
-void
-IbFabricHelper::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_ccFactory.Set(name, value);
+    m_hostFactory.Set(name, value);
 }
 
 Ptr<IbFabric>
@@ -63,7 +36,7 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
     fabric->m_graph = graph;
-    fabric->m_ccFactory = m_ccFactory;
+    fabric->SetCongestionControlFactory(m_ccFactory);
     fabric->m_sm = Create<SubnetManager>(graph);
     fabric->m_sm->Program(routes);
     uint8_t needVls = fabric->m_sm->GetRequiredVls();
@@ -112,7 +85,7 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
         NS_ABORT_MSG_IF(fabric->m_devices[node].size() != 1,
                         "host " << h << " has " << fabric->m_devices[node].size()
                                 << " ports; the IB HCA model has exactly one");
-        Ptr<IbHca> hca = m_hcaFactory.Create<IbHca>();
+        Ptr<IbHca> hca = m_hostFactory.Create<IbHca>();
         fabric->m_nodes.Get(node)->AggregateObject(hca);
         hca->Setup(fabric->m_devices[node][0], h, fabric->m_sm->GetHostLid(h));
         // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.

@@ -4,9 +4,8 @@
 #ifndef IB_FABRIC_HELPER_H
 #define IB_FABRIC_HELPER_H
 
-#include "ns3/congestion-control-factory.h"
 #include "ns3/ib-fabric.h"
-#include "ns3/object-factory.h"
+#include "ns3/rdma-fabric-helper.h"
 #include "ns3/topology-graph.h"
 
 #include <string>
@@ -26,25 +25,14 @@ class RouteTable;
  * route table. Every part comes from an ObjectFactory (Config::SetDefault works).
  * NumDataVls is raised to what the routing needs (2 for a torus) if set lower.
  */
-class IbFabricHelper
+class IbFabricHelper : public RdmaFabricHelper
 {
   public:
     IbFabricHelper();
 
-    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     void SetHcaAttribute(const std::string& name, const AttributeValue& value);
-    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
-    /// "none", "dcqcn" or "swift" plus preset; throws std::invalid_argument on bad names.
-    void SetCongestionControl(const std::string& algorithm, const std::string& preset = "");
-    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
 
     Ptr<IbFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
-
-  private:
-    ObjectFactory m_deviceFactory;
-    ObjectFactory m_hcaFactory;
-    ObjectFactory m_switchFactory;
-    CongestionControlFactory m_ccFactory;
 };
 
 } // namespace ns3

@@ -24,50 +24,22 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceFabricHelper");
 
 RoceFabricHelper::RoceFabricHelper()
+    : RdmaFabricHelper("ns3::RoceNetDevice", "ns3::RoceNic", "ns3::RoceSwitch")
 {
-    m_deviceFactory.SetTypeId("ns3::RoceNetDevice");
-    m_nicFactory.SetTypeId("ns3::RoceNic");
-    m_switchFactory.SetTypeId("ns3::RoceSwitch");
     m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
     m_policyFactory.SetTypeId("ns3::EcmpEgressPolicy");
 }
 
 void
-RoceFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_deviceFactory.Set(name, value);
-}
-
-void
 RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_nicFactory.Set(name, value);
-}
-
-void
-RoceFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_switchFactory.Set(name, value);
+    m_hostFactory.Set(name, value);
 }
 
 void
 RoceFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
     m_mmuFactory.Set(name, value);
-}
-
-void
-RoceFabricHelper::SetCongestionControl(const std::string& algorithm, const std::string& preset)
-{
-    m_ccFactory.SetAlgorithm(algorithm);
-    m_ccFactory.SetPreset(preset);
-}
-
-void
-RoceFabricHelper::SetCongestionControlAttribute(const std::string& name,
-                                                const AttributeValue& value)
-{
-    m_ccFactory.Set(name, value);
 }
 
 void
@@ -83,7 +55,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
     Ptr<RoceFabric> fabric = CreateObject<RoceFabric>();
     fabric->m_graph = graph;
     fabric->m_routes = routes;
-    fabric->m_ccFactory = m_ccFactory;
+    fabric->SetCongestionControlFactory(m_ccFactory);
     uint32_t n = graph->GetNNodes();
     fabric->m_nodes.Create(n);
     fabric->m_devices.resize(n);
@@ -121,7 +93,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
         NS_ABORT_MSG_IF(fabric->m_devices[node].size() != 1,
                         "host " << h << " has " << fabric->m_devices[node].size()
                                 << " ports; the RoCEv2 NIC model has exactly one");
-        Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
+        Ptr<RoceNic> nic = m_hostFactory.Create<RoceNic>();
         fabric->m_nodes.Get(node)->AggregateObject(nic);
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.

@@ -4,8 +4,7 @@
 #ifndef ROCE_FABRIC_HELPER_H
 #define ROCE_FABRIC_HELPER_H
 
-#include "ns3/congestion-control-factory.h"
-#include "ns3/object-factory.h"
+#include "ns3/rdma-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/topology-graph.h"
 
@@ -26,30 +25,20 @@ class RouteTable;
  * by the given route table. Every part is created through an ObjectFactory, so
  * `Config::SetDefault` and the Set*Attribute methods reach every Attribute.
  */
-class RoceFabricHelper
+class RoceFabricHelper : public RdmaFabricHelper
 {
   public:
     RoceFabricHelper();
 
-    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
-    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
-    /// Congestion controller for every queue pair: "none", "dcqcn" or "swift", and a
-    /// preset ("" = the algorithm's default); throws std::invalid_argument on bad names.
-    void SetCongestionControl(const std::string& algorithm, const std::string& preset = "");
-    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     void SetEgressPolicy(const std::string& typeId);
 
     /// Build the fabric. Each node gets a system id of 0 (one MPI rank) for now.
     Ptr<RoceFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
 
   private:
-    ObjectFactory m_deviceFactory;
-    ObjectFactory m_nicFactory;
-    ObjectFactory m_switchFactory;
     ObjectFactory m_mmuFactory;
-    CongestionControlFactory m_ccFactory;
     ObjectFactory m_policyFactory;
 };
 

@@ -102,6 +102,11 @@ class PostCountingFabric : public RdmaFabric
         return Counters();
     }
 
+    uint32_t GetPathHops(uint32_t, uint32_t) const override
+    {
+        return 0;
+    }
+
     struct Post
     {
         Time at;
@@ -114,6 +119,21 @@ class PostCountingFabric : public RdmaFabric
     std::vector<Post> posts;
 
   private:
+    // PostWrite above never makes a connection.
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t, uint32_t) override
+    {
+        NS_ABORT_MSG("PostCountingFabric makes no connections");
+    }
+
+    HostPort GetHostPort(uint32_t) const override
+    {
+        return HostPort();
+    }
+
+    void PathLinks(uint32_t, uint32_t, std::vector<uint32_t>&) const override
+    {
+    }
+
     Ptr<TopologyGraph> m_graph;
     NodeContainer m_nodes;
 };

@@ -80,7 +80,6 @@ IbFabric::~IbFabric() = default;
 void
 IbFabric::DoDispose()
 {
-    m_qps.clear();
     m_hcas.clear();
     m_switches.clear();
     m_devices.clear();
@@ -263,12 +262,6 @@ IbFabric::GetReroutes() const
 }
 
 void
-IbFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
-{
-    m_ccFactory = factory;
-}
-
-void
 IbFabric::SetServiceLevel(uint8_t sl)
 {
     if (sl > 15)
@@ -374,17 +367,11 @@ IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     return RoundedSeconds(best + back) + delay * 2;
 }
 
-Ptr<RdmaQueuePair>
-IbFabric::GetQueuePair(uint32_t src, uint32_t dst)
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+IbFabric::Connect(uint32_t src, uint32_t dst)
 {
-    uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
-    auto it = m_qps.find(key);
-    if (it != m_qps.end())
-    {
-        return it->second;
-    }
     uint8_t sl = m_sl;
-    auto s = m_pairSl.find(key);
+    auto s = m_pairSl.find((static_cast<uint64_t>(src) << 32) | dst);
     if (s != m_pairSl.end())
     {
         sl = s->second;
@@ -395,43 +382,18 @@ IbFabric::GetQueuePair(uint32_t src, uint32_t dst)
     Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_sm->GetHostLid(src), sl);
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
     b->ConnectQueuePair(qb, qa->GetLocalQpn());
-    for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
-    {
-        RdmaCcContext ctx;
-        Ptr<IbHca> hca = m_hcas[from];
-        ctx.lineRate = hca->GetDevice()->GetDataRate();
-        ctx.mtuBytes = hca->GetMtu();
-        ctx.wireBytes = hca->GetFullPacketBytes();
-        ctx.hops = GetPathHops(from, to);
-        std::vector<uint32_t> links;
-        PathLinks(from, to, links);
-        Time rtt;
-        for (uint32_t l : links)
-        {
-            const TopologyGraph::Link& link = m_graph->GetLink(l);
-            rtt += RoundedTxTime(link.rate, ctx.wireBytes + hca->GetAckBytes()) + link.delay * 2;
-        }
-        rtt += m_switchLatency * (2 * ctx.hops);
-        ctx.baseRtt = rtt;
-        qp->SetCongestionControl(m_ccFactory.Create(), ctx);
-    }
-    m_qps[key] = qa;
-    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
-    return qa;
+    return {qa, qb};
 }
 
-uint64_t
-IbFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+RdmaFabric::HostPort
+IbFabric::GetHostPort(uint32_t host) const
 {
-    NS_ABORT_MSG_IF(src >= m_hcas.size() || dst >= m_hcas.size() || src == dst,
-                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
-                                        << m_hcas.size() - 1 << ", distinct)");
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
-    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
-    peer->PostReceive(tag);
-    uint64_t id = TakeMessageId();
-    qp->PostWrite(id, bytes, tag, kind);
-    return id;
+    Ptr<IbHca> hca = m_hcas[host];
+    return {hca->GetDevice()->GetDataRate(),
+            hca->GetMtu(),
+            hca->GetFullPacketBytes(),
+            hca->GetAckBytes(),
+            m_switchLatency};
 }
 
 IbFabric::Counters

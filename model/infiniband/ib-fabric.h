@@ -78,21 +78,15 @@ class IbFabric : public RdmaFabric
     /// \return Subnet Manager re-routes done so far
     uint32_t GetReroutes() const;
 
-    void SetCongestionControlFactory(const CongestionControlFactory& factory);
     /// Service level of new connections (0..15).
     void SetServiceLevel(uint8_t sl);
     /// Service level of the connection src -> dst (before its first message).
     void SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl);
 
-    uint64_t PostWrite(uint32_t src,
-                       uint32_t dst,
-                       uint64_t bytes,
-                       uint64_t tag,
-                       uint8_t kind) override;
     /// Unloaded completion: cut-through (or store-and-forward) through the path, the
     /// message serialised at the bottleneck, switch latencies, and the returning ACK.
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
-    uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
+    uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
     Counters GetCounters() const override;
 
   protected:
@@ -101,10 +95,11 @@ class IbFabric : public RdmaFabric
   private:
     friend class IbFabricHelper;
 
-    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src, uint32_t dst) override;
+    HostPort GetHostPort(uint32_t host) const override;
+    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
     void DoFailLink(uint32_t link);
     void SweepAfterFailure();
-    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
 
     Ptr<TopologyGraph> m_graph;
     Ptr<SubnetManager> m_sm;
@@ -113,9 +108,7 @@ class IbFabric : public RdmaFabric
     std::vector<Ptr<IbSwitch>> m_switches;
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<IbNetDevice>>> m_devices; //!< by node, port
-    std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps;
     std::unordered_map<uint64_t, uint8_t> m_pairSl;
-    CongestionControlFactory m_ccFactory;
     uint8_t m_sl;
     Time m_switchLatency;
     bool m_cutThrough;

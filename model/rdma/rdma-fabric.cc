@@ -3,10 +3,14 @@
  */
 #include "rdma-fabric.h"
 
+#include "ns3/abort.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -27,6 +31,7 @@ RdmaFabric::~RdmaFabric() = default;
 void
 RdmaFabric::DoDispose()
 {
+    m_qps.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     Object::DoDispose();
@@ -103,6 +108,70 @@ RdmaFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t byte
     {
         cb(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
     }
+}
+
+void
+RdmaFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+uint64_t
+RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    const uint32_t hosts = GetNHosts();
+    NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
+                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
+                                        << hosts - 1 << ", distinct)");
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
+    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
+    peer->PostReceive(tag);
+    uint64_t id = TakeMessageId();
+    qp->PostWrite(id, bytes, tag, kind);
+    return id;
+}
+
+Ptr<RdmaQueuePair>
+RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
+{
+    const uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
+    auto it = m_qps.find(key);
+    if (it != m_qps.end())
+    {
+        return it->second;
+    }
+    auto [qa, qb] = Connect(src, dst);
+    for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
+    {
+        const RdmaCcContext ctx = MakeCcContext(from, to);
+        qp->SetCongestionControl(m_ccFactory.Create(), ctx);
+    }
+    m_qps[key] = qa;
+    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
+    return qa;
+}
+
+RdmaCcContext
+RdmaFabric::MakeCcContext(uint32_t from, uint32_t to) const
+{
+    const HostPort port = GetHostPort(from);
+    RdmaCcContext ctx;
+    ctx.lineRate = port.lineRate;
+    ctx.mtuBytes = port.mtuBytes;
+    ctx.wireBytes = port.wireBytes;
+    ctx.hops = GetPathHops(from, to);
+    std::vector<uint32_t> links;
+    PathLinks(from, to, links);
+    Ptr<const TopologyGraph> graph = GetGraph();
+    Time rtt;
+    for (uint32_t l : links)
+    {
+        const TopologyGraph::Link& link = graph->GetLink(l);
+        rtt += RoundedTxTime(link.rate, ctx.wireBytes + port.ackWireBytes) + link.delay * 2;
+    }
+    rtt += port.switchLatency * (2 * ctx.hops);
+    ctx.baseRtt = rtt;
+    return ctx;
 }
 
 } // namespace ns3

@@ -5,12 +5,16 @@
 #define RDMA_FABRIC_H
 
 #include "ns3/callback.h"
+#include "ns3/congestion-control-factory.h"
+#include "ns3/data-rate.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
 
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -19,6 +23,7 @@ namespace ns3
 class RouteTable;
 class RdmaQueuePair;
 struct RdmaMessage;
+struct RdmaCcContext;
 
 /**
  * \ingroup ai-fabric
@@ -76,12 +81,21 @@ class RdmaFabric : public Object
     virtual Ptr<TopologyGraph> GetGraph() const = 0;
     virtual Ptr<const RouteTable> GetRoutes() const = 0;
     virtual const NodeContainer& GetNodes() const = 0;
-    /// Post an RDMA WRITE of `bytes` from host src to host dst; returns the message id.
+    /**
+     * Post an RDMA WRITE of `bytes` from host src to host dst on their RC connection
+     * (made on first use, with its congestion controller); the receiver posts the
+     * matching receive. Aborts for an unknown host or src == dst.
+     * \return the message id
+     */
     virtual uint64_t PostWrite(uint32_t src,
                                uint32_t dst,
                                uint64_t bytes,
                                uint64_t tag,
-                               uint8_t kind) = 0;
+                               uint8_t kind);
+    /// Switch hops between two hosts on the routed path.
+    virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
+    /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
+    void SetCongestionControlFactory(const CongestionControlFactory& factory);
     /// Unloaded completion time of a message on its path, ACK included.
     virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
     virtual Counters GetCounters() const = 0;
@@ -100,9 +114,32 @@ class RdmaFabric : public Object
     void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
   protected:
+    /// What a host's port tells a new connection's congestion controller.
+    struct HostPort
+    {
+        DataRate lineRate;     //!< the port's rate
+        uint32_t mtuBytes;     //!< payload bytes per full packet
+        uint32_t wireBytes;    //!< bytes a full data packet occupies on the link
+        uint32_t ackWireBytes; //!< bytes an ACK occupies on the link
+        Time switchLatency;    //!< forwarding latency of each switch on the path
+    };
+
     void DoDispose() override;
-    /// A new message id; counts the message as posted (PostWrite implementations call it).
+    /// A new message id; counts the message as posted.
     uint64_t TakeMessageId();
+    /// The connection src -> dst, made (both queue pairs, connected, each with its
+    /// congestion controller) on first use.
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
+    /// Make the two queue pairs of the RC connection between src and dst and connect
+    /// them; the base class gives each its congestion controller.
+    virtual std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
+                                                                      uint32_t dst) = 0;
+    /// \param host a host index \return its port's facts
+    virtual HostPort GetHostPort(uint32_t host) const = 0;
+    /// The graph links of the routed path src -> dst, in order.
+    virtual void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const = 0;
+
+    CongestionControlFactory m_ccFactory; //!< makes each queue pair's controller
     /**
      * Makespan, in seconds, of a message sent packet by packet store-and-forward
      * through links of \p rates (bit/s, in path order): the largest, over the choice of
@@ -115,6 +152,12 @@ class RdmaFabric : public Object
                                     uint64_t last);
 
   private:
+    /// The controller's view of the path from -> to: rates, sizes, hops and the unloaded
+    /// RTT (one full packet and one ACK through every link, both ways' delay, and the
+    /// switches' latency both ways).
+    RdmaCcContext MakeCcContext(uint32_t from, uint32_t to) const;
+
+    std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;

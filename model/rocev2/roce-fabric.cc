@@ -48,7 +48,6 @@ RoceFabric::~RoceFabric() = default;
 void
 RoceFabric::DoDispose()
 {
-    m_qps.clear();
     m_nics.clear();
     m_switches.clear();
     m_devices.clear();
@@ -108,12 +107,6 @@ RoceFabric::GetAllDevices() const
         all.insert(all.end(), node.begin(), node.end());
     }
     return all;
-}
-
-void
-RoceFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
-{
-    m_ccFactory = factory;
 }
 
 void
@@ -194,15 +187,9 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     return RoundedSeconds(best + back) + delay * 2;
 }
 
-Ptr<RdmaQueuePair>
-RoceFabric::GetQueuePair(uint32_t src, uint32_t dst)
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RoceFabric::Connect(uint32_t src, uint32_t dst)
 {
-    uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
-    auto it = m_qps.find(key);
-    if (it != m_qps.end())
-    {
-        return it->second;
-    }
     // An RC connection is a pair of QPs, one per host; both directions use it.
     Ptr<RoceNic> a = m_nics[src];
     Ptr<RoceNic> b = m_nics[dst];
@@ -214,44 +201,19 @@ RoceFabric::GetQueuePair(uint32_t src, uint32_t dst)
     Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_priority, entropy);
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
     b->ConnectQueuePair(qb, qa->GetLocalQpn());
-    for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
-    {
-        RdmaCcContext ctx;
-        Ptr<RoceNic> nic = m_nics[from];
-        ctx.lineRate = nic->GetDevice()->GetDataRate();
-        ctx.mtuBytes = nic->GetMtu();
-        ctx.wireBytes = nic->GetFullPacketWireBytes();
-        ctx.hops = GetPathHops(from, to);
-        // Unloaded RTT: one full packet and one ACK through every link, both ways' delay.
-        std::vector<uint32_t> links;
-        PathLinks(from, to, links);
-        Time rtt;
-        for (uint32_t l : links)
-        {
-            const TopologyGraph::Link& link = m_graph->GetLink(l);
-            rtt +=
-                RoundedTxTime(link.rate, ctx.wireBytes + nic->GetAckWireBytes()) + link.delay * 2;
-        }
-        ctx.baseRtt = rtt;
-        qp->SetCongestionControl(m_ccFactory.Create(), ctx);
-    }
-    m_qps[key] = qa;
-    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
-    return qa;
+    return {qa, qb};
 }
 
-uint64_t
-RoceFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+RdmaFabric::HostPort
+RoceFabric::GetHostPort(uint32_t host) const
 {
-    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size() || src == dst,
-                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
-                                        << m_nics.size() - 1 << ", distinct)");
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
-    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
-    peer->PostReceive(tag);
-    uint64_t id = TakeMessageId();
-    qp->PostWrite(id, bytes, tag, kind);
-    return id;
+    Ptr<RoceNic> nic = m_nics[host];
+    // RoCEv2 switches forward in zero time (store-and-forward only).
+    return {nic->GetDevice()->GetDataRate(),
+            nic->GetMtu(),
+            nic->GetFullPacketWireBytes(),
+            nic->GetAckWireBytes(),
+            Time(0)};
 }
 
 RoceFabric::Counters

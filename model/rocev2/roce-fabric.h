@@ -53,22 +53,13 @@ class RoceFabric : public RdmaFabric
     uint32_t GetSwitchNode(uint32_t i) const;
     std::vector<Ptr<RoceNetDevice>> GetAllDevices() const;
 
-    /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
-    void SetCongestionControlFactory(const CongestionControlFactory& factory);
     /// RDMA traffic class (priority) of new queue pairs.
     void SetPriority(uint8_t priority);
-
-    uint64_t PostWrite(uint32_t src,
-                       uint32_t dst,
-                       uint64_t bytes,
-                       uint64_t tag,
-                       uint8_t kind) override;
 
     /// Unloaded completion time of a message: pipelined store-and-forward on its path
     /// plus the returning ACK.
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
-    /// Switch hops between two hosts on the routed path.
-    uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
+    uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
 
     Counters GetCounters() const override;
 
@@ -81,8 +72,9 @@ class RoceFabric : public RdmaFabric
   private:
     friend class RoceFabricHelper;
 
-    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
-    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src, uint32_t dst) override;
+    HostPort GetHostPort(uint32_t host) const override;
+    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
 
     Ptr<TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;
@@ -91,8 +83,6 @@ class RoceFabric : public RdmaFabric
     std::vector<Ptr<RoceSwitch>> m_switches; //!< in graph switch order
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
-    std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
-    CongestionControlFactory m_ccFactory;
     uint8_t m_priority;
     mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
     mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
