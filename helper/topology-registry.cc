@@ -3,7 +3,6 @@
  */
 #include "topology-registry.h"
 
-#include "ns3/fatal-error.h"
 #include "ns3/topology-file-reader.h"
 
 #include <stdexcept>
@@ -11,63 +10,29 @@
 namespace ns3
 {
 
-std::vector<TopologyRegistry::Entry>&
+NameRegistry<TopologyRegistry::Entry>&
 TopologyRegistry::Table()
 {
-    static std::vector<Entry> table;
+    static NameRegistry<Entry> table("topology");
     return table;
 }
 
 void
 TopologyRegistry::Add(Entry entry)
 {
-    if (entry.name.empty())
-    {
-        NS_FATAL_ERROR("a topology family registered without a name");
-    }
-    for (const Entry& e : Table())
-    {
-        if (e.name == entry.name)
-        {
-            NS_FATAL_ERROR("topology '" << entry.name << "' registered twice");
-        }
-    }
-    auto& table = Table();
-    auto at = table.begin();
-    while (at != table.end() && at->name < entry.name)
-    {
-        ++at;
-    }
-    table.insert(at, std::move(entry));
+    Table().Add(std::move(entry));
 }
 
 const TopologyRegistry::Entry&
 TopologyRegistry::Get(const std::string& name)
 {
-    for (const Entry& e : Table())
-    {
-        if (e.name == name)
-        {
-            return e;
-        }
-    }
-    std::string allowed;
-    for (const std::string& n : GetNames())
-    {
-        allowed += (allowed.empty() ? "" : ", ") + n;
-    }
-    throw std::invalid_argument("unknown topology '" + name + "'; allowed: " + allowed);
+    return Table().Get(name);
 }
 
 std::vector<std::string>
 TopologyRegistry::GetNames()
 {
-    std::vector<std::string> names;
-    for (const Entry& e : Table())
-    {
-        names.push_back(e.name);
-    }
-    return names;
+    return Table().GetNames();
 }
 
 /// A topology file in the HPCC-derived simulators' format: its cables carry their own

@@ -5,6 +5,7 @@
 #define TOPOLOGY_REGISTRY_H
 
 #include "ns3/data-rate.h"
+#include "ns3/name-registry.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/string.h"
@@ -76,7 +77,7 @@ class TopologyRegistry
 
   private:
     /// The table, made on first use (registrations run in static constructors).
-    static std::vector<Entry>& Table();
+    static NameRegistry<Entry>& Table();
 };
 
 /**

@@ -4,7 +4,8 @@
 Headers are included as "ns3/<name>.h" whatever their folder, so the folder of an
 included header is looked up in ai-fabric-files.txt. The rules, bottom up:
 
-- model/engine (event list, frame pools) names no other part of the module;
+- model/util (generic utilities) and model/engine (event list, frame pools) name no
+  other part of the module (the engine may use model/util);
 - model/topology (graph, route tables, routing engines) is pure graph: nothing of
   the RDMA transport, the fabrics, the collectives or the traffic;
 - model/rdma and its subfolders (queue pairs, congestion control, IBTA transport
@@ -19,7 +20,8 @@ import re
 import pytest
 
 RULES = [
-    ("model/engine/", ["model/", "helper/"], ["model/engine/"]),
+    ("model/engine/", ["model/", "helper/"], ["model/engine/", "model/util/"]),
+    ("model/util/", ["model/", "helper/"], ["model/util/"]),
     (
         "model/topology/",
         ["model/rdma/", "model/rocev2/", "model/infiniband/", "model/collective/", "model/traffic/", "helper/"],

@@ -4,6 +4,7 @@
 #ifndef CONGESTION_CONTROL_REGISTRY_H
 #define CONGESTION_CONTROL_REGISTRY_H
 
+#include "ns3/name-registry.h"
 #include "ns3/type-id.h"
 
 #include <functional>
@@ -74,7 +75,7 @@ class CongestionControlRegistry
 
   private:
     /// The table, made on first use (registrations run in static constructors).
-    static std::vector<Entry>& Table();
+    static NameRegistry<Entry>& Table();
 };
 
 /**
