@@ -20,7 +20,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("IbFabricHelper");
 
 IbFabricHelper::IbFabricHelper()
-    : RdmaFabricHelper("ns3::IbNetDevice", "ns3::IbHca", "ns3::IbSwitch")
+    : RdmaFabricHelper("ns3::IbNetDevice", "ns3::IbHca", "ns3::IbSwitch", "ns3::IbChannel")
 {
 }
 
@@ -60,7 +60,7 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
     for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
     {
         const TopologyGraph::Link& link = graph->GetLink(l);
-        Ptr<IbChannel> ch = CreateObject<IbChannel>();
+        Ptr<IbChannel> ch = m_channelFactory.Create<IbChannel>();
         ch->SetAttribute("Delay", TimeValue(link.delay));
         fabric->m_channels.push_back(ch);
         for (auto [node, port] :

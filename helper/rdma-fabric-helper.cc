@@ -3,16 +3,43 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include <stdexcept>
+
 namespace ns3
 {
 
 RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
                                    const std::string& host,
-                                   const std::string& sw)
+                                   const std::string& sw,
+                                   const std::string& channel)
+    : m_channelBase(TypeId::LookupByName(channel))
 {
     m_deviceFactory.SetTypeId(device);
     m_hostFactory.SetTypeId(host);
     m_switchFactory.SetTypeId(sw);
+    m_channelFactory.SetTypeId(channel);
+}
+
+void
+RdmaFabricHelper::SetChannelType(const std::string& typeId)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid))
+    {
+        throw std::invalid_argument("channel type '" + typeId + "' is not a registered TypeId");
+    }
+    if (tid != m_channelBase && !tid.IsChildOf(m_channelBase))
+    {
+        throw std::invalid_argument("channel type '" + typeId + "' is not " +
+                                    m_channelBase.GetName() + " or a subclass of it");
+    }
+    m_channelFactory.SetTypeId(tid);
+}
+
+void
+RdmaFabricHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
 }
 
 void

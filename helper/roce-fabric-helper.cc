@@ -24,7 +24,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceFabricHelper");
 
 RoceFabricHelper::RoceFabricHelper()
-    : RdmaFabricHelper("ns3::RoceNetDevice", "ns3::RoceNic", "ns3::RoceSwitch")
+    : RdmaFabricHelper("ns3::RoceNetDevice", "ns3::RoceNic", "ns3::RoceSwitch", "ns3::RoceChannel")
 {
     m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
     m_policyFactory.SetTypeId("ns3::EcmpEgressPolicy");
@@ -75,7 +75,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
     for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
     {
         const TopologyGraph::Link& link = graph->GetLink(l);
-        Ptr<RoceChannel> ch = CreateObject<RoceChannel>();
+        Ptr<RoceChannel> ch = m_channelFactory.Create<RoceChannel>();
         ch->SetAttribute("Delay", TimeValue(link.delay));
         for (auto [node, port] :
              {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})

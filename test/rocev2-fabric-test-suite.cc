@@ -16,6 +16,7 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/roce-channel.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
@@ -574,6 +575,127 @@ class VictimFlowTestCase : public TestCase
     }
 };
 
+/**
+ * \brief A RoceChannel that counts what it carries: what a remote (MPI) channel would
+ * see at the same seam.
+ */
+class FrameCountingRoceChannel : public RoceChannel
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::FrameCountingRoceChannel")
+                                .SetParent<RoceChannel>()
+                                .SetGroupName("AiFabric")
+                                .AddConstructor<FrameCountingRoceChannel>();
+        return tid;
+    }
+
+    void TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime) override
+    {
+        ++s_frames;
+        s_bytes += frame.view.frameBytes;
+        s_pause += frame.view.isPfc ? 1 : 0;
+        RoceChannel::TransmitStart(frame, src, txTime);
+    }
+
+    static uint64_t s_frames; //!< frames carried by every such channel
+    static uint64_t s_bytes;  //!< their bytes
+    static uint64_t s_pause;  //!< PFC frames among them
+};
+
+uint64_t FrameCountingRoceChannel::s_frames = 0;
+uint64_t FrameCountingRoceChannel::s_bytes = 0;
+uint64_t FrameCountingRoceChannel::s_pause = 0;
+NS_OBJECT_ENSURE_REGISTERED(FrameCountingRoceChannel);
+
+/**
+ * \brief The device/channel seam: with a channel subclass (RoceFabricHelper::
+ * SetChannelType) every frame the devices send, data, ACKs and PFC pauses, passes
+ * through its TransmitStart, and the run is the same as on plain channels.
+ */
+class ChannelSeamTestCase : public TestCase
+{
+  public:
+    ChannelSeamTestCase()
+        : TestCase("a channel subclass sees every frame the devices send; same results")
+    {
+    }
+
+  private:
+    struct Run
+    {
+        std::vector<int64_t> ends; //!< message end times (ps), in completion order
+        uint64_t txFrames{0};      //!< frames the devices put on the wire
+        uint64_t txBytes{0};       //!< their bytes
+        uint64_t pauses{0};        //!< PFC frames sent
+    };
+
+    Run RunIncast(const std::string& channel)
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = LeafSpine(3, 1, 4);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetMmuAttribute("BufferSize", UintegerValue(1000000));
+        helper.SetChannelType(channel);
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        Run r;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&r](const RdmaFabric::MessageRecord& m) {
+                r.ends.push_back(m.end.GetPicoSeconds());
+            }));
+        for (uint32_t s = 4; s < 12; ++s)
+        {
+            fabric->PostWrite(s, 0, 500000, s, 1);
+        }
+        Simulator::Run();
+        for (const auto& dev : fabric->GetAllDevices())
+        {
+            r.txFrames += dev->GetTxFrames();
+            r.txBytes += dev->GetTxBytes();
+        }
+        r.pauses = fabric->GetCounters().pauseFramesSent;
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        const Run plain = RunIncast("ns3::RoceChannel");
+        FrameCountingRoceChannel::s_frames = 0;
+        FrameCountingRoceChannel::s_bytes = 0;
+        FrameCountingRoceChannel::s_pause = 0;
+        const Run counted = RunIncast("ns3::FrameCountingRoceChannel");
+        NS_TEST_ASSERT_MSG_EQ(counted.ends.size(), 8, "every message completes");
+        NS_TEST_ASSERT_MSG_GT(counted.pauses, 0, "the incast pauses");
+        NS_TEST_ASSERT_MSG_EQ(FrameCountingRoceChannel::s_frames,
+                              counted.txFrames,
+                              "every frame sent passed the channel");
+        NS_TEST_ASSERT_MSG_EQ(FrameCountingRoceChannel::s_bytes, counted.txBytes, "and its bytes");
+        NS_TEST_ASSERT_MSG_EQ(FrameCountingRoceChannel::s_pause,
+                              counted.pauses,
+                              "pause frames too");
+        NS_TEST_ASSERT_MSG_EQ(counted.txFrames, plain.txFrames, "same frames as plain channels");
+        NS_TEST_ASSERT_MSG_EQ((counted.ends == plain.ends), true, "same completion times");
+
+        std::string error;
+        try
+        {
+            RoceFabricHelper().SetChannelType("ns3::IbChannel");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "channel type 'ns3::IbChannel' is not ns3::RoceChannel or a "
+                              "subclass of it",
+                              "a channel of the other fabric is refused");
+    }
+};
+
 class Rocev2FabricTestSuite : public TestSuite
 {
   public:
@@ -581,6 +703,7 @@ class Rocev2FabricTestSuite : public TestSuite
         : TestSuite("ai-fabric-rocev2-fabric", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new NicFrameFieldsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new ChannelSeamTestCase, AI_FABRIC_QUICK);
         AddTestCase(new UnloadedMessageTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);

@@ -33,13 +33,17 @@ class IbChannel : public Channel
     IbChannel();
 
     void Attach(Ptr<IbNetDevice> device);
-    void TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime);
-    /// Carry one flow-control packet (VL, FCTBS, FCCL) to the other end.
-    void TransmitFlowControl(Ptr<IbNetDevice> src,
-                             uint8_t vl,
-                             uint16_t fctbs,
-                             uint16_t fccl,
-                             Time txTime);
+    /// Deliver \p p to the other end after txTime + delay: the one call through which
+    /// a port hands every packet it sends to its cable (a subclass may override it,
+    /// e.g. to carry packets to another MPI rank).
+    virtual void TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime);
+    /// Carry one flow-control packet (VL, FCTBS, FCCL) to the other end (overridable
+    /// as TransmitStart).
+    virtual void TransmitFlowControl(Ptr<IbNetDevice> src,
+                                     uint8_t vl,
+                                     uint16_t fctbs,
+                                     uint16_t fccl,
+                                     Time txTime);
 
     /**
      * The cable fails now, both directions: both ports go down (IbNetDevice::

@@ -104,8 +104,14 @@ class RoceChannel : public Channel
 
     /// Attach a device; a channel takes exactly two.
     void Attach(Ptr<RoceNetDevice> device);
-    /// Deliver \p frame (moved from) to the other end after txTime + delay.
-    void TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime);
+    /**
+     * Deliver \p frame (moved from) to the other end after txTime + delay: the one
+     * call through which a port hands every frame it sends (data, ACKs, CNPs, pause
+     * frames) to its cable, as PointToPointNetDevice does with PointToPointChannel.
+     * A subclass (e.g. one carrying frames to another MPI rank) overrides it; a port
+     * on a plain RoceChannel runs this implementation without the virtual call.
+     */
+    virtual void TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime);
     /**
      * \param src one end of this (fully attached) channel
      * \return the direction from \p src to the other end, which a port may keep

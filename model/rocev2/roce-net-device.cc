@@ -19,6 +19,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <typeinfo>
 
 // waf-era trees (wscript-compat/wscript defines AI_FABRIC_NS3_WAF_TREE) have no
 // version-defines.h; __has_include would find an installed ns-3's (Debian: 3.37).
@@ -358,8 +359,16 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
         m_peer = m_outgoing->GetReceiver();
         m_peerNode = m_outgoing->GetReceiverNode();
         m_cableDelayTicks = m_outgoing->GetDelayTicks();
+        m_plainCable = typeid(*m_cable) == typeid(RoceChannel);
     }
-    // The cable's direction is read only without the timing wheel.
+    if (!m_plainCable)
+    {
+        // A channel subclass (a remote channel, a test's) sees every frame.
+        m_cable->TransmitStart(frame, this, TimeStep(txTicks));
+        return txTicks;
+    }
+    // RoceChannel::TransmitStart, devirtualized: the cable's direction is read only
+    // without the timing wheel.
     const int64_t arrival = txTicks + m_cableDelayTicks;
     if (!RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, arrival))
     {

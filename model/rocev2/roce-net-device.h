@@ -208,12 +208,15 @@ class RoceNetDevice : public NetDevice
     RocePortOwner* m_owner{nullptr}; //!< pulls from / receives into it
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
-    uint32_t m_ifIndex;                          //!< port number on its switch or NIC
-    uint32_t m_nodeId{0};                        //!< m_node's id (an event context per frame)
-    bool m_busy;                                 //!< a frame is (or may still be) on the wire
-    bool m_completionPending{false};             //!< TransmitComplete is scheduled
-    uint8_t m_pausedMask;                        //!< priorities paused by the peer
-    uint8_t m_peerPausedMask;                    //!< priorities we asked the peer to pause
+    uint32_t m_ifIndex;              //!< port number on its switch or NIC
+    uint32_t m_nodeId{0};            //!< m_node's id (an event context per frame)
+    bool m_busy;                     //!< a frame is (or may still be) on the wire
+    bool m_completionPending{false}; //!< TransmitComplete is scheduled
+    uint8_t m_pausedMask;            //!< priorities paused by the peer
+    uint8_t m_peerPausedMask;        //!< priorities we asked the peer to pause
+    /// m_cable is a RoceChannel itself, not a subclass: its TransmitStart is called
+    /// without virtual dispatch (the same code, inlined).
+    bool m_plainCable{true};
     FrameFifo<RoceParsedFrame> m_control;        //!< pause frames waiting for the wire
     RoceChannel::Direction* m_outgoing{nullptr}; //!< m_cable's direction to the peer
     RoceNetDevice* m_peer{nullptr};              //!< m_outgoing's receiver (kept here)
