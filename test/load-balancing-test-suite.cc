@@ -303,19 +303,15 @@ class ReceiverUnitTestCase : public TestCase
                                  }),
                              RdmaQueuePair::WakeCallback());
             qp->PostReceive(1);
-            uint32_t psn = 0;
-            uint32_t msn = 0;
-            bool cnp = false;
+            uint32_t psn = 0; // the PSN of the last ACK or NAK
             auto rx = [&](uint32_t p, uint8_t op) {
-                return qp->ReceiveData(p,
-                                       op,
-                                       1000,
-                                       op == RdmaOpcode::WRITE_LAST_IMM,
-                                       false,
-                                       Time(0),
-                                       psn,
-                                       msn,
-                                       cnp);
+                const RdmaQueuePair::Reply r =
+                    qp->ReceiveData(p, op, 1000, op == RdmaOpcode::WRITE_LAST_IMM, false, Time(0));
+                if (r.response != R::NONE)
+                {
+                    psn = r.ackPsn;
+                }
+                return r.response;
             };
             NS_TEST_ASSERT_MSG_EQ(static_cast<int>(rx(0, RdmaOpcode::WRITE_FIRST)),
                                   static_cast<int>(R::NONE),

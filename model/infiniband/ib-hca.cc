@@ -394,23 +394,20 @@ IbHca::Process(Ptr<Packet> /* p */, IbFrameView v)
         NS_LOG_WARN("unsupported opcode " << +v.opcode << " dropped");
         return;
     }
-    uint32_t ackPsn = 0;
-    uint32_t msn = 0;
-    bool cnp = false;
-    RdmaQueuePair::Response r =
-        qp->ReceiveData(v.psn, v.opcode, v.payloadBytes, v.ackReq, v.fecn, now, ackPsn, msn, cnp);
-    if (cnp)
+    const RdmaQueuePair::Reply r =
+        qp->ReceiveData(v.psn, v.opcode, v.payloadBytes, v.ackReq, v.fecn, now);
+    if (r.cnp)
     {
         m_cnpsSent++;
         QueueControl(qp, RdmaOpcode::CNP, 0, 0, false);
     }
-    if (r == RdmaQueuePair::Response::ACK)
+    if (r.response == RdmaQueuePair::Response::ACK)
     {
-        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, false);
+        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, false);
     }
-    else if (r == RdmaQueuePair::Response::NAK)
+    else if (r.response == RdmaQueuePair::Response::NAK)
     {
-        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, true);
+        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, true);
     }
 }
 

@@ -656,39 +656,38 @@ RdmaQueuePair::Consume(uint32_t payloadBytes, bool last)
     return true;
 }
 
-RdmaQueuePair::Response
+RdmaQueuePair::Reply
 RdmaQueuePair::ReceiveData(uint32_t wirePsn,
                            uint8_t opcode,
                            uint32_t payloadBytes,
                            bool ackRequest,
                            bool ceMarked,
-                           Time now,
-                           uint32_t& ackPsnOut,
-                           uint32_t& msnOut,
-                           bool& cnpOut)
+                           Time now)
 {
-    cnpOut = false;
+    Reply reply;
     if (ceMarked && (!m_cnpSent || now - m_lastCnp >= m_cnpInterval))
     {
-        cnpOut = true;
+        reply.cnp = true;
         m_cnpSent = true;
         m_lastCnp = now;
     }
     uint64_t psn = Unwrap(wirePsn, m_ePsn);
-    msnOut = m_msn & PSN_MASK;
+    reply.msn = m_msn & PSN_MASK;
     if (psn < m_ePsn)
     {
         // Duplicate (a resend of something already placed): re-ACK.
         m_duplicates++;
         m_spurious++;
-        ackPsnOut = (m_ePsn - 1) & PSN_MASK;
-        return Response::ACK;
+        reply.ackPsn = (m_ePsn - 1) & PSN_MASK;
+        reply.response = Response::ACK;
+        return reply;
     }
     uint64_t distance = psn - m_ePsn;
     if (!EnsureRxRing(distance))
     {
         m_outOfOrder++;
-        return Response::NONE; // beyond any reorder window: as if lost
+        reply.response = Response::NONE;
+        return reply; // beyond any reorder window: as if lost
     }
     const uint64_t mask = m_rxRing.size() - 1;
     uint32_t& slot = m_rxRing[psn & mask];
@@ -708,18 +707,21 @@ RdmaQueuePair::ReceiveData(uint32_t wirePsn,
             slot = 1;
             if (m_nakOutstanding)
             {
-                return Response::NONE;
+                reply.response = Response::NONE;
+                return reply;
             }
             m_nakOutstanding = true;
             m_naksSent++;
-            ackPsnOut = m_ePsn & PSN_MASK;
-            return Response::NAK;
+            reply.ackPsn = m_ePsn & PSN_MASK;
+            reply.response = Response::NAK;
+            return reply;
         }
         if (slot != 0)
         {
             m_duplicates++;
             m_spurious++;
-            return Response::NONE;
+            reply.response = Response::NONE;
+            return reply;
         }
         // Selective repeat: place it now (its PSN gives its offset) and hold its slot.
         slot = payloadBytes | (last ? RX_LAST : 0);
@@ -729,10 +731,12 @@ RdmaQueuePair::ReceiveData(uint32_t wirePsn,
         {
             m_nakOutstanding = true;
             m_naksSent++;
-            ackPsnOut = m_ePsn & PSN_MASK;
-            return Response::NAK;
+            reply.ackPsn = m_ePsn & PSN_MASK;
+            reply.response = Response::NAK;
+            return reply;
         }
-        return Response::NONE;
+        reply.response = Response::NONE;
+        return reply;
     }
     // The expected PSN.
     if (slot != 0)
@@ -759,23 +763,26 @@ RdmaQueuePair::ReceiveData(uint32_t wirePsn,
         jumped = true;
         ended |= Consume(v & ~RX_LAST, (v & RX_LAST) != 0);
     }
-    msnOut = m_msn & PSN_MASK;
+    reply.msn = m_msn & PSN_MASK;
     if (m_rxAbove >= m_reorderThreshold)
     {
         // Another hole with enough later arrivals: NAK it now (acknowledges all below).
         m_nakOutstanding = true;
         m_naksSent++;
         m_unackedPackets = 0;
-        ackPsnOut = m_ePsn & PSN_MASK;
-        return Response::NAK;
+        reply.ackPsn = m_ePsn & PSN_MASK;
+        reply.response = Response::NAK;
+        return reply;
     }
     if (ended || jumped || ackRequest || m_unackedPackets >= m_ackInterval)
     {
         m_unackedPackets = 0;
-        ackPsnOut = (m_ePsn - 1) & PSN_MASK;
-        return Response::ACK;
+        reply.ackPsn = (m_ePsn - 1) & PSN_MASK;
+        reply.response = Response::ACK;
+        return reply;
     }
-    return Response::NONE;
+    reply.response = Response::NONE;
+    return reply;
 }
 
 uint64_t

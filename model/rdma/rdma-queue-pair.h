@@ -159,18 +159,22 @@ class RdmaQueuePair : public Object
     std::size_t GetPendingMessages() const;
 
     // ---- receiver half ----
+    /// What the receiver sends back for one data packet.
+    struct Reply
+    {
+        Response response{Response::NONE}; //!< an ACK, a NAK or nothing
+        uint32_t ackPsn{0};                //!< the PSN the ACK/NAK carries (24-bit wire value)
+        uint32_t msn{0};                   //!< the MSN it carries
+        bool cnp{false};                   //!< a CNP is due (ECN-marked, interval passed)
+    };
+
     /// A data packet arrived: decides placement and what to send back.
-    /// \param ackPsnOut the PSN to carry in the ACK/NAK (24-bit wire value)
-    /// \param cnpOut set when a CNP must be sent (ECN-marked and interval passed)
-    Response ReceiveData(uint32_t wirePsn,
-                         uint8_t opcode,
-                         uint32_t payloadBytes,
-                         bool ackRequest,
-                         bool ceMarked,
-                         Time now,
-                         uint32_t& ackPsnOut,
-                         uint32_t& msnOut,
-                         bool& cnpOut);
+    Reply ReceiveData(uint32_t wirePsn,
+                      uint8_t opcode,
+                      uint32_t payloadBytes,
+                      bool ackRequest,
+                      bool ceMarked,
+                      Time now);
     uint64_t GetDeliveredBytes() const;
     uint64_t GetOutOfOrderPackets() const;
     uint64_t GetDuplicatePackets() const;

@@ -625,30 +625,20 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
     uint32_t headers = view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
                        (RdmaOpcode::HasImm(op) ? 4 : 0) + 4;
     uint32_t payload = view.frameBytes - headers;
-    uint32_t ackPsn = 0;
-    uint32_t msn = 0;
-    bool cnp = false;
-    RdmaQueuePair::Response r = qp->ReceiveData(view.psn,
-                                                op,
-                                                payload,
-                                                view.ackReq,
-                                                view.ecn == ECN_CE,
-                                                now,
-                                                ackPsn,
-                                                msn,
-                                                cnp);
-    if (cnp)
+    const RdmaQueuePair::Reply r =
+        qp->ReceiveData(view.psn, op, payload, view.ackReq, view.ecn == ECN_CE, now);
+    if (r.cnp)
     {
         m_cnpsSent++;
         QueueControl(*qp, RdmaOpcode::CNP, 0, 0, false);
     }
-    if (r == RdmaQueuePair::Response::ACK)
+    if (r.response == RdmaQueuePair::Response::ACK)
     {
-        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, false);
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, false);
     }
-    else if (r == RdmaQueuePair::Response::NAK)
+    else if (r.response == RdmaQueuePair::Response::NAK)
     {
-        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, ackPsn, msn, true);
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, true);
     }
 }
 
