@@ -11,6 +11,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/packet.h"
@@ -576,6 +577,67 @@ class VictimFlowTestCase : public TestCase
 };
 
 /**
+ * \brief The NIC's round robin: host 0 sends to hosts 1 and 2 at once, both
+ * connections at the same rate (the test library's fixed-fraction congestion
+ * control): at 0.45 of the line rate each (paced: the wire idles and wake-ups
+ * restart the scan) and at the full line rate (both always ready: the round robin
+ * alone decides; a scan that restarted at the first queue pair would send one
+ * connection's frames back to back). Their data frames must alternate and share the
+ * wire equally.
+ */
+class PacedRoundRobinTestCase : public TestCase
+{
+  public:
+    /// \param fraction each connection's rate over the line rate
+    explicit PacedRoundRobinTestCase(double fraction)
+        : TestCase(fraction < 1 ? "round robin: two paced queue pairs of equal rate alternate"
+                                : "round robin: two queue pairs at line rate alternate"),
+          m_fraction(fraction)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = LeafSpine(1, 1, 3);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetCongestionControl("fixed-fraction");
+        helper.SetCongestionControlAttribute("Fraction", DoubleValue(m_fraction));
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        FrameLog sent;
+        fabric->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(&FrameLog::OnTx, &sent));
+        fabric->PostWrite(0, 1, 200000, 1, 0);
+        fabric->PostWrite(0, 2, 200000, 2, 0);
+        Simulator::Run();
+        std::vector<uint32_t> order; // destination address of each data frame
+        for (const RoceFrameView& v : sent.frames)
+        {
+            if (v.isRoce && v.bthOpcode != RdmaOpcode::ACKNOWLEDGE)
+            {
+                order.push_back(v.dstIp);
+            }
+        }
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(order.size(), 400, "200 data frames to each peer");
+        uint32_t repeats = 0;
+        uint32_t first = 0;
+        for (std::size_t i = 0; i < order.size(); ++i)
+        {
+            first += order[i] == order[0] ? 1 : 0;
+            repeats += i > 0 && order[i] == order[i - 1] ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(first, 200, "each connection sent its 200");
+        NS_TEST_ASSERT_MSG_EQ(repeats, 0, "they alternate frame by frame");
+    }
+
+    double m_fraction; //!< each connection's rate over the line rate
+};
+
+/**
  * \brief A RoceChannel that counts what it carries: what a remote (MPI) channel would
  * see at the same seam.
  */
@@ -704,6 +766,8 @@ class Rocev2FabricTestSuite : public TestSuite
     {
         AddTestCase(new NicFrameFieldsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new ChannelSeamTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new PacedRoundRobinTestCase(0.45), AI_FABRIC_QUICK);
+        AddTestCase(new PacedRoundRobinTestCase(1.0), AI_FABRIC_QUICK);
         AddTestCase(new UnloadedMessageTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);
