@@ -180,6 +180,7 @@ DragonflyTopologyHelper::Build() const
     }
     TopologyGraph::Shape s;
     s.type = "dragonfly";
+    s.routing = "minimal";
     s.p = m_p;
     s.a = m_a;
     s.h = m_h;

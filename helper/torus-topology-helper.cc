@@ -173,6 +173,7 @@ TorusTopologyHelper::Build() const
     }
     TopologyGraph::Shape s;
     s.type = m_wrap ? "torus" : "mesh";
+    s.routing = "dor";
     s.dims = dims;
     s.wrap = m_wrap;
     std::ostringstream label;

@@ -74,16 +74,7 @@ RoutingEngine::FittingEngines(const TopologyGraph& graph)
 std::string
 RoutingEngine::AutoName(const TopologyGraph& graph)
 {
-    const std::string& t = graph.GetShape().type;
-    if (t == "torus" || t == "mesh")
-    {
-        return "dor";
-    }
-    if (t == "dragonfly")
-    {
-        return "minimal";
-    }
-    return "ecmp";
+    return graph.GetShape().routing;
 }
 
 Ptr<RoutingEngine>

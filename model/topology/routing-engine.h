@@ -49,7 +49,7 @@ class RoutingEngine : public SimpleRefCount<RoutingEngine>
     static Ptr<RoutingEngine> CreateByName(const std::string& name, Ptr<const TopologyGraph> graph);
     /// CreateByName(name, graph)->Compute(graph).
     static Ptr<RouteTable> BuildTable(const std::string& name, Ptr<const TopologyGraph> graph);
-    /// \return the natural engine of the graph's shape (fattree/leafspine/file: ecmp, ...)
+    /// \return the natural engine the graph's builder named (Shape::routing: ecmp, dor, minimal)
     static std::string AutoName(const TopologyGraph& graph);
     /// \return the names of the engines that fit the graph
     static std::vector<std::string> FittingEngines(const TopologyGraph& graph);

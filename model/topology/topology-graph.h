@@ -65,13 +65,17 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
     {
         std::string type{"custom"};  //!< builder name
         std::string label{"custom"}; //!< human description, e.g. "k=4 fat-tree"
-        std::vector<uint32_t> dims;  //!< torus/mesh radices
-        bool wrap{false};            //!< torus (true) or mesh (false)
-        uint32_t k{0};               //!< fat-tree arity
-        uint32_t p{0};               //!< dragonfly hosts per router
-        uint32_t a{0};               //!< dragonfly routers per group
-        uint32_t h{0};               //!< dragonfly global links per router
-        uint32_t g{0};               //!< dragonfly groups
+        /// The routing engine --routing=auto picks (the family's natural one): "ecmp"
+        /// (all shortest paths), "dor" (torus, mesh: dimension order), "minimal"
+        /// (DragonFly).
+        std::string routing{"ecmp"};
+        std::vector<uint32_t> dims; //!< torus/mesh radices
+        bool wrap{false};           //!< torus (true) or mesh (false)
+        uint32_t k{0};              //!< fat-tree arity
+        uint32_t p{0};              //!< dragonfly hosts per router
+        uint32_t a{0};              //!< dragonfly routers per group
+        uint32_t h{0};              //!< dragonfly global links per router
+        uint32_t g{0};              //!< dragonfly groups
     };
 
     /// Distance value of an unreachable node.
