@@ -411,10 +411,7 @@ IbFabric::GetCounters() const
         c.timeouts += hca->GetTimeouts();
         c.cnpsSent += hca->GetCnpsSent();
         c.queuePairs += hca->GetQueuePairs().size();
-        for (const auto& qp : hca->GetQueuePairs())
-        {
-            c.outOfOrderPackets += qp->GetOutOfOrderPackets();
-        }
+        c.outOfOrderPackets += hca->GetOutOfOrderPackets();
     }
     for (const auto& node : m_devices)
     {

@@ -30,7 +30,7 @@ IbHca::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::IbHca")
-            .SetParent<Object>()
+            .SetParent<RdmaNic>()
             .SetGroupName("AiFabric")
             .AddConstructor<IbHca>()
             .AddAttribute("Mtu",
@@ -38,15 +38,7 @@ IbHca::GetTypeId()
                           "4096; 4096 is the usual setting)",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&IbHca::m_mtu),
-                          MakeUintegerChecker<uint32_t>(256, 4096))
-            .AddTraceSource("MessageSent",
-                            "A message's last byte was acknowledged (sender completion)",
-                            MakeTraceSourceAccessor(&IbHca::m_messageSentTrace),
-                            "ns3::RoceNic::MessageSentCallback")
-            .AddTraceSource("MessageDelivered",
-                            "A message's last byte was placed (receiver completion)",
-                            MakeTraceSourceAccessor(&IbHca::m_messageDeliveredTrace),
-                            "ns3::RoceNic::MessageDeliveredCallback");
+                          MakeUintegerChecker<uint32_t>(256, 4096));
     return tid;
 }
 
@@ -54,8 +46,7 @@ IbHca::IbHca()
     : m_hostIndex(0),
       m_lid(0),
       m_mtu(4096),
-      m_rrNext(0),
-      m_cnpsSent(0)
+      m_rrNext(0)
 {
 }
 
@@ -65,11 +56,7 @@ void
 IbHca::DoDispose()
 {
     m_wakeEvent.Cancel();
-    for (auto& qp : m_qps)
-    {
-        qp->Dispose();
-    }
-    m_qps.clear();
+    DisposeQueuePairs();
     for (auto& s : m_staged)
     {
         s = nullptr;
@@ -167,40 +154,6 @@ uint32_t
 IbHca::GetAckBytes() const
 {
     return IbFrame::HeaderBytes(RdmaOpcode::ACKNOWLEDGE, true);
-}
-
-const std::vector<Ptr<RdmaQueuePair>>&
-IbHca::GetQueuePairs() const
-{
-    return m_qps;
-}
-
-uint64_t
-IbHca::GetRetransmittedPackets() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetRetransmittedPackets();
-    }
-    return n;
-}
-
-uint64_t
-IbHca::GetTimeouts() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetTimeouts();
-    }
-    return n;
-}
-
-uint64_t
-IbHca::GetCnpsSent() const
-{
-    return m_cnpsSent;
 }
 
 void
@@ -409,18 +362,6 @@ IbHca::Process(Ptr<Packet> /* p */, IbFrameView v)
     {
         QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, true);
     }
-}
-
-void
-IbHca::MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m)
-{
-    m_messageSentTrace(qp, m);
-}
-
-void
-IbHca::MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
-{
-    m_messageDeliveredTrace(qp, tag, bytes);
 }
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
 
@@ -34,7 +35,7 @@ class Packet;
  * processed when their tail is in; their buffer blocks are freed at once (an HCA
  * drains to host memory at line rate).
  */
-class IbHca : public Object
+class IbHca : public RdmaNic
 {
   public:
     static TypeId GetTypeId();
@@ -53,10 +54,6 @@ class IbHca : public Object
     uint32_t GetMtu() const;
     uint32_t GetFullPacketBytes() const; //!< \return bytes of a full data packet (MTU + 26)
     uint32_t GetAckBytes() const;        //!< \return bytes of an ACK (30)
-    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
-    uint64_t GetRetransmittedPackets() const;
-    uint64_t GetTimeouts() const;
-    uint64_t GetCnpsSent() const;
 
   protected:
     void DoDispose() override;
@@ -71,28 +68,20 @@ class IbHca : public Object
     void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
     void Wake(Ptr<RdmaQueuePair> qp);
     void WakeUp();
-    void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
-    void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
     uint8_t VlOf(uint8_t sl) const;
 
     Ptr<IbNetDevice> m_device;
     uint32_t m_hostIndex;
     uint16_t m_lid;
-    uint32_t m_mtu; //!< Attribute
-
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by QPN - 1
-    std::vector<uint16_t> m_peerLid;       //!< by QPN - 1
-    std::vector<uint8_t> m_qpSl;           //!< by QPN - 1
-    std::vector<uint32_t> m_active;        //!< QPNs with data, round-robin order
+    uint32_t m_mtu;                  //!< Attribute
+    std::vector<uint16_t> m_peerLid; //!< by QPN - 1
+    std::vector<uint8_t> m_qpSl;     //!< by QPN - 1
+    std::vector<uint32_t> m_active;  //!< QPNs with data, round-robin order
     std::vector<bool> m_isActive;
     std::size_t m_rrNext;
     std::array<Ptr<Packet>, 16> m_staged;              //!< per VL
     std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
     EventId m_wakeEvent;
-    uint64_t m_cnpsSent;
-
-    TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
-    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
 };
 
 } // namespace ns3

@@ -232,11 +232,8 @@ RoceFabric::GetCounters() const
         c.timeouts += nic->GetTimeouts();
         c.cnpsSent += nic->GetCnpsSent();
         c.queuePairs += nic->GetQueuePairs().size();
-        for (const auto& qp : nic->GetQueuePairs())
-        {
-            c.outOfOrderPackets += qp->GetOutOfOrderPackets();
-            c.spuriousRetransmissions += qp->GetSpuriousRetransmissions();
-        }
+        c.outOfOrderPackets += nic->GetOutOfOrderPackets();
+        c.spuriousRetransmissions += nic->GetSpuriousRetransmissions();
     }
     for (const auto& node : m_devices)
     {

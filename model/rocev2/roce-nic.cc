@@ -47,7 +47,7 @@ RoceNic::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::RoceNic")
-            .SetParent<Object>()
+            .SetParent<RdmaNic>()
             .SetGroupName("AiFabric")
             .AddConstructor<RoceNic>()
             .AddAttribute("Mtu",
@@ -71,15 +71,7 @@ RoceNic::GetTypeId()
                           "Send data as ECN-capable (ECT(0)) so switches can mark it",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_ecnCapable),
-                          MakeBooleanChecker())
-            .AddTraceSource("MessageSent",
-                            "A message's last byte was acknowledged (sender completion)",
-                            MakeTraceSourceAccessor(&RoceNic::m_messageSentTrace),
-                            "ns3::RoceNic::MessageSentCallback")
-            .AddTraceSource("MessageDelivered",
-                            "A message's last byte was placed (receiver completion)",
-                            MakeTraceSourceAccessor(&RoceNic::m_messageDeliveredTrace),
-                            "ns3::RoceNic::MessageDeliveredCallback");
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -89,9 +81,7 @@ RoceNic::RoceNic()
       m_controlPriority(7),
       m_useVlan(false),
       m_ecnCapable(true),
-      m_rrNext(0),
-      m_cnpsSent(0),
-      m_cnpsReceived(0)
+      m_rrNext(0)
 {
 }
 
@@ -107,12 +97,8 @@ RoceNic::DoDispose()
     }
     m_wakeEvents.clear(); // (those in the event list go with it)
     m_idleWakeEvents.clear();
-    for (auto& qp : m_qps)
-    {
-        qp->Dispose();
-    }
-    m_active.clear(); // (raw pointers into m_qps)
-    m_qps.clear();
+    DisposeQueuePairs();
+    m_active.clear(); // (raw pointers into the queue pairs, now disposed)
     m_control.clear();
     m_device = nullptr;
     Object::DoDispose();
@@ -236,68 +222,6 @@ RoceNic::GetAckWireBytes() const
     f.opcode = RdmaOpcode::ACKNOWLEDGE;
     f.hasAeth = true;
     return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
-}
-
-const std::vector<Ptr<RdmaQueuePair>>&
-RoceNic::GetQueuePairs() const
-{
-    return m_qps;
-}
-
-uint64_t
-RoceNic::GetRetransmittedPackets() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetRetransmittedPackets();
-    }
-    return n;
-}
-
-uint64_t
-RoceNic::GetTimeouts() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetTimeouts();
-    }
-    return n;
-}
-
-uint64_t
-RoceNic::GetOutOfOrderPackets() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetOutOfOrderPackets();
-    }
-    return n;
-}
-
-uint64_t
-RoceNic::GetSpuriousRetransmissions() const
-{
-    uint64_t n = 0;
-    for (const auto& qp : m_qps)
-    {
-        n += qp->GetSpuriousRetransmissions();
-    }
-    return n;
-}
-
-uint64_t
-RoceNic::GetCnpsSent() const
-{
-    return m_cnpsSent;
-}
-
-uint64_t
-RoceNic::GetCnpsReceived() const
-{
-    return m_cnpsReceived;
 }
 
 void
@@ -640,18 +564,6 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
     {
         QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, true);
     }
-}
-
-void
-RoceNic::MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m)
-{
-    m_messageSentTrace(qp, m);
-}
-
-void
-RoceNic::MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
-{
-    m_messageDeliveredTrace(qp, tag, bytes);
 }
 
 } // namespace ns3

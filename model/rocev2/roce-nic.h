@@ -12,6 +12,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
@@ -33,7 +34,7 @@ class RoceNetDevice;
  * ACK, NAK and CNP frames go first, on the control priority. Received data is
  * handed to its queue pair, which decides placement, ACK/NAK and CNP.
  */
-class RoceNic : public Object, public RocePortOwner
+class RoceNic : public RdmaNic, public RocePortOwner
 {
   public:
     static TypeId GetTypeId();
@@ -55,16 +56,9 @@ class RoceNic : public Object, public RocePortOwner
     uint32_t GetFullPacketWireBytes() const;
     /// Wire bytes of an ACK frame.
     uint32_t GetAckWireBytes() const;
-    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
 
-    uint64_t GetRetransmittedPackets() const;
-    uint64_t GetTimeouts() const;
     /// Sums over this NIC's queue pairs (receiver halves): arrivals beyond ePSN, and
     /// arrivals of a PSN that had arrived before (see RdmaQueuePair).
-    uint64_t GetOutOfOrderPackets() const;
-    uint64_t GetSpuriousRetransmissions() const;
-    uint64_t GetCnpsSent() const;
-    uint64_t GetCnpsReceived() const;
 
     /// Host-index to address conventions shared by every RoCEv2 part.
     static Ipv4Address HostAddress(uint32_t hostIndex);
@@ -103,8 +97,6 @@ class RoceNic : public Object, public RocePortOwner
                       uint32_t psn,
                       uint32_t msn,
                       bool nak);
-    void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
-    void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
     Ptr<RoceNetDevice> m_device;
     uint32_t m_hostIndex;
@@ -130,7 +122,6 @@ class RoceNic : public Object, public RocePortOwner
         RoceFrameView cnp;  //!< CNP
     };
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps;   //!< by local QPN - 1
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     /// QPs with data to send, in round-robin order (raw pointers: m_qps owns them)
@@ -144,12 +135,6 @@ class RoceNic : public Object, public RocePortOwner
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
     std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
     uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
-
-    uint64_t m_cnpsSent;
-    uint64_t m_cnpsReceived;
-
-    TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
-    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
 };
 
 } // namespace ns3
