@@ -54,6 +54,11 @@ def test_script_installs_the_list(source_dir):
         env={**os.environ, "AI_FABRIC_SKIP_DEPS": "1"},
     ).stdout
     assert out.split() == listed_packages(source_dir)
+    extra = subprocess.run(
+        [str(source_dir / "ai-fabric"), "packages", "--all"], capture_output=True, text=True
+    )
+    assert extra.returncode == 2
+    assert extra.stderr.strip() == "ai-fabric: packages takes no arguments (got: --all)"
 
 
 def test_path_rules_match_what_they_name(source_dir):
