@@ -12,6 +12,7 @@
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/routing-engine-registry.h"
 #include "ns3/routing-engine.h"
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
@@ -717,6 +718,49 @@ class NarrowRowsTestCase : public TestCase
     }
 };
 
+/// \brief RoutingEngineRegistry: every engine by its name, and the name is its own.
+class RoutingEngineRegistryTestCase : public TestCase
+{
+  public:
+    RoutingEngineRegistryTestCase()
+        : TestCase("registry: every engine by name, each named as it registered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> expected{"dor",
+                                                "ecmp",
+                                                "minimal",
+                                                "ugal",
+                                                "updown",
+                                                "valiant"};
+        const auto names = RoutingEngineRegistry::GetNames();
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six engines");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
+            NS_TEST_ASSERT_MSG_EQ(RoutingEngineRegistry::Get(names[i]).create()->GetName(),
+                                  names[i],
+                                  "the engine made under a name answers to it");
+        }
+        std::string error;
+        try
+        {
+            RoutingEngineRegistry::Get("ospf");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "unknown routing engine 'ospf'; allowed: dor, ecmp, minimal, ugal, "
+                              "updown, valiant",
+                              "names the value and what is allowed");
+    }
+};
+
 /// \brief The routing suite.
 class RoutingTestSuite : public TestSuite
 {
@@ -731,6 +775,7 @@ class RoutingTestSuite : public TestSuite
         AddTestCase(new UpDownAnyGraphTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoutingFactoryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new NarrowRowsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RoutingEngineRegistryTestCase, AI_FABRIC_QUICK);
     }
 };
 

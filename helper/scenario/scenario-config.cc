@@ -11,6 +11,7 @@
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/log.h"
+#include "ns3/routing-engine-registry.h"
 #include "ns3/string.h"
 #include "ns3/topology-registry.h"
 
@@ -547,10 +548,18 @@ BuildKnobs()
         [](C& c, const std::string& v) { c.ccPreset = v; },
         [](const C& c) { return c.ccPreset; },
         true));
-    k.push_back(Choice("routing",
-                       "routing engine; auto = the topology's natural one",
-                       &C::routing,
-                       {"auto", "ecmp", "updown", "dor", "minimal", "valiant", "ugal"}));
+    {
+        // auto, then the registered engines (RoutingEngineRegistry), each with its line.
+        std::string help = "routing engine: auto (the topology's natural one);";
+        std::vector<std::string> names{"auto"};
+        for (const std::string& name : RoutingEngineRegistry::GetNames())
+        {
+            help += " " + name + " (" + RoutingEngineRegistry::Get(name).help + ");";
+            names.push_back(name);
+        }
+        help.back() = '.';
+        k.push_back(Choice("routing", help, &C::routing, names));
+    }
     k.push_back(Choice("lb",
                        "switch load balancing among equal-cost ports",
                        &C::lb,

@@ -3,6 +3,8 @@
  */
 #include "dimension-order-routing.h"
 
+#include "routing-engine-registry.h"
+
 #include "ns3/log.h"
 
 #include <sstream>
@@ -12,6 +14,11 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DimensionOrderRouting");
+
+static RoutingEngineRegistration g_registration(
+    "dor",
+    "dimension order on a torus or mesh, dimension 0 first, dateline classes on rings",
+    [] { return Ptr<RoutingEngine>(Create<DimensionOrderRouting>()); });
 
 std::string
 DimensionOrderRouting::GetName() const

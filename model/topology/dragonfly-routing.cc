@@ -3,6 +3,8 @@
  */
 #include "dragonfly-routing.h"
 
+#include "routing-engine-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -13,6 +15,19 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DragonflyRouting");
+
+static RoutingEngineRegistration g_minimalRegistration(
+    "minimal",
+    "DragonFly minimal: local, global, local (Kim et al. 2008)",
+    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("minimal")); });
+static RoutingEngineRegistration g_valiantRegistration(
+    "valiant",
+    "DragonFly Valiant: through a random intermediate group",
+    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("valiant")); });
+static RoutingEngineRegistration g_ugalRegistration(
+    "ugal",
+    "DragonFly UGAL-L: minimal unless its queue exceeds twice the non-minimal one",
+    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("ugal")); });
 
 DragonflyRouting::DragonflyRouting(const std::string& mode)
     : m_mode(mode),

@@ -3,10 +3,7 @@
  */
 #include "routing-engine.h"
 
-#include "dimension-order-routing.h"
-#include "dragonfly-routing.h"
-#include "shortest-path-routing.h"
-#include "up-down-routing.h"
+#include "routing-engine-registry.h"
 
 #include "ns3/log.h"
 
@@ -24,26 +21,15 @@ RoutingEngine::~RoutingEngine()
 {
 }
 
+/// A new engine of that name, or null for a name no engine registered.
 static Ptr<RoutingEngine>
 MakeEngine(const std::string& name)
 {
-    if (name == "ecmp")
+    if (!RoutingEngineRegistry::Has(name))
     {
-        return Create<ShortestPathRouting>();
+        return nullptr;
     }
-    if (name == "updown")
-    {
-        return Create<UpDownRouting>();
-    }
-    if (name == "dor")
-    {
-        return Create<DimensionOrderRouting>();
-    }
-    if (name == "minimal" || name == "valiant" || name == "ugal")
-    {
-        return Create<DragonflyRouting>(name);
-    }
-    return nullptr;
+    return RoutingEngineRegistry::Get(name).create();
 }
 
 static std::string
@@ -61,7 +47,7 @@ std::vector<std::string>
 RoutingEngine::FittingEngines(const TopologyGraph& graph)
 {
     std::vector<std::string> out;
-    for (const char* n : {"ecmp", "updown", "dor", "minimal", "valiant", "ugal"})
+    for (const std::string& n : RoutingEngineRegistry::GetNames())
     {
         if (MakeEngine(n)->Fits(graph))
         {
@@ -84,9 +70,8 @@ RoutingEngine::CreateByName(const std::string& name, Ptr<const TopologyGraph> gr
     Ptr<RoutingEngine> e = MakeEngine(n);
     if (!e)
     {
-        throw std::invalid_argument("routing '" + name +
-                                    "' is not allowed (allowed: auto, ecmp, updown, dor, minimal, "
-                                    "valiant, ugal)");
+        throw std::invalid_argument("routing '" + name + "' is not allowed (allowed: auto, " +
+                                    Join(RoutingEngineRegistry::GetNames()) + ")");
     }
     if (!e->Fits(*graph))
     {

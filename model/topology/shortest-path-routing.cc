@@ -3,12 +3,18 @@
  */
 #include "shortest-path-routing.h"
 
+#include "routing-engine-registry.h"
+
 #include "ns3/log.h"
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("ShortestPathRouting");
+
+static RoutingEngineRegistration g_registration("ecmp", "ECMP over all shortest paths", [] {
+    return Ptr<RoutingEngine>(Create<ShortestPathRouting>());
+});
 
 std::string
 ShortestPathRouting::GetName() const

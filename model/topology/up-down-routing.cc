@@ -3,6 +3,8 @@
  */
 #include "up-down-routing.h"
 
+#include "routing-engine-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -11,6 +13,11 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("UpDownRouting");
+
+static RoutingEngineRegistration g_registration(
+    "updown",
+    "up*/down* (Autonet, Schroeder et al. 1991): deadlock-free on any graph",
+    [] { return Ptr<RoutingEngine>(Create<UpDownRouting>()); });
 
 std::string
 UpDownRouting::GetName() const
