@@ -10,6 +10,7 @@
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-frame.h"
+#include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
 #include "ns3/packet.h"
@@ -40,6 +41,7 @@ struct IncastRun
 
     uint64_t marked{0};
     uint64_t cnps{0};
+    uint64_t cnpsReceived{0}; //!< CNPs the senders' HCAs received
     uint64_t fecnArrivals{0}; //!< data packets that reached host 0 with FECN set
     uint64_t losslessDrops{1};
     uint64_t pending{1};
@@ -125,6 +127,10 @@ struct IncastRun
         marked = sw->GetFecnMarked();
         RdmaFabric::Counters k = fabric->GetCounters();
         cnps = k.cnpsSent;
+        for (uint32_t i = 1; i <= SENDERS; ++i)
+        {
+            cnpsReceived += fabric->GetHca(i)->GetCnpsReceived();
+        }
         losslessDrops = k.losslessDrops;
         pending = fabric->GetPendingMessages();
         fabric->Dispose();
@@ -175,6 +181,7 @@ class IbFecnBecnTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(on.marked, 0, "the switch marked FECN");
         NS_TEST_ASSERT_MSG_EQ(on.fecnArrivals, on.marked, "every mark reached host 0");
         NS_TEST_ASSERT_MSG_GT(on.cnps, 0, "host 0 answered with CNPs");
+        NS_TEST_ASSERT_MSG_EQ(on.cnpsReceived, on.cnps, "every CNP reached its sender (lossless)");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(on.cnps, on.marked, "at most one CNP per marked packet");
         const double cnpSlots = IncastRun::SENDERS * (on.end.GetSeconds() / 50e-6 + 1);
         NS_TEST_ASSERT_MSG_LT_OR_EQ(on.cnps, cnpSlots, "at most one CNP per QP per 50 us");

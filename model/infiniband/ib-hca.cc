@@ -339,6 +339,7 @@ IbHca::Process(Ptr<Packet> /* p */, IbFrameView v)
     }
     if (v.opcode == RdmaOpcode::CNP)
     {
+        m_cnpsReceived++;
         qp->ReceiveCnp();
         return;
     }

@@ -23,7 +23,6 @@ namespace ns3
 class RouteTable;
 class RdmaQueuePair;
 struct RdmaMessage;
-struct RdmaCcContext;
 
 /**
  * \ingroup ai-fabric

@@ -52,6 +52,8 @@ class RoutingEngineRegistry
 
   private:
     /// The table, made on first use (registrations run in static constructors).
+    /// Defined in the .cc on purpose: an inline one would be a separate copy in each
+    /// program that registers into it (the library binds its own symbols locally).
     static NameRegistry<Entry>& Table();
 };
 
