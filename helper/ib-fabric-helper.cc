@@ -40,37 +40,16 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
     fabric->m_sm = Create<SubnetManager>(graph);
     fabric->m_sm->Program(routes);
     uint8_t needVls = fabric->m_sm->GetRequiredVls();
-    uint32_t n = graph->GetNNodes();
-    fabric->m_nodes.Create(n);
-    fabric->m_devices.resize(n);
-    for (uint32_t node = 0; node < n; ++node)
-    {
-        Ptr<Node> ns3Node = fabric->m_nodes.Get(node);
-        for (std::size_t port = 0; port < graph->GetPorts(node).size(); ++port)
-        {
-            Ptr<IbNetDevice> dev = m_deviceFactory.Create<IbNetDevice>();
-            if (dev->GetNumDataVls() < needVls)
-            {
-                dev->SetAttribute("NumDataVls", UintegerValue(needVls));
-            }
-            ns3Node->AddDevice(dev); // ifIndex = port number
-            fabric->m_devices[node].push_back(dev);
-        }
-    }
-    for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
-    {
-        const TopologyGraph::Link& link = graph->GetLink(l);
-        Ptr<IbChannel> ch = m_channelFactory.Create<IbChannel>();
-        ch->SetAttribute("Delay", TimeValue(link.delay));
-        fabric->m_channels.push_back(ch);
-        for (auto [node, port] :
-             {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
-        {
-            Ptr<IbNetDevice> dev = fabric->m_devices[node][port];
-            dev->SetAttribute("DataRate", DataRateValue(link.rate));
-            dev->Attach(ch);
-        }
-    }
+    InstallPorts(*graph,
+                 fabric->m_nodes,
+                 fabric->m_devices,
+                 &fabric->m_channels,
+                 [needVls](IbNetDevice& dev) {
+                     if (dev.GetNumDataVls() < needVls)
+                     {
+                         dev.SetAttribute("NumDataVls", UintegerValue(needVls));
+                     }
+                 });
     for (const auto& node : fabric->m_devices)
     {
         for (const auto& dev : node)
@@ -82,19 +61,12 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
         uint32_t node = hosts[h];
-        NS_ABORT_MSG_IF(fabric->m_devices[node].size() != 1,
-                        "host " << h << " has " << fabric->m_devices[node].size()
-                                << " ports; the IB HCA model has exactly one");
-        Ptr<IbHca> hca = m_hostFactory.Create<IbHca>();
-        fabric->m_nodes.Get(node)->AggregateObject(hca);
+        Ptr<IbHca> hca = CreateHost<IbHca>(*fabric,
+                                           fabric->m_nodes.Get(node),
+                                           h,
+                                           fabric->m_devices[node].size(),
+                                           "IB HCA");
         hca->Setup(fabric->m_devices[node][0], h, fabric->m_sm->GetHostLid(h));
-        // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
-        hca->TraceConnectWithoutContext(
-            "MessageSent",
-            MakeCallback(&RdmaFabric::OnMessageSent, PeekPointer(fabric)));
-        hca->TraceConnectWithoutContext(
-            "MessageDelivered",
-            MakeCallback(&RdmaFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_hcas.push_back(hca);
     }
     bool first = true;

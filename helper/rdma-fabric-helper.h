@@ -4,11 +4,19 @@
 #ifndef RDMA_FABRIC_HELPER_H
 #define RDMA_FABRIC_HELPER_H
 
+#include "ns3/abort.h"
 #include "ns3/attribute.h"
 #include "ns3/congestion-control-factory.h"
+#include "ns3/data-rate.h"
+#include "ns3/node-container.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/topology-graph.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -60,6 +68,32 @@ class RdmaFabricHelper
                      const std::string& sw,
                      const std::string& channel);
 
+    /**
+     * A fabric's ports and cables: \p nodes gets one Node per graph node and each one
+     * Device per port, in port order (a port's ifIndex is its number; \p configure
+     * runs on each new device); one Channel per cable with the cable's delay, and both
+     * of its ports at the cable's rate. \p devices: by graph node, port; \p channels
+     * (if not null): by graph link.
+     */
+    template <typename Device, typename Channel, typename Configure>
+    void InstallPorts(const TopologyGraph& graph,
+                      NodeContainer& nodes,
+                      std::vector<std::vector<Ptr<Device>>>& devices,
+                      std::vector<Ptr<Channel>>* channels,
+                      Configure configure) const;
+
+    /**
+     * The host adapter of host \p host (graph node \p node, \p ports ports: the
+     * \p model has exactly one), aggregated to \p nodeObject, its completions
+     * reported to \p fabric; the caller then attaches it to its port (Setup).
+     */
+    template <typename Host>
+    Ptr<Host> CreateHost(RdmaFabric& fabric,
+                         Ptr<Node> nodeObject,
+                         uint32_t host,
+                         std::size_t ports,
+                         const char* model) const;
+
     ObjectFactory m_deviceFactory;        //!< one device per port
     ObjectFactory m_hostFactory;          //!< one NIC / HCA per host
     ObjectFactory m_switchFactory;        //!< one switch per switch node
@@ -67,6 +101,68 @@ class RdmaFabricHelper
     TypeId m_channelBase;                 //!< the fabric's channel class
     CongestionControlFactory m_ccFactory; //!< every queue pair's controller
 };
+
+template <typename Device, typename Channel, typename Configure>
+void
+RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
+                               NodeContainer& nodes,
+                               std::vector<std::vector<Ptr<Device>>>& devices,
+                               std::vector<Ptr<Channel>>* channels,
+                               Configure configure) const
+{
+    const uint32_t n = graph.GetNNodes();
+    nodes.Create(n);
+    devices.resize(n);
+    for (uint32_t node = 0; node < n; ++node)
+    {
+        Ptr<Node> nodeObject = nodes.Get(node);
+        for (std::size_t port = 0; port < graph.GetPorts(node).size(); ++port)
+        {
+            Ptr<Device> dev = m_deviceFactory.Create<Device>();
+            configure(*dev);
+            nodeObject->AddDevice(dev);
+            devices[node].push_back(dev);
+        }
+    }
+    for (uint32_t l = 0; l < graph.GetNLinks(); ++l)
+    {
+        const TopologyGraph::Link& link = graph.GetLink(l);
+        Ptr<Channel> ch = m_channelFactory.Create<Channel>();
+        ch->SetAttribute("Delay", TimeValue(link.delay));
+        if (channels != nullptr)
+        {
+            channels->push_back(ch);
+        }
+        for (auto [node, port] :
+             {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
+        {
+            Ptr<Device> dev = devices[node][port];
+            dev->SetAttribute("DataRate", DataRateValue(link.rate));
+            dev->Attach(ch);
+        }
+    }
+}
+
+template <typename Host>
+Ptr<Host>
+RdmaFabricHelper::CreateHost(RdmaFabric& fabric,
+                             Ptr<Node> nodeObject,
+                             uint32_t host,
+                             std::size_t ports,
+                             const char* model) const
+{
+    NS_ABORT_MSG_IF(ports != 1,
+                    "host " << host << " has " << ports << " ports; the " << model
+                            << " model has exactly one");
+    Ptr<Host> adapter = m_hostFactory.Create<Host>();
+    nodeObject->AggregateObject(adapter);
+    // A raw pointer: the fabric owns its adapters, so a counted one would be a cycle.
+    adapter->TraceConnectWithoutContext("MessageSent",
+                                        MakeCallback(&RdmaFabric::OnMessageSent, &fabric));
+    adapter->TraceConnectWithoutContext("MessageDelivered",
+                                        MakeCallback(&RdmaFabric::OnDelivered, &fabric));
+    return adapter;
+}
 
 } // namespace ns3
 

@@ -56,53 +56,22 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
     fabric->m_graph = graph;
     fabric->m_routes = routes;
     fabric->SetCongestionControlFactory(m_ccFactory);
-    uint32_t n = graph->GetNNodes();
-    fabric->m_nodes.Create(n);
-    fabric->m_devices.resize(n);
-
-    // One device per port, in port order.
-    for (uint32_t node = 0; node < n; ++node)
-    {
-        Ptr<Node> ns3Node = fabric->m_nodes.Get(node);
-        for (std::size_t port = 0; port < graph->GetPorts(node).size(); ++port)
-        {
-            Ptr<RoceNetDevice> dev = m_deviceFactory.Create<RoceNetDevice>();
-            ns3Node->AddDevice(dev);
-            fabric->m_devices[node].push_back(dev);
-        }
-    }
-    // One channel per cable, with the cable's rate on both ports.
-    for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
-    {
-        const TopologyGraph::Link& link = graph->GetLink(l);
-        Ptr<RoceChannel> ch = m_channelFactory.Create<RoceChannel>();
-        ch->SetAttribute("Delay", TimeValue(link.delay));
-        for (auto [node, port] :
-             {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
-        {
-            Ptr<RoceNetDevice> dev = fabric->m_devices[node][port];
-            dev->SetAttribute("DataRate", DataRateValue(link.rate));
-            dev->Attach(ch);
-        }
-    }
+    InstallPorts(*graph,
+                 fabric->m_nodes,
+                 fabric->m_devices,
+                 static_cast<std::vector<Ptr<RoceChannel>>*>(nullptr),
+                 [](RoceNetDevice&) {});
     // NICs on hosts.
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
         uint32_t node = hosts[h];
-        NS_ABORT_MSG_IF(fabric->m_devices[node].size() != 1,
-                        "host " << h << " has " << fabric->m_devices[node].size()
-                                << " ports; the RoCEv2 NIC model has exactly one");
-        Ptr<RoceNic> nic = m_hostFactory.Create<RoceNic>();
-        fabric->m_nodes.Get(node)->AggregateObject(nic);
+        Ptr<RoceNic> nic = CreateHost<RoceNic>(*fabric,
+                                               fabric->m_nodes.Get(node),
+                                               h,
+                                               fabric->m_devices[node].size(),
+                                               "RoCEv2 NIC");
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
-        // A raw pointer: the fabric owns the NICs, so a counted one would be a cycle.
-        nic->TraceConnectWithoutContext(
-            "MessageSent",
-            MakeCallback(&RdmaFabric::OnMessageSent, PeekPointer(fabric)));
-        nic->TraceConnectWithoutContext(
-            "MessageDelivered",
-            MakeCallback(&RdmaFabric::OnDelivered, PeekPointer(fabric)));
         fabric->m_nics.push_back(nic);
     }
     // Switches.
