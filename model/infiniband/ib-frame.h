@@ -5,6 +5,7 @@
 #define IB_FRAME_H
 
 #include "ns3/ptr.h"
+#include "ns3/rdma-transport-fields.h"
 
 #include <cstdint>
 
@@ -19,29 +20,12 @@ class Packet;
  * (LRH / BTH [/ RETH] [/ ImmDt] [/ AETH] / payload / ICRC / VCRC). No GRH: the model
  * is one subnet, routed by LIDs.
  */
-struct IbFrameFields
+struct IbFrameFields : RdmaTransportFields
 {
-    uint8_t vl{0};              //!< LRH virtual lane on the first link
-    uint8_t sl{0};              //!< LRH service level
-    uint16_t dlid{0};           //!< LRH destination LID
-    uint16_t slid{0};           //!< LRH source LID
-    uint8_t opcode{0x07};       //!< BTH opcode
-    uint16_t pKey{0xFFFF};      //!< BTH partition key
-    bool fecn{false};           //!< BTH FECN
-    bool becn{false};           //!< BTH BECN
-    uint32_t destQp{0};         //!< BTH destination QP
-    bool ackReq{false};         //!< BTH AckReq
-    uint32_t psn{0};            //!< BTH PSN (24 bits)
-    bool hasReth{false};        //!< RETH present
-    uint64_t rethVa{0};         //!< RETH virtual address
-    uint32_t rethRKey{0};       //!< RETH R_Key
-    uint32_t rethDmaLen{0};     //!< RETH DMA length
-    bool hasImm{false};         //!< ImmDt present
-    uint32_t imm{0};            //!< immediate data
-    bool hasAeth{false};        //!< AETH present
-    uint8_t aethSyndrome{0x1F}; //!< AETH syndrome
-    uint32_t aethMsn{0};        //!< AETH MSN
-    uint32_t payloadBytes{0};   //!< payload bytes (p->GetSize() before Encapsulate)
+    uint8_t vl{0};    //!< LRH virtual lane on the first link
+    uint8_t sl{0};    //!< LRH service level
+    uint16_t dlid{0}; //!< LRH destination LID
+    uint16_t slid{0}; //!< LRH source LID
 };
 
 /**

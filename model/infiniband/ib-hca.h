@@ -6,7 +6,6 @@
 
 #include "ib-frame.h"
 
-#include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -35,7 +34,7 @@ class Packet;
  * processed when their tail is in; their buffer blocks are freed at once (an HCA
  * drains to host memory at line rate).
  */
-class IbHca : public RdmaNic
+class IbHca final : public RdmaNic
 {
   public:
     static TypeId GetTypeId();
@@ -48,10 +47,8 @@ class IbHca : public RdmaNic
     Ptr<RdmaQueuePair> CreateQueuePair(uint32_t peerHost, uint16_t peerLid, uint8_t sl);
     void ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn);
 
-    uint32_t GetHostIndex() const;
     uint16_t GetLid() const;
     Ptr<IbNetDevice> GetDevice() const;
-    uint32_t GetMtu() const;
     uint32_t GetFullPacketBytes() const; //!< \return bytes of a full data packet (MTU + 26)
     uint32_t GetAckBytes() const;        //!< \return bytes of an ACK (30)
 
@@ -64,24 +61,20 @@ class IbHca : public RdmaNic
     void ReceiveFrame(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn);
     void Process(Ptr<Packet> p, IbFrameView v);
     Ptr<Packet> BuildNext(uint8_t vl);
-    Ptr<Packet> BuildData(Ptr<RdmaQueuePair> qp, const RdmaSegment& s);
-    void QueueControl(Ptr<RdmaQueuePair> qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak);
-    void Wake(Ptr<RdmaQueuePair> qp);
-    void WakeUp();
+    Ptr<Packet> BuildData(const RdmaQueuePair& qp, const RdmaSegment& s);
+    void QueueControl(const RdmaQueuePair& qp,
+                      uint8_t opcode,
+                      uint32_t psn,
+                      uint32_t msn,
+                      bool nak) override;
+    void NotifyPort() override;
     uint8_t VlOf(uint8_t sl) const;
 
     Ptr<IbNetDevice> m_device;
-    uint32_t m_hostIndex;
     uint16_t m_lid;
-    uint32_t m_mtu;                  //!< Attribute
-    std::vector<uint16_t> m_peerLid; //!< by QPN - 1
-    std::vector<uint8_t> m_qpSl;     //!< by QPN - 1
-    std::vector<uint32_t> m_active;  //!< QPNs with data, round-robin order
-    std::vector<bool> m_isActive;
-    std::size_t m_rrNext;
+    std::vector<uint16_t> m_peerLid;                   //!< by QPN - 1
     std::array<Ptr<Packet>, 16> m_staged;              //!< per VL
     std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
-    EventId m_wakeEvent;
 };
 
 } // namespace ns3

@@ -3,14 +3,25 @@
  */
 #include "rdma-nic.h"
 
-#include "rdma-queue-pair.h"
+#include "rdma-opcode.h"
 
+#include "ns3/aeth-header.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+} // namespace
 
 TypeId
 RdmaNic::GetTypeId()
@@ -28,6 +39,144 @@ RdmaNic::GetTypeId()
                             MakeTraceSourceAccessor(&RdmaNic::m_messageDeliveredTrace),
                             "ns3::RdmaNic::MessageDeliveredTracedCallback");
     return tid;
+}
+
+RdmaNic::RdmaNic() = default;
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    m_wakeAt = -1;
+    for (const Ptr<FabricEvent>& wake : m_wakeEvents)
+    {
+        wake->Disable(); // as EventId::Cancel would: none runs after disposal
+    }
+    m_wakeEvents.clear(); // (those in the event list go with it)
+    m_idleWakeEvents.clear();
+    m_active.clear(); // (raw pointers into the queue pairs)
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    Object::DoDispose();
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
+{
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->SetAttribute("Mtu", UintegerValue(m_mtu));
+    uint32_t qpn = static_cast<uint32_t>(m_qps.size()) + 1;
+    qp->SetIdentity(qpn, 0, m_hostIndex, peerHost, priority, entropy);
+    // Woken by a plain function (per ACK), not a wake callback.
+    qp->SetCallbacks(MakeCallback(&RdmaNic::MessageSent, this),
+                     MakeCallback(&RdmaNic::MessageDelivered, this),
+                     RdmaQueuePair::WakeCallback());
+    qp->SetWakeFunction(&RdmaNic::WakeQueuePair, this);
+    m_qps.push_back(qp);
+    m_isActive.push_back(false);
+    return qp;
+}
+
+void
+RdmaNic::SetPeerQpn(RdmaQueuePair& qp, uint32_t peerQpn)
+{
+    qp.SetIdentity(qp.GetLocalQpn(),
+                   peerQpn,
+                   qp.GetLocalHost(),
+                   qp.GetPeerHost(),
+                   qp.GetPriority(),
+                   qp.GetEntropy());
+}
+
+void
+RdmaNic::WakeQueuePair(void* nic, RdmaQueuePair& qp)
+{
+    RdmaNic* self = static_cast<RdmaNic*>(nic);
+    uint32_t idx = qp.GetLocalQpn() - 1;
+    if (!self->m_isActive[idx])
+    {
+        self->m_isActive[idx] = true;
+        self->m_active.push_back(&qp);
+    }
+    self->NotifyPort();
+}
+
+void
+RdmaNic::WakeIfCurrent(uint64_t generation)
+{
+    if (m_wakeAt < 0 || generation != m_wakeGeneration)
+    {
+        return; // superseded by an earlier wake-up, or the adapter was disposed
+    }
+    m_wakeAt = -1;
+    NotifyPort();
+}
+
+void
+RdmaNic::WarnDropped(const char* what, uint32_t value)
+{
+    NS_LOG_WARN(what << value << " dropped");
+}
+
+void
+RdmaNic::DataFields(const RdmaQueuePair& qp, const RdmaSegment& s, RdmaTransportFields& f)
+{
+    f.opcode = s.opcode;
+    f.destQp = qp.GetPeerQpn();
+    f.ackReq = s.ackRequest;
+    f.psn = static_cast<uint32_t>(s.psn & 0xFFFFFF);
+    f.payloadBytes = s.payloadBytes;
+    if (RdmaOpcode::HasReth(s.opcode))
+    {
+        f.hasReth = true;
+        f.rethVa = s.offset;
+        f.rethRKey = qp.GetPeerQpn();
+        f.rethDmaLen = static_cast<uint32_t>(s.messageBytes);
+    }
+    if (RdmaOpcode::HasImm(s.opcode))
+    {
+        f.hasImm = true;
+        f.imm = static_cast<uint32_t>(s.psn);
+    }
+}
+
+void
+RdmaNic::ControlFields(const RdmaQueuePair& qp,
+                       uint8_t opcode,
+                       uint32_t psn,
+                       uint32_t msn,
+                       bool nak,
+                       RdmaTransportFields& f)
+{
+    f.opcode = opcode;
+    f.destQp = qp.GetPeerQpn();
+    f.psn = psn;
+    if (opcode == RdmaOpcode::CNP)
+    {
+        f.becn = true;
+    }
+    else
+    {
+        f.hasAeth = true;
+        f.aethMsn = msn;
+        f.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+    }
+}
+
+uint32_t
+RdmaNic::GetHostIndex() const
+{
+    return m_hostIndex;
+}
+
+uint32_t
+RdmaNic::GetMtu() const
+{
+    return m_mtu;
 }
 
 const std::vector<Ptr<RdmaQueuePair>>&
@@ -90,16 +239,6 @@ uint64_t
 RdmaNic::GetCnpsReceived() const
 {
     return m_cnpsReceived;
-}
-
-void
-RdmaNic::DisposeQueuePairs()
-{
-    for (auto& qp : m_qps)
-    {
-        qp->Dispose();
-    }
-    m_qps.clear();
 }
 
 void

@@ -4,8 +4,17 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "rdma-opcode.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/aeth-header.h"
+#include "ns3/fabric-event.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-transport-fields.h"
+#include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -14,15 +23,18 @@
 namespace ns3
 {
 
-class RdmaQueuePair;
 struct RdmaMessage;
 
 /**
  * \ingroup ai-fabric
- * \brief What every RDMA host adapter has, whatever its framing: the queue pairs (by
- * local QPN - 1), the message-completion trace sources, and the counters summed over
- * its queue pairs. RoceNic (RoCEv2 framing) and IbHca (InfiniBand framing) derive from
- * it; how frames are built, scheduled and parsed stays theirs.
+ * \brief The host core every RDMA adapter shares, whatever its framing: the queue
+ * pairs (by local QPN - 1), the round robin that picks which of them sends next, the
+ * pacing wake-ups, the dispatch of arrivals (ACK, NAK, CNP, data) to their queue pair,
+ * the message-completion trace sources and the counters summed over the queue pairs.
+ *
+ * RoceNic (RoCEv2 framing) and IbHca (InfiniBand framing) derive from it: they build,
+ * queue and parse frames, and answer two calls: NotifyPort (a queue pair may send: the
+ * port should pull) and QueueControl (send an ACK, NAK or CNP).
  */
 class RdmaNic : public Object
 {
@@ -35,6 +47,13 @@ class RdmaNic : public Object
     /// \return the TypeId
     static TypeId GetTypeId();
 
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /// \return the host index this adapter serves
+    uint32_t GetHostIndex() const;
+    /// \return payload bytes per data packet (the path MTU)
+    uint32_t GetMtu() const;
     /// \return the queue pairs, by local QPN - 1
     const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
     /// \return packets resent, over all queue pairs
@@ -51,22 +70,263 @@ class RdmaNic : public Object
     uint64_t GetCnpsReceived() const;
 
   protected:
-    /// Dispose every queue pair and forget them (a subclass's DoDispose calls it where
-    /// its own state no longer needs them).
-    void DisposeQueuePairs();
+    void DoDispose() override;
+
+    /**
+     * Add a queue pair (local QPN: the next one) to \p peerHost on \p priority (the
+     * service level on InfiniBand), UDP source port \p entropy (0 on InfiniBand),
+     * packets of GetMtu() payload bytes; its peer's QPN comes with SetPeerQpn.
+     */
+    Ptr<RdmaQueuePair> AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy);
+    /// Connect \p qp to its peer's queue pair \p peerQpn.
+    static void SetPeerQpn(RdmaQueuePair& qp, uint32_t peerQpn);
+
+    /// \return true if some queue pair is in the round robin (has, or had, data to send)
+    bool HasActiveQueuePairs() const
+    {
+        return !m_active.empty();
+    }
+
+    /**
+     * The data round robin: the next queue pair, from where the last pick left off,
+     * that has data, is not skipped (\p skip(qp): its class is paused, or on another
+     * virtual lane) and that window and pacing let send at \p now; queue pairs without
+     * data leave the round robin until they wake. Without one, a wake-up is scheduled
+     * for the earliest time pacing lets one send (NotifyPort then).
+     * \return the queue pair, or nullptr
+     */
+    template <typename Skip>
+    RdmaQueuePair* NextSender(Time now, Skip skip);
+
+    /**
+     * Hand an arrival for local QP \p destQp to its queue pair: an ACK or NAK (by the
+     * AETH syndrome \p aethSyndrome), a CNP, or data (\p payloadBytes(): its payload
+     * size, asked for data only; AckReq; \p congested: ECN CE or FECN), whose ACK/NAK
+     * and CNP go out through QueueControl. Unknown queue pairs and opcodes are dropped
+     * with a warning.
+     */
+    template <typename PayloadBytes>
+    void Deliver(uint32_t destQp,
+                 uint8_t opcode,
+                 uint32_t psn,
+                 uint8_t aethSyndrome,
+                 PayloadBytes payloadBytes,
+                 bool ackReq,
+                 bool congested,
+                 Time now);
+
+    /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
+    /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.
+    static void DataFields(const RdmaQueuePair& qp, const RdmaSegment& s, RdmaTransportFields& f);
+    /// The transport fields of \p qp's ACK (\p nak false) or NAK of \p psn, \p msn, or
+    /// of its CNP (\p opcode; BECN set).
+    static void ControlFields(const RdmaQueuePair& qp,
+                              uint8_t opcode,
+                              uint32_t psn,
+                              uint32_t msn,
+                              bool nak,
+                              RdmaTransportFields& f);
+
+    /// A queue pair may send, or a pacing wake-up ran: the port should pull.
+    virtual void NotifyPort() = 0;
+    /// Send an ACK (\p nak false) or NAK of \p psn, \p msn, or a CNP (\p opcode), of \p qp.
+    virtual void QueueControl(const RdmaQueuePair& qp,
+                              uint8_t opcode,
+                              uint32_t psn,
+                              uint32_t msn,
+                              bool nak) = 0;
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1
+    uint32_t m_hostIndex{0};               //!< GetHostIndex (set by the subclass's Setup)
+    uint32_t m_mtu{0};                     //!< the subclass's Mtu Attribute
+
+  private:
+    class WakeEvent;
+
     /// The queue pairs' sender-completion hook: fires MessageSent.
     void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
     /// The queue pairs' receiver-completion hook: fires MessageDelivered.
     void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
+    /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this adapter): \p qp may send.
+    static void WakeQueuePair(void* nic, RdmaQueuePair& qp);
+    /// Deliver's warning for an arrival it drops (\p what, then \p value), out of line:
+    /// its stream code would make every arrival save and restore registers.
+    [[gnu::cold, gnu::noinline]] static void WarnDropped(const char* what, uint32_t value);
+    /// Schedule a pacing wake-up at \p earliest (> \p now) unless an earlier one is.
+    [[gnu::always_inline]] void ScheduleWake(Time earliest, Time now);
+    /// Pacing wake-up number \p generation ran: NotifyPort if no later one was asked for.
+    void WakeIfCurrent(uint64_t generation);
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1
-    uint64_t m_cnpsSent{0};                //!< congestion notifications sent
-    uint64_t m_cnpsReceived{0};            //!< congestion notifications received
+    /// QPs with data to send, in round-robin order (raw pointers: m_qps owns them)
+    std::vector<RdmaQueuePair*> m_active;
+    std::vector<bool> m_isActive; //!< by QPN - 1
+    std::size_t m_rrNext{0};      //!< round-robin position in m_active
+    uint64_t m_cnpsSent{0};       //!< congestion notifications sent
+    uint64_t m_cnpsReceived{0};   //!< congestion notifications received
+    int64_t m_wakeAt{-1};         //!< time step of the pending wake-up; -1: none
+    /// Every wake-up event made (superseded ones stay in the event list until they run)
+    /// and those not in the event list: reused, not one allocation per wake-up.
+    std::vector<Ptr<FabricEvent>> m_wakeEvents;
+    std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
+    uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
 
-  private:
     TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
     TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
 };
+
+template <typename Skip>
+RdmaQueuePair*
+RdmaNic::NextSender(Time now, Skip skip)
+{
+    Time earliest = Time::Max();
+    std::size_t n = m_active.size();
+    for (std::size_t i = 0; i < n && !m_active.empty(); ++i)
+    {
+        if (m_rrNext >= m_active.size())
+        {
+            m_rrNext = 0;
+        }
+        RdmaQueuePair* qp = m_active[m_rrNext];
+        if (!qp->HasDataToSend())
+        {
+            // Done for now: leave the round robin until the QP wakes again.
+            m_isActive[qp->GetLocalQpn() - 1] = false;
+            m_active[m_rrNext] = m_active.back();
+            m_active.pop_back();
+            continue;
+        }
+        if (skip(*qp))
+        {
+            m_rrNext++;
+            continue;
+        }
+        if (qp->CanSend(now))
+        {
+            m_rrNext++;
+            return qp;
+        }
+        if (!qp->IsWindowBlocked())
+        {
+            earliest = std::min(earliest, qp->GetNextSendTime());
+        }
+        m_rrNext++;
+    }
+    if (earliest != Time::Max() && earliest > now)
+    {
+        ScheduleWake(earliest, now);
+    }
+    return nullptr;
+}
+
+/// One pacing wake-up of an adapter: it wakes the adapter only if no earlier wake-up
+/// was asked for since it was scheduled (what cancelling it would do, without an EventId).
+class RdmaNic::WakeEvent : public FabricEvent
+{
+  public:
+    WakeEvent(RdmaNic* nic)
+        : m_nic(nic)
+    {
+    }
+
+    /// Make this the adapter's wake-up number \p generation (before it is scheduled).
+    void SetGeneration(uint64_t generation)
+    {
+        m_generation = generation;
+    }
+
+  private:
+    void Notify() override
+    {
+        m_nic->m_idleWakeEvents.push_back(this); // out of the event list: free again
+        m_nic->WakeIfCurrent(m_generation);
+    }
+
+    RdmaNic* m_nic;           //!< not owned: it outlives its pending wake-ups (see DoDispose)
+    uint64_t m_generation{0}; //!< which wake-up of the adapter this is
+};
+
+inline void
+RdmaNic::ScheduleWake(Time earliest, Time now)
+{
+    // One wake-up, the earliest asked for; a later one still in the event list does
+    // nothing when it runs (as a cancelled event would).
+    const int64_t at = earliest.GetTimeStep();
+    if (m_wakeAt >= 0 && m_wakeAt <= at)
+    {
+        return;
+    }
+    m_wakeAt = at;
+    if (m_idleWakeEvents.empty())
+    {
+        m_wakeEvents.push_back(Create<WakeEvent>(this));
+        m_idleWakeEvents.push_back(PeekPointer(m_wakeEvents.back()));
+    }
+    auto* wake = static_cast<WakeEvent*>(m_idleWakeEvents.back());
+    m_idleWakeEvents.pop_back();
+    wake->SetGeneration(++m_wakeGeneration);
+    wake->Ref(); // the simulator's reference, released when it has run
+    FabricSimulatorImpl::ScheduleWithContextFast(Simulator::GetContext(),
+                                                 at - now.GetTimeStep(),
+                                                 wake,
+                                                 nullptr);
+}
+
+template <typename PayloadBytes>
+void
+RdmaNic::Deliver(uint32_t destQp,
+                 uint8_t opcode,
+                 uint32_t psn,
+                 uint8_t aethSyndrome,
+                 PayloadBytes payloadBytes,
+                 bool ackReq,
+                 bool congested,
+                 Time now)
+{
+    if (destQp == 0 || destQp > m_qps.size())
+    {
+        WarnDropped("packet for unknown QP ", destQp);
+        return;
+    }
+    RdmaQueuePair* qp = PeekPointer(m_qps[destQp - 1]);
+    if (opcode == RdmaOpcode::ACKNOWLEDGE)
+    {
+        if (AethHeader::IsNakSyndrome(aethSyndrome))
+        {
+            qp->ReceiveNak(psn, now);
+        }
+        else
+        {
+            qp->ReceiveAck(psn, now);
+        }
+        return;
+    }
+    if (opcode == RdmaOpcode::CNP)
+    {
+        m_cnpsReceived++;
+        qp->ReceiveCnp();
+        return;
+    }
+    if (!RdmaOpcode::IsData(opcode))
+    {
+        WarnDropped("unsupported opcode ", opcode);
+        return;
+    }
+    const RdmaQueuePair::Reply r =
+        qp->ReceiveData(psn, opcode, payloadBytes(), ackReq, congested, now);
+    if (r.cnp)
+    {
+        m_cnpsSent++;
+        QueueControl(*qp, RdmaOpcode::CNP, 0, 0, false);
+    }
+    if (r.response == RdmaQueuePair::Response::ACK)
+    {
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, false);
+    }
+    else if (r.response == RdmaQueuePair::Response::NAK)
+    {
+        QueueControl(*qp, RdmaOpcode::ACKNOWLEDGE, r.ackPsn, r.msn, true);
+    }
+}
 
 } // namespace ns3
 

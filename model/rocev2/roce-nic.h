@@ -6,8 +6,6 @@
 
 #include "roce-port-owner.h"
 
-#include "ns3/event-id.h"
-#include "ns3/fabric-event.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
@@ -34,7 +32,7 @@ class RoceNetDevice;
  * ACK, NAK and CNP frames go first, on the control priority. Received data is
  * handed to its queue pair, which decides placement, ACK/NAK and CNP.
  */
-class RoceNic : public RdmaNic, public RocePortOwner
+class RoceNic final : public RdmaNic, public RocePortOwner
 {
   public:
     static TypeId GetTypeId();
@@ -48,17 +46,12 @@ class RoceNic : public RdmaNic, public RocePortOwner
     /// Complete the connection once the peer's QP number is known.
     void ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn);
 
-    uint32_t GetHostIndex() const;
     Ipv4Address GetIpv4() const;
     Ptr<RoceNetDevice> GetDevice() const;
-    uint32_t GetMtu() const;
     /// Wire bytes of a full data packet (headers, FCS, preamble, IFG included).
     uint32_t GetFullPacketWireBytes() const;
     /// Wire bytes of an ACK frame.
     uint32_t GetAckWireBytes() const;
-
-    /// Sums over this NIC's queue pairs (receiver halves): arrivals beyond ePSN, and
-    /// arrivals of a PSN that had arrived before (see RdmaQueuePair).
 
     /// Host-index to address conventions shared by every RoCEv2 part.
     static Ipv4Address HostAddress(uint32_t hostIndex);
@@ -73,38 +66,32 @@ class RoceNic : public RdmaNic, public RocePortOwner
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
-    /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this NIC): \p qp may send.
-    static void WakeQueuePair(void* nic, RdmaQueuePair& qp);
-    void WakeUp();
-    /// Pacing wake-up number \p generation ran: WakeUp if no later one was asked for.
-    void WakeIfCurrent(uint64_t generation);
+    void NotifyPort() override;
     /// The fields of data packet \p s of \p qp (what its frame's bytes carry).
-    RoceFrameFields DataFields(const RdmaQueuePair& qp, const RdmaSegment& s) const;
+    RoceFrameFields DataFrameFields(const RdmaQueuePair& qp, const RdmaSegment& s) const;
     /// The fields of an ACK/NAK or CNP of \p qp.
-    RoceFrameFields ControlFields(const RdmaQueuePair& qp,
-                                  uint8_t opcode,
-                                  uint32_t psn,
-                                  uint32_t msn,
-                                  bool nak) const;
+    RoceFrameFields ControlFrameFields(const RdmaQueuePair& qp,
+                                       uint8_t opcode,
+                                       uint32_t psn,
+                                       uint32_t msn,
+                                       bool nak) const;
     /// (Re)make \p qp's frame templates (after it is created and when it is connected).
     void MakeFrameTemplates(const RdmaQueuePair& qp);
-    /// Make \p frame data packet \p s: the view Describe(DataFields(qp, s)) gives, made
+    /// Make \p frame data packet \p s: the view Describe(DataFrameFields(qp, s)) gives, made
     /// from \p qp's data template plus the packet's entropy, opcode, PSN, sizes, RETH, ImmDt.
     void BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFrame& frame) const;
-    /// Queue an ACK/NAK or CNP of \p qp (ControlFields' frame, from the templates).
+    /// Queue an ACK/NAK or CNP of \p qp (ControlFrameFields' frame, from the templates).
     void QueueControl(const RdmaQueuePair& qp,
                       uint8_t opcode,
                       uint32_t psn,
                       uint32_t msn,
-                      bool nak);
+                      bool nak) override;
 
     Ptr<RoceNetDevice> m_device;
-    uint32_t m_hostIndex;
     Ipv4Address m_ip;
     Mac48Address m_mac;
 
     // Attributes
-    uint32_t m_mtu;
     uint8_t m_controlPriority;
     bool m_useVlan;
     bool m_ecnCapable;
@@ -124,17 +111,7 @@ class RoceNic : public RdmaNic, public RocePortOwner
 
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
-    /// QPs with data to send, in round-robin order (raw pointers: m_qps owns them)
-    std::vector<RdmaQueuePair*> m_active;
-    std::vector<bool> m_isActive;         //!< by QPN - 1
-    std::size_t m_rrNext;                 //!< round-robin position in m_active
-    FrameFifo<RoceParsedFrame> m_control; //!< ACK/NAK/CNP frames, sent first
-    int64_t m_wakeAt{-1};                 //!< time step of the pending wake-up; -1: none
-    /// Every wake-up event made (superseded ones stay in the event list until they run)
-    /// and those not in the event list: reused, not one allocation per wake-up.
-    std::vector<Ptr<FabricEvent>> m_wakeEvents;
-    std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
-    uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
+    FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
 };
 
 } // namespace ns3

@@ -30,6 +30,19 @@ class AethHeader : public Header
     static constexpr uint8_t NAK_INVALID_RD_REQUEST = 4;       //!< RD only
     static constexpr uint8_t CREDITS_INVALID = 0x1F;           //!< "no credit tracking"
 
+    /// \return the syndrome an RC responder sends: a positive ACK without credit
+    /// tracking, or (\p nak) a PSN sequence error NAK
+    static constexpr uint8_t ResponderSyndrome(bool nak)
+    {
+        return nak ? static_cast<uint8_t>(0x60 | NAK_PSN_SEQUENCE_ERROR) : CREDITS_INVALID;
+    }
+
+    /// \return true if \p syndrome is a NAK's (bits 6..5 = 11)
+    static constexpr bool IsNakSyndrome(uint8_t syndrome)
+    {
+        return (syndrome & 0x60) == 0x60;
+    }
+
     AethHeader();
 
     static TypeId GetTypeId();

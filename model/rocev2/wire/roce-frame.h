@@ -8,6 +8,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-transport-fields.h"
 
 #include <cstdint>
 
@@ -23,7 +24,7 @@ class SerializedHeaders;
  * BTH [/ RETH] [/ ImmDt] [/ AETH] / payload / ICRC). Defaults: no VLAN, DSCP 26 and
  * ECN ECT(0) (the usual RoCE traffic class with DCQCN), TTL 64, P_Key 0xFFFF.
  */
-struct RoceFrameFields
+struct RoceFrameFields : RdmaTransportFields
 {
     Mac48Address srcMac; //!< Ethernet source
     Mac48Address dstMac; //!< Ethernet destination (next hop)
@@ -40,28 +41,9 @@ struct RoceFrameFields
     uint16_t ipId{0};           //!< IPv4 identification (RoCE packets are never fragmented)
     uint16_t udpSrcPort{49152}; //!< UDP source port = flow entropy for ECMP
 
-    uint8_t opcode{0x07};  //!< BTH opcode (BthHeader constants)
-    bool se{false};        //!< BTH solicited event
-    bool migReq{false};    //!< BTH MigReq
-    uint8_t padCnt{0};     //!< BTH pad count (0..3)
-    uint16_t pKey{0xFFFF}; //!< BTH partition key
-    bool fecn{false};      //!< BTH FECN
-    bool becn{false};      //!< BTH BECN
-    uint32_t destQp{0};    //!< BTH destination QP (24 bits)
-    bool ackReq{false};    //!< BTH AckReq
-    uint32_t psn{0};       //!< BTH PSN (24 bits)
-
-    bool hasReth{false};        //!< RETH present (WRITE first/only, READ request)
-    uint64_t rethVa{0};         //!< RETH virtual address
-    uint32_t rethRKey{0};       //!< RETH R_Key
-    uint32_t rethDmaLen{0};     //!< RETH DMA length (bytes of the message)
-    bool hasAeth{false};        //!< AETH present (ACK, READ response first/last/only)
-    uint8_t aethSyndrome{0x1F}; //!< AETH syndrome (default: ACK, credits not tracked)
-    uint32_t aethMsn{0};        //!< AETH MSN
-    bool hasImm{false};         //!< ImmDt present (*-with-immediate)
-    uint32_t imm{0};            //!< immediate data
-
-    uint32_t payloadBytes{0}; //!< RDMA payload bytes in the packet
+    bool se{false};     //!< BTH solicited event
+    bool migReq{false}; //!< BTH MigReq
+    uint8_t padCnt{0};  //!< BTH pad count (0..3)
 
     /// Set hasReth / hasAeth / hasImm to what the IBTA prescribes for \c opcode.
     void SetExtHeadersForOpcode();
