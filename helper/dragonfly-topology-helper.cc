@@ -189,10 +189,7 @@ DragonflyTopologyHelper::Build() const
     label << "dragonfly p=" << m_p << " a=" << m_a << " h=" << m_h << " g=" << groups << " ("
           << m_arrangement << ")";
     s.label = label.str();
-    g->SetShape(s);
-    g->Validate();
-    NS_LOG_INFO(g->Describe());
-    return g;
+    return Finish(g, s);
 }
 
 } // namespace ns3

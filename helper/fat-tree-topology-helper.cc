@@ -130,10 +130,7 @@ FatTreeTopologyHelper::Build() const
         label << " (" << hpe << " hosts per edge, " << hpe << ":" << half << " oversubscribed)";
     }
     s.label = label.str();
-    g->SetShape(s);
-    g->Validate();
-    NS_LOG_INFO(g->Describe());
-    return g;
+    return Finish(g, s);
 }
 
 } // namespace ns3

@@ -120,10 +120,7 @@ LeafSpineTopologyHelper::Build() const
     }
     label << ")";
     shape.label = label.str();
-    g->SetShape(shape);
-    g->Validate();
-    NS_LOG_INFO(g->Describe());
-    return g;
+    return Finish(g, shape);
 }
 
 } // namespace ns3

@@ -3,8 +3,12 @@
  */
 #include "topology-helper.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TopologyHelper");
 
 NS_OBJECT_ENSURE_REGISTERED(TopologyHelper);
 
@@ -48,6 +52,15 @@ TopologyHelper::SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate,
     m_hostDelay = hostDelay;
     m_fabricRate = fabricRate;
     m_fabricDelay = fabricDelay;
+}
+
+Ptr<TopologyGraph>
+TopologyHelper::Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape)
+{
+    graph->SetShape(shape);
+    graph->Validate();
+    NS_LOG_INFO(graph->Describe());
+    return graph;
 }
 
 } // namespace ns3

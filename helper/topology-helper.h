@@ -44,6 +44,15 @@ class TopologyHelper : public Object
     void SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate, Time fabricDelay);
 
   protected:
+    /**
+     * The last step of every Build(): record the shape, check the graph's invariants
+     * and log its description.
+     * \param graph the graph the family built
+     * \param shape what built it (family, its parameters, a one-line label)
+     * \return graph
+     */
+    static Ptr<TopologyGraph> Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape);
+
     DataRate m_hostRate;   //!< host-to-switch cable rate
     Time m_hostDelay;      //!< host-to-switch cable delay
     DataRate m_fabricRate; //!< switch-to-switch cable rate

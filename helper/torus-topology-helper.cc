@@ -187,10 +187,7 @@ TorusTopologyHelper::Build() const
         label << " (" << m_hostsPerRouter << " hosts per router)";
     }
     s.label = label.str();
-    g->SetShape(s);
-    g->Validate();
-    NS_LOG_INFO(g->Describe());
-    return g;
+    return Finish(g, s);
 }
 
 } // namespace ns3
