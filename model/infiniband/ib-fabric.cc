@@ -407,11 +407,7 @@ IbFabric::GetCounters() const
     }
     for (const auto& hca : m_hcas)
     {
-        c.retransmittedPackets += hca->GetRetransmittedPackets();
-        c.timeouts += hca->GetTimeouts();
-        c.cnpsSent += hca->GetCnpsSent();
-        c.queuePairs += hca->GetQueuePairs().size();
-        c.outOfOrderPackets += hca->GetOutOfOrderPackets();
+        AddHostCounters(c, *hca);
     }
     for (const auto& node : m_devices)
     {

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
@@ -172,6 +173,17 @@ RdmaFabric::MakeCcContext(uint32_t from, uint32_t to) const
     rtt += port.switchLatency * (2 * ctx.hops);
     ctx.baseRtt = rtt;
     return ctx;
+}
+
+void
+RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
+{
+    c.retransmittedPackets += host.GetRetransmittedPackets();
+    c.timeouts += host.GetTimeouts();
+    c.cnpsSent += host.GetCnpsSent();
+    c.queuePairs += host.GetQueuePairs().size();
+    c.outOfOrderPackets += host.GetOutOfOrderPackets();
+    c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
 }
 
 } // namespace ns3

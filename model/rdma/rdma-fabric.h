@@ -22,6 +22,7 @@ namespace ns3
 
 class RouteTable;
 class RdmaQueuePair;
+class RdmaNic;
 struct RdmaMessage;
 
 /**
@@ -137,6 +138,10 @@ class RdmaFabric : public Object
     virtual HostPort GetHostPort(uint32_t host) const = 0;
     /// The graph links of the routed path src -> dst, in order.
     virtual void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const = 0;
+
+    /// Add one host's transport counters (retransmissions, timeouts, CNPs sent, queue
+    /// pairs, out-of-order and spurious packets) to \p c.
+    static void AddHostCounters(Counters& c, const RdmaNic& host);
 
     CongestionControlFactory m_ccFactory; //!< makes each queue pair's controller
     /**

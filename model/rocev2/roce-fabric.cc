@@ -228,12 +228,7 @@ RoceFabric::GetCounters() const
     }
     for (const auto& nic : m_nics)
     {
-        c.retransmittedPackets += nic->GetRetransmittedPackets();
-        c.timeouts += nic->GetTimeouts();
-        c.cnpsSent += nic->GetCnpsSent();
-        c.queuePairs += nic->GetQueuePairs().size();
-        c.outOfOrderPackets += nic->GetOutOfOrderPackets();
-        c.spuriousRetransmissions += nic->GetSpuriousRetransmissions();
+        AddHostCounters(c, *nic);
     }
     for (const auto& node : m_devices)
     {
