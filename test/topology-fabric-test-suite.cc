@@ -340,6 +340,56 @@ class DragonflyAdversarialTestCase : public TestCase
     static constexpr uint64_t kBytes = 200000;
 };
 
+/**
+ * \brief Valiant and UGAL are the DragonFly engine's modes: a switch told to use one
+ * on a graph that engine does not fit (a fat-tree) refuses at set-up, naming the mode
+ * and what is allowed, and on a DragonFly it accepts.
+ */
+class NonMinimalModeNeedsDragonflyTestCase : public TestCase
+{
+  public:
+    NonMinimalModeNeedsDragonflyTestCase()
+        : TestCase("RoceSwitch RoutingMode valiant or ugal: refused on a fat-tree, taken on a "
+                   "dragonfly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        for (const std::string mode : {"valiant", "ugal"})
+        {
+            Config::SetDefault("ns3::RoceSwitch::RoutingMode", StringValue(mode));
+            std::string error;
+            try
+            {
+                Ptr<TopologyGraph> g = FatTree(4);
+                RoceFabricHelper().Install(g, RoutingEngine::BuildTable("ecmp", g));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                error = e.what();
+            }
+            Simulator::Destroy();
+            NS_TEST_EXPECT_MSG_NE(error.find("RoutingMode " + mode),
+                                  std::string::npos,
+                                  "fat-tree refused, naming the mode: '" << error << "'");
+            NS_TEST_EXPECT_MSG_NE(error.find("allowed there: minimal"),
+                                  std::string::npos,
+                                  "and what is allowed: '" << error << "'");
+            Ptr<TopologyGraph> d = Dragonfly(1, 4, 2, 9);
+            Ptr<RoceFabric> fabric =
+                RoceFabricHelper().Install(d, RoutingEngine::BuildTable("minimal", d));
+            NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitches().front()->GetRoutingMode(),
+                                  (mode == "valiant" ? RoceSwitch::VALIANT : RoceSwitch::UGAL),
+                                  "dragonfly takes " << mode);
+            Simulator::Destroy();
+        }
+        Config::SetDefault("ns3::RoceSwitch::RoutingMode", StringValue("auto"));
+    }
+};
+
 /// The suite.
 class TopologyFabricTestSuite : public TestSuite
 {
@@ -370,6 +420,7 @@ class TopologyFabricTestSuite : public TestSuite
         AddTestCase(new TorusDeadlockTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new TorusDeadlockTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new DragonflyAdversarialTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new NonMinimalModeNeedsDragonflyTestCase(), AI_FABRIC_QUICK);
     }
 };
 

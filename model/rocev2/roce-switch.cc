@@ -209,10 +209,12 @@ RoceSwitch::SetRouting(Ptr<const RouteTable> table, uint32_t graphNode)
         const std::string& e = table->GetEngineName();
         m_routingMode = e == "valiant" ? VALIANT : (e == "ugal" ? UGAL : MINIMAL);
     }
-    if (m_routingMode != MINIMAL && m_graph->GetShape().type != "dragonfly")
+    // Valiant and UGAL are the DragonFly engine's non-minimal modes: it says which
+    // graphs it can route.
+    if (m_routingMode != MINIMAL && !DragonflyRouting(NonMinimalModeName()).Fits(*m_graph))
     {
-        throw std::invalid_argument("RoceSwitch: RoutingMode valiant/ugal needs a dragonfly "
-                                    "topology, not '" +
+        throw std::invalid_argument("RoceSwitch: RoutingMode " + NonMinimalModeName() +
+                                    " needs a graph the dragonfly routing engine fits, not '" +
                                     m_graph->GetShape().type + "' (allowed there: minimal)");
     }
     m_group = m_graph->GetGroup(graphNode);
@@ -242,6 +244,12 @@ RoceSwitch::GetNumClasses() const
     return m_numClasses;
 }
 
+std::string
+RoceSwitch::NonMinimalModeName() const
+{
+    return m_routingMode == VALIANT ? "valiant" : "ugal";
+}
+
 void
 RoceSwitch::EnsureDragonflyRouting()
 {
@@ -249,8 +257,7 @@ RoceSwitch::EnsureDragonflyRouting()
     {
         return;
     }
-    Ptr<DragonflyRouting> engine =
-        Create<DragonflyRouting>(m_routingMode == VALIANT ? "valiant" : "ugal");
+    Ptr<DragonflyRouting> engine = Create<DragonflyRouting>(NonMinimalModeName());
     engine->Compute(m_graph);
     m_dragonfly = engine;
 }

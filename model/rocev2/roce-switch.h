@@ -177,6 +177,8 @@ class RoceSwitch : public Object, public RocePortOwner
                              const RoceFrameView& view);
     /// Build the dragonfly engine when none was shared.
     void EnsureDragonflyRouting();
+    /// \return the DragonFly engine's name of the non-minimal RoutingMode ("valiant", "ugal")
+    std::string NonMinimalModeName() const;
     /// Queued data bytes (priorities 0-6) of an egress port.
     uint64_t DataBytes(uint32_t port) const;
     /// Rewrite a frame's priority (DSCP, and PCP if tagged), keeping ECN; the view too.
