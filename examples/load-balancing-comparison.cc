@@ -13,20 +13,18 @@
  * flowlets. All but ECMP reorder packets, so receivers use selective repeat;
  * spraying with go-back-N receivers shows what reordering does to IBTA RC.
  */
-#include "ns3/adaptive-egress-policy.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
-#include "ns3/ecmp-egress-policy.h"
+#include "ns3/egress-port-policy.h"
 #include "ns3/fat-tree-topology-helper.h"
-#include "ns3/flowlet-egress-policy.h"
 #include "ns3/lambda-callback.h"
-#include "ns3/random-spray-egress-policy.h"
+#include "ns3/load-balancing-registry.h"
+#include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
-#include "ns3/round-robin-egress-policy.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
@@ -43,32 +41,14 @@ using namespace ns3;
 namespace
 {
 
+/// The switch policy --lb names (LoadBalancingRegistry), on its own RNG stream.
 Ptr<EgressPortPolicy>
 MakePolicy(const std::string& lb, int64_t stream)
 {
-    if (lb == "spray")
-    {
-        Ptr<RandomSprayEgressPolicy> p = CreateObject<RandomSprayEgressPolicy>();
-        p->AssignStreams(stream);
-        return p;
-    }
-    if (lb == "roundrobin")
-    {
-        return CreateObject<RoundRobinEgressPolicy>();
-    }
-    if (lb == "adaptive")
-    {
-        Ptr<AdaptiveEgressPolicy> p = CreateObject<AdaptiveEgressPolicy>();
-        p->AssignStreams(stream);
-        return p;
-    }
-    if (lb == "flowlet")
-    {
-        Ptr<FlowletEgressPolicy> p = CreateObject<FlowletEgressPolicy>();
-        p->AssignStreams(stream);
-        return p;
-    }
-    return CreateObject<EcmpEgressPolicy>();
+    ObjectFactory factory(LoadBalancingRegistry::Get(lb).roceEgressPolicy);
+    Ptr<EgressPortPolicy> p = factory.Create<EgressPortPolicy>();
+    p->AssignStreams(stream);
+    return p;
 }
 
 void

@@ -17,6 +17,8 @@
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/flowlet-egress-policy.h"
 #include "ns3/lambda-callback.h"
+#include "ns3/load-balancing-registry.h"
+#include "ns3/object-factory.h"
 #include "ns3/random-spray-egress-policy.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-opcode.h"
@@ -458,6 +460,69 @@ class SprayRecoveryTestCase : public TestCase
 };
 
 /**
+ * \brief The load-balancing registry: every policy by name, each a RoCE egress
+ * policy TypeId; only ECMP keeps a queue pair on one path; InfiniBand takes ECMP (the
+ * static LFT) and adaptive; unknown names are refused naming what is allowed.
+ */
+class LoadBalancingRegistryTestCase : public TestCase
+{
+  public:
+    LoadBalancingRegistryTestCase()
+        : TestCase("registry: every load-balancing policy by name, with its RoCE policy and "
+                   "its InfiniBand meaning")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> expected{"adaptive",
+                                                "ecmp",
+                                                "flowlet",
+                                                "roundrobin",
+                                                "spray"};
+        const auto names = LoadBalancingRegistry::GetNames();
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "five policies");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
+            const LoadBalancingRegistry::Entry& e = LoadBalancingRegistry::Get(names[i]);
+            Ptr<EgressPortPolicy> policy =
+                ObjectFactory(e.roceEgressPolicy).Create<EgressPortPolicy>();
+            NS_TEST_ASSERT_MSG_EQ(policy->GetInstanceTypeId().GetName(),
+                                  e.roceEgressPolicy,
+                                  names[i] << " makes its egress policy");
+            NS_TEST_EXPECT_MSG_EQ(e.reorders, (names[i] != "ecmp"), names[i] << ": reorders");
+        }
+        NS_TEST_EXPECT_MSG_EQ(LoadBalancingRegistry::Get("ecmp").infiniband,
+                              LoadBalancingRegistry::IB_STATIC,
+                              "ecmp on InfiniBand: the static LFT");
+        NS_TEST_EXPECT_MSG_EQ(LoadBalancingRegistry::Get("adaptive").infiniband,
+                              LoadBalancingRegistry::IB_ADAPTIVE,
+                              "adaptive on InfiniBand: adaptive routing");
+        for (const std::string name : {"flowlet", "roundrobin", "spray"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(LoadBalancingRegistry::Get(name).infiniband,
+                                  LoadBalancingRegistry::IB_NONE,
+                                  name << " has no InfiniBand meaning");
+        }
+        std::string error;
+        try
+        {
+            LoadBalancingRegistry::Get("conga");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "unknown load-balancing policy 'conga'; allowed: adaptive, ecmp, "
+                              "flowlet, roundrobin, spray",
+                              "names the value and what is allowed");
+    }
+};
+
+/**
  * One leaf-spine cable at a quarter of the rate: 2 leaves, 4 spines, 4 hosts per
  * leaf, hosts of leaf 0 send 300 KB each to hosts of leaf 1. ECMP pins the flows
  * hashing onto the slow cable to 25 Gb/s; adaptive routing sees the queue build
@@ -537,6 +602,7 @@ class LoadBalancingTestSuite : public TestSuite
         : TestSuite("ai-fabric-load-balancing", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new PolicyUnitTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new LoadBalancingRegistryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new ReceiverUnitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new PermutationTestCase(8), AI_FABRIC_QUICK);
         AddTestCase(new SprayRecoveryTestCase, AI_FABRIC_QUICK);

@@ -10,6 +10,7 @@
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/routing-engine-registry.h"
 #include "ns3/string.h"
@@ -560,10 +561,15 @@ BuildKnobs()
         help.back() = '.';
         k.push_back(Choice("routing", help, &C::routing, names));
     }
-    k.push_back(Choice("lb",
-                       "switch load balancing among equal-cost ports",
-                       &C::lb,
-                       {"ecmp", "spray", "roundrobin", "adaptive", "flowlet"}));
+    {
+        std::string help = "switch load balancing among the route table's equal-cost ports:";
+        for (const std::string& name : LoadBalancingRegistry::GetNames())
+        {
+            help += " " + name + " (" + LoadBalancingRegistry::Get(name).help + ");";
+        }
+        help.back() = '.';
+        k.push_back(Choice("lb", help, &C::lb, LoadBalancingRegistry::GetNames()));
+    }
     k.push_back(Unsigned("nic-entropy",
                          "entropy values (UDP source ports) a NIC uses per QP",
                          &C::nicEntropy,

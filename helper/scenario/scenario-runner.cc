@@ -18,6 +18,7 @@
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
 #include "ns3/lambda-callback.h"
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
@@ -29,6 +30,7 @@
 #include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
 #include "ns3/route-table.h"
+#include "ns3/routing-engine-registry.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
@@ -67,6 +69,20 @@ TypeNameOf(const std::vector<ScenarioConfig::NamedType>& types, const std::strin
         }
     }
     throw ConfigError("'" + name + "' is not a listed value"); // Set() checked it already
+}
+
+/// \return the --lb policy \p name (the knob allows only registered names)
+const LoadBalancingRegistry::Entry&
+LoadBalancing(const std::string& name)
+{
+    try
+    {
+        return LoadBalancingRegistry::Get(name);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--lb: ") + e.what());
+    }
 }
 
 enum Kind : uint8_t
@@ -160,8 +176,9 @@ ScenarioRunner::ConfigureDefaults()
     std::string recovery = c.recovery;
     if (recovery == "auto")
     {
-        bool reorders =
-            c.lb != "ecmp" || c.nicEntropy > 1 || c.routing == "valiant" || c.routing == "ugal";
+        const bool reorders = LoadBalancing(c.lb).reorders || c.nicEntropy > 1 ||
+                              (RoutingEngineRegistry::Has(c.routing) &&
+                               RoutingEngineRegistry::Get(c.routing).reorders);
         recovery = reorders ? "sr" : "gbn";
     }
     Config::SetDefault("ns3::RdmaQueuePair::Recovery",
@@ -203,19 +220,7 @@ ScenarioRunner::BuildRoceFabric()
     helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
     helper.SetMmuAttribute("LosslessPriorities",
                            UintegerValue(c.pfc ? ((1U << classes) - 1) << c.priority : 0U));
-    static const std::map<std::string, std::string> policies = {
-        {"ecmp", "ns3::EcmpEgressPolicy"},
-        {"spray", "ns3::RandomSprayEgressPolicy"},
-        {"roundrobin", "ns3::RoundRobinEgressPolicy"},
-        {"adaptive", "ns3::AdaptiveEgressPolicy"},
-        {"flowlet", "ns3::FlowletEgressPolicy"}};
-    auto policy = policies.find(c.lb);
-    if (policy == policies.end())
-    {
-        throw ConfigError("--lb: '" + c.lb +
-                          "' is not one of ecmp, spray, roundrobin, adaptive, flowlet");
-    }
-    helper.SetEgressPolicy(policy->second);
+    helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
     if (c.kmin || c.kmax || c.pmax)
     {
         // Absolute thresholds from the user replace the rate-scaled defaults.
@@ -280,15 +285,24 @@ ScenarioRunner::BuildIbFabric()
     }
     IbFabricHelper helper;
     helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
-    if (c.lb == "adaptive")
+    switch (LoadBalancing(c.lb).infiniband)
     {
+    case LoadBalancingRegistry::IB_STATIC:
+        break;
+    case LoadBalancingRegistry::IB_ADAPTIVE:
         helper.SetSwitchAttribute("AdaptiveRouting", BooleanValue(true));
+        break;
+    case LoadBalancingRegistry::IB_NONE: {
+        std::string allowed;
+        for (const std::string& name : LoadBalancingRegistry::GetNames())
+        {
+            if (LoadBalancingRegistry::Get(name).infiniband != LoadBalancingRegistry::IB_NONE)
+            {
+                allowed += (allowed.empty() ? "" : ", ") + name;
+            }
+        }
+        throw ConfigError("--lb=" + c.lb + ": with --fabric=infiniband allowed " + allowed);
     }
-    else if (c.lb != "ecmp")
-    {
-        throw ConfigError("--lb=" + c.lb +
-                          ": with --fabric=infiniband allowed ecmp (the Subnet Manager's "
-                          "static LFT spread) or adaptive");
     }
     try
     {

@@ -23,11 +23,13 @@ static RoutingEngineRegistration g_minimalRegistration(
 static RoutingEngineRegistration g_valiantRegistration(
     "valiant",
     "DragonFly Valiant: through a random intermediate group",
-    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("valiant")); });
+    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("valiant")); },
+    true);
 static RoutingEngineRegistration g_ugalRegistration(
     "ugal",
     "DragonFly UGAL-L: minimal unless its queue exceeds twice the non-minimal one",
-    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("ugal")); });
+    [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("ugal")); },
+    true);
 
 DragonflyRouting::DragonflyRouting(const std::string& mode)
     : m_mode(mode),

@@ -41,9 +41,10 @@ RoutingEngineRegistry::GetNames()
 
 RoutingEngineRegistration::RoutingEngineRegistration(const std::string& name,
                                                      const std::string& help,
-                                                     std::function<Ptr<RoutingEngine>()> create)
+                                                     std::function<Ptr<RoutingEngine>()> create,
+                                                     bool reorders)
 {
-    RoutingEngineRegistry::Add({name, help, std::move(create)});
+    RoutingEngineRegistry::Add({name, help, std::move(create), reorders});
 }
 
 } // namespace ns3

@@ -35,6 +35,9 @@ class RoutingEngineRegistry
         std::string name;                           //!< as in --routing and GetName()
         std::string help;                           //!< one line: what it does, its source
         std::function<Ptr<RoutingEngine>()> create; //!< a new engine
+        /// Whether switches may send one queue pair's packets on different paths under
+        /// it (Valiant, UGAL): --recovery=auto then picks selective repeat.
+        bool reorders{false};
     };
 
     /// Add an engine (at load time); aborts on an empty or registered name.
@@ -69,10 +72,12 @@ class RoutingEngineRegistration
      * \param name the engine's name (--routing), equal to its GetName()
      * \param help one line for --PrintHelp
      * \param create makes a new engine
+     * \param reorders whether its paths may reorder one queue pair's packets
      */
     RoutingEngineRegistration(const std::string& name,
                               const std::string& help,
-                              std::function<Ptr<RoutingEngine>()> create);
+                              std::function<Ptr<RoutingEngine>()> create,
+                              bool reorders = false);
 };
 
 } // namespace ns3

@@ -109,6 +109,15 @@ def test_bad_values_are_exit_2(run, arg, part):
     assert part in r.stderr
 
 
+def test_lb_without_infiniband_meaning_is_exit_2(run, tmp_path):
+    # The InfiniBand choices come from the load-balancing registry's entries.
+    r = run(
+        "--fabric=infiniband", "--mtu=4096", "--lb=spray", f"--out={tmp_path}/o", *SMALL
+    )
+    assert r.returncode == 2, r.stdout
+    assert "--lb=spray: with --fabric=infiniband allowed adaptive, ecmp" in r.stderr
+
+
 def test_malformed_config_names_file_and_line(run, tmp_path):
     cfg = tmp_path / "bad.json"
     cfg.write_text('{\n  "k": 4,\n  "topology" "torus"\n}\n')

@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-net-device.h"
@@ -17,6 +18,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AdaptiveEgressPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(AdaptiveEgressPolicy);
+
+static LoadBalancingRegistration g_lbRegistration(
+    {"adaptive",
+     "per packet the equal-cost port with the fewest queued bytes; on InfiniBand the switches' "
+     "adaptive routing",
+     "ns3::AdaptiveEgressPolicy",
+     true,
+     LoadBalancingRegistry::IB_ADAPTIVE});
 
 TypeId
 AdaptiveEgressPolicy::GetTypeId()

@@ -3,6 +3,7 @@
  */
 #include "ecmp-egress-policy.h"
 
+#include "ns3/load-balancing-registry.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-switch.h"
 
@@ -10,6 +11,14 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(EcmpEgressPolicy);
+
+static LoadBalancingRegistration g_lbRegistration(
+    {"ecmp",
+     "flow-hash ECMP: one path per flow (5-tuple hash); on InfiniBand the Subnet Manager's static "
+     "LFT spread",
+     "ns3::EcmpEgressPolicy",
+     false,
+     LoadBalancingRegistry::IB_STATIC});
 
 TypeId
 EcmpEgressPolicy::GetTypeId()

@@ -4,6 +4,7 @@
 #include "flowlet-egress-policy.h"
 
 #include "ns3/enum.h"
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-switch.h"
@@ -16,6 +17,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FlowletEgressPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(FlowletEgressPolicy);
+
+static LoadBalancingRegistration g_lbRegistration(
+    {"flowlet",
+     "a new port per flowlet, after an idle gap (LetFlow, Vanini et al. NSDI 2017)",
+     "ns3::FlowletEgressPolicy",
+     true,
+     LoadBalancingRegistry::IB_NONE});
 
 TypeId
 FlowletEgressPolicy::GetTypeId()

@@ -3,6 +3,7 @@
  */
 #include "random-spray-egress-policy.h"
 
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,12 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RandomSprayEgressPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(RandomSprayEgressPolicy);
+
+static LoadBalancingRegistration g_lbRegistration({"spray",
+                                                   "a uniformly random equal-cost port per packet",
+                                                   "ns3::RandomSprayEgressPolicy",
+                                                   true,
+                                                   LoadBalancingRegistry::IB_NONE});
 
 TypeId
 RandomSprayEgressPolicy::GetTypeId()

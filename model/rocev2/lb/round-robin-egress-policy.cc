@@ -3,6 +3,7 @@
  */
 #include "round-robin-egress-policy.h"
 
+#include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,12 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoundRobinEgressPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(RoundRobinEgressPolicy);
+
+static LoadBalancingRegistration g_lbRegistration({"roundrobin",
+                                                   "equal-cost ports in turn, packet by packet",
+                                                   "ns3::RoundRobinEgressPolicy",
+                                                   true,
+                                                   LoadBalancingRegistry::IB_NONE});
 
 TypeId
 RoundRobinEgressPolicy::GetTypeId()
