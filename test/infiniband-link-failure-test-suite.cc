@@ -194,7 +194,8 @@ struct LinkFailureRun
     uint64_t retransmitted{0};
     uint64_t timeouts{0};
     uint64_t outOfOrder{0};
-    uint64_t spurious{0};
+    uint64_t spurious{0};       //!< the receiving queue pair's spurious packets
+    uint64_t fabricSpurious{0}; //!< the fabric's counter of them
     uint64_t dataPackets{0};
     uint32_t reroutes{0};
     uint64_t changedEntries{0};
@@ -279,7 +280,7 @@ struct LinkFailureRun
         retransmitted = k.retransmittedPackets;
         timeouts = k.timeouts;
         outOfOrder = k.outOfOrderPackets;
-        spurious = k.spuriousRetransmissions;
+        fabricSpurious = k.spuriousRetransmissions;
         flowControlViolations = 0;
         for (const auto& d : fabric->GetAllDevices())
         {
@@ -382,6 +383,10 @@ class IbLinkFailureRerouteTestCase : public TestCase
                               "the receiver placed each packet once and discarded the rest as "
                               "out of order");
         NS_TEST_ASSERT_MSG_EQ(r.timeouts, 0, "recovered by NAK, not by the timeout");
+        // Resends of packets that had reached the receiver before (go-back-N discarded
+        // them as out of order).
+        NS_TEST_ASSERT_MSG_GT(r.spurious, 0, "the receiver saw packets twice");
+        NS_TEST_ASSERT_MSG_EQ(r.fabricSpurious, r.spurious, "the fabric counter has them all");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(fct, r.ideal + r.reaction, "costs at least the reaction");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(fct,
                                     r.ideal + r.reaction + rtt * 2,
