@@ -11,6 +11,7 @@
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/global-value.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/quaternary-heap-scheduler.h"
@@ -154,6 +155,38 @@ MakeWheel(uint32_t slots, int64_t width)
                                                             TimeValue(TimeStep(width)));
 }
 
+/// A FabricSimulator call's payload: a tag, counted while alive (moves included).
+struct CarriedTag
+{
+    static int s_alive; //!< constructed and not yet destroyed
+
+    explicit CarriedTag(uint32_t tag)
+        : tag(tag)
+    {
+        ++s_alive;
+    }
+
+    CarriedTag(CarriedTag&& other) noexcept
+        : tag(other.tag),
+          forwarded(other.forwarded)
+    {
+        ++s_alive;
+    }
+
+    CarriedTag(const CarriedTag&) = delete;
+    CarriedTag& operator=(const CarriedTag&) = delete;
+
+    ~CarriedTag()
+    {
+        --s_alive;
+    }
+
+    uint32_t tag;          //!< the event's tag
+    bool forwarded{false}; //!< it was sent on once from its own call
+};
+
+int CarriedTag::s_alive = 0;
+
 /**
  * A self-driving event workload that uses the whole Simulator API: events that
  * schedule events (Schedule, ScheduleNow, ScheduleWithContext, the fabric fast
@@ -209,6 +242,7 @@ class EngineWorkload
         GlobalValue::Bind("SimulatorImplementationType", previous);
         w.m_trace.push_back(events);
         w.m_trace.push_back(w.m_cancelled);
+        w.m_trace.push_back(static_cast<uint64_t>(CarriedTag::s_alive));
         payloads = w.m_payloadsCarried;
         w.m_trace.push_back(ran); // last: which implementation ran
         return w.m_trace;
@@ -262,7 +296,7 @@ class EngineWorkload
                 m_disabled->Disable();
                 m_isDisabled = true;
             }
-            switch (Next() % 7)
+            switch (Next() % 8)
             {
             case 0:
                 m_pending.push_back(
@@ -312,6 +346,17 @@ class EngineWorkload
                 }
                 break;
             }
+            case 5: {
+                // A FabricSimulator call carrying its tag: in the wheel's node with
+                // FabricSimulatorImpl and the wheel, an EventImpl otherwise.
+                CarriedTag carried(child);
+                FabricSimulator::ScheduleCall(child % 3,
+                                              static_cast<int64_t>(delay),
+                                              &CarriedOps(),
+                                              this,
+                                              carried);
+                break;
+            }
             default:
                 // A reusable direct event, possibly many times in the list at once.
                 m_direct->Ref();
@@ -351,6 +396,35 @@ class EngineWorkload
             m_pending.pop_back();
         }
         m_trace.push_back(FabricSimulatorImpl::NowFast().GetTimeStep());
+    }
+
+    /// The ops of case 5's calls.
+    static const FabricSimulator::CallOps& CarriedOps()
+    {
+        static const FabricSimulator::CallOps ops{
+            [](void* arg, void* payload) {
+                static_cast<EngineWorkload*>(arg)->FireCarried(*static_cast<CarriedTag*>(payload));
+            },
+            &FabricSimulator::DestroyPayload<CarriedTag>};
+        return ops;
+    }
+
+    /// One call in three sends its payload on once, from the call itself (in place in
+    /// the wheel's node where it can be), before it fires.
+    void FireCarried(CarriedTag& carried)
+    {
+        if (!carried.forwarded && carried.tag % 3 == 0)
+        {
+            carried.forwarded = true;
+            Record(carried.tag | 0x40000000U);
+            FabricSimulator::ScheduleCall(Simulator::GetContext(),
+                                          static_cast<int64_t>(Next() % 100),
+                                          &CarriedOps(),
+                                          this,
+                                          carried);
+            return;
+        }
+        Fire(carried.tag);
     }
 
     std::vector<uint64_t> m_trace;
@@ -399,13 +473,19 @@ class FabricSimulatorImplTestCase : public TestCase
             EngineWorkload::Trace("ns3::DefaultSimulatorImpl", "ns3::MapScheduler", payloads);
         NS_TEST_ASSERT_MSG_EQ(payloads, 0, "no payloads without FabricSimulatorImpl");
         NS_TEST_ASSERT_MSG_GT(reference.size(), 100000, "a long trace");
-        NS_TEST_ASSERT_MSG_GT(reference[reference.size() - 2], 100, "events cancelled or removed");
+        NS_TEST_ASSERT_MSG_GT(reference[reference.size() - 3], 100, "events cancelled or removed");
+        NS_TEST_ASSERT_MSG_EQ(reference[reference.size() - 2], 0, "every call's payload destroyed");
+        NS_TEST_ASSERT_MSG_GT(std::count_if(reference.begin(),
+                                            reference.end(),
+                                            [](uint64_t v) { return (v >> 30) == 1; }),
+                              1000,
+                              "FabricSimulator calls ran, and forwarded their payloads");
         NS_TEST_ASSERT_MSG_EQ(reference.back(), 1, "the default impl ran");
         NS_TEST_ASSERT_MSG_GT(std::count(reference.begin(), reference.end(), 0xF0000001U),
                               1000,
                               "the reusable direct event ran many times");
         NS_TEST_ASSERT_MSG_GT(std::count(reference.begin(), reference.end(), 0xF0000002U),
-                              3,
+                              1,
                               "the disabled event ran before it was disabled");
         NS_TEST_ASSERT_MSG_EQ(std::count(reference.begin(), reference.end(), 0xF0000003U),
                               0,

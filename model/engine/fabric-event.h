@@ -16,7 +16,7 @@ namespace ns3
  *
  * EventImpl::Invoke, ns-3's only public way to run an event, is an out-of-line call
  * with a logging check, paid by every event of a packet hop. Events scheduled
- * through FabricSimulatorImpl::ScheduleWithContextFast are marked in the event
+ * through FabricSimulator::Schedule are marked in the event
  * list, and the simulator calls Fire instead. Any other simulator implementation
  * runs them through Invoke as usual. Disable stops both paths.
  */

@@ -9,7 +9,7 @@
 
 #include "ns3/aeth-header.h"
 #include "ns3/fabric-event.h"
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -265,10 +265,7 @@ RdmaNic::ScheduleWake(Time earliest, Time now)
     m_idleWakeEvents.pop_back();
     wake->SetGeneration(++m_wakeGeneration);
     wake->Ref(); // the simulator's reference, released when it has run
-    FabricSimulatorImpl::ScheduleWithContextFast(Simulator::GetContext(),
-                                                 at - now.GetTimeStep(),
-                                                 wake,
-                                                 nullptr);
+    FabricSimulator::Schedule(Simulator::GetContext(), at - now.GetTimeStep(), wake, nullptr);
 }
 
 template <typename PayloadBytes>

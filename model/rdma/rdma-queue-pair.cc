@@ -7,7 +7,7 @@
 #include "rounded-time.h"
 
 #include "ns3/enum.h"
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -252,7 +252,7 @@ RdmaQueuePair::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8
     m.bytes = bytes;
     m.firstPsn = m_endPsn;
     m.endPsn = m_endPsn + (bytes + m_mtu - 1) / m_mtu;
-    m.postTime = FabricSimulatorImpl::NowFast();
+    m.postTime = FabricSimulator::Now();
     m.kind = kind;
     m_endPsn = m.endPsn;
     m_messages.push_back(m);
@@ -537,7 +537,7 @@ RdmaQueuePair::RestartTimer()
     // (4 ms): tens of thousands of them, making every event cost more.
     if (m_unaPsn < m_nextPsn)
     {
-        m_rtoDeadline = FabricSimulatorImpl::NowFast() + m_rto;
+        m_rtoDeadline = FabricSimulator::Now() + m_rto;
         if (!m_timerPending)
         {
             m_timerPending = true;
@@ -558,7 +558,7 @@ RdmaQueuePair::Timeout()
     {
         return; // everything was acknowledged since the timer was set
     }
-    const Time now = FabricSimulatorImpl::NowFast();
+    const Time now = FabricSimulator::Now();
     if (now < m_rtoDeadline)
     {
         m_timerPending = true;

@@ -5,13 +5,11 @@
 
 #include "roce-net-device.h"
 
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-
-#include <new>
 
 namespace ns3
 {
@@ -43,17 +41,16 @@ RoceChannel::RoceChannel()
 
 namespace
 {
-/// A frame's arrival: the receiving port gets the frame carried in the event list's node.
+/// A frame's arrival: the receiving port gets the frame its call carried.
 void
 ArriveAt(void* port, void* frame)
 {
     static_cast<RoceNetDevice*>(port)->Receive(*static_cast<RoceParsedFrame*>(frame));
 }
 
-/// Arrivals as call events (no event object to load, no reference count per frame).
-const TimingWheelScheduler::CallOps g_arrival{
-    &ArriveAt,
-    &FabricSimulatorImpl::DestroyPayload<RoceParsedFrame>};
+/// Arrivals as FabricSimulator calls carrying their frame.
+const FabricSimulator::CallOps g_arrival{&ArriveAt,
+                                         &FabricSimulator::DestroyPayload<RoceParsedFrame>};
 } // namespace
 
 RoceChannel::Direction::Direction(RoceNetDevice* receiver, uint32_t receiverNode, Time delay)
@@ -67,55 +64,17 @@ void
 RoceChannel::Direction::TransmitStart(RoceParsedFrame& frame, int64_t txTicks)
 {
     // The frame moves onto the cable: no per-hop copy of the packet (unlike
-    // PointToPointChannel's p->Copy()), no reference-count update. With the timing
-    // wheel it travels in the arrival event's node, a call to the receiving port.
-    const int64_t arrival = txTicks + m_delayTicks;
-    if (!Carry(frame, m_receiver, m_receiverNode, arrival))
-    {
-        Queue(frame, arrival);
-    }
+    // PointToPointChannel's p->Copy()), no reference-count update.
+    Carry(frame, m_receiver, m_receiverNode, txTicks + m_delayTicks);
 }
 
 void
-RoceChannel::Direction::Queue(RoceParsedFrame& frame, int64_t arrivalTicks)
-{
-    Ref(); // the simulator releases one reference per scheduled run
-    const RoceParsedFrame& onWire = m_inFlight.emplace_back(std::move(frame));
-    FabricSimulatorImpl::ScheduleWithContextFast(m_receiverNode, arrivalTicks, this, &onWire);
-}
-
-bool
 RoceChannel::Direction::Carry(RoceParsedFrame& frame,
                               RoceNetDevice* receiver,
                               uint32_t receiverNode,
                               int64_t arrivalTicks)
 {
-    // A frame forwarded by the arrival that carried it stays in that event's node.
-    if (FabricSimulatorImpl::ScheduleCallInPlace(receiverNode,
-                                                 arrivalTicks,
-                                                 &g_arrival,
-                                                 receiver,
-                                                 &frame))
-    {
-        return true;
-    }
-    void* carried =
-        FabricSimulatorImpl::ScheduleCallFast(receiverNode, arrivalTicks, &g_arrival, receiver);
-    if (carried == nullptr)
-    {
-        return false;
-    }
-    new (carried) RoceParsedFrame(std::move(frame));
-    return true;
-}
-
-void
-RoceChannel::Direction::Notify()
-{
-    // Out of the ring before the receiver runs: what it sends may grow a ring.
-    RoceParsedFrame frame = std::move(m_inFlight.front());
-    m_inFlight.pop_front();
-    m_receiver->Receive(frame);
+    FabricSimulator::ScheduleCall(receiverNode, arrivalTicks, &g_arrival, receiver, frame);
 }
 
 void
@@ -133,8 +92,6 @@ RoceChannel::Direction::SetReceiverNode(uint32_t node)
 void
 RoceChannel::Direction::Dispose()
 {
-    Disable(); // arrivals still in the event list find nothing to do
-    m_inFlight.clear();
     m_receiver = nullptr;
 }
 

@@ -5,11 +5,10 @@
 #define ROCE_CHANNEL_H
 
 #include "ns3/channel.h"
-#include "ns3/fabric-event.h"
-#include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/roce-frame.h"
+#include "ns3/simple-ref-count.h"
 
 namespace ns3
 {
@@ -32,14 +31,12 @@ class RoceChannel : public Channel
   public:
     /**
      * One direction of the cable: what a frame's transmission reads (the receiving
-     * port, its node, the delay). With FabricSimulatorImpl and its timing wheel, each
-     * arrival is a call event to the receiving port carrying its frame in the event
-     * list's node (written while the node is hot): no event object, no reference
-     * count. Otherwise this object is the arrival event (reference counted, so it may
-     * sit in the event list many times) and the frames wait here in send order (a
-     * cable delivers in send order, so each arrival takes the front frame).
+     * port, its node, the delay). Each arrival is a FabricSimulator call to the
+     * receiving port carrying its frame (with FabricSimulatorImpl and its timing
+     * wheel, in the event list's node, written while the node is hot: no event
+     * object, no reference count).
      */
-    class Direction : public FabricEvent
+    class Direction : public SimpleRefCount<Direction>
     {
       public:
         /// Frames sent towards \p receiver (on node \p receiverNode) take \p delay more.
@@ -49,20 +46,14 @@ class RoceChannel : public Channel
         /// serialization, in time steps) plus the delay.
         void TransmitStart(RoceParsedFrame& frame, int64_t txTicks);
         /**
-         * TransmitStart's way with the timing wheel, for a sender that keeps this
-         * direction's receiver, its node and the delay (GetReceiver...): \p frame
-         * (moved from) arrives at \p receiver \p arrivalTicks from now, carried by a
-         * call event. \return false if that cannot be (no FabricSimulatorImpl with a
-         * wheel, or beyond its span): nothing was done, use Queue.
+         * TransmitStart for a sender that keeps this direction's receiver, its node
+         * and the delay (GetReceiver...): \p frame (moved from) arrives at \p receiver
+         * \p arrivalTicks from now.
          */
-        static bool Carry(RoceParsedFrame& frame,
+        static void Carry(RoceParsedFrame& frame,
                           RoceNetDevice* receiver,
                           uint32_t receiverNode,
                           int64_t arrivalTicks);
-
-        /// TransmitStart's way without the timing wheel: \p frame (moved from) waits
-        /// here and arrives \p arrivalTicks from now, this object being the event.
-        void Queue(RoceParsedFrame& frame, int64_t arrivalTicks);
 
         /// \return the port frames arrive at
         RoceNetDevice* GetReceiver() const
@@ -86,17 +77,13 @@ class RoceChannel : public Channel
         void SetDelay(Time delay);
         /// Set the receiving port's node id (arrival events run in its context).
         void SetReceiverNode(uint32_t node);
-        /// Drop the frames in flight and forget the receiver (the channel is disposed).
+        /// Forget the receiver (the channel is disposed).
         void Dispose();
 
       private:
-        /// Hand the oldest frame in flight (m_inFlight) to the receiver.
-        void Notify() override;
-
-        FrameFifo<RoceParsedFrame> m_inFlight; //!< sent, not yet arrived (not carried by events)
-        RoceNetDevice* m_receiver;             //!< the port frames arrive at (not owned)
-        int64_t m_delayTicks;                  //!< propagation delay
-        uint32_t m_receiverNode;               //!< its node: the arrival event's context
+        RoceNetDevice* m_receiver; //!< the port frames arrive at (not owned)
+        int64_t m_delayTicks;      //!< propagation delay
+        uint32_t m_receiverNode;   //!< its node: the arrival event's context
     };
 
     static TypeId GetTypeId();

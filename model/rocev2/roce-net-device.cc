@@ -7,7 +7,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -137,11 +137,6 @@ RoceNetDevice::DoDispose()
         m_pauseEvent[i].Cancel();
         m_refreshEvent[i].Cancel();
     }
-    if (m_txCompleteEvent)
-    {
-        m_txCompleteEvent->Disable();
-        m_txCompleteEvent = nullptr;
-    }
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
@@ -188,7 +183,7 @@ RoceNetDevice::RequestTransmit()
     }
     // Busy without a completion event: the frame on the wire was sent when there
     // was nothing behind it. Pull now if it has left, else at its end.
-    const int64_t now = FabricSimulatorImpl::NowTicksFast();
+    const int64_t now = FabricSimulator::NowTicks();
     if (now >= m_txEnd)
     {
         m_busy = false;
@@ -216,29 +211,6 @@ RoceNetDevice::TransmitNowAlone(RoceParsedFrame& frame)
     PutOnWire(frame);
 }
 
-namespace
-{
-/// The end of a port's transmission: one object per port, scheduled again per frame.
-class TransmitCompleteEvent : public FabricEvent
-{
-  public:
-    TransmitCompleteEvent(RoceNetDevice* device, void (RoceNetDevice::*complete)())
-        : m_device(device),
-          m_complete(complete)
-    {
-    }
-
-  private:
-    void Notify() override
-    {
-        (m_device->*m_complete)();
-    }
-
-    RoceNetDevice* m_device; //!< not owned: the device owns this event
-    void (RoceNetDevice::*m_complete)();
-};
-} // namespace
-
 void
 RoceNetDevice::CompleteCall(void* port, void* /* payload */)
 {
@@ -249,26 +221,9 @@ void
 RoceNetDevice::ScheduleCompletion(int64_t delayTicks)
 {
     m_completionPending = true;
-    // A call event with the timing wheel: the port itself is what it loads first.
-    static const TimingWheelScheduler::CallOps complete{&RoceNetDevice::CompleteCall, nullptr};
-    if (FabricSimulatorImpl::ScheduleCallFast(m_nodeId, delayTicks, &complete, this) != nullptr)
-    {
-        return;
-    }
-    if (!m_txCompleteEvent)
-    {
-        // One event object for every transmission of this port (at most one is
-        // pending): no allocation per frame.
-        m_txCompleteEvent = Create<TransmitCompleteEvent>(this, &RoceNetDevice::TransmitComplete);
-    }
-    // ScheduleWithContext returns no EventId (none is needed: only DoDispose cancels,
-    // through the event object itself), which saves building one per frame; the context is this
-    // node's, as Schedule would give, and the order (time, then insertion) is the same.
-    m_txCompleteEvent->Ref(); // the simulator releases one reference when it has run
-    FabricSimulatorImpl::ScheduleWithContextFast(m_nodeId,
-                                                 delayTicks,
-                                                 PeekPointer(m_txCompleteEvent),
-                                                 &m_owner); // the port's hot state
+    // A call: with the timing wheel, the port itself is what it loads first.
+    static const FabricSimulator::CallOps complete{&RoceNetDevice::CompleteCall, nullptr};
+    FabricSimulator::ScheduleCall(m_nodeId, delayTicks, &complete, this);
 }
 
 void
@@ -318,7 +273,7 @@ RoceNetDevice::GetUnsentWireBytes() const
     {
         return 0; // (busy may outlast the frame when no completion was scheduled)
     }
-    const int64_t ticks = m_txEnd - FabricSimulatorImpl::NowTicksFast();
+    const int64_t ticks = m_txEnd - FabricSimulator::NowTicks();
     return ticks > 0 ? static_cast<uint64_t>(std::llround(ticks / m_ticksPerByte)) : 0;
 }
 
@@ -352,7 +307,7 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     {
         m_promiscSnifferTrace(frame.GetPacket());
     }
-    m_txEnd = FabricSimulatorImpl::NowTicksFast() + txTicks;
+    m_txEnd = FabricSimulator::NowTicks() + txTicks;
     if (m_outgoing == nullptr)
     {
         m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
@@ -370,10 +325,7 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     // RoceChannel::TransmitStart, devirtualized: the cable's direction is read only
     // without the timing wheel.
     const int64_t arrival = txTicks + m_cableDelayTicks;
-    if (!RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, arrival))
-    {
-        m_outgoing->Queue(frame, arrival);
-    }
+    RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, arrival);
     return txTicks;
 }
 
@@ -443,9 +395,9 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         if (!(m_pausedMask & (1U << prio)))
         {
             m_pausedMask |= (1U << prio);
-            m_pauseStart[prio] = FabricSimulatorImpl::NowFast();
+            m_pauseStart[prio] = FabricSimulator::Now();
         }
-        m_pausedUntil[prio] = FabricSimulatorImpl::NowFast() + pause;
+        m_pausedUntil[prio] = FabricSimulator::Now() + pause;
         m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
     }
 }
@@ -456,7 +408,7 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     if (m_pausedMask & (1U << prio))
     {
         m_pausedMask &= ~(1U << prio);
-        m_pausedTotal[prio] += FabricSimulatorImpl::NowFast() - m_pauseStart[prio];
+        m_pausedTotal[prio] += FabricSimulator::Now() - m_pauseStart[prio];
         RequestTransmit();
     }
 }
@@ -575,7 +527,7 @@ RoceNetDevice::GetPausedTime(uint8_t prio) const
     Time t = m_pausedTotal[prio];
     if (m_pausedMask & (1U << prio))
     {
-        t += FabricSimulatorImpl::NowFast() - m_pauseStart[prio];
+        t += FabricSimulator::Now() - m_pauseStart[prio];
     }
     return t;
 }

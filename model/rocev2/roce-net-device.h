@@ -11,7 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -72,7 +72,7 @@ class RoceNetDevice : public NetDevice
         {
             return false;
         }
-        return !m_busy || (!m_completionPending && FabricSimulatorImpl::NowTicksFast() >= m_txEnd);
+        return !m_busy || (!m_completionPending && FabricSimulator::NowTicks() >= m_txEnd);
     }
 
     /**
@@ -186,13 +186,13 @@ class RoceNetDevice : public NetDevice
     void RequestTransmit();
     /// Pull and send the next frame; the wire must be free.
     void TryTransmit();
-    /// Schedule TransmitComplete \p delayTicks time steps ahead (the reused event).
+    /// Schedule TransmitComplete \p delayTicks time steps ahead (a FabricSimulator call).
     void ScheduleCompletion(int64_t delayTicks);
     void StartTransmission(RoceParsedFrame& frame);
     /// Begin sending \p frame; \return its serialization time (time steps).
     int64_t PutOnWire(RoceParsedFrame& frame);
     void TransmitComplete();
-    /// TransmitComplete of \p port, as a TimingWheelScheduler call event.
+    /// TransmitComplete of \p port, as a FabricSimulator call.
     static void CompleteCall(void* port, void* payload);
     void HandlePfcFrame(const Ptr<Packet>& p);
     void PauseExpired(uint8_t prio);
@@ -227,8 +227,7 @@ class RoceNetDevice : public NetDevice
     uint64_t m_txFrames;                         //!< frames sent
     uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    RoceChannel* m_cable{nullptr};      //!< m_channel, without a Ptr copy per frame
-    Ptr<FabricEvent> m_txCompleteEvent; //!< reused for every TransmitComplete (no wheel)
+    RoceChannel* m_cable{nullptr}; //!< m_channel, without a Ptr copy per frame
 
     Ptr<Node> m_node;
     Ptr<RoceChannel> m_channel;

@@ -7,7 +7,7 @@
 
 #include "ns3/aeth-header.h"
 #include "ns3/boolean.h"
-#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/imm-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -203,7 +203,7 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         m_control.pop_front();
         return true;
     }
-    const Time now = FabricSimulatorImpl::NowFast();
+    const Time now = FabricSimulator::Now();
     RdmaQueuePair* qp = NextSender(now, [pausedMask](const RdmaQueuePair& q) {
         return (pausedMask & (1U << q.GetPriority())) != 0;
     });
@@ -343,7 +343,7 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         },
         view.ackReq,
         view.ecn == ECN_CE,
-        FabricSimulatorImpl::NowFast());
+        FabricSimulator::Now());
 }
 
 } // namespace ns3
