@@ -192,6 +192,13 @@ class FabricSimulatorImpl : public SimulatorImpl
                               : Simulator::Now().GetTimeStep();
     }
 
+    /// Simulator::GetContext for the simulation thread's per-packet paths.
+    static uint32_t ContextFast()
+    {
+        const FabricSimulatorImpl* sim = s_running;
+        return sim != nullptr ? sim->m_currentContext : Simulator::GetContext();
+    }
+
     /// Simulator::Now for the simulation thread's per-packet paths.
     static Time NowFast()
     {

@@ -56,6 +56,12 @@ class FabricSimulator
         return FabricSimulatorImpl::NowTicksFast();
     }
 
+    /// \return the running event's context, as Simulator::GetContext
+    static uint32_t Context()
+    {
+        return FabricSimulatorImpl::ContextFast();
+    }
+
     /**
      * Run the reusable \p event (the simulator takes over one reference) \p delayTicks
      * time steps from now in \p context; \p hint is memory it reads, prefetched before

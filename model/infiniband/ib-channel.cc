@@ -5,6 +5,7 @@
 
 #include "ib-net-device.h"
 
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -65,17 +66,51 @@ IbChannel::Attach(Ptr<IbNetDevice> device)
     m_dev[m_nDevices++] = device;
 }
 
+namespace
+{
+/// A data packet's head reaching the far port, with its serialization time.
+struct IbArrival
+{
+    Ptr<Packet> packet; //!< the packet (shared, never written after it was sent)
+    Time txTime;        //!< its serialization time at the sender
+};
+
+/// A flow-control packet having reached the far port.
+struct IbFlowControlArrival
+{
+    uint8_t vl;     //!< its VL
+    uint16_t fctbs; //!< the sender's FCTBS
+    uint16_t fccl;  //!< the sender's FCCL
+};
+
+/// Arrivals as FabricSimulator calls to the receiving port, carrying the packet.
+const FabricSimulator::CallOps g_arrival{
+    [](void* port, void* payload) {
+        auto* a = static_cast<IbArrival*>(payload);
+        static_cast<IbNetDevice*>(port)->Receive(std::move(a->packet), a->txTime);
+    },
+    &FabricSimulator::DestroyPayload<IbArrival>};
+
+/// Flow-control arrivals as FabricSimulator calls.
+const FabricSimulator::CallOps g_flowControlArrival{
+    [](void* port, void* payload) {
+        const auto* a = static_cast<const IbFlowControlArrival*>(payload);
+        static_cast<IbNetDevice*>(port)->ReceiveFlowControl(a->vl, a->fctbs, a->fccl);
+    },
+    &FabricSimulator::DestroyPayload<IbFlowControlArrival>};
+} // namespace
+
 void
 IbChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime)
 {
     Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
     // Shared, never written after transmission starts: no per-hop copy.
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   m_delay,
-                                   &IbNetDevice::Receive,
-                                   dst,
-                                   ConstCast<Packet>(p),
-                                   txTime);
+    IbArrival arrival{ConstCast<Packet>(p), txTime};
+    FabricSimulator::ScheduleCall(dst->GetNode()->GetId(),
+                                  m_delay.GetTimeStep(),
+                                  &g_arrival,
+                                  PeekPointer(dst),
+                                  arrival);
 }
 
 void
@@ -86,13 +121,12 @@ IbChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
                                Time txTime)
 {
     Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &IbNetDevice::ReceiveFlowControl,
-                                   dst,
-                                   vl,
-                                   fctbs,
-                                   fccl);
+    IbFlowControlArrival arrival{vl, fctbs, fccl};
+    FabricSimulator::ScheduleCall(dst->GetNode()->GetId(),
+                                  (txTime + m_delay).GetTimeStep(),
+                                  &g_flowControlArrival,
+                                  PeekPointer(dst),
+                                  arrival);
 }
 
 std::size_t

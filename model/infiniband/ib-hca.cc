@@ -6,6 +6,7 @@
 #include "ib-net-device.h"
 
 #include "ns3/aeth-header.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -195,14 +196,31 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
 }
 
 void
-IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */, Ptr<Packet> p, const IbFrameView& v, Time txIn)
+IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */,
+                    Ptr<Packet> /* p */,
+                    const IbFrameView& v,
+                    Time txIn)
 {
-    // The head is in; the transport acts once the tail is.
-    Simulator::Schedule(txIn, &IbHca::Process, this, p, v);
+    // The head is in; the transport acts once the tail is (in the running event's
+    // context, as Simulator::Schedule would). The header fields are all it needs.
+    static const FabricSimulator::CallOps process{&IbHca::ProcessCall,
+                                                  &FabricSimulator::DestroyPayload<IbFrameView>};
+    IbFrameView view = v;
+    FabricSimulator::ScheduleCall(FabricSimulator::Context(),
+                                  txIn.GetTimeStep(),
+                                  &process,
+                                  this,
+                                  view);
 }
 
 void
-IbHca::Process(Ptr<Packet> /* p */, IbFrameView v)
+IbHca::ProcessCall(void* hca, void* payload)
+{
+    static_cast<IbHca*>(hca)->Process(*static_cast<const IbFrameView*>(payload));
+}
+
+void
+IbHca::Process(const IbFrameView& v)
 {
     m_device->ReleaseBlocks(v.vl, IbFrame::Blocks(v.packetBytes));
     Deliver(

@@ -59,7 +59,10 @@ class IbHca final : public RdmaNic
     uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
     Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
     void ReceiveFrame(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn);
-    void Process(Ptr<Packet> p, IbFrameView v);
+    /// The transport's part of a packet whose tail is in.
+    void Process(const IbFrameView& v);
+    /// Process of the IbFrameView \p payload on \p hca, as a FabricSimulator call.
+    static void ProcessCall(void* hca, void* payload);
     Ptr<Packet> BuildNext(uint8_t vl);
     Ptr<Packet> BuildData(const RdmaQueuePair& qp, const RdmaSegment& s);
     void QueueControl(const RdmaQueuePair& qp,

@@ -6,6 +6,7 @@
 #include "ib-channel.h"
 #include "vl-arbiter.h"
 
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -29,11 +30,12 @@ IbNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<IbNetDevice>()
-            .AddAttribute("DataRate",
-                          "Link data rate (4x EDR 100, HDR 200, NDR 400, XDR 800 Gb/s)",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&IbNetDevice::m_rate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Link data rate (4x EDR 100, HDR 200, NDR 400, XDR 800 Gb/s)",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&IbNetDevice::SetDataRate, &IbNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("NumDataVls",
                           "Data VLs in use (VL0..n-1; the IBTA allows up to 15). 2 lets the "
                           "torus dateline classes use VL0/VL1",
@@ -188,10 +190,29 @@ IbNetDevice::GetDataRate() const
     return m_rate;
 }
 
+void
+IbNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    m_txTimes.fill(TxTimeSlot{});
+}
+
 Time
 IbNetDevice::GetTransmitTime(uint32_t bytes) const
 {
-    return RoundedTxTime(m_rate, bytes);
+    for (const TxTimeSlot& slot : m_txTimes)
+    {
+        if (slot.bytes == bytes)
+        {
+            return TimeStep(slot.ticks);
+        }
+    }
+    // Not among the sizes remembered: replace them in turn.
+    TxTimeSlot& slot = m_txTimes[m_nextTxTime];
+    m_nextTxTime = (m_nextTxTime + 1) % m_txTimes.size();
+    slot.bytes = bytes;
+    slot.ticks = RoundedTxTime(m_rate, bytes).GetTimeStep();
+    return TimeStep(slot.ticks);
 }
 
 Ptr<IbChannel>
@@ -248,7 +269,7 @@ IbNetDevice::TryTransmit()
         m_busy = true;
         m_fcSent++;
         m_channel->TransmitFlowControl(this, vl, m_fctbs[vl], AdvertisedLimit(vl), tx);
-        Simulator::Schedule(tx, &IbNetDevice::TransmitComplete, this);
+        ScheduleCompletion(tx);
         return;
     }
     if (m_head.IsNull())
@@ -297,7 +318,21 @@ IbNetDevice::TryTransmit()
     Time tx = GetTransmitTime(bytes);
     m_busy = true;
     m_channel->TransmitStart(p, this, tx);
-    Simulator::Schedule(tx, &IbNetDevice::TransmitComplete, this);
+    ScheduleCompletion(tx);
+}
+
+void
+IbNetDevice::ScheduleCompletion(Time tx)
+{
+    // In the running event's context, as Simulator::Schedule would.
+    static const FabricSimulator::CallOps complete{&IbNetDevice::CompleteCall, nullptr};
+    FabricSimulator::ScheduleCall(FabricSimulator::Context(), tx.GetTimeStep(), &complete, this);
+}
+
+void
+IbNetDevice::CompleteCall(void* port, void* /* payload */)
+{
+    static_cast<IbNetDevice*>(port)->TransmitComplete();
 }
 
 void

@@ -96,6 +96,9 @@ class IbNetDevice : public NetDevice
     uint32_t GetUsedBlocks(uint8_t vl) const;
     Ptr<VlArbiter> GetArbiter() const;
     DataRate GetDataRate() const;
+    /// Set the link rate (attribute DataRate).
+    void SetDataRate(DataRate rate);
+    /// \return the time \p bytes take on the wire (RoundedTxTime of the rate)
     Time GetTransmitTime(uint32_t bytes) const;
     Ptr<IbChannel> GetIbChannel() const;
 
@@ -149,6 +152,10 @@ class IbNetDevice : public NetDevice
   private:
     void TryTransmit();
     void TransmitComplete();
+    /// Schedule TransmitComplete \p tx from now (a FabricSimulator call).
+    void ScheduleCompletion(Time tx);
+    /// TransmitComplete of \p port, as a FabricSimulator call.
+    static void CompleteCall(void* port, void* payload);
     void MarkFlowControl(uint8_t vl);
     void PeriodicFlowControl();
     void NoteActivity();
@@ -163,6 +170,19 @@ class IbNetDevice : public NetDevice
 
     // Attributes
     DataRate m_rate;
+
+    /// GetTransmitTime of one size at m_rate, remembered.
+    struct TxTimeSlot
+    {
+        uint32_t bytes{0}; //!< the size (0: empty; no packet is empty)
+        int64_t ticks{0};  //!< its time on the wire, in time steps
+    };
+
+    /// RoundedTxTime divides in 64.64 fixed point (hundreds of instructions); a port
+    /// sends few sizes (full packets with and without RETH, ACKs, flow-control
+    /// packets, a message's last packet), so it remembers the last eight.
+    mutable std::array<TxTimeSlot, 8> m_txTimes{};
+    mutable uint8_t m_nextTxTime{0}; //!< the slot a new size replaces
     uint8_t m_numDataVls;
     uint32_t m_vlBufferBytes;
     Time m_fcPeriod;

@@ -6,6 +6,7 @@
 #include "ib-net-device.h"
 
 #include "ns3/boolean.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/route-table.h"
@@ -280,7 +281,26 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
     // Cut-through: header in + latency, but the output may not outrun the tail.
     Time wait = m_cutThrough ? std::max(m_latency, txIn - txOut) : txIn + m_latency;
     m_queuedBytes[out] += v.packetBytes;
-    Simulator::Schedule(wait, &IbSwitch::Enqueue, this, p, out, outVl, inPort, v.vl);
+    // In the running event's context, as Simulator::Schedule would.
+    static const FabricSimulator::CallOps enqueue{&IbSwitch::EnqueueCall,
+                                                  &FabricSimulator::DestroyPayload<Forward>};
+    Forward forward{std::move(p), out, inPort, outVl, v.vl};
+    FabricSimulator::ScheduleCall(FabricSimulator::Context(),
+                                  wait.GetTimeStep(),
+                                  &enqueue,
+                                  this,
+                                  forward);
+}
+
+void
+IbSwitch::EnqueueCall(void* sw, void* payload)
+{
+    auto* f = static_cast<Forward*>(payload);
+    static_cast<IbSwitch*>(sw)->Enqueue(std::move(f->packet),
+                                        f->outPort,
+                                        f->outVl,
+                                        f->inPort,
+                                        f->inVl);
 }
 
 void

@@ -104,6 +104,19 @@ class IbSwitch : public Object
 
     void Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Time txIn);
     void Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPort, uint8_t inVl);
+
+    /// A packet on its way through the switch (Receive to Enqueue).
+    struct Forward
+    {
+        Ptr<Packet> packet; //!< the packet
+        uint32_t outPort;   //!< where it goes
+        uint32_t inPort;    //!< where it came from
+        uint8_t outVl;      //!< its VL out
+        uint8_t inVl;       //!< its VL in
+    };
+
+    /// Enqueue of the Forward \p payload on switch \p sw, as a FabricSimulator call.
+    static void EnqueueCall(void* sw, void* payload);
     uint32_t Head(Ptr<IbNetDevice> dev, uint8_t vl);
     Ptr<Packet> Dequeue(Ptr<IbNetDevice> dev, uint8_t vl);
     void LinkChanged();
