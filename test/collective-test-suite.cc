@@ -10,6 +10,7 @@
 
 #include "ns3/alpha-beta-collective-transport.h"
 #include "ns3/boolean.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
@@ -513,6 +514,63 @@ class PipelineTest : public TestCase
     }
 };
 
+/**
+ * \brief The collective algorithm registry: every operation's algorithms by name,
+ * each made under its name performing its operation and answering to the name; an
+ * empty name picks the default; an operation without algorithms is refused.
+ */
+class AlgorithmRegistryTest : public TestCase
+{
+  public:
+    AlgorithmRegistryTest()
+        : TestCase("registry: every collective algorithm by operation and name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<CollectiveOp, std::vector<std::string>>> expected{
+            {CollectiveOp::ALLREDUCE, {"2d", "hd", "ring", "tree"}},
+            {CollectiveOp::REDUCE_SCATTER, {"ring"}},
+            {CollectiveOp::ALL_GATHER, {"ring"}},
+            {CollectiveOp::ALL_TO_ALL, {"pairwise"}}};
+        for (const auto& [op, names] : expected)
+        {
+            NS_TEST_ASSERT_MSG_EQ((CollectiveAlgorithmRegistry::GetNames(op) == names),
+                                  true,
+                                  CollectiveOpToString(op) << ": the registered names, sorted");
+            for (const std::string& name : names)
+            {
+                Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
+                NS_TEST_EXPECT_MSG_EQ(a->GetName(), name, "answers to its name");
+                NS_TEST_EXPECT_MSG_EQ((a->GetOp() == op),
+                                      true,
+                                      name << " performs " << CollectiveOpToString(op));
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "")->GetName(),
+                              "ring",
+                              "allreduce's default");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveAlgorithm::Create(CollectiveOp::ALL_TO_ALL, "")->GetName(),
+                              "pairwise",
+                              "alltoall's default");
+        std::string msg;
+        try
+        {
+            CollectiveAlgorithm::Create(CollectiveOp::BROADCAST, "");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            msg = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(msg,
+                              "collective operation 'broadcast' has no algorithm; allowed: "
+                              "allreduce, reducescatter, allgather, alltoall",
+                              "names the operations that have one");
+    }
+};
+
 /// Bad input gets one clear exception.
 class BadInputTest : public TestCase
 {
@@ -534,7 +592,10 @@ class BadInputTest : public TestCase
         {
             msg = e.what();
         }
-        NS_TEST_ASSERT_MSG_NE(msg.find("ring, tree, hd, 2d"), std::string::npos, msg);
+        NS_TEST_ASSERT_MSG_NE(
+            msg.find("unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, ring, tree"),
+            std::string::npos,
+            msg);
         NS_TEST_ASSERT_MSG_NE(msg.find("butterfly"), std::string::npos, msg);
         bool threw = false;
         try
@@ -588,6 +649,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new OtherCollectivesTest, AI_FABRIC_QUICK);
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
+        AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);
     }
 };
 

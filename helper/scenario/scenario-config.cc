@@ -7,6 +7,7 @@
 #include "size-parser.h"
 
 #include "ns3/assert.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
@@ -585,11 +586,28 @@ BuildKnobs()
                          &C::ranks,
                          0,
                          std::numeric_limits<uint32_t>::max()));
-    k.push_back(Choice("algorithm",
-                       "collective algorithm: ring, tree (double binary), hd (recursive "
-                       "halving-doubling), 2d (2-D ring)",
-                       &C::algorithm,
-                       {"ring", "tree", "hd", "2d"}));
+    {
+        // The algorithms registered for the collective workloads' operations.
+        std::string help = "collective algorithm:";
+        std::vector<std::string> names;
+        for (CollectiveOp op :
+             {CollectiveOp::ALLREDUCE, CollectiveOp::REDUCE_SCATTER, CollectiveOp::ALL_GATHER})
+        {
+            help += " " + CollectiveOpToString(op);
+            for (const std::string& name : CollectiveAlgorithmRegistry::GetNames(op))
+            {
+                help += " " + name + " (" + CollectiveAlgorithmRegistry::Get(op, name).help + "),";
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                {
+                    names.push_back(name);
+                }
+            }
+            help.back() = ';';
+        }
+        help.back() = '.';
+        std::sort(names.begin(), names.end());
+        k.push_back(Choice("algorithm", help, &C::algorithm, names));
+    }
     k.push_back(Unsigned("iterations", "collective iterations", &C::iterations, 1, 1000000));
     k.push_back(Unsigned("fanin",
                          "incast senders per receiver",

@@ -3,14 +3,8 @@
  */
 #include "collective-algorithm.h"
 
-#include "halving-doubling-allreduce.h"
-#include "hierarchical-allreduce.h"
-#include "pairwise-all-to-all.h"
-#include "ring-allreduce.h"
-#include "ring-collective.h"
-#include "tree-allreduce.h"
-
 #include "ns3/boolean.h"
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -88,56 +82,7 @@ CollectiveAlgorithm::DoDispose()
 Ptr<CollectiveAlgorithm>
 CollectiveAlgorithm::Create(CollectiveOp op, const std::string& name)
 {
-    switch (op)
-    {
-    case CollectiveOp::ALLREDUCE:
-        if (name.empty() || name == "ring")
-        {
-            return CreateObject<RingAllreduce>();
-        }
-        if (name == "tree")
-        {
-            return CreateObject<TreeAllreduce>();
-        }
-        if (name == "hd")
-        {
-            return CreateObject<HalvingDoublingAllreduce>();
-        }
-        if (name == "2d")
-        {
-            return CreateObject<HierarchicalAllreduce>();
-        }
-        throw std::invalid_argument("unknown allreduce algorithm '" + name +
-                                    "'; allowed: ring, tree, hd, 2d");
-    case CollectiveOp::REDUCE_SCATTER:
-        if (name.empty() || name == "ring")
-        {
-            return CreateObjectWithAttributes<RingCollective>(
-                "Operation",
-                EnumValue(RingCollective::REDUCE_SCATTER));
-        }
-        throw std::invalid_argument("unknown reducescatter algorithm '" + name +
-                                    "'; allowed: ring");
-    case CollectiveOp::ALL_GATHER:
-        if (name.empty() || name == "ring")
-        {
-            return CreateObjectWithAttributes<RingCollective>(
-                "Operation",
-                EnumValue(RingCollective::ALL_GATHER));
-        }
-        throw std::invalid_argument("unknown allgather algorithm '" + name + "'; allowed: ring");
-    case CollectiveOp::ALL_TO_ALL:
-        if (name.empty() || name == "pairwise")
-        {
-            return CreateObject<PairwiseAllToAll>();
-        }
-        throw std::invalid_argument("unknown alltoall algorithm '" + name + "'; allowed: pairwise");
-    default:
-        break;
-    }
-    throw std::invalid_argument("collective operation '" + CollectiveOpToString(op) +
-                                "' has no algorithm; allowed: allreduce, reducescatter, "
-                                "allgather, alltoall");
+    return CollectiveAlgorithmRegistry::Get(op, name).create();
 }
 
 void

@@ -77,10 +77,10 @@ class CollectiveAlgorithm : public Object
     ~CollectiveAlgorithm() override;
 
     /**
-     * Creates the algorithm called name for op: allreduce accepts "ring", "tree",
-     * "hd", "2d"; reducescatter and allgather "ring"; alltoall "pairwise". An
-     * empty name picks the first. Throws std::invalid_argument listing the
-     * allowed names otherwise.
+     * Creates the algorithm registered as name for op (CollectiveAlgorithmRegistry:
+     * allreduce "ring", "tree", "hd", "2d"; reducescatter and allgather "ring";
+     * alltoall "pairwise"). An empty name picks the operation's default (ring,
+     * pairwise). Throws std::invalid_argument listing the allowed names otherwise.
      */
     static Ptr<CollectiveAlgorithm> Create(CollectiveOp op, const std::string& name);
 

@@ -3,6 +3,7 @@
  */
 #include "halving-doubling-allreduce.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("HalvingDoublingAllreduce");
 
 NS_OBJECT_ENSURE_REGISTERED(HalvingDoublingAllreduce);
+
+static CollectiveAlgorithmRegistration g_registration(
+    {"hd",
+     CollectiveOp::ALLREDUCE,
+     "recursive halving-doubling (Thakur, Rabenseifner and Gropp 2005)",
+     [] { return Ptr<CollectiveAlgorithm>(CreateObject<HalvingDoublingAllreduce>()); },
+     false});
 
 TypeId
 HalvingDoublingAllreduce::GetTypeId()

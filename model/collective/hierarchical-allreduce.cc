@@ -3,6 +3,7 @@
  */
 #include "hierarchical-allreduce.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -14,6 +15,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("HierarchicalAllreduce");
 
 NS_OBJECT_ENSURE_REGISTERED(HierarchicalAllreduce);
+
+static CollectiveAlgorithmRegistration g_registration(
+    {"2d",
+     CollectiveOp::ALLREDUCE,
+     "2-D ring: reduce-scatter along rows, allreduce along columns, all-gather along rows",
+     [] { return Ptr<CollectiveAlgorithm>(CreateObject<HierarchicalAllreduce>()); },
+     false});
 
 TypeId
 HierarchicalAllreduce::GetTypeId()

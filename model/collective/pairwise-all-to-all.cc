@@ -3,6 +3,7 @@
  */
 #include "pairwise-all-to-all.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PairwiseAllToAll");
 
 NS_OBJECT_ENSURE_REGISTERED(PairwiseAllToAll);
+
+static CollectiveAlgorithmRegistration g_registration(
+    {"pairwise",
+     CollectiveOp::ALL_TO_ALL,
+     "pairwise exchange, N-1 steps of S/N bytes",
+     [] { return Ptr<CollectiveAlgorithm>(CreateObject<PairwiseAllToAll>()); },
+     true});
 
 TypeId
 PairwiseAllToAll::GetTypeId()

@@ -3,6 +3,7 @@
  */
 #include "ring-allreduce.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingAllreduce");
 
 NS_OBJECT_ENSURE_REGISTERED(RingAllreduce);
+
+static CollectiveAlgorithmRegistration g_registration(
+    {"ring",
+     CollectiveOp::ALLREDUCE,
+     "ring reduce-scatter then ring all-gather (Patarasuk and Yuan 2009; NCCL ring)",
+     [] { return Ptr<CollectiveAlgorithm>(CreateObject<RingAllreduce>()); },
+     true});
 
 TypeId
 RingAllreduce::GetTypeId()

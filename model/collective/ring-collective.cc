@@ -3,8 +3,10 @@
  */
 #include "ring-collective.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 
 namespace ns3
 {
@@ -12,6 +14,27 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingCollective");
 
 NS_OBJECT_ENSURE_REGISTERED(RingCollective);
+
+static CollectiveAlgorithmRegistration g_reduceScatterRegistration(
+    {"ring",
+     CollectiveOp::REDUCE_SCATTER,
+     "ring reduce-scatter, N-1 steps of S/N bytes",
+     [] {
+         return Ptr<CollectiveAlgorithm>(
+             CreateObjectWithAttributes<RingCollective>("Operation",
+                                                        EnumValue(RingCollective::REDUCE_SCATTER)));
+     },
+     true});
+static CollectiveAlgorithmRegistration g_allGatherRegistration(
+    {"ring",
+     CollectiveOp::ALL_GATHER,
+     "ring all-gather, N-1 steps of S/N bytes",
+     [] {
+         return Ptr<CollectiveAlgorithm>(
+             CreateObjectWithAttributes<RingCollective>("Operation",
+                                                        EnumValue(RingCollective::ALL_GATHER)));
+     },
+     true});
 
 TypeId
 RingCollective::GetTypeId()

@@ -3,6 +3,7 @@
  */
 #include "tree-allreduce.h"
 
+#include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -11,6 +12,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TreeAllreduce");
 
 NS_OBJECT_ENSURE_REGISTERED(TreeAllreduce);
+
+static CollectiveAlgorithmRegistration g_registration(
+    {"tree",
+     CollectiveOp::ALLREDUCE,
+     "double binary tree (Sanders, Speck and Traeff 2009; NCCL tree)",
+     [] { return Ptr<CollectiveAlgorithm>(CreateObject<TreeAllreduce>()); },
+     false});
 
 TypeId
 TreeAllreduce::GetTypeId()
