@@ -23,6 +23,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-frame.h"
@@ -366,6 +367,67 @@ class ReceiverUnitTestCase : public TestCase
 };
 
 /**
+ * The requester half under each RdmaRecoveryOps. Four packets are out when a NAK
+ * names PSN 1: go-back-N resends 1, 2 and 3; selective repeat resends only 1 and
+ * has nothing else to send, and the later cumulative ACK of 3 completes the message.
+ */
+class RequesterRecoveryTestCase : public TestCase
+{
+  public:
+    RequesterRecoveryTestCase()
+        : TestCase("requester: a NAK resends from the PSN (go-back-N) or only it (selective)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        for (bool sr : {true, false})
+        {
+            Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+            qp->SetAttribute("Recovery", StringValue(sr ? "SelectiveRepeat" : "GoBackN"));
+            NS_TEST_ASSERT_MSG_EQ(qp->GetRecoveryOps()->GetName(),
+                                  std::string(sr ? "SelectiveRepeat" : "GoBackN"),
+                                  "the attribute selects the strategy object");
+            uint32_t completed = 0;
+            qp->SetCallbacks(MakeLambdaCallback<void, Ptr<RdmaQueuePair>, const RdmaMessage&>(
+                                 [&completed](Ptr<RdmaQueuePair>, const RdmaMessage& m) {
+                                     completed += m.bytes == 4000;
+                                 }),
+                             RdmaQueuePair::DeliveredCallback(),
+                             RdmaQueuePair::WakeCallback());
+            qp->PostWrite(1, 4000, 0, 0);
+            for (uint64_t psn = 0; psn < 4; ++psn)
+            {
+                NS_TEST_ASSERT_MSG_EQ(qp->NextSegment(Time(0), 1078).psn, psn, "first sends");
+            }
+            NS_TEST_ASSERT_MSG_EQ(qp->HasDataToSend(), false, "all four sent");
+            qp->ReceiveNak(1, Time(0));
+            NS_TEST_ASSERT_MSG_EQ(qp->GetOutstandingBytes(),
+                                  sr ? 3000 : 0,
+                                  "the NAK acknowledges PSN 0; go-back-N rewinds to 1");
+            std::vector<uint64_t> resent;
+            while (qp->HasDataToSend())
+            {
+                RdmaSegment s = qp->NextSegment(Time(0), 1078);
+                NS_TEST_ASSERT_MSG_EQ(s.retransmission, true, "a resend");
+                resent.push_back(s.psn);
+            }
+            const std::vector<uint64_t> expected =
+                sr ? std::vector<uint64_t>{1} : std::vector<uint64_t>{1, 2, 3};
+            NS_TEST_ASSERT_MSG_EQ((resent == expected), true, "resent PSNs");
+            NS_TEST_ASSERT_MSG_EQ(qp->GetRetransmittedPackets(), expected.size(), "counted");
+            qp->ReceiveAck(3, Time(0));
+            NS_TEST_ASSERT_MSG_EQ(completed, 1, "the ACK of PSN 3 completes the message");
+            NS_TEST_ASSERT_MSG_EQ(qp->GetPendingMessages(), 0, "nothing pending");
+            qp->Dispose();
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
  * Permutation traffic on a fat tree (every host sends one 300 KB WRITE to a distinct
  * host, no congestion control, PFC). Flow-hash ECMP collides on up-links and loses
  * a large share of the bisection; per-packet spraying
@@ -604,6 +666,7 @@ class LoadBalancingTestSuite : public TestSuite
         AddTestCase(new PolicyUnitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new LoadBalancingRegistryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new ReceiverUnitTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RequesterRecoveryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new PermutationTestCase(8), AI_FABRIC_QUICK);
         AddTestCase(new SprayRecoveryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new SlowLinkTestCase, AI_FABRIC_QUICK);

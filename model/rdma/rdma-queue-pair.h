@@ -5,80 +5,34 @@
 #define RDMA_QUEUE_PAIR_H
 
 #include "ns3/callback.h"
-#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-requester.h"
+#include "ns3/rdma-responder.h"
 
 #include <cstdint>
-#include <deque>
-#include <vector>
 
 namespace ns3
 {
 
-/**
- * \ingroup ai-fabric
- * One packet the sender is about to put on the wire, independent of framing
- * (RoCEv2 or InfiniBand): the NIC turns it into headers.
- */
-struct RdmaSegment
-{
-    uint64_t psn{0};            //!< 64-bit packet sequence number (wire carries the low 24 bits)
-    uint32_t payloadBytes{0};   //!< payload of this packet
-    uint8_t opcode{0};          //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
-    bool ackRequest{false};     //!< AckReq bit: last packet of a message
-    uint64_t messageBytes{0};   //!< DMA length, for the RETH of a first/only packet
-    uint64_t offset{0};         //!< byte offset in the message (the RETH VA of this packet)
-    bool retransmission{false}; //!< this PSN was sent before
-    uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
-};
-
-/**
- * \ingroup ai-fabric
- * A message posted on a queue pair (an RDMA WRITE with immediate).
- */
-struct RdmaMessage
-{
-    uint64_t id{0};       //!< unique id (fct.csv's flow_id)
-    uint64_t tag{0};      //!< the application's tag, returned in completions
-    uint64_t bytes{0};    //!< message size
-    uint64_t firstPsn{0}; //!< PSN of its first packet
-    uint64_t endPsn{0};   //!< one past the PSN of its last packet
-    Time postTime;        //!< when the application posted it
-    uint8_t kind{0};      //!< application-defined kind (for output)
-};
+class RdmaRecoveryOps;
 
 /**
  * \ingroup ai-fabric
  * \brief A Reliable Connected queue pair: the RDMA transport shared by RoCEv2 and IB.
  *
- * Sender half: messages are segmented at the MTU into IBTA RC WRITE packets with
- * consecutive PSNs; cumulative ACKs complete them; a NAK (PSN sequence error)
- * names the PSN the receiver expects; a retransmission timer covers lost tails.
- * A congestion controller sets the pacing rate and window. With NicEntropy > 1
- * the UDP source port of data packets cycles over that many values (one value
- * per EntropyBurst packets), so flow-hash ECMP switches spread one QP over paths.
- *
- * Recovery (both halves must agree; set it with Config::SetDefault):
- * - GoBackN (IBTA RC): the receiver drops any packet beyond ePSN and NAKs ePSN
- *   once; the sender resends everything from that PSN. Reordering therefore
- *   looks like loss: each reordering costs a NAK and a burst of resends.
- * - SelectiveRepeat (IRN-like): the receiver places out-of-order WRITE packets
- *   (each carries its offset, implied by its PSN) and keeps a bitmap of received
- *   PSNs beyond ePSN. It NAKs ePSN only once ReorderThreshold distinct later PSNs
- *   have arrived (reordering is not loss), once per hole. The sender retransmits
- *   exactly the NAKed PSN and then continues with new data. When the hole fills,
- *   the cumulative ACK jumps over everything already received, and a remaining
- *   hole with enough later arrivals is NAKed at once. A timeout goes back to the
- *   oldest unacknowledged PSN (the receiver discards what it already holds).
- *
- * Receiver half: placement as above, an ACK every AckInterval packets, at every
- * message end and when ePSN jumps, duplicate detection, and at most one CNP per
- * CnpInterval when packets arrive ECN-marked (DCQCN's notification point).
- * Reorder statistics: out-of-order arrivals, the largest reorder distance and
- * spurious retransmissions (arrivals of a PSN that had already arrived once,
- * whether it was placed or, under go-back-N, discarded).
+ * Two halves and a strategy: the RdmaRequester sends (segmentation, PSNs, pacing
+ * and window, ACK/NAK processing, the retransmission timer), the RdmaResponder
+ * receives (placement, ACK/NAK/CNP generation, completions), and the
+ * RdmaRecoveryOps chosen by the Recovery attribute handles what is out of order:
+ * - GoBackN (RdmaGoBackN, IBTA RC): the responder drops any packet beyond ePSN
+ *   and NAKs ePSN once; the requester resends everything from that PSN.
+ * - SelectiveRepeat (RdmaSelectiveRepeat, IRN-like): out-of-order placement, a
+ *   NAK once ReorderThreshold later PSNs have arrived, once per hole; only the
+ *   NAKed PSN is resent.
+ * Both ends must use the same scheme (set it with Config::SetDefault). The queue
+ * pair holds the identity, the attributes both halves read and the callbacks.
  *
  * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
  * wire is free, and passes parsed ACK/NAK/CNP/data events in.
@@ -92,13 +46,9 @@ class RdmaQueuePair : public Object
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> DeliveredCallback;
     /// Tell the NIC this QP may have something to send (new data, window opened).
     typedef Callback<void, Ptr<RdmaQueuePair>> WakeCallback;
-    /// What the receiver half wants sent back: an ACK, a NAK or a CNP.
-    enum class Response : uint8_t
-    {
-        NONE = 0,
-        ACK = 1,
-        NAK = 2,
-    };
+    /// What the responder sends back for a data packet.
+    using Reply = RdmaReply;
+    using Response = RdmaReply::Response;
 
     /// Loss recovery scheme (see the class description).
     enum Recovery
@@ -135,38 +85,89 @@ class RdmaQueuePair : public Object
      */
     void SetWakeFunction(void (*wake)(void* target, RdmaQueuePair& qp), void* target);
 
-    // ---- sender half ----
-    /// Post a WRITE-with-immediate of `bytes` bytes; returns the message id.
-    void PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind);
-    /// Announce a message the peer will send to this QP (the posted receive WQE).
-    void PostReceive(uint64_t tag);
-    bool HasDataToSend() const;
-    /// True if window and pacing allow a packet now.
-    bool CanSend(Time now) const;
-    /// Earliest time pacing allows the next packet (window permitting).
-    Time GetNextSendTime() const;
-    bool IsWindowBlocked() const;
-    /// Take the next packet: advances the PSN, arms the timer, charges pacing.
-    RdmaSegment NextSegment(Time now, uint32_t wireBytes);
-    /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).
-    void ReceiveAck(uint32_t wirePsn, Time now);
-    /// NAK (PSN sequence error): the peer expects wirePsn next.
-    void ReceiveNak(uint32_t wirePsn, Time now);
-    void ReceiveCnp();
-    uint64_t GetOutstandingBytes() const;
-    uint64_t GetRetransmittedPackets() const;
-    uint64_t GetTimeouts() const;
-    std::size_t GetPendingMessages() const;
-
-    // ---- receiver half ----
-    /// What the receiver sends back for one data packet.
-    struct Reply
+    // ---- requester (sender) half: the NIC's calls, passed to RdmaRequester ----
+    /// Post a WRITE-with-immediate of `bytes` bytes under the given message id.
+    void PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
     {
-        Response response{Response::NONE}; //!< an ACK, a NAK or nothing
-        uint32_t ackPsn{0};                //!< the PSN the ACK/NAK carries (24-bit wire value)
-        uint32_t msn{0};                   //!< the MSN it carries
-        bool cnp{false};                   //!< a CNP is due (ECN-marked, interval passed)
-    };
+        m_requester.PostWrite(messageId, bytes, tag, kind);
+    }
+
+    bool HasDataToSend() const
+    {
+        return m_requester.HasDataToSend();
+    }
+
+    /// True if window and pacing allow a packet now.
+    bool CanSend(Time now) const
+    {
+        return m_requester.CanSend(now);
+    }
+
+    /// Earliest time pacing allows the next packet (window permitting).
+    Time GetNextSendTime() const
+    {
+        return m_requester.GetNextSendTime();
+    }
+
+    bool IsWindowBlocked() const
+    {
+        return m_requester.IsWindowBlocked();
+    }
+
+    /// Take the next packet: advances the PSN, arms the timer, charges pacing.
+    RdmaSegment NextSegment(Time now, uint32_t wireBytes)
+    {
+        return m_requester.NextSegment(now, wireBytes);
+    }
+
+    /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).
+    void ReceiveAck(uint32_t wirePsn, Time now)
+    {
+        m_requester.ReceiveAck(wirePsn, now);
+    }
+
+    /// NAK (PSN sequence error): the peer expects wirePsn next.
+    void ReceiveNak(uint32_t wirePsn, Time /* now */)
+    {
+        m_requester.ReceiveNak(wirePsn);
+    }
+
+    void ReceiveCnp()
+    {
+        m_requester.ReceiveCnp();
+    }
+
+    const RdmaRequester& GetRequester() const
+    {
+        return m_requester;
+    }
+
+    uint64_t GetOutstandingBytes() const
+    {
+        return m_requester.GetOutstandingBytes();
+    }
+
+    uint64_t GetRetransmittedPackets() const
+    {
+        return m_requester.GetRetransmittedPackets();
+    }
+
+    uint64_t GetTimeouts() const
+    {
+        return m_requester.GetTimeouts();
+    }
+
+    std::size_t GetPendingMessages() const
+    {
+        return m_requester.GetPendingMessages();
+    }
+
+    // ---- responder (receiver) half: passed to RdmaResponder ----
+    /// Announce a message the peer will send to this QP (the posted receive WQE).
+    void PostReceive(uint64_t tag)
+    {
+        m_responder.PostReceive(tag);
+    }
 
     /// A data packet arrived: decides placement and what to send back.
     Reply ReceiveData(uint32_t wirePsn,
@@ -174,52 +175,76 @@ class RdmaQueuePair : public Object
                       uint32_t payloadBytes,
                       bool ackRequest,
                       bool ceMarked,
-                      Time now);
-    uint64_t GetDeliveredBytes() const;
-    uint64_t GetOutOfOrderPackets() const;
-    uint64_t GetDuplicatePackets() const;
+                      Time now)
+    {
+        return m_responder.ReceiveData(wirePsn, opcode, payloadBytes, ackRequest, ceMarked, now);
+    }
+
+    const RdmaResponder& GetResponder() const
+    {
+        return m_responder;
+    }
+
+    uint64_t GetDeliveredBytes() const
+    {
+        return m_responder.GetDeliveredBytes();
+    }
+
+    uint64_t GetOutOfOrderPackets() const
+    {
+        return m_responder.GetOutOfOrderPackets();
+    }
+
+    uint64_t GetDuplicatePackets() const
+    {
+        return m_responder.GetDuplicatePackets();
+    }
+
     /// Arrivals of a PSN that had already arrived once (placed or discarded).
-    uint64_t GetSpuriousRetransmissions() const;
-    /// NAKs this receiver sent.
-    uint64_t GetNaksSent() const;
+    uint64_t GetSpuriousRetransmissions() const
+    {
+        return m_responder.GetSpuriousRetransmissions();
+    }
+
+    /// NAKs this responder sent.
+    uint64_t GetNaksSent() const
+    {
+        return m_responder.GetNaksSent();
+    }
+
     /// Largest distance (packets) of an arrival beyond the expected PSN.
-    uint64_t GetMaxReorderDistance() const;
+    uint64_t GetMaxReorderDistance() const
+    {
+        return m_responder.GetMaxReorderDistance();
+    }
+
+    /// The loss recovery scheme (attribute Recovery).
     Recovery GetRecovery() const;
+    /// Its strategy object.
+    Ptr<RdmaRecoveryOps> GetRecoveryOps() const;
 
   protected:
     void DoDispose() override;
+    void NotifyConstructionCompleted() override;
 
   private:
-    uint64_t Unwrap(uint32_t wirePsn, uint64_t reference) const;
-    void RestartTimer();
-    void Timeout();
-    void CompleteMessages();
-    void OnCcChange();
+    friend class RdmaRequester;
+    friend class RdmaResponder;
+
     /// Tell the owner this queue pair may send (the wake function, else the callback).
     void NotifyWake();
-    uint32_t PayloadOf(uint64_t psn) const;
-    const RdmaMessage* MessageOf(uint64_t psn) const;
-    /// The segment carrying psn (which must belong to a posted message).
-    RdmaSegment MakeSegment(uint64_t psn) const;
-    /// Record the send time of psn in the ring of [una, next) send times.
-    void RecordSendTime(uint64_t psn, Time now);
-    /// Make the receive ring hold PSNs up to m_ePsn + distance; false if too far.
-    bool EnsureRxRing(uint64_t distance);
-    /// Account one in-order packet (bytes and completion); true if it ended a message.
-    bool Consume(uint32_t payloadBytes, bool last);
+    /// The requester completed a message.
+    void NotifySent(const RdmaMessage& message);
+    /// The responder completed a message.
+    void NotifyDelivered(uint64_t tag, uint64_t bytes);
+    void SetRecovery(Recovery recovery);
 
-    // What the NIC's round robin reads of each active queue pair per frame
-    // (HasDataToSend, CanSend, IsWindowBlocked, GetPriority, GetNextSendTime): first
-    // and together, a line or two of the object instead of five scattered ones.
-    uint64_t m_nextPsn{0};                //!< next PSN to send (snd_nxt)
-    uint64_t m_endPsn{0};                 //!< one past the last PSN of the posted messages
-    uint64_t m_unaPsn{0};                 //!< oldest unacknowledged PSN (snd_una)
-    Time m_nextAvail;                     //!< pacing: earliest time of the next packet
-    uint64_t m_ccWindowBytes{UINT64_MAX}; //!< m_cc's window, refreshed at each change
-    Ptr<RdmaCongestionControl> m_cc;
-    uint32_t m_mtu; //!< attribute Mtu
+    // The requester first: its PSNs, pacing and window are what the NIC's round robin
+    // reads of each active queue pair per frame.
     uint8_t m_priority{3};
-    bool m_retxPending{false}; //!< selective repeat: m_retxPsn must be resent
+    RdmaRequester m_requester;
+    RdmaResponder m_responder;
+    Ptr<RdmaRecoveryOps> m_recoveryOps; //!< the scheme m_recovery names
 
     uint32_t m_localQpn{0};
     uint32_t m_peerQpn{0};
@@ -228,6 +253,7 @@ class RdmaQueuePair : public Object
     uint16_t m_entropy{49152};
 
     // Attributes
+    uint32_t m_mtu;
     uint32_t m_ackInterval;
     Time m_rto;
     Time m_cnpInterval;
@@ -241,43 +267,6 @@ class RdmaQueuePair : public Object
     WakeCallback m_wake;
     void (*m_wakeFunction)(void*, RdmaQueuePair&){nullptr}; //!< SetWakeFunction, or nullptr
     void* m_wakeTarget{nullptr};                            //!< its first argument
-
-    // sender state
-    std::deque<RdmaMessage> m_messages; //!< posted, not yet acknowledged, in PSN order
-    uint64_t m_maxSentPsn{0};           //!< one past the highest PSN ever sent
-    uint64_t m_lineRateBps{0};          //!< the controller's line rate (its context's)
-    uint64_t m_paceBps{0};              //!< rate m_paceGap is for
-    uint32_t m_paceWireBytes{0};        //!< packet size m_paceGap is for
-    Time m_paceGap;                     //!< one packet's time at m_paceBps
-    std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
-    EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
-    bool m_timerPending{false};         //!< m_timer is scheduled (what IsRunning asks, cheaply)
-    Time m_rtoDeadline;                 //!< when the retransmission timer expires; 0 = disarmed
-    uint64_t m_retransmitted{0};
-    uint64_t m_timeouts{0};
-    uint32_t m_consecutiveTimeouts{0};
-    uint64_t m_retxPsn{0};
-    uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
-
-    // receiver state
-    uint64_t m_ePsn{0};           //!< next PSN expected
-    uint32_t m_msn{0};            //!< messages completed
-    uint32_t m_unackedPackets{0}; //!< in-order packets since the last ACK
-    bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
-    Time m_lastCnp;               //!< last CNP sent for this QP
-    bool m_cnpSent{false};
-    uint64_t m_rxMessageBytes{0};  //!< bytes of the message being received
-    std::deque<uint64_t> m_rxTags; //!< posted receives (tags), in order
-    uint64_t m_deliveredBytes{0};
-    uint64_t m_outOfOrder{0};
-    uint64_t m_duplicates{0};
-    /// Ring by PSN over [ePSN, ePSN + size): 0 = not received, else payload bytes
-    /// with bit 31 set for a message's last packet (go-back-N: 1 = seen, discarded).
-    std::vector<uint32_t> m_rxRing;
-    uint32_t m_rxAbove{0}; //!< selective repeat: PSNs held beyond ePSN
-    uint64_t m_spurious{0};
-    uint64_t m_naksSent{0};
-    uint64_t m_maxReorder{0};
 };
 
 } // namespace ns3

@@ -1,0 +1,276 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-responder.h"
+
+#include "rdma-opcode.h"
+#include "rdma-psn.h"
+#include "rdma-queue-pair.h"
+#include "recovery/rdma-recovery-ops.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+constexpr uint32_t RX_LAST = 0x80000000U; // receive ring: the slot ends a message
+// Receive ring cap: 2^20 packets (1 GB at a 1000-byte MTU) is far beyond any
+// reordering a fabric produces; a packet further ahead is dropped, like an
+// out-of-window packet, and recovered by the requester.
+constexpr uint64_t RX_RING_MAX = 1U << 20;
+} // namespace
+
+RdmaResponder::RdmaResponder(RdmaQueuePair& qp)
+    : m_qp(qp),
+      m_rxRing(64, 0)
+{
+}
+
+void
+RdmaResponder::PostReceive(uint64_t tag)
+{
+    m_rxTags.push_back(tag);
+}
+
+bool
+RdmaResponder::EnsureRxRing(uint64_t distance)
+{
+    if (distance < m_rxRing.size())
+    {
+        return true;
+    }
+    if (distance >= RX_RING_MAX)
+    {
+        return false;
+    }
+    // Rare: grow to the next power of two that holds the distance twice over.
+    std::size_t size = m_rxRing.size();
+    while (size <= distance * 2 && size < RX_RING_MAX)
+    {
+        size *= 2;
+    }
+    std::vector<uint32_t> grown(size, 0);
+    for (uint64_t p = m_ePsn; p < m_ePsn + m_rxRing.size(); ++p)
+    {
+        grown[p & (size - 1)] = m_rxRing[p & (m_rxRing.size() - 1)];
+    }
+    m_rxRing.swap(grown);
+    return true;
+}
+
+bool
+RdmaResponder::Consume(uint32_t payloadBytes, bool last)
+{
+    m_rxMessageBytes += payloadBytes;
+    m_unackedPackets++;
+    if (!last)
+    {
+        return false;
+    }
+    m_msn++;
+    uint64_t tag = 0;
+    if (!m_rxTags.empty())
+    {
+        tag = m_rxTags.front();
+        m_rxTags.pop_front();
+    }
+    uint64_t bytes = m_rxMessageBytes;
+    m_rxMessageBytes = 0;
+    m_qp.NotifyDelivered(tag, bytes);
+    return true;
+}
+
+void
+RdmaResponder::MarkSeen(uint64_t psn)
+{
+    uint32_t& slot = m_rxRing[psn & (m_rxRing.size() - 1)];
+    if (slot != 0)
+    {
+        m_spurious++;
+    }
+    slot = 1;
+}
+
+bool
+RdmaResponder::Hold(uint64_t psn, uint32_t payloadBytes, bool last)
+{
+    uint32_t& slot = m_rxRing[psn & (m_rxRing.size() - 1)];
+    if (slot != 0)
+    {
+        m_duplicates++;
+        m_spurious++;
+        return false;
+    }
+    slot = payloadBytes | (last ? RX_LAST : 0);
+    m_rxAbove++;
+    m_deliveredBytes += payloadBytes;
+    return true;
+}
+
+RdmaReply
+RdmaResponder::NakExpected()
+{
+    m_nakOutstanding = true;
+    m_naksSent++;
+    RdmaReply reply;
+    reply.response = RdmaReply::Response::NAK;
+    reply.ackPsn = m_ePsn & RDMA_PSN_MASK;
+    reply.msn = m_msn & RDMA_PSN_MASK;
+    return reply;
+}
+
+bool
+RdmaResponder::IsNakOutstanding() const
+{
+    return m_nakOutstanding;
+}
+
+uint32_t
+RdmaResponder::GetHeldPackets() const
+{
+    return m_rxAbove;
+}
+
+uint32_t
+RdmaResponder::GetReorderThreshold() const
+{
+    return m_qp.m_reorderThreshold;
+}
+
+RdmaReply
+RdmaResponder::ReceiveData(uint32_t wirePsn,
+                           uint8_t opcode,
+                           uint32_t payloadBytes,
+                           bool ackRequest,
+                           bool ceMarked,
+                           Time now)
+{
+    bool cnp = false;
+    if (ceMarked && (!m_cnpSent || now - m_lastCnp >= m_qp.m_cnpInterval))
+    {
+        cnp = true;
+        m_cnpSent = true;
+        m_lastCnp = now;
+    }
+    const uint64_t psn = UnwrapPsn(wirePsn, m_ePsn);
+    RdmaReply reply;
+    if (psn < m_ePsn)
+    {
+        // Duplicate (a resend of something already placed): re-ACK.
+        m_duplicates++;
+        m_spurious++;
+        reply.response = RdmaReply::Response::ACK;
+        reply.ackPsn = (m_ePsn - 1) & RDMA_PSN_MASK;
+        reply.msn = m_msn & RDMA_PSN_MASK;
+    }
+    else if (const uint64_t distance = psn - m_ePsn; !EnsureRxRing(distance))
+    {
+        m_outOfOrder++; // beyond any reorder window: as if lost
+    }
+    else if (distance > 0)
+    {
+        m_outOfOrder++;
+        m_maxReorder = std::max(m_maxReorder, distance);
+        reply = m_qp.m_recoveryOps->OnBeyondExpected(*this,
+                                                     psn,
+                                                     payloadBytes,
+                                                     RdmaOpcode::IsLast(opcode));
+    }
+    else
+    {
+        reply = ReceiveExpected(m_rxRing[psn & (m_rxRing.size() - 1)],
+                                payloadBytes,
+                                RdmaOpcode::IsLast(opcode),
+                                ackRequest);
+    }
+    reply.cnp = cnp;
+    return reply;
+}
+
+RdmaReply
+RdmaResponder::ReceiveExpected(uint32_t& slot, uint32_t payloadBytes, bool last, bool ackRequest)
+{
+    if (slot != 0)
+    {
+        m_spurious++; // go-back-N: it had arrived before and was discarded
+        slot = 0;
+    }
+    m_ePsn++;
+    m_nakOutstanding = false;
+    m_deliveredBytes += payloadBytes;
+    bool ended = Consume(payloadBytes, last);
+    bool jumped = false;
+    const uint64_t mask = m_rxRing.size() - 1;
+    while (m_rxAbove > 0)
+    {
+        uint32_t& next = m_rxRing[m_ePsn & mask];
+        if (next == 0)
+        {
+            break;
+        }
+        uint32_t v = next;
+        next = 0;
+        m_rxAbove--;
+        m_ePsn++;
+        jumped = true;
+        ended |= Consume(v & ~RX_LAST, (v & RX_LAST) != 0);
+    }
+    if (m_rxAbove > 0)
+    {
+        RdmaReply nak = m_qp.m_recoveryOps->OnAdvancedWithHeld(*this);
+        if (nak.response != RdmaReply::Response::NONE)
+        {
+            m_unackedPackets = 0;
+            return nak;
+        }
+    }
+    RdmaReply reply;
+    reply.msn = m_msn & RDMA_PSN_MASK;
+    if (ended || jumped || ackRequest || m_unackedPackets >= m_qp.m_ackInterval)
+    {
+        m_unackedPackets = 0;
+        reply.ackPsn = (m_ePsn - 1) & RDMA_PSN_MASK;
+        reply.response = RdmaReply::Response::ACK;
+    }
+    return reply;
+}
+
+uint64_t
+RdmaResponder::GetDeliveredBytes() const
+{
+    return m_deliveredBytes;
+}
+
+uint64_t
+RdmaResponder::GetOutOfOrderPackets() const
+{
+    return m_outOfOrder;
+}
+
+uint64_t
+RdmaResponder::GetDuplicatePackets() const
+{
+    return m_duplicates;
+}
+
+uint64_t
+RdmaResponder::GetSpuriousRetransmissions() const
+{
+    return m_spurious;
+}
+
+uint64_t
+RdmaResponder::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+uint64_t
+RdmaResponder::GetMaxReorderDistance() const
+{
+    return m_maxReorder;
+}
+
+} // namespace ns3

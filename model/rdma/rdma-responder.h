@@ -1,0 +1,128 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef RDMA_RESPONDER_H
+#define RDMA_RESPONDER_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class RdmaQueuePair;
+
+/**
+ * \ingroup ai-fabric
+ * What the responder sends back for one data packet: an ACK, a NAK or nothing,
+ * and whether a CNP is due.
+ */
+struct RdmaReply
+{
+    /// The acknowledgement kind.
+    enum class Response : uint8_t
+    {
+        NONE = 0,
+        ACK = 1,
+        NAK = 2,
+    };
+
+    Response response{Response::NONE}; //!< an ACK, a NAK or nothing
+    uint32_t ackPsn{0};                //!< the PSN the ACK/NAK carries (24-bit wire value)
+    uint32_t msn{0};                   //!< the MSN it carries
+    bool cnp{false};                   //!< a CNP is due (ECN-marked, interval passed)
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The responder (receiver) half of an RC queue pair.
+ *
+ * In-order packets are placed and counted towards their message (a completion
+ * hands the posted receive's tag to the queue pair's Delivered callback); an ACK
+ * goes back every AckInterval packets, at every message end and when the
+ * expected PSN jumps over packets held beyond it. A packet beyond the expected
+ * PSN is the queue pair's RdmaRecoveryOps' to handle (discard and NAK, or hold
+ * it with Hold); duplicates are re-ACKed. At most one CNP per CnpInterval when
+ * packets arrive ECN-marked (DCQCN's notification point). Reorder statistics:
+ * out-of-order arrivals, the largest reorder distance and spurious
+ * retransmissions (arrivals of a PSN that had already arrived once, whether it
+ * was placed or discarded).
+ *
+ * Part of RdmaQueuePair (a member, not an Object): it reads the queue pair's
+ * attributes and reports deliveries through it.
+ */
+class RdmaResponder
+{
+  public:
+    explicit RdmaResponder(RdmaQueuePair& qp);
+
+    /// Announce a message the peer will send (the posted receive WQE).
+    void PostReceive(uint64_t tag);
+    /// A data packet arrived: decides placement and what to send back.
+    RdmaReply ReceiveData(uint32_t wirePsn,
+                          uint8_t opcode,
+                          uint32_t payloadBytes,
+                          bool ackRequest,
+                          bool ceMarked,
+                          Time now);
+
+    // What an RdmaRecoveryOps does with a packet beyond the expected PSN.
+    /// Remember that psn arrived and was discarded; counts a spurious arrival if
+    /// it had arrived before.
+    void MarkSeen(uint64_t psn);
+    /// Place psn now and hold its slot until the expected PSN reaches it; false
+    /// (and counted as duplicate and spurious) if it is already held.
+    bool Hold(uint64_t psn, uint32_t payloadBytes, bool last);
+    /// A NAK naming the expected PSN (and marking it outstanding).
+    RdmaReply NakExpected();
+    /// A NAK for the expected PSN was sent and the PSN has not arrived since.
+    bool IsNakOutstanding() const;
+    /// Packets held beyond the expected PSN.
+    uint32_t GetHeldPackets() const;
+    /// The queue pair's ReorderThreshold attribute (packets).
+    uint32_t GetReorderThreshold() const;
+
+    uint64_t GetDeliveredBytes() const;
+    uint64_t GetOutOfOrderPackets() const;
+    uint64_t GetDuplicatePackets() const;
+    uint64_t GetSpuriousRetransmissions() const;
+    uint64_t GetNaksSent() const;
+    uint64_t GetMaxReorderDistance() const;
+
+  private:
+    uint64_t Unwrap(uint32_t wirePsn) const;
+    /// Make the receive ring hold PSNs up to m_ePsn + distance; false if too far.
+    bool EnsureRxRing(uint64_t distance);
+    /// Account one in-order packet (bytes and completion); true if it ended a message.
+    bool Consume(uint32_t payloadBytes, bool last);
+    /// The reply to a packet at the expected PSN.
+    RdmaReply ReceiveExpected(uint32_t& slot, uint32_t payloadBytes, bool last, bool ackRequest);
+
+    RdmaQueuePair& m_qp; //!< the queue pair this half belongs to
+
+    uint64_t m_ePsn{0};           //!< next PSN expected
+    uint32_t m_msn{0};            //!< messages completed
+    uint32_t m_unackedPackets{0}; //!< in-order packets since the last ACK
+    bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
+    bool m_cnpSent{false};
+    Time m_lastCnp;                //!< last CNP sent for this QP
+    uint64_t m_rxMessageBytes{0};  //!< bytes of the message being received
+    std::deque<uint64_t> m_rxTags; //!< posted receives (tags), in order
+    uint64_t m_deliveredBytes{0};
+    uint64_t m_outOfOrder{0};
+    uint64_t m_duplicates{0};
+    /// Ring by PSN over [ePSN, ePSN + size): 0 = not received, else payload bytes
+    /// with bit 31 set for a message's last packet (go-back-N: 1 = seen, discarded).
+    std::vector<uint32_t> m_rxRing;
+    uint32_t m_rxAbove{0}; //!< PSNs held beyond ePSN (Hold)
+    uint64_t m_spurious{0};
+    uint64_t m_naksSent{0};
+    uint64_t m_maxReorder{0};
+};
+
+} // namespace ns3
+
+#endif // RDMA_RESPONDER_H
