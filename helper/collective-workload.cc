@@ -3,10 +3,13 @@
  */
 #include "collective-workload.h"
 
+#include "message-kind.h"
+
 #include "ns3/communicator.h"
 #include "ns3/config-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,10 +69,28 @@ CollectiveWorkload::DoDispose()
     Object::DoDispose();
 }
 
+static_assert(KIND_COLLECTIVE == RdmaCollectiveTransport::KIND_COLLECTIVE,
+              "the transport's kind byte is fct.csv's 'collective'");
+
+static WorkloadRegistration g_allReduce({"allreduce",
+                                         "an allreduce of --bytes per rank over --ranks, by "
+                                         "--algorithm, --iterations times",
+                                         WorkloadRegistry::COLLECTIVE,
+                                         {}});
+static WorkloadRegistration g_reduceScatter({"reducescatter",
+                                             "a reduce-scatter of --bytes per rank over --ranks",
+                                             WorkloadRegistry::COLLECTIVE,
+                                             {}});
+static WorkloadRegistration g_allGather({"allgather",
+                                         "an all-gather of --bytes per rank over --ranks",
+                                         WorkloadRegistry::COLLECTIVE,
+                                         {}});
+
 bool
 CollectiveWorkload::Handles(const std::string& workload)
 {
-    return workload == "allreduce" || workload == "reducescatter" || workload == "allgather";
+    return WorkloadRegistry::Has(workload) &&
+           WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
 }
 
 void
@@ -77,9 +98,13 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
 {
     if (!Handles(c.workload))
     {
+        std::string names;
+        for (const std::string& name : WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE))
+        {
+            names += (names.empty() ? "" : ", ") + name;
+        }
         throw ConfigError("--workload: '" + c.workload +
-                          "' is not a collective; the collective workloads are allreduce, "
-                          "reducescatter, allgather");
+                          "' is not a collective; the collective workloads are " + names);
     }
     if (m_app)
     {

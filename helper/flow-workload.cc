@@ -3,6 +3,8 @@
  */
 #include "flow-workload.h"
 
+#include "message-kind.h"
+
 #include "ns3/background-traffic-generator.h"
 #include "ns3/config-error.h"
 #include "ns3/double.h"
@@ -48,17 +50,17 @@ FlowWorkload::GetTypeId()
                           MakeTimeAccessor(&FlowWorkload::m_bgDuration),
                           MakeTimeChecker())
             .AddAttribute("BackgroundKind",
-                          "Message kind of background flows; default 5, fct.csv "
-                          "\"background\" in the scenario runner's kind table.",
-                          UintegerValue(5),
+                          "MessageKind of background flows (helper/message-kind.h: 0 flow, "
+                          "1 incast, 2 permutation, 3 alltoall, 4 collective, 5 background); "
+                          "fct.csv's kind column",
+                          UintegerValue(KIND_BACKGROUND),
                           MakeUintegerAccessor(&FlowWorkload::m_bgKind),
-                          MakeUintegerChecker<uint8_t>())
+                          MakeUintegerChecker<uint8_t>(0, KIND_COUNT - 1))
             .AddAttribute("FlowFileKind",
-                          "Message kind of flow-file flows; default 0, fct.csv \"flow\" in the "
-                          "scenario runner's kind table.",
-                          UintegerValue(0),
+                          "MessageKind of flow-file flows (as BackgroundKind)",
+                          UintegerValue(KIND_FLOW),
                           MakeUintegerAccessor(&FlowWorkload::m_fileKind),
-                          MakeUintegerChecker<uint8_t>())
+                          MakeUintegerChecker<uint8_t>(0, KIND_COUNT - 1))
             .AddAttribute("FctTxtName",
                           "File name, in the output directory, of the HPCC-format FCT log of "
                           "flow-file flows; default fct.txt as those simulators name it.",
@@ -79,8 +81,8 @@ FlowWorkload::GetTypeId()
 }
 
 FlowWorkload::FlowWorkload()
-    : m_bgKind(5),
-      m_fileKind(0),
+    : m_bgKind(KIND_BACKGROUND),
+      m_fileKind(KIND_FLOW),
       m_stream(100),
       m_next(0),
       m_listening(false)

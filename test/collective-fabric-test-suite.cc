@@ -537,7 +537,7 @@ class WorkloadTestCase : public TestCase
         expectError("allreduce", 9, "ring", "--ranks: 9");
         expectError("allreduce", 1, "ring", "2..8");
         expectError("allgather", 0, "tree", "--algorithm=tree");
-        expectError("alltoall", 0, "ring", "allreduce, reducescatter, allgather");
+        expectError("alltoall", 0, "ring", "allgather, allreduce, reducescatter");
         fabric->Dispose();
         Simulator::Destroy();
     }

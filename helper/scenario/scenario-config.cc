@@ -16,6 +16,7 @@
 #include "ns3/routing-engine-registry.h"
 #include "ns3/string.h"
 #include "ns3/topology-registry.h"
+#include "ns3/workload-registry.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -576,11 +577,15 @@ BuildKnobs()
                          &C::nicEntropy,
                          1,
                          65535));
-    k.push_back(Choice(
-        "workload",
-        "traffic pattern of the main workload",
-        &C::workload,
-        {"none", "incast", "permutation", "alltoall", "allreduce", "reducescatter", "allgather"}));
+    {
+        std::string help = "traffic pattern of the main workload:";
+        for (const std::string& name : WorkloadRegistry::GetNames())
+        {
+            help += " " + name + " (" + WorkloadRegistry::Get(name).help + ");";
+        }
+        help.back() = '.';
+        k.push_back(Choice("workload", help, &C::workload, WorkloadRegistry::GetNames()));
+    }
     k.push_back(Unsigned("ranks",
                          "collective ranks (0 = all hosts)",
                          &C::ranks,

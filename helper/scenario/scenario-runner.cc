@@ -20,6 +20,7 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
+#include "ns3/message-kind.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
@@ -38,6 +39,7 @@
 #include "ns3/topology-graph.h"
 #include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-registry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,10 +55,6 @@ NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
 
 namespace
 {
-/// fct.csv "kind" values, indexed by the kind byte messages carry.
-const char* const KIND_NAMES[] =
-    {"flow", "incast", "permutation", "alltoall", "collective", "background"};
-
 /// \return the TypeId name of knob value \p name (the knob allows only listed names).
 const std::string&
 TypeNameOf(const std::vector<ScenarioConfig::NamedType>& types, const std::string& name)
@@ -84,16 +82,6 @@ LoadBalancing(const std::string& name)
         throw ConfigError(std::string("--lb: ") + e.what());
     }
 }
-
-enum Kind : uint8_t
-{
-    KIND_FLOW = 0,
-    KIND_INCAST = 1,
-    KIND_PERMUTATION = 2,
-    KIND_ALLTOALL = 3,
-    KIND_COLLECTIVE = 4,
-    KIND_BACKGROUND = 5,
-};
 
 uint64_t
 PeakRssBytes()
@@ -330,73 +318,13 @@ ScenarioRunner::BuildIbFabric()
 }
 
 void
-ScenarioRunner::SchedulePointToPoint()
+ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
 {
-    const ScenarioConfig& c = m_config;
-    uint32_t n = m_fabric->GetNHosts();
-    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-    rng->SetStream(1);
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    uint64_t bytes = c.bytes;
-    uint8_t kind = KIND_FLOW;
-    if (c.workload == "incast")
-    {
-        if (c.fanin == 0 || c.fanin >= n)
-        {
-            throw ConfigError("--fanin: " + std::to_string(c.fanin) + " senders need " +
-                              std::to_string(c.fanin + 1) + " hosts, the topology has " +
-                              std::to_string(n) + " (allowed 1.." + std::to_string(n - 1) + ")");
-        }
-        // Host 0 receives; the senders are the hosts farthest from it in rank order
-        // (other leaves first), so the incast crosses the fabric.
-        for (uint32_t i = 0; i < c.fanin; ++i)
-        {
-            pairs.emplace_back(n - 1 - i, 0);
-        }
-        kind = KIND_INCAST;
-    }
-    else if (c.workload == "permutation")
-    {
-        // A random derangement: every host sends to one distinct other host.
-        std::vector<uint32_t> perm(n);
-        std::iota(perm.begin(), perm.end(), 0);
-        bool ok = false;
-        while (!ok)
-        {
-            for (uint32_t i = n - 1; i > 0; --i)
-            {
-                std::swap(perm[i], perm[rng->GetInteger(0, i)]);
-            }
-            ok = true;
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                ok = ok && perm[i] != i;
-            }
-        }
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            pairs.emplace_back(i, perm[i]);
-        }
-        kind = KIND_PERMUTATION;
-    }
-    else if (c.workload == "alltoall")
-    {
-        // nccl-tests semantics: each rank's buffer of `bytes` is split among all ranks.
-        bytes = std::max<uint64_t>(1, c.bytes / n);
-        for (uint32_t s = 0; s < n; ++s)
-        {
-            for (uint32_t d = 1; d < n; ++d)
-            {
-                pairs.emplace_back(s, (s + d) % n);
-            }
-        }
-        kind = KIND_ALLTOALL;
-    }
-    m_expectedMessages += pairs.size();
+    m_expectedMessages += pattern.pairs.size();
     m_finished.push_back([this]() { return m_finishedMessages >= m_expectedMessages; });
-    for (const auto& [src, dst] : pairs)
+    for (const auto& [src, dst] : pattern.pairs)
     {
-        m_fabric->PostWrite(src, dst, bytes, 0, kind);
+        m_fabric->PostWrite(src, dst, pattern.bytes, 0, pattern.kind);
     }
 }
 
@@ -404,12 +332,26 @@ void
 ScenarioRunner::ScheduleWorkload()
 {
     const ScenarioConfig& c = m_config;
-    if (c.workload == "incast" || c.workload == "permutation" || c.workload == "alltoall")
+    const WorkloadRegistry::Entry* workload = nullptr;
+    try
     {
-        SchedulePointToPoint();
+        workload = &WorkloadRegistry::Get(c.workload);
     }
-    else if (CollectiveWorkload::Handles(c.workload))
+    catch (const std::invalid_argument& e)
     {
+        throw ConfigError(std::string("--workload: ") + e.what());
+    }
+    switch (workload->family)
+    {
+    case WorkloadRegistry::NONE:
+        break;
+    case WorkloadRegistry::POINT_TO_POINT: {
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(1);
+        SchedulePointToPoint(workload->pattern(c, m_fabric->GetNHosts(), rng));
+        break;
+    }
+    case WorkloadRegistry::COLLECTIVE: {
         m_collective = CreateObject<CollectiveWorkload>();
         m_collective->Setup(c, m_fabric);
         OutputWriter* w = m_writer.get();
@@ -417,12 +359,8 @@ ScenarioRunner::ScheduleWorkload()
             [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
         m_collective->Start();
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
+        break;
     }
-    else if (c.workload != "none")
-    {
-        throw ConfigError("--workload: '" + c.workload +
-                          "' is not one of none, incast, permutation, alltoall, allreduce, "
-                          "reducescatter, allgather");
     }
 }
 
@@ -457,15 +395,15 @@ ScenarioRunner::ConnectMonitors()
             f.startNs = r.start.GetNanoSeconds();
             f.fctNs = (r.end - r.start).GetNanoSeconds();
             f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
-            f.kind = KIND_NAMES[r.kind];
+            f.kind = MessageKindName(r.kind);
             w->AppendFct(f);
-            if (r.kind >= KIND_INCAST && r.kind <= KIND_ALLTOALL)
-            {
-                m_finishedMessages++;
-            }
-            else if (r.kind == KIND_FLOW || r.kind == KIND_BACKGROUND)
+            if (r.kind == KIND_FLOW || r.kind == KIND_BACKGROUND)
             {
                 m_finishedFlows++;
+            }
+            else if (r.kind != KIND_COLLECTIVE) // (the collective workload counts its own)
+            {
+                m_finishedMessages++; // a point-to-point workload's
             }
             MaybeFinish();
         }));

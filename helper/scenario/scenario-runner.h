@@ -7,6 +7,7 @@
 #include "scenario-config.h"
 
 #include "ns3/ptr.h"
+#include "ns3/workload-registry.h"
 
 #include <functional>
 #include <memory>
@@ -54,7 +55,8 @@ class ScenarioRunner
     void BuildRoceFabric();
     void BuildIbFabric();
     void ScheduleWorkload();
-    void SchedulePointToPoint();
+    /// Post a point-to-point workload's messages.
+    void SchedulePointToPoint(const PointToPointPattern& pattern);
     void ScheduleFlows();
     void ConnectMonitors();
     void ConnectIbDrops();

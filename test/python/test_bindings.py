@@ -245,3 +245,12 @@ def test_available_fabrics_names_rocev2():
     assert fabrics["rocev2"] is None
     if fabrics["infiniband"] is not None:
         assert fabrics["infiniband"].startswith("--fabric: 'infiniband'")
+
+
+def test_available_workloads_are_the_registered_ones():
+    # The names come from the runner's workload registry (the --workload knob), and
+    # every one of them runs on the probe scenario.
+    workloads = aifabric.available_workloads()
+    assert sorted(workloads) == ["allgather", "allreduce", "alltoall", "incast", "none",
+                                 "permutation", "reducescatter"]
+    assert all(message is None for message in workloads.values()), workloads

@@ -88,6 +88,6 @@ def available_fabrics():
 
 def available_workloads():
     """{workload: None if the runner runs it, else the runner's message}."""
-    names = ("none", "incast", "permutation", "alltoall", "allreduce", "reducescatter",
-             "allgather")
+    allowed = next(k["allowed"] for k in Scenario.knobs() if k["name"] == "workload")
+    names = [name.strip() for name in allowed.split(",")]  # the runner's registry
     return {w: (available("workload", w)[1] or None) for w in names}

@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef WORKLOAD_REGISTRY_H
+#define WORKLOAD_REGISTRY_H
+
+#include "ns3/name-registry.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+struct ScenarioConfig;
+
+/**
+ * \ingroup ai-fabric
+ * The messages a point-to-point workload posts at time 0: one WRITE of `bytes`
+ * from each pair's first host to its second, all of one MessageKind.
+ */
+struct PointToPointPattern
+{
+    std::vector<std::pair<uint32_t, uint32_t>> pairs; //!< (source host, destination host)
+    uint64_t bytes{0};                                //!< bytes of every message
+    uint8_t kind{0};                                  //!< their MessageKind
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief The main workloads by name (--workload): what the knob table, --help, the
+ * JSON configuration, Python's Scenario and the scenario runner read.
+ *
+ * A workload is one of three families: none (only --background and --flows), a
+ * point-to-point pattern (a function from the configuration and the host count to
+ * the messages posted at time 0), or a collective (CollectiveWorkload runs the
+ * operation of the same name with the registered algorithms). Each registers with
+ * one line in its .cc file:
+ * \code
+ * static WorkloadRegistration g_registration({"name", "one line of help",
+ *     WorkloadRegistry::POINT_TO_POINT, &MyPattern});
+ * \endcode
+ */
+class WorkloadRegistry
+{
+  public:
+    /// How the runner starts a workload.
+    enum Family
+    {
+        NONE,           //!< nothing besides background traffic and flow files
+        POINT_TO_POINT, //!< the messages of `pattern`, posted at time 0
+        COLLECTIVE,     //!< CollectiveWorkload: the collective operation of this name
+    };
+
+    /// The messages of a point-to-point workload, drawing on the runner's stream 1
+    /// if random; throws ConfigError on a configuration it cannot serve (naming the
+    /// flag and what is allowed).
+    typedef std::function<PointToPointPattern(const ScenarioConfig& config,
+                                              uint32_t nHosts,
+                                              Ptr<UniformRandomVariable> rng)>
+        PatternFunction;
+
+    /// One registered workload.
+    struct Entry
+    {
+        std::string name;        //!< as in --workload
+        std::string help;        //!< one line: what it sends
+        Family family;           //!< how the runner starts it
+        PatternFunction pattern; //!< POINT_TO_POINT: its messages (else empty)
+    };
+
+    /// Add a workload (at load time); aborts on an empty or registered name.
+    static void Add(Entry entry);
+    /**
+     * \param name a workload name
+     * \return its entry
+     * \throws std::invalid_argument naming the value and the registered names
+     */
+    static const Entry& Get(const std::string& name);
+    /// \param name a workload name \return whether it is registered
+    static bool Has(const std::string& name);
+    /// The registered names, sorted.
+    static std::vector<std::string> GetNames();
+    /// The registered names of one family, sorted.
+    static std::vector<std::string> GetNames(Family family);
+
+  private:
+    /// The table, made on first use (registrations run in static constructors).
+    static NameRegistry<Entry>& Table();
+};
+
+/**
+ * \ingroup ai-fabric
+ * Registers a workload at load time (one static object per workload).
+ */
+class WorkloadRegistration
+{
+  public:
+    /// \param entry the workload
+    explicit WorkloadRegistration(WorkloadRegistry::Entry entry);
+};
+
+} // namespace ns3
+
+#endif // WORKLOAD_REGISTRY_H

@@ -1,0 +1,171 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * WorkloadRegistry: the registered workloads and the --workload knob that reads
+ * them, and a point-to-point workload registered by this file running through the
+ * scenario runner.
+ */
+#include "ai-fabric-test-compat.h"
+
+#include "ns3/flow-workload.h"
+#include "ns3/message-kind.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/workload-registry.h"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The test's workload: host i sends --bytes to host i + 1 (mod the host count).
+PointToPointPattern
+RingPattern(const ScenarioConfig& c, uint32_t n, Ptr<UniformRandomVariable>)
+{
+    PointToPointPattern p;
+    p.bytes = c.bytes;
+    p.kind = KIND_PERMUTATION;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        p.pairs.emplace_back(i, (i + 1) % n);
+    }
+    return p;
+}
+
+WorkloadRegistration g_testRing({"test-ring",
+                                 "each host sends --bytes to the next (test library)",
+                                 WorkloadRegistry::POINT_TO_POINT,
+                                 &RingPattern});
+
+} // namespace
+
+/**
+ * \brief The registered names and families, the knob's allowed values, the error of
+ * an unknown name, and the kind table's bounds.
+ */
+class WorkloadRegistryNamesTest : public TestCase
+{
+  public:
+    WorkloadRegistryNamesTest()
+        : TestCase("registered workloads, the --workload knob, kinds")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using R = WorkloadRegistry;
+        NS_TEST_ASSERT_MSG_EQ(R::Get("none").family, R::NONE, "none");
+        for (const char* name : {"incast", "permutation", "alltoall", "test-ring"})
+        {
+            NS_TEST_ASSERT_MSG_EQ(R::Get(name).family, R::POINT_TO_POINT, name);
+        }
+        std::string collectives;
+        for (const std::string& name : R::GetNames(R::COLLECTIVE))
+        {
+            collectives += name + " ";
+        }
+        NS_TEST_ASSERT_MSG_EQ(collectives, "allgather allreduce reducescatter ", "collectives");
+        std::string names;
+        for (const std::string& name : R::GetNames())
+        {
+            names += (names.empty() ? "" : ", ") + name;
+        }
+        const ScenarioConfig::KnobInfo* knob = ScenarioConfig::FindKnob("workload");
+        NS_TEST_ASSERT_MSG_NE(knob, nullptr, "the knob exists");
+        NS_TEST_ASSERT_MSG_EQ(knob->allowed, names, "the knob allows the registered names");
+        NS_TEST_ASSERT_MSG_NE(knob->help.find("test-ring (each host sends"),
+                              std::string::npos,
+                              "and shows each one's help");
+        std::string error;
+        try
+        {
+            R::Get("ring");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_NE(error.find("'ring'"), std::string::npos, "names the value");
+        NS_TEST_ASSERT_MSG_NE(error.find(names), std::string::npos, "lists the allowed");
+
+        NS_TEST_ASSERT_MSG_EQ(std::string(MessageKindName(KIND_BACKGROUND)),
+                              "background",
+                              "kind 5");
+        NS_TEST_ASSERT_MSG_EQ(std::string(MessageKindName(200)), "unknown", "beyond the table");
+        Ptr<FlowWorkload> flows = CreateObject<FlowWorkload>();
+        NS_TEST_ASSERT_MSG_EQ(flows->SetAttributeFailSafe("BackgroundKind", UintegerValue(200)),
+                              false,
+                              "a kind beyond the table is refused");
+        NS_TEST_ASSERT_MSG_EQ(flows->SetAttributeFailSafe("FlowFileKind", UintegerValue(5)),
+                              true,
+                              "the last kind is allowed");
+    }
+};
+
+/**
+ * \brief The test library's ring workload through the runner on a 2-leaf
+ * leaf-spine of 8 hosts: 8 messages of 100 KB, every one finished, the run
+ * complete, fct.csv one row per message with the pattern's kind.
+ */
+class WorkloadRegistryRunnerTest : public TestCase
+{
+  public:
+    WorkloadRegistryRunnerTest()
+        : TestCase("a registered workload runs through the scenario runner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string out = "out/test-workload-registry";
+        std::filesystem::create_directories(out);
+        ScenarioConfig c;
+        c.Set("topology", "leafspine");
+        c.Set("leaves", "2");
+        c.Set("spines", "1");
+        c.Set("hosts-per-switch", "4");
+        c.Set("workload", "test-ring");
+        c.Set("bytes", "100KB");
+        c.Set("qlen-interval", "0");
+        c.Set("out", out);
+        const nlohmann::json s = ScenarioRunner(c).Run();
+        NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "finished");
+        NS_TEST_ASSERT_MSG_EQ(s["messages"]["expected"].get<uint64_t>(), 8, "one per host");
+        NS_TEST_ASSERT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 8, "all finished");
+        std::ifstream fct(out + "/fct.csv");
+        std::string line;
+        std::getline(fct, line); // header
+        uint32_t rows = 0;
+        uint32_t permutationRows = 0;
+        while (std::getline(fct, line))
+        {
+            rows++;
+            permutationRows += line.find(",permutation") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(rows, 8, "fct.csv: one row per message");
+        NS_TEST_ASSERT_MSG_EQ(permutationRows, 8, "with the pattern's kind");
+    }
+};
+
+/// The suite.
+class WorkloadRegistryTestSuite : public TestSuite
+{
+  public:
+    WorkloadRegistryTestSuite()
+        : TestSuite("ai-fabric-workload-registry", AI_FABRIC_UNIT_SUITE)
+    {
+        AddTestCase(new WorkloadRegistryNamesTest, AI_FABRIC_QUICK);
+        AddTestCase(new WorkloadRegistryRunnerTest, AI_FABRIC_QUICK);
+    }
+};
+
+static WorkloadRegistryTestSuite g_workloadRegistryTestSuite;
