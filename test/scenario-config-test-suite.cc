@@ -136,9 +136,26 @@ class SizeParserTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ParseByteSize("1.5KB"), 1500, "exact fraction accepted");
         NS_TEST_ASSERT_MSG_EQ(ParseByteSize("0.5KiB"), 512, "exact binary fraction");
         NS_TEST_ASSERT_MSG_EQ(ParseByteSize("2GiB"), 2147483648ULL, "GiB");
-        NS_TEST_ASSERT_MSG_EQ(ParseByteSize("18446744073709551615"),
-                              18446744073709551615ULL,
-                              "2^64-1");
+        NS_TEST_ASSERT_MSG_EQ(ParseByteSize("1024TiB"), 1ULL << 50, "1 PiB, the largest");
+        NS_TEST_ASSERT_MSG_EQ(Contains(ErrorOf([] { ParseByteSize("18446744073709551615"); }),
+                                       "at most 1125899906842624 bytes"),
+                              true,
+                              "2^64-1 would wrap in the packet count");
+        NS_TEST_ASSERT_MSG_EQ(
+            Contains(ErrorOf([] { ParseByteSize("1125899906842625"); }), "too large"),
+            true,
+            "one byte beyond 1 PiB");
+        NS_TEST_ASSERT_MSG_EQ(ParseTime("4611686s").GetSeconds(), 4611686.0, "the largest time");
+        for (const char* t : {"4611687s", "76862min", "1282h", "4611686000001us", "1e400s"})
+        {
+            const std::string e = ErrorOf([t] { ParseTime(t); });
+            NS_TEST_ASSERT_MSG_EQ(Contains(e, "too large for a time") || Contains(e, "not a time"),
+                                  true,
+                                  t << ": " << e);
+        }
+        NS_TEST_ASSERT_MSG_EQ(Contains(ErrorOf([] { ParseTime("4611687s"); }), "at most 4611686s"),
+                              true,
+                              "names the limit");
         const std::string bad = ErrorOf([] { ParseByteSize("1XB"); });
         NS_TEST_ASSERT_MSG_EQ(Contains(bad, "'1XB'"), true, bad);
         NS_TEST_ASSERT_MSG_EQ(Contains(bad, "KB, MB, GB"), true, bad);

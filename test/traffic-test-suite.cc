@@ -361,6 +361,12 @@ class FlowFileTestCase : public TestCase
             {"1\n0 1 3 100 1000 -1\n", "line 2", "start_s"},
             {"2\n0 1 3 100 1000 0.5\n1 2 3 100 1000 0.4\n", "line 3", "non-decreasing"},
             {"", "f.txt", "empty"},
+            // Beyond MAX_TIME_SECONDS a start would wrap in picoseconds (it ran at t=0).
+            {"1\n0 1 3 100 1000 10000000\n", "line 2", "allowed: seconds 0..4611686"},
+            // 2^64-1 bytes would wrap to 0 packets.
+            {"1\n0 1 3 100 18446744073709551615 0\n", "line 2", "1..1125899906842624"},
+            // An announced count is not memory to reserve: 4e9 with one line fails on it.
+            {"4000000000\n0 1 3 100 1000 0\n", "announces 4000000000", "has 1"},
         };
         for (const auto& c : cases)
         {

@@ -13,6 +13,8 @@
 #include "ns3/congestion-control-registry.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/rounded-time.h"
 #include "ns3/routing-engine-registry.h"
 #include "ns3/string.h"
 #include "ns3/topology-registry.h"
@@ -259,9 +261,8 @@ Size(const std::string& name,
      uint64_t lo,
      uint64_t hi)
 {
-    const std::string range = hi == std::numeric_limits<uint64_t>::max()
-                                  ? ">= " + FormatByteSize(lo)
-                                  : FormatByteSize(lo) + ".." + FormatByteSize(hi);
+    const std::string range =
+        FormatByteSize(lo) + ".." + FormatByteSize(std::min(hi, RdmaFabric::MAX_MESSAGE_BYTES));
     const std::string allowed =
         "a byte size " + range + " (suffix KB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)";
     return MakeKnob(
@@ -333,8 +334,9 @@ TimeKnob(const std::string& name,
     return MakeKnob(
         name,
         help,
-        allowZero ? "a time >= 0 in ns-3 units (s, ms, us, ns, ps)"
-                  : "a time > 0 in ns-3 units (s, ms, us, ns, ps)",
+        (allowZero ? "a time in 0.." : "a time in (0, ") +
+            std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) + (allowZero ? "s" : "s]") +
+            " in ns-3 units (s, ms, us, ns, ps)",
         Type::TIME,
         [member, allowZero](ScenarioConfig& c, const std::string& v) {
             const Time t = ParseTime(v);
@@ -887,17 +889,44 @@ void
 ScenarioConfig::LoadJsonFile(const std::string& path)
 {
     NS_LOG_FUNCTION(this << path);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        throw ConfigError("--config: '" + path + "' is a directory; allowed: a JSON file");
+    }
     std::ifstream in(path);
     if (!in)
     {
         throw ConfigError("--config: cannot open '" + path + "': " + std::strerror(errno));
     }
+    // A key given twice in one object would silently keep its last value: refuse it.
+    std::vector<std::set<std::string>> keys; // per open object, the keys seen so far
+    const nlohmann::json::parser_callback_t noDuplicates =
+        [&keys,
+         &path](int /* depth */, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+            using E = nlohmann::json::parse_event_t;
+            if (event == E::object_start)
+            {
+                keys.emplace_back();
+            }
+            else if (event == E::object_end && !keys.empty())
+            {
+                keys.pop_back();
+            }
+            else if (event == E::key && !keys.empty() &&
+                     !keys.back().insert(parsed.get<std::string>()).second)
+            {
+                throw ConfigError(path + ": the key \"" + parsed.get<std::string>() +
+                                  "\" appears twice in one object; allowed: each key once");
+            }
+            return true;
+        };
     nlohmann::json j;
     try
     {
-        j = nlohmann::json::parse(in);
+        j = nlohmann::json::parse(in, noDuplicates);
     }
-    catch (const nlohmann::json::parse_error& e)
+    catch (const nlohmann::json::exception& e)
     {
         // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep "at line L, column C".
         std::string what = e.what();
@@ -906,7 +935,8 @@ ScenarioConfig::LoadJsonFile(const std::string& path)
         {
             what = what.substr(tag + 2);
         }
-        throw ConfigError(path + ": malformed JSON: " + what);
+        throw ConfigError(path + ": malformed JSON: " + what +
+                          (e.id == 406 ? " (numbers must fit a double)" : ""));
     }
     LoadJson(j, path);
 }

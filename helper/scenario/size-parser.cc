@@ -5,9 +5,11 @@
 
 #include "config-error.h"
 
+#include "ns3/rdma-fabric.h"
 #include "ns3/rounded-time.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <numeric>
 #include <utility>
 
@@ -59,14 +61,21 @@ const char* const kRateUnits[] = {"bps",  "b/s",  "Bps",  "B/s",   "kbps",  "kb/
                                   "Mbps", "Mb/s", "MBps", "MB/s",  "Mib/s", "MiB/s", "Gbps",
                                   "Gb/s", "GBps", "GB/s", "Gib/s", "GiB/s"};
 
-// Time units with the names ns-3's Time(std::string) gives them.
-const std::pair<const char*, Time::Unit> kTimeUnits[] = {{"s", Time::S},
-                                                         {"ms", Time::MS},
-                                                         {"us", Time::US},
-                                                         {"ns", Time::NS},
-                                                         {"ps", Time::PS},
-                                                         {"min", Time::MIN},
-                                                         {"h", Time::H}};
+/// A time unit with the name ns-3's Time(std::string) gives it, and its seconds.
+struct TimeUnitName
+{
+    const char* name;
+    Time::Unit unit;
+    double seconds;
+};
+
+const TimeUnitName kTimeUnits[] = {{"s", Time::S, 1.0},
+                                   {"ms", Time::MS, 1e-3},
+                                   {"us", Time::US, 1e-6},
+                                   {"ns", Time::NS, 1e-9},
+                                   {"ps", Time::PS, 1e-12},
+                                   {"min", Time::MIN, 60.0},
+                                   {"h", Time::H, 3600.0}};
 
 } // namespace
 
@@ -111,7 +120,10 @@ ParseByteSize(const std::string& text)
     }
     // Exact 64-bit arithmetic: int * mult + frac * mult / 10^fd, where the fraction
     // gives whole bytes only if 10^fd / gcd(mult, 10^fd) divides it.
-    const std::string tooLarge = "'" + text + "' is too large for a byte size (max 2^64-1 bytes)";
+    const std::string tooLarge = "'" + text + "' is too large for a byte size (at most " +
+                                 std::to_string(RdmaFabric::MAX_MESSAGE_BYTES) +
+                                 " bytes, 1PiB: beyond it, bit counts and transmission "
+                                 "times overflow)";
     const std::string notWhole = "'" + text + "' is not a whole number of bytes";
     uint64_t whole = 0;
     for (char c : intPart)
@@ -129,6 +141,10 @@ ParseByteSize(const std::string& text)
     fracPart.erase(fracPart.find_last_not_of('0') + 1); // "1.50KB" == "1.5KB"
     if (fracPart.empty())
     {
+        if (whole > RdmaFabric::MAX_MESSAGE_BYTES)
+        {
+            throw ConfigError(tooLarge);
+        }
         return whole;
     }
     if (fracPart.size() > 19) // mult = 10^12 at most: more digits cannot be whole bytes
@@ -148,7 +164,8 @@ ParseByteSize(const std::string& text)
         throw ConfigError(notWhole);
     }
     uint64_t result = 0;
-    if (__builtin_add_overflow(whole, frac / (scale / g) * (multiplier / g), &result))
+    if (__builtin_add_overflow(whole, frac / (scale / g) * (multiplier / g), &result) ||
+        result > RdmaFabric::MAX_MESSAGE_BYTES)
     {
         throw ConfigError(tooLarge);
     }
@@ -240,12 +257,12 @@ ParseTime(const std::string& text)
     std::string intPart;
     std::string fracPart;
     std::string unit;
-    const Time::Unit* known = nullptr;
+    const TimeUnitName* known = nullptr;
     if (SplitNumber(text, intPart, fracPart, unit))
     {
         for (const auto& u : kTimeUnits)
         {
-            known = unit == u.first ? &u.second : known;
+            known = unit == u.name ? &u : known;
         }
     }
     if (!known)
@@ -256,8 +273,18 @@ ParseTime(const std::string& text)
     }
     // What Time(text) computes on ns-3.37 (the number as a double, times the unit,
     // rounded to the resolution); ns-3.31 and 3.32 truncate instead (rounded-time.h).
+    // A time must leave room for another one added to it (an event's time plus a
+    // delay) in ns-3's 64-bit count of picoseconds: at most MAX_TIME_SECONDS.
     const std::string number = fracPart.empty() ? intPart : intPart + "." + fracPart;
-    return RoundedTime(int64x64_t(std::stod(number)), *known);
+    const double value = std::strtod(number.c_str(), nullptr); // (HUGE_VAL if out of range)
+    if (!(value * known->seconds <= MAX_TIME_SECONDS))
+    {
+        throw ConfigError("'" + text + "' is too large for a time (at most " +
+                          std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) +
+                          "s, about 53 days: half of what ns-3's Time holds in picoseconds, "
+                          "so that adding a delay cannot overflow)");
+    }
+    return RoundedTime(int64x64_t(value), known->unit);
 }
 
 std::string

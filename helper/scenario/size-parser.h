@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \brief Parse a byte count: an integer with an optional suffix B, KB/kB, MB, GB, TB
- * (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+ * \brief Parse a byte count (at most RdmaFabric::MAX_MESSAGE_BYTES, 1 PiB): an integer with an
+ * optional suffix B, KB/kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
  *
  * A decimal fraction is accepted only when it gives a whole number of bytes
  * ("1.5KB" = 1500; "1.5B" and "0.0001KB" are rejected) so that a size never
@@ -54,7 +54,7 @@ DataRate ParseDataRate(const std::string& text);
 std::string FormatDataRate(const DataRate& rate);
 
 /**
- * \brief Parse a non-negative time in ns-3's units: a number followed by
+ * \brief Parse a non-negative time (at most MAX_TIME_SECONDS) in ns-3's units: a number followed by
  * s, ms, us, ns, ps, min or h ("1us", "2.5ms"); a bare "0" is also accepted.
  * \param text the time as written by the user
  * \return the time

@@ -124,6 +124,8 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
                     "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
                                         << hosts - 1 << ", distinct)");
+    NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
+                    "PostWrite: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
     Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
     peer->PostReceive(tag);

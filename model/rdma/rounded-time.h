@@ -27,6 +27,11 @@
 namespace ns3
 {
 
+/// The largest time the module's inputs accept, in seconds: half of the largest ns-3
+/// Time at picosecond resolution (2^63 ps = 9223372 s), so that one such time plus
+/// another cannot overflow (the scenario runner uses picoseconds).
+constexpr double MAX_TIME_SECONDS = 4611686.0;
+
 /**
  * \brief Time::From(value, unit) rounded to the nearest time step (ns-3.37's behaviour).
  * \param value a count of \p unit, as a 64.64 fixed-point number

@@ -4,6 +4,8 @@
 #include "flow-file.h"
 
 #include "ns3/log.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/rounded-time.h"
 
 #include <cerrno>
 #include <cinttypes>
@@ -108,9 +110,11 @@ ParseSecondsToNs(const std::string& s, int64_t& ns)
     }
     errno = 0;
     char* end = nullptr;
-    // long double keeps ns exact for start times up to hours.
+    // long double keeps ns exact for start times up to hours; a start beyond
+    // MAX_TIME_SECONDS would wrap once the run counts picoseconds.
     const long double v = std::strtold(s.c_str(), &end);
-    if (errno != 0 || *end != '\0' || !std::isfinite(static_cast<double>(v)) || v < 0 || v > 9.0e9L)
+    if (errno != 0 || *end != '\0' || !std::isfinite(static_cast<double>(v)) || v < 0 ||
+        v > static_cast<long double>(MAX_TIME_SECONDS))
     {
         return false;
     }
@@ -174,7 +178,8 @@ FlowFile::Parse(std::istream& in, const std::string& sourceName, uint32_t numNod
             }
             haveCount = true;
             countLine = lineNo;
-            flows.reserve(count);
+            // (No reserve of the announced count: a count of 4e9 with three flow lines
+            // must fail on its lines, not on 4e9 FlowSpecs of memory.)
             continue;
         }
         if (flows.size() == count)
@@ -228,19 +233,22 @@ FlowFile::Parse(std::istream& in, const std::string& sourceName, uint32_t numNod
         {
             ThrowAt(sourceName, lineNo, text, "dport \"" + f[3] + "\"; allowed: 0..65535");
         }
-        if (!ParseUnsigned(f[4], std::numeric_limits<uint64_t>::max(), size) || size == 0)
+        if (!ParseUnsigned(f[4], RdmaFabric::MAX_MESSAGE_BYTES, size) || size == 0)
         {
             ThrowAt(sourceName,
                     lineNo,
                     text,
-                    "size_bytes \"" + f[4] + "\"; allowed: an integer >= 1");
+                    "size_bytes \"" + f[4] + "\"; allowed: an integer 1.." +
+                        std::to_string(RdmaFabric::MAX_MESSAGE_BYTES));
         }
         if (!ParseSecondsToNs(f[5], startNs))
         {
             ThrowAt(sourceName,
                     lineNo,
                     text,
-                    "start_s \"" + f[5] + "\"; allowed: seconds >= 0 as a decimal number");
+                    "start_s \"" + f[5] + "\"; allowed: seconds 0.." +
+                        std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) +
+                        " as a decimal number");
         }
         if (!flows.empty() && startNs < prevStartNs)
         {

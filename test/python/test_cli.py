@@ -101,6 +101,15 @@ def test_bad_enum_value_message(run):
         ("--bytes", "needs a value"),
         ("stray", "unexpected argument 'stray'"),
         ("--buffer=200KB", "switch buffer of 200000 B (BufferSize, --buffer) is too small"),
+        # Times beyond half of ns-3's picosecond range would wrap (issue: stop times
+        # that hang, negative delays).
+        ("--stop-time=10000000s", "'10000000s' is too large for a time (at most 4611686s"),
+        ("--link-delay=10000000s", "--link-delay: '10000000s' is too large for a time"),
+        ("--stop-time=1000000h", "'1000000h' is too large for a time"),
+        ("--stop-time=1" + "0" * 400 + "s", "is too large for a time"),
+        # A message of 2^64-1 bytes would wrap to 0 packets.
+        ("--bytes=18446744073709551615", "at most 1125899906842624 bytes, 1PiB"),
+        ("--bytes=1025TiB", "'1025TiB' is too large for a byte size"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
@@ -124,6 +133,36 @@ def test_malformed_config_names_file_and_line(run, tmp_path):
     r = run(f"--config={cfg}")
     assert r.returncode == 2
     assert str(cfg) in r.stderr and "line 3" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "text, part",
+    [
+        ('{"load": 1e400}', "malformed JSON: number overflow parsing '1e400' (numbers must fit"),
+        ('{"k": 4, "k": 6}', 'the key "k" appears twice in one object'),
+    ],
+)
+def test_config_file_errors_name_the_file(run, tmp_path, text, part):
+    cfg = tmp_path / "c.json"
+    cfg.write_text(text)
+    r = run(f"--config={cfg}")
+    assert r.returncode == 2, r.stdout
+    assert r.stderr.startswith(f"ai-fabric-sim: error: {cfg}: "), r.stderr
+    assert part in r.stderr
+    assert r.stderr.count("\n") == 1  # one line
+
+
+def test_config_directory_is_exit_2(run, tmp_path):
+    r = run(f"--config={tmp_path}")
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        f"ai-fabric-sim: error: --config: '{tmp_path}' is a directory; allowed: a JSON file"
+    )
+
+
+def test_largest_time_is_accepted(run, tmp_path):
+    r = run("--stop-time=4611686s", f"--out={tmp_path}/o", *SMALL)
+    assert r.returncode == 0, r.stderr
 
 
 def test_small_run_writes_the_contract(run, tmp_path):
