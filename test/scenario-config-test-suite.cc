@@ -344,15 +344,51 @@ class CommandLineTestCase : public TestCase
 
         const std::string file =
             WriteFile(dir + "/c.json",
-                      R"({"topology": "torus", "dims": "8x8", "host_rate": "400Gbps", "k": 6,
-                "pfc": false, "load": 0.5, "bytes": "16MiB"})");
-        c = FromArgs({"--k=12", "--config=" + file, "--dims=2x2x2"});
+                      R"({"topology": "torus", "dims": "8x8", "host_rate": "400Gbps",
+                "hosts_per_switch": 6, "pfc": false, "load": 0.5, "bytes": "16MiB"})");
+        c = FromArgs({"--hosts-per-switch=12", "--config=" + file, "--dims=2x2x2"});
         NS_TEST_ASSERT_MSG_EQ(c.topology, "torus", "from file");
         NS_TEST_ASSERT_MSG_EQ(c.hostRate.GetBitRate(), 400000000000ULL, "'_' key from file");
         NS_TEST_ASSERT_MSG_EQ(c.pfc, false, "boolean from file");
         NS_TEST_ASSERT_MSG_EQ(c.load, 0.5, "number from file");
         NS_TEST_ASSERT_MSG_EQ(c.bytes, 16777216, "size string from file");
-        NS_TEST_ASSERT_MSG_EQ(c.k, 12, "flag before --config still overrides the file");
+        NS_TEST_ASSERT_MSG_EQ(c.hostsPerSwitch,
+                              12,
+                              "flag before --config still overrides the file");
+        // A sizing flag of another topology family would be ignored: refused (unless it
+        // keeps its default, as every knob echoed in summary.json does).
+        NS_TEST_ASSERT_MSG_EQ(
+            ErrorOf([] {
+                FromArgs({"--topology=torus", "--dims=4x4", "--k=8"});
+            }),
+            "--k=8 does not apply to --topology=torus; it sizes --topology=fattree",
+            "--k with a torus");
+        NS_TEST_ASSERT_MSG_EQ(
+            ErrorOf([] {
+                FromArgs({"--topology=fattree", "--dims=8x8"});
+            }),
+            "--dims=8x8 does not apply to --topology=fattree; it sizes --topology=mesh or "
+            "--topology=torus",
+            "--dims with a fat-tree");
+        const std::string topologyFile =
+            WriteFile(dir + "/topo.txt", "2 1 1\n0\n0 1 100Gbps 1us 0\n");
+        NS_TEST_ASSERT_MSG_EQ(
+            Contains(ErrorOf([&] {
+                         FromArgs({"--topology=fattree", "--topology-file=" + topologyFile});
+                     }),
+                     "does not apply to --topology=fattree; it sizes "
+                     "--topology=file"),
+            true,
+            "--topology-file with a fat-tree");
+        NS_TEST_ASSERT_MSG_EQ(
+            Contains(ErrorOf([] {
+                         FromArgs({"--topology=fattree", "--hosts-per-switch=2"});
+                     }),
+                     "it sizes --topology=leafspine or --topology=mesh or --topology=torus"),
+            true,
+            "hosts per switch with a fat-tree");
+        ScenarioConfig torus = FromArgs({"--topology=torus", "--dims=8x8", "--k=4"});
+        NS_TEST_ASSERT_MSG_EQ(torus.Get("dims"), "8x8", "a default --k (4) passes");
         NS_TEST_ASSERT_MSG_EQ(c.Get("dims"), "2x2x2", "flag overrides the file");
 
         const std::string unknownKey = WriteFile(dir + "/u.json", R"({"topology": "torus",

@@ -30,6 +30,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -1044,6 +1045,43 @@ ScenarioConfig::ToJson() const
 }
 
 void
+ScenarioConfig::ValidateTopologyFlags() const
+{
+    // A flag that sizes other topology families than the chosen one, given a value
+    // other than its default, would be ignored: refuse it. (Against the defaults, not
+    // against "given at all", so that a configuration echoed in summary.json or
+    // round-tripped through Python, which carries every knob, still loads.)
+    const std::vector<std::string> names = TopologyRegistry::GetNames();
+    if (std::find(names.begin(), names.end(), topology) == names.end())
+    {
+        return; // the --topology knob reports it
+    }
+    const std::vector<std::string>& used = TopologyRegistry::Get(topology).flags;
+    const ScenarioConfig defaults;
+    std::map<std::string, std::string> others; // flag -> the families it sizes
+    for (const std::string& family : names)
+    {
+        for (const std::string& flag : TopologyRegistry::Get(family).flags)
+        {
+            if (std::find(used.begin(), used.end(), flag) == used.end())
+            {
+                std::string& families = others[flag];
+                families += (families.empty() ? "--topology=" : " or --topology=") + family;
+            }
+        }
+    }
+    for (const auto& [flag, families] : others)
+    {
+        const std::string value = Get(flag);
+        if (value != defaults.Get(flag))
+        {
+            throw ConfigError("--" + flag + "=" + value + " does not apply to --topology=" +
+                              topology + "; it sizes " + families);
+        }
+    }
+}
+
+void
 ScenarioConfig::Validate() const
 {
     if (kmin && kmax && *kmin > *kmax)
@@ -1055,6 +1093,7 @@ ScenarioConfig::Validate() const
     {
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
+    ValidateTopologyFlags();
     if (topology == "fattree" && k % 2 != 0)
     {
         throw ConfigError("--k: '" + std::to_string(k) +

@@ -186,6 +186,9 @@ class ScenarioConfig
      * \throws ConfigError e.g. when kmin > kmax or --topology=file lacks a file
      */
     void Validate() const;
+    /// Refuse a topology-sizing flag (TopologyRegistry's flags) of another family than
+    /// --topology's when it differs from its default.
+    void ValidateTopologyFlags() const;
 
     /**
      * \brief Build a config from the command line: defaults, then --config=FILE,
