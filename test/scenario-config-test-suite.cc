@@ -387,6 +387,15 @@ class CommandLineTestCase : public TestCase
                      "it sizes --topology=leafspine or --topology=mesh or --topology=torus"),
             true,
             "hosts per switch with a fat-tree");
+        for (const char* flag : {"--pfc=0", "--ecn=0", "--kmin=100KB", "--buffer=16MB"})
+        {
+            const std::string e = ErrorOf([flag] { FromArgs({"--fabric=infiniband", flag}); });
+            NS_TEST_ASSERT_MSG_EQ(Contains(e,
+                                           std::string(flag) + " does not apply to "
+                                                               "--fabric=infiniband"),
+                                  true,
+                                  e);
+        }
         ScenarioConfig torus = FromArgs({"--topology=torus", "--dims=8x8", "--k=4"});
         NS_TEST_ASSERT_MSG_EQ(torus.Get("dims"), "8x8", "a default --k (4) passes");
         NS_TEST_ASSERT_MSG_EQ(c.Get("dims"), "2x2x2", "flag overrides the file");

@@ -1045,7 +1045,7 @@ ScenarioConfig::ToJson() const
 }
 
 void
-ScenarioConfig::ValidateTopologyFlags() const
+ScenarioConfig::ValidateApplicableFlags() const
 {
     // A flag that sizes other topology families than the chosen one, given a value
     // other than its default, would be ignored: refuse it. (Against the defaults, not
@@ -1079,6 +1079,22 @@ ScenarioConfig::ValidateTopologyFlags() const
                               topology + "; it sizes " + families);
         }
     }
+    // The same for the RoCEv2 switch and MMU flags on InfiniBand, whose links are
+    // lossless by credits and whose switches have no shared buffer or ECN marker.
+    if (fabric == "infiniband")
+    {
+        for (const char* flag : {"pfc", "ecn", "buffer", "kmin", "kmax", "pmax"})
+        {
+            const std::string value = Get(flag);
+            if (value != defaults.Get(flag))
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + value +
+                                  " does not apply to --fabric=infiniband; it configures "
+                                  "--fabric=rocev2's switches (InfiniBand links are lossless "
+                                  "by credits)");
+            }
+        }
+    }
 }
 
 void
@@ -1093,7 +1109,7 @@ ScenarioConfig::Validate() const
     {
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
-    ValidateTopologyFlags();
+    ValidateApplicableFlags();
     if (topology == "fattree" && k % 2 != 0)
     {
         throw ConfigError("--k: '" + std::to_string(k) +

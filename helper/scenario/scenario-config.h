@@ -186,9 +186,10 @@ class ScenarioConfig
      * \throws ConfigError e.g. when kmin > kmax or --topology=file lacks a file
      */
     void Validate() const;
-    /// Refuse a topology-sizing flag (TopologyRegistry's flags) of another family than
-    /// --topology's when it differs from its default.
-    void ValidateTopologyFlags() const;
+    /// Refuse, when it differs from its default, a topology-sizing flag
+    /// (TopologyRegistry's flags) of another family than --topology's, and a RoCEv2
+    /// switch flag (pfc, ecn, buffer, kmin, kmax, pmax) on InfiniBand.
+    void ValidateApplicableFlags() const;
 
     /**
      * \brief Build a config from the command line: defaults, then --config=FILE,
