@@ -28,7 +28,8 @@ struct PointToPointPattern
 {
     std::vector<std::pair<uint32_t, uint32_t>> pairs; //!< (source host, destination host)
     uint64_t bytes{0};                                //!< bytes of every message
-    uint8_t kind{0};                                  //!< their MessageKind
+    uint8_t kind{0}; //!< their MessageKind (not flow, background or collective: those
+                     //!< are counted towards other workloads' ends)
 };
 
 /**
