@@ -8,6 +8,7 @@
 #include "ns3/background-traffic-generator.h"
 #include "ns3/config-error.h"
 #include "ns3/double.h"
+#include "ns3/file-name-checker.h"
 #include "ns3/flow-file.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -63,10 +64,11 @@ FlowWorkload::GetTypeId()
                           MakeUintegerChecker<uint8_t>(0, KIND_COUNT - 1))
             .AddAttribute("FctTxtName",
                           "File name, in the output directory, of the HPCC-format FCT log of "
-                          "flow-file flows; default fct.txt as those simulators name it.",
+                          "flow-file flows; default fct.txt as those simulators name it. "
+                          "A plain name: no '/', so the file stays inside --out.",
                           StringValue("fct.txt"),
                           MakeStringAccessor(&FlowWorkload::m_fctTxtName),
-                          MakeStringChecker())
+                          MakeFileNameChecker())
             .AddAttribute("RngStream",
                           "First of the 4 RNG streams of the background generator (see "
                           "AssignStreams); default 100, clear of the runner's low streams.",

@@ -20,20 +20,26 @@ RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
     m_channelFactory.SetTypeId(channel);
 }
 
-void
-RdmaFabricHelper::SetChannelType(const std::string& typeId)
+TypeId
+RdmaFabricHelper::LookupSubclass(const std::string& typeId, TypeId base, const std::string& what)
 {
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(typeId, &tid))
     {
-        throw std::invalid_argument("channel type '" + typeId + "' is not a registered TypeId");
+        throw std::invalid_argument(what + " '" + typeId + "' is not a registered TypeId");
     }
-    if (tid != m_channelBase && !tid.IsChildOf(m_channelBase))
+    if (tid != base && !tid.IsChildOf(base))
     {
-        throw std::invalid_argument("channel type '" + typeId + "' is not " +
-                                    m_channelBase.GetName() + " or a subclass of it");
+        throw std::invalid_argument(what + " '" + typeId + "' is not " + base.GetName() +
+                                    " or a subclass of it");
     }
-    m_channelFactory.SetTypeId(tid);
+    return tid;
+}
+
+void
+RdmaFabricHelper::SetChannelType(const std::string& typeId)
+{
+    m_channelFactory.SetTypeId(LookupSubclass(typeId, m_channelBase, "channel type"));
 }
 
 void

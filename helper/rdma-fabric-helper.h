@@ -58,6 +58,14 @@ class RdmaFabricHelper
 
   protected:
     /**
+     * The TypeId named \p typeId, checked to be \p base or derived from it (an
+     * ObjectFactory given an unknown name would make a null object).
+     * \param what what the type is for, in the message ("channel type")
+     * \throws std::invalid_argument naming \p typeId and what is allowed
+     */
+    static TypeId LookupSubclass(const std::string& typeId, TypeId base, const std::string& what);
+
+    /**
      * \param device TypeId name of the port device
      * \param host TypeId name of the host adapter
      * \param sw TypeId name of the switch

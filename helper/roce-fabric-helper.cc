@@ -45,7 +45,8 @@ RoceFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue&
 void
 RoceFabricHelper::SetEgressPolicy(const std::string& typeId)
 {
-    m_policyFactory.SetTypeId(typeId);
+    m_policyFactory.SetTypeId(
+        LookupSubclass(typeId, EgressPortPolicy::GetTypeId(), "egress policy"));
 }
 
 Ptr<RoceFabric>

@@ -32,6 +32,12 @@ class RoceFabricHelper : public RdmaFabricHelper
 
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * The load balancing of every switch among its equal-cost ports.
+     * \param typeId an EgressPortPolicy subclass (ns3::EcmpEgressPolicy by default)
+     * \throws std::invalid_argument for an unknown TypeId or one that is not an
+     *         EgressPortPolicy
+     */
     void SetEgressPolicy(const std::string& typeId);
 
     /// Build the fabric. Each node gets a system id of 0 (one MPI rank) for now.

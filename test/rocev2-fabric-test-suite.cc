@@ -755,6 +755,31 @@ class ChannelSeamTestCase : public TestCase
                               "channel type 'ns3::IbChannel' is not ns3::RoceChannel or a "
                               "subclass of it",
                               "a channel of the other fabric is refused");
+        error.clear();
+        try
+        {
+            RoceFabricHelper().SetEgressPolicy("ns3::SprayEgressPolicy");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "egress policy 'ns3::SprayEgressPolicy' is not a registered TypeId",
+                              "an unknown policy is refused, not a null dereference at Install");
+        error.clear();
+        try
+        {
+            RoceFabricHelper().SetEgressPolicy("ns3::RoceChannel");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "egress policy 'ns3::RoceChannel' is not ns3::EgressPortPolicy or "
+                              "a subclass of it",
+                              "a TypeId of another kind is refused");
     }
 };
 

@@ -396,6 +396,15 @@ class TopologyFileTestCase : public TestCase
         });
         NS_TEST_ASSERT_MSG_EQ(Contains(m, "loop.txt:4:") && Contains(m, "self loop"), true, m);
         m = ThrownMessage([] {
+            std::istringstream in("3 1 3\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n"
+                                  "2 0 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "dup.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "dup.txt:5:") && Contains(m, "duplicate link 2 - 0") &&
+                                  Contains(m, "line 3"),
+                              true,
+                              m);
+        m = ThrownMessage([] {
             std::istringstream in("3 2 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
             TopologyFileReader::Parse(in, "sw.txt");
         });

@@ -11,6 +11,7 @@
 #include "ns3/message-kind.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
@@ -107,6 +108,18 @@ class WorkloadRegistryNamesTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(flows->SetAttributeFailSafe("FlowFileKind", UintegerValue(5)),
                               true,
                               "the last kind is allowed");
+        for (const char* name : {"../x", "a/b", "/tmp/x", "..", ".", ""})
+        {
+            NS_TEST_ASSERT_MSG_EQ(flows->SetAttributeFailSafe("FctTxtName", StringValue(name)),
+                                  false,
+                                  "an FCT log outside --out is refused: '" << name << "'");
+        }
+        NS_TEST_ASSERT_MSG_EQ(flows->SetAttributeFailSafe("FctTxtName", StringValue("a.b..c")),
+                              true,
+                              "a plain name with dots is allowed");
+        StringValue name;
+        flows->GetAttribute("FctTxtName", name);
+        NS_TEST_ASSERT_MSG_EQ(name.Get(), "a.b..c", "and set");
     }
 };
 

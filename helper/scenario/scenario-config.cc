@@ -1133,6 +1133,35 @@ ScenarioConfig::Validate() const
     }
 }
 
+namespace
+{
+
+/// Why Config::SetDefaultFailSafe refused --Class::Attribute=value: no such class, no
+/// such attribute of it, or a value its checker does not allow (named with what is).
+std::string
+AttributeOverrideError(const std::string& name, const std::string& value)
+{
+    const std::string flag = "--" + name + "=" + value + ": ";
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
+    {
+        return flag + "no such ns-3 class (expected --ns3::Class::Attribute=value)";
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        return flag + tid.GetName() + " has no attribute '" + name.substr(sep + 2) +
+               "' (see --PrintAttributes=" + tid.GetName() + ")";
+    }
+    std::string allowed = info.checker->HasUnderlyingTypeInformation()
+                              ? info.checker->GetUnderlyingTypeInformation()
+                              : info.checker->GetValueTypeName();
+    return flag + "'" + value + "' is not allowed (allowed: " + allowed + ")";
+}
+
+} // namespace
+
 ScenarioConfig
 ScenarioConfig::FromCommandLine(int argc, char** argv)
 {
@@ -1258,9 +1287,7 @@ ScenarioConfig::FromCommandLine(int argc, char** argv)
     {
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
-            throw ConfigError("--" + name + "=" + value +
-                              ": no such ns-3 attribute, or the value does not fit it (see "
-                              "--PrintAttributes=ns3::Class)");
+            throw ConfigError(AttributeOverrideError(name, value));
         }
     }
     cfg.Validate();

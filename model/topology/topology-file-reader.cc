@@ -5,11 +5,13 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -255,6 +257,7 @@ TopologyFileReader::Parse(std::istream& in, const std::string& name)
         }
     }
     uint32_t links = 0;
+    std::unordered_map<uint64_t, uint32_t> linkLines; // node pair -> line of its link
     while (r.Next(tok))
     {
         if (links == nLinks)
@@ -273,6 +276,16 @@ TopologyFileReader::Parse(std::istream& in, const std::string& name)
         if (a == b)
         {
             r.Fail("self loop " + tok[0] + " -> " + tok[1] + " (a link must join two nodes)");
+        }
+        // One cable per node pair, in either direction: a repeated line is a typo far
+        // more often than a parallel cable, and would silently add ports.
+        const uint64_t pair = (uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+        auto [seen, fresh] = linkLines.emplace(pair, r.Line());
+        if (!fresh)
+        {
+            r.Fail("duplicate link " + tok[0] + " - " + tok[1] + " (line " +
+                   std::to_string(seen->second) +
+                   " joins the same nodes; one cable per node pair is allowed)");
         }
         DataRate rate;
         Time delay;

@@ -110,6 +110,11 @@ def test_bad_enum_value_message(run):
         # A message of 2^64-1 bytes would wrap to 0 packets.
         ("--bytes=18446744073709551615", "at most 1125899906842624 bytes, 1PiB"),
         ("--bytes=1025TiB", "'1025TiB' is too large for a byte size"),
+        # Attribute values are checked where they are set.
+        ("--ns3::FlowWorkload::BackgroundKind=200", "'200' is not allowed (allowed: uint8_t 0:5)"),
+        ("--ns3::FlowWorkload::FctTxtName=../x", "'../x' is not allowed (allowed: a file name"),
+        ("--ns3::FlowWorkload::NoSuch=1", "ns3::FlowWorkload has no attribute 'NoSuch'"),
+        ("--ns3::NoSuchClass::X=1", "no such ns-3 class"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
