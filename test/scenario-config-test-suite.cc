@@ -89,7 +89,7 @@ class KnobDefaultsTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioConfig defaults;
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 49, "knob count (49 flags)");
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 50, "knob count (50 flags)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {

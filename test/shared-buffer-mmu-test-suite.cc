@@ -6,10 +6,14 @@
  */
 #include "ai-fabric-test-compat.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/pfc-headroom.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
+#include <string>
 
 using namespace ns3;
 
@@ -22,7 +26,8 @@ const uint8_t LOSSY = 0;
 
 /**
  * 2 ports (or n), 2000 B reserved per PG, 10000 B headroom per lossless PG,
- * shared pool exactly 100000 B, alpha 0.5 for both classes.
+ * shared pool exactly 100000 B, alpha 0.5 for both classes. The headroom is below
+ * what the 1 us cable needs (52280 B), on purpose: these tests fill it.
  */
 Ptr<SharedBufferMmu>
 MakeSmallMmu(uint32_t nPorts = 2, uint64_t reserved = 2000)
@@ -33,6 +38,7 @@ MakeSmallMmu(uint32_t nPorts = 2, uint64_t reserved = 2000)
     mmu->SetAttribute("BufferSize", UintegerValue(res + hdrm + 100000));
     mmu->SetAttribute("ReservedBytesPerPg", UintegerValue(reserved));
     mmu->SetAttribute("HeadroomBytes", UintegerValue(10000));
+    mmu->SetAttribute("AllowLossyHeadroom", BooleanValue(true));
     mmu->SetAttribute("LosslessAlpha", DoubleValue(0.5));
     mmu->SetAttribute("LossyAlpha", DoubleValue(0.5));
     std::vector<DataRate> rates(nPorts, DataRate("100Gbps"));
@@ -297,6 +303,31 @@ class MmuHeadroomTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(mmu->GetSharedPoolSize(),
                               32ULL * 1024 * 1024 - 2 * 8 * 4096 - 52280 - 127280,
                               "pool = buffer - reserved - headroom");
+
+        // A headroom below the round trip is refused with the minimum, unless allowed.
+        auto configure = [](uint64_t headroom, bool allow) {
+            Ptr<SharedBufferMmu> m = CreateObject<SharedBufferMmu>();
+            m->SetAttribute("HeadroomBytes", UintegerValue(headroom));
+            m->SetAttribute("AllowLossyHeadroom", BooleanValue(allow));
+            std::string error;
+            try
+            {
+                m->Configure(1, {DataRate("100Gbps")}, {MicroSeconds(1)}, 1000);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                error = e.what();
+            }
+            return error;
+        };
+        const std::string low = configure(52279, false);
+        NS_TEST_ASSERT_MSG_NE(low.find("PFC headroom of 52279 B (HeadroomBytes) is below the "
+                                       "52280 B port 0's round trip needs"),
+                              std::string::npos,
+                              low);
+        NS_TEST_ASSERT_MSG_NE(low.find("allowed: HeadroomBytes >= 52280"), std::string::npos, low);
+        NS_TEST_ASSERT_MSG_EQ(configure(52280, false), "", "the minimum itself is accepted");
+        NS_TEST_ASSERT_MSG_EQ(configure(1000, true), "", "a low one when allowed");
     }
 };
 

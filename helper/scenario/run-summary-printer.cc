@@ -230,7 +230,16 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
        << Text(s, {"retransmissions"}) << "\n";
     if (auto lossless = Number(s, {"drops", "lossless"}); lossless && *lossless > 0)
     {
-        os << "  WARNING: packets were lost in a lossless class (a bug: see drops.csv)\n";
+        const json* onPurpose = At(s, {"lossless_broken_on_purpose"});
+        if (onPurpose != nullptr && onPurpose->is_boolean() && onPurpose->get<bool>())
+        {
+            os << "  note: packets were lost in a lossless class, as --allow-lossy-headroom=1 "
+                  "allows (see drops.csv)\n";
+        }
+        else
+        {
+            os << "  WARNING: packets were lost in a lossless class (a bug: see drops.csv)\n";
+        }
     }
     const json* dir = At(s, {"output", "dir"});
     os << "  files:        " << (dir ? Text(dir) : Text(s, {"config", "out"})) << "/ summary.json";

@@ -524,6 +524,12 @@ BuildKnobs()
                      1000,
                      std::numeric_limits<uint64_t>::max()));
     k.push_back(Flag("pfc", "802.1Qbb PFC on the RDMA priority (RoCEv2)", &C::pfc));
+    k.push_back(Flag("allow-lossy-headroom",
+                     "accept a PFC headroom (--ns3::SharedBufferMmu::HeadroomBytes) below "
+                     "what a port's round trip needs, breaking lossless on purpose "
+                     "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
+                     "with the minimum",
+                     &C::allowLossyHeadroom));
     k.push_back(Flag("ecn", "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax)", &C::ecn));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
@@ -1083,7 +1089,8 @@ ScenarioConfig::ValidateApplicableFlags() const
     // lossless by credits and whose switches have no shared buffer or ECN marker.
     if (fabric == "infiniband")
     {
-        for (const char* flag : {"pfc", "ecn", "buffer", "kmin", "kmax", "pmax"})
+        for (const char* flag :
+             {"pfc", "ecn", "buffer", "kmin", "kmax", "pmax", "allow-lossy-headroom"})
         {
             const std::string value = Get(flag);
             if (value != defaults.Get(flag))
@@ -1094,6 +1101,11 @@ ScenarioConfig::ValidateApplicableFlags() const
                                   "by credits)");
             }
         }
+    }
+    if (allowLossyHeadroom && !pfc)
+    {
+        throw ConfigError("--allow-lossy-headroom=1 needs --pfc=1: without PFC no class is "
+                          "lossless and there is no headroom");
     }
 }
 

@@ -88,6 +88,7 @@ class ScenarioConfig
     uint64_t bytes{1000000};              ///< message / collective size in bytes
     uint64_t buffer{32000000};            ///< switch shared buffer in bytes
     bool pfc{true};                       ///< PFC (RoCEv2) on
+    bool allowLossyHeadroom{false};       ///< accept a PFC headroom below the round trip
     bool ecn{true};                       ///< ECN marking on
     bool pcap{false};                     ///< write pcap traces
     std::string cc{"none"};               ///< none | dcqcn | swift

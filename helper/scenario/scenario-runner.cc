@@ -206,6 +206,7 @@ ScenarioRunner::BuildRoceFabric()
     }
     helper.SetSwitchAttribute("ClassBasePriority", UintegerValue(c.priority));
     helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
+    helper.SetMmuAttribute("AllowLossyHeadroom", BooleanValue(c.allowLossyHeadroom));
     helper.SetMmuAttribute("LosslessPriorities",
                            UintegerValue(c.pfc ? ((1U << classes) - 1) << c.priority : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
@@ -562,7 +563,8 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["credit_updates"] = k.creditUpdates;
     s["out_of_order_packets"] = k.outOfOrderPackets;
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
-    s["lossless_drop_is_bug"] = k.losslessDrops > 0;
+    s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
+    s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
     s["pfc_pause_frames"] = k.pauseFramesSent;
     s["retransmissions"] = k.retransmittedPackets;
     s["timeouts"] = k.timeouts;

@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -72,6 +73,14 @@ SharedBufferMmu::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SharedBufferMmu::m_headroomOverride),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("AllowLossyHeadroom",
+                          "Accept a HeadroomBytes below what a port's round trip needs "
+                          "(PfcHeadroom::Compute); otherwise Configure refuses it, naming the "
+                          "minimum. True breaks lossless on purpose: drops in lossless classes "
+                          "are then expected, not a bug.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_allowLossyHeadroom),
+                          MakeBooleanChecker())
             .AddAttribute("ResponseQuanta",
                           "Upstream PFC reaction allowance in headroom (pause quanta of 512 "
                           "bit times). Default 394: IEEE 802.3 Annex 31B's bound for 100 Gb/s.",
@@ -110,7 +119,8 @@ SharedBufferMmu::SharedBufferMmu()
       m_bufferBytes(0),
       m_xonOffsetAttr(0),
       m_headroomOverride(0),
-      m_responseQuanta(0)
+      m_responseQuanta(0),
+      m_allowLossyHeadroom(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -153,10 +163,23 @@ SharedBufferMmu::Configure(uint32_t nPorts,
     uint64_t totalHdrm = 0;
     for (uint32_t i = 0; i < nPorts; ++i)
     {
-        m_headroomSize[i] =
-            m_headroomOverride != 0
-                ? m_headroomOverride
-                : PfcHeadroom::Compute(portRates[i], portDelays[i], mtuBytes, m_responseQuanta);
+        const uint64_t needed =
+            PfcHeadroom::Compute(portRates[i], portDelays[i], mtuBytes, m_responseQuanta);
+        if (m_headroomOverride != 0 && m_headroomOverride < needed && nLossless > 0 &&
+            !m_allowLossyHeadroom)
+        {
+            std::ostringstream msg;
+            msg << "PFC headroom of " << m_headroomOverride << " B (HeadroomBytes) is below the "
+                << needed << " B port " << i << "'s round trip needs ("
+                << portRates[i].GetBitRate() / 1e9 << " Gb/s, " << portDelays[i].GetNanoSeconds()
+                << " ns cable, MTU " << mtuBytes << " B, " << m_responseQuanta
+                << " pause quanta of response): lossless classes would "
+                << "drop; allowed: HeadroomBytes >= " << needed
+                << " or 0 (computed), or AllowLossyHeadroom=true (--allow-lossy-headroom=1) "
+                << "to break lossless on purpose";
+            throw std::invalid_argument(msg.str());
+        }
+        m_headroomSize[i] = m_headroomOverride != 0 ? m_headroomOverride : needed;
         totalHdrm += m_headroomSize[i] * nLossless;
     }
     const uint64_t totalRes = static_cast<uint64_t>(nPorts) * N_PRIO * m_reservedPerPg;

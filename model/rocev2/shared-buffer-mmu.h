@@ -273,6 +273,7 @@ class SharedBufferMmu : public Object
     uint32_t m_xonOffsetAttr;    //!< XON hysteresis; 0 = 2 x MTU
     uint64_t m_headroomOverride; //!< per-PG headroom; 0 = computed
     uint32_t m_responseQuanta;   //!< upstream reaction allowance (pause quanta)
+    bool m_allowLossyHeadroom;   //!< accept a headroom below the round trip
 
     TracedCallback<uint32_t, uint8_t, uint32_t, uint8_t, uint32_t, bool> m_dropTrace;
 };

@@ -165,6 +165,28 @@ def test_config_directory_is_exit_2(run, tmp_path):
     )
 
 
+def test_lossy_headroom_is_refused_unless_asked(run, tmp_path):
+    # A headroom below the round trip (52396 B at 100 Gb/s, 1 us, 1058 B frames) is
+    # refused with the minimum; asked for, the lossless drops it causes are expected.
+    low = ["--ns3::SharedBufferMmu::HeadroomBytes=3000", "--workload=incast"]
+    low += ["--fanin=15", "--buffer=2MB"]
+    r = run(*low, f"--out={tmp_path}/refused")
+    assert r.returncode == 2, r.stdout
+    assert "below the 52396 B port 0's round trip needs" in r.stderr
+    assert "allowed: HeadroomBytes >= 52396" in r.stderr
+    assert r.stderr.count("\n") == 1
+    r = run(*low, "--allow-lossy-headroom=1", f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["drops"]["lossless"] > 1000
+    assert s["lossless_broken_on_purpose"] is True
+    assert s["lossless_drop_is_bug"] is False
+    assert "as --allow-lossy-headroom=1 allows" in r.stdout
+    r = run("--allow-lossy-headroom=1", "--pfc=0", f"--out={tmp_path}/p")
+    assert r.returncode == 2
+    assert "--allow-lossy-headroom=1 needs --pfc=1" in r.stderr
+
+
 def test_largest_time_is_accepted(run, tmp_path):
     r = run("--stop-time=4611686s", f"--out={tmp_path}/o", *SMALL)
     assert r.returncode == 0, r.stderr
