@@ -109,6 +109,8 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
         stream += sw->AssignStreams(stream);
         fabric->m_switches.push_back(sw);
         fabric->m_switchNodes.push_back(node);
+        fabric->m_switchOfNode.resize(graph->GetNNodes(), nullptr);
+        fabric->m_switchOfNode[node] = PeekPointer(sw);
     }
     return fabric;
 }

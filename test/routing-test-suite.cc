@@ -6,6 +6,7 @@
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/boolean.h"
+#include "ns3/channel-dependency-graph.h"
 #include "ns3/dimension-order-routing.h"
 #include "ns3/dragonfly-routing.h"
 #include "ns3/dragonfly-topology-helper.h"
@@ -762,6 +763,67 @@ class RoutingEngineRegistryTestCase : public TestCase
 };
 
 /// \brief The routing suite.
+/**
+ * ChannelDependencyGraph (the runner's deadlock-freedom check) agrees with the
+ * per-path reference CdgHasCycle on every engine and class setting, and a cycle it
+ * reports is one: each channel's far end is where the next leaves from. A budget
+ * smaller than the work gives NOT_CHECKED.
+ */
+class ChannelDependencyGraphTestCase : public TestCase
+{
+  public:
+    ChannelDependencyGraphTestCase()
+        : TestCase("ChannelDependencyGraph agrees with the per-path CDG; its cycle is real")
+    {
+    }
+
+  private:
+    void Check(Ptr<TopologyGraph> g, const std::string& engine, bool useClasses)
+    {
+        Ptr<RouteTable> t = RoutingEngine::BuildTable(engine, g);
+        ChannelDependencyGraph cdg(g, t, useClasses);
+        const auto r = cdg.Compute(0);
+        const bool cyclic = CdgHasCycle(*g, *t, useClasses);
+        const std::string what = g->Describe() + " " + engine + (useClasses ? "" : " one class");
+        NS_TEST_ASSERT_MSG_EQ((r == ChannelDependencyGraph::Result::CYCLIC), cyclic, what);
+        const auto& c = cdg.GetCycle();
+        NS_TEST_ASSERT_MSG_EQ(c.empty(), !cyclic, what);
+        for (size_t i = 0; i < c.size(); ++i)
+        {
+            const auto& far = g->GetPorts(c[i].node)[c[i].port];
+            NS_TEST_ASSERT_MSG_EQ(far.peer, c[(i + 1) % c.size()].node, what << " cycle hop " << i);
+            NS_TEST_ASSERT_MSG_EQ(g->IsHost(far.peer), false, what << " switch channels");
+        }
+    }
+
+    void DoRun() override
+    {
+        Check(Torus("8", true), "dor", true);
+        Check(Torus("8", true), "dor", false);
+        Check(Torus("4x4", true), "dor", true);
+        Check(Torus("4x4", true), "dor", false);
+        Check(Torus("4x4", true), "ecmp", true);
+        Check(Torus("4x4", false), "ecmp", true);
+        Check(Torus("4x4", false), "dor", true);
+        Check(Torus("3x5", true), "updown", false);
+        Check(Dragonfly(2, 4, 2, 9), "minimal", true);
+        Check(Dragonfly(2, 4, 2, 9), "minimal", false);
+        Check(Dragonfly(1, 3, 1, 4), "ecmp", true);
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(4));
+        Check(ft->Build(), "ecmp", true);
+        Ptr<TopologyGraph> ring = Torus("8", true);
+        ChannelDependencyGraph small(ring, RoutingEngine::BuildTable("dor", ring), false);
+        NS_TEST_ASSERT_MSG_EQ((small.Compute(10) == ChannelDependencyGraph::Result::NOT_CHECKED),
+                              true,
+                              "budget of 10 steps");
+        NS_TEST_ASSERT_MSG_EQ((small.Compute(0) == ChannelDependencyGraph::Result::CYCLIC),
+                              true,
+                              "no budget");
+        NS_TEST_ASSERT_MSG_EQ(small.DescribeCycle(2).find("... -> "), 18, "two channels, then ...");
+    }
+};
+
 class RoutingTestSuite : public TestSuite
 {
   public:
@@ -776,6 +838,7 @@ class RoutingTestSuite : public TestSuite
         AddTestCase(new RoutingFactoryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new NarrowRowsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoutingEngineRegistryTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new ChannelDependencyGraphTestCase, AI_FABRIC_QUICK);
     }
 };
 

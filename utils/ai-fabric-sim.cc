@@ -4,7 +4,7 @@
  * ai-fabric-sim: the command-line front end of ScenarioRunner.
  *   ai-fabric-sim --topology=fattree --k=4 --workload=allreduce --bytes=16MiB --out=out
  * Exit status: 0 finished, 2 bad configuration, 3 stopped by --stop-time with work
- * left, 1 any other error.
+ * left, 4 stopped by a deadlock (summary.json "deadlock"), 1 any other error.
  */
 #include "ns3/config-error.h"
 #include "ns3/run-summary-printer.h"
@@ -26,6 +26,10 @@ main(int argc, char** argv)
         ns3::PrintRunSummary(std::cout, summary);
         const bool complete = summary.contains("complete") && summary["complete"].is_boolean() &&
                               summary["complete"].get<bool>();
+        if (summary.contains("deadlock"))
+        {
+            return 4;
+        }
         return complete ? 0 : 3;
     }
     catch (const ns3::ConfigError& e)

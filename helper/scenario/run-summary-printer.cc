@@ -192,7 +192,14 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
        << ", routing " << Text(s, {"config", "routing"}) << "\n";
 
     const json* complete = At(s, {"complete"});
-    if (complete != nullptr && complete->is_boolean() && !complete->get<bool>())
+    if (const json* d = At(s, {"deadlock"}))
+    {
+        os << "  status:       DEADLOCK at " << Text(*d, {"time_ns"})
+           << " ns (queues stalled since " << Text(*d, {"stalled_since_ns"})
+           << " ns): " << Text(*d, {"text"}) << " (node:port:" << Text(s, {"deadlock", "lane"})
+           << ")\n";
+    }
+    else if (complete != nullptr && complete->is_boolean() && !complete->get<bool>())
     {
         os << "  status:       INCOMPLETE (stopped at --stop-time="
            << Text(s, {"config", "stop-time"}) << ")";

@@ -706,6 +706,12 @@ BuildKnobs()
             return Join(parts, ",");
         },
         true));
+    k.push_back(TimeKnob("deadlock-stall-time",
+                         "stop with exit 4 when a cycle of switch queues has been paused "
+                         "(PFC) or out of credits (InfiniBand) without sending for this "
+                         "long (checked every 100 us of simulated time; 0 = off)",
+                         &C::deadlockStallTime,
+                         true));
     k.push_back(TimeKnob("qlen-interval",
                          "period of queue-length samples in qlen.csv (0 = off)",
                          &C::qlenInterval,

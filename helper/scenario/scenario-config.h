@@ -104,21 +104,22 @@ class ScenarioConfig
     uint32_t fanin{8};                    ///< incast senders
     std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
     double load{0.3};                     ///< background load, fraction of host link
-    Time backgroundDuration{MilliSeconds(1)}; ///< background arrival window; 0 = stop time
-    std::string flows;                        ///< flow file path ("" = none)
-    uint32_t seed{1};                         ///< ns-3 RngSeed
-    uint64_t run{1};                          ///< ns-3 RngRun
-    Time stopTime{Seconds(1)};                ///< simulated-time cap
-    std::string out{"out"};                   ///< output directory
-    Time qlenInterval{MicroSeconds(10)};      ///< queue sampling period; 0 = off
-    uint32_t ackInterval{1};                  ///< one ACK every K packets
-    std::string scheduler{"timing-wheel"};    ///< event list (EventLists())
-    std::string simulator{"fabric"};          ///< simulator implementation (SimulatorImpls())
-    uint32_t priority{3};                     ///< RDMA traffic class
-    std::optional<uint64_t> kmin;             ///< ECN Kmin bytes; unset = scale from link rate
-    std::optional<uint64_t> kmax;             ///< ECN Kmax bytes; unset = scale from link rate
-    std::optional<double> pmax;               ///< ECN Pmax; unset = scale from link rate
-    std::vector<LinkFailure> linkFailures;    ///< cables failing mid-run (InfiniBand)
+    Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
+    std::string flows;                         ///< flow file path ("" = none)
+    uint32_t seed{1};                          ///< ns-3 RngSeed
+    uint64_t run{1};                           ///< ns-3 RngRun
+    Time stopTime{Seconds(1)};                 ///< simulated-time cap
+    std::string out{"out"};                    ///< output directory
+    Time qlenInterval{MicroSeconds(10)};       ///< queue sampling period; 0 = off
+    Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
+    uint32_t ackInterval{1};                   ///< one ACK every K packets
+    std::string scheduler{"timing-wheel"};     ///< event list (EventLists())
+    std::string simulator{"fabric"};           ///< simulator implementation (SimulatorImpls())
+    uint32_t priority{3};                      ///< RDMA traffic class
+    std::optional<uint64_t> kmin;              ///< ECN Kmin bytes; unset = scale from link rate
+    std::optional<uint64_t> kmax;              ///< ECN Kmax bytes; unset = scale from link rate
+    std::optional<double> pmax;                ///< ECN Pmax; unset = scale from link rate
+    std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run (InfiniBand)
 
     /**
      * \brief Set a knob from text.

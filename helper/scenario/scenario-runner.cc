@@ -7,9 +7,11 @@
 #include "output-writer.h"
 
 #include "ns3/boolean.h"
+#include "ns3/channel-dependency-graph.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/deadlock-detector.h"
 #include "ns3/double.h"
 #include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
@@ -43,6 +45,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -383,6 +386,44 @@ ScenarioRunner::ScheduleFlows()
 }
 
 void
+ScenarioRunner::CheckDeadlockFreedom()
+{
+    // Only lossless links can deadlock: RoCEv2 with PFC, InfiniBand always.
+    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
+    if (roce && !m_config.pfc)
+    {
+        m_extraSummary["routing_deadlock_free"] = nullptr;
+        return;
+    }
+    // A RoCEv2 switch with UseClassRule false keeps every packet in one class.
+    const bool classesOff = roce && m_routes->GetNumClasses() > 1 && !roce->GetSwitches().empty() &&
+                            roce->GetSwitches().front()->GetNumClasses() == 1;
+    const bool useClasses = !classesOff;
+    ChannelDependencyGraph cdg(m_graph, m_routes, useClasses);
+    const ChannelDependencyGraph::Result r = cdg.Compute(kDependencyCheckBudget);
+    if (r == ChannelDependencyGraph::Result::NOT_CHECKED)
+    {
+        m_extraSummary["routing_deadlock_free"] = nullptr;
+        return;
+    }
+    const bool free = r == ChannelDependencyGraph::Result::ACYCLIC;
+    m_extraSummary["routing_deadlock_free"] = free;
+    if (!free)
+    {
+        const std::string warning =
+            "--routing=" + m_routes->GetEngineName() +
+            (classesOff ? " with one class (RoceSwitch::UseClassRule false)" : "") +
+            " is not deadlock free on this topology: its channel dependencies close a cycle "
+            "(node:port:class " +
+            cdg.DescribeCycle(8) +
+            "), so lossless links can lock up (the run then stops with exit 4); updown is "
+            "deadlock free on any topology";
+        std::cerr << "ai-fabric-sim: warning: " << warning << "\n";
+        m_extraSummary["warnings"].push_back(warning);
+    }
+}
+
+void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
@@ -581,7 +622,25 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     {
         s[it.key()] = it.value();
     }
-    if (!complete)
+    if (m_detector && m_detector->Found())
+    {
+        nlohmann::json cycle = nlohmann::json::array();
+        for (const auto& v : m_detector->GetCycle())
+        {
+            cycle.push_back(
+                {{"node", v.node}, {"port", v.port}, {m_detector->GetLaneName(), v.lane}});
+        }
+        s["deadlock"] = {{"time_ns", m_detector->GetDetectionTime().GetNanoSeconds()},
+                         {"stalled_since_ns", m_detector->GetStalledSince().GetNanoSeconds()},
+                         {"lane", m_detector->GetLaneName()},
+                         {"cycle", cycle},
+                         {"text", m_detector->DescribeCycle()}};
+        s["unfinished"] = "deadlock at " +
+                          std::to_string(m_detector->GetDetectionTime().GetSeconds()) + " s with " +
+                          std::to_string(m_fabric->GetPendingMessages()) +
+                          " messages in flight: " + m_detector->DescribeCycle();
+    }
+    else if (!complete)
     {
         s["unfinished"] = "stop time " + std::to_string(m_config.stopTime.GetSeconds()) +
                           " s reached with " + std::to_string(m_fabric->GetPendingMessages()) +
@@ -601,6 +660,7 @@ ScenarioRunner::Run()
     try
     {
         BuildFabric();
+        CheckDeadlockFreedom();
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();
@@ -616,6 +676,12 @@ ScenarioRunner::Run()
     {
         Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);
     }
+    if (m_config.deadlockStallTime > Time(0))
+    {
+        m_detector = CreateObject<DeadlockDetector>();
+        m_detector->SetAttribute("StallTime", TimeValue(m_config.deadlockStallTime));
+        m_detector->Install(m_fabric);
+    }
     if (m_finished.empty())
     {
         m_workDone = true; // nothing to wait for: do not sample queues until the stop time
@@ -624,7 +690,7 @@ ScenarioRunner::Run()
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    bool complete = m_workDone || m_finished.empty();
+    bool complete = (m_workDone || m_finished.empty()) && !(m_detector && m_detector->Found());
     nlohmann::json summary = MakeSummary(wall, complete);
     if (m_flowWorkload)
     {
@@ -646,6 +712,11 @@ ScenarioRunner::Run()
     {
         m_collective->Dispose();
         m_collective = nullptr;
+    }
+    if (m_detector)
+    {
+        m_detector->Dispose();
+        m_detector = nullptr;
     }
     m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
     m_fabric = nullptr;

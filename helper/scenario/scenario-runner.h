@@ -23,6 +23,7 @@ class RdmaFabric;
 class OutputWriter;
 class FlowWorkload;
 class CollectiveWorkload;
+class DeadlockDetector;
 
 /**
  * \ingroup ai-fabric
@@ -58,11 +59,18 @@ class ScenarioRunner
     /// Post a point-to-point workload's messages.
     void SchedulePointToPoint(const PointToPointPattern& pattern);
     void ScheduleFlows();
+    /// Say whether the routing is deadlock free on the lossless fabric
+    /// (summary.json routing_deadlock_free; a warning on stderr when it is not).
+    void CheckDeadlockFreedom();
     void ConnectMonitors();
     void ConnectIbDrops();
     void SampleQueues();
     void MaybeFinish();
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
+
+    /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a
+    /// second); larger fabrics are reported as not checked.
+    static constexpr uint64_t kDependencyCheckBudget = 50'000'000;
 
     ScenarioConfig m_config;
     Ptr<TopologyGraph> m_graph;
@@ -74,6 +82,7 @@ class ScenarioRunner
     uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;
+    Ptr<DeadlockDetector> m_detector; //!< when --deadlock-stall-time > 0
     bool m_workDone{false};
     /// One predicate per source of work (pattern, collectives, flows); all true = done.
     std::vector<std::function<bool()>> m_finished;

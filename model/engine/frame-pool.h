@@ -101,6 +101,20 @@ class FramePool
         m_free = i;
     }
 
+    /// \return true if \p pred holds for a frame of \p q (oldest first; stops at the first)
+    template <typename Pred>
+    bool AnyOf(const Queue& q, Pred pred) const
+    {
+        for (uint32_t i = q.head; i != NIL; i = m_next[i])
+        {
+            if (pred(*Value(i)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /// Drop every frame of \p q.
     void Clear(Queue& q)
     {

@@ -4,6 +4,7 @@
 #include "ib-fabric.h"
 
 #include "ns3/boolean.h"
+#include "ns3/fabric-simulator.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-frame.h"
 #include "ns3/ib-hca.h"
@@ -17,6 +18,7 @@
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/wait-for-graph.h"
 
 #include <algorithm>
 #include <sstream>
@@ -394,6 +396,78 @@ IbFabric::GetHostPort(uint32_t host) const
             hca->GetFullPacketBytes(),
             hca->GetAckBytes(),
             m_switchLatency};
+}
+
+void
+IbFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
+{
+    const int64_t now = FabricSimulator::NowTicks();
+    if (m_watchBase.empty())
+    {
+        m_switchOfNode.assign(m_devices.size(), -1);
+        for (uint32_t s = 0; s < m_switches.size(); ++s)
+        {
+            m_switchOfNode[m_switchNodes[s]] = static_cast<int32_t>(s);
+            m_watchBase.push_back(static_cast<uint32_t>(m_stallWatch.size()));
+            m_stallWatch.resize(m_stallWatch.size() + m_switches[s]->GetNPorts() * 16);
+        }
+    }
+    m_stalledByNode.assign(m_devices.size(), {});
+    // Vertices: outputs with a packet and too few credits for it that sent nothing on
+    // the VL since an earlier call at least stallTicks ago. Host cables are skipped:
+    // an HCA always drains, so no cycle passes through it.
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const IbSwitch& sw = *m_switches[s];
+        const uint32_t node = m_switchNodes[s];
+        const auto& ports = m_graph->GetPorts(node);
+        for (uint32_t port = 0; port < sw.GetNPorts(); ++port)
+        {
+            const IbNetDevice& dev = *m_devices[node][port];
+            for (uint8_t vl = 0; vl < dev.GetNumDataVls(); ++vl)
+            {
+                StallWatch& w = m_stallWatch[m_watchBase[s] + port * 16 + vl];
+                const uint64_t sent = dev.GetTxBytesOnVl(vl);
+                if (!sw.IsCreditBlocked(port, vl) || m_graph->IsHost(ports[port].peer))
+                {
+                    w.sinceTicks = -1;
+                    continue;
+                }
+                if (w.sinceTicks < 0 || sent != w.txBytes)
+                {
+                    w.sinceTicks = now;
+                    w.txBytes = sent;
+                }
+                if (now - w.sinceTicks >= stallTicks)
+                {
+                    m_stalledByNode[node].push_back(
+                        graph.AddVertex({node, port, vl, w.sinceTicks}));
+                }
+            }
+        }
+    }
+    // Edges: u = (S, p, VL) waits for the partner T's input buffer (p', VL), which
+    // drains only as the stalled outputs of T holding its packets send.
+    for (uint32_t u = 0; u < graph.GetNVertices(); ++u)
+    {
+        const WaitForGraph::Vertex vu = graph.GetVertex(u);
+        const TopologyGraph::Port& far = m_graph->GetPorts(vu.node)[vu.port];
+        const IbSwitch& t = *m_switches[m_switchOfNode[far.peer]];
+        for (uint32_t v : m_stalledByNode[far.peer])
+        {
+            const WaitForGraph::Vertex& vv = graph.GetVertex(v);
+            if (t.HoldsPacketFrom(vv.port, vv.lane, far.peerPort, vu.lane))
+            {
+                graph.AddEdge(u, v);
+            }
+        }
+    }
+}
+
+std::string
+IbFabric::GetLaneName() const
+{
+    return "vl";
 }
 
 IbFabric::Counters

@@ -88,6 +88,10 @@ class IbFabric : public RdmaFabric
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
     Counters GetCounters() const override;
+    /// Credit-starved switch outputs (no VL bytes sent between two calls, too few
+    /// credits for the first packet, for stallTicks) and the input buffers they fill.
+    void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
+    std::string GetLaneName() const override;
 
   protected:
     void DoDispose() override;
@@ -118,7 +122,19 @@ class IbFabric : public RdmaFabric
     bool m_reroute;                         //!< Attribute
     uint32_t m_reroutes;
     uint64_t m_rerouteChanged;
-    TracedCallback<uint32_t> m_linkFailedTrace;         //!< (link)
+
+    /// CollectStalledQueues' view of one switch output (port, VL) between calls.
+    struct StallWatch
+    {
+        uint64_t txBytes{0};    //!< bytes the port had sent on the VL
+        int64_t sinceTicks{-1}; //!< blocked without sending since (-1: not blocked)
+    };
+
+    std::vector<StallWatch> m_stallWatch;               //!< by m_watchBase[switch] + port * 16 + VL
+    std::vector<uint32_t> m_watchBase;                  //!< per switch: its first StallWatch
+    std::vector<std::vector<uint32_t>> m_stalledByNode; //!< CollectStalledQueues' scratch
+    std::vector<int32_t> m_switchOfNode;        //!< by graph node: switch index, -1 for hosts
+    TracedCallback<uint32_t> m_linkFailedTrace; //!< (link)
     TracedCallback<uint32_t, uint32_t> m_reroutedTrace; //!< (reroute #, LFT entries changed)
 };
 

@@ -13,6 +13,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -321,6 +323,22 @@ IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPor
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
     m_vlBytes[outPort][outVl] += p->GetSize();
     m_ports[outPort]->NotifyDataAvailable();
+}
+
+bool
+IbSwitch::IsCreditBlocked(uint32_t port, uint8_t vl) const
+{
+    const auto& q = m_voq.at(port).at(vl);
+    return !q.empty() && q.front().blocks > m_ports[port]->GetAvailableCredits(vl);
+}
+
+bool
+IbSwitch::HoldsPacketFrom(uint32_t port, uint8_t vl, uint32_t inPort, uint8_t inVl) const
+{
+    const auto& q = m_voq.at(port).at(vl);
+    return std::any_of(q.begin(), q.end(), [inPort, inVl](const Queued& e) {
+        return e.inPort == inPort && e.inVl == inVl;
+    });
 }
 
 uint32_t

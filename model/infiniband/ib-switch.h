@@ -89,6 +89,15 @@ class IbSwitch : public Object
     /// \return bytes queued for an output (port, VL)
     uint64_t GetQueuedBytes(uint32_t port, uint8_t vl) const;
     uint64_t GetQueuedBytes(uint32_t port) const;
+    /// \return true if output (port, VL) holds a packet and its port has too few
+    /// credits on that VL for the first one
+    bool IsCreditBlocked(uint32_t port, uint8_t vl) const;
+    /**
+     * \return true if output (port, VL) holds a packet that arrived on \p inPort and
+     * \p inVl (it occupies that input's buffer). Walks the queue: for the deadlock
+     * check, not the packet path.
+     */
+    bool HoldsPacketFrom(uint32_t port, uint8_t vl, uint32_t inPort, uint8_t inVl) const;
 
   protected:
     void DoDispose() override;

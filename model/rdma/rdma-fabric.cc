@@ -76,6 +76,17 @@ RdmaFabric::PipelinedMakespan(const std::vector<double>& rates,
     return best;
 }
 
+void
+RdmaFabric::CollectStalledQueues(int64_t /* stallTicks */, WaitForGraph& /* graph */)
+{
+}
+
+std::string
+RdmaFabric::GetLaneName() const
+{
+    return "priority";
+}
+
 uint64_t
 RdmaFabric::GetPendingMessages() const
 {

@@ -13,6 +13,7 @@
 #include "ns3/topology-graph.h"
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@ namespace ns3
 
 class RouteTable;
 class RdmaQueuePair;
+class WaitForGraph;
 class RdmaNic;
 struct RdmaMessage;
 
@@ -105,6 +107,16 @@ class RdmaFabric : public Object
     /// Unloaded completion time of a message on its path, ACK included.
     virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
     virtual Counters GetCounters() const = 0;
+    /**
+     * Put into \p graph every switch egress queue that holds frames, is blocked by its
+     * link partner (PFC pause on RoCEv2, too few credits on InfiniBand) and has sent
+     * nothing for at least \p stallTicks time steps, with the edges of what each waits
+     * for (WaitForGraph). DeadlockDetector calls it periodically; a fabric that tracks
+     * progress between calls may keep state. The default adds nothing.
+     */
+    virtual void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph);
+    /// \return what a WaitForGraph vertex's lane is on this fabric: "priority" or "vl"
+    virtual std::string GetLaneName() const;
     /// Messages posted and not yet acknowledged.
     uint64_t GetPendingMessages() const;
 

@@ -21,6 +21,7 @@
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-helper.h"
+#include "ns3/wait-for-graph.h"
 
 #include <algorithm>
 
@@ -50,6 +51,7 @@ RoceFabric::DoDispose()
 {
     m_nics.clear();
     m_switches.clear();
+    m_switchOfNode.clear();
     m_devices.clear();
     m_routes = nullptr;
     m_graph = nullptr;
@@ -241,6 +243,56 @@ RoceFabric::GetCounters() const
     }
     c.queuePairs /= 2; // counted at both ends
     return c;
+}
+
+void
+RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
+{
+    // Vertices: switch egress queues with frames, paused by a switch partner without
+    // a break for stallTicks (a pause refreshed in time keeps its start). Hosts never
+    // wait for anything: only switch-to-switch cables can close a cycle.
+    const int64_t now = FabricSimulator::NowTicks();
+    std::vector<std::vector<uint32_t>>& byNode = m_stalledByNode;
+    byNode.assign(m_devices.size(), {});
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const RoceSwitch& sw = *m_switches[s];
+        const uint32_t node = m_switchNodes[s];
+        const auto& ports = m_graph->GetPorts(node);
+        for (uint32_t port = 0; port < sw.GetNPorts(); ++port)
+        {
+            const RoceNetDevice& dev = *m_devices[node][port];
+            const uint8_t waiting = dev.GetPausedMask() & sw.GetNonEmptyQueues(port);
+            if (waiting == 0 || m_graph->IsHost(ports[port].peer))
+            {
+                continue;
+            }
+            for (uint8_t prio = 0; prio < 8; ++prio)
+            {
+                const int64_t since = dev.GetPauseStart(prio).GetTimeStep();
+                if (((waiting >> prio) & 1) != 0 && now - since >= stallTicks)
+                {
+                    byNode[node].push_back(graph.AddVertex({node, port, prio, since}));
+                }
+            }
+        }
+    }
+    // Edges: u = (S, p, prio) is paused because its partner T's ingress (p', prio) is
+    // over XOFF; it waits for every stalled queue of T holding frames of that ingress.
+    for (uint32_t u = 0; u < graph.GetNVertices(); ++u)
+    {
+        const WaitForGraph::Vertex vu = graph.GetVertex(u);
+        const TopologyGraph::Port& far = m_graph->GetPorts(vu.node)[vu.port];
+        const RoceSwitch* t = m_switchOfNode[far.peer];
+        for (uint32_t v : byNode[far.peer])
+        {
+            const WaitForGraph::Vertex& vv = graph.GetVertex(v);
+            if (t->HoldsFrameFrom(vv.port, vv.lane, far.peerPort, vu.lane))
+            {
+                graph.AddEdge(u, v);
+            }
+        }
+    }
 }
 
 void

@@ -62,6 +62,7 @@ class RoceFabric : public RdmaFabric
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
 
     Counters GetCounters() const override;
+    void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
 
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
@@ -84,8 +85,10 @@ class RoceFabric : public RdmaFabric
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     uint8_t m_priority;
-    mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
-    mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
+    std::vector<const RoceSwitch*> m_switchOfNode;      //!< by graph node (null for hosts)
+    std::vector<std::vector<uint32_t>> m_stalledByNode; //!< CollectStalledQueues' scratch
+    mutable std::vector<uint32_t> m_idealLinks;         //!< GetIdealFct's path (reused)
+    mutable std::vector<double> m_idealRates;           //!< its links' rates, bit/s (reused)
 };
 
 } // namespace ns3

@@ -522,6 +522,12 @@ RoceNetDevice::GetPauseFramesReceived() const
 }
 
 Time
+RoceNetDevice::GetPauseStart(uint8_t prio) const
+{
+    return m_pauseStart.at(prio);
+}
+
+Time
 RoceNetDevice::GetPausedTime(uint8_t prio) const
 {
     Time t = m_pausedTotal[prio];

@@ -146,6 +146,8 @@ class RoceNetDevice : public NetDevice
     uint64_t GetTxBytes() const;
     uint64_t GetPauseFramesSent() const;
     uint64_t GetPauseFramesReceived() const;
+    /// When the peer's current pause of \p prio began (meaningful while IsPausedByPeer).
+    Time GetPauseStart(uint8_t prio) const;
     /// Time during which priority prio was paused by the peer, so far.
     Time GetPausedTime(uint8_t prio) const;
 

@@ -346,6 +346,15 @@ RoceSwitch::GetQueuePackets(uint32_t port, uint8_t queue) const
     return m_egress[port].queue[queue].frames.size;
 }
 
+bool
+RoceSwitch::HoldsFrameFrom(uint32_t port, uint8_t queue, uint32_t inPort, uint8_t inPrio) const
+{
+    return m_framePool.AnyOf(m_egress.at(port).queue.at(queue).frames,
+                             [inPort, inPrio](const QueuedFrame& f) {
+                                 return f.inPort == inPort && f.inPrio == inPrio;
+                             });
+}
+
 uint64_t
 RoceSwitch::GetLosslessDrops() const
 {

@@ -102,6 +102,12 @@ class RoceSwitch : public Object, public RocePortOwner
     /// \return bytes queued at egress port `port` over all eight priorities
     uint64_t GetPortBytes(uint32_t port) const;
     uint32_t GetQueuePackets(uint32_t port, uint8_t queue) const;
+    /**
+     * \return true if egress queue \p queue of \p port holds a frame that arrived on
+     * \p inPort with priority \p inPrio (it counts towards that ingress's PFC
+     * threshold). Walks the queue: for the deadlock check, not the frame path.
+     */
+    bool HoldsFrameFrom(uint32_t port, uint8_t queue, uint32_t inPort, uint8_t inPrio) const;
 
     uint64_t GetLosslessDrops() const;
     uint64_t GetLossyDrops() const;

@@ -344,3 +344,77 @@ def test_workload_error_leaves_no_output(run, tmp_path):
     assert "--stop-time" in r.stderr and str(flows) in r.stderr
     assert r.stderr.count("\n") == 1, r.stderr
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+RING = ["--topology=torus", "--dims=8", "--hosts-per-switch=1", "--workload=alltoall"]
+RING += ["--bytes=4MB"]
+
+
+def test_deadlock_stops_the_run_with_exit_4(run, tmp_path):
+    # One class on a lossless ring: the clockwise buffer cycle fills. The detector
+    # stops the run within 1 ms of the stall and names the cycle; the runner warned
+    # before the run that the routing is not deadlock free.
+    off = ["--ns3::RoceSwitch::UseClassRule=false", "--buffer=500KB"]
+    r = run(*RING, *off, f"--out={tmp_path}/off")
+    assert r.returncode == 4, r.stderr
+    assert r.stderr.count("warning: --routing=dor with one class") == 1
+    assert "DEADLOCK at" in r.stdout
+    s = json.loads((tmp_path / "off" / "summary.json").read_text())
+    d = s["deadlock"]
+    assert s["complete"] is False and s["routing_deadlock_free"] is False
+    assert len(d["cycle"]) >= 2
+    assert all(v["priority"] == 3 for v in d["cycle"])
+    assert 0 < d["time_ns"] - d["stalled_since_ns"] <= 1_000_000
+    assert abs(s["sim_time_s"] * 1e9 - d["time_ns"]) < 1
+    assert d["text"].startswith(f"{d['cycle'][0]['node']}:")
+    # The dateline classes: no warning, no deadlock.
+    r = run(*RING, "--buffer=500KB", f"--out={tmp_path}/on")
+    assert r.returncode == 0, r.stderr
+    assert "warning" not in r.stderr
+    s = json.loads((tmp_path / "on" / "summary.json").read_text())
+    assert s["routing_deadlock_free"] is True and "deadlock" not in s
+    # Detection off: today's behaviour, the stop time with work left (exit 3).
+    r = run(*RING, *off, "--deadlock-stall-time=0", "--stop-time=2ms",
+            f"--out={tmp_path}/nodetect")
+    assert r.returncode == 3, r.stderr
+
+
+def test_infiniband_credit_deadlock_is_named(run, tmp_path):
+    ib = ["--fabric=infiniband", "--mtu=4096", *RING, "--routing=ecmp"]
+    r = run(*ib, f"--out={tmp_path}/o")
+    assert r.returncode == 4, r.stderr
+    assert "warning: --routing=ecmp is not deadlock free" in r.stderr
+    d = json.loads((tmp_path / "o" / "summary.json").read_text())["deadlock"]
+    assert d["lane"] == "vl" and len(d["cycle"]) >= 2
+    assert all(v["vl"] == 0 for v in d["cycle"])
+    assert d["time_ns"] - d["stalled_since_ns"] <= 1_000_000
+    # dor gets a second VL from the Subnet Manager: deadlock free.
+    r = run("--fabric=infiniband", "--mtu=4096", *RING, f"--out={tmp_path}/dor")
+    assert r.returncode == 0, r.stderr
+
+
+def test_ecmp_on_a_cyclic_topology_file_warns(run, tmp_path):
+    # Four switches in a ring (ids 4-7), one host on each: shortest paths close a
+    # channel-dependency cycle; up*/down* on the same file does not.
+    lines = ["8 4 8", "4 5 6 7"]
+    lines += [f"{h} {h + 4} 100Gbps 1us 0" for h in range(4)]
+    lines += ["4 5 100Gbps 1us 0", "5 6 100Gbps 1us 0", "6 7 100Gbps 1us 0"]
+    lines += ["7 4 100Gbps 1us 0"]
+    topo = tmp_path / "ring.txt"
+    topo.write_text("\n".join(lines) + "\n")
+    base = ["--topology=file", f"--topology-file={topo}", "--workload=none"]
+    r = run(*base, f"--out={tmp_path}/ecmp")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning: --routing=ecmp is not deadlock free") == 1
+    s = json.loads((tmp_path / "ecmp" / "summary.json").read_text())
+    assert s["routing_deadlock_free"] is False
+    assert len(s["warnings"]) == 1
+    r = run(*base, "--routing=updown", f"--out={tmp_path}/updown")
+    assert r.returncode == 0 and "warning" not in r.stderr
+    s = json.loads((tmp_path / "updown" / "summary.json").read_text())
+    assert s["routing_deadlock_free"] is True
+    # Lossy (no PFC): nothing can lock up, nothing to say.
+    r = run(*base, "--pfc=0", f"--out={tmp_path}/lossy")
+    assert r.returncode == 0 and "warning" not in r.stderr
+    s = json.loads((tmp_path / "lossy" / "summary.json").read_text())
+    assert s["routing_deadlock_free"] is None
