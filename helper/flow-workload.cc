@@ -306,13 +306,15 @@ FlowWorkload::OnMessage(const RdmaFabric::MessageRecord& r)
     m_ports.erase(it);
 }
 
-void
+bool
 FlowWorkload::Close()
 {
     if (m_fctTxt.is_open())
     {
         m_fctTxt.close();
+        return !m_fctTxt.fail();
     }
+    return true;
 }
 
 uint64_t

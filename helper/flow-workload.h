@@ -100,7 +100,8 @@ class FlowWorkload : public Object
     std::string GetFctTxtPath() const;
 
     /// Flush and close fct.txt (also done on dispose).
-    void Close();
+    /// \return false if a write to it failed (a full disk): the file is incomplete
+    bool Close();
 
     /**
      * \brief Assign fixed random variable stream numbers.

@@ -4,6 +4,7 @@
 #include "output-writer.h"
 
 #include "config-error.h"
+#include "output-error.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
@@ -11,6 +12,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -161,10 +163,13 @@ OutputWriter::EndRow(Csv& csv)
 void
 OutputWriter::Flush(Csv& csv)
 {
-    csv.file.write(csv.buffer.data(), static_cast<std::streamsize>(csv.buffer.size()));
-    if (!csv.file)
+    if (m_writeError.empty())
     {
-        NS_FATAL_ERROR("cannot write " << m_dir << "/" << csv.name << " (disk full?)");
+        csv.file.write(csv.buffer.data(), static_cast<std::streamsize>(csv.buffer.size()));
+        if (!csv.file)
+        {
+            FailWrite(csv.name);
+        }
     }
     csv.buffer.clear();
 }
@@ -299,6 +304,35 @@ OutputWriter::FctStats() const
 }
 
 void
+OutputWriter::FailWrite(const std::string& name)
+{
+    if (!m_writeError.empty())
+    {
+        return;
+    }
+    // errno of the failed write(2) (ENOSPC, EFBIG, EIO): the stream keeps no reason.
+    const int err = errno;
+    m_writeError = "cannot write " + (std::filesystem::path(m_dir) / name).string() + ": " +
+                   (err != 0 ? std::generic_category().message(err) : std::string("I/O error"));
+    if (m_onWriteError)
+    {
+        m_onWriteError();
+    }
+}
+
+void
+OutputWriter::SetWriteErrorCallback(std::function<void()> cb)
+{
+    m_onWriteError = std::move(cb);
+}
+
+const std::string&
+OutputWriter::GetWriteError() const
+{
+    return m_writeError;
+}
+
+void
 OutputWriter::Close()
 {
     if (m_closed)
@@ -309,7 +343,12 @@ OutputWriter::Close()
     for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
     {
         Flush(*csv);
-        csv->file.close();
+        errno = 0;
+        csv->file.close(); // writes what the stream still buffers
+        if (csv->file.fail())
+        {
+            FailWrite(csv->name);
+        }
     }
 }
 
@@ -334,6 +373,11 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
                         !summary["complete"].is_boolean(),
                     "OutputWriter::WriteSummary: the summary needs a boolean \"complete\"");
     Close(); // every CSV is complete before summary.json appears
+    if (!m_writeError.empty())
+    {
+        Abandon();
+        throw OutputError(m_writeError + "; the run's output files were removed");
+    }
     nlohmann::json j = summary;
     if (!j.contains("fct"))
     {
@@ -352,18 +396,22 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out << j.dump(2) << '\n';
-        out.flush();
-        if (!out)
+        errno = 0;
+        out.close();
+        if (out.fail())
         {
-            NS_FATAL_ERROR("cannot write " << tmp.string());
+            FailWrite("summary.json.tmp");
+            Abandon();
+            throw OutputError(m_writeError + "; the run's output files were removed");
         }
     }
     std::error_code ec;
     fs::rename(tmp, final, ec);
     if (ec)
     {
-        NS_FATAL_ERROR("cannot rename " << tmp.string() << " to " << final.string() << ": "
-                                        << ec.message());
+        Abandon();
+        throw OutputError("cannot rename " + tmp.string() + " to " + final.string() + ": " +
+                          ec.message() + "; the run's output files were removed");
     }
     return j;
 }

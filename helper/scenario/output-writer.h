@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
@@ -126,6 +127,15 @@ class OutputWriter
     void Close();
 
     /**
+     * Called once, at the first write that fails (a full disk, a file size limit):
+     * the runner stops the simulation there. Rows appended afterwards are dropped,
+     * and WriteSummary throws OutputError.
+     */
+    void SetWriteErrorCallback(std::function<void()> cb);
+    /// \return the first write error ("cannot write DIR/FILE: reason"), empty if none
+    const std::string& GetWriteError() const;
+
+    /**
      * Close and delete every contract file in the directory (CSVs, pcaps, summary):
      * for a run that failed before it started, whose header-only CSVs would look
      * like the output of a run without traffic. Appending afterwards is an error.
@@ -139,6 +149,8 @@ class OutputWriter
      * row counts per file).
      * \param summary the run summary; must contain the boolean "complete"
      * \return the document as written (the summary plus "fct" and "output")
+     * \throws OutputError naming the file when a CSV or summary.json could not be
+     *         written; every contract file is removed first (Abandon)
      */
     nlohmann::json WriteSummary(const nlohmann::json& summary);
 
@@ -155,21 +167,26 @@ class OutputWriter
         uint64_t rows{0};   ///< data rows appended
     };
 
+    /// Record the first failed write (of \p name in m_dir, errno's reason) and call
+    /// the write-error callback.
+    void FailWrite(const std::string& name);
     /// Delete the contract's files in m_dir (ConfigError naming one that stays).
     void RemoveContractFiles() const;
     void OpenCsv(Csv& csv, const char* name, const char* header);
     void EndRow(Csv& csv);
     void Flush(Csv& csv);
 
-    std::string m_dir;               ///< output directory
-    bool m_closed{false};            ///< Close() was called
-    Csv m_fct;                       ///< fct.csv
-    Csv m_collective;                ///< collective.csv
-    Csv m_pfc;                       ///< pfc.csv
-    Csv m_qlen;                      ///< qlen.csv
-    Csv m_drops;                     ///< drops.csv
-    std::vector<double> m_slowdowns; ///< per-flow slowdowns, for percentiles
-    std::vector<double> m_fctNs;     ///< per-flow FCTs in ns, for percentiles
+    std::string m_dir;                    ///< output directory
+    bool m_closed{false};                 ///< Close() was called
+    std::string m_writeError;             ///< the first failed write, empty if none
+    std::function<void()> m_onWriteError; ///< SetWriteErrorCallback
+    Csv m_fct;                            ///< fct.csv
+    Csv m_collective;                     ///< collective.csv
+    Csv m_pfc;                            ///< pfc.csv
+    Csv m_qlen;                           ///< qlen.csv
+    Csv m_drops;                          ///< drops.csv
+    std::vector<double> m_slowdowns;      ///< per-flow slowdowns, for percentiles
+    std::vector<double> m_fctNs;          ///< per-flow FCTs in ns, for percentiles
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #include "scenario-runner.h"
 
 #include "config-error.h"
+#include "output-error.h"
 #include "output-writer.h"
 
 #include "ns3/boolean.h"
@@ -45,6 +46,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -649,6 +651,32 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     return s;
 }
 
+void
+ScenarioRunner::TearDown()
+{
+    if (m_flowWorkload)
+    {
+        m_flowWorkload->Dispose();
+        m_flowWorkload = nullptr;
+    }
+    if (m_collective)
+    {
+        m_collective->Dispose();
+        m_collective = nullptr;
+    }
+    if (m_detector)
+    {
+        m_detector->Dispose();
+        m_detector = nullptr;
+    }
+    m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
+    m_fabric = nullptr;
+    m_routes = nullptr;
+    m_graph = nullptr;
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(m_previousSimulatorImpl));
+}
+
 nlohmann::json
 ScenarioRunner::Run()
 {
@@ -657,6 +685,8 @@ ScenarioRunner::Run()
     m_graph = BuildTopology(m_config);
     m_routes = BuildRoutes(m_config, m_graph);
     m_writer = std::make_unique<OutputWriter>(m_config.out);
+    // A write that fails (a full disk) ends the run there; WriteSummary then throws.
+    m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
     try
     {
         BuildFabric();
@@ -692,38 +722,37 @@ ScenarioRunner::Run()
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bool complete = (m_workDone || m_finished.empty()) && !(m_detector && m_detector->Found());
     nlohmann::json summary = MakeSummary(wall, complete);
-    if (m_flowWorkload)
+    try
     {
-        summary["flow_workload"] = {
-            {"background_flows", m_flowWorkload->GetBackgroundFlows().size()},
-            {"file_flows", m_flowWorkload->GetFileFlows().size()},
-            {"background_window_end_s", m_flowWorkload->GetBackgroundWindowEnd().GetSeconds()},
-            {"posted", m_flowWorkload->GetPostedCount()}};
-        m_flowWorkload->Close();
+        if (m_flowWorkload)
+        {
+            summary["flow_workload"] = {
+                {"background_flows", m_flowWorkload->GetBackgroundFlows().size()},
+                {"file_flows", m_flowWorkload->GetFileFlows().size()},
+                {"background_window_end_s", m_flowWorkload->GetBackgroundWindowEnd().GetSeconds()},
+                {"posted", m_flowWorkload->GetPostedCount()}};
+            if (!m_flowWorkload->Close())
+            {
+                std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
+                m_writer->Abandon();
+                throw OutputError("cannot write " + m_flowWorkload->GetFctTxtPath() +
+                                  "; the run's output files were removed");
+            }
+        }
+        Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
+        if (const std::string pcap = roce ? roce->GetPcapWriteError() : ""; !pcap.empty())
+        {
+            m_writer->Abandon();
+            throw OutputError("cannot write " + pcap + "; the run's output files were removed");
+        }
+        summary = m_writer->WriteSummary(summary);
     }
-    m_writer->Close();
-    summary = m_writer->WriteSummary(summary);
-    if (m_flowWorkload)
+    catch (const OutputError&)
     {
-        m_flowWorkload->Dispose();
-        m_flowWorkload = nullptr;
+        TearDown();
+        throw;
     }
-    if (m_collective)
-    {
-        m_collective->Dispose();
-        m_collective = nullptr;
-    }
-    if (m_detector)
-    {
-        m_detector->Dispose();
-        m_detector = nullptr;
-    }
-    m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
-    m_fabric = nullptr;
-    m_routes = nullptr;
-    m_graph = nullptr;
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(m_previousSimulatorImpl));
+    TearDown();
     return summary;
 }
 

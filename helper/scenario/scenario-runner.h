@@ -67,6 +67,8 @@ class ScenarioRunner
     void SampleQueues();
     void MaybeFinish();
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
+    /// Dispose of the workloads, the detector and the fabric; Simulator::Destroy.
+    void TearDown();
 
     /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a
     /// second); larger fabrics are reported as not checked.

@@ -53,6 +53,7 @@ RoceFabric::DoDispose()
     m_switches.clear();
     m_switchOfNode.clear();
     m_devices.clear();
+    m_pcapFiles.clear();
     m_routes = nullptr;
     m_graph = nullptr;
     RdmaFabric::DoDispose();
@@ -295,6 +296,19 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
     }
 }
 
+std::string
+RoceFabric::GetPcapWriteError() const
+{
+    for (const auto& [name, file] : m_pcapFiles)
+    {
+        if (file->Fail())
+        {
+            return name;
+        }
+    }
+    return "";
+}
+
 void
 RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
 {
@@ -313,6 +327,7 @@ RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
             Ptr<PcapFileWrapper> file =
                 pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
             pcap.HookDefaultSink<RoceNetDevice>(m_devices[node][port], "PromiscSniffer", file);
+            m_pcapFiles.emplace_back(name, file);
         }
     }
 }

@@ -22,6 +22,7 @@ namespace ns3
 class RoceNic;
 class RoceSwitch;
 class RoceNetDevice;
+class PcapFileWrapper;
 class RdmaQueuePair;
 class RouteTable;
 struct RdmaMessage;
@@ -66,6 +67,9 @@ class RoceFabric : public RdmaFabric
 
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
+    /// \return the first pcap file a write to failed (a full disk: it is truncated),
+    /// "" if every one is whole so far
+    std::string GetPcapWriteError() const;
 
   protected:
     void DoDispose() override;
@@ -87,8 +91,9 @@ class RoceFabric : public RdmaFabric
     uint8_t m_priority;
     std::vector<const RoceSwitch*> m_switchOfNode;      //!< by graph node (null for hosts)
     std::vector<std::vector<uint32_t>> m_stalledByNode; //!< CollectStalledQueues' scratch
-    mutable std::vector<uint32_t> m_idealLinks;         //!< GetIdealFct's path (reused)
-    mutable std::vector<double> m_idealRates;           //!< its links' rates, bit/s (reused)
+    std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_pcapFiles; //!< EnablePcap's
+    mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
+    mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
 };
 
 } // namespace ns3

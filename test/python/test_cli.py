@@ -418,3 +418,37 @@ def test_ecmp_on_a_cyclic_topology_file_warns(run, tmp_path):
     assert r.returncode == 0 and "warning" not in r.stderr
     s = json.loads((tmp_path / "lossy" / "summary.json").read_text())
     assert s["routing_deadlock_free"] is None
+
+
+def _file_size_limit(limit_bytes):
+    """preexec_fn: writes beyond limit_bytes fail with EFBIG, as on a full disk."""
+    import resource
+    import signal
+
+    def apply():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    return apply
+
+
+@pytest.mark.parametrize("extra, file_name", [
+    (["--qlen-interval=100ns"], "qlen.csv"),
+    (["--pcap=1", "--qlen-interval=0"], "ai-fabric-0-0.pcap"),
+])
+def test_a_failed_write_is_exit_1_naming_the_file(ai_fabric_sim, tmp_path, extra,
+                                                  file_name):
+    # A write that fails mid-run (here a 100 kB file size limit; a full disk fails
+    # the same way) is one line naming the file, exit 1, and no output that looks
+    # complete: every contract file is removed.
+    out = tmp_path / "o"
+    r = subprocess.run(
+        [str(ai_fabric_sim), "--topology=fattree", "--k=4", "--workload=permutation",
+         "--bytes=2MB", *extra, f"--out={out}"],
+        capture_output=True, text=True, timeout=300, check=False,
+        preexec_fn=_file_size_limit(100_000))
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert r.stderr.startswith(f"ai-fabric-sim: error: cannot write {out}/{file_name}")
+    assert "the run's output files were removed" in r.stderr
+    assert r.stderr.count("\n") == 1
+    assert list(out.iterdir()) == []
