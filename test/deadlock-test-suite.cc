@@ -130,13 +130,61 @@ class WaitForGraphTestCase : public TestCase
     }
 };
 
+/// A ring of 8 under the detector: the outcome checks both fabrics share.
+class RingDeadlockTestCase : public TestCase
+{
+  protected:
+    explicit RingDeadlockTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * \param o what the run saw
+     * \param g its graph
+     * \param deadlocks true if the configuration must deadlock
+     * \param lane the priority or VL every queue of the cycle must be on
+     */
+    void Check(const Outcome& o, Ptr<const TopologyGraph> g, bool deadlocks, uint8_t lane)
+    {
+        std::cout << GetName() << ": found " << o.found << " at " << o.detected.GetMicroSeconds()
+                  << " us, stalled since " << o.stalledSince.GetMicroSeconds() << " us, cycle "
+                  << o.text << ", pending " << o.pending << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(o.drops, 0, "lossless: no drop");
+        if (!deadlocks)
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.found, false, "no deadlock");
+            NS_TEST_ASSERT_MSG_EQ(o.pending, 0, "every message completes");
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(o.found, true, "deadlock found");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(o.cycle.size(), 2, "a cycle of at least 2 queues");
+        NS_TEST_ASSERT_MSG_GT(o.pending, 0, "work left");
+        NS_TEST_ASSERT_MSG_EQ(o.stoppedAt, o.detected, "the run stopped at the detection");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(o.detected - o.stalledSince,
+                                    MilliSeconds(1),
+                                    "found within 1 ms of the stall");
+        for (size_t i = 0; i < o.cycle.size(); ++i)
+        {
+            const WaitForGraph::Vertex& v = o.cycle[i];
+            const WaitForGraph::Vertex& next = o.cycle[(i + 1) % o.cycle.size()];
+            NS_TEST_ASSERT_MSG_EQ(g->IsHost(v.node), false, "switch queues only");
+            NS_TEST_ASSERT_MSG_EQ(+v.lane, +lane, "the one class's priority or VL");
+            NS_TEST_ASSERT_MSG_EQ(g->GetPorts(v.node)[v.port].peer,
+                                  next.node,
+                                  "each queue waits for its partner's queue");
+        }
+    }
+};
+
 /// The lossless RoCEv2 ring of 8 of the topology-fabric suite, with the detector.
-class RoceRingDeadlockTestCase : public TestCase
+class RoceRingDeadlockTestCase : public RingDeadlockTestCase
 {
   public:
     explicit RoceRingDeadlockTestCase(bool classes)
-        : TestCase(classes ? "RoCEv2 ring with dateline classes: no deadlock reported"
-                           : "RoCEv2 ring with one class: deadlock stops the run, cycle named"),
+        : RingDeadlockTestCase(
+              classes ? "RoCEv2 ring with dateline classes: no deadlock reported"
+                      : "RoCEv2 ring with one class: deadlock stops the run, cycle named"),
           m_classes(classes)
     {
     }
@@ -155,33 +203,7 @@ class RoceRingDeadlockTestCase : public TestCase
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         PostAllToAll(fabric, 64000);
         Outcome o = RunWithDetector(fabric, MilliSeconds(20));
-        std::cout << GetName() << ": found " << o.found << " at " << o.detected.GetMicroSeconds()
-                  << " us, stalled since " << o.stalledSince.GetMicroSeconds() << " us, cycle "
-                  << o.text << ", pending " << o.pending << std::endl;
-        NS_TEST_ASSERT_MSG_EQ(o.drops, 0, "lossless: no drop");
-        if (m_classes)
-        {
-            NS_TEST_ASSERT_MSG_EQ(o.found, false, "no deadlock");
-            NS_TEST_ASSERT_MSG_EQ(o.pending, 0, "every message completes");
-            return;
-        }
-        NS_TEST_ASSERT_MSG_EQ(o.found, true, "deadlock found");
-        NS_TEST_ASSERT_MSG_GT_OR_EQ(o.cycle.size(), 2, "a cycle of at least 2 queues");
-        NS_TEST_ASSERT_MSG_GT(o.pending, 0, "work left");
-        NS_TEST_ASSERT_MSG_EQ(o.stoppedAt, o.detected, "the run stopped at the detection");
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(o.detected - o.stalledSince,
-                                    MilliSeconds(1),
-                                    "found within 1 ms of the stall");
-        for (size_t i = 0; i < o.cycle.size(); ++i)
-        {
-            const WaitForGraph::Vertex& v = o.cycle[i];
-            const WaitForGraph::Vertex& next = o.cycle[(i + 1) % o.cycle.size()];
-            NS_TEST_ASSERT_MSG_EQ(g->IsHost(v.node), false, "switch queues only");
-            NS_TEST_ASSERT_MSG_EQ(+v.lane, 3, "the one class's priority");
-            NS_TEST_ASSERT_MSG_EQ(g->GetPorts(v.node)[v.port].peer,
-                                  next.node,
-                                  "each queue waits for its partner's queue");
-        }
+        Check(o, g, !m_classes, 3);
     }
 
     bool m_classes;
@@ -189,12 +211,13 @@ class RoceRingDeadlockTestCase : public TestCase
 
 /// An InfiniBand ring of 8 with small VL buffers: ecmp (one VL) can close a credit
 /// cycle; dor gets the dateline's second VL from the Subnet Manager.
-class IbRingDeadlockTestCase : public TestCase
+class IbRingDeadlockTestCase : public RingDeadlockTestCase
 {
   public:
     explicit IbRingDeadlockTestCase(const std::string& engine)
-        : TestCase("InfiniBand ring under " + engine +
-                   (engine == "dor" ? ": no deadlock reported" : ": credit cycle found and named")),
+        : RingDeadlockTestCase(
+              "InfiniBand ring under " + engine +
+              (engine == "dor" ? ": no deadlock reported" : ": credit cycle found and named")),
           m_engine(engine)
     {
     }
@@ -210,30 +233,7 @@ class IbRingDeadlockTestCase : public TestCase
         Ptr<IbFabric> fabric = helper.Install(g, routes);
         PostAllToAll(fabric, 256000);
         Outcome o = RunWithDetector(fabric, MilliSeconds(20));
-        std::cout << GetName() << ": found " << o.found << " at " << o.detected.GetMicroSeconds()
-                  << " us, stalled since " << o.stalledSince.GetMicroSeconds() << " us, cycle "
-                  << o.text << ", pending " << o.pending << std::endl;
-        NS_TEST_ASSERT_MSG_EQ(o.drops, 0, "credits: no drop");
-        if (m_engine == "dor")
-        {
-            NS_TEST_ASSERT_MSG_EQ(o.found, false, "no deadlock");
-            NS_TEST_ASSERT_MSG_EQ(o.pending, 0, "every message completes");
-            return;
-        }
-        NS_TEST_ASSERT_MSG_EQ(o.found, true, "deadlock found");
-        NS_TEST_ASSERT_MSG_GT_OR_EQ(o.cycle.size(), 2, "a cycle of at least 2 outputs");
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(o.detected - o.stalledSince,
-                                    MilliSeconds(1),
-                                    "found within 1 ms of the stall");
-        for (size_t i = 0; i < o.cycle.size(); ++i)
-        {
-            const WaitForGraph::Vertex& v = o.cycle[i];
-            const WaitForGraph::Vertex& next = o.cycle[(i + 1) % o.cycle.size()];
-            NS_TEST_ASSERT_MSG_EQ(+v.lane, 0, "the one VL");
-            NS_TEST_ASSERT_MSG_EQ(g->GetPorts(v.node)[v.port].peer,
-                                  next.node,
-                                  "each output waits for its partner's output");
-        }
+        Check(o, g, m_engine != "dor", 0);
     }
 
     std::string m_engine;

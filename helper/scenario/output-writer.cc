@@ -365,6 +365,13 @@ OutputWriter::Abandon()
     RemoveContractFiles();
 }
 
+void
+OutputWriter::AbandonAfterWriteError(const std::string& what)
+{
+    Abandon();
+    throw OutputError(what + "; the run's output files were removed");
+}
+
 nlohmann::json
 OutputWriter::WriteSummary(const nlohmann::json& summary)
 {
@@ -375,8 +382,7 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
     Close(); // every CSV is complete before summary.json appears
     if (!m_writeError.empty())
     {
-        Abandon();
-        throw OutputError(m_writeError + "; the run's output files were removed");
+        AbandonAfterWriteError(m_writeError);
     }
     nlohmann::json j = summary;
     if (!j.contains("fct"))
@@ -401,17 +407,15 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
         if (out.fail())
         {
             FailWrite("summary.json.tmp");
-            Abandon();
-            throw OutputError(m_writeError + "; the run's output files were removed");
+            AbandonAfterWriteError(m_writeError);
         }
     }
     std::error_code ec;
     fs::rename(tmp, final, ec);
     if (ec)
     {
-        Abandon();
-        throw OutputError("cannot rename " + tmp.string() + " to " + final.string() + ": " +
-                          ec.message() + "; the run's output files were removed");
+        AbandonAfterWriteError("cannot rename " + tmp.string() + " to " + final.string() + ": " +
+                               ec.message());
     }
     return j;
 }

@@ -143,6 +143,13 @@ class OutputWriter
     void Abandon();
 
     /**
+     * Abandon the run's output after a failed write and report it.
+     * \param what the failure, naming the file ("cannot write DIR/FILE: reason")
+     * \throws OutputError always: \p what, saying the files were removed
+     */
+    [[noreturn]] void AbandonAfterWriteError(const std::string& what);
+
+    /**
      * \brief Close the CSVs, then write summary.json atomically.
      *
      * Adds "fct" (FctStats(), unless the caller set it) and "output" (directory and

@@ -734,16 +734,13 @@ ScenarioRunner::Run()
             if (!m_flowWorkload->Close())
             {
                 std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
-                m_writer->Abandon();
-                throw OutputError("cannot write " + m_flowWorkload->GetFctTxtPath() +
-                                  "; the run's output files were removed");
+                m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
             }
         }
         Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
         if (const std::string pcap = roce ? roce->GetPcapWriteError() : ""; !pcap.empty())
         {
-            m_writer->Abandon();
-            throw OutputError("cannot write " + pcap + "; the run's output files were removed");
+            m_writer->AbandonAfterWriteError("cannot write " + pcap);
         }
         summary = m_writer->WriteSummary(summary);
     }

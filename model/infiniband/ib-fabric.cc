@@ -412,7 +412,6 @@ IbFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
             m_stallWatch.resize(m_stallWatch.size() + m_switches[s]->GetNPorts() * 16);
         }
     }
-    m_stalledByNode.assign(m_devices.size(), {});
     // Vertices: outputs with a packet and too few credits for it that sent nothing on
     // the VL since an earlier call at least stallTicks ago. Host cables are skipped:
     // an HCA always drains, so no cycle passes through it.
@@ -440,28 +439,18 @@ IbFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
                 }
                 if (now - w.sinceTicks >= stallTicks)
                 {
-                    m_stalledByNode[node].push_back(
-                        graph.AddVertex({node, port, vl, w.sinceTicks}));
+                    graph.AddVertex({node, port, vl, w.sinceTicks});
                 }
             }
         }
     }
     // Edges: u = (S, p, VL) waits for the partner T's input buffer (p', VL), which
     // drains only as the stalled outputs of T holding its packets send.
-    for (uint32_t u = 0; u < graph.GetNVertices(); ++u)
-    {
-        const WaitForGraph::Vertex vu = graph.GetVertex(u);
-        const TopologyGraph::Port& far = m_graph->GetPorts(vu.node)[vu.port];
-        const IbSwitch& t = *m_switches[m_switchOfNode[far.peer]];
-        for (uint32_t v : m_stalledByNode[far.peer])
-        {
-            const WaitForGraph::Vertex& vv = graph.GetVertex(v);
-            if (t.HoldsPacketFrom(vv.port, vv.lane, far.peerPort, vu.lane))
-            {
-                graph.AddEdge(u, v);
-            }
-        }
-    }
+    graph.AddPartnerEdges(
+        *m_graph,
+        [this](uint32_t t, uint32_t port, uint8_t vl, uint32_t in, uint8_t inVl) {
+            return m_switches[m_switchOfNode[t]]->HoldsPacketFrom(port, vl, in, inVl);
+        });
 }
 
 std::string

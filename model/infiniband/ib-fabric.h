@@ -130,9 +130,8 @@ class IbFabric : public RdmaFabric
         int64_t sinceTicks{-1}; //!< blocked without sending since (-1: not blocked)
     };
 
-    std::vector<StallWatch> m_stallWatch;               //!< by m_watchBase[switch] + port * 16 + VL
-    std::vector<uint32_t> m_watchBase;                  //!< per switch: its first StallWatch
-    std::vector<std::vector<uint32_t>> m_stalledByNode; //!< CollectStalledQueues' scratch
+    std::vector<StallWatch> m_stallWatch;       //!< by m_watchBase[switch] + port * 16 + VL
+    std::vector<uint32_t> m_watchBase;          //!< per switch: its first StallWatch
     std::vector<int32_t> m_switchOfNode;        //!< by graph node: switch index, -1 for hosts
     TracedCallback<uint32_t> m_linkFailedTrace; //!< (link)
     TracedCallback<uint32_t, uint32_t> m_reroutedTrace; //!< (reroute #, LFT entries changed)

@@ -84,8 +84,7 @@ DeadlockDetector::Check()
 {
     m_graph.Clear();
     m_fabric->CollectStalledQueues(m_stallTime.GetTimeStep(), m_graph);
-    const std::vector<uint32_t> cycle =
-        m_graph.GetNVertices() < 2 ? std::vector<uint32_t>{} : m_graph.FindCycle();
+    const std::vector<uint32_t> cycle = m_graph.FindCycle();
     if (cycle.empty())
     {
         m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);

@@ -4,6 +4,8 @@
 #ifndef WAIT_FOR_GRAPH_H
 #define WAIT_FOR_GRAPH_H
 
+#include "ns3/topology-graph.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +41,38 @@ class WaitForGraph
     uint32_t AddVertex(const Vertex& v);
     /// u waits for v (indices from AddVertex).
     void AddEdge(uint32_t u, uint32_t v);
+
+    /**
+     * Add every edge u -> v where v is a vertex of u's link partner (the far end of
+     * u's port in \p topology) and \p holds(partner, v.port, v.lane, partner's port
+     * facing u, u.lane) is true: v holds frames of the ingress buffer that blocks u.
+     */
+    template <typename Holds>
+    void AddPartnerEdges(const TopologyGraph& topology, Holds holds)
+    {
+        std::vector<std::vector<uint32_t>> byNode(topology.GetNNodes());
+        for (uint32_t v = 0; v < m_vertices.size(); ++v)
+        {
+            byNode[m_vertices[v].node].push_back(v);
+        }
+        for (uint32_t u = 0; u < m_vertices.size(); ++u)
+        {
+            const TopologyGraph::Port& far =
+                topology.GetPorts(m_vertices[u].node)[m_vertices[u].port];
+            for (uint32_t v : byNode[far.peer])
+            {
+                if (holds(far.peer,
+                          m_vertices[v].port,
+                          m_vertices[v].lane,
+                          far.peerPort,
+                          m_vertices[u].lane))
+                {
+                    AddEdge(u, v);
+                }
+            }
+        }
+    }
+
     /// Drop every vertex and edge.
     void Clear();
 

@@ -253,8 +253,6 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
     // a break for stallTicks (a pause refreshed in time keeps its start). Hosts never
     // wait for anything: only switch-to-switch cables can close a cycle.
     const int64_t now = FabricSimulator::NowTicks();
-    std::vector<std::vector<uint32_t>>& byNode = m_stalledByNode;
-    byNode.assign(m_devices.size(), {});
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const RoceSwitch& sw = *m_switches[s];
@@ -273,27 +271,18 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
                 const int64_t since = dev.GetPauseStart(prio).GetTimeStep();
                 if (((waiting >> prio) & 1) != 0 && now - since >= stallTicks)
                 {
-                    byNode[node].push_back(graph.AddVertex({node, port, prio, since}));
+                    graph.AddVertex({node, port, prio, since});
                 }
             }
         }
     }
     // Edges: u = (S, p, prio) is paused because its partner T's ingress (p', prio) is
     // over XOFF; it waits for every stalled queue of T holding frames of that ingress.
-    for (uint32_t u = 0; u < graph.GetNVertices(); ++u)
-    {
-        const WaitForGraph::Vertex vu = graph.GetVertex(u);
-        const TopologyGraph::Port& far = m_graph->GetPorts(vu.node)[vu.port];
-        const RoceSwitch* t = m_switchOfNode[far.peer];
-        for (uint32_t v : byNode[far.peer])
-        {
-            const WaitForGraph::Vertex& vv = graph.GetVertex(v);
-            if (t->HoldsFrameFrom(vv.port, vv.lane, far.peerPort, vu.lane))
-            {
-                graph.AddEdge(u, v);
-            }
-        }
-    }
+    graph.AddPartnerEdges(
+        *m_graph,
+        [this](uint32_t t, uint32_t port, uint8_t prio, uint32_t in, uint8_t inPrio) {
+            return m_switchOfNode[t]->HoldsFrameFrom(port, prio, in, inPrio);
+        });
 }
 
 std::string

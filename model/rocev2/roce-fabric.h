@@ -89,8 +89,7 @@ class RoceFabric : public RdmaFabric
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     uint8_t m_priority;
-    std::vector<const RoceSwitch*> m_switchOfNode;      //!< by graph node (null for hosts)
-    std::vector<std::vector<uint32_t>> m_stalledByNode; //!< CollectStalledQueues' scratch
+    std::vector<const RoceSwitch*> m_switchOfNode; //!< by graph node (null for hosts)
     std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_pcapFiles; //!< EnablePcap's
     mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
     mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
