@@ -192,4 +192,21 @@ DragonflyTopologyHelper::Build() const
     return Finish(g, s);
 }
 
+TopologyHelper::Size
+DragonflyTopologyHelper::GetSize() const
+{
+    const uint64_t slots = uint64_t{m_a} * m_h; // global ports per group
+    const uint64_t groups = m_g == 0 ? slots + 1 : m_g;
+    Size s;
+    s.switches = SaturatingMultiply(groups, m_a);
+    s.hosts = SaturatingMultiply(s.switches, m_p);
+    const uint64_t local = SaturatingMultiply(groups, uint64_t{m_a} * (m_a - (m_a > 0)) / 2);
+    // one cable per pair of groups; duplicated round-robin, at most every global port
+    const uint64_t global = groups < 2 ? 0
+                                       : (m_duplicate ? SaturatingMultiply(groups, slots) / 2
+                                                      : SaturatingMultiply(groups, groups - 1) / 2);
+    s.cables = SaturatingAdd(SaturatingAdd(s.hosts, local), global);
+    return s;
+}
+
 } // namespace ns3

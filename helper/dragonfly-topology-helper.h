@@ -45,6 +45,8 @@ class DragonflyTopologyHelper : public TopologyHelper
      * \return the graph
      */
     Ptr<TopologyGraph> Build() const override;
+    /// \return the closed-form counts of Build()
+    Size GetSize() const override;
 
   private:
     uint32_t m_p;              //!< hosts per router

@@ -133,4 +133,19 @@ FatTreeTopologyHelper::Build() const
     return Finish(g, s);
 }
 
+TopologyHelper::Size
+FatTreeTopologyHelper::GetSize() const
+{
+    const uint64_t k = m_k;
+    const uint64_t half = k / 2;
+    const uint64_t hpe = m_hostsPerEdge == 0 ? half : m_hostsPerEdge;
+    const uint64_t edges = k * half; // k <= 2^32: no wrap in 64 bits
+    Size s;
+    s.hosts = SaturatingMultiply(edges, hpe);
+    s.switches = 2 * edges + half * half;
+    // host cables, edge-aggregation (half per edge), aggregation-core (k per core)
+    s.cables = SaturatingAdd(s.hosts, edges * half + half * half * k);
+    return s;
+}
+
 } // namespace ns3

@@ -35,6 +35,8 @@ class FatTreeTopologyHelper : public TopologyHelper
      * \return the graph
      */
     Ptr<TopologyGraph> Build() const override;
+    /// \return the closed-form counts of Build()
+    Size GetSize() const override;
 
   private:
     uint32_t m_k;            //!< arity

@@ -123,4 +123,15 @@ LeafSpineTopologyHelper::Build() const
     return Finish(g, shape);
 }
 
+TopologyHelper::Size
+LeafSpineTopologyHelper::GetSize() const
+{
+    Size s;
+    s.hosts = uint64_t{m_leaves} * m_hostsPerLeaf;
+    s.switches = uint64_t{m_leaves} + m_spines;
+    s.cables =
+        SaturatingAdd(s.hosts, SaturatingMultiply(uint64_t{m_leaves} * m_spines, m_linksPerPair));
+    return s;
+}
+
 } // namespace ns3

@@ -33,6 +33,8 @@ class LeafSpineTopologyHelper : public TopologyHelper
      * \return the graph
      */
     Ptr<TopologyGraph> Build() const override;
+    /// \return the closed-form counts of Build()
+    Size GetSize() const override;
 
   private:
     uint32_t m_leaves;       //!< number of leaves

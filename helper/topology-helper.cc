@@ -54,6 +54,20 @@ TopologyHelper::SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate,
     m_fabricDelay = fabricDelay;
 }
 
+uint64_t
+TopologyHelper::SaturatingMultiply(uint64_t a, uint64_t b)
+{
+    uint64_t product;
+    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+uint64_t
+TopologyHelper::SaturatingAdd(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 Ptr<TopologyGraph>
 TopologyHelper::Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape)
 {

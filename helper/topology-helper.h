@@ -34,6 +34,37 @@ class TopologyHelper : public Object
      */
     virtual Ptr<TopologyGraph> Build() const = 0;
 
+    /// What Build() would make, counted without building it.
+    struct Size
+    {
+        uint64_t hosts;    //!< host nodes
+        uint64_t switches; //!< switches (routers)
+        uint64_t cables;   //!< cables, host cables included
+    };
+
+    /**
+     * Count what Build() would make, in closed form (no allocation, no wrap: a count
+     * past 2^64 saturates at UINT64_MAX), so that a caller can refuse a fabric too
+     * large for the machine before building it. Exact, but for DragonFly's duplicated
+     * global cables (an upper bound). Meaningful only for shape Attributes that Build()
+     * accepts.
+     * \return the counts
+     */
+    virtual Size GetSize() const = 0;
+
+    /**
+     * \param a a count
+     * \param b a count
+     * \return a * b, or UINT64_MAX when the product does not fit
+     */
+    static uint64_t SaturatingMultiply(uint64_t a, uint64_t b);
+    /**
+     * \param a a count
+     * \param b a count
+     * \return a + b, or UINT64_MAX when the sum does not fit
+     */
+    static uint64_t SaturatingAdd(uint64_t a, uint64_t b);
+
     /**
      * Set the four cable Attributes at once.
      * \param hostRate rate of every host-to-switch cable

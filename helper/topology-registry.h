@@ -56,6 +56,10 @@ class TopologyRegistry
         std::vector<std::string> flags; //!< the flags that size it, in order ("k")
         /// Build the graph; throws std::invalid_argument naming what cannot be built.
         std::function<Ptr<TopologyGraph>(const Links&, const FlagReader&)> build;
+        /// What build would make, counted before building it (TopologyHelper::GetSize);
+        /// empty when only building tells (a topology file: its size is bounded by the
+        /// file's own lines).
+        std::function<TopologyHelper::Size(const FlagReader&)> size;
     };
 
     /**
@@ -108,15 +112,23 @@ class TopologyRegistration
         {
             e.flags.push_back(flag);
         }
-        e.build = [flagAttributes](const TopologyRegistry::Links& links,
-                                   const TopologyRegistry::FlagReader& flag) {
+        // The helper with the shape Attributes set from the flags.
+        auto configure = [flagAttributes](const TopologyRegistry::FlagReader& flag) {
             Ptr<T> helper = CreateObject<T>();
-            helper->SetLinks(links.hostRate, links.hostDelay, links.fabricRate, links.fabricDelay);
             for (const auto& [flagName, attribute] : flagAttributes)
             {
                 helper->SetAttribute(attribute, StringValue(flag(flagName)));
             }
+            return helper;
+        };
+        e.build = [configure](const TopologyRegistry::Links& links,
+                              const TopologyRegistry::FlagReader& flag) {
+            Ptr<T> helper = configure(flag);
+            helper->SetLinks(links.hostRate, links.hostDelay, links.fabricRate, links.fabricDelay);
             return helper->Build();
+        };
+        e.size = [configure](const TopologyRegistry::FlagReader& flag) {
+            return configure(flag)->GetSize();
         };
         TopologyRegistry::Add(std::move(e));
     }

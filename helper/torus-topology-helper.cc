@@ -190,4 +190,30 @@ TorusTopologyHelper::Build() const
     return Finish(g, s);
 }
 
+TopologyHelper::Size
+TorusTopologyHelper::GetSize() const
+{
+    const std::vector<uint32_t> dims = GetDims();
+    uint64_t routers = dims.empty() ? 0 : 1;
+    for (uint32_t k : dims)
+    {
+        routers = SaturatingMultiply(routers, k);
+    }
+    Size s;
+    s.switches = routers;
+    s.hosts = SaturatingMultiply(routers, m_hostsPerRouter);
+    s.cables = s.hosts;
+    for (uint32_t k : dims)
+    {
+        if (k < 2 || routers == UINT64_MAX)
+        {
+            continue; // Build() refuses it
+        }
+        // per ring of k routers: k - 1 cables, and the wrap-around one when k > 2
+        const uint64_t perRing = k - 1 + (m_wrap && k > 2 ? 1 : 0);
+        s.cables = SaturatingAdd(s.cables, routers / k * perRing);
+    }
+    return s;
+}
+
 } // namespace ns3

@@ -51,6 +51,8 @@ class TorusTopologyHelper : public TopologyHelper
      * \return the graph
      */
     Ptr<TopologyGraph> Build() const override;
+    /// \return the closed-form counts of Build()
+    Size GetSize() const override;
 
   protected:
     bool m_wrap; //!< true: torus; false: mesh (set by the subclass, not an attribute)

@@ -17,7 +17,7 @@
 namespace ns3
 {
 
-struct ScenarioConfig;
+class ScenarioConfig;
 
 /**
  * \ingroup ai-fabric

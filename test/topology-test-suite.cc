@@ -10,6 +10,7 @@
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/memory-estimate.h"
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
@@ -409,6 +410,23 @@ class TopologyFileTestCase : public TestCase
             TopologyFileReader::Parse(in, "sw.txt");
         });
         NS_TEST_ASSERT_MSG_EQ(Contains(m, "sw.txt:2:"), true, m);
+        // A header's counts allocate nothing before they are plausible.
+        m = ThrownMessage([] {
+            std::istringstream in("40000000 1 39999999\n0\n1 0 100Gbps 1us\n");
+            TopologyFileReader::Parse(in, "big.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m,
+                                       "big.txt:1: header declares 39999999 links but the 18 "
+                                       "bytes after it hold at most 2 link lines"),
+                              true,
+                              m);
+        m = ThrownMessage([] {
+            std::istringstream in("5 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");
+            TopologyFileReader::Parse(in, "few.txt");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "few.txt:1: link count 2 is too small for 5 nodes"),
+                              true,
+                              m);
         m = ThrownMessage([] { TopologyFileReader::Read("/nonexistent/topo.txt"); });
         NS_TEST_ASSERT_MSG_EQ(Contains(m, "/nonexistent/topo.txt"), true, m);
     }
@@ -503,6 +521,143 @@ class TopologyRegistryTestCase : public TestCase
     }
 };
 
+/// \brief TopologyHelper::GetSize: the closed forms equal the built graph, saturate
+/// instead of wrapping, and MemoryEstimate refuses what cannot be numbered or held.
+class TopologySizeTestCase : public TestCase
+{
+  public:
+    TopologySizeTestCase()
+        : TestCase("GetSize: closed forms = built graph; huge shapes refused before building")
+    {
+    }
+
+  private:
+    /// Check helper's GetSize against what its Build makes.
+    void Expect(Ptr<TopologyHelper> helper, const std::string& what, bool exactCables = true)
+    {
+        const TopologyHelper::Size size = helper->GetSize();
+        Ptr<TopologyGraph> g = helper->Build();
+        NS_TEST_ASSERT_MSG_EQ(size.hosts, g->GetNHosts(), what << ": hosts");
+        NS_TEST_ASSERT_MSG_EQ(size.switches, g->GetNSwitches(), what << ": switches");
+        if (exactCables)
+        {
+            NS_TEST_ASSERT_MSG_EQ(size.cables, g->GetNLinks(), what << ": cables");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(size.cables, g->GetNLinks(), what << ": cable bound");
+            // the bound counts every global port once: within one cable per group
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(size.cables,
+                                        g->GetNLinks() + g->GetShape().g,
+                                        what << ": cable bound is tight");
+        }
+    }
+
+    void DoRun() override
+    {
+        for (uint32_t k : {2u, 4u, 6u, 8u})
+        {
+            for (uint32_t hpe : {0u, 1u, 5u})
+            {
+                Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
+                h->SetAttribute("K", UintegerValue(k));
+                h->SetAttribute("HostsPerEdge", UintegerValue(hpe));
+                Expect(h, "fat-tree k=" + std::to_string(k) + " hpe=" + std::to_string(hpe));
+            }
+        }
+        Ptr<LeafSpineTopologyHelper> ls = CreateObject<LeafSpineTopologyHelper>();
+        ls->SetAttribute("Leaves", UintegerValue(5));
+        ls->SetAttribute("Spines", UintegerValue(3));
+        ls->SetAttribute("HostsPerLeaf", UintegerValue(7));
+        ls->SetAttribute("LinksPerPair", UintegerValue(2));
+        Expect(ls, "leaf-spine 5x3, 7 hosts, 2 links per pair");
+        for (const char* dims : {"2", "3", "8", "2x2", "2x3x4", "4x4x4", "5x2"})
+        {
+            for (bool wrap : {true, false})
+            {
+                Ptr<TorusTopologyHelper> t =
+                    wrap ? CreateObject<TorusTopologyHelper>()
+                         : Ptr<TorusTopologyHelper>(CreateObject<MeshTopologyHelper>());
+                t->SetAttribute("Dims", StringValue(dims));
+                t->SetAttribute("HostsPerRouter", UintegerValue(3));
+                Expect(t, std::string(wrap ? "torus " : "mesh ") + dims);
+            }
+        }
+
+        struct
+        {
+            uint32_t p, a, h, g;
+            bool dup;
+        } dragonflies[] = {{2, 4, 2, 0, true},
+                           {2, 4, 2, 9, false},
+                           {1, 4, 2, 5, true},
+                           {1, 4, 2, 4, true},
+                           {1, 3, 1, 2, false},
+                           {1, 1, 1, 1, true}};
+
+        for (const auto& d : dragonflies)
+        {
+            Ptr<DragonflyTopologyHelper> h = CreateObject<DragonflyTopologyHelper>();
+            h->SetAttribute("P", UintegerValue(d.p));
+            h->SetAttribute("A", UintegerValue(d.a));
+            h->SetAttribute("H", UintegerValue(d.h));
+            h->SetAttribute("G", UintegerValue(d.g));
+            h->SetAttribute("DuplicateGlobalLinks", BooleanValue(d.dup));
+            std::ostringstream what;
+            what << "dragonfly p=" << d.p << " a=" << d.a << " h=" << d.h << " g=" << d.g
+                 << (d.dup ? " duplicated" : "");
+            // duplicated global cables of a partial last round: an upper bound
+            Expect(h, what.str(), !d.dup || d.g == 0);
+        }
+
+        // Shapes far too large to build: counted, not built, and no wrap-around.
+        Ptr<LeafSpineTopologyHelper> big = CreateObject<LeafSpineTopologyHelper>();
+        big->SetAttribute("Leaves", UintegerValue(65535));
+        big->SetAttribute("Spines", UintegerValue(65535));
+        big->SetAttribute("HostsPerLeaf", UintegerValue(65535));
+        const TopologyHelper::Size bigSize = big->GetSize();
+        NS_TEST_ASSERT_MSG_EQ(bigSize.hosts, 65535ULL * 65535, "4.29e9 hosts, not wrapped");
+        NS_TEST_ASSERT_MSG_EQ(bigSize.cables, 2 * 65535ULL * 65535, "hosts + leaf-spine");
+        Ptr<DragonflyTopologyHelper> huge = CreateObject<DragonflyTopologyHelper>();
+        huge->SetAttribute("P", UintegerValue(UINT32_MAX));
+        huge->SetAttribute("A", UintegerValue(UINT32_MAX));
+        huge->SetAttribute("H", UintegerValue(UINT32_MAX));
+        NS_TEST_ASSERT_MSG_EQ(huge->GetSize().hosts, UINT64_MAX, "saturates");
+        NS_TEST_ASSERT_MSG_EQ(huge->GetSize().cables, UINT64_MAX, "saturates");
+
+        std::string m = ThrownMessage(
+            [&bigSize] { MemoryEstimate::Check(bigSize, "rocev2", "--topology=leafspine"); });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "--topology=leafspine: 4294836225 hosts") &&
+                                  Contains(m, "more than the 4294967294 nodes"),
+                              true,
+                              m);
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(1024));
+        const TopologyHelper::Size ftSize = ft->GetSize();
+        NS_TEST_ASSERT_MSG_EQ(ftSize.hosts, 1ULL << 28, "k^3/4 hosts");
+        // 805e6 cables x 29 KiB + 1.34e6 x 2.7e8 x 5 B: far beyond any machine
+        const uint64_t ib = MemoryEstimate::FabricBytes(ftSize, "infiniband");
+        NS_TEST_ASSERT_MSG_EQ(ib,
+                              MemoryEstimate::PROCESS_BYTES + 805306368ULL * 29 * 1024 +
+                                  1310720ULL * (1ULL << 28) * 5,
+                              "the estimate's three terms");
+        m = ThrownMessage([&ftSize] {
+            MemoryEstimate::Check(ftSize, "infiniband", "--topology=fattree --k=1024");
+        });
+        NS_TEST_ASSERT_MSG_EQ(Contains(m, "--topology=fattree --k=1024: 268435456 hosts") &&
+                                  Contains(m, "need about " + MemoryEstimate::Format(ib)) &&
+                                  Contains(m, "available (MemAvailable"),
+                              true,
+                              m);
+        NS_TEST_ASSERT_MSG_EQ(MemoryEstimate::Format(1536), "1.5 KiB", "binary units");
+        NS_TEST_ASSERT_MSG_EQ(MemoryEstimate::Format(1795162112), "1.67 GiB", "3 digits");
+        NS_TEST_ASSERT_MSG_GT(MemoryEstimate::AvailableBytes(), 0, "Linux has MemAvailable");
+        // the default scenario's k=4 fat-tree fits anywhere
+        ft->SetAttribute("K", UintegerValue(4));
+        MemoryEstimate::Check(ft->GetSize(), "rocev2", "--k=4");
+    }
+};
+
 class TopologyTestSuite : public TestSuite
 {
   public:
@@ -515,6 +670,7 @@ class TopologyTestSuite : public TestSuite
         AddTestCase(new TopologyBadParametersTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologyFileTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologyRegistryTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TopologySizeTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -4,6 +4,7 @@
 #include "scenario-runner.h"
 
 #include "config-error.h"
+#include "memory-estimate.h"
 #include "output-error.h"
 #include "output-writer.h"
 
@@ -104,15 +105,39 @@ ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
 
 ScenarioRunner::~ScenarioRunner() = default;
 
+TopologyHelper::Size
+ScenarioRunner::SizeOf(Ptr<const TopologyGraph> graph)
+{
+    return {graph->GetNHosts(), graph->GetNSwitches(), graph->GetNLinks()};
+}
+
 Ptr<TopologyGraph>
 ScenarioRunner::BuildTopology(const ScenarioConfig& c)
 {
     try
     {
         const TopologyRegistry::Links links{c.hostRate, c.linkDelay, c.fabricRate, c.linkDelay};
-        return TopologyRegistry::Get(c.topology).build(links, [&c](const std::string& flag) {
-            return c.Get(flag);
-        });
+        const TopologyRegistry::Entry& entry = TopologyRegistry::Get(c.topology);
+        const TopologyRegistry::FlagReader flag = [&c](const std::string& name) {
+            return c.Get(name);
+        };
+        std::string what = "--topology=" + c.topology;
+        for (const std::string& name : entry.flags)
+        {
+            what += " --" + name + "=" + c.Get(name);
+        }
+        // Refused before anything is allocated when the shape's closed form says so;
+        // a topology file is as large as its own lines, so it is checked once read.
+        if (entry.size)
+        {
+            MemoryEstimate::Check(entry.size(flag), c.fabric, what);
+        }
+        Ptr<TopologyGraph> graph = entry.build(links, flag);
+        if (!entry.size)
+        {
+            MemoryEstimate::Check(SizeOf(graph), c.fabric, what);
+        }
+        return graph;
     }
     catch (const ConfigError&)
     {
@@ -683,6 +708,8 @@ ScenarioRunner::Run()
     ConfigureDefaults();
     m_config.Validate();
     m_graph = BuildTopology(m_config);
+    m_extraSummary["memory_estimate_bytes"] =
+        MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
     m_routes = BuildRoutes(m_config, m_graph);
     m_writer = std::make_unique<OutputWriter>(m_config.out);
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.

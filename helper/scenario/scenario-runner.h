@@ -7,6 +7,7 @@
 #include "scenario-config.h"
 
 #include "ns3/ptr.h"
+#include "ns3/topology-helper.h"
 #include "ns3/workload-registry.h"
 
 #include <functional>
@@ -45,8 +46,11 @@ class ScenarioRunner
     /// Run the scenario; returns the summary that was written to summary.json.
     nlohmann::json Run();
 
-    /// Build the topology graph the configuration describes (no simulation).
+    /// Build the topology graph the configuration describes (no simulation); throws
+    /// ConfigError when it would not fit in this machine's memory (MemoryEstimate).
     static Ptr<TopologyGraph> BuildTopology(const ScenarioConfig& config);
+    /// \return the graph's hosts, switches and cables
+    static TopologyHelper::Size SizeOf(Ptr<const TopologyGraph> graph);
     /// Build the route table for a graph by the configuration's --routing.
     static Ptr<RouteTable> BuildRoutes(const ScenarioConfig& config, Ptr<TopologyGraph> graph);
 

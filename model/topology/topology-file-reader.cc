@@ -223,6 +223,31 @@ TopologyFileReader::Parse(std::istream& in, const std::string& name)
            << " for " << nNodes << " nodes, leaving at least one host)";
         r.Fail(os.str());
     }
+    // Nothing is allocated for the header's counts before they are plausible: a
+    // connected fabric has at least nodes - 1 cables, and each cable line takes at least
+    // 8 bytes ("0 1 1 0" and its newline), so a header cannot ask for more than the
+    // file holds.
+    if (nLinks < nNodes - 1)
+    {
+        std::ostringstream os;
+        os << "link count " << nLinks << " is too small for " << nNodes
+           << " nodes (a connected fabric needs at least " << nNodes - 1 << " cables)";
+        r.Fail(os.str());
+    }
+    const std::streampos here = in.tellg();
+    if (here != std::streampos(-1) && in.seekg(0, std::ios::end))
+    {
+        const std::streamoff rest = in.tellg() - here;
+        in.seekg(here);
+        if (rest >= 0 && uint64_t(rest) / 8 < nLinks)
+        {
+            std::ostringstream os;
+            os << "header declares " << nLinks << " links but the " << rest
+               << " bytes after it hold at most " << rest / 8 << " link lines";
+            r.Fail(os.str());
+        }
+    }
+    in.clear();
     if (!r.Next(tok))
     {
         r.Fail("missing the line of switch ids after the header");

@@ -8,6 +8,7 @@ headers, summary.json written last), --config precedence and determinism.
 """
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -452,3 +453,54 @@ def test_a_failed_write_is_exit_1_naming_the_file(ai_fabric_sim, tmp_path, extra
     assert "the run's output files were removed" in r.stderr
     assert r.stderr.count("\n") == 1
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("flags, message", [
+    # 65535^2 hosts: more nodes than uint32 ids can number (was std::bad_alloc, exit 1)
+    (["--topology=leafspine", "--leaves=65535", "--spines=65535",
+      "--hosts-per-switch=65535"],
+     "--topology=leafspine --leaves=65535 --spines=65535 --hosts-per-switch=65535: "
+     "4294836225 hosts, 131070 switches and 8589672450 cables: more than the "
+     "4294967294 nodes a fabric may have"),
+    # 4.2e6 hosts: refused before building, naming the estimate (was the OOM killer)
+    (["--topology=fattree", "--k=256"],
+     "--topology=fattree --k=256: 4194304 hosts, 81920 switches and 12582912 "
+     "cables need about 1.62 TiB of memory (estimated for rocev2 before any traffic); "
+     "this machine has "),
+    # a topology file's header cannot ask for more than the file holds
+    (["--topology=file", "--topology-file={tmp}/big.txt"],
+     "big.txt:1: header declares 39999999 links but the 18 bytes after it hold at most "
+     "2 link lines"),
+])
+def test_a_fabric_too_large_is_refused_before_it_is_built(run, tmp_path, flags, message):
+    (tmp_path / "big.txt").write_text("40000000 1 39999999\n0\n1 0 100Gbps 1us\n")
+    flags = [f.replace("{tmp}", str(tmp_path)) for f in flags]
+    r = run(*flags, "--workload=none", f"--out={tmp_path}/o", timeout=60)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert message in r.stderr
+    assert r.stderr.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+_PEAK_RSS = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+"""
+
+
+@pytest.mark.parametrize("fabric", [["--fabric=rocev2"],
+                                    ["--fabric=infiniband", "--mtu=4096"]])
+def test_memory_estimate_bounds_the_peak(ai_fabric_sim, tmp_path, fabric):
+    # summary.json's memory_estimate_bytes (what the refusal above compares with
+    # MemAvailable) is an upper bound on the run's peak resident size, within 25%.
+    cache = os.path.join(os.environ.get("AI_FABRIC_BUILD_DIR", ""), "CMakeCache.txt")
+    if os.path.exists(cache) and "AI_FABRIC_SANITIZE:BOOL=ON" in open(cache).read():
+        pytest.skip("AddressSanitizer's shadow memory is not the model's")
+    out = tmp_path / "o"
+    peak = int(subprocess.run(
+        ["/usr/bin/python3", "-c", _PEAK_RSS, str(ai_fabric_sim), "--topology=fattree",
+         "--k=16", "--workload=none", *fabric, f"--out={out}"],
+        capture_output=True, text=True, timeout=300, check=True).stdout)
+    estimate = json.loads((out / "summary.json").read_text())["memory_estimate_bytes"]
+    assert peak <= estimate <= 1.25 * peak, (peak, estimate)

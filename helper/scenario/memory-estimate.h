@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MEMORY_ESTIMATE_H
+#define MEMORY_ESTIMATE_H
+
+#include "ns3/topology-helper.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief How much memory a fabric takes, from its size alone, and whether this machine
+ * has it: the scenario runner refuses a topology that would not fit before building it
+ * (a wrong --k or --leaves would otherwise end in std::bad_alloc or the OOM killer
+ * minutes later).
+ *
+ * The figures are peak resident sizes measured with ai-fabric-sim --workload=none on
+ * fat-trees k = 16 and 24 (doc/scenario-runner.md, Errors), rounded up: per cable
+ * 5 KiB on RoCEv2 (two devices with their queues, the switch MMU's per-port state)
+ * and 29 KiB on InfiniBand (per-VL buffers and credit state on both ends), plus the
+ * route table while it is computed, 5 bytes per (switch, destination host), plus
+ * 20 MiB for the process. Traffic adds to it (queue pairs, frames in flight).
+ */
+class MemoryEstimate
+{
+  public:
+    static constexpr uint64_t ROCE_BYTES_PER_CABLE = 5 * 1024;     //!< measured, rounded up
+    static constexpr uint64_t IB_BYTES_PER_CABLE = 29 * 1024;      //!< measured, rounded up
+    static constexpr uint64_t ROUTE_BYTES_PER_ENTRY = 5;           //!< 4 while built + 1 kept
+    static constexpr uint64_t PROCESS_BYTES = 20ULL * 1024 * 1024; //!< ns-3 and the module
+
+    /**
+     * \param size the fabric's hosts, switches and cables
+     * \param fabric "rocev2" or "infiniband"
+     * \return the estimated peak bytes to build it and run it without traffic
+     *         (saturates at UINT64_MAX)
+     */
+    static uint64_t FabricBytes(const TopologyHelper::Size& size, const std::string& fabric);
+
+    /// \return this machine's MemAvailable (/proc/meminfo) in bytes; 0 if unknown
+    static uint64_t AvailableBytes();
+
+    /**
+     * Throw ConfigError when the fabric has more nodes than node ids can number
+     * (2^32 - 2) or its estimate exceeds AvailableBytes(); the message starts with
+     * \p what, gives the counts, the estimate and what is available.
+     * \param size the fabric's counts
+     * \param fabric "rocev2" or "infiniband"
+     * \param what the flags that chose the size, e.g. "--topology=fattree --k=128"
+     */
+    static void Check(const TopologyHelper::Size& size,
+                      const std::string& fabric,
+                      const std::string& what);
+
+    /**
+     * \param bytes a byte count
+     * \return it in binary units with three significant digits: "1.71 GiB"
+     */
+    static std::string Format(uint64_t bytes);
+};
+
+} // namespace ns3
+
+#endif // MEMORY_ESTIMATE_H
