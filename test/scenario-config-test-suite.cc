@@ -89,7 +89,7 @@ class KnobDefaultsTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioConfig defaults;
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 51, "knob count (51 flags)");
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 54, "knob count (54 flags)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {

@@ -233,8 +233,27 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     {
         os << ", link-down " << Text(s, {"drops", "link_down"}); // a failed cable (--link-failure)
     }
+    if (auto wd = Number(s, {"drops", "pfc_watchdog"}); wd && *wd > 0)
+    {
+        os << ", PFC watchdog " << Text(s, {"drops", "pfc_watchdog"}); // --pfc-watchdog drop
+    }
+    if (auto stalled = Number(s, {"drops", "stalled_receive"}); stalled && *stalled > 0)
+    {
+        os << ", stalled receiver " << Text(s, {"drops", "stalled_receive"}); // --pfc-storm
+    }
     os << "; PFC pause frames " << Text(s, {"pfc_pause_frames"}) << "; retransmissions "
        << Text(s, {"retransmissions"}) << "\n";
+    if (const json* events = At(s, {"pfc_watchdog_events"});
+        events != nullptr && events->is_array())
+    {
+        size_t storms = 0;
+        for (const json& e : *events)
+        {
+            storms += e.value("event", "") == "storm" ? 1 : 0;
+        }
+        os << "  PFC watchdog: " << storms << (storms == 1 ? " storm" : " storms") << " detected, "
+           << events->size() - storms << " restored\n";
+    }
     if (auto lossless = Number(s, {"drops", "lossless"}); lossless && *lossless > 0)
     {
         const json* onPurpose = At(s, {"lossless_broken_on_purpose"});

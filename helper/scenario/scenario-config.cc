@@ -399,16 +399,35 @@ ParseDims(const std::string& v)
 }
 
 /// "LINK@TIME[,LINK@TIME...]" -> failures; "" -> none.
+/// The comma-separated items of a list flag: none for "", and an empty item for a
+/// stray comma (its parser then names it).
+std::vector<std::string>
+SplitItems(const std::string& v)
+{
+    std::vector<std::string> items;
+    if (v.empty())
+    {
+        return items;
+    }
+    std::size_t start = 0;
+    for (;;)
+    {
+        const std::size_t comma = v.find(',', start);
+        items.push_back(v.substr(start, comma == std::string::npos ? comma : comma - start));
+        if (comma == std::string::npos)
+        {
+            return items;
+        }
+        start = comma + 1;
+    }
+}
+
 std::vector<ScenarioConfig::LinkFailure>
 ParseLinkFailures(const std::string& v)
 {
     std::vector<ScenarioConfig::LinkFailure> out;
-    std::size_t start = 0;
-    while (start < v.size())
+    for (const std::string& item : SplitItems(v))
     {
-        const std::size_t comma = v.find(',', start);
-        const std::string item =
-            v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         const std::size_t at = item.find('@');
         const std::string bad = "'" + item +
                                 "' is not LINK@TIME; use a link id (the topology's cable "
@@ -428,11 +447,83 @@ ParseLinkFailures(const std::string& v)
             throw ConfigError(bad);
         }
         out.push_back(f);
-        if (comma == std::string::npos)
+    }
+    return out;
+}
+
+/// "DETECT[,RESTORE]" of --pfc-watchdog into detect and restore (restore 0 if absent).
+void
+ParsePfcWatchdog(const std::string& v, Time& detect, Time& restore)
+{
+    if (v.empty())
+    {
+        detect = Time(0);
+        restore = Time(0);
+        return;
+    }
+    const std::size_t comma = v.find(',');
+    const std::string bad = "'" + v +
+                            "' is not DETECT[,RESTORE]; use one or two positive times in "
+                            "ns-3 units, e.g. 100us or 100us,300us";
+    Time d;
+    Time r(0);
+    try
+    {
+        d = ParseTime(v.substr(0, comma));
+        if (comma != std::string::npos)
         {
-            break;
+            r = ParseTime(v.substr(comma + 1));
+            if (r <= Time(0))
+            {
+                throw ConfigError(bad);
+            }
         }
-        start = comma + 1;
+    }
+    catch (const ConfigError&)
+    {
+        throw ConfigError(bad);
+    }
+    if (d <= Time(0))
+    {
+        throw ConfigError(bad);
+    }
+    detect = d;
+    restore = r;
+}
+
+/// "HOST@START[-END][,...]" of --pfc-storm.
+std::vector<ScenarioConfig::PfcStorm>
+ParsePfcStorms(const std::string& v)
+{
+    std::vector<ScenarioConfig::PfcStorm> out;
+    for (const std::string& item : SplitItems(v))
+    {
+        const std::string bad = "'" + item +
+                                "' is not HOST@START[-END]; use a host index '@' a time in "
+                                "ns-3 units, optionally '-' a later time, e.g. 3@100us-2ms";
+        const std::size_t at = item.find('@');
+        if (at == std::string::npos)
+        {
+            throw ConfigError(bad);
+        }
+        const std::size_t dash = item.find('-', at);
+        ScenarioConfig::PfcStorm storm{};
+        try
+        {
+            storm.host = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
+            storm.start = ParseTime(
+                item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
+            storm.end = dash == std::string::npos ? Time(0) : ParseTime(item.substr(dash + 1));
+        }
+        catch (const ConfigError&)
+        {
+            throw ConfigError(bad);
+        }
+        if (dash != std::string::npos && storm.end <= storm.start)
+        {
+            throw ConfigError("'" + item + "': the end must be later than the start");
+        }
+        out.push_back(storm);
     }
     return out;
 }
@@ -702,6 +793,53 @@ BuildKnobs()
             for (const auto& f : c.linkFailures)
             {
                 parts.push_back(std::to_string(f.link) + "@" + FormatTime(f.at));
+            }
+            return Join(parts, ",");
+        },
+        true));
+    k.push_back(MakeKnob(
+        "pfc-watchdog",
+        "RoCEv2: a PFC storm watchdog on every lossless switch queue, as SONiC's pfcwd: a "
+        "queue paused by its link partner without a break for DETECT is in a storm and is "
+        "mitigated (--pfc-watchdog-action) until the partner's pauses have ended for "
+        "RESTORE (default 2 x DETECT, as SONiC's CLI); polled every min(DETECT, RESTORE) / "
+        "10 (doc/scenario-runner.md, PFC storms)",
+        "'' (off) or DETECT[,RESTORE]: positive times, e.g. 100us or 100us,300us",
+        Type::STRING,
+        [](C& c, const std::string& v) {
+            ParsePfcWatchdog(v, c.pfcWatchdogDetect, c.pfcWatchdogRestore);
+        },
+        [](const C& c) {
+            if (c.pfcWatchdogDetect == Time(0))
+            {
+                return std::string();
+            }
+            return FormatTime(c.pfcWatchdogDetect) + (c.pfcWatchdogRestore > Time(0)
+                                                          ? "," + FormatTime(c.pfcWatchdogRestore)
+                                                          : std::string());
+        },
+        true));
+    k.push_back(Choice("pfc-watchdog-action",
+                       "what the PFC watchdog does to a queue in a storm: drop (ignore the "
+                       "peer's pauses and discard the queue's frames, those routed to it and "
+                       "those arriving from the peer on that priority, SONiC's drop) or "
+                       "forward (ignore the pauses only)",
+                       &C::pfcWatchdogAction,
+                       {"drop", "forward"}));
+    k.push_back(MakeKnob(
+        "pfc-storm",
+        "RoCEv2 fault: host HOST's NIC stops draining at START (until END, or the end of the "
+        "run): it pauses its switch port on every lossless priority without end and "
+        "discards what still arrives (a stalled receive pipeline, Guo et al. SIGCOMM 2016)",
+        "'' (none) or HOST@START[-END][,...]: a host index and times, e.g. 3@100us-2ms",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.pfcStorms = ParsePfcStorms(v); },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (const auto& f : c.pfcStorms)
+            {
+                parts.push_back(std::to_string(f.host) + "@" + FormatTime(f.start) +
+                                (f.end > Time(0) ? "-" + FormatTime(f.end) : std::string()));
             }
             return Join(parts, ",");
         },
@@ -1107,6 +1245,32 @@ ScenarioConfig::ValidateApplicableFlags() const
                                   "by credits)");
             }
         }
+    }
+    if (fabric == "infiniband")
+    {
+        for (const char* flag : {"pfc-watchdog", "pfc-watchdog-action", "pfc-storm"})
+        {
+            const std::string value = Get(flag);
+            if (value != defaults.Get(flag))
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + value +
+                                  " does not apply to --fabric=infiniband; PFC storms are "
+                                  "--fabric=rocev2's (InfiniBand links have no pause frames)");
+            }
+        }
+    }
+    for (const char* flag : {"pfc-watchdog", "pfc-storm"})
+    {
+        if (!pfc && Get(flag) != defaults.Get(flag))
+        {
+            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                              " needs --pfc=1: without PFC there are no pauses");
+        }
+    }
+    if (pfcWatchdogAction != defaults.pfcWatchdogAction && pfcWatchdogDetect == Time(0))
+    {
+        throw ConfigError("--pfc-watchdog-action=" + pfcWatchdogAction +
+                          " needs --pfc-watchdog=DETECT[,RESTORE]: the watchdog is off");
     }
     if (allowLossyHeadroom && !pfc)
     {

@@ -53,6 +53,14 @@ class ScenarioConfig
         Time at;       ///< simulated time of the failure
     };
 
+    /// A host NIC whose receive pipeline stalls (--pfc-storm=HOST@START[-END]).
+    struct PfcStorm
+    {
+        uint32_t host; ///< host index
+        Time start;    ///< when it stalls
+        Time end;      ///< when it recovers; 0 = never
+    };
+
     /// One configuration knob: everything the CLI, JSON and bindings need.
     struct KnobInfo
     {
@@ -120,6 +128,10 @@ class ScenarioConfig
     std::optional<uint64_t> kmax;              ///< ECN Kmax bytes; unset = scale from link rate
     std::optional<double> pmax;                ///< ECN Pmax; unset = scale from link rate
     std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run (InfiniBand)
+    Time pfcWatchdogDetect{0};                 ///< PfcWatchdog::DetectionTime; 0 = off
+    Time pfcWatchdogRestore{0};                ///< PfcWatchdog::RestorationTime; 0 = 2x detect
+    std::string pfcWatchdogAction{"drop"};     ///< drop | forward
+    std::vector<PfcStorm> pfcStorms;           ///< NICs that stop draining (RoCEv2)
 
     /**
      * \brief Set a knob from text.

@@ -7,6 +7,7 @@
 #include "memory-estimate.h"
 #include "output-error.h"
 #include "output-writer.h"
+#include "size-parser.h"
 
 #include "ns3/boolean.h"
 #include "ns3/channel-dependency-graph.h"
@@ -27,6 +28,7 @@
 #include "ns3/message-kind.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-watchdog.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-fabric-helper.h"
@@ -286,6 +288,39 @@ ScenarioRunner::BuildRoceFabric()
         roce->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
     }
     m_fabric = roce;
+    const auto lossless = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
+    for (const auto& storm : c.pfcStorms)
+    {
+        std::string problem;
+        if (storm.host >= roce->GetNHosts())
+        {
+            problem = "host " + std::to_string(storm.host) + " does not exist (allowed 0.." +
+                      std::to_string(roce->GetNHosts() - 1) + ")";
+        }
+        else if (storm.start >= c.stopTime)
+        {
+            problem = "it starts at or after --stop-time=" + FormatTime(c.stopTime);
+        }
+        if (!problem.empty())
+        {
+            throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
+        }
+        Ptr<RoceNic> nic = roce->GetNic(storm.host);
+        Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, lossless);
+        if (storm.end > Time(0))
+        {
+            Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
+        }
+    }
+    if (c.pfcWatchdogDetect > Time(0))
+    {
+        m_watchdog = CreateObject<PfcWatchdog>();
+        m_watchdog->SetAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
+        m_watchdog->SetAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
+        m_watchdog->SetAttribute("Action",
+                                 StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
+        m_watchdog->Install(roce);
+    }
 }
 
 void
@@ -627,7 +662,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["peak_rss_bytes"] = PeakRssBytes();
     s["drops"] = {{"lossless", k.losslessDrops},
                   {"lossy", k.lossyDrops},
-                  {"link_down", k.linkDownDrops}};
+                  {"link_down", k.linkDownDrops},
+                  {"pfc_watchdog", k.pfcWatchdogDrops},
+                  {"stalled_receive", k.stalledReceiveDrops}};
     s["credit_updates"] = k.creditUpdates;
     s["out_of_order_packets"] = k.outOfOrderPackets;
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
@@ -648,6 +685,19 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
     {
         s[it.key()] = it.value();
+    }
+    if (m_watchdog)
+    {
+        nlohmann::json events = nlohmann::json::array();
+        for (const auto& e : m_watchdog->GetEvents())
+        {
+            events.push_back({{"time_ns", e.time.GetNanoSeconds()},
+                              {"node", e.node},
+                              {"port", e.port},
+                              {"priority", e.prio},
+                              {"event", e.storm ? "storm" : "restored"}});
+        }
+        s["pfc_watchdog_events"] = events;
     }
     if (m_detector && m_detector->Found())
     {
@@ -693,6 +743,11 @@ ScenarioRunner::TearDown()
     {
         m_detector->Dispose();
         m_detector = nullptr;
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+        m_watchdog = nullptr;
     }
     m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
     m_fabric = nullptr;

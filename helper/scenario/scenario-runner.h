@@ -25,6 +25,7 @@ class OutputWriter;
 class FlowWorkload;
 class CollectiveWorkload;
 class DeadlockDetector;
+class PfcWatchdog;
 
 /**
  * \ingroup ai-fabric
@@ -89,6 +90,7 @@ class ScenarioRunner
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;
     Ptr<DeadlockDetector> m_detector; //!< when --deadlock-stall-time > 0
+    Ptr<PfcWatchdog> m_watchdog;      //!< when --pfc-watchdog is set
     bool m_workDone{false};
     /// One predicate per source of work (pattern, collectives, flows); all true = done.
     std::vector<std::function<bool()>> m_finished;

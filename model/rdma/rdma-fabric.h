@@ -68,7 +68,9 @@ class RdmaFabric : public Object
         uint64_t queuePairs{0};
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
-        uint64_t linkDownDrops{0}; //!< packets lost to a failed cable (not lossless drops)
+        uint64_t linkDownDrops{0};       //!< packets lost to a failed cable (not lossless drops)
+        uint64_t pfcWatchdogDrops{0};    //!< frames the PFC watchdog's drop action discarded
+        uint64_t stalledReceiveDrops{0}; //!< frames a NIC with a stalled receive discarded
     };
 
     typedef Callback<void, const MessageRecord&> MessageCallback;

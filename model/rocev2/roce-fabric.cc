@@ -228,10 +228,12 @@ RoceFabric::GetCounters() const
         c.losslessDrops += sw->GetLosslessDrops();
         c.lossyDrops += sw->GetLossyDrops();
         c.ecnMarks += sw->GetEcnMarks();
+        c.pfcWatchdogDrops += sw->GetWatchdogDrops();
     }
     for (const auto& nic : m_nics)
     {
         AddHostCounters(c, *nic);
+        c.stalledReceiveDrops += nic->GetStalledDrops();
     }
     for (const auto& node : m_devices)
     {

@@ -385,19 +385,23 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         }
         uint16_t quanta = pfc.GetPauseTime(prio);
         m_pfcTrace(this, prio, quanta, false);
+        const Time pause = quanta == 0 ? Time(0) : PfcHeader::QuantaToTime(quanta, m_rate);
+        m_pausedUntil[prio] = FabricSimulator::Now() + pause;
+        if ((m_pauseIgnoredMask >> prio) & 1)
+        {
+            continue; // the PFC watchdog mitigates a storm here
+        }
         m_pauseEvent[prio].Cancel();
         if (quanta == 0)
         {
             PauseExpired(prio);
             continue;
         }
-        Time pause = PfcHeader::QuantaToTime(quanta, m_rate);
         if (!(m_pausedMask & (1U << prio)))
         {
             m_pausedMask |= (1U << prio);
             m_pauseStart[prio] = FabricSimulator::Now();
         }
-        m_pausedUntil[prio] = FabricSimulator::Now() + pause;
         m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
     }
 }
@@ -525,6 +529,35 @@ Time
 RoceNetDevice::GetPauseStart(uint8_t prio) const
 {
     return m_pauseStart.at(prio);
+}
+
+Time
+RoceNetDevice::GetPeerPauseEnd(uint8_t prio) const
+{
+    return m_pausedUntil.at(prio);
+}
+
+void
+RoceNetDevice::SetPauseIgnored(uint8_t prio, bool ignored)
+{
+    NS_ASSERT(prio < 8);
+    const auto bit = static_cast<uint8_t>(1U << prio);
+    if (ignored)
+    {
+        m_pauseIgnoredMask |= bit;
+        m_pauseEvent[prio].Cancel();
+        PauseExpired(prio);
+    }
+    else
+    {
+        m_pauseIgnoredMask &= static_cast<uint8_t>(~bit);
+    }
+}
+
+bool
+RoceNetDevice::IsPauseIgnored(uint8_t prio) const
+{
+    return ((m_pauseIgnoredMask >> prio) & 1) != 0;
 }
 
 Time

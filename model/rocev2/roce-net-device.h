@@ -150,6 +150,21 @@ class RoceNetDevice : public NetDevice
     Time GetPauseStart(uint8_t prio) const;
     /// Time during which priority prio was paused by the peer, so far.
     Time GetPausedTime(uint8_t prio) const;
+    /**
+     * When the peer's latest pause request for \p prio ends or ended: arrival plus its
+     * pause time, or the arrival of its resume (XON); 0 before any. Kept while pauses
+     * are ignored (SetPauseIgnored): a peer that keeps refreshing keeps it ahead of now.
+     */
+    Time GetPeerPauseEnd(uint8_t prio) const;
+    /**
+     * Stop (true) or resume (false) honouring the peer's pauses of \p prio: the PFC
+     * watchdog's mitigation (PfcWatchdog). Pause frames still arrive, are traced and
+     * timed (GetPeerPauseEnd), but no longer stop the port; a pause in force
+     * ends at once.
+     */
+    void SetPauseIgnored(uint8_t prio, bool ignored);
+    /// \return true while pauses of \p prio from the peer are ignored
+    bool IsPauseIgnored(uint8_t prio) const;
 
     // NetDevice API
     void SetIfIndex(const uint32_t index) override;
@@ -239,11 +254,12 @@ class RoceNetDevice : public NetDevice
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    std::array<Time, 8> m_pausedUntil;     //!< peer's pause per priority
+    std::array<Time, 8> m_pausedUntil;     //!< GetPeerPauseEnd per priority
     std::array<Time, 8> m_pauseStart;      //!< when the current pause began
     std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time
     std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
     std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
+    uint8_t m_pauseIgnoredMask{0};         //!< priorities whose pauses are ignored
 
     uint64_t m_pauseSent;
     uint64_t m_pauseReceived;

@@ -329,6 +329,12 @@ void
 RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
 {
     const RoceFrameView& view = frame.view;
+    if (m_stalledMask != 0 &&
+        ((m_stalledMask >> (view.hasVlan ? view.pcp : view.dscp >> 3)) & 1) != 0)
+    {
+        m_stalledDrops++;
+        return;
+    }
     const uint8_t op = view.bthOpcode;
     Deliver(
         view.destQp,
@@ -344,6 +350,26 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         view.ackReq,
         view.ecn == ECN_CE,
         FabricSimulator::Now());
+}
+
+void
+RoceNic::SetReceiveStalled(uint8_t priorities)
+{
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        const bool stall = ((priorities >> prio) & 1) != 0;
+        if (stall != (((m_stalledMask >> prio) & 1) != 0))
+        {
+            m_device->SetPeerPaused(prio, stall);
+        }
+    }
+    m_stalledMask = priorities;
+}
+
+uint64_t
+RoceNic::GetStalledDrops() const
+{
+    return m_stalledDrops;
 }
 
 } // namespace ns3

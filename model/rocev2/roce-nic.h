@@ -53,6 +53,19 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     /// Wire bytes of an ACK frame.
     uint32_t GetAckWireBytes() const;
 
+    /**
+     * Stall (a non-zero \p priorities) or restart (0) the receive pipeline, the fault
+     * behind a PFC storm (Guo et al., "RDMA over Commodity Ethernet at Scale",
+     * SIGCOMM 2016, section 4.3: a NIC that stops draining pauses its switch port
+     * without end). While stalled, the port pauses each priority of the bit mask
+     * \p priorities continuously (refreshed before it expires) and the NIC discards
+     * what still arrives on them (GetStalledDrops).
+     * \param priorities bit p: priority p
+     */
+    void SetReceiveStalled(uint8_t priorities);
+    /// \return frames discarded because the receive pipeline was stalled
+    uint64_t GetStalledDrops() const;
+
     /// Host-index to address conventions shared by every RoCEv2 part.
     static Ipv4Address HostAddress(uint32_t hostIndex);
     static uint32_t HostIndexOf(Ipv4Address ip);
@@ -112,6 +125,8 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
+    uint8_t m_stalledMask{0};                //!< priorities whose receive is stalled
+    uint64_t m_stalledDrops{0};              //!< frames discarded while stalled
 };
 
 } // namespace ns3

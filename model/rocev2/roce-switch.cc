@@ -28,6 +28,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -506,6 +507,56 @@ RoceSwitch::Drop(uint32_t port, const char* reason, bool lossless)
 }
 
 void
+RoceSwitch::DropForWatchdog(uint32_t port)
+{
+    m_watchdogDrops++;
+    m_dropTrace(m_graphNode, port, "pfc-watchdog");
+}
+
+void
+RoceSwitch::SetStormDrop(uint32_t port, uint8_t prio, bool drop)
+{
+    NS_ASSERT(port < m_ports.size() && prio < 8);
+    m_stormDrop.resize(m_ports.size(), 0);
+    const auto bit = static_cast<uint8_t>(1U << prio);
+    if (!drop)
+    {
+        m_stormDrop[port] &= static_cast<uint8_t>(~bit);
+    }
+    else if ((m_stormDrop[port] & bit) == 0)
+    {
+        m_stormDrop[port] |= bit;
+        // Discard what the queue holds, releasing its buffer as a dequeue would.
+        EgressQueue& queue = m_egress[port].queue[prio];
+        while (queue.frames.size != 0)
+        {
+            QueuedFrame& head = m_framePool.Front(queue.frames);
+            const uint16_t inPort = head.inPort;
+            const uint8_t inPrio = head.inPrio;
+            const uint32_t bytes = head.frame.view.frameBytes;
+            m_framePool.PopFront(queue.frames);
+            queue.bytes -= bytes;
+            m_mmu->OnDequeue(inPort, inPrio, port, prio, bytes);
+            if (m_mmu->ShouldResume(inPort, inPrio))
+            {
+                m_mmu->SetPaused(inPort, inPrio, false);
+                m_ports[inPort]->SetPeerPaused(inPrio, false);
+            }
+            DropForWatchdog(port);
+        }
+        m_nonEmpty[port] &= static_cast<uint8_t>(~bit);
+    }
+    m_stormDropping =
+        std::any_of(m_stormDrop.begin(), m_stormDrop.end(), [](uint8_t m) { return m != 0; });
+}
+
+uint64_t
+RoceSwitch::GetWatchdogDrops() const
+{
+    return m_watchdogDrops;
+}
+
+void
 RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
 {
     const RoceFrameView& view = frame.view;
@@ -536,6 +587,12 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     {
         outPrio =
             static_cast<uint8_t>(m_classBase + m_routes->NextClass(m_graphNode, inPort, out, cls));
+    }
+    if (m_stormDropping &&
+        (((m_stormDrop[inPort] >> prio) & 1) != 0 || ((m_stormDrop[out] >> outPrio) & 1) != 0))
+    {
+        DropForWatchdog(inPort);
+        return;
     }
     const uint32_t bytes = view.frameBytes;
     if (!m_mmu->Admit(inPort, prio, out, outPrio, bytes))

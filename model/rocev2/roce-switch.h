@@ -109,6 +109,18 @@ class RoceSwitch : public Object, public RocePortOwner
      */
     bool HoldsFrameFrom(uint32_t port, uint8_t queue, uint32_t inPort, uint8_t inPrio) const;
 
+    /**
+     * The PFC watchdog's drop action (PfcWatchdog) on egress queue \p prio of \p port,
+     * as SONiC's pfcwd drops: when it starts, the frames queued there are discarded;
+     * while it lasts, frames routed to that queue and frames arriving on \p port with
+     * priority \p prio are discarded too (so the switch stops pausing that peer).
+     * Each discard is a "pfc-watchdog" drop (GetWatchdogDrops), neither lossless nor
+     * lossy. \p drop false ends it.
+     */
+    void SetStormDrop(uint32_t port, uint8_t prio, bool drop);
+    /// \return frames discarded by SetStormDrop
+    uint64_t GetWatchdogDrops() const;
+
     uint64_t GetLosslessDrops() const;
     uint64_t GetLossyDrops() const;
     uint64_t GetEcnMarks() const;
@@ -175,6 +187,8 @@ class RoceSwitch : public Object, public RocePortOwner
                        RoceParsedFrame& frame);
     int PickQueue(uint32_t outPort, uint8_t pausedMask);
     void Drop(uint32_t port, const char* reason, bool lossless);
+    /// A frame the PFC watchdog's drop action discards (counted apart from Drop's).
+    void DropForWatchdog(uint32_t port);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
     uint32_t RouteNonMinimal(Ptr<Packet> p,
                              uint32_t inPort,
@@ -201,13 +215,14 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<EgressPortPolicy> m_policy;
     Ptr<SharedBufferMmu> m_mmu; //!< attribute
     uint32_t m_graphNode;
-    uint32_t m_hashSeed;       //!< attribute
-    bool m_idlePortShortcut;   //!< attribute: ForwardAtOnce for frames meeting an idle port
-    bool m_dwrr;               //!< attribute
-    bool m_ecnEnabled;         //!< attribute
-    uint8_t m_numClasses;      //!< classes in use
-    uint8_t m_classBase;       //!< attribute
-    RoutingMode m_routingMode; //!< attribute
+    uint32_t m_hashSeed;         //!< attribute
+    bool m_idlePortShortcut;     //!< attribute: ForwardAtOnce for frames meeting an idle port
+    bool m_dwrr;                 //!< attribute
+    bool m_ecnEnabled;           //!< attribute
+    bool m_stormDropping{false}; //!< some m_stormDrop bit is set (one test per frame)
+    uint8_t m_numClasses;        //!< classes in use
+    uint8_t m_classBase;         //!< attribute
+    RoutingMode m_routingMode;   //!< attribute
     uint64_t m_forwarded;
     uint64_t m_reclassified;
     FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
@@ -225,6 +240,8 @@ class RoceSwitch : public Object, public RocePortOwner
     std::vector<uint8_t> m_hostPort;         //!< per port: 1 if it faces a host
     Ptr<const TopologyGraph> m_graph;        //!< the routed graph (host groups)
 
+    std::vector<uint8_t> m_stormDrop; //!< per port, bit p: SetStormDrop(port, p) holds
+    uint64_t m_watchdogDrops{0};      //!< frames SetStormDrop discarded
     uint64_t m_losslessDrops;
     uint64_t m_lossyDrops;
     uint64_t m_ecnMarks;

@@ -116,6 +116,14 @@ def test_bad_enum_value_message(run):
         ("--ns3::FlowWorkload::FctTxtName=../x", "'../x' is not allowed (allowed: a file name"),
         ("--ns3::FlowWorkload::NoSuch=1", "ns3::FlowWorkload has no attribute 'NoSuch'"),
         ("--ns3::NoSuchClass::X=1", "no such ns-3 class"),
+        # PFC storms and the watchdog.
+        ("--pfc-watchdog=0us", "'0us' is not DETECT[,RESTORE]; use one or two positive"),
+        ("--pfc-watchdog=100us,0s", "'100us,0s' is not DETECT[,RESTORE]"),
+        ("--pfc-storm=3", "'3' is not HOST@START[-END]"),
+        ("--pfc-storm=1@1us,", "--pfc-storm: '' is not HOST@START[-END]"),
+        ("--link-failure=1@1us,", "--link-failure: '' is not LINK@TIME"),
+        ("--pfc-storm=3@2ms-1ms", "'3@2ms-1ms': the end must be later than the start"),
+        ("--pfc-watchdog-action=kill", "'kill' is not one of drop, forward"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
@@ -378,6 +386,57 @@ def test_deadlock_stops_the_run_with_exit_4(run, tmp_path):
     r = run(*RING, *off, "--deadlock-stall-time=0", "--stop-time=2ms",
             f"--out={tmp_path}/nodetect")
     assert r.returncode == 3, r.stderr
+
+
+STORM = ["--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=4",
+         "--workload=incast", "--bytes=2MB", "--fanin=3"]
+
+
+def test_pfc_storm_is_detected_and_restored(run, tmp_path):
+    # Host 0's NIC stalls from 20 us to 1 ms while three hosts write to it: the
+    # watchdog finds the storm on its leaf port 50 us after the pause arrived (within
+    # one 5 us poll), drops what is queued for it, and restores the queue 100 us (2 x
+    # DETECT) after the NIC's resume; the writes finish after the resends.
+    r = run(*STORM, "--pfc-storm=0@20us-1ms", "--pfc-watchdog=50us", f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    ev = s["pfc_watchdog_events"]
+    assert [e["event"] for e in ev] == ["storm", "restored"]
+    assert 70_000 < ev[0]["time_ns"] <= 76_000
+    assert 1_100_000 < ev[1]["time_ns"] <= 1_106_000
+    assert ev[0]["port"] == 0 and ev[0]["priority"] == 3
+    assert ev[0]["node"] == ev[1]["node"] == 8  # host 0's leaf: nodes 0-7 are hosts
+    d = s["drops"]
+    assert d["pfc_watchdog"] > 0 and d["lossless"] == 0 and s["retransmissions"] > 0
+    reasons = {line.split(",")[3] for line in
+               (tmp_path / "o" / "drops.csv").read_text().split("\n")[1:] if line}
+    assert reasons == {"pfc-watchdog"}
+    assert "PFC watchdog: 1 storm detected, 1 restored" in r.stdout
+    assert s["config"]["pfc-watchdog"] == "50us" and s["config"]["pfc-storm"] == "0@20us-1ms"
+    # Without the watchdog the stalled NIC holds its writers until it recovers.
+    r = run(*STORM, "--pfc-storm=0@20us-1ms", f"--out={tmp_path}/off")
+    assert r.returncode == 0, r.stderr
+    off = json.loads((tmp_path / "off" / "summary.json").read_text())
+    assert "pfc_watchdog_events" not in off and off["drops"]["pfc_watchdog"] == 0
+
+
+@pytest.mark.parametrize(
+    "flags, part",
+    [
+        (["--fabric=infiniband", "--mtu=4096", "--pfc-watchdog=100us"],
+         "--pfc-watchdog=100us does not apply to --fabric=infiniband"),
+        (["--pfc=0", "--pfc-storm=1@1us"], "--pfc-storm=1@1us needs --pfc=1"),
+        (["--pfc-watchdog-action=forward"],
+         "--pfc-watchdog-action=forward needs --pfc-watchdog=DETECT[,RESTORE]"),
+        (["--pfc-storm=99@1us"], "--pfc-storm=99@1us: host 99 does not exist (allowed 0..7)"),
+        (["--pfc-storm=0@1s"], "--pfc-storm=0@1s: it starts at or after --stop-time=1s"),
+    ],
+)
+def test_pfc_storm_flags_that_do_not_apply(run, tmp_path, flags, part):
+    r = run(*STORM, *flags, f"--out={tmp_path}/o")
+    assert r.returncode == 2, r.stdout
+    assert part in r.stderr
+    assert not (tmp_path / "o" / "summary.json").exists()
 
 
 def test_infiniband_credit_deadlock_is_named(run, tmp_path):
