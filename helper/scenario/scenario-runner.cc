@@ -676,6 +676,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["ecn_marks"] = k.ecnMarks;
     s["cnps"] = k.cnpsSent;
     s["queue_pairs"] = k.queuePairs;
+    s["queue_pairs_peak"] = k.queuePairsPeak;
+    s["queue_pairs_released"] = k.queuePairsReleased;
+    s["stale_frames"] = k.staleFrames;
     uint64_t flows = m_flowWorkload ? m_flowWorkload->GetMessageCount() : 0;
     s["messages"] = {{"expected", m_expectedMessages + flows},
                      {"finished", m_finishedMessages + m_finishedFlows},

@@ -387,6 +387,14 @@ IbFabric::Connect(uint32_t src, uint32_t dst)
     return {qa, qb};
 }
 
+bool
+IbFabric::Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b)
+{
+    m_hcas[a.GetLocalHost()]->ReleaseQueuePair(a.GetLocalQpn());
+    m_hcas[b.GetLocalHost()]->ReleaseQueuePair(b.GetLocalQpn());
+    return true;
+}
+
 RdmaFabric::HostPort
 IbFabric::GetHostPort(uint32_t host) const
 {
@@ -483,7 +491,7 @@ IbFabric::GetCounters() const
             c.txBytes += dev->GetTxBytes();
         }
     }
-    c.queuePairs /= 2;
+    SetConnectionCounters(c);
     return c;
 }
 

@@ -100,6 +100,7 @@ class IbFabric : public RdmaFabric
     friend class IbFabricHelper;
 
     std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src, uint32_t dst) override;
+    bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b) override;
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
     void DoFailLink(uint32_t link);

@@ -88,7 +88,14 @@ IbHca::CreateQueuePair(uint32_t peerHost, uint16_t peerLid, uint8_t sl)
 {
     NS_ABORT_MSG_IF(sl > 15, "service level " << +sl << " invalid (0..15)");
     Ptr<RdmaQueuePair> qp = AddQueuePair(peerHost, sl, 0);
-    m_peerLid.push_back(peerLid);
+    if (qp->GetLocalQpn() > m_peerLid.size())
+    {
+        m_peerLid.push_back(peerLid);
+    }
+    else
+    {
+        m_peerLid[qp->GetLocalQpn() - 1] = peerLid; // a released QPN, given out again
+    }
     return qp;
 }
 

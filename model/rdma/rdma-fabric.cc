@@ -21,18 +21,36 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaFabric);
 TypeId
 RdmaFabric::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaFabric").SetParent<Object>().SetGroupName("AiFabric");
+    static TypeId tid =
+        TypeId("ns3::RdmaFabric")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("QpIdleTimeout",
+                          "Release an RC connection's two queue pairs once neither has had "
+                          "anything posted, unacknowledged or held for this long (checked "
+                          "when a message is posted); the pair gets a new connection when it "
+                          "talks again, with a new congestion controller. 0 = never release. "
+                          "Default 10 ms: over twice the RdmaQueuePair RetransmitTimeout "
+                          "(4.19 ms), so connections in use by a collective or a flow's "
+                          "burst stay as they are, and memory follows the connections in use",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&RdmaFabric::m_qpIdleTimeout),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
-RdmaFabric::RdmaFabric() = default;
+RdmaFabric::RdmaFabric()
+    : m_qpIdleTimeout(MilliSeconds(10))
+{
+}
 
 RdmaFabric::~RdmaFabric() = default;
 
 void
 RdmaFabric::DoDispose()
 {
-    m_qps.clear();
+    m_connections.clear();
+    m_idle.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     Object::DoDispose();
@@ -97,6 +115,10 @@ void
 RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
 {
     m_completed++;
+    if (m_qpIdleTimeout.IsStrictlyPositive())
+    {
+        NoteIfIdle(*qp);
+    }
     MessageRecord r;
     r.id = m.id;
     r.src = qp->GetLocalHost();
@@ -116,6 +138,10 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
 void
 RdmaFabric::OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes)
 {
+    if (m_qpIdleTimeout.IsStrictlyPositive())
+    {
+        NoteIfIdle(*qp);
+    }
     for (const auto& cb : m_deliveredCallbacks)
     {
         cb(qp->GetPeerHost(), qp->GetLocalHost(), tag, bytes);
@@ -137,22 +163,33 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
                                         << hosts - 1 << ", distinct)");
     NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
                     "PostWrite: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
+    if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
+    {
+        ReleaseIdle(Simulator::Now().GetTimeStep());
+    }
     Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
-    Ptr<RdmaQueuePair> peer = m_qps[(static_cast<uint64_t>(dst) << 32) | src];
-    peer->PostReceive(tag);
+    Connection& c = m_connections[ConnectionKey(src, dst)];
+    c.idleSince = -1; // in use
+    RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
+    peer.PostReceive(tag);
     uint64_t id = TakeMessageId();
     qp->PostWrite(id, bytes, tag, kind);
     return id;
 }
 
+uint64_t
+RdmaFabric::ConnectionKey(uint32_t x, uint32_t y)
+{
+    return x < y ? (static_cast<uint64_t>(x) << 32) | y : (static_cast<uint64_t>(y) << 32) | x;
+}
+
 Ptr<RdmaQueuePair>
 RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
 {
-    const uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
-    auto it = m_qps.find(key);
-    if (it != m_qps.end())
+    Connection& c = m_connections[ConnectionKey(src, dst)];
+    if (c.a)
     {
-        return it->second;
+        return src < dst ? c.a : c.b;
     }
     auto [qa, qb] = Connect(src, dst);
     for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
@@ -160,9 +197,81 @@ RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
         const RdmaCcContext ctx = MakeCcContext(from, to);
         qp->SetCongestionControl(m_ccFactory.Create(), ctx);
     }
-    m_qps[key] = qa;
-    m_qps[(static_cast<uint64_t>(dst) << 32) | src] = qb;
+    c.a = src < dst ? qa : qb;
+    c.b = src < dst ? qb : qa;
+    m_connectionsMade++;
+    m_connectionsPeak = std::max<uint64_t>(m_connectionsPeak, m_connections.size());
     return qa;
+}
+
+void
+RdmaFabric::NoteIfIdle(const RdmaQueuePair& qp)
+{
+    auto it = m_connections.find(ConnectionKey(qp.GetLocalHost(), qp.GetPeerHost()));
+    if (it == m_connections.end() || it->second.idleSince >= 0)
+    {
+        return; // not the fabric's connection (a test's), or idle already
+    }
+    Connection& c = it->second;
+    if (c.a->IsIdle() && c.b->IsIdle())
+    {
+        c.idleSince = Simulator::Now().GetTimeStep();
+        m_idle.emplace_back(it->first, c.idleSince);
+    }
+}
+
+void
+RdmaFabric::ReleaseIdle(int64_t now)
+{
+    const int64_t timeout = m_qpIdleTimeout.GetTimeStep();
+    while (!m_idle.empty() && m_idle.front().second + timeout <= now)
+    {
+        const auto [key, since] = m_idle.front();
+        m_idle.pop_front();
+        auto it = m_connections.find(key);
+        if (it == m_connections.end() || it->second.idleSince != since)
+        {
+            continue; // used again since (a later entry, if it went idle again)
+        }
+        Connection& c = it->second;
+        if (!c.a->IsIdle() || !c.b->IsIdle())
+        {
+            c.idleSince = -1;
+            continue;
+        }
+        if (!Disconnect(*c.a, *c.b))
+        {
+            continue; // this fabric keeps its connections
+        }
+        m_connections.erase(it);
+        m_connectionsReleased++;
+    }
+}
+
+bool
+RdmaFabric::Disconnect(const RdmaQueuePair& /* a */, const RdmaQueuePair& /* b */)
+{
+    return false;
+}
+
+uint64_t
+RdmaFabric::GetLiveConnections() const
+{
+    return m_connections.size();
+}
+
+uint64_t
+RdmaFabric::GetReleasedConnections() const
+{
+    return m_connectionsReleased;
+}
+
+void
+RdmaFabric::SetConnectionCounters(Counters& c) const
+{
+    c.queuePairs = m_connectionsMade;
+    c.queuePairsPeak = m_connectionsPeak;
+    c.queuePairsReleased = m_connectionsReleased;
 }
 
 RdmaCcContext
@@ -194,7 +303,7 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.retransmittedPackets += host.GetRetransmittedPackets();
     c.timeouts += host.GetTimeouts();
     c.cnpsSent += host.GetCnpsSent();
-    c.queuePairs += host.GetQueuePairs().size();
+    c.staleFrames += host.GetStaleFrames();
     c.outOfOrderPackets += host.GetOutOfOrderPackets();
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
 }

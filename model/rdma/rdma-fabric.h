@@ -13,6 +13,7 @@
 #include "ns3/topology-graph.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -34,6 +35,13 @@ struct RdmaMessage;
  *
  * Workloads (point-to-point patterns, background flows, collectives) talk only
  * to this interface, so the same workload runs unchanged on either fabric.
+ *
+ * Connections: the two hosts of a message share one RC connection (a queue pair at
+ * each end), made on first use. Once neither end has anything posted, unacknowledged
+ * or held, the connection is idle; idle for QpIdleTimeout, it is released at both ends
+ * (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made anew when
+ * the pair talks again. Memory then follows the connections in use, not every pair
+ * that ever talked. Releases happen only in PostWrite, never on a packet's path.
  */
 class RdmaFabric : public Object
 {
@@ -65,7 +73,10 @@ class RdmaFabric : public Object
         uint64_t cnpsSent{0};
         uint64_t packetHops{0}; //!< frames put on any link (every hop counts)
         uint64_t txBytes{0};
-        uint64_t queuePairs{0};
+        uint64_t queuePairs{0};         //!< RC connections made (released ones included)
+        uint64_t queuePairsPeak{0};     //!< RC connections alive at once, at most
+        uint64_t queuePairsReleased{0}; //!< RC connections released after QpIdleTimeout
+        uint64_t staleFrames{0};        //!< arrivals for a released queue pair, dropped
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
         uint64_t linkDownDrops{0};       //!< packets lost to a failed cable (not lossless drops)
@@ -121,6 +132,10 @@ class RdmaFabric : public Object
     virtual std::string GetLaneName() const;
     /// Messages posted and not yet acknowledged.
     uint64_t GetPendingMessages() const;
+    /// \return RC connections alive now (made and not released)
+    uint64_t GetLiveConnections() const;
+    /// \return RC connections released so far
+    uint64_t GetReleasedConnections() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);
@@ -154,6 +169,11 @@ class RdmaFabric : public Object
     /// them; the base class gives each its congestion controller.
     virtual std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
                                                                       uint32_t dst) = 0;
+    /**
+     * Release both (idle) queue pairs of a connection Connect made, each at its host.
+     * \return false if this fabric cannot (the default): the connection stays
+     */
+    virtual bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b);
     /// \param host a host index \return its port's facts
     virtual HostPort GetHostPort(uint32_t host) const = 0;
     /// The graph links of the routed path src -> dst, in order.
@@ -162,6 +182,8 @@ class RdmaFabric : public Object
     /// Add one host's transport counters (retransmissions, timeouts, CNPs sent, queue
     /// pairs, out-of-order and spurious packets) to \p c.
     static void AddHostCounters(Counters& c, const RdmaNic& host);
+    /// Set \p c's connection counters (queuePairs: made, peak, released) from the fabric's.
+    void SetConnectionCounters(Counters& c) const;
 
     CongestionControlFactory m_ccFactory; //!< makes each queue pair's controller
     /**
@@ -181,7 +203,30 @@ class RdmaFabric : public Object
     /// switches' latency both ways).
     RdmaCcContext MakeCcContext(uint32_t from, uint32_t to) const;
 
-    std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> m_qps; //!< (src << 32 | dst)
+    /// One RC connection: its queue pairs (a at the lower host index) and since when it
+    /// has been idle (time step; -1: in use).
+    struct Connection
+    {
+        Ptr<RdmaQueuePair> a;
+        Ptr<RdmaQueuePair> b;
+        int64_t idleSince{-1};
+    };
+
+    /// \return the key of the connection between hosts \p x and \p y (either order)
+    static uint64_t ConnectionKey(uint32_t x, uint32_t y);
+    /// \p qp completed a message: if its connection is now idle, note since when.
+    void NoteIfIdle(const RdmaQueuePair& qp);
+    /// Release the connections idle for QpIdleTimeout at \p now (time step).
+    void ReleaseIdle(int64_t now);
+
+    std::unordered_map<uint64_t, Connection> m_connections; //!< by ConnectionKey
+    /// (connection key, idle since) in the order they went idle; an entry whose
+    /// connection was used again since is skipped
+    std::deque<std::pair<uint64_t, int64_t>> m_idle;
+    Time m_qpIdleTimeout;              //!< QpIdleTimeout attribute; 0: never release
+    uint64_t m_connectionsMade{0};     //!< connections made
+    uint64_t m_connectionsPeak{0};     //!< most alive at once
+    uint64_t m_connectionsReleased{0}; //!< released
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;

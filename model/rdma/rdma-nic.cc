@@ -5,12 +5,16 @@
 
 #include "rdma-opcode.h"
 
+#include "ns3/abort.h"
 #include "ns3/aeth-header.h"
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -30,6 +34,16 @@ RdmaNic::GetTypeId()
         TypeId("ns3::RdmaNic")
             .SetParent<Object>()
             .SetGroupName("AiFabric")
+            .AddAttribute("QpnReuseDelay",
+                          "A released queue pair's QPN is given to a new queue pair only this "
+                          "long after its release, so that a frame of the old connection still "
+                          "in the fabric (a late duplicate, ACK or CNP) finds no queue pair and "
+                          "is dropped and counted, never taken by the new one. Default 10 ms: "
+                          "over twice the RdmaQueuePair RetransmitTimeout (4.19 ms), far beyond "
+                          "any queueing a finished exchange's frames see",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_qpnReuseDelay),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged (sender completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSentTrace),
@@ -41,7 +55,10 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
-RdmaNic::RdmaNic() = default;
+RdmaNic::RdmaNic()
+    : m_qpnReuseDelay(MilliSeconds(10))
+{
+}
 
 RdmaNic::~RdmaNic() = default;
 
@@ -58,9 +75,13 @@ RdmaNic::DoDispose()
     m_active.clear(); // (raw pointers into the queue pairs)
     for (auto& qp : m_qps)
     {
-        qp->Dispose();
+        if (qp)
+        {
+            qp->Dispose();
+        }
     }
     m_qps.clear();
+    m_freeQpns.clear();
     Object::DoDispose();
 }
 
@@ -70,15 +91,56 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     qp->SetAttribute("Mtu", UintegerValue(m_mtu));
     uint32_t qpn = static_cast<uint32_t>(m_qps.size()) + 1;
+    if (!m_freeQpns.empty() &&
+        m_freeQpns.front().second + m_qpnReuseDelay.GetTimeStep() <= Simulator::Now().GetTimeStep())
+    {
+        qpn = m_freeQpns.front().first; // released long enough ago: no frame of it is left
+        m_freeQpns.pop_front();
+    }
     qp->SetIdentity(qpn, 0, m_hostIndex, peerHost, priority, entropy);
     // Woken by a plain function (per ACK), not a wake callback.
     qp->SetCallbacks(MakeCallback(&RdmaNic::MessageSent, this),
                      MakeCallback(&RdmaNic::MessageDelivered, this),
                      RdmaQueuePair::WakeCallback());
     qp->SetWakeFunction(&RdmaNic::WakeQueuePair, this);
-    m_qps.push_back(qp);
-    m_isActive.push_back(false);
+    if (qpn > m_qps.size())
+    {
+        m_qps.push_back(qp);
+        m_isActive.push_back(false);
+    }
+    else
+    {
+        m_qps[qpn - 1] = qp;
+    }
+    m_qpsCreated++;
+    m_liveQps++;
     return qp;
+}
+
+void
+RdmaNic::ReleaseQueuePair(uint32_t qpn)
+{
+    NS_ABORT_MSG_IF(qpn == 0 || qpn > m_qps.size() || !m_qps[qpn - 1],
+                    "ReleaseQueuePair: QPN " << qpn << " is not a live queue pair of host "
+                                             << m_hostIndex);
+    Ptr<RdmaQueuePair> qp = m_qps[qpn - 1];
+    NS_LOG_FUNCTION(this << qpn);
+    if (m_isActive[qpn - 1])
+    {
+        // Out of the round robin as NextSender takes a queue pair out (swap with the last).
+        auto it = std::find(m_active.begin(), m_active.end(), PeekPointer(qp));
+        *it = m_active.back();
+        m_active.pop_back();
+        m_isActive[qpn - 1] = false;
+    }
+    m_releasedRetransmitted += qp->GetRetransmittedPackets();
+    m_releasedTimeouts += qp->GetTimeouts();
+    m_releasedOutOfOrder += qp->GetOutOfOrderPackets();
+    m_releasedSpurious += qp->GetSpuriousRetransmissions();
+    qp->Dispose();
+    m_qps[qpn - 1] = nullptr;
+    m_liveQps--;
+    m_freeQpns.emplace_back(qpn, Simulator::Now().GetTimeStep());
 }
 
 void
@@ -179,19 +241,61 @@ RdmaNic::GetMtu() const
     return m_mtu;
 }
 
-const std::vector<Ptr<RdmaQueuePair>>&
+std::vector<Ptr<RdmaQueuePair>>
 RdmaNic::GetQueuePairs() const
 {
-    return m_qps;
+    std::vector<Ptr<RdmaQueuePair>> live;
+    live.reserve(m_liveQps);
+    for (const auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            live.push_back(qp);
+        }
+    }
+    return live;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQueuePair(uint32_t qpn) const
+{
+    return qpn == 0 || qpn > m_qps.size() ? nullptr : m_qps[qpn - 1];
+}
+
+uint64_t
+RdmaNic::GetQueuePairsCreated() const
+{
+    return m_qpsCreated;
+}
+
+uint32_t
+RdmaNic::GetLiveQueuePairs() const
+{
+    return m_liveQps;
+}
+
+uint32_t
+RdmaNic::GetQpnSlots() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+uint64_t
+RdmaNic::GetStaleFrames() const
+{
+    return m_staleFrames;
 }
 
 uint64_t
 RdmaNic::GetRetransmittedPackets() const
 {
-    uint64_t n = 0;
+    uint64_t n = m_releasedRetransmitted;
     for (const auto& qp : m_qps)
     {
-        n += qp->GetRetransmittedPackets();
+        if (qp)
+        {
+            n += qp->GetRetransmittedPackets();
+        }
     }
     return n;
 }
@@ -199,10 +303,13 @@ RdmaNic::GetRetransmittedPackets() const
 uint64_t
 RdmaNic::GetTimeouts() const
 {
-    uint64_t n = 0;
+    uint64_t n = m_releasedTimeouts;
     for (const auto& qp : m_qps)
     {
-        n += qp->GetTimeouts();
+        if (qp)
+        {
+            n += qp->GetTimeouts();
+        }
     }
     return n;
 }
@@ -210,10 +317,13 @@ RdmaNic::GetTimeouts() const
 uint64_t
 RdmaNic::GetOutOfOrderPackets() const
 {
-    uint64_t n = 0;
+    uint64_t n = m_releasedOutOfOrder;
     for (const auto& qp : m_qps)
     {
-        n += qp->GetOutOfOrderPackets();
+        if (qp)
+        {
+            n += qp->GetOutOfOrderPackets();
+        }
     }
     return n;
 }
@@ -221,10 +331,13 @@ RdmaNic::GetOutOfOrderPackets() const
 uint64_t
 RdmaNic::GetSpuriousRetransmissions() const
 {
-    uint64_t n = 0;
+    uint64_t n = m_releasedSpurious;
     for (const auto& qp : m_qps)
     {
-        n += qp->GetSpuriousRetransmissions();
+        if (qp)
+        {
+            n += qp->GetSpuriousRetransmissions();
+        }
     }
     return n;
 }

@@ -18,6 +18,8 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -54,8 +56,26 @@ class RdmaNic : public Object
     uint32_t GetHostIndex() const;
     /// \return payload bytes per data packet (the path MTU)
     uint32_t GetMtu() const;
-    /// \return the queue pairs, by local QPN - 1
-    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
+    /// \return the live queue pairs (not released), in local QPN order
+    std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const;
+    /// \return the live queue pair of local QPN \p qpn, or nullptr (released, or never made)
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+    /// \return queue pairs made since the start, released ones included
+    uint64_t GetQueuePairsCreated() const;
+    /// \return queue pairs alive now (made and not released)
+    uint32_t GetLiveQueuePairs() const;
+    /// \return QPN slots: live queue pairs plus released QPNs not yet given out again
+    uint32_t GetQpnSlots() const;
+    /// \return arrivals for a released QPN (late duplicates, ACKs, CNPs), dropped
+    uint64_t GetStaleFrames() const;
+    /**
+     * Release the idle queue pair of local QPN \p qpn (the fabric's call, with its
+     * peer's at the other end): it is disposed, its counters stay in this adapter's
+     * totals, and arrivals for the QPN are dropped and counted (GetStaleFrames). The
+     * QPN is given to a new queue pair only QpnReuseDelay after, so a frame of the old
+     * connection still in the fabric cannot reach the new one.
+     */
+    void ReleaseQueuePair(uint32_t qpn);
     /// \return packets resent, over all queue pairs
     uint64_t GetRetransmittedPackets() const;
     /// \return retransmission timeouts, over all queue pairs
@@ -73,7 +93,8 @@ class RdmaNic : public Object
     void DoDispose() override;
 
     /**
-     * Add a queue pair (local QPN: the next one) to \p peerHost on \p priority (the
+     * Add a queue pair (local QPN: the oldest released one past QpnReuseDelay, else a
+     * new one) to \p peerHost on \p priority (the
      * service level on InfiniBand), UDP source port \p entropy (0 on InfiniBand),
      * packets of GetMtu() payload bytes; its peer's QPN comes with SetPeerQpn.
      */
@@ -103,7 +124,7 @@ class RdmaNic : public Object
      * AETH syndrome \p aethSyndrome), a CNP, or data (\p payloadBytes(): its payload
      * size, asked for data only; AckReq; \p congested: ECN CE or FECN), whose ACK/NAK
      * and CNP go out through QueueControl. Unknown queue pairs and opcodes are dropped
-     * with a warning.
+     * with a warning; arrivals for a released queue pair are dropped and counted.
      */
     template <typename PayloadBytes>
     void Deliver(uint32_t destQp,
@@ -136,7 +157,7 @@ class RdmaNic : public Object
                               uint32_t msn,
                               bool nak) = 0;
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1; nullptr: released
     uint32_t m_hostIndex{0};               //!< GetHostIndex (set by the subclass's Setup)
     uint32_t m_mtu{0};                     //!< the subclass's Mtu Attribute
 
@@ -161,9 +182,19 @@ class RdmaNic : public Object
     std::vector<RdmaQueuePair*> m_active;
     std::vector<bool> m_isActive; //!< by QPN - 1
     std::size_t m_rrNext{0};      //!< round-robin position in m_active
-    uint64_t m_cnpsSent{0};       //!< congestion notifications sent
-    uint64_t m_cnpsReceived{0};   //!< congestion notifications received
-    int64_t m_wakeAt{-1};         //!< time step of the pending wake-up; -1: none
+    /// Released QPNs with their release time (time steps), oldest first
+    std::deque<std::pair<uint32_t, int64_t>> m_freeQpns;
+    Time m_qpnReuseDelay;                //!< QpnReuseDelay attribute
+    uint64_t m_qpsCreated{0};            //!< GetQueuePairsCreated
+    uint32_t m_liveQps{0};               //!< GetLiveQueuePairs
+    uint64_t m_staleFrames{0};           //!< GetStaleFrames
+    uint64_t m_releasedRetransmitted{0}; //!< released queue pairs' counters, kept
+    uint64_t m_releasedTimeouts{0};
+    uint64_t m_releasedOutOfOrder{0};
+    uint64_t m_releasedSpurious{0};
+    uint64_t m_cnpsSent{0};     //!< congestion notifications sent
+    uint64_t m_cnpsReceived{0}; //!< congestion notifications received
+    int64_t m_wakeAt{-1};       //!< time step of the pending wake-up; -1: none
     /// Every wake-up event made (superseded ones stay in the event list until they run)
     /// and those not in the event list: reused, not one allocation per wake-up.
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
@@ -285,6 +316,11 @@ RdmaNic::Deliver(uint32_t destQp,
         return;
     }
     RdmaQueuePair* qp = PeekPointer(m_qps[destQp - 1]);
+    if (qp == nullptr)
+    {
+        m_staleFrames++; // for a released queue pair: late, nobody waits for it
+        return;
+    }
     if (opcode == RdmaOpcode::ACKNOWLEDGE)
     {
         if (AethHeader::IsNakSyndrome(aethSyndrome))

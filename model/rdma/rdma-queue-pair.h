@@ -218,6 +218,17 @@ class RdmaQueuePair : public Object
         return m_responder.GetMaxReorderDistance();
     }
 
+    /**
+     * \return true if neither half has work: nothing posted to send or unacknowledged,
+     * no posted receive waiting for its message, nothing held beyond the expected PSN
+     * (the queue pair may be released; RdmaFabric's QpIdleTimeout)
+     */
+    bool IsIdle() const
+    {
+        return m_requester.GetPendingMessages() == 0 && !m_requester.HasDataToSend() &&
+               m_responder.GetPendingReceives() == 0 && m_responder.GetHeldPackets() == 0;
+    }
+
     /// The loss recovery scheme (attribute Recovery).
     Recovery GetRecovery() const;
     /// Its strategy object.

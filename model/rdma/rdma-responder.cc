@@ -133,6 +133,12 @@ RdmaResponder::GetHeldPackets() const
     return m_rxAbove;
 }
 
+std::size_t
+RdmaResponder::GetPendingReceives() const
+{
+    return m_rxTags.size();
+}
+
 uint32_t
 RdmaResponder::GetReorderThreshold() const
 {

@@ -82,6 +82,8 @@ class RdmaResponder
     bool IsNakOutstanding() const;
     /// Packets held beyond the expected PSN.
     uint32_t GetHeldPackets() const;
+    /// Posted receives whose message has not completed (its first one may be arriving).
+    std::size_t GetPendingReceives() const;
     /// The queue pair's ReorderThreshold attribute (packets).
     uint32_t GetReorderThreshold() const;
 

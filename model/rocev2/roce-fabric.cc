@@ -207,6 +207,14 @@ RoceFabric::Connect(uint32_t src, uint32_t dst)
     return {qa, qb};
 }
 
+bool
+RoceFabric::Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b)
+{
+    m_nics[a.GetLocalHost()]->ReleaseQueuePair(a.GetLocalQpn());
+    m_nics[b.GetLocalHost()]->ReleaseQueuePair(b.GetLocalQpn());
+    return true;
+}
+
 RdmaFabric::HostPort
 RoceFabric::GetHostPort(uint32_t host) const
 {
@@ -244,7 +252,7 @@ RoceFabric::GetCounters() const
             c.txBytes += dev->GetTxBytes();
         }
     }
-    c.queuePairs /= 2; // counted at both ends
+    SetConnectionCounters(c);
     return c;
 }
 

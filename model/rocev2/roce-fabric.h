@@ -78,6 +78,7 @@ class RoceFabric : public RdmaFabric
     friend class RoceFabricHelper;
 
     std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src, uint32_t dst) override;
+    bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b) override;
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
 

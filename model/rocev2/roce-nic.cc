@@ -132,7 +132,10 @@ Ptr<RdmaQueuePair>
 RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
 {
     Ptr<RdmaQueuePair> qp = AddQueuePair(peerHost, priority, entropy);
-    m_templates.emplace_back();
+    if (qp->GetLocalQpn() > m_templates.size())
+    {
+        m_templates.emplace_back(); // a new QPN (else a released one's, overwritten)
+    }
     MakeFrameTemplates(*qp);
     m_fullPacketWireBytes = GetFullPacketWireBytes(); // (Mtu, UseVlan may change after Setup)
     return qp;

@@ -149,6 +149,10 @@ DcqcnCongestionControl::~DcqcnCongestionControl() = default;
 void
 DcqcnCongestionControl::DoDispose()
 {
+    // A released queue pair's controller goes before the simulation ends: no timer of
+    // it may run after.
+    m_increaseEvent.Cancel();
+    m_cutEvent.Cancel();
     RdmaCongestionControl::DoDispose();
 }
 
