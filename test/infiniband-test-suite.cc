@@ -341,6 +341,56 @@ class IbVlArbitrationTestCase : public TestCase
 };
 
 /**
+ * LimitOfHighPriority (IBTA vol. 1, 7.6.9): with a high-priority VL and a low-priority
+ * VL both eligible, HighLimit 0 lets one high packet go, then one low packet may go,
+ * and so on; 1 (4096 bytes) lets two 2 KB high packets go before a low one; 255 never
+ * gives the low table a turn while the high one has an eligible VL.
+ */
+class IbVlArbiterHighLimitTestCase : public TestCase
+{
+  public:
+    IbVlArbiterHighLimitTestCase()
+        : TestCase("VL arbitration: HighLimit 0 alternates one high and one low packet")
+    {
+    }
+
+  private:
+    /// The VLs of \p n picks of \p bytes-byte packets with VL0 (low) and VL1 (high) eligible.
+    static std::string Picks(uint8_t highLimit, uint32_t bytes, uint32_t n)
+    {
+        Ptr<VlArbiter> a = CreateObject<VlArbiter>();
+        a->SetAttribute("HighLimit", UintegerValue(highLimit));
+        a->SetHighTable({{1, 255}});
+        a->SetLowTable({{0, 255}});
+        std::string seq;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint8_t vl = a->Pick(0x3);
+            a->Charge(bytes);
+            seq += std::to_string(vl);
+        }
+        return seq;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(Picks(0, 4160, 6), "101010", "0: one high packet, then a low");
+        NS_TEST_ASSERT_MSG_EQ(Picks(1, 2080, 6), "110110", "1: 4096 bytes of high first");
+        NS_TEST_ASSERT_MSG_EQ(Picks(255, 4160, 6), "111111", "255: unbounded");
+        // The limit only gives the low table a turn: alone, the high VL keeps going.
+        Ptr<VlArbiter> a = CreateObject<VlArbiter>();
+        a->SetAttribute("HighLimit", UintegerValue(0));
+        a->SetHighTable({{1, 255}});
+        a->SetLowTable({{0, 255}});
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(+a->Pick(0x2), 1, "only VL1 eligible");
+            a->Charge(4160);
+        }
+    }
+};
+
+/**
  * The Subnet Manager's LFTs are complete and minimal: following them from every host
  * to every host reaches the destination in exactly the graph distance, on a k=4
  * fat-tree and a 4x4 torus; a torus all-to-all over DOR with dateline VLs completes
@@ -790,6 +840,7 @@ class InfinibandTestSuite : public TestSuite
         AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCreditLimitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbVlArbitrationTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbVlArbiterHighLimitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbSubnetManagerTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbRingAllreduceTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbSubnetManagerMeshDragonflyTestCase, AI_FABRIC_QUICK);

@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -141,7 +143,10 @@ VlArbiter::Pick(uint16_t eligibleMask)
     uint8_t vl = 0;
     bool highOk = AnyEligible(m_high, eligibleMask);
     bool lowOk = AnyEligible(m_low, eligibleMask);
-    bool limitHit = m_highLimit != 255 && m_highBytes >= uint64_t(m_highLimit) * 4096;
+    // IBTA LimitOfHighPriority: after HighLimit x 4096 bytes of high-priority data a
+    // low-priority packet may go; 0 still lets one high-priority packet go first.
+    const uint64_t limitBytes = std::max<uint64_t>(uint64_t(m_highLimit) * 4096, 1);
+    bool limitHit = m_highLimit != 255 && m_highBytes >= limitBytes;
     if (highOk && !(limitHit && lowOk) && PickFrom(m_high, eligibleMask, vl))
     {
         m_lastFromHigh = true;
