@@ -502,6 +502,79 @@ class IdlePortShortcutTestCase : public TestCase
 };
 
 /**
+ * XON under dynamic thresholds: a lossless PG's XON threshold is alpha x the free
+ * shared buffer, so buffer released by any PG raises every paused PG's threshold.
+ * One switch, four hosts, an 8 MiB buffer, alpha 1 and a 1.5 MB XON offset: host 0
+ * writes 20 MB to host 2, whose NIC stalls (it drains only from 400 to 440 us), so PG
+ * (port 0, priority 3) pauses host 0 at 224 us and stays paused, its headroom empty
+ * after the drain but its shared bytes above XON; host 1 writes 2.5 MB to host 3,
+ * whose NIC stalls until 600 us, so that much sits in the pool and then leaves. None
+ * of PG 0's frames leave after 440 us, yet the release must resume host 0 (at 649 us),
+ * as a switch that evaluates every PG against the free buffer does.
+ */
+class XonRecheckTestCase : public TestCase
+{
+  public:
+    XonRecheckTestCase()
+        : TestCase("PFC: buffer released by one PG resumes another paused PG below XON")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = Create<TopologyGraph>();
+        const uint32_t s = g->AddSwitch();
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            g->AddLink(g->AddHost(), s, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetMmuAttribute("BufferSize", UintegerValue(8 * 1024 * 1024));
+        helper.SetMmuAttribute("LosslessAlpha", DoubleValue(1.0));
+        helper.SetMmuAttribute("XonOffsetBytes", UintegerValue(1500000));
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        const uint8_t prio3 = 1U << 3;
+        Ptr<RoceNic> nic2 = fabric->GetNic(2);
+        Simulator::Schedule(Time(0), &RoceNic::SetReceiveStalled, nic2, prio3);
+        Simulator::Schedule(MicroSeconds(400), &RoceNic::SetReceiveStalled, nic2, uint8_t{0});
+        Simulator::Schedule(MicroSeconds(440), &RoceNic::SetReceiveStalled, nic2, prio3);
+        Simulator::Schedule(Time(0), &RoceNic::SetReceiveStalled, fabric->GetNic(3), prio3);
+        Simulator::Schedule(MicroSeconds(600),
+                            &RoceNic::SetReceiveStalled,
+                            fabric->GetNic(3),
+                            uint8_t{0});
+        fabric->PostWrite(0, 2, 20000000, 0, 0);
+        fabric->PostWrite(1, 3, 2500000, 1, 0);
+        std::vector<Time> pauses;
+        std::vector<Time> resumes;
+        fabric->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "Pfc",
+            MakeLambdaCallback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
+                [&](Ptr<const RoceNetDevice>, uint8_t prio, uint16_t quanta, bool sent) {
+                    if (!sent && prio == 3)
+                    {
+                        (quanta == 0 ? resumes : pauses).push_back(Simulator::Now());
+                    }
+                }));
+        Simulator::Stop(MicroSeconds(1000));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(pauses.empty(), false, "host 0 was paused");
+        NS_TEST_ASSERT_MSG_EQ(resumes.empty(), false, "and resumed");
+        if (!pauses.empty() && !resumes.empty())
+        {
+            std::cout << "XON re-check: host 0 paused at " << pauses.front().As(Time::US)
+                      << ", resumed at " << resumes.front().As(Time::US) << std::endl;
+            NS_TEST_ASSERT_MSG_LT(pauses.front(), MicroSeconds(400), "paused before the drain");
+            NS_TEST_ASSERT_MSG_GT(resumes.front(), MicroSeconds(400), "resumed by the drain");
+        }
+    }
+};
+
+/**
  * PFC's victim flow (Zhu et al. 2015, section 2): two leaves joined by one cable.
  * Hosts on leaf B and two hosts on leaf A send to receiver R on leaf B; a victim V
  * on leaf A sends to VR on leaf B, whose port is idle. Max-min fair, V would get
@@ -800,6 +873,7 @@ class Rocev2FabricTestSuite : public TestSuite
         AddTestCase(new IdlePortShortcutTestCase, AI_FABRIC_QUICK);
         AddTestCase(new EgressSchedulingTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new EgressSchedulingTestCase(true), AI_FABRIC_QUICK);
+        AddTestCase(new XonRecheckTestCase, AI_FABRIC_QUICK);
     }
 };
 

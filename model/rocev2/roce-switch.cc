@@ -507,6 +507,33 @@ RoceSwitch::Drop(uint32_t port, const char* reason, bool lossless)
 }
 
 void
+RoceSwitch::ResumeAfterRelease(uint32_t inPort, uint8_t inPrio)
+{
+    if (m_mmu->ShouldResume(inPort, inPrio))
+    {
+        m_mmu->SetPaused(inPort, inPrio, false);
+        m_ports[inPort]->SetPeerPaused(inPrio, false);
+    }
+    // The shared pool grew, and with it every lossless PG's dynamic threshold: each
+    // paused one may now be below XON, in the order they paused.
+    const std::vector<uint32_t>& paused = m_mmu->GetPausedPgs();
+    for (std::size_t i = 0; i < paused.size();)
+    {
+        const uint32_t port = paused[i] / SharedBufferMmu::N_PRIO;
+        const auto prio = static_cast<uint8_t>(paused[i] % SharedBufferMmu::N_PRIO);
+        if (m_mmu->ShouldResume(port, prio))
+        {
+            m_mmu->SetPaused(port, prio, false); // removes entry i
+            m_ports[port]->SetPeerPaused(prio, false);
+        }
+        else
+        {
+            ++i;
+        }
+    }
+}
+
+void
 RoceSwitch::DropForWatchdog(uint32_t port)
 {
     m_watchdogDrops++;
@@ -537,11 +564,7 @@ RoceSwitch::SetStormDrop(uint32_t port, uint8_t prio, bool drop)
             m_framePool.PopFront(queue.frames);
             queue.bytes -= bytes;
             m_mmu->OnDequeue(inPort, inPrio, port, prio, bytes);
-            if (m_mmu->ShouldResume(inPort, inPrio))
-            {
-                m_mmu->SetPaused(inPort, inPrio, false);
-                m_ports[inPort]->SetPeerPaused(inPrio, false);
-            }
+            ResumeAfterRelease(inPort, inPrio);
             DropForWatchdog(port);
         }
         m_nonEmpty[port] &= static_cast<uint8_t>(~bit);
@@ -644,11 +667,7 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
         m_ports[inPort]->SetPeerPaused(prio, true);
     }
     m_mmu->OnDequeue(inPort, prio, out, outPrio, bytes);
-    if (m_mmu->ShouldResume(inPort, prio))
-    {
-        m_mmu->SetPaused(inPort, prio, false);
-        m_ports[inPort]->SetPeerPaused(prio, false);
-    }
+    ResumeAfterRelease(inPort, prio);
     // (No ECN step: the queue it leaves is empty, and EcnMarker never marks at a
     // depth of 0 <= Kmin, nor draws a random number there.)
     m_forwarded++;
@@ -732,11 +751,7 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     const uint32_t bytes = frame.view.frameBytes;
     queue.bytes -= bytes;
     m_mmu->OnDequeue(inPort, inPrio, outPort, static_cast<uint8_t>(q), bytes);
-    if (m_mmu->ShouldResume(inPort, inPrio))
-    {
-        m_mmu->SetPaused(inPort, inPrio, false);
-        m_ports[inPort]->SetPeerPaused(inPrio, false);
-    }
+    ResumeAfterRelease(inPort, inPrio);
     if (m_ecnEnabled && frame.view.ecn != 0 && m_ecn[outPort]->ShouldMark(queue.bytes, *m_uniform))
     {
         RoceFrame::SetEcnCe(frame);

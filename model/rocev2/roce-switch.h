@@ -189,6 +189,12 @@ class RoceSwitch : public Object, public RocePortOwner
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// A frame the PFC watchdog's drop action discards (counted apart from Drop's).
     void DropForWatchdog(uint32_t port);
+    /**
+     * Buffer of ingress PG (\p inPort, \p inPrio) was released: resume that PG if it is
+     * below XON, then every other paused PG that now is (the shared pool, and with it
+     * each dynamic threshold, grew).
+     */
+    void ResumeAfterRelease(uint32_t inPort, uint8_t inPrio);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
     uint32_t RouteNonMinimal(Ptr<Packet> p,
                              uint32_t inPort,

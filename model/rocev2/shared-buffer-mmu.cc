@@ -199,6 +199,7 @@ SharedBufferMmu::Configure(uint32_t nPorts,
 
     const size_t n = static_cast<size_t>(nPorts) * N_PRIO;
     m_pg.assign(n, PgState{});
+    m_pausedPgs.clear();
     m_egressBytes.assign(n, 0);
     m_sharedUsed = 0;
     m_totalHdrmUsed = 0;
@@ -378,7 +379,20 @@ SharedBufferMmu::ReleaseMismatch(uint32_t inPort,
 void
 SharedBufferMmu::SetPaused(uint32_t inPort, uint8_t prio, bool paused)
 {
-    m_pg[Idx(inPort, prio)].paused = paused ? 1 : 0;
+    const uint32_t idx = Idx(inPort, prio);
+    if ((m_pg[idx].paused != 0) == paused)
+    {
+        return;
+    }
+    m_pg[idx].paused = paused ? 1 : 0;
+    if (paused)
+    {
+        m_pausedPgs.push_back(idx);
+    }
+    else
+    {
+        m_pausedPgs.erase(std::find(m_pausedPgs.begin(), m_pausedPgs.end(), idx));
+    }
 }
 
 bool

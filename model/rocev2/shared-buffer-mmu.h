@@ -148,6 +148,13 @@ class SharedBufferMmu : public Object
     void SetPaused(uint32_t inPort, uint8_t prio, bool paused);
     bool IsPaused(uint32_t inPort, uint8_t prio) const;
 
+    /// The (port, priority group)s holding an XOFF now, as port x 8 + priority, in the
+    /// order they paused: what a release of buffer must re-check (RoceSwitch).
+    const std::vector<uint32_t>& GetPausedPgs() const
+    {
+        return m_pausedPgs;
+    }
+
     uint64_t GetEgressBytes(uint32_t outPort, uint8_t queue) const;
     uint64_t GetIngressReservedUsed(uint32_t inPort, uint8_t prio) const;
     uint64_t GetIngressSharedUsed(uint32_t inPort, uint8_t prio) const;
@@ -255,6 +262,7 @@ class SharedBufferMmu : public Object
     // What a frame's admission and release read comes first (two cache lines).
     // State, index port * N_PRIO + prio
     std::vector<PgState> m_pg;
+    std::vector<uint32_t> m_pausedPgs; //!< GetPausedPgs
     std::vector<uint64_t> m_egressBytes;
     uint64_t m_reservedPerPg; //!< attribute: guaranteed bytes per (port, PG)
     double m_losslessAlpha;   //!< attribute: ingress dynamic-threshold alpha of lossless PGs
