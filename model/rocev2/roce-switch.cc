@@ -678,9 +678,16 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     {
         out = RouteNonMinimal(frame.GetPacket(), inPort, dst, out, view);
     }
-    if (m_portFailures && !RouteAroundFailure(inPort, c.ptr, c.count, view, out))
+    if (__builtin_expect(m_portFailures, false))
     {
-        return;
+        // (A copy: out's address must not escape, or it leaves its register on the
+        // common path.)
+        uint32_t live = out;
+        if (!RouteAroundFailure(inPort, c.ptr, c.count, view, live))
+        {
+            return;
+        }
+        out = live;
     }
     // Class rule: the frame's class is its priority above the base; control and
     // other priorities keep theirs.
