@@ -398,7 +398,6 @@ ParseDims(const std::string& v)
     return dims;
 }
 
-/// "LINK@TIME[,LINK@TIME...]" -> failures; "" -> none.
 /// The comma-separated items of a list flag: none for "", and an empty item for a
 /// stray comma (its parser then names it).
 std::vector<std::string>
@@ -430,21 +429,29 @@ ParseLinkFailures(const std::string& v)
     {
         const std::size_t at = item.find('@');
         const std::string bad = "'" + item +
-                                "' is not LINK@TIME; use a link id (the topology's cable "
-                                "order, from 0) '@' a time in ns-3 units, e.g. 40@100us";
+                                "' is not LINK@DOWN[-UP]; use a link id (the topology's cable "
+                                "order, from 0) '@' a time in ns-3 units, optionally '-' a "
+                                "later time when it comes back, e.g. 40@100us or 40@100us-2ms";
         if (at == std::string::npos)
         {
             throw ConfigError(bad);
         }
+        const std::size_t dash = item.find('-', at);
         ScenarioConfig::LinkFailure f{};
         try
         {
             f.link = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
-            f.at = ParseTime(item.substr(at + 1));
+            f.at = ParseTime(
+                item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
+            f.up = dash == std::string::npos ? Time(0) : ParseTime(item.substr(dash + 1));
         }
         catch (const ConfigError&)
         {
             throw ConfigError(bad);
+        }
+        if (dash != std::string::npos && f.up <= f.at)
+        {
+            throw ConfigError("'" + item + "': the link must come back (UP) after it fails (DOWN)");
         }
         out.push_back(f);
     }
@@ -781,18 +788,23 @@ BuildKnobs()
         [](const C& c) { return c.out; }));
     k.push_back(MakeKnob(
         "link-failure",
-        "InfiniBand: fail switch-to-switch cables mid-run; the Subnet Manager re-routes "
-        "ns3::IbFabric::SubnetManagerReactionTime later (10 ms default: trap, heavy sweep, "
-        "LFT upload) and the RC transport resends what was lost (doc/infiniband.md)",
-        "'' (none) or LINK@TIME[,LINK@TIME...]: a link id (the topology's cable order, "
-        "from 0) and a time, e.g. 40@100us",
+        "fail switch-to-switch cables mid-run, optionally until UP. InfiniBand: the Subnet "
+        "Manager re-routes ns3::IbFabric::SubnetManagerReactionTime later (10 ms: trap, heavy "
+        "sweep, LFT upload); RoCEv2: the two end switches notice after "
+        "ns3::RoceFabric::FailureDetectionTime (30 ms, BFD 3 x 10 ms) and route around it, "
+        "every switch after ns3::RoceFabric::RouteConvergenceTime more (10 ms); frames sent "
+        "into it meanwhile are lost (drops.link_down) and the RC transport resends them "
+        "(doc/failures.md)",
+        "'' (none) or LINK@DOWN[-UP][,...]: a link id (the topology's cable order, from 0) "
+        "and a time, optionally '-' a later time it comes back, e.g. 40@100us or 40@100us-2ms",
         Type::STRING,
         [](C& c, const std::string& v) { c.linkFailures = ParseLinkFailures(v); },
         [](const C& c) {
             std::vector<std::string> parts;
             for (const auto& f : c.linkFailures)
             {
-                parts.push_back(std::to_string(f.link) + "@" + FormatTime(f.at));
+                parts.push_back(std::to_string(f.link) + "@" + FormatTime(f.at) +
+                                (f.up > Time(0) ? "-" + FormatTime(f.up) : std::string()));
             }
             return Join(parts, ",");
         },
@@ -1307,11 +1319,15 @@ ScenarioConfig::Validate() const
     {
         throw ConfigError("--dims: empty; use sizes >= 2 joined by 'x', e.g. 8x8");
     }
-    if (!linkFailures.empty() && fabric != "infiniband")
+    for (const auto& f : linkFailures)
     {
-        throw ConfigError("--link-failure=" + Get("link-failure") +
-                          ": cable failures are modelled with --fabric=infiniband only (the "
-                          "RoCEv2 fabric has no routing-table rebuild yet)");
+        if (f.at >= stopTime)
+        {
+            throw ConfigError("--link-failure=" + Get("link-failure") + ": link " +
+                              std::to_string(f.link) + " fails at " + FormatTime(f.at) +
+                              ", not before --stop-time=" + FormatTime(stopTime) +
+                              " (allowed: a time before it)");
+        }
     }
 }
 

@@ -46,11 +46,12 @@ class ScenarioConfig
         REAL,    ///< real number (JSON number or string)
     };
 
-    /// A cable that fails during the run (--link-failure=LINK@TIME).
+    /// A cable that fails during the run (--link-failure=LINK@DOWN[-UP]).
     struct LinkFailure
     {
         uint32_t link; ///< TopologyGraph link id (the topology's cable order)
         Time at;       ///< simulated time of the failure
+        Time up;       ///< when it works again (0: it stays down)
     };
 
     /// A host NIC whose receive pipeline stalls (--pfc-storm=HOST@START[-END]).
@@ -127,7 +128,7 @@ class ScenarioConfig
     std::optional<uint64_t> kmin;              ///< ECN Kmin bytes; unset = scale from link rate
     std::optional<uint64_t> kmax;              ///< ECN Kmax bytes; unset = scale from link rate
     std::optional<double> pmax;                ///< ECN Pmax; unset = scale from link rate
-    std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run (InfiniBand)
+    std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run
     Time pfcWatchdogDetect{0};                 ///< PfcWatchdog::DetectionTime; 0 = off
     Time pfcWatchdogRestore{0};                ///< PfcWatchdog::RestorationTime; 0 = 2x detect
     std::string pfcWatchdogAction{"drop"};     ///< drop | forward

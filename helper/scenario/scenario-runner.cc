@@ -312,6 +312,17 @@ ScenarioRunner::BuildRoceFabric()
             Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
         }
     }
+    for (const auto& f : c.linkFailures)
+    {
+        try
+        {
+            roce->FailLink(f.link, f.at, f.up > Time(0) ? f.up : Time(-1));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ConfigError("--link-failure=" + c.Get("link-failure") + ": " + e.what());
+        }
+    }
     if (c.pfcWatchdogDetect > Time(0))
     {
         m_watchdog = CreateObject<PfcWatchdog>();
@@ -372,6 +383,13 @@ ScenarioRunner::BuildIbFabric()
     {
         try
         {
+            if (f.up > Time(0))
+            {
+                throw std::invalid_argument(
+                    "link " + std::to_string(f.link) +
+                    ": a failed InfiniBand cable does not come back in this model (the "
+                    "links' credit state is not re-initialised); allowed: LINK@DOWN");
+            }
             ib->FailLink(f.link, f.at);
         }
         catch (const std::invalid_argument& e)
@@ -547,8 +565,12 @@ ScenarioRunner::ConnectMonitors()
         sw->TraceConnectWithoutContext(
             "Drop",
             MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
-                [w](uint32_t node, uint32_t port, const std::string& reason) {
+                [this, w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
+                    if (reason == "link_down")
+                    {
+                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
+                    }
                 }));
     }
 }
@@ -563,8 +585,12 @@ ScenarioRunner::ConnectIbDrops()
         sw->TraceConnectWithoutContext(
             "Drop",
             MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
-                [w](uint32_t node, uint32_t port, const std::string& reason) {
+                [this, w](uint32_t node, uint32_t port, const std::string& reason) {
                     w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
+                    if (reason == "link_down")
+                    {
+                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
+                    }
                 }));
     }
     // Packets lost on a failed cable are counted at the port they were heading to.
@@ -575,8 +601,10 @@ ScenarioRunner::ConnectIbDrops()
             ib->GetDevice(node, port)
                 ->TraceConnectWithoutContext(
                     "LinkDownDrop",
-                    MakeLambdaCallback<void, Ptr<const Packet>>([w, node, port](Ptr<const Packet>) {
+                    MakeLambdaCallback<void, Ptr<const Packet>>([this, w, node, port](
+                                                                    Ptr<const Packet>) {
                         w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, "link_down");
+                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
                     }));
         }
     }
@@ -640,6 +668,37 @@ ScenarioRunner::MaybeFinish()
 }
 
 nlohmann::json
+ScenarioRunner::FailuresJson() const
+{
+    // A time that has not happened (yet) is null.
+    auto ns = [](Time t) {
+        return t < Time(0) ? nlohmann::json() : nlohmann::json(t.GetNanoSeconds());
+    };
+    nlohmann::json list = nlohmann::json::array();
+    for (const RdmaFabric::LinkFailureRecord& r : m_fabric->GetLinkFailures())
+    {
+        uint64_t drops = 0;
+        for (const auto& [node, port] : {std::pair{r.nodeA, r.portA}, std::pair{r.nodeB, r.portB}})
+        {
+            auto it = m_linkDownDropsAt.find((static_cast<uint64_t>(node) << 32) | port);
+            drops += it == m_linkDownDropsAt.end() ? 0 : it->second;
+        }
+        list.push_back({{"what", "link"},
+                        {"link", r.link},
+                        {"ends",
+                         {std::to_string(r.nodeA) + ":" + std::to_string(r.portA),
+                          std::to_string(r.nodeB) + ":" + std::to_string(r.portB)}},
+                        {"down_ns", r.down.GetNanoSeconds()},
+                        {"up_ns", ns(r.up)},
+                        {"detected_ns", ns(r.detected)},
+                        {"converged_ns", ns(r.converged)},
+                        {"restore_converged_ns", ns(r.restoreConverged)},
+                        {"link_down_drops", drops}});
+    }
+    return list;
+}
+
+nlohmann::json
 ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
 {
     RdmaFabric::Counters k = m_fabric->GetCounters();
@@ -688,6 +747,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
     {
         s[it.key()] = it.value();
+    }
+    if (!m_config.linkFailures.empty())
+    {
+        s["failures"] = FailuresJson();
     }
     if (m_watchdog)
     {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -72,6 +73,8 @@ class ScenarioRunner
     void SampleQueues();
     void MaybeFinish();
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
+    /// summary.json's failures: each failed cable, its ends, times and link_down drops.
+    nlohmann::json FailuresJson() const;
     /// Dispose of the workloads, the detector and the fabric; Simulator::Destroy.
     void TearDown();
 
@@ -94,7 +97,9 @@ class ScenarioRunner
     bool m_workDone{false};
     /// One predicate per source of work (pattern, collectives, flows); all true = done.
     std::vector<std::function<bool()>> m_finished;
-    nlohmann::json m_extraSummary;       //!< fragments added by workloads
+    nlohmann::json m_extraSummary; //!< fragments added by workloads
+    /// link_down drops by (node << 32 | port), for summary.json's failures
+    std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
     std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
 };
 

@@ -210,6 +210,14 @@ IbFabric::FailLink(uint32_t link, Time at)
         throw std::invalid_argument(why.str());
     }
     m_failing.push_back(link);
+    LinkFailureRecord r;
+    r.link = link;
+    r.nodeA = l.a;
+    r.portA = l.portA;
+    r.nodeB = l.b;
+    r.portB = l.portB;
+    r.down = at;
+    m_failures.push_back(r);
     Simulator::Schedule(at - Simulator::Now(), &IbFabric::DoFailLink, this, link);
 }
 
@@ -244,6 +252,14 @@ IbFabric::SweepAfterFailure()
         m_switches[i]->SetLft(m_sm->GetLft(m_switchNodes[i]));
         m_switches[i]->SetRouting(m_sm->GetRoutes(), m_switchNodes[i]);
     }
+    for (LinkFailureRecord& r : m_failures)
+    {
+        if (r.converged < Time(0) && !m_channels[r.link]->IsUp())
+        {
+            r.detected = Simulator::Now();
+            r.converged = Simulator::Now();
+        }
+    }
     m_reroutes++;
     m_rerouteChanged += changed;
     NS_LOG_INFO("re-route " << m_reroutes << " at " << Simulator::Now().As(Time::US) << ": "
@@ -261,6 +277,12 @@ uint32_t
 IbFabric::GetReroutes() const
 {
     return m_reroutes;
+}
+
+std::vector<RdmaFabric::LinkFailureRecord>
+IbFabric::GetLinkFailures() const
+{
+    return m_failures;
 }
 
 void

@@ -308,4 +308,10 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
 }
 
+std::vector<RdmaFabric::LinkFailureRecord>
+RdmaFabric::GetLinkFailures() const
+{
+    return {};
+}
+
 } // namespace ns3

@@ -84,6 +84,24 @@ class RdmaFabric : public Object
         uint64_t stalledReceiveDrops{0}; //!< frames a NIC with a stalled receive discarded
     };
 
+    /**
+     * One cable failure (RoceFabric::FailLink, IbFabric::FailLink) and what the
+     * fabric's routing made of it. Times are -1 while (or if) it has not happened.
+     */
+    struct LinkFailureRecord
+    {
+        uint32_t link{0};          //!< graph link id
+        uint32_t nodeA{0};         //!< one end: node
+        uint32_t portA{0};         //!< and port
+        uint32_t nodeB{0};         //!< the other end: node
+        uint32_t portB{0};         //!< and port
+        Time down;                 //!< when the cable failed
+        Time up{-1};               //!< when it carries frames again (-1: never)
+        Time detected{-1};         //!< the routing first reacted (RoCE: the ends noticed)
+        Time converged{-1};        //!< every switch routes around it
+        Time restoreConverged{-1}; //!< after up: every switch uses it again
+    };
+
     typedef Callback<void, const MessageRecord&> MessageCallback;
     /// (src host, dst host, tag, bytes) when a message's last byte is placed.
     typedef Callback<void, uint32_t, uint32_t, uint64_t, uint64_t> DeliveredCallback;
@@ -136,6 +154,8 @@ class RdmaFabric : public Object
     uint64_t GetLiveConnections() const;
     /// \return RC connections released so far
     uint64_t GetReleasedConnections() const;
+    /// \return the cable failures scheduled so far, in FailLink order (none by default)
+    virtual std::vector<LinkFailureRecord> GetLinkFailures() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);

@@ -18,12 +18,16 @@
 #include "ns3/roce-switch.h"
 #include "ns3/rounded-time.h"
 #include "ns3/route-table.h"
+#include "ns3/routing-engine.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-helper.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -35,13 +39,214 @@ NS_OBJECT_ENSURE_REGISTERED(RoceFabric);
 TypeId
 RoceFabric::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RoceFabric").SetParent<RdmaFabric>().SetGroupName("AiFabric");
+    static TypeId tid =
+        TypeId("ns3::RoceFabric")
+            .SetParent<RdmaFabric>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("FailureDetectionTime",
+                          "Time from a cable failure (FailLink) until the two switches at "
+                          "its ends stop choosing its ports: a BFD session's detection time, "
+                          "Detect Mult x the agreed receive interval (RFC 5880, 6.8.4). "
+                          "Default 3 x 10 ms, the hardware-offloaded BFD timers common on "
+                          "datacenter switches running BGP (RFC 7938's routing design); until "
+                          "then the switches keep sending into the cable (a blackhole)",
+                          TimeValue(MilliSeconds(30)),
+                          MakeTimeAccessor(&RoceFabric::m_detectionTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RouteConvergenceTime",
+                          "Time from the detection at the cable's ends until every switch "
+                          "routes without it: the BGP withdrawal crossing the fabric (RFC "
+                          "7938: eBGP, MRAI 0) and the FIB/ECMP group update. 10 ms is a "
+                          "chosen figure for a few-hop Clos, not a measured one",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&RoceFabric::m_convergenceTime),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("LinkStateChange",
+                            "A cable failed or came back: (graph link id, up)",
+                            MakeTraceSourceAccessor(&RoceFabric::m_linkStateTrace),
+                            "ns3::RoceFabric::LinkStateChangeCallback")
+            .AddTraceSource("RoutesConverged",
+                            "Every switch routes with a cable's new state: (graph link id, "
+                            "up)",
+                            MakeTraceSourceAccessor(&RoceFabric::m_routesConvergedTrace),
+                            "ns3::RoceFabric::RoutesConvergedCallback");
     return tid;
 }
 
 RoceFabric::RoceFabric()
-    : m_priority(3)
+    : m_priority(3),
+      m_detectionTime(MilliSeconds(30)),
+      m_convergenceTime(MilliSeconds(10))
 {
+}
+
+RoceSwitch*
+RoceFabric::SwitchAt(uint32_t node) const
+{
+    return node < m_switchOfNode.size() ? const_cast<RoceSwitch*>(m_switchOfNode[node]) : nullptr;
+}
+
+void
+RoceFabric::FailLink(uint32_t link, Time down, Time up)
+{
+    std::ostringstream why;
+    if (link >= m_graph->GetNLinks())
+    {
+        why << "link " << link << " does not exist (links 0.." << m_graph->GetNLinks() - 1 << ")";
+        throw std::invalid_argument(why.str());
+    }
+    const TopologyGraph::Link& l = m_graph->GetLink(link);
+    if (m_graph->IsHost(l.a) || m_graph->IsHost(l.b))
+    {
+        why << "link " << link << " is a host cable (node " << l.a << " - node " << l.b
+            << "): failing it cuts the host off; only switch-to-switch links may fail";
+        throw std::invalid_argument(why.str());
+    }
+    for (const LinkFailureRecord& r : m_failures)
+    {
+        if (r.link == link)
+        {
+            why << "link " << link << " already fails (each link may fail once)";
+            throw std::invalid_argument(why.str());
+        }
+    }
+    if (down < Simulator::Now())
+    {
+        why << "link " << link << " failure time " << down.As(Time::US) << " is in the past (now "
+            << Simulator::Now().As(Time::US) << ")";
+        throw std::invalid_argument(why.str());
+    }
+    if (up >= Time(0) && up <= down)
+    {
+        why << "link " << link << " comes back at " << up.As(Time::US) << ", not after it fails at "
+            << down.As(Time::US);
+        throw std::invalid_argument(why.str());
+    }
+    // The routing must be able to route what will be left: try it now, not mid-run.
+    Ptr<TopologyGraph> degraded = Create<TopologyGraph>(*m_graph);
+    for (const LinkFailureRecord& r : m_failures)
+    {
+        degraded->SetLinkUp(r.link, false);
+    }
+    degraded->SetLinkUp(link, false);
+    const std::string engine = m_routes->GetEngineName();
+    try
+    {
+        degraded->Validate();
+        RoutingEngine::BuildTable(engine, degraded);
+    }
+    catch (const std::exception& e)
+    {
+        why << "link " << link << " (node " << l.a << " port " << l.portA << " - node " << l.b
+            << " port " << l.portB << ") cannot fail: routing '" << engine
+            << "' cannot route the rest (" << e.what() << ")";
+        throw std::invalid_argument(why.str());
+    }
+    LinkFailureRecord r;
+    r.link = link;
+    r.nodeA = l.a;
+    r.portA = l.portA;
+    r.nodeB = l.b;
+    r.portB = l.portB;
+    r.down = down;
+    r.up = up >= Time(0) ? up : Time(-1);
+    const auto i = static_cast<uint32_t>(m_failures.size());
+    m_failures.push_back(r);
+    const Time now = Simulator::Now();
+    Simulator::Schedule(down - now, &RoceFabric::SetCableState, this, i, false);
+    Simulator::Schedule(down + m_detectionTime - now,
+                        &RoceFabric::DetectCableState,
+                        this,
+                        i,
+                        false);
+    Simulator::Schedule(down + m_detectionTime + m_convergenceTime - now,
+                        &RoceFabric::ConvergeRoutes,
+                        this,
+                        i,
+                        false);
+    if (up >= Time(0))
+    {
+        Simulator::Schedule(up - now, &RoceFabric::SetCableState, this, i, true);
+        Simulator::Schedule(up + m_detectionTime - now,
+                            &RoceFabric::DetectCableState,
+                            this,
+                            i,
+                            true);
+        Simulator::Schedule(up + m_detectionTime + m_convergenceTime - now,
+                            &RoceFabric::ConvergeRoutes,
+                            this,
+                            i,
+                            true);
+    }
+}
+
+void
+RoceFabric::SetCableState(uint32_t i, bool up)
+{
+    const LinkFailureRecord& r = m_failures[i];
+    NS_LOG_INFO("link " << r.link << (up ? " comes back" : " fails") << " at "
+                        << Simulator::Now().As(Time::US));
+    // Both ends at once: the switches drop what waits for the cable, the ports stop
+    // honouring pauses that can no longer be lifted.
+    SwitchAt(r.nodeA)->SetPortDown(r.portA, !up);
+    SwitchAt(r.nodeB)->SetPortDown(r.portB, !up);
+    m_devices[r.nodeA][r.portA]->SetLinkDown(!up);
+    m_devices[r.nodeB][r.portB]->SetLinkDown(!up);
+    m_linkStateTrace(r.link, up);
+}
+
+void
+RoceFabric::DetectCableState(uint32_t i, bool up)
+{
+    LinkFailureRecord& r = m_failures[i];
+    // A BFD session that came back (or went down) again before its detection time
+    // reports nothing: the later event decides.
+    const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
+    if (isUp != up)
+    {
+        return;
+    }
+    SwitchAt(r.nodeA)->SetPortExcluded(r.portA, !up);
+    SwitchAt(r.nodeB)->SetPortExcluded(r.portB, !up);
+    if (!up)
+    {
+        r.detected = Simulator::Now();
+    }
+}
+
+void
+RoceFabric::ConvergeRoutes(uint32_t i, bool up)
+{
+    LinkFailureRecord& r = m_failures[i];
+    const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
+    if (isUp != up)
+    {
+        return;
+    }
+    m_graph->SetLinkUp(r.link, up);
+    Ptr<const RouteTable> routes = RoutingEngine::BuildTable(m_routes->GetEngineName(), m_graph);
+    m_routes = routes;
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        m_switches[s]->SetRouting(routes, m_switchNodes[s]);
+    }
+    if (up)
+    {
+        r.restoreConverged = Simulator::Now();
+    }
+    else
+    {
+        r.converged = Simulator::Now();
+    }
+    NS_LOG_INFO("routes converged for link " << r.link << (up ? " up" : " down") << " at "
+                                             << Simulator::Now().As(Time::US));
+    m_routesConvergedTrace(r.link, up);
+}
+
+std::vector<RdmaFabric::LinkFailureRecord>
+RoceFabric::GetLinkFailures() const
+{
+    return m_failures;
 }
 
 RoceFabric::~RoceFabric() = default;
@@ -237,6 +442,7 @@ RoceFabric::GetCounters() const
         c.lossyDrops += sw->GetLossyDrops();
         c.ecnMarks += sw->GetEcnMarks();
         c.pfcWatchdogDrops += sw->GetWatchdogDrops();
+        c.linkDownDrops += sw->GetLinkDownDrops();
     }
     for (const auto& nic : m_nics)
     {

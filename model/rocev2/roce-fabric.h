@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/topology-graph.h"
+#include "ns3/traced-callback.h"
 
 #include <string>
 #include <unordered_map>
@@ -65,6 +66,28 @@ class RoceFabric : public RdmaFabric
     Counters GetCounters() const override;
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
 
+    /// LinkStateChange trace: (graph link id, true if it works again).
+    typedef void (*LinkStateChangeCallback)(uint32_t link, bool up);
+    /// RoutesConverged trace: (graph link id, true after it came back).
+    typedef void (*RoutesConvergedCallback)(uint32_t link, bool up);
+
+    /**
+     * Fail a switch-to-switch cable at simulated time \p down (>= now) and, if \p up
+     * is positive (> down), bring it back then. At \p down the cable carries nothing
+     * either way: frames on it and queued for it at both ends are dropped (link_down),
+     * no pause holds across it (RoceSwitch::SetPortDown, RoceNetDevice::SetLinkDown).
+     * FailureDetectionTime later the two end switches notice (BFD) and choose among
+     * their other candidates (RoceSwitch::SetPortExcluded); RouteConvergenceTime after
+     * that every switch gets a route table recomputed without the cable (the routing
+     * protocol has propagated the withdrawal). After \p up the same two delays
+     * restore its use. Checked at once, as IbFabric::FailLink: the link exists, is not
+     * a host cable, is not already failing, and the routing engine can route the graph
+     * without it and the other failing links. Throws std::invalid_argument naming the
+     * link and the reason.
+     */
+    void FailLink(uint32_t link, Time down, Time up = Time(-1));
+    std::vector<LinkFailureRecord> GetLinkFailures() const override;
+
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
     /// \return the first pcap file a write to failed (a full disk: it is truncated),
@@ -82,6 +105,15 @@ class RoceFabric : public RdmaFabric
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
 
+    /// The cable of failure \p i stops (false) or starts (true) carrying frames.
+    void SetCableState(uint32_t i, bool up);
+    /// Failure \p i's end switches notice its state (BFD).
+    void DetectCableState(uint32_t i, bool up);
+    /// Every switch gets routes computed on the graph with failure \p i's cable as it is.
+    void ConvergeRoutes(uint32_t i, bool up);
+    /// The switch at graph node \p node, or null for a host.
+    RoceSwitch* SwitchAt(uint32_t node) const;
+
     Ptr<TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;
     NodeContainer m_nodes;
@@ -92,8 +124,13 @@ class RoceFabric : public RdmaFabric
     uint8_t m_priority;
     std::vector<const RoceSwitch*> m_switchOfNode; //!< by graph node (null for hosts)
     std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_pcapFiles; //!< EnablePcap's
-    mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
-    mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
+    mutable std::vector<uint32_t> m_idealLinks;            //!< GetIdealFct's path (reused)
+    mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)
+    Time m_detectionTime;                                  //!< Attribute FailureDetectionTime
+    Time m_convergenceTime;                                //!< Attribute RouteConvergenceTime
+    std::vector<LinkFailureRecord> m_failures;             //!< FailLink's, in order
+    TracedCallback<uint32_t, bool> m_linkStateTrace;       //!< (link, up)
+    TracedCallback<uint32_t, bool> m_routesConvergedTrace; //!< (link, up)
 };
 
 } // namespace ns3

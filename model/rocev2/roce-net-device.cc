@@ -369,7 +369,7 @@ void
 RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
 {
     m_pauseReceived++;
-    if (!m_pfcEnabled)
+    if (!m_pfcEnabled || m_linkDown)
     {
         return;
     }
@@ -617,7 +617,23 @@ RoceNetDevice::GetMtu() const
 bool
 RoceNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && !m_linkDown;
+}
+
+void
+RoceNetDevice::SetLinkDown(bool down)
+{
+    m_linkDown = down;
+    if (!down)
+    {
+        return;
+    }
+    // No resume can cross a dead cable: end the partner's pauses here now.
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        m_pauseEvent[prio].Cancel();
+        PauseExpired(prio);
+    }
 }
 
 void

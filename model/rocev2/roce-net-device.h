@@ -165,6 +165,14 @@ class RoceNetDevice : public NetDevice
     void SetPauseIgnored(uint8_t prio, bool ignored);
     /// \return true while pauses of \p prio from the peer are ignored
     bool IsPauseIgnored(uint8_t prio) const;
+    /**
+     * The cable of this port failed (true) or works again (false), as
+     * RoceFabric::FailLink says. While it is down the port honours no pause frame
+     * (none can cross the cable, so a pause in force ends at once and a pause frame
+     * still arriving is ignored): nothing stays paused by a dead partner. The frames
+     * themselves are dropped by the owner (RoceSwitch::SetPortDown).
+     */
+    void SetLinkDown(bool down);
 
     // NetDevice API
     void SetIfIndex(const uint32_t index) override;
@@ -260,6 +268,7 @@ class RoceNetDevice : public NetDevice
     std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
     std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
     uint8_t m_pauseIgnoredMask{0};         //!< priorities whose pauses are ignored
+    bool m_linkDown{false};                //!< SetLinkDown: the cable failed
 
     uint64_t m_pauseSent;
     uint64_t m_pauseReceived;

@@ -553,21 +553,7 @@ RoceSwitch::SetStormDrop(uint32_t port, uint8_t prio, bool drop)
     else if ((m_stormDrop[port] & bit) == 0)
     {
         m_stormDrop[port] |= bit;
-        // Discard what the queue holds, releasing its buffer as a dequeue would.
-        EgressQueue& queue = m_egress[port].queue[prio];
-        while (queue.frames.size != 0)
-        {
-            QueuedFrame& head = m_framePool.Front(queue.frames);
-            const uint16_t inPort = head.inPort;
-            const uint8_t inPrio = head.inPrio;
-            const uint32_t bytes = head.frame.view.frameBytes;
-            m_framePool.PopFront(queue.frames);
-            queue.bytes -= bytes;
-            m_mmu->OnDequeue(inPort, inPrio, port, prio, bytes);
-            ResumeAfterRelease(inPort, inPrio);
-            DropForWatchdog(port);
-        }
-        m_nonEmpty[port] &= static_cast<uint8_t>(~bit);
+        DiscardQueue(port, prio, false);
     }
     m_stormDropping =
         std::any_of(m_stormDrop.begin(), m_stormDrop.end(), [](uint8_t m) { return m != 0; });
@@ -577,6 +563,119 @@ uint64_t
 RoceSwitch::GetWatchdogDrops() const
 {
     return m_watchdogDrops;
+}
+
+void
+RoceSwitch::DiscardQueue(uint32_t port, uint8_t prio, bool linkDown)
+{
+    EgressQueue& queue = m_egress[port].queue[prio];
+    while (queue.frames.size != 0)
+    {
+        QueuedFrame& head = m_framePool.Front(queue.frames);
+        const uint16_t inPort = head.inPort;
+        const uint8_t inPrio = head.inPrio;
+        const uint32_t bytes = head.frame.view.frameBytes;
+        m_framePool.PopFront(queue.frames);
+        queue.bytes -= bytes;
+        m_mmu->OnDequeue(inPort, inPrio, port, prio, bytes);
+        ResumeAfterRelease(inPort, inPrio);
+        if (linkDown)
+        {
+            DropLinkDown(port);
+        }
+        else
+        {
+            DropForWatchdog(port);
+        }
+    }
+    m_nonEmpty[port] &= static_cast<uint8_t>(~(1U << prio));
+}
+
+void
+RoceSwitch::DropLinkDown(uint32_t port)
+{
+    m_linkDownDrops++;
+    m_dropTrace(m_graphNode, port, "link_down");
+}
+
+void
+RoceSwitch::SetPortDown(uint32_t port, bool down)
+{
+    NS_ASSERT(port < m_ports.size());
+    m_portState.resize(m_ports.size(), 0);
+    if (down && (m_portState[port] & PORT_DOWN) == 0)
+    {
+        // What waits for the dead cable is lost with it.
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            DiscardQueue(port, prio, true);
+        }
+    }
+    m_portState[port] = down ? (m_portState[port] | PORT_DOWN)
+                             : (m_portState[port] & static_cast<uint8_t>(~PORT_DOWN));
+    m_portFailures =
+        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; });
+}
+
+void
+RoceSwitch::SetPortExcluded(uint32_t port, bool excluded)
+{
+    NS_ASSERT(port < m_ports.size());
+    m_portState.resize(m_ports.size(), 0);
+    m_portState[port] = excluded ? (m_portState[port] | PORT_EXCLUDED)
+                                 : (m_portState[port] & static_cast<uint8_t>(~PORT_EXCLUDED));
+    m_portFailures =
+        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; });
+}
+
+uint64_t
+RoceSwitch::GetLinkDownDrops() const
+{
+    return m_linkDownDrops;
+}
+
+bool
+RoceSwitch::RouteAroundFailure(uint32_t inPort,
+                               const uint32_t* c,
+                               uint32_t count,
+                               const RoceFrameView& view,
+                               uint32_t& out)
+{
+    if ((m_portState[inPort] & PORT_DOWN) != 0)
+    {
+        DropLinkDown(inPort); // it was on the cable when it failed
+        return false;
+    }
+    if (m_portState[out] == 0)
+    {
+        return true;
+    }
+    if ((m_portState[out] & PORT_EXCLUDED) != 0)
+    {
+        // The switch knows: the group shrinks to its live members.
+        m_liveCandidates.clear();
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            if ((m_portState[c[i]] & PORT_EXCLUDED) == 0)
+            {
+                m_liveCandidates.push_back(c[i]);
+            }
+        }
+        if (m_liveCandidates.empty())
+        {
+            DropLinkDown(out); // no other way until the routing converges
+            return false;
+        }
+        const auto n = static_cast<uint32_t>(m_liveCandidates.size());
+        out = n == 1 ? m_liveCandidates[0]
+                     : m_policy->Select(*this, m_liveCandidates.data(), n, view);
+    }
+    if ((m_portState[out] & PORT_DOWN) != 0)
+    {
+        DropLinkDown(out); // not noticed yet: the routing still sends into the cable
+        return false;
+    }
+    return true;
 }
 
 void
@@ -601,6 +700,17 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     if (m_routingMode != MINIMAL && prio != 7)
     {
         out = RouteNonMinimal(frame.GetPacket(), inPort, dst, out, view);
+    }
+    if (__builtin_expect(m_portFailures, false))
+    {
+        // (A copy: out's address must not escape, or it leaves its register on the
+        // common path.)
+        uint32_t live = out;
+        if (!RouteAroundFailure(inPort, c.ptr, c.count, view, live))
+        {
+            return;
+        }
+        out = live;
     }
     // Class rule: the frame's class is its priority above the base; control and
     // other priorities keep theirs.

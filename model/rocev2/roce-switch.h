@@ -121,6 +121,26 @@ class RoceSwitch : public Object, public RocePortOwner
     /// \return frames discarded by SetStormDrop
     uint64_t GetWatchdogDrops() const;
 
+    /**
+     * The cable of \p port failed (true) or carries frames again (false)
+     * (RoceFabric::FailLink). At the failure the frames queued for the port are
+     * discarded; while it is down, frames arriving on it (they were on the cable) and
+     * frames the routing still sends into it are discarded too: a blackhole until
+     * the switch notices (SetPortExcluded). Each discard is a "link_down" drop
+     * (GetLinkDownDrops), neither lossless nor lossy.
+     */
+    void SetPortDown(uint32_t port, bool down);
+    /**
+     * The switch knows \p port is down (true: its failure detection, e.g. BFD, fired)
+     * or up again (false): the egress policy chooses among the other candidates of a
+     * route (the ECMP / spray group shrinks), and a route whose only candidate it is
+     * drops its frames ("link_down") until the routing converges (SetRouting with a
+     * table computed without the cable).
+     */
+    void SetPortExcluded(uint32_t port, bool excluded);
+    /// \return frames discarded because of a failed cable
+    uint64_t GetLinkDownDrops() const;
+
     uint64_t GetLosslessDrops() const;
     uint64_t GetLossyDrops() const;
     uint64_t GetEcnMarks() const;
@@ -195,6 +215,21 @@ class RoceSwitch : public Object, public RocePortOwner
      * each dynamic threshold, grew).
      */
     void ResumeAfterRelease(uint32_t inPort, uint8_t inPrio);
+    /// A frame lost to a failed cable (counted apart from Drop's).
+    void DropLinkDown(uint32_t port);
+    /// Discard egress queue \p prio of \p port, releasing its buffer as dequeues
+    /// would; each frame is a watchdog drop, or a link-down drop if \p linkDown.
+    void DiscardQueue(uint32_t port, uint8_t prio, bool linkDown);
+    /**
+     * Some port is down or excluded (SetPortDown, SetPortExcluded): drop a frame that
+     * arrived on a dead cable, and re-choose \p out among the live candidates \p c
+     * (or drop) when it is excluded or down. \return false if the frame was dropped
+     */
+    bool RouteAroundFailure(uint32_t inPort,
+                            const uint32_t* c,
+                            uint32_t count,
+                            const RoceFrameView& view,
+                            uint32_t& out);
     /// Valiant / UGAL: the egress port, possibly tagging \p p; minimal choice \p out.
     uint32_t RouteNonMinimal(Ptr<Packet> p,
                              uint32_t inPort,
@@ -226,6 +261,7 @@ class RoceSwitch : public Object, public RocePortOwner
     bool m_dwrr;                 //!< attribute
     bool m_ecnEnabled;           //!< attribute
     bool m_stormDropping{false}; //!< some m_stormDrop bit is set (one test per frame)
+    bool m_portFailures{false};  //!< some port is down or excluded (one test per frame)
     uint8_t m_numClasses;        //!< classes in use
     uint8_t m_classBase;         //!< attribute
     RoutingMode m_routingMode;   //!< attribute
@@ -246,8 +282,13 @@ class RoceSwitch : public Object, public RocePortOwner
     std::vector<uint8_t> m_hostPort;         //!< per port: 1 if it faces a host
     Ptr<const TopologyGraph> m_graph;        //!< the routed graph (host groups)
 
-    std::vector<uint8_t> m_stormDrop; //!< per port, bit p: SetStormDrop(port, p) holds
-    uint64_t m_watchdogDrops{0};      //!< frames SetStormDrop discarded
+    std::vector<uint8_t> m_stormDrop;           //!< per port, bit p: SetStormDrop(port, p) holds
+    uint64_t m_watchdogDrops{0};                //!< frames SetStormDrop discarded
+    static constexpr uint8_t PORT_DOWN = 1;     //!< m_portState: the cable failed
+    static constexpr uint8_t PORT_EXCLUDED = 2; //!< m_portState: the switch knows it
+    std::vector<uint8_t> m_portState;           //!< per port: PORT_DOWN | PORT_EXCLUDED
+    std::vector<uint32_t> m_liveCandidates;     //!< RouteAroundFailure's (reused)
+    uint64_t m_linkDownDrops{0};                //!< frames lost to failed cables
     uint64_t m_losslessDrops;
     uint64_t m_lossyDrops;
     uint64_t m_ecnMarks;

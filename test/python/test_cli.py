@@ -121,7 +121,9 @@ def test_bad_enum_value_message(run):
         ("--pfc-watchdog=100us,0s", "'100us,0s' is not DETECT[,RESTORE]"),
         ("--pfc-storm=3", "'3' is not HOST@START[-END]"),
         ("--pfc-storm=1@1us,", "--pfc-storm: '' is not HOST@START[-END]"),
-        ("--link-failure=1@1us,", "--link-failure: '' is not LINK@TIME"),
+        ("--link-failure=1@1us,", "--link-failure: '' is not LINK@DOWN[-UP]"),
+        ("--link-failure=16@2ms-1ms", "'16@2ms-1ms': the link must come back (UP) after it"),
+        ("--link-failure=16@2s", "link 16 fails at 2s, not before --stop-time=1s"),
         ("--pfc-storm=3@2ms-1ms", "'3@2ms-1ms': the end must be later than the start"),
         ("--pfc-watchdog-action=kill", "'kill' is not one of drop, forward"),
     ],
@@ -596,3 +598,61 @@ def test_memory_follows_flows_in_flight_not_all_flows(ai_fabric_sim, source_dir,
     growth = big["peak_rss_bytes"] - runs[2000]["peak_rss_bytes"]
     kept = 18000 * 8600  # what 18,000 more kept connections took
     assert growth < kept / 10, (growth, kept)
+
+
+# k=4 fat-tree ring allreduce; graph link 16 is edge switch 0 (node 16, port 2) to
+# aggregation switch 0 of pod 0 (node 18, port 0): a leaf-spine cable inside the pod.
+FAILURE_RUN = ["--topology=fattree", "--k=4", "--workload=allreduce", "--algorithm=ring",
+               "--bytes=4MB", "--link-failure=16@100us"]
+
+
+@pytest.mark.parametrize(
+    "fabric, converged_ns",
+    [(["--fabric=rocev2"], 100000 + 30000000 + 10000000),  # BFD 30 ms + routing 10 ms
+     (["--fabric=infiniband", "--mtu=4096"], 100000 + 10000000)],  # SM reaction 10 ms
+)
+def test_link_failure_recovers_on_both_fabrics(run, tmp_path, fabric, converged_ns):
+    r = run(*fabric, *FAILURE_RUN, f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["complete"] is True
+    assert s["retransmissions"] > 0
+    assert s["drops"]["link_down"] > 0
+    assert s["drops"]["lossless"] == 0
+    assert s["collectives"][0]["complete"] is True
+    [f] = s["failures"]
+    assert f["what"] == "link" and f["link"] == 16
+    assert f["ends"] == ["16:2", "18:0"]
+    assert f["down_ns"] == 100000 and f["up_ns"] is None
+    assert f["converged_ns"] == converged_ns
+    assert f["detected_ns"] <= f["converged_ns"]
+    assert f["link_down_drops"] == s["drops"]["link_down"]
+
+
+def test_rocev2_link_comes_back(run, tmp_path):
+    r = run("--fabric=rocev2", *FAILURE_RUN[:-1], "--link-failure=16@100us-1ms",
+            "--ns3::RoceFabric::FailureDetectionTime=200us",
+            "--ns3::RoceFabric::RouteConvergenceTime=100us", f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    [f] = s["failures"]
+    assert (f["down_ns"], f["up_ns"]) == (100000, 1000000)
+    assert (f["detected_ns"], f["converged_ns"]) == (300000, 400000)
+    assert s["drops"]["link_down"] > 0 and s["drops"]["lossless"] == 0
+
+
+@pytest.mark.parametrize(
+    "flags, part",
+    [
+        (["--link-failure=99@100us"], "link 99 does not exist (links 0..47)"),
+        (["--link-failure=3@100us"], "link 3 is a host cable"),
+        (["--link-failure=16@100us,16@200us"], "link 16 already fails"),
+        (["--fabric=infiniband", "--mtu=4096", "--link-failure=16@100us-1ms"],
+         "a failed InfiniBand cable does not come back in this model"),
+    ],
+)
+def test_link_failure_values_that_do_not_apply(run, tmp_path, flags, part):
+    r = run(*FAILURE_RUN[:-1], *flags, f"--out={tmp_path}/o")
+    assert r.returncode == 2, r.stdout
+    assert part in r.stderr
+    assert r.stderr.count("\n") == 1
