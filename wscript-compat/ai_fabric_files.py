@@ -26,8 +26,10 @@ _TEST_SOURCE = re.compile(r"^test/[^/]+\.cc$")
 _TEST_HEADER = re.compile(r"^test/[^/]+\.h$")
 _RUNNER = "test/ai-fabric-test-runner.cc"
 _CLI = "utils/ai-fabric-sim.cc"
+_FUZZ_SOURCE = re.compile(r"^test/fuzz/[^/]+\.cc$")
 
-KINDS = ("sources", "headers", "test_sources", "test_headers", "cli_source")
+# fuzz_sources: libFuzzer targets (CMake's AI_FABRIC_FUZZ=ON); the wscript ignores them.
+KINDS = ("sources", "headers", "test_sources", "test_headers", "cli_source", "fuzz_sources")
 
 
 def read_file_list(root):
@@ -67,10 +69,13 @@ def read_file_list(root):
                 result["test_headers"].append(entry)
             elif entry == _CLI:
                 result["cli_source"] = [entry]
+            elif _FUZZ_SOURCE.match(entry):
+                result["fuzz_sources"].append(entry)
             else:
                 result["errors"].append(
                     where + " is not a known kind of file; allowed: "
-                    "model/**/*.cc|h, helper/**/*.cc|h, test/*.cc|h, utils/ai-fabric-sim.cc"
+                    "model/**/*.cc|h, helper/**/*.cc|h, test/*.cc|h, utils/ai-fabric-sim.cc, "
+                    "test/fuzz/*.cc"
                 )
     return result
 
@@ -103,7 +108,7 @@ def files_on_disk(root):
             for name in filenames:
                 if name.endswith(".cc") or name.endswith(".h"):
                     found.append(os.path.relpath(os.path.join(dirpath, name), root))
-    for pattern in ("test/*.cc", "test/*.h", "utils/*.cc"):
+    for pattern in ("test/*.cc", "test/*.h", "utils/*.cc", "test/fuzz/*.cc"):
         found.extend(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pattern)))
     found = [p.replace(os.sep, "/") for p in found if p.replace(os.sep, "/") != _RUNNER]
     return sorted(set(found))

@@ -61,6 +61,36 @@ def test_script_installs_the_list(source_dir):
     assert extra.stderr.strip() == "ai-fabric: packages takes no arguments (got: --all)"
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["test", "--bogus"], "test: unknown argument '--bogus' (allowed: --sanitize)"),
+        (["fuzz", "0"], "fuzz: SECONDS '0' is not allowed (allowed: a whole number of seconds"),
+        (["fuzz", "30", "nosuch"], "fuzz: unknown target 'nosuch' (allowed: cdf flow-file "
+         "json-config size-parser topology-file)"),
+        (["frobnicate"], "unknown command 'frobnicate' (allowed: run, test, fuzz, packages"),
+    ],
+)
+def test_script_refuses_bad_arguments_before_building(source_dir, args, message):
+    # Checked before any package, configure or build step: at once, exit 2.
+    r = subprocess.run([str(source_dir / "ai-fabric"), *args], capture_output=True, text=True,
+                       env={**os.environ, "AI_FABRIC_SKIP_DEPS": "1"}, timeout=20)
+    assert r.returncode == 2
+    assert f"ai-fabric: {message}" in r.stderr
+
+
+def test_fuzz_targets_are_listed_with_seeds(source_dir):
+    # Every test/fuzz/<name>-fuzz.cc is listed (the script's and CMake's target list)
+    # and has a non-empty seed corpus.
+    on_disk = sorted(p.name[: -len("-fuzz.cc")] for p in (source_dir / "test" / "fuzz").glob("*-fuzz.cc"))
+    listed = sorted(line[len("test/fuzz/"): -len("-fuzz.cc")]
+                    for line in (source_dir / "ai-fabric-files.txt").read_text().split("\n")
+                    if line.startswith("test/fuzz/") and line.endswith("-fuzz.cc"))
+    assert on_disk == listed == ["cdf", "flow-file", "json-config", "size-parser", "topology-file"]
+    for name in listed:
+        assert any((source_dir / "test" / "fuzz" / "corpus" / name).iterdir()), name
+
+
 def test_path_rules_match_what_they_name(source_dir):
     # Each rule must match the path Debian's libns3-dev 3.37 names for it.
     examples = {
