@@ -764,6 +764,71 @@ class RoutingEngineRegistryTestCase : public TestCase
 
 /// \brief The routing suite.
 /**
+ * A failed switch (every cable down, --node-failure) is out of the fabric: Validate
+ * accepts the rest when it is still connected, and the route tables need no route from
+ * the dead switch while the others route around it; one cable down is not a failed
+ * switch, and a dead edge switch cuts its hosts off (Validate refuses it).
+ */
+class FailedSwitchTestCase : public TestCase
+{
+  public:
+    FailedSwitchTestCase()
+        : TestCase("A switch whose cables all failed is left out of validation and routes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TopologyGraph> g = FatTree(4); // hosts 0-15, edge/aggregation 16-31, cores 32-35
+        const uint32_t core = 32;
+        const auto& ports = g->GetPorts(core);
+        g->SetLinkUp(ports[0].link, false);
+        NS_TEST_ASSERT_MSG_EQ(g->IsSwitchDown(core), false, "one cable down: still up");
+        for (const auto& p : ports)
+        {
+            g->SetLinkUp(p.link, false);
+        }
+        NS_TEST_ASSERT_MSG_EQ(g->IsSwitchDown(core), true, "every cable down");
+        NS_TEST_ASSERT_MSG_EQ(g->IsSwitchDown(0), false, "a host is never a failed switch");
+        bool valid = true;
+        try
+        {
+            g->Validate();
+        }
+        catch (const std::invalid_argument&)
+        {
+            valid = false;
+        }
+        NS_TEST_ASSERT_MSG_EQ(valid, true, "the rest is connected");
+        Ptr<RouteTable> t = RoutingEngine::BuildTable("ecmp", g);
+        for (uint32_t agg : {18U, 22U, 26U, 30U})
+        {
+            // Aggregation switch port 2 led to core 32; its routes to another pod now
+            // take port 3 (core 33) only.
+            const RouteTable::PortSpan c = t->GetCandidates(agg, agg == 18 ? 15 : 0);
+            NS_TEST_ASSERT_MSG_EQ(c.size(), 1, "one core left for switch " << agg);
+            NS_TEST_ASSERT_MSG_EQ(c[0], 3, "not the dead core's port");
+        }
+        Ptr<TopologyGraph> e = FatTree(4);
+        for (const auto& p : e->GetPorts(16))
+        {
+            e->SetLinkUp(p.link, false);
+        }
+        bool edgeValid = true;
+        try
+        {
+            e->Validate();
+        }
+        catch (const std::invalid_argument&)
+        {
+            edgeValid = false;
+        }
+        NS_TEST_ASSERT_MSG_EQ(edgeValid, false, "a dead edge switch cuts its hosts off");
+    }
+};
+
+/**
  * ChannelDependencyGraph (the runner's deadlock-freedom check) agrees with the
  * per-path reference CdgHasCycle on every engine and class setting, and a cycle it
  * reports is one: each channel's far end is where the next leaves from. A budget
@@ -839,6 +904,7 @@ class RoutingTestSuite : public TestSuite
         AddTestCase(new NarrowRowsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RoutingEngineRegistryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new ChannelDependencyGraphTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new FailedSwitchTestCase, AI_FABRIC_QUICK);
     }
 };
 

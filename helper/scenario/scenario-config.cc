@@ -421,39 +421,94 @@ SplitItems(const std::string& v)
     }
 }
 
-std::vector<ScenarioConfig::LinkFailure>
-ParseLinkFailures(const std::string& v)
+/// One ID@START[-END] item of a list flag (--link-failure, --node-failure, --pfc-storm).
+struct TimedItem
 {
-    std::vector<ScenarioConfig::LinkFailure> out;
+    uint32_t id; ///< link, node or host
+    Time start;  ///< when it begins
+    Time end;    ///< when it ends; 0 = never
+};
+
+/**
+ * The items of a list of ID@START[-END] (\p endWhat non-null) or ID@START (null).
+ * \param form how the item is written, e.g. "LINK@DOWN[-UP]"
+ * \param idWhat what the id is, e.g. "a link id (the topology's cable order, from 0)"
+ * \param endWhat what the optional end means, e.g. " when it comes back"
+ * \param example e.g. "40@100us or 40@100us-2ms"
+ * \param endError why an END not after START is refused, e.g. "the end must be later
+ *        than the start"
+ */
+std::vector<TimedItem>
+ParseTimedItems(const std::string& v,
+                const std::string& form,
+                const std::string& idWhat,
+                const char* endWhat,
+                const std::string& example,
+                const std::string& endError)
+{
+    std::vector<TimedItem> out;
     for (const std::string& item : SplitItems(v))
     {
+        const std::string bad =
+            "'" + item + "' is not " + form + "; use " + idWhat + " '@' a time in ns-3 units" +
+            (endWhat != nullptr ? ", optionally '-' a later time" + std::string(endWhat)
+                                : std::string()) +
+            ", e.g. " + example;
         const std::size_t at = item.find('@');
-        const std::string bad = "'" + item +
-                                "' is not LINK@DOWN[-UP]; use a link id (the topology's cable "
-                                "order, from 0) '@' a time in ns-3 units, optionally '-' a "
-                                "later time when it comes back, e.g. 40@100us or 40@100us-2ms";
         if (at == std::string::npos)
         {
             throw ConfigError(bad);
         }
-        const std::size_t dash = item.find('-', at);
-        ScenarioConfig::LinkFailure f{};
+        const std::size_t dash = endWhat != nullptr ? item.find('-', at) : std::string::npos;
+        TimedItem t{};
         try
         {
-            f.link = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
-            f.at = ParseTime(
+            t.id = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
+            t.start = ParseTime(
                 item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
-            f.up = dash == std::string::npos ? Time(0) : ParseTime(item.substr(dash + 1));
+            t.end = dash == std::string::npos ? Time(0) : ParseTime(item.substr(dash + 1));
         }
         catch (const ConfigError&)
         {
             throw ConfigError(bad);
         }
-        if (dash != std::string::npos && f.up <= f.at)
+        if (dash != std::string::npos && t.end <= t.start)
         {
-            throw ConfigError("'" + item + "': the link must come back (UP) after it fails (DOWN)");
+            throw ConfigError("'" + item + "': " + endError);
         }
-        out.push_back(f);
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::vector<ScenarioConfig::LinkFailure>
+ParseLinkFailures(const std::string& v)
+{
+    std::vector<ScenarioConfig::LinkFailure> out;
+    for (const TimedItem& t : ParseTimedItems(v,
+                                              "LINK@DOWN[-UP]",
+                                              "a link id (the topology's cable order, from 0)",
+                                              " when it comes back",
+                                              "40@100us or 40@100us-2ms",
+                                              "the link must come back (UP) after it fails (DOWN)"))
+    {
+        out.push_back({t.id, t.start, t.end});
+    }
+    return out;
+}
+
+std::vector<ScenarioConfig::NodeFailure>
+ParseNodeFailures(const std::string& v)
+{
+    std::vector<ScenarioConfig::NodeFailure> out;
+    for (const TimedItem& t : ParseTimedItems(v,
+                                              "NODE@TIME",
+                                              "a switch's node id (hosts first, from 0)",
+                                              nullptr,
+                                              "32@100us",
+                                              ""))
+    {
+        out.push_back({t.id, t.start});
     }
     return out;
 }
@@ -503,34 +558,14 @@ std::vector<ScenarioConfig::PfcStorm>
 ParsePfcStorms(const std::string& v)
 {
     std::vector<ScenarioConfig::PfcStorm> out;
-    for (const std::string& item : SplitItems(v))
+    for (const TimedItem& t : ParseTimedItems(v,
+                                              "HOST@START[-END]",
+                                              "a host index",
+                                              "",
+                                              "3@100us-2ms",
+                                              "the end must be later than the start"))
     {
-        const std::string bad = "'" + item +
-                                "' is not HOST@START[-END]; use a host index '@' a time in "
-                                "ns-3 units, optionally '-' a later time, e.g. 3@100us-2ms";
-        const std::size_t at = item.find('@');
-        if (at == std::string::npos)
-        {
-            throw ConfigError(bad);
-        }
-        const std::size_t dash = item.find('-', at);
-        ScenarioConfig::PfcStorm storm{};
-        try
-        {
-            storm.host = static_cast<uint32_t>(ParseUnsigned(item.substr(0, at), 0, 0xFFFFFFFEu));
-            storm.start = ParseTime(
-                item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
-            storm.end = dash == std::string::npos ? Time(0) : ParseTime(item.substr(dash + 1));
-        }
-        catch (const ConfigError&)
-        {
-            throw ConfigError(bad);
-        }
-        if (dash != std::string::npos && storm.end <= storm.start)
-        {
-            throw ConfigError("'" + item + "': the end must be later than the start");
-        }
-        out.push_back(storm);
+        out.push_back({t.id, t.start, t.end});
     }
     return out;
 }
@@ -786,6 +821,25 @@ BuildKnobs()
             c.out = v;
         },
         [](const C& c) { return c.out; }));
+    k.push_back(MakeKnob(
+        "node-failure",
+        "fail switches mid-run: every cable of the switch fails at TIME and both fabrics "
+        "recover as from --link-failure (RoCEv2: its neighbours' BFD detection, then route "
+        "convergence; InfiniBand: the Subnet Manager's sweep); a switch with hosts attached "
+        "cannot fail in this model (its hosts would be cut off) (doc/failures.md)",
+        "'' (none) or NODE@TIME[,...]: a switch's node id (hosts come first) and a time, "
+        "e.g. 32@100us",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.nodeFailures = ParseNodeFailures(v); },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (const auto& f : c.nodeFailures)
+            {
+                parts.push_back(std::to_string(f.node) + "@" + FormatTime(f.at));
+            }
+            return Join(parts, ",");
+        },
+        true));
     k.push_back(MakeKnob(
         "link-failure",
         "fail switch-to-switch cables mid-run, optionally until UP. InfiniBand: the Subnet "
@@ -1325,6 +1379,16 @@ ScenarioConfig::Validate() const
         {
             throw ConfigError("--link-failure=" + Get("link-failure") + ": link " +
                               std::to_string(f.link) + " fails at " + FormatTime(f.at) +
+                              ", not before --stop-time=" + FormatTime(stopTime) +
+                              " (allowed: a time before it)");
+        }
+    }
+    for (const auto& f : nodeFailures)
+    {
+        if (f.at >= stopTime)
+        {
+            throw ConfigError("--node-failure=" + Get("node-failure") + ": node " +
+                              std::to_string(f.node) + " fails at " + FormatTime(f.at) +
                               ", not before --stop-time=" + FormatTime(stopTime) +
                               " (allowed: a time before it)");
         }

@@ -54,6 +54,13 @@ class ScenarioConfig
         Time up;       ///< when it works again (0: it stays down)
     };
 
+    /// A switch failing mid-run (--node-failure=NODE@TIME): all its cables.
+    struct NodeFailure
+    {
+        uint32_t node; ///< TopologyGraph node id of a switch
+        Time at;       ///< simulated time of the failure
+    };
+
     /// A host NIC whose receive pipeline stalls (--pfc-storm=HOST@START[-END]).
     struct PfcStorm
     {
@@ -129,6 +136,7 @@ class ScenarioConfig
     std::optional<uint64_t> kmax;              ///< ECN Kmax bytes; unset = scale from link rate
     std::optional<double> pmax;                ///< ECN Pmax; unset = scale from link rate
     std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run
+    std::vector<NodeFailure> nodeFailures;     ///< switches failing mid-run
     Time pfcWatchdogDetect{0};                 ///< PfcWatchdog::DetectionTime; 0 = off
     Time pfcWatchdogRestore{0};                ///< PfcWatchdog::RestorationTime; 0 = 2x detect
     std::string pfcWatchdogAction{"drop"};     ///< drop | forward

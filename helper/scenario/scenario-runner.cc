@@ -312,15 +312,15 @@ ScenarioRunner::BuildRoceFabric()
             Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
         }
     }
-    for (const auto& f : c.linkFailures)
+    for (const CableFailure& f : CableFailures())
     {
         try
         {
-            roce->FailLink(f.link, f.at, f.up > Time(0) ? f.up : Time(-1));
+            roce->FailLink(f.link, f.down, f.up > Time(0) ? f.up : Time(-1));
         }
         catch (const std::invalid_argument& e)
         {
-            throw ConfigError("--link-failure=" + c.Get("link-failure") + ": " + e.what());
+            throw ConfigError(f.flag + ": " + e.what());
         }
     }
     if (c.pfcWatchdogDetect > Time(0))
@@ -379,7 +379,7 @@ ScenarioRunner::BuildIbFabric()
         throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
     }
     Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
-    for (const auto& f : c.linkFailures)
+    for (const CableFailure& f : CableFailures())
     {
         try
         {
@@ -390,15 +390,58 @@ ScenarioRunner::BuildIbFabric()
                     ": a failed InfiniBand cable does not come back in this model (the "
                     "links' credit state is not re-initialised); allowed: LINK@DOWN");
             }
-            ib->FailLink(f.link, f.at);
+            ib->FailLink(f.link, f.down);
         }
         catch (const std::invalid_argument& e)
         {
             m_fabric->Dispose(); // break the fabric's reference cycles before giving up
             m_fabric = nullptr;
-            throw ConfigError("--link-failure=" + c.Get("link-failure") + ": " + e.what());
+            throw ConfigError(f.flag + ": " + e.what());
         }
     }
+}
+
+std::vector<ScenarioRunner::CableFailure>
+ScenarioRunner::CableFailures()
+{
+    const ScenarioConfig& c = m_config;
+    std::vector<CableFailure> out;
+    const std::string linkFlag = "--link-failure=" + c.Get("link-failure");
+    for (const auto& f : c.linkFailures)
+    {
+        out.push_back({f.link, f.at, f.up, linkFlag});
+    }
+    const std::string nodeFlag = "--node-failure=" + c.Get("node-failure");
+    m_failedNodeOfLink.clear();
+    for (const auto& f : c.nodeFailures)
+    {
+        const TopologyGraph& g = *m_graph;
+        const std::string node = "node " + std::to_string(f.node);
+        if (f.node >= g.GetNNodes() || g.IsHost(f.node))
+        {
+            throw ConfigError(nodeFlag + ": " + node +
+                              (f.node >= g.GetNNodes() ? " does not exist" : " is a host") +
+                              "; allowed: a switch, node " + std::to_string(g.GetNHosts()) + ".." +
+                              std::to_string(g.GetNNodes() - 1) +
+                              ", with no host attached (hosts cannot fail in this model)");
+        }
+        for (const TopologyGraph::Port& port : g.GetPorts(f.node))
+        {
+            if (g.IsHost(port.peer))
+            {
+                throw ConfigError(nodeFlag + ": switch " + std::to_string(f.node) + " has host " +
+                                  std::to_string(port.peer) +
+                                  " attached, whose cable cannot fail in this model; allowed: "
+                                  "a switch whose cables all lead to switches");
+            }
+        }
+        for (const TopologyGraph::Port& port : g.GetPorts(f.node))
+        {
+            out.push_back({port.link, f.at, Time(0), nodeFlag});
+            m_failedNodeOfLink[port.link] = f.node;
+        }
+    }
+    return out;
 }
 
 void
@@ -683,17 +726,21 @@ ScenarioRunner::FailuresJson() const
             auto it = m_linkDownDropsAt.find((static_cast<uint64_t>(node) << 32) | port);
             drops += it == m_linkDownDropsAt.end() ? 0 : it->second;
         }
-        list.push_back({{"what", "link"},
-                        {"link", r.link},
-                        {"ends",
-                         {std::to_string(r.nodeA) + ":" + std::to_string(r.portA),
-                          std::to_string(r.nodeB) + ":" + std::to_string(r.portB)}},
-                        {"down_ns", r.down.GetNanoSeconds()},
-                        {"up_ns", ns(r.up)},
-                        {"detected_ns", ns(r.detected)},
-                        {"converged_ns", ns(r.converged)},
-                        {"restore_converged_ns", ns(r.restoreConverged)},
-                        {"link_down_drops", drops}});
+        auto node = m_failedNodeOfLink.find(r.link);
+        list.push_back(
+            {{"what", node == m_failedNodeOfLink.end() ? "link" : "node"},
+             {"node",
+              node == m_failedNodeOfLink.end() ? nlohmann::json() : nlohmann::json(node->second)},
+             {"link", r.link},
+             {"ends",
+              {std::to_string(r.nodeA) + ":" + std::to_string(r.portA),
+               std::to_string(r.nodeB) + ":" + std::to_string(r.portB)}},
+             {"down_ns", r.down.GetNanoSeconds()},
+             {"up_ns", ns(r.up)},
+             {"detected_ns", ns(r.detected)},
+             {"converged_ns", ns(r.converged)},
+             {"restore_converged_ns", ns(r.restoreConverged)},
+             {"link_down_drops", drops}});
     }
     return list;
 }
@@ -748,7 +795,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     {
         s[it.key()] = it.value();
     }
-    if (!m_config.linkFailures.empty())
+    if (!m_config.linkFailures.empty() || !m_config.nodeFailures.empty())
     {
         s["failures"] = FailuresJson();
     }

@@ -61,6 +61,19 @@ class ScenarioRunner
     void BuildFabric();
     void BuildRoceFabric();
     void BuildIbFabric();
+
+    /// A cable to fail: from --link-failure, or one of a --node-failure switch's cables.
+    struct CableFailure
+    {
+        uint32_t link;    //!< graph link id
+        Time down;        //!< when it fails
+        Time up;          //!< when it comes back; 0 = never
+        std::string flag; //!< the flag and value it came from, for error messages
+    };
+
+    /// --link-failure's cables, then each --node-failure switch's (checked: a switch with
+    /// no host attached); fills m_failedNodeOfLink.
+    std::vector<CableFailure> CableFailures();
     void ScheduleWorkload();
     /// Post a point-to-point workload's messages.
     void SchedulePointToPoint(const PointToPointPattern& pattern);
@@ -100,6 +113,8 @@ class ScenarioRunner
     nlohmann::json m_extraSummary; //!< fragments added by workloads
     /// link_down drops by (node << 32 | port), for summary.json's failures
     std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
+    /// link -> the switch whose --node-failure failed it, for summary.json's failures
+    std::unordered_map<uint32_t, uint32_t> m_failedNodeOfLink;
     std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
 };
 

@@ -45,7 +45,8 @@ SubnetManager::Program(Ptr<const RouteTable> routes)
     m_lft.assign(sw.size(), std::vector<uint16_t>(nLids, NO_PORT));
     for (uint32_t i = 0; i < sw.size(); ++i)
     {
-        for (uint32_t h = 0; h < nHosts; ++h)
+        // A failed switch (every cable down) gets no routes: nothing reaches it.
+        for (uint32_t h = 0; h < nHosts && !m_graph->IsSwitchDown(sw[i]); ++h)
         {
             RouteTable::PortSpan c = routes->GetCandidates(sw[i], h);
             if (c.empty())

@@ -132,7 +132,7 @@ RouteTable::Finish()
 {
     for (uint32_t s : m_graph->GetSwitches())
     {
-        for (uint32_t d = 0; d < m_nHosts; ++d)
+        for (uint32_t d = 0; d < m_nHosts && !m_graph->IsSwitchDown(s); ++d)
         {
             if (GetCandidates(s, d).empty())
             {

@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -178,6 +179,15 @@ TopologyGraph::SetLinkUp(uint32_t id, bool up)
 }
 
 bool
+TopologyGraph::IsSwitchDown(uint32_t node) const
+{
+    return m_kind.at(node) == NodeKind::SWITCH && !m_ports[node].empty() &&
+           std::none_of(m_ports[node].begin(), m_ports[node].end(), [this](const Port& p) {
+               return IsLinkUp(p.link);
+           });
+}
+
+bool
 TopologyGraph::IsLinkUp(uint32_t id) const
 {
     GetLink(id);
@@ -306,15 +316,22 @@ TopologyGraph::Validate() const
     {
         throw std::invalid_argument("topology has no switches (hosts attach to switches)");
     }
+    // A failed switch is out of the fabric: the rest must still be connected.
+    auto failed = [this](uint32_t n) { return IsSwitchDown(n); };
+    const auto live = std::find_if_not(m_switches.begin(), m_switches.end(), failed);
+    if (live == m_switches.end())
+    {
+        throw std::invalid_argument("every switch's cables are down");
+    }
     std::vector<uint32_t> dist;
-    Distances(m_switches.front(), dist);
+    Distances(*live, dist);
     for (uint32_t n = 0; n < dist.size(); ++n)
     {
-        if (dist[n] == UNREACHABLE)
+        if (dist[n] == UNREACHABLE && !IsSwitchDown(n))
         {
             std::ostringstream os;
             os << "topology is not connected: node " << n << " cannot be reached from switch "
-               << m_switches.front();
+               << *live;
             throw std::invalid_argument(os.str());
         }
     }

@@ -125,6 +125,9 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
      */
     void SetLinkUp(uint32_t id, bool up);
     bool IsLinkUp(uint32_t id) const; //!< \return false for a failed cable
+    /// \return true for a failed switch: one whose every cable is down (Validate and
+    /// the route tables leave it out)
+    bool IsSwitchDown(uint32_t node) const;
 
     /// \return true if the cable on this port of node is up
     bool IsPortUp(uint32_t node, uint32_t port) const

@@ -656,3 +656,40 @@ def test_link_failure_values_that_do_not_apply(run, tmp_path, flags, part):
     assert r.returncode == 2, r.stdout
     assert part in r.stderr
     assert r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("fabric", [["--fabric=rocev2"], ["--fabric=infiniband", "--mtu=4096"]])
+def test_switch_failure_recovers_on_both_fabrics(run, tmp_path, fabric):
+    # Core switch 32 of the k=4 fat-tree (hosts 0-15, then edge and aggregation
+    # switches 16-31 by pod, cores 32-35) fails at 100 us: its four cables fail at once,
+    # the fabric routes around it and the allreduce completes.
+    r = run(*fabric, *FAILURE_RUN[:-1], "--node-failure=32@100us", f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["complete"] is True and s["collectives"][0]["complete"] is True
+    assert s["drops"]["link_down"] > 0 and s["drops"]["lossless"] == 0
+    assert s["retransmissions"] > 0
+    failures = s["failures"]
+    assert [(f["what"], f["node"], f["link"]) for f in failures] == [
+        ("node", 32, link) for link in (32, 33, 34, 35)]
+    assert all(f["ends"][1].startswith("32:") and f["down_ns"] == 100000 for f in failures)
+    assert sum(f["link_down_drops"] for f in failures) == s["drops"]["link_down"]
+    assert s["config"]["node-failure"] == "32@100us"
+
+
+@pytest.mark.parametrize(
+    "flag, part",
+    [
+        ("--node-failure=16@100us", "switch 16 has host 0 attached, whose cable cannot fail"),
+        ("--node-failure=3@100us", "node 3 is a host; allowed: a switch, node 16..35"),
+        ("--node-failure=99@100us", "node 99 does not exist; allowed: a switch, node 16..35"),
+        ("--node-failure=32@2s", "node 32 fails at 2s, not before --stop-time=1s"),
+        ("--node-failure=32@100us-1ms", "'32@100us-1ms' is not NODE@TIME"),
+        ("--node-failure=32", "'32' is not NODE@TIME; use a switch's node id"),
+    ],
+)
+def test_node_failure_values_that_do_not_apply(run, tmp_path, flag, part):
+    r = run(*FAILURE_RUN[:-1], flag, f"--out={tmp_path}/o")
+    assert r.returncode == 2, r.stdout
+    assert part in r.stderr
+    assert r.stderr.count("\n") == 1
