@@ -21,7 +21,6 @@
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace ns3
 {
@@ -165,59 +164,7 @@ IbFabric::GetChannel(uint32_t link) const
 void
 IbFabric::FailLink(uint32_t link, Time at)
 {
-    std::ostringstream why;
-    if (link >= m_graph->GetNLinks())
-    {
-        why << "link " << link << " does not exist (links 0.." << m_graph->GetNLinks() - 1 << ")";
-        throw std::invalid_argument(why.str());
-    }
-    const TopologyGraph::Link& l = m_graph->GetLink(link);
-    if (m_graph->IsHost(l.a) || m_graph->IsHost(l.b))
-    {
-        why << "link " << link << " is a host cable (node " << l.a << " - node " << l.b
-            << "): failing it cuts the host off; only switch-to-switch links may fail";
-        throw std::invalid_argument(why.str());
-    }
-    if (std::find(m_failing.begin(), m_failing.end(), link) != m_failing.end())
-    {
-        why << "link " << link << " already fails (each link may fail once)";
-        throw std::invalid_argument(why.str());
-    }
-    if (at < Simulator::Now())
-    {
-        why << "link " << link << " failure time " << at.As(Time::US) << " is in the past (now "
-            << Simulator::Now().As(Time::US) << ")";
-        throw std::invalid_argument(why.str());
-    }
-    // The SM must be able to route what will be left: try it now, not mid-run.
-    Ptr<TopologyGraph> degraded = Create<TopologyGraph>(*m_graph);
-    for (uint32_t f : m_failing)
-    {
-        degraded->SetLinkUp(f, false);
-    }
-    degraded->SetLinkUp(link, false);
-    const std::string engine = m_sm->GetRoutes()->GetEngineName();
-    try
-    {
-        degraded->Validate();
-        RoutingEngine::BuildTable(engine, degraded);
-    }
-    catch (const std::exception& e)
-    {
-        why << "link " << link << " (node " << l.a << " port " << l.portA << " - node " << l.b
-            << " port " << l.portB << ") cannot fail: routing '" << engine
-            << "' cannot route the rest (" << e.what() << ")";
-        throw std::invalid_argument(why.str());
-    }
-    m_failing.push_back(link);
-    LinkFailureRecord r;
-    r.link = link;
-    r.nodeA = l.a;
-    r.portA = l.portA;
-    r.nodeB = l.b;
-    r.portB = l.portB;
-    r.down = at;
-    m_failures.push_back(r);
+    RecordLinkFailure(link, at, Time(-1), m_sm->GetRoutes()->GetEngineName());
     Simulator::Schedule(at - Simulator::Now(), &IbFabric::DoFailLink, this, link);
 }
 
@@ -252,7 +199,7 @@ IbFabric::SweepAfterFailure()
         m_switches[i]->SetLft(m_sm->GetLft(m_switchNodes[i]));
         m_switches[i]->SetRouting(m_sm->GetRoutes(), m_switchNodes[i]);
     }
-    for (LinkFailureRecord& r : m_failures)
+    for (LinkFailureRecord& r : m_linkFailures)
     {
         if (r.converged < Time(0) && !m_channels[r.link]->IsUp())
         {
@@ -277,12 +224,6 @@ uint32_t
 IbFabric::GetReroutes() const
 {
     return m_reroutes;
-}
-
-std::vector<RdmaFabric::LinkFailureRecord>
-IbFabric::GetLinkFailures() const
-{
-    return m_failures;
 }
 
 void

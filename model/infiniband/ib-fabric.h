@@ -79,7 +79,6 @@ class IbFabric : public RdmaFabric
     uint32_t GetReroutes() const;
     /// Each failure: detected and converged when the SM's sweep reprogrammed the LFTs
     /// (the switches have no local repair); up is -1 (a failed cable stays down).
-    std::vector<LinkFailureRecord> GetLinkFailures() const override;
 
     /// Service level of new connections (0..15).
     void SetServiceLevel(uint8_t sl);
@@ -120,11 +119,9 @@ class IbFabric : public RdmaFabric
     uint8_t m_sl;
     Time m_switchLatency;
     bool m_cutThrough;
-    std::vector<Ptr<IbChannel>> m_channels;    //!< by graph link
-    std::vector<uint32_t> m_failing;           //!< links failed or scheduled to fail
-    std::vector<LinkFailureRecord> m_failures; //!< by m_failing's order
-    Time m_smReactionTime;                     //!< Attribute
-    bool m_reroute;                            //!< Attribute
+    std::vector<Ptr<IbChannel>> m_channels; //!< by graph link
+    Time m_smReactionTime;                  //!< Attribute
+    bool m_reroute;                         //!< Attribute
     uint32_t m_reroutes;
     uint64_t m_rerouteChanged;
 

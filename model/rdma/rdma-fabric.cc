@@ -8,9 +8,12 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
+#include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 namespace ns3
@@ -308,10 +311,78 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
 }
 
-std::vector<RdmaFabric::LinkFailureRecord>
+const std::vector<RdmaFabric::LinkFailureRecord>&
 RdmaFabric::GetLinkFailures() const
 {
-    return {};
+    return m_linkFailures;
+}
+
+uint32_t
+RdmaFabric::RecordLinkFailure(uint32_t link, Time down, Time up, const std::string& engine)
+{
+    Ptr<TopologyGraph> graph = GetGraph();
+    std::ostringstream why;
+    if (link >= graph->GetNLinks())
+    {
+        why << "link " << link << " does not exist (links 0.." << graph->GetNLinks() - 1 << ")";
+        throw std::invalid_argument(why.str());
+    }
+    const TopologyGraph::Link& l = graph->GetLink(link);
+    if (graph->IsHost(l.a) || graph->IsHost(l.b))
+    {
+        why << "link " << link << " is a host cable (node " << l.a << " - node " << l.b
+            << "): failing it cuts the host off; only switch-to-switch links may fail";
+        throw std::invalid_argument(why.str());
+    }
+    for (const LinkFailureRecord& r : m_linkFailures)
+    {
+        if (r.link == link)
+        {
+            why << "link " << link << " already fails (each link may fail once)";
+            throw std::invalid_argument(why.str());
+        }
+    }
+    if (down < Simulator::Now())
+    {
+        why << "link " << link << " failure time " << down.As(Time::US) << " is in the past (now "
+            << Simulator::Now().As(Time::US) << ")";
+        throw std::invalid_argument(why.str());
+    }
+    if (up >= Time(0) && up <= down)
+    {
+        why << "link " << link << " comes back at " << up.As(Time::US) << ", not after it fails at "
+            << down.As(Time::US);
+        throw std::invalid_argument(why.str());
+    }
+    // The routing must be able to route what will be left: try it now, not mid-run.
+    Ptr<TopologyGraph> degraded = Create<TopologyGraph>(*graph);
+    for (const LinkFailureRecord& r : m_linkFailures)
+    {
+        degraded->SetLinkUp(r.link, false);
+    }
+    degraded->SetLinkUp(link, false);
+    try
+    {
+        degraded->Validate();
+        RoutingEngine::BuildTable(engine, degraded);
+    }
+    catch (const std::exception& e)
+    {
+        why << "link " << link << " (node " << l.a << " port " << l.portA << " - node " << l.b
+            << " port " << l.portB << ") cannot fail: routing '" << engine
+            << "' cannot route the rest (" << e.what() << ")";
+        throw std::invalid_argument(why.str());
+    }
+    LinkFailureRecord r;
+    r.link = link;
+    r.nodeA = l.a;
+    r.portA = l.portA;
+    r.nodeB = l.b;
+    r.portB = l.portB;
+    r.down = down;
+    r.up = up >= Time(0) ? up : Time(-1);
+    m_linkFailures.push_back(r);
+    return static_cast<uint32_t>(m_linkFailures.size() - 1);
 }
 
 } // namespace ns3

@@ -155,7 +155,7 @@ class RdmaFabric : public Object
     /// \return RC connections released so far
     uint64_t GetReleasedConnections() const;
     /// \return the cable failures scheduled so far, in FailLink order (none by default)
-    virtual std::vector<LinkFailureRecord> GetLinkFailures() const;
+    const std::vector<LinkFailureRecord>& GetLinkFailures() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);
@@ -169,6 +169,18 @@ class RdmaFabric : public Object
     void OnDelivered(Ptr<const RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
 
   protected:
+    /**
+     * Check a cable failure for a fabric's FailLink and record it (GetLinkFailures):
+     * the link exists and joins two switches, does not fail already, \p down is not in
+     * the past and \p up (-1: never) is after it, and routing engine \p engine can
+     * route the graph without it and the earlier ones.
+     * \return the index of its record in m_linkFailures
+     * \throw std::invalid_argument naming the link and what is wrong
+     */
+    uint32_t RecordLinkFailure(uint32_t link, Time down, Time up, const std::string& engine);
+    /// The failures RecordLinkFailure took, in order; the fabric fills in their times.
+    std::vector<LinkFailureRecord> m_linkFailures;
+
     /// What a host's port tells a new connection's congestion controller.
     struct HostPort
     {

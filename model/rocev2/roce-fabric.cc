@@ -26,7 +26,6 @@
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -89,69 +88,7 @@ RoceFabric::SwitchAt(uint32_t node) const
 void
 RoceFabric::FailLink(uint32_t link, Time down, Time up)
 {
-    std::ostringstream why;
-    if (link >= m_graph->GetNLinks())
-    {
-        why << "link " << link << " does not exist (links 0.." << m_graph->GetNLinks() - 1 << ")";
-        throw std::invalid_argument(why.str());
-    }
-    const TopologyGraph::Link& l = m_graph->GetLink(link);
-    if (m_graph->IsHost(l.a) || m_graph->IsHost(l.b))
-    {
-        why << "link " << link << " is a host cable (node " << l.a << " - node " << l.b
-            << "): failing it cuts the host off; only switch-to-switch links may fail";
-        throw std::invalid_argument(why.str());
-    }
-    for (const LinkFailureRecord& r : m_failures)
-    {
-        if (r.link == link)
-        {
-            why << "link " << link << " already fails (each link may fail once)";
-            throw std::invalid_argument(why.str());
-        }
-    }
-    if (down < Simulator::Now())
-    {
-        why << "link " << link << " failure time " << down.As(Time::US) << " is in the past (now "
-            << Simulator::Now().As(Time::US) << ")";
-        throw std::invalid_argument(why.str());
-    }
-    if (up >= Time(0) && up <= down)
-    {
-        why << "link " << link << " comes back at " << up.As(Time::US) << ", not after it fails at "
-            << down.As(Time::US);
-        throw std::invalid_argument(why.str());
-    }
-    // The routing must be able to route what will be left: try it now, not mid-run.
-    Ptr<TopologyGraph> degraded = Create<TopologyGraph>(*m_graph);
-    for (const LinkFailureRecord& r : m_failures)
-    {
-        degraded->SetLinkUp(r.link, false);
-    }
-    degraded->SetLinkUp(link, false);
-    const std::string engine = m_routes->GetEngineName();
-    try
-    {
-        degraded->Validate();
-        RoutingEngine::BuildTable(engine, degraded);
-    }
-    catch (const std::exception& e)
-    {
-        why << "link " << link << " (node " << l.a << " port " << l.portA << " - node " << l.b
-            << " port " << l.portB << ") cannot fail: routing '" << engine
-            << "' cannot route the rest (" << e.what() << ")";
-        throw std::invalid_argument(why.str());
-    }
-    LinkFailureRecord r;
-    r.link = link;
-    r.nodeA = l.a;
-    r.portA = l.portA;
-    r.nodeB = l.b;
-    r.portB = l.portB;
-    r.down = down;
-    r.up = up >= Time(0) ? up : Time(-1);
-    const auto i = static_cast<uint32_t>(m_failures.size());
-    m_failures.push_back(r);
+    const uint32_t i = RecordLinkFailure(link, down, up, m_routes->GetEngineName());
     const Time now = Simulator::Now();
     Simulator::Schedule(down - now, &RoceFabric::SetCableState, this, i, false);
     Simulator::Schedule(down + m_detectionTime - now,
@@ -183,7 +120,7 @@ RoceFabric::FailLink(uint32_t link, Time down, Time up)
 void
 RoceFabric::SetCableState(uint32_t i, bool up)
 {
-    const LinkFailureRecord& r = m_failures[i];
+    const LinkFailureRecord& r = m_linkFailures[i];
     NS_LOG_INFO("link " << r.link << (up ? " comes back" : " fails") << " at "
                         << Simulator::Now().As(Time::US));
     // Both ends at once: the switches drop what waits for the cable, the ports stop
@@ -198,7 +135,7 @@ RoceFabric::SetCableState(uint32_t i, bool up)
 void
 RoceFabric::DetectCableState(uint32_t i, bool up)
 {
-    LinkFailureRecord& r = m_failures[i];
+    LinkFailureRecord& r = m_linkFailures[i];
     // A BFD session that came back (or went down) again before its detection time
     // reports nothing: the later event decides.
     const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
@@ -217,7 +154,7 @@ RoceFabric::DetectCableState(uint32_t i, bool up)
 void
 RoceFabric::ConvergeRoutes(uint32_t i, bool up)
 {
-    LinkFailureRecord& r = m_failures[i];
+    LinkFailureRecord& r = m_linkFailures[i];
     const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
     if (isUp != up)
     {
@@ -241,12 +178,6 @@ RoceFabric::ConvergeRoutes(uint32_t i, bool up)
     NS_LOG_INFO("routes converged for link " << r.link << (up ? " up" : " down") << " at "
                                              << Simulator::Now().As(Time::US));
     m_routesConvergedTrace(r.link, up);
-}
-
-std::vector<RdmaFabric::LinkFailureRecord>
-RoceFabric::GetLinkFailures() const
-{
-    return m_failures;
 }
 
 RoceFabric::~RoceFabric() = default;

@@ -86,7 +86,6 @@ class RoceFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time down, Time up = Time(-1));
-    std::vector<LinkFailureRecord> GetLinkFailures() const override;
 
     /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
     void EnablePcap(const std::string& prefix, bool hostsOnly);
@@ -128,7 +127,6 @@ class RoceFabric : public RdmaFabric
     mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)
     Time m_detectionTime;                                  //!< Attribute FailureDetectionTime
     Time m_convergenceTime;                                //!< Attribute RouteConvergenceTime
-    std::vector<LinkFailureRecord> m_failures;             //!< FailLink's, in order
     TracedCallback<uint32_t, bool> m_linkStateTrace;       //!< (link, up)
     TracedCallback<uint32_t, bool> m_routesConvergedTrace; //!< (link, up)
 };
