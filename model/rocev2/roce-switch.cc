@@ -507,7 +507,7 @@ RoceSwitch::Drop(uint32_t port, const char* reason, bool lossless)
 }
 
 void
-RoceSwitch::ResumeAfterRelease(uint32_t inPort, uint8_t inPrio)
+RoceSwitch::ResumePaused(uint32_t inPort, uint8_t inPrio)
 {
     if (m_mmu->ShouldResume(inPort, inPrio))
     {
@@ -555,8 +555,9 @@ RoceSwitch::SetStormDrop(uint32_t port, uint8_t prio, bool drop)
         m_stormDrop[port] |= bit;
         DiscardQueue(port, prio, false);
     }
-    m_stormDropping =
-        std::any_of(m_stormDrop.begin(), m_stormDrop.end(), [](uint8_t m) { return m != 0; });
+    SetFrameFilter(
+        FILTER_STORMS,
+        std::any_of(m_stormDrop.begin(), m_stormDrop.end(), [](uint8_t m) { return m != 0; }));
 }
 
 uint64_t
@@ -613,8 +614,9 @@ RoceSwitch::SetPortDown(uint32_t port, bool down)
     }
     m_portState[port] = down ? (m_portState[port] | PORT_DOWN)
                              : (m_portState[port] & static_cast<uint8_t>(~PORT_DOWN));
-    m_portFailures =
-        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; });
+    SetFrameFilter(
+        FILTER_FAILURES,
+        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; }));
 }
 
 void
@@ -624,14 +626,44 @@ RoceSwitch::SetPortExcluded(uint32_t port, bool excluded)
     m_portState.resize(m_ports.size(), 0);
     m_portState[port] = excluded ? (m_portState[port] | PORT_EXCLUDED)
                                  : (m_portState[port] & static_cast<uint8_t>(~PORT_EXCLUDED));
-    m_portFailures =
-        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; });
+    SetFrameFilter(
+        FILTER_FAILURES,
+        std::any_of(m_portState.begin(), m_portState.end(), [](uint8_t s) { return s != 0; }));
 }
 
 uint64_t
 RoceSwitch::GetLinkDownDrops() const
 {
     return m_linkDownDrops;
+}
+
+bool
+RoceSwitch::FilterFrame(uint32_t inPort,
+                        uint8_t prio,
+                        RouteTable::PortSpan c,
+                        const RoceFrameView& view,
+                        uint32_t& out,
+                        uint8_t& outPrio)
+{
+    if ((m_frameFilters & FILTER_FAILURES) != 0)
+    {
+        const uint32_t chosen = out;
+        if (!RouteAroundFailure(inPort, c.ptr, c.count, view, out))
+        {
+            return false;
+        }
+        if (out != chosen)
+        {
+            outPrio = OutPriority(inPort, out, prio);
+        }
+    }
+    if ((m_frameFilters & FILTER_STORMS) != 0 &&
+        (((m_stormDrop[inPort] >> prio) & 1) != 0 || ((m_stormDrop[out] >> outPrio) & 1) != 0))
+    {
+        DropForWatchdog(inPort);
+        return false;
+    }
+    return true;
 }
 
 bool
@@ -701,31 +733,19 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     {
         out = RouteNonMinimal(frame.GetPacket(), inPort, dst, out, view);
     }
-    if (__builtin_expect(m_portFailures, false))
+    uint8_t outPrio = OutPriority(inPort, out, prio);
+    if (__builtin_expect(m_frameFilters != 0, false))
     {
-        // (A copy: out's address must not escape, or it leaves its register on the
+        // (Copies: out's address must not escape, or it leaves its register on the
         // common path.)
-        uint32_t live = out;
-        if (!RouteAroundFailure(inPort, c.ptr, c.count, view, live))
+        uint32_t liveOut = out;
+        uint8_t liveOutPrio = outPrio;
+        if (!FilterFrame(inPort, prio, c, view, liveOut, liveOutPrio))
         {
             return;
         }
-        out = live;
-    }
-    // Class rule: the frame's class is its priority above the base; control and
-    // other priorities keep theirs.
-    uint8_t outPrio = prio;
-    const uint8_t cls = static_cast<uint8_t>(prio - m_classBase);
-    if (m_numClasses > 1 && cls < m_numClasses)
-    {
-        outPrio =
-            static_cast<uint8_t>(m_classBase + m_routes->NextClass(m_graphNode, inPort, out, cls));
-    }
-    if (m_stormDropping &&
-        (((m_stormDrop[inPort] >> prio) & 1) != 0 || ((m_stormDrop[out] >> outPrio) & 1) != 0))
-    {
-        DropForWatchdog(inPort);
-        return;
+        out = liveOut;
+        outPrio = liveOutPrio;
     }
     const uint32_t bytes = view.frameBytes;
     if (!m_mmu->Admit(inPort, prio, out, outPrio, bytes))

@@ -5,12 +5,14 @@
 #define ROCE_SWITCH_H
 
 #include "roce-port-owner.h"
+#include "shared-buffer-mmu.h"
 
 #include "ns3/frame-pool.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-frame.h"
+#include "ns3/route-table.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -21,9 +23,7 @@ namespace ns3
 
 class RoceNetDevice;
 class Packet;
-class RouteTable;
 class TopologyGraph;
-class SharedBufferMmu;
 class EcnMarker;
 class EgressPortPolicy;
 class DragonflyRouting;
@@ -209,12 +209,58 @@ class RoceSwitch : public Object, public RocePortOwner
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// A frame the PFC watchdog's drop action discards (counted apart from Drop's).
     void DropForWatchdog(uint32_t port);
+
     /**
      * Buffer of ingress PG (\p inPort, \p inPrio) was released: resume that PG if it is
      * below XON, then every other paused PG that now is (the shared pool, and with it
-     * each dynamic threshold, grew).
+     * each dynamic threshold, grew). Nothing paused: one test (the frame path's case).
      */
-    void ResumeAfterRelease(uint32_t inPort, uint8_t inPrio);
+    void ResumeAfterRelease(uint32_t inPort, uint8_t inPrio)
+    {
+        if (!m_mmu->GetPausedPgs().empty())
+        {
+            ResumePaused(inPort, inPrio);
+        }
+    }
+
+    /// ResumeAfterRelease's work while some PG is paused.
+    void ResumePaused(uint32_t inPort, uint8_t inPrio);
+    static constexpr uint8_t FILTER_STORMS = 1;   //!< some SetStormDrop holds
+    static constexpr uint8_t FILTER_FAILURES = 2; //!< some port is down or excluded
+
+    /// Set (\p on) or clear a FILTER_* bit of m_frameFilters.
+    void SetFrameFilter(uint8_t bit, bool on)
+    {
+        m_frameFilters = on ? static_cast<uint8_t>(m_frameFilters | bit)
+                            : static_cast<uint8_t>(m_frameFilters & ~bit);
+    }
+
+    /**
+     * What a frame routed to \p out meets when a storm or a failure is on
+     * (m_frameFilters): RouteAroundFailure may re-choose \p out (and \p outPrio
+     * with it), the PFC watchdog's drop action may discard it.
+     * \return false if the frame was dropped
+     */
+    bool FilterFrame(uint32_t inPort,
+                     uint8_t prio,
+                     RouteTable::PortSpan c,
+                     const RoceFrameView& view,
+                     uint32_t& out,
+                     uint8_t& outPrio);
+
+    /// The class rule: a frame of class (priority - base) < classes leaving by \p out
+    /// takes the class the route table gives; control and other priorities keep theirs.
+    uint8_t OutPriority(uint32_t inPort, uint32_t out, uint8_t prio) const
+    {
+        const uint8_t cls = static_cast<uint8_t>(prio - m_classBase);
+        if (m_numClasses > 1 && cls < m_numClasses)
+        {
+            return static_cast<uint8_t>(m_classBase +
+                                        m_routes->NextClass(m_graphNode, inPort, out, cls));
+        }
+        return prio;
+    }
+
     /// A frame lost to a failed cable (counted apart from Drop's).
     void DropLinkDown(uint32_t port);
     /// Discard egress queue \p prio of \p port, releasing its buffer as dequeues
@@ -256,15 +302,15 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<EgressPortPolicy> m_policy;
     Ptr<SharedBufferMmu> m_mmu; //!< attribute
     uint32_t m_graphNode;
-    uint32_t m_hashSeed;         //!< attribute
-    bool m_idlePortShortcut;     //!< attribute: ForwardAtOnce for frames meeting an idle port
-    bool m_dwrr;                 //!< attribute
-    bool m_ecnEnabled;           //!< attribute
-    bool m_stormDropping{false}; //!< some m_stormDrop bit is set (one test per frame)
-    bool m_portFailures{false};  //!< some port is down or excluded (one test per frame)
-    uint8_t m_numClasses;        //!< classes in use
-    uint8_t m_classBase;         //!< attribute
-    RoutingMode m_routingMode;   //!< attribute
+    uint32_t m_hashSeed;     //!< attribute
+    bool m_idlePortShortcut; //!< attribute: ForwardAtOnce for frames meeting an idle port
+    bool m_dwrr;             //!< attribute
+    bool m_ecnEnabled;       //!< attribute
+    /// FILTER_* bits: what FilterFrame must look at (one test per frame when none)
+    uint8_t m_frameFilters{0};
+    uint8_t m_numClasses;      //!< classes in use
+    uint8_t m_classBase;       //!< attribute
+    RoutingMode m_routingMode; //!< attribute
     uint64_t m_forwarded;
     uint64_t m_reclassified;
     FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
