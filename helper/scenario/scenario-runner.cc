@@ -239,8 +239,9 @@ ScenarioRunner::BuildRoceFabric()
     helper.SetSwitchAttribute("ClassBasePriority", UintegerValue(c.priority));
     helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
     helper.SetMmuAttribute("AllowLossyHeadroom", BooleanValue(c.allowLossyHeadroom));
-    helper.SetMmuAttribute("LosslessPriorities",
-                           UintegerValue(c.pfc ? ((1U << classes) - 1) << c.priority : 0U));
+    // The routing classes' priorities: lossless with PFC, and what a stalled NIC pauses.
+    const auto classPriorities = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
+    helper.SetMmuAttribute("LosslessPriorities", UintegerValue(c.pfc ? classPriorities : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
     if (c.kmin || c.kmax || c.pmax)
     {
@@ -288,7 +289,6 @@ ScenarioRunner::BuildRoceFabric()
         roce->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
     }
     m_fabric = roce;
-    const auto lossless = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
     for (const auto& storm : c.pfcStorms)
     {
         std::string problem;
@@ -306,7 +306,7 @@ ScenarioRunner::BuildRoceFabric()
             throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
         }
         Ptr<RoceNic> nic = roce->GetNic(storm.host);
-        Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, lossless);
+        Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
         if (storm.end > Time(0))
         {
             Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});

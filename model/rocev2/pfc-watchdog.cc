@@ -89,14 +89,19 @@ PfcWatchdog::DoDispose()
 }
 
 Time
+PfcWatchdog::GetRestorationTime() const
+{
+    return m_restorationTime > Time(0) ? m_restorationTime : 2 * m_detectionTime;
+}
+
+Time
 PfcWatchdog::GetPollInterval() const
 {
     if (m_pollInterval > Time(0))
     {
         return m_pollInterval;
     }
-    const Time restore = m_restorationTime > Time(0) ? m_restorationTime : 2 * m_detectionTime;
-    return std::max(PicoSeconds(1), std::min(m_detectionTime, restore) / 10);
+    return std::max(PicoSeconds(1), std::min(m_detectionTime, GetRestorationTime()) / 10);
 }
 
 void
@@ -131,7 +136,7 @@ void
 PfcWatchdog::Poll()
 {
     const Time now = Simulator::Now();
-    const Time restore = m_restorationTime > Time(0) ? m_restorationTime : 2 * m_detectionTime;
+    const Time restore = GetRestorationTime();
     for (Queue& q : m_queues)
     {
         if (!q.storm)

@@ -76,6 +76,8 @@ class PfcWatchdog : public Object
     const std::vector<Event>& GetEvents() const;
     /// \return the queues in a storm now
     uint32_t GetStormsInProgress() const;
+    /// \return the restoration time in use (RestorationTime, or twice DetectionTime)
+    Time GetRestorationTime() const;
     /// \return the poll period in use (PollInterval, or its default from the other two)
     Time GetPollInterval() const;
 

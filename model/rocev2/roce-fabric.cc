@@ -89,32 +89,32 @@ void
 RoceFabric::FailLink(uint32_t link, Time down, Time up)
 {
     const uint32_t i = RecordLinkFailure(link, down, up, m_routes->GetEngineName());
+    // Each change of state: the cable itself, its ends' detection, every switch's routes.
     const Time now = Simulator::Now();
-    Simulator::Schedule(down - now, &RoceFabric::SetCableState, this, i, false);
-    Simulator::Schedule(down + m_detectionTime - now,
-                        &RoceFabric::DetectCableState,
-                        this,
-                        i,
-                        false);
-    Simulator::Schedule(down + m_detectionTime + m_convergenceTime - now,
-                        &RoceFabric::ConvergeRoutes,
-                        this,
-                        i,
-                        false);
-    if (up >= Time(0))
-    {
-        Simulator::Schedule(up - now, &RoceFabric::SetCableState, this, i, true);
-        Simulator::Schedule(up + m_detectionTime - now,
+    auto change = [this, i, now](Time at, bool toUp) {
+        Simulator::Schedule(at - now, &RoceFabric::SetCableState, this, i, toUp);
+        Simulator::Schedule(at + m_detectionTime - now,
                             &RoceFabric::DetectCableState,
                             this,
                             i,
-                            true);
-        Simulator::Schedule(up + m_detectionTime + m_convergenceTime - now,
+                            toUp);
+        Simulator::Schedule(at + m_detectionTime + m_convergenceTime - now,
                             &RoceFabric::ConvergeRoutes,
                             this,
                             i,
-                            true);
+                            toUp);
+    };
+    change(down, false);
+    if (up >= Time(0))
+    {
+        change(up, true);
     }
+}
+
+bool
+RoceFabric::IsCableUpNow(const LinkFailureRecord& r)
+{
+    return r.up >= Time(0) && Simulator::Now() >= r.up;
 }
 
 void
@@ -138,8 +138,7 @@ RoceFabric::DetectCableState(uint32_t i, bool up)
     LinkFailureRecord& r = m_linkFailures[i];
     // A BFD session that came back (or went down) again before its detection time
     // reports nothing: the later event decides.
-    const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
-    if (isUp != up)
+    if (IsCableUpNow(r) != up)
     {
         return;
     }
@@ -155,8 +154,7 @@ void
 RoceFabric::ConvergeRoutes(uint32_t i, bool up)
 {
     LinkFailureRecord& r = m_linkFailures[i];
-    const bool isUp = r.up >= Time(0) && Simulator::Now() >= r.up;
-    if (isUp != up)
+    if (IsCableUpNow(r) != up)
     {
         return;
     }

@@ -108,6 +108,8 @@ class RoceFabric : public RdmaFabric
     void SetCableState(uint32_t i, bool up);
     /// Failure \p i's end switches notice its state (BFD).
     void DetectCableState(uint32_t i, bool up);
+    /// \return true if failure \p r's cable carries frames now (it came back)
+    static bool IsCableUpNow(const LinkFailureRecord& r);
     /// Every switch gets routes computed on the graph with failure \p i's cable as it is.
     void ConvergeRoutes(uint32_t i, bool up);
     /// The switch at graph node \p node, or null for a host.
