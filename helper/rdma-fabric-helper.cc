@@ -3,6 +3,9 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "ns3/icrc-trailer.h"
+#include "ns3/node.h"
+
 #include <stdexcept>
 
 namespace ns3
@@ -18,6 +21,12 @@ RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
     m_hostFactory.SetTypeId(host);
     m_switchFactory.SetTypeId(sw);
     m_channelFactory.SetTypeId(channel);
+}
+
+void
+RdmaFabricHelper::ApplyChecksumEnabled()
+{
+    IcrcTrailer::SetComputeEnabled(Node::ChecksumEnabled());
 }
 
 TypeId

@@ -102,6 +102,9 @@ class RdmaFabricHelper
                          std::size_t ports,
                          const char* model) const;
 
+    /// Compute ICRCs/VCRCs into frames if ns-3's ChecksumEnabled GlobalValue is true.
+    static void ApplyChecksumEnabled();
+
     ObjectFactory m_deviceFactory;        //!< one device per port
     ObjectFactory m_hostFactory;          //!< one NIC / HCA per host
     ObjectFactory m_switchFactory;        //!< one switch per switch node
@@ -118,6 +121,7 @@ RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
                                std::vector<Ptr<Channel>>* channels,
                                Configure configure) const
 {
+    ApplyChecksumEnabled();
     const uint32_t n = graph.GetNNodes();
     nodes.Create(n);
     devices.resize(n);

@@ -15,6 +15,7 @@
 #include "ns3/communicator.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-frame.h"
@@ -22,6 +23,8 @@
 #include "ns3/ib-lrh-header.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/ib-vcrc-trailer.h"
+#include "ns3/icrc-trailer.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
@@ -164,6 +167,147 @@ class IbFramingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(q->GetSize(), 1001 + 3 + 26, "padded");
         IbFrame::Peek(q, v);
         NS_TEST_ASSERT_MSG_EQ(v.payloadBytes, 1001, "pad removed");
+    }
+};
+
+/// Restores ns-3's ChecksumEnabled and the CRC switch even when an assertion returns.
+struct ChecksumGuard
+{
+    ~ChecksumGuard()
+    {
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+        IcrcTrailer::SetComputeEnabled(false);
+    }
+};
+
+/// \return the packet's bytes.
+std::vector<uint8_t>
+PacketBytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+/// \return bytes [size - from, size - to) of b in hex.
+std::string
+Hex(const std::vector<uint8_t>& b, std::size_t from, std::size_t to)
+{
+    std::string out;
+    for (std::size_t i = b.size() - from; i < b.size() - to; ++i)
+    {
+        static const char digits[] = "0123456789abcdef";
+        out += digits[b[i] >> 4];
+        out += digits[b[i] & 15];
+    }
+    return out;
+}
+
+/**
+ * ICRC and VCRC (IBTA Vol. 1 7.8.1, 7.8.2) when ChecksumEnabled: the VCRC is sent so
+ * that the CRC over the whole packet, VCRC included, leaves the same residue for every
+ * packet (true only with the right polynomial's reflected form and byte order); the
+ * ICRC ignores the variant fields (VL, FECN) and covers the invariant ones; a switch's
+ * VL rewrite or FECN mark keeps both valid; with checksums off both are zeros. End to
+ * end: every frame a switch forwards on an installed fabric carries valid CRCs.
+ */
+class IbCrcTestCase : public TestCase
+{
+  public:
+    IbCrcTestCase()
+        : TestCase(
+              "IB ICRC and VCRC computed when ChecksumEnabled, valid after VL and FECN rewrites")
+    {
+    }
+
+  private:
+    static Ptr<Packet> Frame(uint32_t payload, uint16_t dlid, uint8_t vl)
+    {
+        IbFrameFields f;
+        f.vl = vl;
+        f.sl = 2;
+        f.dlid = dlid;
+        f.slid = 7;
+        f.opcode = RdmaOpcode::WRITE_FIRST;
+        f.hasReth = true;
+        f.rethDmaLen = 8192;
+        f.destQp = 0x1234;
+        f.psn = 99;
+        f.payloadBytes = payload;
+        Ptr<Packet> p = Create<Packet>(payload);
+        IbFrame::Encapsulate(p, f);
+        return p;
+    }
+
+    static uint16_t Residue(Ptr<const Packet> p)
+    {
+        std::vector<uint8_t> b = PacketBytes(p);
+        return IbVcrcTrailer::Calculate(b.data(), b.size());
+    }
+
+    void DoRun() override
+    {
+        ChecksumGuard guard;
+        Ptr<Packet> off = Frame(250, 5, 0);
+        std::vector<uint8_t> z = PacketBytes(off);
+        NS_TEST_ASSERT_MSG_EQ(Hex(z, 6, 0),
+                              std::string(12, '0'),
+                              "checksums off: ICRC and VCRC are zeros");
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(off), false, "zeros do not verify");
+
+        IcrcTrailer::SetComputeEnabled(true);
+        Ptr<Packet> a = Frame(250, 5, 0); // pad 2: the ICRC covers it
+        Ptr<Packet> b = Frame(4096, 9, 1);
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(a), true, "a verifies");
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(b), true, "b verifies");
+        NS_TEST_ASSERT_MSG_EQ(Residue(a), Residue(b), "one VCRC residue for every packet");
+        std::vector<uint8_t> before = PacketBytes(a);
+        IbFrame::SetVl(a, 3);
+        std::vector<uint8_t> afterVl = PacketBytes(a);
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(a), true, "valid after the VL rewrite");
+        NS_TEST_ASSERT_MSG_EQ(Hex(before, 6, 2), Hex(afterVl, 6, 2), "the ICRC ignores the VL");
+        NS_TEST_ASSERT_MSG_NE(Hex(before, 2, 0), Hex(afterVl, 2, 0), "the VCRC covers the VL");
+        IbFrame::SetFecn(a);
+        std::vector<uint8_t> afterFecn = PacketBytes(a);
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(a), true, "valid after the FECN mark");
+        NS_TEST_ASSERT_MSG_EQ(Hex(afterVl, 6, 2), Hex(afterFecn, 6, 2), "the ICRC ignores FECN");
+        // The invariant fields are covered: another DLID, another ICRC.
+        std::vector<uint8_t> other = PacketBytes(Frame(250, 6, 0));
+        NS_TEST_ASSERT_MSG_NE(Hex(before, 6, 2), Hex(other, 6, 2), "the ICRC covers the DLID");
+        // A flipped payload bit no longer verifies.
+        before[40] ^= 1;
+        Ptr<Packet> corrupt = Create<Packet>(before.data(), before.size());
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::VerifyCrcs(corrupt), false, "a bit error is caught");
+        IcrcTrailer::SetComputeEnabled(false);
+
+        // Installed fabric: the helper reads ChecksumEnabled; frames leaving the switch
+        // (VL already chosen by the switch) carry valid CRCs.
+        UsePicoseconds();
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+        Ptr<TopologyGraph> g = TwoHostsOneSwitch(MicroSeconds(1));
+        Ptr<IbFabric> fabric = IbFabricHelper().Install(g, RoutingEngine::BuildTable("ecmp", g));
+        uint32_t sw = 2;
+        Ptr<IbNetDevice> dev = fabric->GetDevice(sw, PortTowards(g, sw, g->GetHosts()[1]));
+        uint32_t frames = 0;
+        uint32_t valid = 0;
+        dev->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeLambdaCallback<void, Ptr<const Packet>>([&](Ptr<const Packet> p) {
+                if (p->GetSize() >= IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false))
+                {
+                    frames++;
+                    valid += IbFrame::VerifyCrcs(p) ? 1 : 0;
+                }
+            }));
+        uint32_t done = 0;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&done](const RdmaFabric::MessageRecord&) { done++; }));
+        fabric->PostWrite(0, 1, 64 * 1024, 1, 0);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(done, 1, "the WRITE completes");
+        NS_TEST_ASSERT_MSG_EQ(frames, 16, "64 KiB in 4 KiB packets through the switch");
+        NS_TEST_ASSERT_MSG_EQ(valid, frames, "every forwarded frame has valid CRCs");
+        Simulator::Destroy();
     }
 };
 
@@ -837,6 +981,7 @@ class InfinibandTestSuite : public TestSuite
         : TestSuite("ai-fabric-infiniband", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new IbFramingTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbCrcTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCreditLimitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbVlArbitrationTestCase, AI_FABRIC_QUICK);

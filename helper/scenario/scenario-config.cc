@@ -667,6 +667,11 @@ BuildKnobs()
     k.push_back(Flag("pcap",
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
                      &C::pcap));
+    k.push_back(Flag("checksums",
+                     "compute the CRCs a NIC writes (RoCEv2 ICRC, InfiniBand ICRC and VCRC, "
+                     "recomputed per hop) instead of zeros, e.g. for pcaps other tools check; "
+                     "sets ns-3's ChecksumEnabled; costs a CRC over every frame",
+                     &C::checksums));
     {
         // The registered algorithms (CongestionControlRegistry), each with its line.
         std::string help = "congestion control:";

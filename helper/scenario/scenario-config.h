@@ -107,6 +107,7 @@ class ScenarioConfig
     bool allowLossyHeadroom{false};       ///< accept a PFC headroom below the round trip
     bool ecn{true};                       ///< ECN marking on
     bool pcap{false};                     ///< write pcap traces
+    bool checksums{false};                ///< compute ICRC / VCRC into every frame
     std::string cc{"none"};               ///< none | dcqcn | swift
     std::string ccPreset;                 ///< preset name; "" = the runner's default
     std::string recovery{"auto"};         ///< auto | gbn | sr

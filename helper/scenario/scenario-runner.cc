@@ -188,6 +188,10 @@ ScenarioRunner::ConfigureDefaults()
     ObjectFactory scheduler;
     scheduler.SetTypeId(TypeNameOf(ScenarioConfig::EventLists(), c.scheduler));
     Simulator::SetScheduler(scheduler);
+    BooleanValue previousChecksums;
+    GlobalValue::GetValueByName("ChecksumEnabled", previousChecksums);
+    m_previousChecksumEnabled = previousChecksums.Get();
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(c.checksums));
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(c.ackInterval));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
@@ -868,6 +872,7 @@ ScenarioRunner::TearDown()
     m_graph = nullptr;
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue(m_previousSimulatorImpl));
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(m_previousChecksumEnabled));
 }
 
 nlohmann::json

@@ -115,7 +115,8 @@ class ScenarioRunner
     std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
     /// link -> the switch whose --node-failure failed it, for summary.json's failures
     std::unordered_map<uint32_t, uint32_t> m_failedNodeOfLink;
-    std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
+    std::string m_previousSimulatorImpl;   //!< SimulatorImplementationType before Run
+    bool m_previousChecksumEnabled{false}; //!< ChecksumEnabled before Run
 };
 
 } // namespace ns3

@@ -15,6 +15,10 @@
 #include "ns3/rdma-opcode.h"
 #include "ns3/reth-header.h"
 
+#include <boost/crc.hpp>
+#include <cstring>
+#include <vector>
+
 namespace ns3
 {
 
@@ -77,8 +81,74 @@ IbFrame::Encapsulate(Ptr<Packet> p, const IbFrameFields& f)
     // PktLen: LRH to ICRC inclusive, in 4-byte words.
     lrh.SetPacketLengthWords(static_cast<uint16_t>((LRH_BYTES + p->GetSize() + ICRC_BYTES) / 4));
     p->AddHeader(lrh);
-    p->AddTrailer(IcrcTrailer());
-    p->AddTrailer(IbVcrcTrailer());
+    if (!IcrcTrailer::IsComputeEnabled())
+    {
+        p->AddTrailer(IcrcTrailer());
+        p->AddTrailer(IbVcrcTrailer());
+        return;
+    }
+    std::vector<uint8_t> bytes(p->GetSize() + ICRC_BYTES);
+    p->CopyData(bytes.data(), p->GetSize());
+    IcrcTrailer icrc;
+    icrc.SetIcrc(CalculateIcrc(bytes.data(), p->GetSize()));
+    p->AddTrailer(icrc);
+    p->CopyData(bytes.data(), bytes.size());
+    IbVcrcTrailer vcrc;
+    vcrc.SetVcrc(IbVcrcTrailer::Calculate(bytes.data(), bytes.size()));
+    p->AddTrailer(vcrc);
+}
+
+namespace
+{
+/// Recompute p's VCRC after a variant field changed (only when CRCs are computed).
+void
+RewriteVcrc(Ptr<Packet> p)
+{
+    if (!IcrcTrailer::IsComputeEnabled())
+    {
+        return;
+    }
+    IbVcrcTrailer vcrc;
+    p->RemoveTrailer(vcrc);
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    vcrc.SetVcrc(IbVcrcTrailer::Calculate(bytes.data(), bytes.size()));
+    p->AddTrailer(vcrc);
+}
+} // namespace
+
+uint32_t
+IbFrame::CalculateIcrc(const uint8_t* lrh, uint32_t len)
+{
+    NS_ABORT_MSG_IF(len < LRH_BYTES + BTH_BYTES,
+                    "IbFrame::CalculateIcrc: " << len << " bytes is shorter than LRH + BTH");
+    uint8_t masked[LRH_BYTES + BTH_BYTES];
+    std::memcpy(masked, lrh, sizeof(masked));
+    masked[0] |= 0xF0;            // LRH VL
+    masked[LRH_BYTES + 4] = 0xFF; // BTH FECN, BECN, reserved
+    boost::crc_32_type crc;
+    crc.process_bytes(masked, sizeof(masked));
+    crc.process_bytes(lrh + sizeof(masked), len - sizeof(masked));
+    return crc.checksum();
+}
+
+bool
+IbFrame::VerifyCrcs(Ptr<const Packet> p)
+{
+    const uint32_t size = p->GetSize();
+    if (size < LRH_BYTES + BTH_BYTES + ICRC_BYTES + VCRC_BYTES)
+    {
+        return false;
+    }
+    std::vector<uint8_t> bytes(size);
+    p->CopyData(bytes.data(), size);
+    const uint8_t* icrc = bytes.data() + size - VCRC_BYTES - ICRC_BYTES;
+    const uint8_t* vcrc = bytes.data() + size - VCRC_BYTES;
+    const uint32_t sentIcrc =
+        icrc[0] | (icrc[1] << 8) | (icrc[2] << 16) | (uint32_t(icrc[3]) << 24);
+    const uint16_t sentVcrc = static_cast<uint16_t>(vcrc[0] | (vcrc[1] << 8));
+    return sentIcrc == CalculateIcrc(bytes.data(), size - VCRC_BYTES - ICRC_BYTES) &&
+           sentVcrc == IbVcrcTrailer::Calculate(bytes.data(), size - VCRC_BYTES);
 }
 
 bool
@@ -123,6 +193,7 @@ IbFrame::SetVl(Ptr<Packet> p, uint8_t vl)
     p->RemoveHeader(lrh);
     lrh.SetVl(vl);
     p->AddHeader(lrh);
+    RewriteVcrc(p);
 }
 
 void
@@ -135,6 +206,7 @@ IbFrame::SetFecn(Ptr<Packet> p)
     bth.SetFecn(true); // a variant field: the ICRC does not cover it
     p->AddHeader(bth);
     p->AddHeader(lrh);
+    RewriteVcrc(p);
 }
 
 } // namespace ns3

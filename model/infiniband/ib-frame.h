@@ -59,7 +59,9 @@ struct IbFrameView
  * Packets carry real header bytes; GetSize() is the whole packet from the LRH to the
  * VCRC, which is what credits (64-byte blocks) and the wire both count. The physical
  * layer's start/end delimiters and idles are not modelled (the link rates used are
- * data rates after 64b/66b encoding).
+ * data rates after 64b/66b encoding). The ICRC and VCRC are zeros unless
+ * IcrcTrailer::IsComputeEnabled(); then Encapsulate computes both and SetVl/SetFecn
+ * recompute the VCRC, as a switch does when it rewrites a variant field.
  */
 class IbFrame
 {
@@ -85,6 +87,18 @@ class IbFrame
     static void SetVl(Ptr<Packet> p, uint8_t vl);
     /// Set the BTH's FECN bit (a congested switch port does, IB congestion control).
     static void SetFecn(Ptr<Packet> p);
+
+    /**
+     * The ICRC of a local (LRH, no GRH) packet, IBTA Vol. 1 section 7.8.1: CRC-32 of
+     * Ethernet over the packet from the LRH to the end of the payload and pad, with the
+     * variant fields (the LRH's VL, the BTH's FECN/BECN/reserved byte) taken as ones.
+     * \param lrh the LRH's first byte
+     * \param len bytes from the LRH to the ICRC, excluded
+     * \return the ICRC value (serialized LSB first)
+     */
+    static uint32_t CalculateIcrc(const uint8_t* lrh, uint32_t len);
+    /// \return true if p's ICRC and VCRC both hold the values its bytes give.
+    static bool VerifyCrcs(Ptr<const Packet> p);
 
     /// \return credits (64-byte blocks, rounded up) a packet of this many bytes takes.
     static uint32_t Blocks(uint32_t packetBytes)

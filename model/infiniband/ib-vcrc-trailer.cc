@@ -3,6 +3,8 @@
  */
 #include "ib-vcrc-trailer.h"
 
+#include <boost/crc.hpp>
+
 namespace ns3
 {
 
@@ -45,14 +47,14 @@ void
 IbVcrcTrailer::Serialize(Buffer::Iterator end) const
 {
     end.Prev(SIZE);
-    end.WriteHtonU16(m_vcrc);
+    end.WriteHtolsbU16(m_vcrc);
 }
 
 uint32_t
 IbVcrcTrailer::Deserialize(Buffer::Iterator end)
 {
     end.Prev(SIZE);
-    m_vcrc = end.ReadNtohU16();
+    m_vcrc = end.ReadLsbtohU16();
     return SIZE;
 }
 
@@ -66,6 +68,14 @@ uint16_t
 IbVcrcTrailer::GetVcrc() const
 {
     return m_vcrc;
+}
+
+uint16_t
+IbVcrcTrailer::Calculate(const uint8_t* lrh, uint32_t len)
+{
+    boost::crc_optimal<16, 0x100B, 0xFFFF, 0xFFFF, true, true> crc;
+    crc.process_bytes(lrh, len);
+    return crc.checksum();
 }
 
 } // namespace ns3

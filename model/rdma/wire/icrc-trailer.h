@@ -42,7 +42,9 @@ class IcrcTrailer : public Trailer
     void SetIcrc(uint32_t icrc);
     uint32_t GetIcrc() const;
 
-    /// Process-wide switch: compute real ICRCs when framing (default false: zeros).
+    /// Process-wide switch: compute real ICRCs (and InfiniBand VCRCs) when framing
+    /// (default false: zeros). The fabric helpers set it from ns-3's ChecksumEnabled
+    /// GlobalValue when they install a fabric.
     static void SetComputeEnabled(bool enabled);
     static bool IsComputeEnabled();
 
