@@ -248,7 +248,7 @@ class AckCoalescingTestCase : public TestCase
         qp->PostReceive(3);
         using R = RdmaQueuePair::Response;
         auto at = [&](double us, uint32_t psn, uint8_t op, bool ackReq = false) {
-            Simulator::Schedule(NanoSeconds(static_cast<int64_t>(us * 1000)), [&, psn, op, ackReq] {
+            ScheduleLambda(NanoSeconds(static_cast<int64_t>(us * 1000)), [&, psn, op, ackReq] {
                 const RdmaQueuePair::Reply r =
                     qp->ReceiveData(psn, op, 1000, ackReq, false, Simulator::Now());
                 if (r.response != R::NONE)
