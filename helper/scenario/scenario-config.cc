@@ -938,14 +938,14 @@ BuildKnobs()
                          true));
     k.push_back(MakeKnob(
         "ack-priority",
-        "traffic class (802.1p priority / SL) of ACK and NAK frames: data = the queue pair's "
-        "own class, as NICs answer on the responder QP's class (NVIDIA's RoCE defaults: RoCE "
-        "on 3, only CNPs on 6; HPCC-derived simulators: ACK_HIGH_PRIO 0); 7 = strict "
-        "priority above data (ns3::RdmaNic::AckPriority, doc/rocev2-fabric.md)",
-        "data or an integer in 0..7",
-        Type::STRING,
+        "traffic class (802.1p priority / SL) of ACK and NAK frames: '' or data = the queue "
+        "pair's own class, as NICs answer on the responder QP's class (NVIDIA's RoCE "
+        "defaults: RoCE on 3, only CNPs on 6; HPCC-derived simulators: ACK_HIGH_PRIO 0); 7 = "
+        "strict priority above data (ns3::RdmaNic::AckPriority, doc/rocev2-fabric.md)",
+        "'' or data (the data's class) or an integer in 0..7",
+        Type::INTEGER,
         [](C& c, const std::string& v) {
-            if (v == "data")
+            if (v.empty() || v == "data")
             {
                 c.ackPriority = -1;
                 return;
@@ -956,12 +956,13 @@ BuildKnobs()
             }
             catch (const ConfigError&)
             {
-                throw ConfigError("'" + v + "' is not data or an integer in 0..7");
+                throw ConfigError("'" + v + "' is not '', data or an integer in 0..7");
             }
         },
         [](const C& c) {
-            return c.ackPriority < 0 ? std::string("data") : std::to_string(c.ackPriority);
-        }));
+            return c.ackPriority < 0 ? std::string() : std::to_string(c.ackPriority);
+        },
+        true));
     k.push_back(Choice("scheduler",
                        "ns-3 event list; every one gives the same results (events are "
                        "ordered by time, then by insertion); timing-wheel "

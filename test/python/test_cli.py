@@ -127,8 +127,8 @@ def test_bad_enum_value_message(run):
         ("--pfc-storm=3@2ms-1ms", "'3@2ms-1ms': the end must be later than the start"),
         ("--pfc-watchdog-action=kill", "'kill' is not one of drop, forward"),
         # ACK coalescing and class.
-        ("--ack-priority=8", "--ack-priority: '8' is not data or an integer in 0..7"),
-        ("--ack-priority=high", "'high' is not data or an integer in 0..7"),
+        ("--ack-priority=8", "--ack-priority: '8' is not '', data or an integer in 0..7"),
+        ("--ack-priority=high", "'high' is not '', data or an integer in 0..7"),
         ("--ack-coalescing-time=8", "--ack-coalescing-time: '8' is not a time"),
         ("--ack-interval=0", "--ack-interval: '0' is out of range; allowed an integer in 1..65535"),
     ],
@@ -731,8 +731,10 @@ def test_ack_coalescing_and_class_on_the_wire(run, tmp_path):
     s = json.loads((tmp_path / "d" / "summary.json").read_text())
     assert s["config"]["ack-interval"] == 10
     assert s["config"]["ack-coalescing-time"] == "8us"
-    assert s["config"]["ack-priority"] == "data"
+    assert s["config"]["ack-priority"] == ""
     assert _acks_sent_by(tmp_path / "d" / "ai-fabric-0-0.pcap", [10, 0, 0, 1]) == (10, {24})
     r = run(*flags, "--ack-interval=1", "--ack-priority=7", f"--out={tmp_path}/o")
     assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["config"]["ack-priority"] == 7
     assert _acks_sent_by(tmp_path / "o" / "ai-fabric-0-0.pcap", [10, 0, 0, 1]) == (100, {56})
