@@ -8,6 +8,11 @@
 
 #include "ns3/nstime.h"
 
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+
 namespace ns3
 {
 
@@ -22,6 +27,19 @@ UsePicoseconds()
     {
         Time::SetResolution(Time::PS);
     }
+}
+
+/**
+ * Print one measured figure of doc/validation.md's table as "validation: KEY = VALUE"
+ * (6 significant digits); test/python/test_validation_doc.py runs the suite and checks
+ * that the table shows this value.
+ */
+inline void
+ReportValidation(const std::string& key, double value)
+{
+    std::ostringstream line;
+    line << "validation: " << key << " = " << std::setprecision(6) << value << "\n";
+    std::cout << line.str() << std::flush;
 }
 
 } // namespace ns3

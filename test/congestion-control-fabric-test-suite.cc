@@ -273,6 +273,11 @@ class SwiftIncastTestCase : public TestCase
         std::vector<uint32_t> hosts;
         Ptr<TopologyGraph> g = Star(n + 1, swNode, hosts);
         Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        // The figures below were calibrated with an ACK per packet; with the default
+        // coalescing (AckInterval 10) the start-up's coalesced ACKs move the 5 us run's
+        // trajectory (done 2831 us instead of 2794, 3.4% above line rate): this test is
+        // about Swift's pacing and target, so it keeps per-packet ACKs.
+        Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(1));
         RoceFabricHelper helper;
         helper.SetNicAttribute("Mtu", UintegerValue(mtu));
         helper.SetCongestionControl("swift", "default");
@@ -343,6 +348,7 @@ class SwiftIncastTestCase : public TestCase
                   << r.lineRateUs << " us); pauses " << r.pauses << ", drops " << r.drops
                   << std::endl;
         Simulator::Destroy();
+        Config::Reset();
         return r;
     }
 

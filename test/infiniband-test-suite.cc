@@ -13,6 +13,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
 #include "ns3/communicator.h"
+#include "ns3/config.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/global-value.h"
@@ -25,6 +26,7 @@
 #include "ns3/ib-switch.h"
 #include "ns3/ib-vcrc-trailer.h"
 #include "ns3/icrc-trailer.h"
+#include "ns3/integer.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
@@ -364,6 +366,85 @@ class IbIncastTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(util, 0.95, "bottleneck busy >= 95%");
         NS_TEST_ASSERT_MSG_GT(goodput, 0.95 * 100e9 * 4096 / 4122, "goodput net of headers");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * ACKs on InfiniBand: a 1 MiB WRITE (256 packets of 4096 B) from host 0 to host 1
+ * through one switch draws 26 coalesced ACKs (one per 10 packets, and the message's
+ * end), in the data's SL and VL by default (the responder QP's own); with AckPriority
+ * 1 they travel in SL 1, hence VL 1 of the 2 data VLs, while the data stays on VL 0.
+ */
+class IbAckLaneTestCase : public TestCase
+{
+  public:
+    IbAckLaneTestCase()
+        : TestCase("IB ACKs: coalesced, in the SL and VL of the QP or of AckPriority")
+    {
+    }
+
+  private:
+    struct Lanes
+    {
+        uint32_t acks{0};
+        uint32_t data{0};
+        std::set<std::pair<uint8_t, uint8_t>> ackLanes;  // (SL, VL)
+        std::set<std::pair<uint8_t, uint8_t>> dataLanes; // (SL, VL)
+
+        void OnTx(Ptr<const Packet> p)
+        {
+            IbFrameView v;
+            if (!IbFrame::Peek(p, v))
+            {
+                return; // a flow-control packet
+            }
+            if (v.opcode == RdmaOpcode::ACKNOWLEDGE)
+            {
+                acks++;
+                ackLanes.insert({v.sl, v.vl});
+            }
+            else if (RdmaOpcode::IsData(v.opcode))
+            {
+                data++;
+                dataLanes.insert({v.sl, v.vl});
+            }
+        }
+    };
+
+    Lanes Run(int32_t ackPriority)
+    {
+        UsePicoseconds();
+        Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(ackPriority));
+        Ptr<TopologyGraph> g = TwoHostsOneSwitch(MicroSeconds(1));
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        IbFabricHelper helper;
+        Ptr<IbFabric> fabric = helper.Install(g, routes);
+        Lanes lanes;
+        fabric->GetDevice(0, 0)->TraceConnectWithoutContext("PhyTxBegin",
+                                                            MakeCallback(&Lanes::OnTx, &lanes));
+        fabric->GetDevice(1, 0)->TraceConnectWithoutContext("PhyTxBegin",
+                                                            MakeCallback(&Lanes::OnTx, &lanes));
+        fabric->PostWrite(0, 1, 1 << 20, 1, 0);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetPendingMessages(), 0, "the WRITE completes");
+        Simulator::Destroy();
+        Config::Reset();
+        return lanes;
+    }
+
+    void DoRun() override
+    {
+        Lanes def = Run(-1);
+        NS_TEST_ASSERT_MSG_EQ(def.data, 256, "256 data packets");
+        NS_TEST_ASSERT_MSG_EQ(def.acks, 26, "one ACK per 10 packets and the last");
+        NS_TEST_ASSERT_MSG_EQ(def.dataLanes.size(), 1, "data on one lane");
+        NS_TEST_ASSERT_MSG_EQ((def.ackLanes == def.dataLanes), true, "ACKs in the data's SL/VL");
+        Lanes sl1 = Run(1);
+        NS_TEST_ASSERT_MSG_EQ(sl1.acks, 26, "as many ACKs");
+        NS_TEST_ASSERT_MSG_EQ((sl1.dataLanes == def.dataLanes), true, "data lane unchanged");
+        const std::set<std::pair<uint8_t, uint8_t>> one{{1, 1}};
+        NS_TEST_ASSERT_MSG_EQ((sl1.ackLanes == one), true, "ACKs in SL 1, VL 1");
+        NS_TEST_ASSERT_MSG_EQ((def.dataLanes.count({1, 1}) == 0), true, "data not in SL 1");
     }
 };
 
@@ -983,6 +1064,7 @@ class InfinibandTestSuite : public TestSuite
         AddTestCase(new IbFramingTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCrcTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbAckLaneTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCreditLimitTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbVlArbitrationTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbVlArbiterHighLimitTestCase, AI_FABRIC_QUICK);

@@ -17,6 +17,7 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-fabric-helper.h"
@@ -178,20 +179,120 @@ class NicFrameFieldsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(sent.frames[0].rethVa, 0, "RETH VA = offset 0");
         NS_TEST_ASSERT_MSG_EQ(sent.frames[0].rethRKey, peerQpn, "RETH R_Key");
         NS_TEST_ASSERT_MSG_EQ(sent.frames[9].imm, sent.frames[9].psn, "ImmDt = PSN");
-        NS_TEST_ASSERT_MSG_EQ(acks.frames.size(), 10, "one ACK per packet (AckInterval 1)");
+        // Default coalescing (AckInterval 10, and at once at the message's end): one
+        // ACK covers all ten packets; it travels in the data's class (AckPriority -1).
+        NS_TEST_ASSERT_MSG_EQ(acks.frames.size(), 1, "one coalesced ACK for ten packets");
         for (uint32_t i = 0; i < acks.frames.size(); ++i)
         {
             const RoceFrameView& a = acks.frames[i];
             NS_TEST_ASSERT_MSG_EQ(+a.bthOpcode, +RdmaOpcode::ACKNOWLEDGE, "ACK " << i);
             NS_TEST_ASSERT_MSG_EQ(a.srcIp, dst, "ACK source");
-            NS_TEST_ASSERT_MSG_EQ(+a.dscp, 7 << 3, "control class");
+            NS_TEST_ASSERT_MSG_EQ(+a.dscp, 3 << 3, "the data's class");
             NS_TEST_ASSERT_MSG_EQ(+a.ecn, 0, "not ECN-capable");
             NS_TEST_ASSERT_MSG_EQ(a.hasAeth, true, "AETH");
             NS_TEST_ASSERT_MSG_EQ(+a.aethSyndrome, 0x1F, "ACK, credits not tracked");
-            NS_TEST_ASSERT_MSG_EQ(a.psn, sent.frames[i].psn, "acknowledges packet " << i);
-            NS_TEST_ASSERT_MSG_EQ(a.aethMsn, (i == 9 ? 1u : 0u), "MSN counts completed messages");
+            NS_TEST_ASSERT_MSG_EQ(a.psn, sent.frames[9].psn, "acknowledges up to packet 9");
+            NS_TEST_ASSERT_MSG_EQ(a.aethMsn, 1u, "MSN counts completed messages");
             NS_TEST_ASSERT_MSG_EQ(a.frameBytes, 62, "ACK frame bytes");
         }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The responder's ACK coalescing with the default AckInterval (10) and
+ * AckCoalescingTime (8 us), go-back-N: arrivals scheduled on a bare queue pair,
+ * ACKs that ReceiveData returns and those its timer sends recorded with their times.
+ * - 3 packets at 0, 1, 2 us: no ACK with them; the timer's ACK of PSN 2 at 8 us,
+ *   within 8 us of the oldest un-acknowledged packet though only 3 < 10 arrived.
+ * - 10 packets from 20 us, 0.1 us apart: one ACK by count, with the 10th (PSN 12).
+ * - PSN 13 at 25 us: the timer armed by PSN 3 fires at 28 us and waits on to 33 us
+ *   (lazy re-arm), when it acknowledges PSN 13.
+ * - PSN 14 at 39.5 us, its message's last packet (15) at 40 us: ACKed at once.
+ * - A new message: PSN 16 at 50 us, 18 at 51 us (17 missing): NAK of 17 at once,
+ *   which acknowledges 16 (no timer ACK at 58 us); 17 and 18 (last) at 52, 53 us:
+ *   ACK at once with the last.
+ * - PSN 19 with AckReq set at 60 us: ACKed at once.
+ */
+class AckCoalescingTestCase : public TestCase
+{
+  public:
+    AckCoalescingTestCase()
+        : TestCase("ACK coalescing: every 10 packets, within 8 us, at once at a message end, "
+                   "a NAK and an AckReq")
+    {
+    }
+
+  private:
+    struct Sent
+    {
+        double us;
+        char kind; // 'A' returned ACK, 'T' timer ACK, 'N' NAK
+        uint32_t psn;
+    };
+
+    static void OnTimerAck(void* log, RdmaQueuePair& /* qp */, uint32_t psn, uint32_t /* msn */)
+    {
+        static_cast<std::vector<Sent>*>(log)->push_back(
+            {Simulator::Now().GetSeconds() * 1e6, 'T', psn});
+    }
+
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+        std::vector<Sent> log;
+        qp->SetAckFunction(&AckCoalescingTestCase::OnTimerAck, &log);
+        qp->PostReceive(1);
+        qp->PostReceive(2);
+        qp->PostReceive(3);
+        using R = RdmaQueuePair::Response;
+        auto at = [&](double us, uint32_t psn, uint8_t op, bool ackReq = false) {
+            ScheduleLambda(NanoSeconds(static_cast<int64_t>(us * 1000)), [&, psn, op, ackReq] {
+                const RdmaQueuePair::Reply r =
+                    qp->ReceiveData(psn, op, 1000, ackReq, false, Simulator::Now());
+                if (r.response != R::NONE)
+                {
+                    log.push_back({Simulator::Now().GetSeconds() * 1e6,
+                                   r.response == R::ACK ? 'A' : 'N',
+                                   r.ackPsn});
+                }
+            });
+        };
+        at(0, 0, RdmaOpcode::WRITE_FIRST);
+        at(1, 1, RdmaOpcode::WRITE_MIDDLE);
+        at(2, 2, RdmaOpcode::WRITE_MIDDLE);
+        for (uint32_t i = 0; i < 10; ++i)
+        {
+            at(20 + 0.1 * i, 3 + i, RdmaOpcode::WRITE_MIDDLE);
+        }
+        at(25, 13, RdmaOpcode::WRITE_MIDDLE);
+        at(39.5, 14, RdmaOpcode::WRITE_MIDDLE);
+        at(40, 15, RdmaOpcode::WRITE_LAST_IMM, true);
+        at(50, 16, RdmaOpcode::WRITE_FIRST);
+        at(51, 18, RdmaOpcode::WRITE_LAST_IMM, true);
+        at(52, 17, RdmaOpcode::WRITE_MIDDLE);
+        at(53, 18, RdmaOpcode::WRITE_LAST_IMM, true);
+        at(60, 19, RdmaOpcode::WRITE_FIRST, true);
+        Simulator::Run();
+        const std::vector<Sent> expected = {{8, 'T', 2},
+                                            {20.9, 'A', 12},
+                                            {33, 'T', 13},
+                                            {40, 'A', 15},
+                                            {51, 'N', 17},
+                                            {53, 'A', 18},
+                                            {60, 'A', 19}};
+        NS_TEST_ASSERT_MSG_EQ(log.size(), expected.size(), "seven ACKs/NAKs in all");
+        for (std::size_t i = 0; i < std::min(log.size(), expected.size()); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(log[i].us, expected[i].us, 1e-6, "time of reply " << i);
+            NS_TEST_ASSERT_MSG_EQ(log[i].kind, expected[i].kind, "kind of reply " << i);
+            NS_TEST_ASSERT_MSG_EQ(log[i].psn, expected[i].psn, "PSN of reply " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(qp->GetAcksSent(), 6, "six ACKs (two by the timer)");
+        NS_TEST_ASSERT_MSG_EQ(qp->GetNaksSent(), 1, "one NAK");
+        NS_TEST_ASSERT_MSG_EQ(qp->GetDeliveredBytes(), 20000, "PSNs 0..19 placed");
+        qp->Dispose();
         Simulator::Destroy();
     }
 };
@@ -863,6 +964,7 @@ class Rocev2FabricTestSuite : public TestSuite
         : TestSuite("ai-fabric-rocev2-fabric", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new NicFrameFieldsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new AckCoalescingTestCase, AI_FABRIC_QUICK);
         AddTestCase(new ChannelSeamTestCase, AI_FABRIC_QUICK);
         AddTestCase(new PacedRoundRobinTestCase(0.45), AI_FABRIC_QUICK);
         AddTestCase(new PacedRoundRobinTestCase(1.0), AI_FABRIC_QUICK);

@@ -926,10 +926,48 @@ BuildKnobs()
                          &C::qlenInterval,
                          true));
     k.push_back(Unsigned("ack-interval",
-                         "ACK coalescing: one ACK every K data packets",
+                         "ACK coalescing by count: the receiver acknowledges at least every K "
+                         "in-order data packets (and at once at a message's end, an AckReq, "
+                         "a NAK); 10 as Falcon's public simulator (ns3::RdmaQueuePair::"
+                         "AckInterval, doc/rocev2-fabric.md); 1 = every packet, as the "
+                         "HPCC-derived simulators",
                          &C::ackInterval,
                          1,
                          65535));
+    k.push_back(TimeKnob("ack-coalescing-time",
+                         "ACK coalescing by time: a data packet is acknowledged at most this "
+                         "long after it arrived, even when fewer than --ack-interval packets "
+                         "follow; 8us as Falcon's public simulator (ns3::RdmaQueuePair::"
+                         "AckCoalescingTime); 0 = no time bound",
+                         &C::ackCoalescingTime,
+                         true));
+    k.push_back(MakeKnob(
+        "ack-priority",
+        "traffic class (802.1p priority / SL) of ACK and NAK frames: '' or data = the queue "
+        "pair's own class, as NICs answer on the responder QP's class (NVIDIA's RoCE "
+        "defaults: RoCE on 3, only CNPs on 6; HPCC-derived simulators: ACK_HIGH_PRIO 0); 7 = "
+        "strict priority above data (ns3::RdmaNic::AckPriority, doc/rocev2-fabric.md)",
+        "'' or data (the data's class) or an integer in 0..7",
+        Type::INTEGER,
+        [](C& c, const std::string& v) {
+            if (v.empty() || v == "data")
+            {
+                c.ackPriority = -1;
+                return;
+            }
+            try
+            {
+                c.ackPriority = static_cast<int32_t>(ParseUnsigned(v, 0, 7));
+            }
+            catch (const ConfigError&)
+            {
+                throw ConfigError("'" + v + "' is not '', data or an integer in 0..7");
+            }
+        },
+        [](const C& c) {
+            return c.ackPriority < 0 ? std::string() : std::to_string(c.ackPriority);
+        },
+        true));
     k.push_back(Choice("scheduler",
                        "ns-3 event list; every one gives the same results (events are "
                        "ordered by time, then by insertion); timing-wheel "

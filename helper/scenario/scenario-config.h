@@ -129,7 +129,9 @@ class ScenarioConfig
     std::string out{"out"};                    ///< output directory
     Time qlenInterval{MicroSeconds(10)};       ///< queue sampling period; 0 = off
     Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
-    uint32_t ackInterval{1};                   ///< one ACK every K packets
+    uint32_t ackInterval{10};                  ///< ACK at least every K packets
+    Time ackCoalescingTime{MicroSeconds(8)};   ///< ... and within this time; 0 = no bound
+    int32_t ackPriority{-1};                   ///< class of ACKs/NAKs; -1 = the data's
     std::string scheduler{"timing-wheel"};     ///< event list (EventLists())
     std::string simulator{"fabric"};           ///< simulator implementation (SimulatorImpls())
     uint32_t priority{3};                      ///< RDMA traffic class

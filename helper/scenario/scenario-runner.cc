@@ -22,6 +22,7 @@
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/integer.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
@@ -193,6 +194,8 @@ ScenarioRunner::ConfigureDefaults()
     m_previousChecksumEnabled = previousChecksums.Get();
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(c.checksums));
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(c.ackInterval));
+    Config::SetDefault("ns3::RdmaQueuePair::AckCoalescingTime", TimeValue(c.ackCoalescingTime));
+    Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(c.ackPriority));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
     // NIC spraying, Valiant/UGAL) needs the selective-repeat receiver: go-back-N
@@ -238,7 +241,7 @@ ScenarioRunner::BuildRoceFabric()
         throw ConfigError("--priority=" + std::to_string(c.priority) + ": --routing=" + c.routing +
                           " on this topology needs " + std::to_string(classes) +
                           " priorities, so at most " + std::to_string(7 - classes) +
-                          " (priority 7 carries ACKs and CNPs)");
+                          " (priority 7 carries CNPs)");
     }
     helper.SetSwitchAttribute("ClassBasePriority", UintegerValue(c.priority));
     helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));

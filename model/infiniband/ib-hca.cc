@@ -192,7 +192,9 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
 {
     Ptr<Packet> p = Create<Packet>();
     IbFrameFields f;
-    f.sl = qp.GetPriority();
+    // ACK/NAK: the AckPriority attribute's service level (default: the QP's own, as the
+    // responder QP's address vector gives it); a CNP (BECN) on the QP's.
+    f.sl = opcode == RdmaOpcode::CNP ? qp.GetPriority() : AckPriorityOf(qp);
     f.vl = VlOf(f.sl);
     f.dlid = m_peerLid[qp.GetLocalQpn() - 1];
     f.slid = m_lid;

@@ -8,6 +8,7 @@
 #include "ns3/abort.h"
 #include "ns3/aeth-header.h"
 #include "ns3/fabric-simulator-impl.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -44,6 +45,19 @@ RdmaNic::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_qpnReuseDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("AckPriority",
+                          "Class of the ACK and NAK frames a responder sends: -1 = its queue "
+                          "pair's own class (RoCEv2: the data's 802.1p priority and DSCP; "
+                          "InfiniBand: its service level, hence virtual lane), as a NIC does: "
+                          "a response uses the responder QP's address vector (IBTA, RC "
+                          "responder), and NVIDIA's RoCE defaults put RoCE traffic on one "
+                          "class (3) and only CNPs on their own (6); the HPCC-derived "
+                          "simulators ship ACK_HIGH_PRIO 0, 'ACK has same priority with data "
+                          "packet'. 0..7 (RoCEv2) or 0..15 (InfiniBand service level) = that "
+                          "class for every ACK and NAK (ACK_HIGH_PRIO 1 is 7 here)",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_ackPriority),
+                          MakeIntegerChecker<int32_t>(-1, 15))
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged (sender completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSentTrace),
@@ -103,6 +117,7 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
                      MakeCallback(&RdmaNic::MessageDelivered, this),
                      RdmaQueuePair::WakeCallback());
     qp->SetWakeFunction(&RdmaNic::WakeQueuePair, this);
+    qp->SetAckFunction(&RdmaNic::SendCoalescedAck, this);
     if (qpn > m_qps.size())
     {
         m_qps.push_back(qp);
@@ -152,6 +167,12 @@ RdmaNic::SetPeerQpn(RdmaQueuePair& qp, uint32_t peerQpn)
                    qp.GetPeerHost(),
                    qp.GetPriority(),
                    qp.GetEntropy());
+}
+
+void
+RdmaNic::SendCoalescedAck(void* nic, RdmaQueuePair& qp, uint32_t psn, uint32_t msn)
+{
+    static_cast<RdmaNic*>(nic)->QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, psn, msn, false);
 }
 
 void

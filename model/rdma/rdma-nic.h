@@ -148,6 +148,13 @@ class RdmaNic : public Object
                               bool nak,
                               RdmaTransportFields& f);
 
+    /// \return the class (RoCEv2 priority, InfiniBand service level) of \p qp's ACKs and
+    /// NAKs: the AckPriority attribute, or \p qp's own class when it is -1
+    uint8_t AckPriorityOf(const RdmaQueuePair& qp) const
+    {
+        return m_ackPriority < 0 ? qp.GetPriority() : static_cast<uint8_t>(m_ackPriority);
+    }
+
     /// A queue pair may send, or a pacing wake-up ran: the port should pull.
     virtual void NotifyPort() = 0;
     /// Send an ACK (\p nak false) or NAK of \p psn, \p msn, or a CNP (\p opcode), of \p qp.
@@ -160,6 +167,7 @@ class RdmaNic : public Object
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1; nullptr: released
     uint32_t m_hostIndex{0};               //!< GetHostIndex (set by the subclass's Setup)
     uint32_t m_mtu{0};                     //!< the subclass's Mtu Attribute
+    int32_t m_ackPriority{-1};             //!< AckPriority attribute (-1: the QP's class)
 
   private:
     class WakeEvent;
@@ -170,6 +178,9 @@ class RdmaNic : public Object
     void MessageDelivered(Ptr<RdmaQueuePair> qp, uint64_t tag, uint64_t bytes);
     /// Wake for RdmaQueuePair::SetWakeFunction (\p nic: this adapter): \p qp may send.
     static void WakeQueuePair(void* nic, RdmaQueuePair& qp);
+    /// Ack function of RdmaQueuePair::SetAckFunction (\p nic: this adapter): the
+    /// responder's coalescing timer sends an ACK of \p psn, \p msn through QueueControl.
+    static void SendCoalescedAck(void* nic, RdmaQueuePair& qp, uint32_t psn, uint32_t msn);
     /// Deliver's warning for an arrival it drops (\p what, then \p value), out of line:
     /// its stream code would make every arrival save and restore registers.
     [[gnu::cold, gnu::noinline]] static void WarnDropped(const char* what, uint32_t value);

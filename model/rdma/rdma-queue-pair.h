@@ -84,6 +84,13 @@ class RdmaQueuePair : public Object
      * Callback's copy of the queue pair's Ptr per call.
      */
     void SetWakeFunction(void (*wake)(void* target, RdmaQueuePair& qp), void* target);
+    /**
+     * Call \p ack(\p target, *this, psn, msn) when the responder's coalescing timer
+     * (AckCoalescingTime) sends an ACK of \p psn (24-bit wire value) and \p msn on its
+     * own, outside any arrival: the NIC queues it as it queues the ACKs ReceiveData returns.
+     */
+    void SetAckFunction(void (*ack)(void* target, RdmaQueuePair& qp, uint32_t psn, uint32_t msn),
+                        void* target);
 
     // ---- requester (sender) half: the NIC's calls, passed to RdmaRequester ----
     /// Post a WRITE-with-immediate of `bytes` bytes under the given message id.
@@ -206,6 +213,12 @@ class RdmaQueuePair : public Object
         return m_responder.GetSpuriousRetransmissions();
     }
 
+    /// ACKs this responder sent (returned by ReceiveData or sent by its coalescing timer).
+    uint64_t GetAcksSent() const
+    {
+        return m_responder.GetAcksSent();
+    }
+
     /// NAKs this responder sent.
     uint64_t GetNaksSent() const
     {
@@ -244,6 +257,8 @@ class RdmaQueuePair : public Object
 
     /// Tell the owner this queue pair may send (the wake function, else the callback).
     void NotifyWake();
+    /// The responder's coalescing timer sends an ACK (the ack function's call).
+    void NotifyAckDue(uint32_t psn, uint32_t msn);
     /// The requester completed a message.
     void NotifySent(const RdmaMessage& message);
     /// The responder completed a message.
@@ -266,6 +281,7 @@ class RdmaQueuePair : public Object
     // Attributes
     uint32_t m_mtu;
     uint32_t m_ackInterval;
+    Time m_ackCoalescingTime;
     Time m_rto;
     Time m_cnpInterval;
     Recovery m_recovery;
@@ -278,6 +294,9 @@ class RdmaQueuePair : public Object
     WakeCallback m_wake;
     void (*m_wakeFunction)(void*, RdmaQueuePair&){nullptr}; //!< SetWakeFunction, or nullptr
     void* m_wakeTarget{nullptr};                            //!< its first argument
+    /// SetAckFunction, or nullptr
+    void (*m_ackFunction)(void*, RdmaQueuePair&, uint32_t, uint32_t){nullptr};
+    void* m_ackTarget{nullptr}; //!< its first argument
 };
 
 } // namespace ns3

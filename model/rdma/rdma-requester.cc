@@ -236,6 +236,12 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
     {
         m_cc->OnPacketSent(s.payloadBytes);
     }
+    // AckReq on the packet that fills the window, as well as on a message's last: the
+    // requester must wait for an ACK now, and a coalescing responder (AckInterval,
+    // AckCoalescingTime) answers an AckReq at once instead of after its coalescing time.
+    // IBTA lets a requester set AckReq on any request packet; hfi1 sets it when it sends
+    // one packet and waits (RVT_S_SEND_ONE), Falcon when its window is at most 2.
+    s.ackRequest = s.ackRequest || IsWindowBlocked();
     if (m_rtoDeadline.IsZero())
     {
         RestartTimer();

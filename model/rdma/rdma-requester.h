@@ -28,7 +28,7 @@ struct RdmaSegment
     uint64_t psn{0};            //!< 64-bit packet sequence number (wire carries the low 24 bits)
     uint32_t payloadBytes{0};   //!< payload of this packet
     uint8_t opcode{0};          //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
-    bool ackRequest{false};     //!< AckReq bit: last packet of a message
+    bool ackRequest{false};     //!< AckReq bit: a message's last packet, or the window is full
     uint64_t messageBytes{0};   //!< DMA length, for the RETH of a first/only packet
     uint64_t offset{0};         //!< byte offset in the message (the RETH VA of this packet)
     bool retransmission{false}; //!< this PSN was sent before

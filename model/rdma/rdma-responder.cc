@@ -8,6 +8,8 @@
 #include "rdma-queue-pair.h"
 #include "recovery/rdma-recovery-ops.h"
 
+#include "ns3/simulator.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -26,6 +28,15 @@ RdmaResponder::RdmaResponder(RdmaQueuePair& qp)
     : m_qp(qp),
       m_rxRing(64, 0)
 {
+}
+
+RdmaResponder::~RdmaResponder() = default;
+
+void
+RdmaResponder::Dispose()
+{
+    m_ackTimer.Cancel();
+    m_ackTimerPending = false;
 }
 
 void
@@ -114,6 +125,7 @@ RdmaResponder::NakExpected()
 {
     m_nakOutstanding = true;
     m_naksSent++;
+    m_unackedPackets = 0; // the NAK acknowledges every PSN below the one it names
     RdmaReply reply;
     reply.response = RdmaReply::Response::NAK;
     reply.ackPsn = m_ePsn & RDMA_PSN_MASK;
@@ -164,9 +176,10 @@ RdmaResponder::ReceiveData(uint32_t wirePsn,
     RdmaReply reply;
     if (psn < m_ePsn)
     {
-        // Duplicate (a resend of something already placed): re-ACK.
+        // Duplicate (a resend of something already placed): re-ACK at once.
         m_duplicates++;
         m_spurious++;
+        m_unackedPackets = 0;
         reply.response = RdmaReply::Response::ACK;
         reply.ackPsn = (m_ePsn - 1) & RDMA_PSN_MASK;
         reply.msn = m_msn & RDMA_PSN_MASK;
@@ -189,14 +202,20 @@ RdmaResponder::ReceiveData(uint32_t wirePsn,
         reply = ReceiveExpected(m_rxRing[psn & (m_rxRing.size() - 1)],
                                 payloadBytes,
                                 RdmaOpcode::IsLast(opcode),
-                                ackRequest);
+                                ackRequest,
+                                now);
     }
     reply.cnp = cnp;
+    m_acksSent += reply.response == RdmaReply::Response::ACK;
     return reply;
 }
 
 RdmaReply
-RdmaResponder::ReceiveExpected(uint32_t& slot, uint32_t payloadBytes, bool last, bool ackRequest)
+RdmaResponder::ReceiveExpected(uint32_t& slot,
+                               uint32_t payloadBytes,
+                               bool last,
+                               bool ackRequest,
+                               Time now)
 {
     if (slot != 0)
     {
@@ -240,7 +259,50 @@ RdmaResponder::ReceiveExpected(uint32_t& slot, uint32_t payloadBytes, bool last,
         reply.ackPsn = (m_ePsn - 1) & RDMA_PSN_MASK;
         reply.response = RdmaReply::Response::ACK;
     }
+    else if (m_unackedPackets == 1)
+    {
+        StartAckDeadline(now);
+    }
     return reply;
+}
+
+void
+RdmaResponder::StartAckDeadline(Time now)
+{
+    const Time bound = m_qp.m_ackCoalescingTime;
+    if (bound.IsZero())
+    {
+        return;
+    }
+    // Lazy, as the requester's retransmission timer: an ACK sent meanwhile does not
+    // cancel the event (which then finds nothing to do, or a later deadline); at most
+    // one event per queue pair is in the event list.
+    m_ackDeadline = now + bound;
+    if (!m_ackTimerPending)
+    {
+        m_ackTimerPending = true;
+        m_ackTimer = Simulator::Schedule(bound, &RdmaResponder::AckTimeout, this);
+    }
+}
+
+void
+RdmaResponder::AckTimeout()
+{
+    m_ackTimerPending = false;
+    if (m_unackedPackets == 0)
+    {
+        return; // acknowledged since (by count, a message end, a NAK)
+    }
+    const Time now = Simulator::Now();
+    if (now < m_ackDeadline)
+    {
+        m_ackTimerPending = true;
+        m_ackTimer = Simulator::Schedule(m_ackDeadline - now, &RdmaResponder::AckTimeout, this);
+        return; // the packets it was set for were acknowledged; later ones wait less long
+    }
+    m_unackedPackets = 0;
+    m_acksSent++;
+    m_qp.NotifyAckDue((m_ePsn - 1) & RDMA_PSN_MASK, m_msn & RDMA_PSN_MASK);
 }
 
 uint64_t
@@ -271,6 +333,12 @@ uint64_t
 RdmaResponder::GetNaksSent() const
 {
     return m_naksSent;
+}
+
+uint64_t
+RdmaResponder::GetAcksSent() const
+{
+    return m_acksSent;
 }
 
 uint64_t

@@ -4,6 +4,7 @@
 #ifndef RDMA_RESPONDER_H
 #define RDMA_RESPONDER_H
 
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -41,9 +42,14 @@ struct RdmaReply
  * \brief The responder (receiver) half of an RC queue pair.
  *
  * In-order packets are placed and counted towards their message (a completion
- * hands the posted receive's tag to the queue pair's Delivered callback); an ACK
- * goes back every AckInterval packets, at every message end and when the
- * expected PSN jumps over packets held beyond it. A packet beyond the expected
+ * hands the posted receive's tag to the queue pair's Delivered callback). ACKs are
+ * coalesced as NICs do (IBTA lets one ACK cover every PSN up to the one it
+ * carries): one goes back at least every AckInterval in-order packets and at most
+ * AckCoalescingTime after the oldest packet it covers arrived (a lazy timer per
+ * queue pair, armed only while a packet is un-acknowledged), and at once at every
+ * message end, for a packet with AckReq set and when the expected PSN jumps over
+ * packets held beyond it. A NAK (which acknowledges every PSN below the one it
+ * names) goes at once too. A packet beyond the expected
  * PSN is the queue pair's RdmaRecoveryOps' to handle (discard and NAK, or hold
  * it with Hold); duplicates are re-ACKed. At most one CNP per CnpInterval when
  * packets arrive ECN-marked (DCQCN's notification point). Reorder statistics:
@@ -58,6 +64,12 @@ class RdmaResponder
 {
   public:
     explicit RdmaResponder(RdmaQueuePair& qp);
+    ~RdmaResponder();
+    RdmaResponder(const RdmaResponder&) = delete;
+    RdmaResponder& operator=(const RdmaResponder&) = delete;
+
+    /// Cancel the coalescing timer (the queue pair's disposal).
+    void Dispose();
 
     /// Announce a message the peer will send (the posted receive WQE).
     void PostReceive(uint64_t tag);
@@ -92,6 +104,8 @@ class RdmaResponder
     uint64_t GetDuplicatePackets() const;
     uint64_t GetSpuriousRetransmissions() const;
     uint64_t GetNaksSent() const;
+    /// ACKs sent: returned by ReceiveData or sent by the coalescing timer.
+    uint64_t GetAcksSent() const;
     uint64_t GetMaxReorderDistance() const;
 
   private:
@@ -100,14 +114,29 @@ class RdmaResponder
     bool EnsureRxRing(uint64_t distance);
     /// Account one in-order packet (bytes and completion); true if it ended a message.
     bool Consume(uint32_t payloadBytes, bool last);
-    /// The reply to a packet at the expected PSN.
-    RdmaReply ReceiveExpected(uint32_t& slot, uint32_t payloadBytes, bool last, bool ackRequest);
+    /// The reply to a packet at the expected PSN, arrived at \p now.
+    RdmaReply ReceiveExpected(uint32_t& slot,
+                              uint32_t payloadBytes,
+                              bool last,
+                              bool ackRequest,
+                              Time now);
+    /// The first in-order packet since the last ACK arrived at \p now and was not
+    /// acknowledged: it must be by now + AckCoalescingTime.
+    void StartAckDeadline(Time now);
+    /// The coalescing timer: send the ACK that is due, or wait for a later deadline.
+    void AckTimeout();
 
     RdmaQueuePair& m_qp; //!< the queue pair this half belongs to
 
-    uint64_t m_ePsn{0};           //!< next PSN expected
-    uint32_t m_msn{0};            //!< messages completed
-    uint32_t m_unackedPackets{0}; //!< in-order packets since the last ACK
+    uint64_t m_ePsn{0};            //!< next PSN expected
+    uint32_t m_msn{0};             //!< messages completed
+    uint32_t m_unackedPackets{0};  //!< in-order packets since the last ACK (or NAK)
+    bool m_ackTimerPending{false}; //!< m_ackTimer is scheduled
+    /// When the oldest un-acknowledged in-order packet must be acknowledged (valid
+    /// while m_unackedPackets > 0; a pending timer that fires earlier waits again)
+    Time m_ackDeadline;
+    EventId m_ackTimer; //!< the lazy coalescing timer
+    uint64_t m_acksSent{0};
     bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
     bool m_cnpSent{false};
     Time m_lastCnp;                //!< last CNP sent for this QP

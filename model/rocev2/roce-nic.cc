@@ -19,6 +19,9 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace ns3
 {
 
@@ -48,8 +51,9 @@ RoceNic::GetTypeId()
                           MakeUintegerAccessor(&RoceNic::m_mtu),
                           MakeUintegerChecker<uint32_t>(64, 9000))
             .AddAttribute("ControlPriority",
-                          "Priority (DSCP / 8 and 802.1p) of ACK, NAK and CNP frames; 7 is "
-                          "served first by strict-priority switch schedulers",
+                          "Priority (DSCP / 8 and 802.1p) of CNP frames; 7 is served first by "
+                          "strict-priority switch schedulers. ACKs and NAKs take "
+                          "ns3::RdmaNic::AckPriority (default: the data's class)",
                           UintegerValue(7),
                           MakeUintegerAccessor(&RoceNic::m_controlPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
@@ -79,7 +83,11 @@ RoceNic::~RoceNic() = default;
 void
 RoceNic::DoDispose()
 {
-    m_control.clear();
+    for (auto& q : m_control)
+    {
+        q.clear();
+    }
+    m_controlMask = 0;
     m_device = nullptr;
     RdmaNic::DoDispose();
 }
@@ -120,6 +128,11 @@ RoceNic::HostMac(uint32_t hostIndex)
 void
 RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Mac48Address mac)
 {
+    if (m_ackPriority > 7)
+    {
+        throw std::invalid_argument("RoCEv2 AckPriority " + std::to_string(m_ackPriority) +
+                                    " invalid (allowed: -1 = the data's class, or 0..7)");
+    }
     m_device = device;
     m_hostIndex = hostIndex;
     m_ip = ip;
@@ -194,16 +207,23 @@ RoceNic::HasFrame(const RoceNetDevice& /* dev */, uint8_t /* pausedMask */) cons
     // (WakeQueuePair, QueueControl, a pause's end), which then pulls, or asks for the
     // frame's end, itself: no event. Windows, pacing and PFC decide at dequeue time
     // (an exact answer for active queue pairs would repeat its scan).
-    return !m_control.empty() || HasActiveQueuePairs();
+    return m_controlMask != 0 || HasActiveQueuePairs();
 }
 
 bool
 RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFrame& frame)
 {
-    if (!m_control.empty() && !(pausedMask & (1U << m_controlPriority)))
+    if (const uint32_t ready = m_controlMask & ~pausedMask & 0xFFU; ready != 0)
     {
-        frame = std::move(m_control.front());
-        m_control.pop_front();
+        // ACK, NAK and CNP frames before data, the highest priority not paused first.
+        const uint32_t prio = 31 - __builtin_clz(ready);
+        FrameFifo<RoceParsedFrame>& q = m_control[prio];
+        frame = std::move(q.front());
+        q.pop_front();
+        if (q.empty())
+        {
+            m_controlMask &= ~(1U << prio);
+        }
         return true;
     }
     const Time now = FabricSimulator::Now();
@@ -247,10 +267,10 @@ RoceNic::ControlFrameFields(const RdmaQueuePair& qp,
     f.srcMac = m_mac;
     f.dstMac = HostMac(qp.GetPeerHost());
     f.useVlan = m_useVlan;
-    f.pcp = m_controlPriority;
+    f.pcp = opcode == RdmaOpcode::CNP ? m_controlPriority : AckPriorityOf(qp);
     f.srcIp = m_ip;
     f.dstIp = HostAddress(qp.GetPeerHost());
-    f.dscp = static_cast<uint8_t>(m_controlPriority << 3);
+    f.dscp = static_cast<uint8_t>(f.pcp << 3);
     f.ecn = 0;
     f.udpSrcPort = qp.GetEntropy();
     ControlFields(qp, opcode, psn, msn, nak, f);
@@ -317,14 +337,16 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
     }
     RoceFrame::CompleteParsed(frame);
-    if (m_control.empty() && m_device->CanTransmitNow(m_controlPriority))
+    const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
+    if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {
         // What the queue and the port's pull would do at once (a receiver's port is
         // mostly idle): straight to the wire.
         m_device->TransmitNow(frame);
         return;
     }
-    m_control.push_back(std::move(frame));
+    m_control[prio].push_back(std::move(frame));
+    m_controlMask |= static_cast<uint8_t>(1U << prio);
     m_device->NotifyDataAvailable();
 }
 

@@ -15,6 +15,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <vector>
 
 namespace ns3
@@ -124,9 +125,11 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
     std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
-    FrameFifo<RoceParsedFrame> m_control;    //!< ACK/NAK/CNP frames, sent first
-    uint8_t m_stalledMask{0};                //!< priorities whose receive is stalled
-    uint64_t m_stalledDrops{0};              //!< frames discarded while stalled
+    /// ACK/NAK/CNP frames by priority, sent before data (highest priority first)
+    std::array<FrameFifo<RoceParsedFrame>, 8> m_control;
+    uint8_t m_controlMask{0};   //!< bit p: m_control[p] is not empty
+    uint8_t m_stalledMask{0};   //!< priorities whose receive is stalled
+    uint64_t m_stalledDrops{0}; //!< frames discarded while stalled
 };
 
 } // namespace ns3

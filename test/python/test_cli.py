@@ -129,6 +129,11 @@ def test_bad_enum_value_message(run):
         ("--link-failure=16@2s", "link 16 fails at 2s, not before --stop-time=1s"),
         ("--pfc-storm=3@2ms-1ms", "'3@2ms-1ms': the end must be later than the start"),
         ("--pfc-watchdog-action=kill", "'kill' is not one of drop, forward"),
+        # ACK coalescing and class.
+        ("--ack-priority=8", "--ack-priority: '8' is not '', data or an integer in 0..7"),
+        ("--ack-priority=high", "'high' is not '', data or an integer in 0..7"),
+        ("--ack-coalescing-time=8", "--ack-coalescing-time: '8' is not a time"),
+        ("--ack-interval=0", "--ack-interval: '0' is out of range; allowed an integer in 1..65535"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
@@ -745,3 +750,43 @@ def test_checksums_flag_writes_real_icrcs(run, tmp_path, checksums):
         assert set(sent) == {0}
     assert json.loads((out / "summary.json").read_text())["config"]["checksums"] == (
         checksums == "1")
+
+
+def _acks_sent_by(pcap, src_ip):
+    """(count, set of DSCPs) of the RoCEv2 ACKs (BTH opcode 0x11) from src_ip in pcap."""
+    data = pcap.read_bytes()
+    off, count, dscps = 24, 0, set()
+    while off + 16 <= len(data):
+        incl = int.from_bytes(data[off + 8 : off + 12], "little")
+        frame = data[off + 16 : off + 16 + incl]
+        off += 16 + incl
+        if frame[12:14] != b"\x08\x00" or frame[14 + 9] != 17:
+            continue
+        ip = frame[14:34]
+        if ip[12:16] != bytes(src_ip) or frame[34 + 2 : 34 + 4] != (4791).to_bytes(2, "big"):
+            continue
+        if frame[42] == 0x11:
+            count += 1
+            dscps.add(ip[1] >> 2)
+    return count, dscps
+
+
+def test_ack_coalescing_and_class_on_the_wire(run, tmp_path):
+    # One 100 KB WRITE (100 packets of 1000 B) from host 1 to host 0: by default one
+    # ACK per 10 packets (the 10th of each ten; the last is the message's end too), in
+    # the data's class (DSCP 24); the HPCC-derived simulators' setting (--ack-interval=1,
+    # ACKs at --ack-priority=7) sends 100, in DSCP 56.
+    flags = ["--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=1"]
+    flags += ["--workload=incast", "--fanin=1", "--bytes=100KB", "--pcap=1"]
+    r = run(*flags, f"--out={tmp_path}/d")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "d" / "summary.json").read_text())
+    assert s["config"]["ack-interval"] == 10
+    assert s["config"]["ack-coalescing-time"] == "8us"
+    assert s["config"]["ack-priority"] == ""
+    assert _acks_sent_by(tmp_path / "d" / "ai-fabric-0-0.pcap", [10, 0, 0, 1]) == (10, {24})
+    r = run(*flags, "--ack-interval=1", "--ack-priority=7", f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["config"]["ack-priority"] == 7
+    assert _acks_sent_by(tmp_path / "o" / "ai-fabric-0-0.pcap", [10, 0, 0, 1]) == (100, {56})
