@@ -584,8 +584,8 @@ class TransportMappingTestCase : public TestCase
                                 sent.push_back({s, d, tag, b});
                             }));
         uint64_t space = static_cast<uint64_t>(t->GetTagSpace()) << 56;
-        t->Send(0, 1, 0, space | 7);
-        t->Send(1, 0, 3000, space | 8);
+        t->Send(0, 1, 0, space | 7, 0);
+        t->Send(1, 0, 3000, space | 8, 0);
         fabric->PostWrite(5, 2, 2000, 0, 1);      // another workload on the same hosts
         fabric->PostWrite(0, 1, 1, space | 7, 1); // collective tag space, foreign hosts/kind
         Simulator::Run();
