@@ -42,6 +42,27 @@ MakeTransport(uint32_t n, double alphaNs = kAlpha)
     return t;
 }
 
+/**
+ * The schedule these closed forms describe: one message per step (ChunkBytes 0)
+ * on one channel. The defaults pipeline (512 KiB chunks, 2 channels, as NCCL);
+ * the pipelined schedules are tested in PipelineTest and on the fabric
+ * (collective-fabric-test-suite.cc).
+ */
+Ptr<CollectiveAlgorithm>
+Unpipelined(Ptr<CollectiveAlgorithm> alg)
+{
+    alg->SetAttribute("ChunkBytes", UintegerValue(0));
+    alg->SetAttribute("Channels", UintegerValue(1));
+    return alg;
+}
+
+/// CollectiveAlgorithm::Create with the unpipelined, one-channel schedule.
+Ptr<CollectiveAlgorithm>
+CreateUnpipelined(CollectiveOp op, const std::string& name)
+{
+    return Unpipelined(CollectiveAlgorithm::Create(op, name));
+}
+
 struct RunResult
 {
     std::vector<CollectiveRecord> records;
@@ -77,7 +98,7 @@ RunJob(Ptr<AlphaBetaCollectiveTransport> t,
 RunResult
 RunOp(CollectiveOp op, const std::string& name, uint32_t n, uint64_t bytes, double alphaNs = kAlpha)
 {
-    return RunJob(MakeTransport(n, alphaNs), CollectiveAlgorithm::Create(op, name), n, bytes);
+    return RunJob(MakeTransport(n, alphaNs), CreateUnpipelined(op, name), n, bytes);
 }
 
 double
@@ -166,7 +187,7 @@ class HierarchicalTimeTest : public TestCase
         for (Shape s : {Shape{4, 4}, Shape{4, 2}, Shape{2, 8}})
         {
             uint32_t n = s.x * s.y;
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "2d");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "2d");
             alg->SetAttribute("X", UintegerValue(s.x));
             alg->SetAttribute("Y", UintegerValue(s.y));
             RunResult r = RunJob(MakeTransport(n), alg, n, kS);
@@ -179,7 +200,7 @@ class HierarchicalTimeTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(r.verified, true, "2d: " << r.why);
         }
         // X * Y != N is refused
-        auto bad = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "2d");
+        auto bad = CreateUnpipelined(CollectiveOp::ALLREDUCE, "2d");
         bad->SetAttribute("X", UintegerValue(3));
         bool threw = false;
         try
@@ -210,7 +231,7 @@ class TreeTimeTest : public TestCase
         uint64_t s = 64000000;
         for (uint32_t n : {8u, 16u})
         {
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "tree");
             alg->SetAttribute("ChunkBytes", UintegerValue(512000)); // NCCL-like chunk
             auto t = MakeTransport(n);
             // a tree rank sends and receives at once to and from three peers; with
@@ -231,7 +252,7 @@ class TreeTimeTest : public TestCase
         }
         for (uint32_t n : {2u, 3u, 5u, 6u, 7u})
         {
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "tree");
             alg->SetAttribute("ChunkBytes", UintegerValue(100000));
             RunResult r = RunJob(MakeTransport(n), alg, n, 1000000);
             NS_TEST_ASSERT_MSG_EQ(r.verified, true, "tree N=" << n << ": " << r.why);
@@ -300,8 +321,7 @@ class SlowRankTest : public TestCase
         uint32_t n = 8;
         auto t = MakeTransport(n);
         t->SetRankBandwidth(3, DataRate("25Gbps"));
-        RunResult r =
-            RunJob(t, CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring"), n, kS);
+        RunResult r = RunJob(t, CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring"), n, kS);
         double slowB = 25e9 / 8 / 1e9;
         double expect = 2.0 * (n - 1) * (kAlpha + kS / (n * slowB));
         NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r), expect, expect * 0.005, "slow rank ring");
@@ -358,7 +378,7 @@ class BrokenScheduleTest : public TestCase
   private:
     void DoRun() override
     {
-        RunResult r = RunJob(MakeTransport(4), CreateObject<BrokenRing>(), 4, kS);
+        RunResult r = RunJob(MakeTransport(4), Unpipelined(CreateObject<BrokenRing>()), 4, kS);
         NS_TEST_ASSERT_MSG_EQ(r.verified, false, "a schedule without dependencies must fail");
         // and it beats the closed form: it pays alpha once, not once per step
         double correct = 2.0 * 3 * (kAlpha + kS / (4 * kB));
@@ -380,7 +400,7 @@ class TrainingLoopTest : public TestCase
     {
         Time gap = MicroSeconds(50);
         RunResult r = RunJob(MakeTransport(4),
-                             CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring"),
+                             CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring"),
                              4,
                              kS,
                              3,
@@ -421,8 +441,8 @@ class TrainingLoopTest : public TestCase
         auto t = MakeTransport(8);
         auto app = CreateObject<CollectiveApplication>();
         app->SetTransport(t);
-        auto algA = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
-        auto algB = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto algA = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
+        auto algB = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         algA->SetAttribute("TrackContributions", BooleanValue(true));
         algB->SetAttribute("TrackContributions", BooleanValue(true));
         app->AddJob(Communicator(a), algA, kS);
@@ -490,7 +510,7 @@ class PipelineTest : public TestCase
         uint32_t n = 4;
         double alpha = 50000; // 50 us: latency-dominated
         double plain = 2.0 * (n - 1) * (alpha + kS / (n * kB));
-        auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         alg->SetAttribute("ChunkBytes", UintegerValue(500000));
         RunResult r = RunJob(MakeTransport(n, alpha), alg, n, kS);
         NS_TEST_ASSERT_MSG_EQ(r.verified, true, r.why);
@@ -498,7 +518,7 @@ class PipelineTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(Duration(r), 2.0 * (n - 1) * kS / (n * kB), "volume bound");
 
         // one chunk in flight per peer: each chunk then pays a full alpha
-        auto one = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto one = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         one->SetAttribute("ChunkBytes", UintegerValue(500000));
         one->SetAttribute("MaxInFlight", UintegerValue(1));
         RunResult r1 = RunJob(MakeTransport(n, alpha), one, n, kS);
@@ -506,7 +526,7 @@ class PipelineTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(Duration(r1), Duration(r) * 1.5, "MaxInFlight=1 serializes alpha");
 
         // reduction at 100 Gb/s adds (N-1) S/(N R) to the ring
-        auto red = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto red = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         red->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
         RunResult rr = RunJob(MakeTransport(n), red, n, kS);
         double expect = 2.0 * (n - 1) * (kAlpha + kS / (n * kB)) + (n - 1) * kS / (n * kB);
