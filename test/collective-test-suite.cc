@@ -16,6 +16,7 @@
 #include "ns3/collective-metrics.h"
 #include "ns3/communicator.h"
 #include "ns3/simulator.h"
+#include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -535,6 +536,81 @@ class PipelineTest : public TestCase
 };
 
 /**
+ * The defaults (512 KiB chunks, 2 channels): every algorithm still ends with every
+ * contribution, on rank counts that fold (hd) or are odd (tree); the transfers use
+ * both channels, each carrying half of the bytes; the tree's channel k carries
+ * only tree k % 2's units.
+ */
+class ChannelsTest : public TestCase
+{
+  public:
+    ChannelsTest()
+        : TestCase("default chunks and channels: every algorithm verifies, channels split "
+                   "the bytes in halves")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            CollectiveOp op;
+            std::string name;
+            uint32_t n;
+        };
+
+        std::vector<Case> cases;
+        for (uint32_t n : {3u, 5u, 8u, 16u})
+        {
+            cases.push_back({CollectiveOp::ALLREDUCE, "ring", n});
+            cases.push_back({CollectiveOp::ALLREDUCE, "tree", n});
+            cases.push_back({CollectiveOp::ALLREDUCE, "hd", n});
+            cases.push_back({CollectiveOp::REDUCE_SCATTER, "ring", n});
+            cases.push_back({CollectiveOp::ALL_GATHER, "ring", n});
+            cases.push_back({CollectiveOp::ALL_TO_ALL, "pairwise", n});
+        }
+        cases.push_back({CollectiveOp::ALLREDUCE, "2d", 8});
+        for (const Case& c : cases)
+        {
+            auto alg = CollectiveAlgorithm::Create(c.op, c.name);
+            const uint64_t s = 3000000;
+            RunResult r = RunJob(MakeTransport(c.n), alg, c.n, s);
+            std::string what =
+                CollectiveOpToString(c.op) + " " + c.name + " N=" + std::to_string(c.n);
+            NS_TEST_ASSERT_MSG_EQ(r.verified, true, what + ": " + r.why);
+            uint64_t bytes[2] = {0, 0};
+            for (uint32_t i = 0; i < alg->GetNTransfers(); ++i)
+            {
+                const CollectiveTransfer& t = alg->GetTransfer(i);
+                NS_TEST_ASSERT_MSG_LT(t.channel, 2u, what + ": channel in range");
+                bytes[t.channel] += t.bytes;
+                if (c.name == "tree")
+                {
+                    // units: slice * chunks + chunk, slice k on tree k % 2 = channel k
+                    uint32_t chunks = alg->GetNUnits() / 2;
+                    NS_TEST_ASSERT_MSG_EQ(t.unitBegin / chunks, t.channel, what + ": tree");
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(bytes[1], 0u, what + ": channel 1 used");
+            double ratio = static_cast<double>(bytes[0]) / bytes[1];
+            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 0.01, what + ": channels carry halves");
+        }
+        // the chunking: a tree of 16 ranks (depth 5) on 16 MB halves 512 KiB twice,
+        // as NCCL's rule (S / (2 x chunk) < 8 x depth while chunk > 128 KiB)
+        auto tree = DynamicCast<TreeAllreduce>(
+            CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree"));
+        tree->Setup(Communicator::AllHosts(16), 16000000);
+        NS_TEST_ASSERT_MSG_EQ(tree->GetChunkBytes(), 131072u, "AdaptChunk");
+        tree->SetAttribute("AdaptChunk", BooleanValue(false));
+        tree->Setup(Communicator::AllHosts(16), 16000000);
+        NS_TEST_ASSERT_MSG_EQ(tree->GetChunkBytes(), 524288u, "AdaptChunk off");
+        // 2 slices of 8 MB in chunks of 512 KiB: 16 each
+        NS_TEST_ASSERT_MSG_EQ(tree->GetNUnits(), 2u * 16, "units: slices x chunks");
+    }
+};
+
+/**
  * \brief The collective algorithm registry: every operation's algorithms by name,
  * each made under its name performing its operation and answering to the name; an
  * empty name picks the default; an operation without algorithms is refused.
@@ -667,6 +743,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new BrokenScheduleTest, AI_FABRIC_QUICK);
         AddTestCase(new TrainingLoopTest, AI_FABRIC_QUICK);
         AddTestCase(new OtherCollectivesTest, AI_FABRIC_QUICK);
+        AddTestCase(new ChannelsTest(), AI_FABRIC_QUICK);
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);
