@@ -135,6 +135,9 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         throw ConfigError("--algorithm=" + c.algorithm + " for --workload=" + c.workload + ": " +
                           e.what());
     }
+    // --chunk and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
+    alg->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
+    alg->SetAttribute("Channels", UintegerValue(c.channels));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     m_transport->Attach(fabric, m_hosts);
     m_app = CreateObject<CollectiveApplication>();
@@ -156,6 +159,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     m_algorithm = c.algorithm;
     m_bytes = c.bytes;
     m_iterations = c.iterations;
+    m_chunk = c.chunk;
+    m_channels = c.channels;
     NS_LOG_INFO(m_operation << " " << m_algorithm << " on " << n << " ranks, " << m_bytes
                             << " bytes, " << m_iterations << " iterations");
 }
@@ -228,6 +233,8 @@ CollectiveWorkload::ToJson() const
     j["hosts"] = "0.." + std::to_string(m_hosts.size() - 1);
     j["bytes"] = m_bytes;
     j["iterations"] = m_iterations;
+    j["chunk_bytes"] = m_chunk;
+    j["channels"] = m_channels;
     j["finished_iterations"] = durations.size();
     j["complete"] = m_app->IsFinished();
     j["durations_ns"] = durations;

@@ -30,7 +30,8 @@ namespace ns3
  * From the configuration it takes --ranks (0 = every host; N = the first N hosts,
  * 0..N-1, so ranks fill leaves / pods / routers in host order, as a job scheduler
  * packing a job does), --algorithm, --bytes (S, bytes per rank: nccl-tests'
- * "size") and --iterations (back-to-back operations, no compute gap). It builds a
+ * "size"), --iterations (back-to-back operations, no compute gap), --chunk and
+ * --channels (CollectiveAlgorithm ChunkBytes and Channels). It builds a
  * Communicator, a CollectiveApplication and an RdmaCollectiveTransport, reports
  * every finished operation as a collective.csv row and summarises the run for
  * summary.json. --workload=alltoall stays the runner's point-to-point pattern.
@@ -87,6 +88,8 @@ class CollectiveWorkload : public Object
     std::string m_algorithm;
     uint64_t m_bytes{0};
     uint32_t m_iterations{0};
+    uint64_t m_chunk{0};    //!< --chunk
+    uint32_t m_channels{1}; //!< --channels
 };
 
 } // namespace ns3

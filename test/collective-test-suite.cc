@@ -16,6 +16,7 @@
 #include "ns3/collective-metrics.h"
 #include "ns3/communicator.h"
 #include "ns3/simulator.h"
+#include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -40,6 +41,27 @@ MakeTransport(uint32_t n, double alphaNs = kAlpha)
     t->SetAttribute("Bandwidth", DataRateValue(DataRate("100Gbps")));
     t->SetAttribute("Alpha", TimeValue(NanoSeconds(static_cast<int64_t>(alphaNs))));
     return t;
+}
+
+/**
+ * The schedule these closed forms describe: one message per step (ChunkBytes 0)
+ * on one channel. The defaults pipeline (512 KiB chunks, 2 channels, as NCCL);
+ * the pipelined schedules are tested in PipelineTest and on the fabric
+ * (collective-fabric-test-suite.cc).
+ */
+Ptr<CollectiveAlgorithm>
+Unpipelined(Ptr<CollectiveAlgorithm> alg)
+{
+    alg->SetAttribute("ChunkBytes", UintegerValue(0));
+    alg->SetAttribute("Channels", UintegerValue(1));
+    return alg;
+}
+
+/// CollectiveAlgorithm::Create with the unpipelined, one-channel schedule.
+Ptr<CollectiveAlgorithm>
+CreateUnpipelined(CollectiveOp op, const std::string& name)
+{
+    return Unpipelined(CollectiveAlgorithm::Create(op, name));
 }
 
 struct RunResult
@@ -77,7 +99,7 @@ RunJob(Ptr<AlphaBetaCollectiveTransport> t,
 RunResult
 RunOp(CollectiveOp op, const std::string& name, uint32_t n, uint64_t bytes, double alphaNs = kAlpha)
 {
-    return RunJob(MakeTransport(n, alphaNs), CollectiveAlgorithm::Create(op, name), n, bytes);
+    return RunJob(MakeTransport(n, alphaNs), CreateUnpipelined(op, name), n, bytes);
 }
 
 double
@@ -166,7 +188,7 @@ class HierarchicalTimeTest : public TestCase
         for (Shape s : {Shape{4, 4}, Shape{4, 2}, Shape{2, 8}})
         {
             uint32_t n = s.x * s.y;
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "2d");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "2d");
             alg->SetAttribute("X", UintegerValue(s.x));
             alg->SetAttribute("Y", UintegerValue(s.y));
             RunResult r = RunJob(MakeTransport(n), alg, n, kS);
@@ -179,7 +201,7 @@ class HierarchicalTimeTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(r.verified, true, "2d: " << r.why);
         }
         // X * Y != N is refused
-        auto bad = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "2d");
+        auto bad = CreateUnpipelined(CollectiveOp::ALLREDUCE, "2d");
         bad->SetAttribute("X", UintegerValue(3));
         bool threw = false;
         try
@@ -210,7 +232,7 @@ class TreeTimeTest : public TestCase
         uint64_t s = 64000000;
         for (uint32_t n : {8u, 16u})
         {
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "tree");
             alg->SetAttribute("ChunkBytes", UintegerValue(512000)); // NCCL-like chunk
             auto t = MakeTransport(n);
             // a tree rank sends and receives at once to and from three peers; with
@@ -231,7 +253,7 @@ class TreeTimeTest : public TestCase
         }
         for (uint32_t n : {2u, 3u, 5u, 6u, 7u})
         {
-            auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree");
+            auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "tree");
             alg->SetAttribute("ChunkBytes", UintegerValue(100000));
             RunResult r = RunJob(MakeTransport(n), alg, n, 1000000);
             NS_TEST_ASSERT_MSG_EQ(r.verified, true, "tree N=" << n << ": " << r.why);
@@ -300,8 +322,7 @@ class SlowRankTest : public TestCase
         uint32_t n = 8;
         auto t = MakeTransport(n);
         t->SetRankBandwidth(3, DataRate("25Gbps"));
-        RunResult r =
-            RunJob(t, CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring"), n, kS);
+        RunResult r = RunJob(t, CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring"), n, kS);
         double slowB = 25e9 / 8 / 1e9;
         double expect = 2.0 * (n - 1) * (kAlpha + kS / (n * slowB));
         NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r), expect, expect * 0.005, "slow rank ring");
@@ -358,7 +379,7 @@ class BrokenScheduleTest : public TestCase
   private:
     void DoRun() override
     {
-        RunResult r = RunJob(MakeTransport(4), CreateObject<BrokenRing>(), 4, kS);
+        RunResult r = RunJob(MakeTransport(4), Unpipelined(CreateObject<BrokenRing>()), 4, kS);
         NS_TEST_ASSERT_MSG_EQ(r.verified, false, "a schedule without dependencies must fail");
         // and it beats the closed form: it pays alpha once, not once per step
         double correct = 2.0 * 3 * (kAlpha + kS / (4 * kB));
@@ -380,7 +401,7 @@ class TrainingLoopTest : public TestCase
     {
         Time gap = MicroSeconds(50);
         RunResult r = RunJob(MakeTransport(4),
-                             CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring"),
+                             CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring"),
                              4,
                              kS,
                              3,
@@ -421,8 +442,8 @@ class TrainingLoopTest : public TestCase
         auto t = MakeTransport(8);
         auto app = CreateObject<CollectiveApplication>();
         app->SetTransport(t);
-        auto algA = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
-        auto algB = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto algA = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
+        auto algB = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         algA->SetAttribute("TrackContributions", BooleanValue(true));
         algB->SetAttribute("TrackContributions", BooleanValue(true));
         app->AddJob(Communicator(a), algA, kS);
@@ -490,7 +511,7 @@ class PipelineTest : public TestCase
         uint32_t n = 4;
         double alpha = 50000; // 50 us: latency-dominated
         double plain = 2.0 * (n - 1) * (alpha + kS / (n * kB));
-        auto alg = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         alg->SetAttribute("ChunkBytes", UintegerValue(500000));
         RunResult r = RunJob(MakeTransport(n, alpha), alg, n, kS);
         NS_TEST_ASSERT_MSG_EQ(r.verified, true, r.why);
@@ -498,7 +519,7 @@ class PipelineTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(Duration(r), 2.0 * (n - 1) * kS / (n * kB), "volume bound");
 
         // one chunk in flight per peer: each chunk then pays a full alpha
-        auto one = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto one = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         one->SetAttribute("ChunkBytes", UintegerValue(500000));
         one->SetAttribute("MaxInFlight", UintegerValue(1));
         RunResult r1 = RunJob(MakeTransport(n, alpha), one, n, kS);
@@ -506,11 +527,86 @@ class PipelineTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(Duration(r1), Duration(r) * 1.5, "MaxInFlight=1 serializes alpha");
 
         // reduction at 100 Gb/s adds (N-1) S/(N R) to the ring
-        auto red = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "ring");
+        auto red = CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring");
         red->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
         RunResult rr = RunJob(MakeTransport(n), red, n, kS);
         double expect = 2.0 * (n - 1) * (kAlpha + kS / (n * kB)) + (n - 1) * kS / (n * kB);
         NS_TEST_ASSERT_MSG_EQ_TOL(Duration(rr), expect, expect * 0.005, "reduction rate");
+    }
+};
+
+/**
+ * The defaults (512 KiB chunks, 2 channels): every algorithm still ends with every
+ * contribution, on rank counts that fold (hd) or are odd (tree); the transfers use
+ * both channels, each carrying half of the bytes; the tree's channel k carries
+ * only tree k % 2's units.
+ */
+class ChannelsTest : public TestCase
+{
+  public:
+    ChannelsTest()
+        : TestCase("default chunks and channels: every algorithm verifies, channels split "
+                   "the bytes in halves")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            CollectiveOp op;
+            std::string name;
+            uint32_t n;
+        };
+
+        std::vector<Case> cases;
+        for (uint32_t n : {3u, 5u, 8u, 16u})
+        {
+            cases.push_back({CollectiveOp::ALLREDUCE, "ring", n});
+            cases.push_back({CollectiveOp::ALLREDUCE, "tree", n});
+            cases.push_back({CollectiveOp::ALLREDUCE, "hd", n});
+            cases.push_back({CollectiveOp::REDUCE_SCATTER, "ring", n});
+            cases.push_back({CollectiveOp::ALL_GATHER, "ring", n});
+            cases.push_back({CollectiveOp::ALL_TO_ALL, "pairwise", n});
+        }
+        cases.push_back({CollectiveOp::ALLREDUCE, "2d", 8});
+        for (const Case& c : cases)
+        {
+            auto alg = CollectiveAlgorithm::Create(c.op, c.name);
+            const uint64_t s = 3000000;
+            RunResult r = RunJob(MakeTransport(c.n), alg, c.n, s);
+            std::string what =
+                CollectiveOpToString(c.op) + " " + c.name + " N=" + std::to_string(c.n);
+            NS_TEST_ASSERT_MSG_EQ(r.verified, true, what + ": " + r.why);
+            uint64_t bytes[2] = {0, 0};
+            for (uint32_t i = 0; i < alg->GetNTransfers(); ++i)
+            {
+                const CollectiveTransfer& t = alg->GetTransfer(i);
+                NS_TEST_ASSERT_MSG_LT(t.channel, 2u, what + ": channel in range");
+                bytes[t.channel] += t.bytes;
+                if (c.name == "tree")
+                {
+                    // units: slice * chunks + chunk, slice k on tree k % 2 = channel k
+                    uint32_t chunks = alg->GetNUnits() / 2;
+                    NS_TEST_ASSERT_MSG_EQ(t.unitBegin / chunks, t.channel, what + ": tree");
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(bytes[1], 0u, what + ": channel 1 used");
+            double ratio = static_cast<double>(bytes[0]) / bytes[1];
+            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 0.01, what + ": channels carry halves");
+        }
+        // the chunking: a tree of 16 ranks (depth 5) on 16 MB halves 512 KiB twice,
+        // as NCCL's rule (S / (2 x chunk) < 8 x depth while chunk > 128 KiB)
+        auto tree = DynamicCast<TreeAllreduce>(
+            CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree"));
+        tree->Setup(Communicator::AllHosts(16), 16000000);
+        NS_TEST_ASSERT_MSG_EQ(tree->GetChunkBytes(), 131072u, "AdaptChunk");
+        tree->SetAttribute("AdaptChunk", BooleanValue(false));
+        tree->Setup(Communicator::AllHosts(16), 16000000);
+        NS_TEST_ASSERT_MSG_EQ(tree->GetChunkBytes(), 524288u, "AdaptChunk off");
+        // 2 slices of 8 MB in chunks of 512 KiB: 16 each
+        NS_TEST_ASSERT_MSG_EQ(tree->GetNUnits(), 2u * 16, "units: slices x chunks");
     }
 };
 
@@ -647,6 +743,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new BrokenScheduleTest, AI_FABRIC_QUICK);
         AddTestCase(new TrainingLoopTest, AI_FABRIC_QUICK);
         AddTestCase(new OtherCollectivesTest, AI_FABRIC_QUICK);
+        AddTestCase(new ChannelsTest(), AI_FABRIC_QUICK);
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);

@@ -86,7 +86,8 @@ class PostCountingFabric : public RdmaFabric
         return m_nodes;
     }
 
-    uint64_t PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t, uint8_t kind) override
+    uint64_t PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t, uint8_t kind, uint32_t)
+        override
     {
         posts.push_back({Simulator::Now(), src, dst, bytes, kind});
         return posts.size() - 1;
@@ -120,7 +121,7 @@ class PostCountingFabric : public RdmaFabric
 
   private:
     // PostWrite above never makes a connection.
-    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t, uint32_t) override
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t, uint32_t, uint32_t) override
     {
         NS_ABORT_MSG("PostCountingFabric makes no connections");
     }

@@ -8,6 +8,7 @@
 
 #include "ns3/assert.h"
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/collective-algorithm.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
@@ -761,6 +762,24 @@ BuildKnobs()
         k.push_back(Choice("algorithm", help, &C::algorithm, names));
     }
     k.push_back(Unsigned("iterations", "collective iterations", &C::iterations, 1, 1000000));
+    k.push_back(Size("chunk",
+                     "collective pipeline chunk: each message of a channel is cut into chunks "
+                     "of at most this size, forwarded as each arrives "
+                     "(ns3::CollectiveAlgorithm::ChunkBytes; 512KiB = NCCL's Simple protocol "
+                     "step, its 4 MiB buffer over NCCL_STEPS 8; the tree shrinks it for deep "
+                     "trees as NCCL does); 0 = unpipelined, one message per step",
+                     &C::chunk,
+                     0,
+                     std::numeric_limits<uint32_t>::max()));
+    k.push_back(Unsigned("channels",
+                         "collective channels (NCCL's): the data is split into this many equal "
+                         "slices, each on its own queue pairs (its own ECMP hash on RoCEv2); "
+                         "the tree puts its two trees on alternate channels "
+                         "(ns3::CollectiveAlgorithm::Channels; 2 = NCCL's doubled channel for "
+                         "one NIC per GPU)",
+                         &C::channels,
+                         1,
+                         CollectiveAlgorithm::MAX_CHANNELS));
     k.push_back(Unsigned("fanin",
                          "incast senders per receiver",
                          &C::fanin,

@@ -118,6 +118,8 @@ class ScenarioConfig
     uint32_t ranks{0};                    ///< collective ranks; 0 = all hosts
     std::string algorithm{"ring"};        ///< ring | tree | hd | 2d
     uint32_t iterations{1};               ///< collective iterations
+    uint64_t chunk{512 * 1024};           ///< collective pipeline chunk; 0 = unpipelined
+    uint32_t channels{2};                 ///< collective channels (NCCL's)
     uint32_t fanin{8};                    ///< incast senders
     std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
     double load{0.3};                     ///< background load, fraction of host link

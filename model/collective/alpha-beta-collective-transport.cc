@@ -102,7 +102,11 @@ AlphaBetaCollectiveTransport::GetRankBandwidth(uint32_t rank) const
 }
 
 void
-AlphaBetaCollectiveTransport::Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag)
+AlphaBetaCollectiveTransport::Send(uint32_t srcRank,
+                                   uint32_t dstRank,
+                                   uint64_t bytes,
+                                   uint64_t tag,
+                                   uint32_t /* channel: one port per rank, whatever the channel */)
 {
     NS_LOG_FUNCTION(this << srcRank << dstRank << bytes << tag);
     NS_ABORT_MSG_IF(srcRank >= m_nRanks || dstRank >= m_nRanks || srcRank == dstRank,

@@ -37,7 +37,11 @@ class AlphaBetaCollectiveTransport : public CollectiveTransport
     ~AlphaBetaCollectiveTransport() override;
 
     uint32_t GetNRanks() const override;
-    void Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag) override;
+    void Send(uint32_t srcRank,
+              uint32_t dstRank,
+              uint64_t bytes,
+              uint64_t tag,
+              uint32_t channel) override;
 
     /// Gives rank its own NIC rate (both directions); fatal if rank >= NRanks.
     void SetRankBandwidth(uint32_t rank, DataRate rate);

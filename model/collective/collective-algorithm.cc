@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -29,15 +30,31 @@ CollectiveAlgorithm::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddAttribute("ChunkBytes",
-                          "Pipeline chunk size in bytes: each message is split into chunks of "
-                          "at most this size that are forwarded independently; 0 = no split. "
-                          "NCCL's default is 512 KiB (4 MiB buffer / NCCL_STEPS 8).",
-                          UintegerValue(0),
+                          "Pipeline chunk size in bytes: each message of a channel is split "
+                          "into chunks of at most this size that are forwarded independently "
+                          "(a tree node sends a chunk on as soon as it has it); 0 = no split "
+                          "(the unpipelined schedule). Default 512 KiB = 524288 B, NCCL's "
+                          "Simple protocol step: its buffer of 4 MiB (NCCL_BUFFSIZE default, "
+                          "src/init.cc DEFAULT_BUFFSIZE 1 << 22) over NCCL_STEPS = 8 slots "
+                          "(src/include/device.h).",
+                          UintegerValue(DEFAULT_CHUNK_BYTES),
                           MakeUintegerAccessor(&CollectiveAlgorithm::m_chunkBytes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Channels",
+                          "NCCL channels: the data is split into this many equal slices, each "
+                          "run through the algorithm's schedule on its own connections (RC "
+                          "queue pairs; on RoCEv2 each has its own UDP source port, so ECMP "
+                          "can route the channels apart). The double binary tree gives its two "
+                          "trees to alternate channels. Default 2: NCCL duplicates each "
+                          "channel its topology search finds (src/graph/connect.cc, "
+                          "ncclTopoPostset: nChannels * 2), so one NIC per GPU gives 2 "
+                          "channels, tree 0 on one and tree 1 on the other.",
+                          UintegerValue(DEFAULT_CHANNELS),
+                          MakeUintegerAccessor(&CollectiveAlgorithm::m_channels),
+                          MakeUintegerChecker<uint32_t>(1, MAX_CHANNELS))
             .AddAttribute("MaxInFlight",
-                          "Chunks outstanding (posted, not yet delivered) per ordered pair of "
-                          "ranks; 0 = unlimited. Default 8 = NCCL_STEPS.",
+                          "Chunks outstanding (posted, not yet delivered) per channel and "
+                          "ordered pair of ranks; 0 = unlimited. Default 8 = NCCL_STEPS.",
                           UintegerValue(8),
                           MakeUintegerAccessor(&CollectiveAlgorithm::m_maxInFlight),
                           MakeUintegerChecker<uint32_t>())
@@ -62,7 +79,8 @@ CollectiveAlgorithm::GetTypeId()
 }
 
 CollectiveAlgorithm::CollectiveAlgorithm()
-    : m_chunkBytes(0),
+    : m_chunkBytes(DEFAULT_CHUNK_BYTES),
+      m_channels(DEFAULT_CHANNELS),
       m_maxInFlight(8),
       m_reductionRate(0),
       m_track(false)
@@ -102,11 +120,29 @@ CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
     m_bytes = bytes;
     m_transfers.clear();
     m_dependents.clear();
-    m_channelOf.clear();
-    m_nChannels = 0;
+    m_slotOf.clear();
+    m_nSlots = 0;
     m_nUnits = 0;
-    BuildSchedule();
-    m_channelOf.clear();
+    m_channelUnits = 0;
+    m_nChannels = std::max<uint32_t>(1, m_channels);
+    m_buildChannel = 0;
+    m_unitOffset = 0;
+    if (BuildsChannels())
+    {
+        BuildSchedule();
+    }
+    else
+    {
+        for (uint32_t c = 0; c < m_nChannels; ++c)
+        {
+            m_buildChannel = c;
+            m_unitOffset = c * m_channelUnits; // SetNUnits sets it for channel 0
+            BuildSchedule();
+        }
+    }
+    m_buildChannel = 0;
+    m_unitOffset = 0;
+    m_slotOf.clear();
     m_setup = true;
 }
 
@@ -128,10 +164,57 @@ CollectiveAlgorithm::GetBytes() const
     return m_bytes;
 }
 
+uint32_t
+CollectiveAlgorithm::GetNChannels() const
+{
+    return m_nChannels;
+}
+
+bool
+CollectiveAlgorithm::BuildsChannels() const
+{
+    return false;
+}
+
 void
 CollectiveAlgorithm::SetNUnits(uint32_t nUnits)
 {
-    m_nUnits = nUnits;
+    if (BuildsChannels())
+    {
+        m_channelUnits = nUnits;
+        m_nUnits = nUnits;
+        return;
+    }
+    // every channel's schedule is the same over an equal slice: same unit count
+    NS_ASSERT(m_buildChannel == 0 || nUnits == m_channelUnits);
+    if (static_cast<uint64_t>(nUnits) * m_nChannels > 0xffffffffULL)
+    {
+        throw std::invalid_argument("collective schedule of " + std::to_string(nUnits) +
+                                    " units x " + std::to_string(m_nChannels) +
+                                    " channels exceeds 2^32 units");
+    }
+    m_channelUnits = nUnits;
+    m_nUnits = nUnits * m_nChannels;
+    m_unitOffset = m_buildChannel * nUnits;
+}
+
+uint32_t
+CollectiveAlgorithm::GetChannelUnits() const
+{
+    return m_channelUnits;
+}
+
+uint64_t
+CollectiveAlgorithm::GetChannelBytes() const
+{
+    return BuildsChannels() ? m_bytes : m_bytes / m_nChannels;
+}
+
+void
+CollectiveAlgorithm::SetBuildChannel(uint32_t channel)
+{
+    NS_ASSERT(BuildsChannels() && channel < m_nChannels);
+    m_buildChannel = channel;
 }
 
 uint32_t
@@ -179,7 +262,9 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
                                  const std::vector<uint32_t>& deps)
 {
     NS_ASSERT(src < m_comm.GetSize() && dst < m_comm.GetSize() && src != dst);
-    NS_ASSERT(unitBegin < unitEnd && unitEnd <= m_nUnits);
+    NS_ASSERT(unitBegin < unitEnd && unitEnd <= m_channelUnits);
+    unitBegin += m_unitOffset;
+    unitEnd += m_unitOffset;
     if (m_transfers.size() >= 0xffffffffu)
     {
         throw std::invalid_argument("collective schedule exceeds 2^32 transfers");
@@ -191,13 +276,15 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
     t.unitEnd = unitEnd;
     t.bytes = GetUnitBytes(unitBegin, unitEnd);
     t.reduce = reduce;
-    uint64_t key = static_cast<uint64_t>(src) * m_comm.GetSize() + dst;
-    auto it = m_channelOf.find(key);
-    if (it == m_channelOf.end())
+    t.channel = m_buildChannel;
+    uint64_t n = m_comm.GetSize();
+    uint64_t key = (m_buildChannel * n + src) * n + dst;
+    auto it = m_slotOf.find(key);
+    if (it == m_slotOf.end())
     {
-        it = m_channelOf.emplace(key, m_nChannels++).first;
+        it = m_slotOf.emplace(key, m_nSlots++).first;
     }
-    t.channel = it->second;
+    t.slot = it->second;
     uint32_t index = static_cast<uint32_t>(m_transfers.size());
     t.nDeps = static_cast<uint32_t>(deps.size());
     m_transfers.push_back(t);
@@ -284,8 +371,8 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     {
         m_pendingDeps[i] = m_transfers[i].nDeps;
     }
-    m_inFlight.assign(m_nChannels, 0);
-    m_waiting.assign(m_nChannels, std::deque<uint32_t>());
+    m_inFlight.assign(m_nSlots, 0);
+    m_waiting.assign(m_nSlots, std::deque<uint32_t>());
     if (m_track)
     {
         uint32_t n = m_comm.GetSize();
@@ -296,7 +383,7 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
         {
             for (uint32_t u = 0; u < m_nUnits; ++u)
             {
-                if (!gather || GetUnitOwner(u) == r)
+                if (!gather || GetUnitOwner(u % m_channelUnits) == r)
                 {
                     Mask(r, u)[r / 64] |= 1ULL << (r % 64);
                 }
@@ -328,7 +415,7 @@ CollectiveAlgorithm::IsRunning() const
 void
 CollectiveAlgorithm::MakeReady(uint32_t index)
 {
-    uint32_t ch = m_transfers[index].channel;
+    uint32_t ch = m_transfers[index].slot;
     if (m_maxInFlight == 0 || m_inFlight[ch] < m_maxInFlight)
     {
         Post(index);
@@ -344,7 +431,7 @@ CollectiveAlgorithm::Post(uint32_t index)
 {
     const CollectiveTransfer& t = m_transfers[index];
     NS_LOG_LOGIC("post " << index << " " << t.src << "->" << t.dst << " " << t.bytes << " B");
-    m_inFlight[t.channel]++;
+    m_inFlight[t.slot]++;
     if (m_track)
     {
         auto& snap = m_snapshots[index];
@@ -352,7 +439,11 @@ CollectiveAlgorithm::Post(uint32_t index)
                     Mask(t.src, t.unitBegin) + (t.unitEnd - t.unitBegin) * m_words);
     }
     m_postTrace(t.src, t.dst, t.bytes);
-    m_transport->Send(m_comm.GetHost(t.src), m_comm.GetHost(t.dst), t.bytes, m_tagBase | index);
+    m_transport->Send(m_comm.GetHost(t.src),
+                      m_comm.GetHost(t.dst),
+                      t.bytes,
+                      m_tagBase | index,
+                      t.channel);
 }
 
 void
@@ -361,7 +452,7 @@ CollectiveAlgorithm::HandleDelivered(uint32_t index)
     NS_ABORT_MSG_IF(!m_running || index >= m_transfers.size(),
                     "delivery of unknown collective transfer " << index);
     const CollectiveTransfer& t = m_transfers[index];
-    uint32_t ch = t.channel;
+    uint32_t ch = t.slot;
     NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " delivered twice");
     m_inFlight[ch]--;
     if (!m_waiting[ch].empty())
@@ -483,13 +574,13 @@ CollectiveAlgorithm::VerifyContributions(std::string* why) const
             std::string expect;
             if (op == CollectiveOp::ALL_GATHER || op == CollectiveOp::ALL_TO_ALL)
             {
-                uint32_t o = GetUnitOwner(u);
+                uint32_t o = GetUnitOwner(u % m_channelUnits);
                 ok = count == 1 && (m[o / 64] >> (o % 64)) & 1;
                 expect = "exactly rank " + std::to_string(o);
             }
             else if (op == CollectiveOp::REDUCE_SCATTER)
             {
-                ok = GetUnitOwner(u) != r || count == n;
+                ok = GetUnitOwner(u % m_channelUnits) != r || count == n;
                 expect = "all " + std::to_string(n) + " ranks";
             }
             else

@@ -39,7 +39,8 @@ struct CollectiveTransfer
     uint32_t unitBegin{0}; //!< first data unit carried
     uint32_t unitEnd{0};   //!< one past the last data unit carried
     uint64_t bytes{0};     //!< sum of the carried units' sizes
-    uint32_t channel{0};   //!< dense index of the (src, dst) pair
+    uint32_t channel{0};   //!< the collective channel (NCCL's): its own connection
+    uint32_t slot{0};      //!< dense index of (channel, src, dst): MaxInFlight's scope
     uint32_t nDeps{0};     //!< transfers that must complete before this one is posted
     bool reduce{false};    //!< the receiver reduces the data into its buffer (else copies)
 };
@@ -52,8 +53,16 @@ struct CollectiveTransfer
  * The S bytes per rank are cut into equal data units (sizes differ by at most
  * one byte). A subclass builds the graph in BuildSchedule() with AddTransfer();
  * the executor posts a transfer when its dependencies completed, with at most
- * MaxInFlight transfers outstanding (posted, not yet delivered) per ordered
- * pair of ranks, in the order they became ready. A delivered reducing transfer
+ * MaxInFlight transfers outstanding (posted, not yet delivered) per channel and
+ * ordered pair of ranks, in the order they became ready.
+ *
+ * Channels (NCCL's): the data is split into Channels equal slices, and each
+ * channel runs the algorithm's schedule on its slice, independently, on its own
+ * connections (CollectiveTransport::Send's channel). By default the base class
+ * calls BuildSchedule() once per channel, with GetChannelBytes() = S / Channels
+ * and the units of that channel; an algorithm that maps channels itself (the
+ * double binary tree: NCCL gives its two trees to alternate channels) overrides
+ * BuildsChannels() and calls SetBuildChannel() as it goes. A delivered reducing transfer
  * completes bytes/ReductionRate later (the receiver's reduction), which delays
  * whatever forwards its result. The operation ends when every transfer completed.
  *
@@ -71,6 +80,13 @@ class CollectiveAlgorithm : public Object
   public:
     /// Signature of the Post trace: (src rank, dst rank, bytes).
     typedef void (*PostTracedCallback)(uint32_t src, uint32_t dst, uint64_t bytes);
+
+    /// ChunkBytes default: NCCL's Simple step, 4 MiB buffer / NCCL_STEPS 8.
+    static constexpr uint32_t DEFAULT_CHUNK_BYTES = 512 * 1024;
+    /// Channels default: NCCL's doubled search channel (one NIC per GPU).
+    static constexpr uint32_t DEFAULT_CHANNELS = 2;
+    /// Channels at most: NCCL's MAXCHANNELS (64 since NCCL 2.19, src/include/device.h).
+    static constexpr uint32_t MAX_CHANNELS = 64;
 
     static TypeId GetTypeId();
     CollectiveAlgorithm();
@@ -97,6 +113,8 @@ class CollectiveAlgorithm : public Object
     bool IsSetup() const;
     const Communicator& GetCommunicator() const;
     uint64_t GetBytes() const;
+    /// Channels the schedule uses (attribute Channels, as at Setup).
+    uint32_t GetNChannels() const;
 
     /**
      * Runs the schedule once: transfers are posted with Send(host(src),
@@ -112,6 +130,7 @@ class CollectiveAlgorithm : public Object
 
     uint32_t GetNTransfers() const;
     const CollectiveTransfer& GetTransfer(uint32_t index) const;
+    /// Data units of all channels (GetChannelUnits() x channels built separately).
     uint32_t GetNUnits() const;
     /// Bytes of units [begin, end).
     uint64_t GetUnitBytes(uint32_t begin, uint32_t end) const;
@@ -129,8 +148,22 @@ class CollectiveAlgorithm : public Object
      * Unused for allreduce.
      */
     virtual uint32_t GetUnitOwner(uint32_t unit) const;
+    /// True if BuildSchedule() places the Channels itself (called once, with
+    /// GetChannelBytes() = S and units of all channels); false (default): it is
+    /// called once per channel.
+    virtual bool BuildsChannels() const;
 
+    /**
+     * Units of one channel's schedule (of the whole schedule if BuildsChannels()).
+     * Units passed to AddTransfer and GetUnitOwner are this channel's, 0..nUnits-1.
+     */
     void SetNUnits(uint32_t nUnits);
+    /// Units per channel, as set by SetNUnits.
+    uint32_t GetChannelUnits() const;
+    /// Bytes the schedule being built moves per rank: S / Channels (S if BuildsChannels()).
+    uint64_t GetChannelBytes() const;
+    /// For BuildsChannels() algorithms: the channel the next AddTransfer calls use.
+    void SetBuildChannel(uint32_t channel);
     /// Adds a transfer; deps are indices of transfers added before. Returns its index.
     uint32_t AddTransfer(uint32_t src,
                          uint32_t dst,
@@ -159,6 +192,7 @@ class CollectiveAlgorithm : public Object
         const std::vector<std::vector<uint32_t>>& extraDeps);
 
     uint32_t m_chunkBytes;    //!< pipeline chunk size, 0 = no split
+    uint32_t m_channels;      //!< attribute Channels
     uint32_t m_maxInFlight;   //!< per (src, dst) pair, 0 = unlimited
     DataRate m_reductionRate; //!< 0 = free
     bool m_track;             //!< track contribution sets
@@ -173,12 +207,16 @@ class CollectiveAlgorithm : public Object
     Communicator m_comm;
     uint64_t m_bytes{0};
     bool m_setup{false};
-    uint32_t m_nUnits{0};
+    uint32_t m_nUnits{0};       //!< units of all channels
+    uint32_t m_channelUnits{0}; //!< units of one channel's schedule
+    uint32_t m_nChannels{1};    //!< channels at Setup
+    uint32_t m_buildChannel{0}; //!< channel of the transfers being added
+    uint32_t m_unitOffset{0};   //!< first unit of that channel
 
     std::vector<CollectiveTransfer> m_transfers;
     std::vector<std::vector<uint32_t>> m_dependents;
-    std::unordered_map<uint64_t, uint32_t> m_channelOf; //!< build time only: src * N + dst
-    uint32_t m_nChannels{0};
+    std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< build time only: (ch * N + src) * N + dst
+    uint32_t m_nSlots{0};
 
     // per execution
     Ptr<CollectiveTransport> m_transport;

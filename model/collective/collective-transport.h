@@ -32,8 +32,16 @@ class CollectiveTransport : public Object
 
     /// Number of ranks this transport connects.
     virtual uint32_t GetNRanks() const = 0;
-    /// Post a message; tag is opaque and is returned in both completions.
-    virtual void Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag) = 0;
+    /**
+     * Post a message; tag is opaque and is returned in both completions. channel is
+     * the collective's channel (NCCL's term): messages of different channels between
+     * the same two ranks travel on different connections where the transport has them.
+     */
+    virtual void Send(uint32_t srcRank,
+                      uint32_t dstRank,
+                      uint64_t bytes,
+                      uint64_t tag,
+                      uint32_t channel) = 0;
     /// onDelivered fires at the receiver when all bytes arrived; onSent at the
     /// sender when all bytes were acknowledged.
     void SetCallbacks(MessageCallback onDelivered, MessageCallback onSent);

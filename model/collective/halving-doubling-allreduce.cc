@@ -52,7 +52,7 @@ HalvingDoublingAllreduce::BuildSchedule()
         np *= 2;
     }
     uint32_t extra = n - np;
-    uint32_t c = ChunksFor(GetBytes() / np);
+    uint32_t c = ChunksFor(GetChannelBytes() / np);
     SetNUnits(np * c); // unit = chunk * np + block: one chunk's blocks are contiguous
     if (n < 2)
     {

@@ -94,7 +94,7 @@ HierarchicalAllreduce::BuildSchedule()
                                     " x Y=" + std::to_string(m_y) + " does not match " +
                                     std::to_string(n) + " ranks; X * Y must equal N");
     }
-    uint32_t c = ChunksFor(GetBytes() / n);
+    uint32_t c = ChunksFor(GetChannelBytes() / n);
     // unit = (chunk * x + column segment) * y + row subsegment
     SetNUnits(c * x * y);
     std::vector<std::vector<uint32_t>> afterRows(static_cast<size_t>(n) * c);

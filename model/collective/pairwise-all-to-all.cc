@@ -45,14 +45,14 @@ PairwiseAllToAll::GetName() const
 uint32_t
 PairwiseAllToAll::GetUnitOwner(uint32_t unit) const
 {
-    return unit / (GetNUnits() / GetCommunicator().GetSize());
+    return unit / (GetChannelUnits() / GetCommunicator().GetSize());
 }
 
 void
 PairwiseAllToAll::BuildSchedule()
 {
     uint32_t n = GetCommunicator().GetSize();
-    uint32_t c = ChunksFor(GetBytes() / n);
+    uint32_t c = ChunksFor(GetChannelBytes() / n);
     // unit = source * c + chunk: what rank j holds of unit i*c+k is "the block i sent
     // me"; the block's size is S/N, whatever its destination
     SetNUnits(n * c);

@@ -130,7 +130,11 @@ RdmaCollectiveTransport::GetPendingMessages() const
 }
 
 void
-RdmaCollectiveTransport::Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag)
+RdmaCollectiveTransport::Send(uint32_t srcRank,
+                              uint32_t dstRank,
+                              uint64_t bytes,
+                              uint64_t tag,
+                              uint32_t channel)
 {
     NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::Send before Attach");
     NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,
@@ -149,7 +153,8 @@ RdmaCollectiveTransport::Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes
         m_zeroByte[tag] = 2;
     }
     m_posted++;
-    m_fabric->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE);
+    // one RC connection per channel and peer, as NCCL's net transport opens
+    m_fabric->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
 }
 
 bool

@@ -22,6 +22,12 @@ namespace ns3
  * collective message from transport rank a to b is an RDMA WRITE from host
  * hostOf(a) to host hostOf(b).
  *
+ * Each channel of a collective (CollectiveAlgorithm Channels) is its own RC
+ * connection between two hosts (RdmaFabric::PostWrite's connection index), as NCCL's
+ * net transport connects every channel to its peers separately (src/transport/
+ * net.cc; one QP per connection by default, NCCL_IB_QPS_PER_CONNECTION=1): on
+ * RoCEv2 each has its own UDP source port and so its own ECMP hash.
+ *
  * Transport ranks 0..n-1 map to fabric hosts through a vector (by default every
  * host, rank i = host i), so a CollectiveApplication's Communicator indexes
  * transport ranks. The transport listens to every fabric completion and keeps
@@ -58,7 +64,11 @@ class RdmaCollectiveTransport : public CollectiveTransport
     void Attach(Ptr<RdmaFabric> fabric, const Communicator& comm);
 
     uint32_t GetNRanks() const override;
-    void Send(uint32_t srcRank, uint32_t dstRank, uint64_t bytes, uint64_t tag) override;
+    void Send(uint32_t srcRank,
+              uint32_t dstRank,
+              uint64_t bytes,
+              uint64_t tag,
+              uint32_t channel) override;
 
     /// Fabric host of a transport rank.
     uint32_t GetHost(uint32_t rank) const;

@@ -47,7 +47,7 @@ RingAllreduce::BuildSchedule()
 {
     const Communicator& comm = GetCommunicator();
     uint32_t n = comm.GetSize();
-    uint32_t c = ChunksFor(GetBytes() / n);
+    uint32_t c = ChunksFor(GetChannelBytes() / n);
     SetNUnits(n * c); // unit = segment * c + chunk
     std::vector<uint32_t> ring(n);
     for (uint32_t i = 0; i < n; ++i)

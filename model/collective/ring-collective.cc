@@ -71,14 +71,14 @@ RingCollective::GetName() const
 uint32_t
 RingCollective::GetUnitOwner(uint32_t unit) const
 {
-    return unit / (GetNUnits() / GetCommunicator().GetSize());
+    return unit / (GetChannelUnits() / GetCommunicator().GetSize());
 }
 
 void
 RingCollective::BuildSchedule()
 {
     uint32_t n = GetCommunicator().GetSize();
-    uint32_t c = ChunksFor(GetBytes() / n);
+    uint32_t c = ChunksFor(GetChannelBytes() / n);
     SetNUnits(n * c);
     std::vector<uint32_t> ring(n);
     for (uint32_t i = 0; i < n; ++i)

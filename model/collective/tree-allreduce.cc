@@ -3,8 +3,12 @@
  */
 #include "tree-allreduce.h"
 
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -23,10 +27,21 @@ static CollectiveAlgorithmRegistration g_registration(
 TypeId
 TreeAllreduce::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::TreeAllreduce")
-                            .SetParent<CollectiveAlgorithm>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<TreeAllreduce>();
+    static TypeId tid =
+        TypeId("ns3::TreeAllreduce")
+            .SetParent<CollectiveAlgorithm>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<TreeAllreduce>()
+            .AddAttribute("AdaptChunk",
+                          "Shrink ChunkBytes for a deep tree as NCCL does for the Simple "
+                          "protocol's tree (src/enqueue.cc, 'Optimize chunkSize / nSteps'): "
+                          "halve it while S / (Channels x chunk) < 8 x depth and chunk > 128 "
+                          "KiB, then while < 4 x depth and chunk > 64 KiB, then while < depth "
+                          "and chunk > 32 KiB, so the pipeline has enough chunks to fill the "
+                          "tree. Off: ChunkBytes as set.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TreeAllreduce::m_adaptChunk),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -82,21 +97,72 @@ BuildInOrderTree(uint32_t n,
 
 } // namespace
 
+uint32_t
+TreeAllreduce::GetChunkBytes() const
+{
+    return m_chunk;
+}
+
+bool
+TreeAllreduce::BuildsChannels() const
+{
+    return true;
+}
+
 void
 TreeAllreduce::BuildSchedule()
 {
     uint32_t n = GetCommunicator().GetSize();
-    uint32_t c = ChunksFor(GetBytes() / 2);
-    SetNUnits(2 * c); // unit = tree * c + chunk
+    // Slices of S / max(Channels, 2): slice k runs on tree k % 2 and channel
+    // k % Channels, so with NCCL's even channel counts channel k carries tree k % 2
+    // (NCCL: channel c tree 0, channel c + nChannels tree 1); one channel carries both.
+    uint32_t nCh = GetNChannels();
+    uint32_t slices = std::max<uint32_t>(nCh, 2);
+    std::vector<uint32_t> parent;
+    std::vector<std::vector<uint32_t>> kids;
+    BuildInOrderTree(n, parent, kids);
+    m_chunk = m_chunkBytes;
+    if (m_adaptChunk && m_chunk > 0 && n >= 2)
+    {
+        // depth: edges from the deepest leaf to the root (both trees have the same)
+        uint32_t depth = 0;
+        for (uint32_t p = 1; p <= n; ++p)
+        {
+            uint32_t d = 0;
+            for (uint32_t q = p; parent[q] != 0; q = parent[q])
+            {
+                ++d;
+            }
+            depth = std::max(depth, d);
+        }
+        uint64_t s = GetChannelBytes();
+        const std::pair<uint32_t, uint64_t> rules[] = {{8, 131072}, {4, 65536}, {1, 32768}};
+        for (const auto& [perDepth, floor] : rules)
+        {
+            while (s / (static_cast<uint64_t>(nCh) * m_chunk) < perDepth * depth && m_chunk > floor)
+            {
+                m_chunk /= 2;
+            }
+        }
+    }
+    uint32_t saved = m_chunkBytes;
+    m_chunkBytes = m_chunk;
+    uint32_t c = ChunksFor(GetChannelBytes() / slices);
+    m_chunkBytes = saved;
+    if (static_cast<uint64_t>(slices) * c > 0xffffffffULL)
+    {
+        throw std::invalid_argument("tree allreduce: " + std::to_string(slices) + " slices x " +
+                                    std::to_string(c) + " chunks exceed 2^32 units");
+    }
+    SetNUnits(slices * c); // unit = slice * c + chunk
     if (n < 2)
     {
         return;
     }
-    std::vector<uint32_t> parent;
-    std::vector<std::vector<uint32_t>> kids;
-    BuildInOrderTree(n, parent, kids);
-    for (uint32_t tree = 0; tree < 2; ++tree)
+    for (uint32_t slice = 0; slice < slices; ++slice)
     {
+        uint32_t tree = slice % 2;
+        SetBuildChannel(slice % nCh);
         // rank of position p in this tree
         std::vector<uint32_t> rankOf(n + 1);
         for (uint32_t r = 0; r < n; ++r)
@@ -135,9 +201,11 @@ TreeAllreduce::BuildSchedule()
         std::vector<uint32_t> upFrom(static_cast<size_t>(n + 1) * c); // p -> parent
         std::vector<uint32_t> downTo(static_cast<size_t>(n + 1) * c); // parent -> p
         std::vector<uint32_t> deps;
+        // Chunk by chunk, up then down: chunk ch goes down from the root while chunk
+        // ch + 1 still goes up (its sends depend only on its own chunk's arrivals).
         for (uint32_t ch = 0; ch < c; ++ch)
         {
-            uint32_t u = tree * c + ch;
+            uint32_t u = slice * c + ch;
             for (auto it = order.rbegin(); it != order.rend(); ++it)
             {
                 uint32_t p = *it;

@@ -19,8 +19,16 @@ namespace ns3
  * (odd N), so most leaves of A are inner nodes of B and every rank sends and
  * receives about S in each direction. Each half is cut into chunks (ChunkBytes);
  * a node reduces chunk c from its children and sends it up, the root turns it
- * around, and each node forwards it down once it arrived from its parent.
- * Pipelined time ~ 2 S/B + depth x (alpha + chunk/B).
+ * around, and each node forwards it down once it arrived from its parent, while
+ * later chunks still go up: both trees, up and down, run at once, as NCCL's
+ * ncclPatternTreeUpDown does. Pipelined time ~ 2 S/B + 2 depth x (alpha + chunk/B).
+ *
+ * AdaptChunk (default on) shrinks the chunk for deep trees as NCCL does.
+ *
+ * Channels: the data is cut into max(Channels, 2) slices; slice k runs on tree
+ * k % 2 over channel k % Channels. With NCCL's even channel counts each channel
+ * carries one tree, as NCCL's connectTrees gives channel c tree 0 and channel
+ * c + nChannels tree 1 (src/graph/connect.cc).
  */
 class TreeAllreduce : public CollectiveAlgorithm
 {
@@ -28,9 +36,16 @@ class TreeAllreduce : public CollectiveAlgorithm
     static TypeId GetTypeId();
     CollectiveOp GetOp() const override;
     std::string GetName() const override;
+    /// The chunk size the last Setup used (ChunkBytes after AdaptChunk).
+    uint32_t GetChunkBytes() const;
 
   protected:
     void BuildSchedule() override;
+    bool BuildsChannels() const override;
+
+  private:
+    bool m_adaptChunk{true}; //!< attribute AdaptChunk
+    uint32_t m_chunk{0};     //!< chunk size of the last Setup
 };
 
 } // namespace ns3

@@ -54,6 +54,7 @@ RdmaFabric::DoDispose()
 {
     m_connections.clear();
     m_idle.clear();
+    m_indexOfQp.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     Object::DoDispose();
@@ -158,7 +159,12 @@ RdmaFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
 }
 
 uint64_t
-RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+RdmaFabric::PostWrite(uint32_t src,
+                      uint32_t dst,
+                      uint64_t bytes,
+                      uint64_t tag,
+                      uint8_t kind,
+                      uint32_t connection)
 {
     const uint32_t hosts = GetNHosts();
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
@@ -170,8 +176,8 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
     {
         ReleaseIdle(Simulator::Now().GetTimeStep());
     }
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
-    Connection& c = m_connections[ConnectionKey(src, dst)];
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, connection);
+    Connection& c = m_connections[MakeConnectionKey(src, dst, connection)];
     c.idleSince = -1; // in use
     RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
     peer.PostReceive(tag);
@@ -180,21 +186,29 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
     return id;
 }
 
-uint64_t
-RdmaFabric::ConnectionKey(uint32_t x, uint32_t y)
+RdmaFabric::ConnectionKey
+RdmaFabric::MakeConnectionKey(uint32_t x, uint32_t y, uint32_t index)
 {
-    return x < y ? (static_cast<uint64_t>(x) << 32) | y : (static_cast<uint64_t>(y) << 32) | x;
+    ConnectionKey k;
+    k.hosts = x < y ? (static_cast<uint64_t>(x) << 32) | y : (static_cast<uint64_t>(y) << 32) | x;
+    k.index = index;
+    return k;
 }
 
 Ptr<RdmaQueuePair>
-RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
+RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection)
 {
-    Connection& c = m_connections[ConnectionKey(src, dst)];
+    Connection& c = m_connections[MakeConnectionKey(src, dst, connection)];
     if (c.a)
     {
         return src < dst ? c.a : c.b;
     }
-    auto [qa, qb] = Connect(src, dst);
+    auto [qa, qb] = Connect(src, dst, connection);
+    if (connection != 0)
+    {
+        m_indexOfQp[(static_cast<uint64_t>(src) << 32) | qa->GetLocalQpn()] = connection;
+        m_indexOfQp[(static_cast<uint64_t>(dst) << 32) | qb->GetLocalQpn()] = connection;
+    }
     for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
     {
         const RdmaCcContext ctx = MakeCcContext(from, to);
@@ -210,7 +224,14 @@ RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
 void
 RdmaFabric::NoteIfIdle(const RdmaQueuePair& qp)
 {
-    auto it = m_connections.find(ConnectionKey(qp.GetLocalHost(), qp.GetPeerHost()));
+    uint32_t index = 0;
+    if (!m_indexOfQp.empty())
+    {
+        auto q =
+            m_indexOfQp.find((static_cast<uint64_t>(qp.GetLocalHost()) << 32) | qp.GetLocalQpn());
+        index = q == m_indexOfQp.end() ? 0 : q->second;
+    }
+    auto it = m_connections.find(MakeConnectionKey(qp.GetLocalHost(), qp.GetPeerHost(), index));
     if (it == m_connections.end() || it->second.idleSince >= 0)
     {
         return; // not the fabric's connection (a test's), or idle already
@@ -245,6 +266,14 @@ RdmaFabric::ReleaseIdle(int64_t now)
         if (!Disconnect(*c.a, *c.b))
         {
             continue; // this fabric keeps its connections
+        }
+        if (key.index != 0)
+        {
+            for (const Ptr<RdmaQueuePair>& q : {c.a, c.b})
+            {
+                m_indexOfQp.erase((static_cast<uint64_t>(q->GetLocalHost()) << 32) |
+                                  q->GetLocalQpn());
+            }
         }
         m_connections.erase(it);
         m_connectionsReleased++;

@@ -37,11 +37,13 @@ struct RdmaMessage;
  * to this interface, so the same workload runs unchanged on either fabric.
  *
  * Connections: the two hosts of a message share one RC connection (a queue pair at
- * each end), made on first use. Once neither end has anything posted, unacknowledged
- * or held, the connection is idle; idle for QpIdleTimeout, it is released at both ends
- * (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made anew when
- * the pair talks again. Memory then follows the connections in use, not every pair
- * that ever talked. Releases happen only in PostWrite, never on a packet's path.
+ * each end), made on first use; a workload that wants several connections between
+ * the same two hosts (a collective's channels, as NCCL opens one per channel and
+ * peer) names them by a connection index, and each index is its own connection. Once neither end
+ * has anything posted, unacknowledged or held, the connection is idle; idle for QpIdleTimeout, it
+ * is released at both ends (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made
+ * anew when the pair talks again. Memory then follows the connections in use, not every pair that
+ * ever talked. Releases happen only in PostWrite, never on a packet's path.
  */
 class RdmaFabric : public Object
 {
@@ -121,16 +123,19 @@ class RdmaFabric : public Object
 
     /**
      * Post an RDMA WRITE of `bytes` from host src to host dst on their RC connection
-     * (made on first use, with its congestion controller); the receiver posts the
-     * matching receive. Aborts for an unknown host, src == dst, or bytes outside
-     * 1..MAX_MESSAGE_BYTES (inputs are checked before: ParseByteSize, FlowFile).
+     * number \p connection (made on first use, with its congestion controller; on
+     * RoCEv2 each connection index has its own UDP source port, so ECMP may route
+     * it apart); the receiver posts the matching receive. Aborts for an unknown host,
+     * src == dst, or bytes outside 1..MAX_MESSAGE_BYTES (inputs are checked before:
+     * ParseByteSize, FlowFile).
      * \return the message id
      */
     virtual uint64_t PostWrite(uint32_t src,
                                uint32_t dst,
                                uint64_t bytes,
                                uint64_t tag,
-                               uint8_t kind);
+                               uint8_t kind,
+                               uint32_t connection = 0);
     /// Switch hops between two hosts on the routed path.
     virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
     /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
@@ -194,13 +199,14 @@ class RdmaFabric : public Object
     void DoDispose() override;
     /// A new message id; counts the message as posted.
     uint64_t TakeMessageId();
-    /// The connection src -> dst, made (both queue pairs, connected, each with its
-    /// congestion controller) on first use.
-    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
-    /// Make the two queue pairs of the RC connection between src and dst and connect
-    /// them; the base class gives each its congestion controller.
+    /// The connection src -> dst number \p connection, made (both queue pairs,
+    /// connected, each with its congestion controller) on first use.
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection = 0);
+    /// Make the two queue pairs of the RC connection number \p connection between src
+    /// and dst and connect them; the base class gives each its congestion controller.
     virtual std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
-                                                                      uint32_t dst) = 0;
+                                                                      uint32_t dst,
+                                                                      uint32_t connection) = 0;
     /**
      * Release both (idle) queue pairs of a connection Connect made, each at its host.
      * \return false if this fabric cannot (the default): the connection stays
@@ -244,17 +250,42 @@ class RdmaFabric : public Object
         int64_t idleSince{-1};
     };
 
-    /// \return the key of the connection between hosts \p x and \p y (either order)
-    static uint64_t ConnectionKey(uint32_t x, uint32_t y);
+    /// Key of a connection: its two hosts (either order) and its index.
+    struct ConnectionKey
+    {
+        uint64_t hosts{0}; //!< lower host << 32 | higher host
+        uint32_t index{0}; //!< connection index between the two
+
+        bool operator==(const ConnectionKey& o) const
+        {
+            return hosts == o.hosts && index == o.index;
+        }
+    };
+
+    /// Hash of a ConnectionKey.
+    struct ConnectionKeyHash
+    {
+        std::size_t operator()(const ConnectionKey& k) const
+        {
+            return std::hash<uint64_t>()(k.hosts ^ (static_cast<uint64_t>(k.index) << 48) ^
+                                         (static_cast<uint64_t>(k.index) * 0x9E3779B97F4A7C15ULL));
+        }
+    };
+
+    /// \return the key of connection \p index between hosts \p x and \p y (either order)
+    static ConnectionKey MakeConnectionKey(uint32_t x, uint32_t y, uint32_t index);
     /// \p qp completed a message: if its connection is now idle, note since when.
     void NoteIfIdle(const RdmaQueuePair& qp);
     /// Release the connections idle for QpIdleTimeout at \p now (time step).
     void ReleaseIdle(int64_t now);
 
-    std::unordered_map<uint64_t, Connection> m_connections; //!< by ConnectionKey
+    std::unordered_map<ConnectionKey, Connection, ConnectionKeyHash> m_connections;
     /// (connection key, idle since) in the order they went idle; an entry whose
     /// connection was used again since is skipped
-    std::deque<std::pair<uint64_t, int64_t>> m_idle;
+    std::deque<std::pair<ConnectionKey, int64_t>> m_idle;
+    /// host << 32 | QPN -> connection index, for the queue pairs of connections
+    /// other than index 0 (what NoteIfIdle needs to find their connection)
+    std::unordered_map<uint64_t, uint32_t> m_indexOfQp;
     Time m_qpIdleTimeout;              //!< QpIdleTimeout attribute; 0: never release
     uint64_t m_connectionsMade{0};     //!< connections made
     uint64_t m_connectionsPeak{0};     //!< most alive at once

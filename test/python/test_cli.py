@@ -61,7 +61,7 @@ def test_help_lists_every_design_flag(run):
         "p", "a", "h", "g", "topology-file", "host-rate", "fabric-rate",
         "link-delay", "mtu", "bytes", "buffer", "pfc", "ecn", "pcap", "cc",
         "cc-preset", "routing", "lb", "nic-entropy", "workload", "ranks",
-        "algorithm", "iterations", "fanin", "background", "load", "flows",
+        "algorithm", "iterations", "chunk", "channels", "fanin", "background", "load", "flows",
         "seed", "run", "stop-time", "out", "config",
     ]:
         assert f"--{flag}:" in r.stdout, flag
@@ -134,6 +134,12 @@ def test_bad_enum_value_message(run):
         ("--ack-priority=high", "'high' is not '', data or an integer in 0..7"),
         ("--ack-coalescing-time=8", "--ack-coalescing-time: '8' is not a time"),
         ("--ack-interval=0", "--ack-interval: '0' is out of range; allowed an integer in 1..65535"),
+        # Collective pipelining.
+        ("--chunk=512XB", "--chunk: '512XB' has unknown size suffix 'XB'"),
+        ("--chunk=4GiB", "--chunk: '4GiB' (4294967296 bytes) is out of range; allowed a byte "
+         "size 0..4294967295"),
+        ("--channels=0", "--channels: '0' is out of range; allowed an integer in 1..64"),
+        ("--channels=65", "--channels: '65' is out of range; allowed an integer in 1..64"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
@@ -790,3 +796,25 @@ def test_ack_coalescing_and_class_on_the_wire(run, tmp_path):
     s = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert s["config"]["ack-priority"] == 7
     assert _acks_sent_by(tmp_path / "o" / "ai-fabric-0-0.pcap", [10, 0, 0, 1]) == (100, {56})
+# --chunk and --channels: the defaults are NCCL's (512 KiB chunks, 2 channels) and
+# pipeline the tree; --chunk=0 --channels=1 is the unpipelined schedule, echoed in
+# summary.json. 4 MB tree allreduce on the 16 hosts of a k=4 fat-tree.
+def test_chunk_and_channels(run, tmp_path):
+    base = ["--topology=fattree", "--k=4", "--workload=allreduce", "--algorithm=tree",
+            "--bytes=4MB", "--qlen-interval=0"]
+    r = run(*base, f"--out={tmp_path}/piped")
+    assert r.returncode == 0, r.stderr
+    piped = json.loads((tmp_path / "piped" / "summary.json").read_text())["collectives"][0]
+    assert piped["chunk_bytes"] == 524288 and piped["channels"] == 2
+    r = run(*base, "--chunk=0", "--channels=1", f"--out={tmp_path}/plain")
+    assert r.returncode == 0, r.stderr
+    plain = json.loads((tmp_path / "plain" / "summary.json").read_text())["collectives"][0]
+    assert plain["chunk_bytes"] == 0 and plain["channels"] == 1
+    # pipelined: every tree level forwards chunks as they come, not whole messages
+    assert piped["busbw_gbps"] > 1.5 * plain["busbw_gbps"], (piped, plain)
+    r = run(*base, "--chunk=64KiB", "--channels=4", f"--out={tmp_path}/four")
+    assert r.returncode == 0, r.stderr
+    four = json.loads((tmp_path / "four" / "summary.json").read_text())
+    assert four["collectives"][0]["channels"] == 4
+    assert four["collectives"][0]["chunk_bytes"] == 65536
+    assert four["config"]["chunk"] == 65536 and four["config"]["channels"] == 4
