@@ -34,10 +34,16 @@ class ScenarioConfig;
  * They are posted with kind BackgroundKind (fct.csv "background"); flow-file
  * flows with kind FlowFileKind ("flow").
  *
- * Each flow is one RDMA WRITE from src to dst. The fabric keeps one RC queue
- * pair per (src, dst), so flows of the same pair are served in post order, one
- * after the other, as on a real RC connection; a flow's FCT counts from its
- * start time and so includes that wait.
+ * Each flow is one RDMA WRITE from src to dst. With QpSharing "flow" (the
+ * default) each flow opens an RC connection (a queue pair at each end) of its own,
+ * released once the flow is done (RdmaFabric::PostWriteOnOwnConnection), as the
+ * HPCC-derived simulators do (their RdmaClient application adds a queue pair per
+ * flow, each with its own UDP source port, and deletes it at completion) and as
+ * applications that open a connection per request or stream do: flows of one host
+ * pair run side by side, the NIC serving their queue pairs in turn. With "pair"
+ * the flows of one host pair share the pair's one RC connection and are served in
+ * post order, one after the other; a flow's FCT counts from its start time and so
+ * includes that wait.
  *
  * Only the next start time is in the event queue (one event per distinct start
  * time, chained), so a million-flow schedule costs no scheduler memory.
@@ -56,6 +62,13 @@ class FlowWorkload : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// How flows map onto RC connections (attribute QpSharing).
+    enum QpSharing
+    {
+        QP_PER_FLOW, //!< each flow its own connection, released when it is done
+        QP_PER_PAIR  //!< the flows of a host pair share one connection, in post order
+    };
 
     FlowWorkload();
     ~FlowWorkload() override;
@@ -151,6 +164,7 @@ class FlowWorkload : public Object
     uint8_t m_fileKind;       //!< kind of flow-file messages
     std::string m_fctTxtName; //!< file name of the HPCC-format FCT log
     int64_t m_stream;         //!< first RNG stream of the generator
+    QpSharing m_qpSharing;    //!< one connection per flow or per host pair
 
     Ptr<RdmaFabric> m_fabric;                        //!< where flows are posted
     std::vector<FlowSpec> m_background;              //!< generated flows

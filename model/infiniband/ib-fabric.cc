@@ -333,8 +333,10 @@ IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
-IbFabric::Connect(uint32_t src, uint32_t dst)
+IbFabric::Connect(uint32_t src, uint32_t dst, uint32_t /* connection */)
 {
+    // Every connection of a host pair routes alike: the switches forward by DLID
+    // (one LID per port, LMC 0), whatever the QP.
     uint8_t sl = m_sl;
     auto s = m_pairSl.find((static_cast<uint64_t>(src) << 32) | dst);
     if (s != m_pairSl.end())

@@ -101,7 +101,9 @@ class IbFabric : public RdmaFabric
   private:
     friend class IbFabricHelper;
 
-    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src, uint32_t dst) override;
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
+                                                              uint32_t dst,
+                                                              uint32_t connection) override;
     bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b) override;
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;

@@ -54,6 +54,8 @@ RdmaFabric::DoDispose()
 {
     m_connections.clear();
     m_idle.clear();
+    m_indexOfQp.clear();
+    m_ownIdle.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     Object::DoDispose();
@@ -158,7 +160,12 @@ RdmaFabric::SetCongestionControlFactory(const CongestionControlFactory& factory)
 }
 
 uint64_t
-RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint8_t kind)
+RdmaFabric::PostWrite(uint32_t src,
+                      uint32_t dst,
+                      uint64_t bytes,
+                      uint64_t tag,
+                      uint8_t kind,
+                      uint32_t connection)
 {
     const uint32_t hosts = GetNHosts();
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
@@ -166,12 +173,16 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
                                         << hosts - 1 << ", distinct)");
     NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
                     "PostWrite: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
+    if (!m_ownIdle.empty())
+    {
+        ReleaseOwnConnections();
+    }
     if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
     {
         ReleaseIdle(Simulator::Now().GetTimeStep());
     }
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst);
-    Connection& c = m_connections[ConnectionKey(src, dst)];
+    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, connection);
+    Connection& c = m_connections[MakeConnectionKey(src, dst, connection)];
     c.idleSince = -1; // in use
     RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
     peer.PostReceive(tag);
@@ -181,20 +192,78 @@ RdmaFabric::PostWrite(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, 
 }
 
 uint64_t
-RdmaFabric::ConnectionKey(uint32_t x, uint32_t y)
+RdmaFabric::PostWriteOnOwnConnection(uint32_t src,
+                                     uint32_t dst,
+                                     uint64_t bytes,
+                                     uint64_t tag,
+                                     uint8_t kind)
 {
-    return x < y ? (static_cast<uint64_t>(x) << 32) | y : (static_cast<uint64_t>(y) << 32) | x;
+    const uint32_t index = m_nextOwnConnection;
+    // After 2^31 own connections the indices come round again: the ones given out
+    // 2^31 posts ago are long released.
+    m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
+    const uint64_t id = PostWrite(src, dst, bytes, tag, kind, index);
+    auto it = m_connections.find(MakeConnectionKey(src, dst, index));
+    if (it != m_connections.end())
+    {
+        it->second.ownConnection = true;
+    }
+    return id;
+}
+
+void
+RdmaFabric::ReleaseOwnConnections()
+{
+    for (const ConnectionKey& key : m_ownIdle)
+    {
+        auto it = m_connections.find(key);
+        if (it == m_connections.end())
+        {
+            continue;
+        }
+        Connection& c = it->second;
+        if (!c.a->IsIdle() || !c.b->IsIdle())
+        {
+            c.idleSince = -1; // posted on again (PostWrite with its index)
+            continue;
+        }
+        if (!Disconnect(*c.a, *c.b))
+        {
+            continue; // this fabric keeps its connections
+        }
+        for (const Ptr<RdmaQueuePair>& q : {c.a, c.b})
+        {
+            m_indexOfQp.erase((static_cast<uint64_t>(q->GetLocalHost()) << 32) | q->GetLocalQpn());
+        }
+        m_connections.erase(it);
+        m_connectionsReleased++;
+    }
+    m_ownIdle.clear();
+}
+
+RdmaFabric::ConnectionKey
+RdmaFabric::MakeConnectionKey(uint32_t x, uint32_t y, uint32_t index)
+{
+    ConnectionKey k;
+    k.hosts = x < y ? (static_cast<uint64_t>(x) << 32) | y : (static_cast<uint64_t>(y) << 32) | x;
+    k.index = index;
+    return k;
 }
 
 Ptr<RdmaQueuePair>
-RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
+RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection)
 {
-    Connection& c = m_connections[ConnectionKey(src, dst)];
+    Connection& c = m_connections[MakeConnectionKey(src, dst, connection)];
     if (c.a)
     {
         return src < dst ? c.a : c.b;
     }
-    auto [qa, qb] = Connect(src, dst);
+    auto [qa, qb] = Connect(src, dst, connection);
+    if (connection != 0)
+    {
+        m_indexOfQp[(static_cast<uint64_t>(src) << 32) | qa->GetLocalQpn()] = connection;
+        m_indexOfQp[(static_cast<uint64_t>(dst) << 32) | qb->GetLocalQpn()] = connection;
+    }
     for (auto [qp, from, to] : {std::make_tuple(qa, src, dst), std::make_tuple(qb, dst, src)})
     {
         const RdmaCcContext ctx = MakeCcContext(from, to);
@@ -210,7 +279,14 @@ RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst)
 void
 RdmaFabric::NoteIfIdle(const RdmaQueuePair& qp)
 {
-    auto it = m_connections.find(ConnectionKey(qp.GetLocalHost(), qp.GetPeerHost()));
+    uint32_t index = 0;
+    if (!m_indexOfQp.empty())
+    {
+        auto q =
+            m_indexOfQp.find((static_cast<uint64_t>(qp.GetLocalHost()) << 32) | qp.GetLocalQpn());
+        index = q == m_indexOfQp.end() ? 0 : q->second;
+    }
+    auto it = m_connections.find(MakeConnectionKey(qp.GetLocalHost(), qp.GetPeerHost(), index));
     if (it == m_connections.end() || it->second.idleSince >= 0)
     {
         return; // not the fabric's connection (a test's), or idle already
@@ -219,7 +295,14 @@ RdmaFabric::NoteIfIdle(const RdmaQueuePair& qp)
     if (c.a->IsIdle() && c.b->IsIdle())
     {
         c.idleSince = Simulator::Now().GetTimeStep();
-        m_idle.emplace_back(it->first, c.idleSince);
+        if (c.ownConnection)
+        {
+            m_ownIdle.push_back(it->first); // its flow is done: no wait
+        }
+        else
+        {
+            m_idle.emplace_back(it->first, c.idleSince);
+        }
     }
 }
 
@@ -245,6 +328,14 @@ RdmaFabric::ReleaseIdle(int64_t now)
         if (!Disconnect(*c.a, *c.b))
         {
             continue; // this fabric keeps its connections
+        }
+        if (key.index != 0)
+        {
+            for (const Ptr<RdmaQueuePair>& q : {c.a, c.b})
+            {
+                m_indexOfQp.erase((static_cast<uint64_t>(q->GetLocalHost()) << 32) |
+                                  q->GetLocalQpn());
+            }
         }
         m_connections.erase(it);
         m_connectionsReleased++;

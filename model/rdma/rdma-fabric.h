@@ -37,11 +37,16 @@ struct RdmaMessage;
  * to this interface, so the same workload runs unchanged on either fabric.
  *
  * Connections: the two hosts of a message share one RC connection (a queue pair at
- * each end), made on first use. Once neither end has anything posted, unacknowledged
- * or held, the connection is idle; idle for QpIdleTimeout, it is released at both ends
- * (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made anew when
- * the pair talks again. Memory then follows the connections in use, not every pair
- * that ever talked. Releases happen only in PostWrite, never on a packet's path.
+ * each end), made on first use; a workload that wants several connections between
+ * the same two hosts (a collective's channels, as NCCL opens one per channel and
+ * peer) names them by a connection index, and each index is its own connection. Once neither end
+ * has anything posted, unacknowledged or held, the connection is idle; idle for QpIdleTimeout, it
+ * is released at both ends (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made
+ * anew when the pair talks again. Memory then follows the connections in use, not every pair that
+ * ever talked. Releases happen only in PostWrite, never on a packet's path.
+ *
+ * A workload that opens a connection per flow (PostWriteOnOwnConnection) gets one made
+ * for that message alone and released as soon as it is done, without the wait.
  */
 class RdmaFabric : public Object
 {
@@ -75,7 +80,8 @@ class RdmaFabric : public Object
         uint64_t txBytes{0};
         uint64_t queuePairs{0};         //!< RC connections made (released ones included)
         uint64_t queuePairsPeak{0};     //!< RC connections alive at once, at most
-        uint64_t queuePairsReleased{0}; //!< RC connections released after QpIdleTimeout
+        uint64_t queuePairsReleased{0}; //!< RC connections released (idle for QpIdleTimeout,
+                                        //!< or their own connection's message done)
         uint64_t staleFrames{0};        //!< arrivals for a released queue pair, dropped
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
@@ -121,16 +127,39 @@ class RdmaFabric : public Object
 
     /**
      * Post an RDMA WRITE of `bytes` from host src to host dst on their RC connection
-     * (made on first use, with its congestion controller); the receiver posts the
-     * matching receive. Aborts for an unknown host, src == dst, or bytes outside
-     * 1..MAX_MESSAGE_BYTES (inputs are checked before: ParseByteSize, FlowFile).
+     * number \p connection (made on first use, with its congestion controller; on
+     * RoCEv2 each connection index has its own UDP source port, so ECMP may route
+     * it apart); the receiver posts the matching receive. Aborts for an unknown host,
+     * src == dst, or bytes outside 1..MAX_MESSAGE_BYTES (inputs are checked before:
+     * ParseByteSize, FlowFile).
      * \return the message id
      */
     virtual uint64_t PostWrite(uint32_t src,
                                uint32_t dst,
                                uint64_t bytes,
                                uint64_t tag,
-                               uint8_t kind);
+                               uint8_t kind,
+                               uint32_t connection = 0);
+    /// The first connection index PostWriteOnOwnConnection gives out; a workload's own
+    /// indices (PostWrite's \p connection) stay below it.
+    static constexpr uint32_t FIRST_OWN_CONNECTION = 1U << 31;
+    /**
+     * Post an RDMA WRITE as PostWrite does, on an RC connection of its own between src
+     * and dst: made now (two new queue pairs with their QPNs and congestion controllers
+     * and, on RoCEv2, their own UDP source port) under a connection index of
+     * FIRST_OWN_CONNECTION or above that no other connection of the pair has, and
+     * released at both ends once its message is done (at the first post after that,
+     * as idle connections are; never while QpIdleTimeout is 0). This is what an
+     * application that opens one QP per flow and destroys it when the flow ends does,
+     * as the HPCC simulator's RdmaClient does (RdmaHw::AddQueuePair per flow,
+     * RdmaHw::DeleteQueuePair at its completion).
+     * \return the message id
+     */
+    uint64_t PostWriteOnOwnConnection(uint32_t src,
+                                      uint32_t dst,
+                                      uint64_t bytes,
+                                      uint64_t tag,
+                                      uint8_t kind);
     /// Switch hops between two hosts on the routed path.
     virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
     /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
@@ -194,13 +223,14 @@ class RdmaFabric : public Object
     void DoDispose() override;
     /// A new message id; counts the message as posted.
     uint64_t TakeMessageId();
-    /// The connection src -> dst, made (both queue pairs, connected, each with its
-    /// congestion controller) on first use.
-    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst);
-    /// Make the two queue pairs of the RC connection between src and dst and connect
-    /// them; the base class gives each its congestion controller.
+    /// The connection src -> dst number \p connection, made (both queue pairs,
+    /// connected, each with its congestion controller) on first use.
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection = 0);
+    /// Make the two queue pairs of the RC connection number \p connection between src
+    /// and dst and connect them; the base class gives each its congestion controller.
     virtual std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
-                                                                      uint32_t dst) = 0;
+                                                                      uint32_t dst,
+                                                                      uint32_t connection) = 0;
     /**
      * Release both (idle) queue pairs of a connection Connect made, each at its host.
      * \return false if this fabric cannot (the default): the connection stays
@@ -242,19 +272,50 @@ class RdmaFabric : public Object
         Ptr<RdmaQueuePair> a;
         Ptr<RdmaQueuePair> b;
         int64_t idleSince{-1};
+        bool ownConnection{false}; //!< PostWriteOnOwnConnection's: released once idle
     };
 
-    /// \return the key of the connection between hosts \p x and \p y (either order)
-    static uint64_t ConnectionKey(uint32_t x, uint32_t y);
+    /// Key of a connection: its two hosts (either order) and its index.
+    struct ConnectionKey
+    {
+        uint64_t hosts{0}; //!< lower host << 32 | higher host
+        uint32_t index{0}; //!< connection index between the two
+
+        bool operator==(const ConnectionKey& o) const
+        {
+            return hosts == o.hosts && index == o.index;
+        }
+    };
+
+    /// Hash of a ConnectionKey.
+    struct ConnectionKeyHash
+    {
+        std::size_t operator()(const ConnectionKey& k) const
+        {
+            return std::hash<uint64_t>()(k.hosts ^ (static_cast<uint64_t>(k.index) << 48) ^
+                                         (static_cast<uint64_t>(k.index) * 0x9E3779B97F4A7C15ULL));
+        }
+    };
+
+    /// \return the key of connection \p index between hosts \p x and \p y (either order)
+    static ConnectionKey MakeConnectionKey(uint32_t x, uint32_t y, uint32_t index);
     /// \p qp completed a message: if its connection is now idle, note since when.
     void NoteIfIdle(const RdmaQueuePair& qp);
     /// Release the connections idle for QpIdleTimeout at \p now (time step).
     void ReleaseIdle(int64_t now);
 
-    std::unordered_map<uint64_t, Connection> m_connections; //!< by ConnectionKey
+    std::unordered_map<ConnectionKey, Connection, ConnectionKeyHash> m_connections;
     /// (connection key, idle since) in the order they went idle; an entry whose
     /// connection was used again since is skipped
-    std::deque<std::pair<uint64_t, int64_t>> m_idle;
+    std::deque<std::pair<ConnectionKey, int64_t>> m_idle;
+    /// host << 32 | QPN -> connection index, for the queue pairs of connections
+    /// other than index 0 (what NoteIfIdle needs to find their connection)
+    std::unordered_map<uint64_t, uint32_t> m_indexOfQp;
+    /// Release the own connections (PostWriteOnOwnConnection) that went idle.
+    void ReleaseOwnConnections();
+    /// own connections that went idle, released at the next post
+    std::vector<ConnectionKey> m_ownIdle;
+    uint32_t m_nextOwnConnection{FIRST_OWN_CONNECTION}; //!< next own connection index
     Time m_qpIdleTimeout;              //!< QpIdleTimeout attribute; 0: never release
     uint64_t m_connectionsMade{0};     //!< connections made
     uint64_t m_connectionsPeak{0};     //!< most alive at once

@@ -325,13 +325,14 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
-RoceFabric::Connect(uint32_t src, uint32_t dst)
+RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
 {
     // An RC connection is a pair of QPs, one per host; both directions use it.
     Ptr<RoceNic> a = m_nics[src];
     Ptr<RoceNic> b = m_nics[dst];
-    // Entropy (UDP source port) from the connection, in the dynamic port range.
-    uint32_t h = (src * 0x9E3779B1U) ^ (dst * 0x85EBCA77U);
+    // Entropy (UDP source port) from the connection, in the dynamic port range; each
+    // connection index of a host pair gets its own (index 0 keeps the pair's hash).
+    uint32_t h = (src * 0x9E3779B1U) ^ (dst * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
     h ^= h >> 15;
     uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_priority, entropy);
