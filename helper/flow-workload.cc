@@ -222,7 +222,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
             throw ConfigError("--out=" + c.out + ": cannot write " + m_fctTxtPath +
                               " (the HPCC-format FCT log of --flows)");
         }
-        m_nextSport.assign(n, 0);
+        m_nextSport.clear();
         if (!m_listening)
         {
             fabric->AddMessageCallback(MakeCallback(&FlowWorkload::OnMessage, this));
@@ -285,7 +285,10 @@ FlowWorkload::PostDue()
                 : m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind);
         if (e.fileFlow)
         {
-            const uint16_t sport = static_cast<uint16_t>(10000 + m_nextSport[f.src]++);
+            // The HPCC simulator's numbering (third.cc): every host pair's ports count
+            // up from 10000, one per flow.
+            const uint64_t pair = (static_cast<uint64_t>(f.src) << 32) | f.dst;
+            const uint16_t sport = static_cast<uint16_t>(10000 + m_nextSport[pair]++);
             m_ports.emplace(id, FilePorts{sport, f.dport});
         }
         m_postedTrace(f, e.kind, id);

@@ -50,9 +50,9 @@ class ScenarioConfig;
  *
  * With --flows, an HPCC-format fct.txt (FlowFile::WriteFctLine) is written into
  * the output directory beside fct.csv, one line per finished file flow, in
- * completion order; sport is 10000 + the flow's index among its sender's flows
- * (the HPCC-derived simulators' port numbering), standalone FCT is the fabric's
- * ideal FCT.
+ * completion order; sport is 10000 + the flow's index among the flows of its host
+ * pair (src, dst) (the HPCC simulator's port numbering, third.cc: a counter per
+ * pair from 10000), standalone FCT is the fabric's ideal FCT.
  */
 class FlowWorkload : public Object
 {
@@ -154,7 +154,7 @@ class FlowWorkload : public Object
     /// Ports of a posted file flow, for its fct.txt line.
     struct FilePorts
     {
-        uint16_t sport; //!< source port (10000 + per-sender index)
+        uint16_t sport; //!< source port (10000 + index among its host pair's flows)
         uint16_t dport; //!< destination port from the file
     };
 
@@ -166,18 +166,18 @@ class FlowWorkload : public Object
     int64_t m_stream;         //!< first RNG stream of the generator
     QpSharing m_qpSharing;    //!< one connection per flow or per host pair
 
-    Ptr<RdmaFabric> m_fabric;                        //!< where flows are posted
-    std::vector<FlowSpec> m_background;              //!< generated flows
-    std::vector<FlowSpec> m_file;                    //!< flow-file flows
-    std::vector<Entry> m_schedule;                   //!< all flows by start time
-    size_t m_next;                                   //!< first entry not yet posted
-    EventId m_event;                                 //!< the pending PostDue
-    Time m_bgEnd;                                    //!< window end used
-    std::unordered_map<uint64_t, FilePorts> m_ports; //!< message id -> ports (file flows)
-    std::vector<uint16_t> m_nextSport;               //!< per sender, next source port
-    std::ofstream m_fctTxt;                          //!< fct.txt, open with --flows
-    std::string m_fctTxtPath;                        //!< its path
-    bool m_listening;                                //!< message callback connected
+    Ptr<RdmaFabric> m_fabric;                           //!< where flows are posted
+    std::vector<FlowSpec> m_background;                 //!< generated flows
+    std::vector<FlowSpec> m_file;                       //!< flow-file flows
+    std::vector<Entry> m_schedule;                      //!< all flows by start time
+    size_t m_next;                                      //!< first entry not yet posted
+    EventId m_event;                                    //!< the pending PostDue
+    Time m_bgEnd;                                       //!< window end used
+    std::unordered_map<uint64_t, FilePorts> m_ports;    //!< message id -> ports (file flows)
+    std::unordered_map<uint64_t, uint16_t> m_nextSport; //!< src << 32 | dst -> flows posted
+    std::ofstream m_fctTxt;                             //!< fct.txt, open with --flows
+    std::string m_fctTxtPath;                           //!< its path
+    bool m_listening;                                   //!< message callback connected
 
     TracedCallback<const FlowSpec&, uint8_t, uint64_t> m_postedTrace; //!< every post
 };

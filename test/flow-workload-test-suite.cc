@@ -477,7 +477,7 @@ class BackgroundSlowdownTestCase : public TestCase
  * A queue pair per flow (QpSharing "flow", the default) against one per host pair
  * ("pair"), on an idle 8-host leaf-spine (2 leaves, 2 spines, 100 Gb/s, 1 us links).
  * The flow file has host 0 send 10 MB to host 5 at t = 0 and 10 kB to host 5 at
- * 1 us, then host 1 send 1 kB to host 6 at 2 ms.
+ * 1 us, then 1 kB to host 6 at 2 ms.
  *
  * Per flow: the 10 kB flow runs beside the large one (the NIC serves the two queue
  * pairs in turn), so its slowdown is below 2, as two connections give; at 5 us host
@@ -486,7 +486,9 @@ class BackgroundSlowdownTestCase : public TestCase
  * 3 connections made, 2 released, 1 alive at the end. Per pair: the 10 kB flow waits
  * for the 10 MB one on their shared connection (about 800 us at 100 Gb/s): slowdown
  * above 50 (today's behaviour). Alone on the fabric, the 10 kB flow takes its ideal
- * FCT: the slowdown's base is the flow alone, whatever the sharing.
+ * FCT: the slowdown's base is the flow alone, whatever the sharing. fct.txt numbers
+ * source ports per host pair from 10000, as the HPCC simulator does: 10000 and 10001
+ * for the two flows to host 5, 10000 for the one to host 6.
  */
 class QpPerFlowTestCase : public TestCase
 {
@@ -501,14 +503,15 @@ class QpPerFlowTestCase : public TestCase
     /// What one run measured.
     struct Outcome
     {
-        double smallSlowdown{0};       //!< the 10 kB flow's fct / ideal
-        double largeSlowdown{0};       //!< the 10 MB flow's
-        uint64_t made{0};              //!< connections made
-        uint64_t released{0};          //!< connections released
-        uint64_t alive{0};             //!< connections alive at the end
-        std::vector<uint32_t> qpns;    //!< host 0's live QPNs at 5 us
-        std::vector<uint16_t> entropy; //!< and their UDP source ports
-        uint64_t done{0};              //!< flows completed
+        double smallSlowdown{0};            //!< the 10 kB flow's fct / ideal
+        double largeSlowdown{0};            //!< the 10 MB flow's
+        uint64_t made{0};                   //!< connections made
+        uint64_t released{0};               //!< connections released
+        uint64_t alive{0};                  //!< connections alive at the end
+        std::vector<uint32_t> qpns;         //!< host 0's live QPNs at 5 us
+        std::vector<uint16_t> entropy;      //!< and their UDP source ports
+        uint64_t done{0};                   //!< flows completed
+        std::map<uint64_t, uint16_t> sport; //!< fct.txt: size -> source port
     };
 
     Outcome Run(const std::string& flowText, const std::string& sharing)
@@ -545,6 +548,11 @@ class QpPerFlowTestCase : public TestCase
         Simulator::Stop(c.stopTime);
         Simulator::Run();
         wl->Close();
+        std::ifstream fctTxt(wl->GetFctTxtPath());
+        for (const HpccFctRecord& r : FlowFile::ParseFct(fctTxt, wl->GetFctTxtPath()))
+        {
+            o.sport[r.sizeBytes] = r.sport;
+        }
         o.made = fabric->GetCounters().queuePairs;
         o.released = fabric->GetReleasedConnections();
         o.alive = fabric->GetLiveConnections();
@@ -563,7 +571,7 @@ class QpPerFlowTestCase : public TestCase
         const std::string flows = "3\n"
                                   "0 5 3 100 10000000 0.000000000\n"
                                   "0 5 3 100 10000 0.000001000\n"
-                                  "1 6 3 100 1000 0.002000000\n";
+                                  "0 6 3 100 1000 0.002000000\n";
         const Outcome perFlow = Run(flows, "flow");
         NS_TEST_ASSERT_MSG_EQ(perFlow.done, 3, "every flow completes");
         NS_TEST_ASSERT_MSG_LT(perFlow.smallSlowdown, 2.0, "beside the large flow, not behind");
@@ -575,6 +583,9 @@ class QpPerFlowTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(perFlow.made, 3, "a connection per flow");
         NS_TEST_ASSERT_MSG_EQ(perFlow.released, 2, "both done flows' connections released");
         NS_TEST_ASSERT_MSG_EQ(perFlow.alive, 1, "only the last flow's connection is left");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(10000000), 10000, "first flow 0 -> 5");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(10000), 10001, "second flow 0 -> 5");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(1000), 10000, "first flow 0 -> 6");
 
         const Outcome perPair = Run(flows, "pair");
         NS_TEST_ASSERT_MSG_EQ(perPair.done, 3, "every flow completes");
