@@ -8,6 +8,7 @@
 #include "ns3/background-traffic-generator.h"
 #include "ns3/config-error.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/file-name-checker.h"
 #include "ns3/flow-file.h"
 #include "ns3/integer.h"
@@ -69,6 +70,21 @@ FlowWorkload::GetTypeId()
                           StringValue("fct.txt"),
                           MakeStringAccessor(&FlowWorkload::m_fctTxtName),
                           MakeFileNameChecker())
+            .AddAttribute("QpSharing",
+                          "How flows (background and flow-file) map onto RC connections: "
+                          "flow = each flow opens a connection (a queue pair at each end) of "
+                          "its own, released once the flow is done, so flows of one host "
+                          "pair run side by side, as in the HPCC-derived simulators (their "
+                          "RdmaClient adds a queue pair per flow, with its own source port) "
+                          "and in applications that open a connection per request; pair = "
+                          "the flows of a host pair share one connection and run one after "
+                          "the other, in start order",
+                          EnumValue(FlowWorkload::QP_PER_FLOW),
+                          MakeEnumAccessor(&FlowWorkload::m_qpSharing),
+                          MakeEnumChecker(FlowWorkload::QP_PER_FLOW,
+                                          "flow",
+                                          FlowWorkload::QP_PER_PAIR,
+                                          "pair"))
             .AddAttribute("RngStream",
                           "First of the 4 RNG streams of the background generator (see "
                           "AssignStreams); default 100, clear of the runner's low streams.",
@@ -86,6 +102,7 @@ FlowWorkload::FlowWorkload()
     : m_bgKind(KIND_BACKGROUND),
       m_fileKind(KIND_FLOW),
       m_stream(100),
+      m_qpSharing(QP_PER_FLOW),
       m_next(0),
       m_listening(false)
 {
@@ -205,7 +222,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
             throw ConfigError("--out=" + c.out + ": cannot write " + m_fctTxtPath +
                               " (the HPCC-format FCT log of --flows)");
         }
-        m_nextSport.assign(n, 0);
+        m_nextSport.clear();
         if (!m_listening)
         {
             fabric->AddMessageCallback(MakeCallback(&FlowWorkload::OnMessage, this));
@@ -260,12 +277,18 @@ FlowWorkload::PostDue()
     {
         const Entry& e = m_schedule[m_next];
         const FlowSpec& f = e.flow;
-        // The fabric keeps one RC QP per (src, dst): this message queues behind
-        // earlier ones of the same pair, in order.
-        const uint64_t id = m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind);
+        // Per flow: a connection of its own. Per pair: the pair's one connection, where
+        // this message queues behind earlier ones of the pair, in order.
+        const uint64_t id =
+            m_qpSharing == QP_PER_FLOW
+                ? m_fabric->PostWriteOnOwnConnection(f.src, f.dst, f.sizeBytes, f.id, e.kind)
+                : m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind);
         if (e.fileFlow)
         {
-            const uint16_t sport = static_cast<uint16_t>(10000 + m_nextSport[f.src]++);
+            // The HPCC simulator's numbering (third.cc): every host pair's ports count
+            // up from 10000, one per flow.
+            const uint64_t pair = (static_cast<uint64_t>(f.src) << 32) | f.dst;
+            const uint16_t sport = static_cast<uint16_t>(10000 + m_nextSport[pair]++);
             m_ports.emplace(id, FilePorts{sport, f.dport});
         }
         m_postedTrace(f, e.kind, id);

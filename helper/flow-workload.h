@@ -34,19 +34,25 @@ class ScenarioConfig;
  * They are posted with kind BackgroundKind (fct.csv "background"); flow-file
  * flows with kind FlowFileKind ("flow").
  *
- * Each flow is one RDMA WRITE from src to dst. The fabric keeps one RC queue
- * pair per (src, dst), so flows of the same pair are served in post order, one
- * after the other, as on a real RC connection; a flow's FCT counts from its
- * start time and so includes that wait.
+ * Each flow is one RDMA WRITE from src to dst. With QpSharing "flow" (the
+ * default) each flow opens an RC connection (a queue pair at each end) of its own,
+ * released once the flow is done (RdmaFabric::PostWriteOnOwnConnection), as the
+ * HPCC-derived simulators do (their RdmaClient application adds a queue pair per
+ * flow, each with its own UDP source port, and deletes it at completion) and as
+ * applications that open a connection per request or stream do: flows of one host
+ * pair run side by side, the NIC serving their queue pairs in turn. With "pair"
+ * the flows of one host pair share the pair's one RC connection and are served in
+ * post order, one after the other; a flow's FCT counts from its start time and so
+ * includes that wait.
  *
  * Only the next start time is in the event queue (one event per distinct start
  * time, chained), so a million-flow schedule costs no scheduler memory.
  *
  * With --flows, an HPCC-format fct.txt (FlowFile::WriteFctLine) is written into
  * the output directory beside fct.csv, one line per finished file flow, in
- * completion order; sport is 10000 + the flow's index among its sender's flows
- * (the HPCC-derived simulators' port numbering), standalone FCT is the fabric's
- * ideal FCT.
+ * completion order; sport is 10000 + the flow's index among the flows of its host
+ * pair (src, dst) (the HPCC simulator's port numbering, third.cc: a counter per
+ * pair from 10000), standalone FCT is the fabric's ideal FCT.
  */
 class FlowWorkload : public Object
 {
@@ -56,6 +62,13 @@ class FlowWorkload : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// How flows map onto RC connections (attribute QpSharing).
+    enum QpSharing
+    {
+        QP_PER_FLOW, //!< each flow its own connection, released when it is done
+        QP_PER_PAIR  //!< the flows of a host pair share one connection, in post order
+    };
 
     FlowWorkload();
     ~FlowWorkload() override;
@@ -141,7 +154,7 @@ class FlowWorkload : public Object
     /// Ports of a posted file flow, for its fct.txt line.
     struct FilePorts
     {
-        uint16_t sport; //!< source port (10000 + per-sender index)
+        uint16_t sport; //!< source port (10000 + index among its host pair's flows)
         uint16_t dport; //!< destination port from the file
     };
 
@@ -151,19 +164,20 @@ class FlowWorkload : public Object
     uint8_t m_fileKind;       //!< kind of flow-file messages
     std::string m_fctTxtName; //!< file name of the HPCC-format FCT log
     int64_t m_stream;         //!< first RNG stream of the generator
+    QpSharing m_qpSharing;    //!< one connection per flow or per host pair
 
-    Ptr<RdmaFabric> m_fabric;                        //!< where flows are posted
-    std::vector<FlowSpec> m_background;              //!< generated flows
-    std::vector<FlowSpec> m_file;                    //!< flow-file flows
-    std::vector<Entry> m_schedule;                   //!< all flows by start time
-    size_t m_next;                                   //!< first entry not yet posted
-    EventId m_event;                                 //!< the pending PostDue
-    Time m_bgEnd;                                    //!< window end used
-    std::unordered_map<uint64_t, FilePorts> m_ports; //!< message id -> ports (file flows)
-    std::vector<uint16_t> m_nextSport;               //!< per sender, next source port
-    std::ofstream m_fctTxt;                          //!< fct.txt, open with --flows
-    std::string m_fctTxtPath;                        //!< its path
-    bool m_listening;                                //!< message callback connected
+    Ptr<RdmaFabric> m_fabric;                           //!< where flows are posted
+    std::vector<FlowSpec> m_background;                 //!< generated flows
+    std::vector<FlowSpec> m_file;                       //!< flow-file flows
+    std::vector<Entry> m_schedule;                      //!< all flows by start time
+    size_t m_next;                                      //!< first entry not yet posted
+    EventId m_event;                                    //!< the pending PostDue
+    Time m_bgEnd;                                       //!< window end used
+    std::unordered_map<uint64_t, FilePorts> m_ports;    //!< message id -> ports (file flows)
+    std::unordered_map<uint64_t, uint16_t> m_nextSport; //!< src << 32 | dst -> flows posted
+    std::ofstream m_fctTxt;                             //!< fct.txt, open with --flows
+    std::string m_fctTxtPath;                           //!< its path
+    bool m_listening;                                   //!< message callback connected
 
     TracedCallback<const FlowSpec&, uint8_t, uint64_t> m_postedTrace; //!< every post
 };

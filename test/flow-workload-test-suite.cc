@@ -15,12 +15,15 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/rdma-fabric.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
+#include "ns3/roce-nic.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
 #include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/topology-graph.h"
 #include "ns3/uinteger.h"
 
@@ -470,6 +473,132 @@ class BackgroundSlowdownTestCase : public TestCase
     }
 };
 
+/**
+ * A queue pair per flow (QpSharing "flow", the default) against one per host pair
+ * ("pair"), on an idle 8-host leaf-spine (2 leaves, 2 spines, 100 Gb/s, 1 us links).
+ * The flow file has host 0 send 10 MB to host 5 at t = 0 and 10 kB to host 5 at
+ * 1 us, then 1 kB to host 6 at 2 ms.
+ *
+ * Per flow: the 10 kB flow runs beside the large one (the NIC serves the two queue
+ * pairs in turn), so its slowdown is below 2, as two connections give; at 5 us host
+ * 0 holds two live queue pairs with distinct QPNs and UDP source ports (entropy).
+ * Both connections are released once their flows are done (at the 2 ms post):
+ * 3 connections made, 2 released, 1 alive at the end. Per pair: the 10 kB flow waits
+ * for the 10 MB one on their shared connection (about 800 us at 100 Gb/s): slowdown
+ * above 50 (today's behaviour). Alone on the fabric, the 10 kB flow takes its ideal
+ * FCT: the slowdown's base is the flow alone, whatever the sharing. fct.txt numbers
+ * source ports per host pair from 10000, as the HPCC simulator does: 10000 and 10001
+ * for the two flows to host 5, 10000 for the one to host 6.
+ */
+class QpPerFlowTestCase : public TestCase
+{
+  public:
+    QpPerFlowTestCase()
+        : TestCase("a queue pair per flow: a small flow beside a large one of the same host "
+                   "pair has slowdown < 2; sharing the pair's queue pair it waits")
+    {
+    }
+
+  private:
+    /// What one run measured.
+    struct Outcome
+    {
+        double smallSlowdown{0};            //!< the 10 kB flow's fct / ideal
+        double largeSlowdown{0};            //!< the 10 MB flow's
+        uint64_t made{0};                   //!< connections made
+        uint64_t released{0};               //!< connections released
+        uint64_t alive{0};                  //!< connections alive at the end
+        std::vector<uint32_t> qpns;         //!< host 0's live QPNs at 5 us
+        std::vector<uint16_t> entropy;      //!< and their UDP source ports
+        uint64_t done{0};                   //!< flows completed
+        std::map<uint64_t, uint16_t> sport; //!< fct.txt: size -> source port
+    };
+
+    Outcome Run(const std::string& flowText, const std::string& sharing)
+    {
+        const std::string dir = CreateTempDirFilename("qp-" + sharing);
+        std::filesystem::create_directories(dir);
+        const std::string path = dir + "/flows.txt";
+        std::ofstream(path) << flowText;
+        Ptr<RoceFabric> fabric = RoceLeafSpine(2, 2, 4);
+        Outcome o;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&o](const RdmaFabric::MessageRecord& r) {
+                const double sd = (r.end - r.start).GetSeconds() / r.ideal.GetSeconds();
+                (r.bytes == 10000 ? o.smallSlowdown : o.largeSlowdown) = sd;
+                o.done++;
+            }));
+        ScenarioConfig c;
+        c.flows = path;
+        c.stopTime = Seconds(1);
+        c.out = dir;
+        Ptr<FlowWorkload> wl = CreateObject<FlowWorkload>();
+        wl->SetAttribute("QpSharing", StringValue(sharing));
+        wl->Install(c, fabric);
+        ScheduleLambda(MicroSeconds(5), [&o, fabric] {
+            for (const Ptr<RdmaQueuePair>& qp : fabric->GetNic(0)->GetQueuePairs())
+            {
+                if (qp)
+                {
+                    o.qpns.push_back(qp->GetLocalQpn());
+                    o.entropy.push_back(qp->GetEntropy());
+                }
+            }
+        });
+        Simulator::Stop(c.stopTime);
+        Simulator::Run();
+        wl->Close();
+        std::ifstream fctTxt(wl->GetFctTxtPath());
+        for (const HpccFctRecord& r : FlowFile::ParseFct(fctTxt, wl->GetFctTxtPath()))
+        {
+            o.sport[r.sizeBytes] = r.sport;
+        }
+        o.made = fabric->GetCounters().queuePairs;
+        o.released = fabric->GetReleasedConnections();
+        o.alive = fabric->GetLiveConnections();
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetPendingMessages(), 0, "nothing pending");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetCounters().losslessDrops, 0, "lossless");
+        Simulator::Destroy();
+        std::cout << "QpSharing=" << sharing << ": 10 kB slowdown " << o.smallSlowdown
+                  << ", 10 MB slowdown " << o.largeSlowdown << ", connections made " << o.made
+                  << " released " << o.released << " alive " << o.alive << std::endl;
+        return o;
+    }
+
+    void DoRun() override
+    {
+        UsePicoseconds();
+        const std::string flows = "3\n"
+                                  "0 5 3 100 10000000 0.000000000\n"
+                                  "0 5 3 100 10000 0.000001000\n"
+                                  "0 6 3 100 1000 0.002000000\n";
+        const Outcome perFlow = Run(flows, "flow");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.done, 3, "every flow completes");
+        NS_TEST_ASSERT_MSG_LT(perFlow.smallSlowdown, 2.0, "beside the large flow, not behind");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(perFlow.smallSlowdown, 0.999, "not faster than alone");
+        NS_TEST_ASSERT_MSG_LT(perFlow.largeSlowdown, 1.1, "the large one barely slowed");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.qpns.size(), 2, "host 0: one queue pair per flow");
+        NS_TEST_ASSERT_MSG_NE(perFlow.qpns[0], perFlow.qpns[1], "distinct QPNs");
+        NS_TEST_ASSERT_MSG_NE(perFlow.entropy[0], perFlow.entropy[1], "distinct source ports");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.made, 3, "a connection per flow");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.released, 2, "both done flows' connections released");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.alive, 1, "only the last flow's connection is left");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(10000000), 10000, "first flow 0 -> 5");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(10000), 10001, "second flow 0 -> 5");
+        NS_TEST_ASSERT_MSG_EQ(perFlow.sport.at(1000), 10000, "first flow 0 -> 6");
+
+        const Outcome perPair = Run(flows, "pair");
+        NS_TEST_ASSERT_MSG_EQ(perPair.done, 3, "every flow completes");
+        NS_TEST_ASSERT_MSG_GT(perPair.smallSlowdown, 50.0, "waits for the 10 MB flow");
+        NS_TEST_ASSERT_MSG_EQ(perPair.qpns.size(), 1, "host 0: the pair's one queue pair");
+        NS_TEST_ASSERT_MSG_EQ(perPair.made, 2, "a connection per pair");
+        NS_TEST_ASSERT_MSG_EQ(perPair.released, 0, "none idle for QpIdleTimeout (10 ms)");
+
+        const Outcome alone = Run("1\n0 5 3 100 10000 0.000001000\n", "flow");
+        NS_TEST_ASSERT_MSG_EQ_TOL(alone.smallSlowdown, 1.0, 0.01, "alone: its ideal FCT");
+    }
+};
+
 class FlowWorkloadTestSuite : public TestSuite
 {
   public:
@@ -480,6 +609,7 @@ class FlowWorkloadTestSuite : public TestSuite
         AddTestCase(new FlowFileReplayTestCase, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTestCase, AI_FABRIC_QUICK);
         AddTestCase(new BackgroundSlowdownTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QpPerFlowTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -824,6 +824,14 @@ BuildKnobs()
                      "flow file in the HPCC-derived simulators' format (count, then "
                      "src dst priority dport size_bytes start_s)",
                      &C::flows));
+    k.push_back(Choice("qp-sharing",
+                       "RC connections of --flows and --background flows: flow = each flow "
+                       "opens its own queue pair, released when it ends, so flows of one "
+                       "host pair run side by side (the HPCC-derived simulators' RdmaClient, "
+                       "applications with a connection per request); pair = the flows of a "
+                       "host pair share one queue pair and run one after the other",
+                       &C::qpSharing,
+                       {"flow", "pair"}));
     k.push_back(
         Unsigned("seed", "ns-3 RngSeed", &C::seed, 1, std::numeric_limits<uint32_t>::max()));
     k.push_back(Unsigned("run", "ns-3 RngRun (substream)", &C::run, 0));

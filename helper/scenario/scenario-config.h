@@ -125,6 +125,7 @@ class ScenarioConfig
     double load{0.3};                     ///< background load, fraction of host link
     Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
     std::string flows;                         ///< flow file path ("" = none)
+    std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
     uint32_t seed{1};                          ///< ns-3 RngSeed
     uint64_t run{1};                           ///< ns-3 RngRun
     Time stopTime{Seconds(1)};                 ///< simulated-time cap

@@ -508,6 +508,7 @@ ScenarioRunner::ScheduleFlows()
     }
     m_flowWorkload = CreateObject<FlowWorkload>();
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
+    m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
     m_flowWorkload->AssignStreams(100);
     m_flowWorkload->Install(c, m_fabric);
     m_finished.push_back([this]() {

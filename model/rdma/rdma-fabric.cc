@@ -55,6 +55,7 @@ RdmaFabric::DoDispose()
     m_connections.clear();
     m_idle.clear();
     m_indexOfQp.clear();
+    m_ownIdle.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     Object::DoDispose();
@@ -172,6 +173,10 @@ RdmaFabric::PostWrite(uint32_t src,
                                         << hosts - 1 << ", distinct)");
     NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
                     "PostWrite: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
+    if (!m_ownIdle.empty())
+    {
+        ReleaseOwnConnections();
+    }
     if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
     {
         ReleaseIdle(Simulator::Now().GetTimeStep());
@@ -184,6 +189,56 @@ RdmaFabric::PostWrite(uint32_t src,
     uint64_t id = TakeMessageId();
     qp->PostWrite(id, bytes, tag, kind);
     return id;
+}
+
+uint64_t
+RdmaFabric::PostWriteOnOwnConnection(uint32_t src,
+                                     uint32_t dst,
+                                     uint64_t bytes,
+                                     uint64_t tag,
+                                     uint8_t kind)
+{
+    const uint32_t index = m_nextOwnConnection;
+    // After 2^31 own connections the indices come round again: the ones given out
+    // 2^31 posts ago are long released.
+    m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
+    const uint64_t id = PostWrite(src, dst, bytes, tag, kind, index);
+    auto it = m_connections.find(MakeConnectionKey(src, dst, index));
+    if (it != m_connections.end())
+    {
+        it->second.ownConnection = true;
+    }
+    return id;
+}
+
+void
+RdmaFabric::ReleaseOwnConnections()
+{
+    for (const ConnectionKey& key : m_ownIdle)
+    {
+        auto it = m_connections.find(key);
+        if (it == m_connections.end())
+        {
+            continue;
+        }
+        Connection& c = it->second;
+        if (!c.a->IsIdle() || !c.b->IsIdle())
+        {
+            c.idleSince = -1; // posted on again (PostWrite with its index)
+            continue;
+        }
+        if (!Disconnect(*c.a, *c.b))
+        {
+            continue; // this fabric keeps its connections
+        }
+        for (const Ptr<RdmaQueuePair>& q : {c.a, c.b})
+        {
+            m_indexOfQp.erase((static_cast<uint64_t>(q->GetLocalHost()) << 32) | q->GetLocalQpn());
+        }
+        m_connections.erase(it);
+        m_connectionsReleased++;
+    }
+    m_ownIdle.clear();
 }
 
 RdmaFabric::ConnectionKey
@@ -240,7 +295,14 @@ RdmaFabric::NoteIfIdle(const RdmaQueuePair& qp)
     if (c.a->IsIdle() && c.b->IsIdle())
     {
         c.idleSince = Simulator::Now().GetTimeStep();
-        m_idle.emplace_back(it->first, c.idleSince);
+        if (c.ownConnection)
+        {
+            m_ownIdle.push_back(it->first); // its flow is done: no wait
+        }
+        else
+        {
+            m_idle.emplace_back(it->first, c.idleSince);
+        }
     }
 }
 

@@ -44,6 +44,9 @@ struct RdmaMessage;
  * is released at both ends (RdmaNic::ReleaseQueuePair) the next time a message is posted, and made
  * anew when the pair talks again. Memory then follows the connections in use, not every pair that
  * ever talked. Releases happen only in PostWrite, never on a packet's path.
+ *
+ * A workload that opens a connection per flow (PostWriteOnOwnConnection) gets one made
+ * for that message alone and released as soon as it is done, without the wait.
  */
 class RdmaFabric : public Object
 {
@@ -77,7 +80,8 @@ class RdmaFabric : public Object
         uint64_t txBytes{0};
         uint64_t queuePairs{0};         //!< RC connections made (released ones included)
         uint64_t queuePairsPeak{0};     //!< RC connections alive at once, at most
-        uint64_t queuePairsReleased{0}; //!< RC connections released after QpIdleTimeout
+        uint64_t queuePairsReleased{0}; //!< RC connections released (idle for QpIdleTimeout,
+                                        //!< or their own connection's message done)
         uint64_t staleFrames{0};        //!< arrivals for a released queue pair, dropped
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
@@ -136,6 +140,26 @@ class RdmaFabric : public Object
                                uint64_t tag,
                                uint8_t kind,
                                uint32_t connection = 0);
+    /// The first connection index PostWriteOnOwnConnection gives out; a workload's own
+    /// indices (PostWrite's \p connection) stay below it.
+    static constexpr uint32_t FIRST_OWN_CONNECTION = 1U << 31;
+    /**
+     * Post an RDMA WRITE as PostWrite does, on an RC connection of its own between src
+     * and dst: made now (two new queue pairs with their QPNs and congestion controllers
+     * and, on RoCEv2, their own UDP source port) under a connection index of
+     * FIRST_OWN_CONNECTION or above that no other connection of the pair has, and
+     * released at both ends once its message is done (at the first post after that,
+     * as idle connections are; never while QpIdleTimeout is 0). This is what an
+     * application that opens one QP per flow and destroys it when the flow ends does,
+     * as the HPCC simulator's RdmaClient does (RdmaHw::AddQueuePair per flow,
+     * RdmaHw::DeleteQueuePair at its completion).
+     * \return the message id
+     */
+    uint64_t PostWriteOnOwnConnection(uint32_t src,
+                                      uint32_t dst,
+                                      uint64_t bytes,
+                                      uint64_t tag,
+                                      uint8_t kind);
     /// Switch hops between two hosts on the routed path.
     virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
     /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
@@ -248,6 +272,7 @@ class RdmaFabric : public Object
         Ptr<RdmaQueuePair> a;
         Ptr<RdmaQueuePair> b;
         int64_t idleSince{-1};
+        bool ownConnection{false}; //!< PostWriteOnOwnConnection's: released once idle
     };
 
     /// Key of a connection: its two hosts (either order) and its index.
@@ -286,6 +311,11 @@ class RdmaFabric : public Object
     /// host << 32 | QPN -> connection index, for the queue pairs of connections
     /// other than index 0 (what NoteIfIdle needs to find their connection)
     std::unordered_map<uint64_t, uint32_t> m_indexOfQp;
+    /// Release the own connections (PostWriteOnOwnConnection) that went idle.
+    void ReleaseOwnConnections();
+    /// own connections that went idle, released at the next post
+    std::vector<ConnectionKey> m_ownIdle;
+    uint32_t m_nextOwnConnection{FIRST_OWN_CONNECTION}; //!< next own connection index
     Time m_qpIdleTimeout;              //!< QpIdleTimeout attribute; 0: never release
     uint64_t m_connectionsMade{0};     //!< connections made
     uint64_t m_connectionsPeak{0};     //!< most alive at once
