@@ -693,3 +693,56 @@ def test_node_failure_values_that_do_not_apply(run, tmp_path, flag, part):
     assert r.returncode == 2, r.stdout
     assert part in r.stderr
     assert r.stderr.count("\n") == 1
+
+
+def test_dcqcn_presets_set_what_their_names_say(run, tmp_path):
+    """--cc-preset=paper: Zhu et al. 2015's reaction point and ECN marking (5 KB /
+    200 KB / 1 % at 40 Gb/s); hpcc: HPCC's simulation/mix/config.txt (RP_TIMER 900 us,
+    RATE_AI 50 Mb/s, RATE_HAI 100 Mb/s, KMIN/KMAX 100/400 KB, PMAX 0.2 at 25 Gb/s)."""
+    want = {
+        "paper": (
+            {"AlphaTimer": "+5.5e+07ps", "RateDecreaseInterval": "+5e+07ps",
+             "IncreaseTimer": "+5.5e+07ps", "ByteCounter": "10000000",
+             "FastRecoveryThreshold": "5", "RateAI": "40000000bps",
+             "RateReference": "40000000000bps"},
+            {"Kmin": "5000", "Kmax": "200000", "Pmax": "0.01",
+             "ReferenceRate": "40000000000bps", "ScaleWithRate": "true"},
+        ),
+        "hpcc": (
+            {"AlphaTimer": "+1e+06ps", "RateDecreaseInterval": "+4e+06ps",
+             "IncreaseTimer": "+9e+08ps", "ByteCounter": "0", "FastRecoveryThreshold": "1",
+             "RateAI": "50000000bps", "RateHAI": "100000000bps", "MinRate": "100000000bps",
+             "G": "0.00390625", "RateReference": "0bps"},
+            {"Kmin": "100000", "Kmax": "400000", "Pmax": "0.2",
+             "ReferenceRate": "25000000000bps", "ScaleWithRate": "true"},
+        ),
+    }
+    for preset, (attrs, ecn) in want.items():
+        out = tmp_path / preset
+        r = run("--cc=dcqcn", f"--cc-preset={preset}", f"--out={out}", *SMALL)
+        assert r.returncode == 0, r.stderr
+        assert f"cc dcqcn (preset {preset})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["config"]["cc-preset"] == preset
+        cc = s["congestion_control"]
+        assert cc["preset"] == preset
+        for name, value in attrs.items():
+            assert cc["attributes"][name] == value, (preset, name)
+        for name, value in ecn.items():
+            assert cc["ecn_marker"][name] == value, (preset, name)
+
+
+def test_empty_cc_preset_is_resolved_visibly(run, tmp_path):
+    """--cc-preset='' names the preset that ran: hpcc for dcqcn on RoCEv2, the
+    algorithm's own otherwise; a preset of another algorithm is exit 2."""
+    for cc, preset in (("dcqcn", "hpcc"), ("swift", "default"), ("none", "default")):
+        out = tmp_path / cc
+        r = run(f"--cc={cc}", "--cc-preset=", f"--out={out}", *SMALL)
+        assert r.returncode == 0, r.stderr
+        assert f"cc {cc} (preset {preset})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["config"]["cc-preset"] == preset
+        assert s["congestion_control"]["preset"] == preset
+    r = run("--cc=dcqcn", "--cc-preset=hpcc-x", f"--out={tmp_path}/bad", *SMALL)
+    assert r.returncode == 2
+    assert "hpcc-x" in r.stderr and "paper, hpcc, hpcc-run" in r.stderr

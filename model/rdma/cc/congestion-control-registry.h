@@ -51,6 +51,9 @@ class CongestionControlRegistry
         std::string scenarioPreset;
         /// The attribute values of a preset; throws std::invalid_argument for another name.
         std::function<PresetValues(const std::string&)> presetValues;
+        /// The switches' ns3::EcnMarker attribute values that go with a preset (empty
+        /// when the algorithm names none); throws std::invalid_argument for another name.
+        std::function<PresetValues(const std::string&)> switchValues;
     };
 
     /**
@@ -118,6 +121,16 @@ class CongestionControlRegistration
                 return CongestionControlRegistry::PresetValues();
             };
         }
+        if constexpr (HasSwitchPresets<T>::value)
+        {
+            e.switchValues = [](const std::string& preset) { return T::GetSwitchPreset(preset); };
+        }
+        else
+        {
+            e.switchValues = [](const std::string&) {
+                return CongestionControlRegistry::PresetValues();
+            };
+        }
         CongestionControlRegistry::Add(std::move(e));
     }
 
@@ -133,6 +146,18 @@ class CongestionControlRegistration
                       std::void_t<decltype(U::GetPresetNames()),
                                   decltype(U::GetDefaultPresetName()),
                                   decltype(U::GetPreset(std::string()))>> : std::true_type
+    {
+    };
+
+    /// Whether U has static GetSwitchPreset(name).
+    template <typename U, typename = void>
+    struct HasSwitchPresets : std::false_type
+    {
+    };
+
+    template <typename U>
+    struct HasSwitchPresets<U, std::void_t<decltype(U::GetSwitchPreset(std::string()))>>
+        : std::true_type
     {
     };
 };
