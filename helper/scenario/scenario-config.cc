@@ -663,7 +663,27 @@ BuildKnobs()
                      "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
                      "with the minimum",
                      &C::allowLossyHeadroom));
-    k.push_back(Flag("ecn", "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax)", &C::ecn));
+    k.push_back(MakeKnob(
+        "ecn",
+        "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under "
+        "--cc=swift, which reacts to delay alone (Kumar et al. 2020 use no ECN): there "
+        "nothing is marked and no CNP sent unless --ecn=1; echoed as the value used",
+        "'' or 0 or 1",
+        Type::FLAG,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.ecn.reset();
+                return;
+            }
+            if (v != "0" && v != "1")
+            {
+                throw ConfigError("'" + v + "' is not '', 0 or 1");
+            }
+            c.ecn = (v == "1");
+        },
+        [](const C& c) { return c.ecn ? std::string(*c.ecn ? "1" : "0") : std::string(); },
+        true));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
                      &C::pcap));

@@ -232,6 +232,12 @@ ScenarioRunner::ConfigureDefaults()
 void
 ScenarioRunner::ResolveCcPreset()
 {
+    if (!m_config.ecn && m_config.fabric != "infiniband")
+    {
+        // Swift reacts to delay alone (Kumar et al. 2020): no marking, hence no CNP,
+        // unless --ecn=1 asks for it. Echoed as the value used.
+        m_config.ecn = m_config.cc != "swift";
+    }
     if (!m_config.ccPreset.empty() || !CongestionControlRegistry::Has(m_config.cc))
     {
         return;
@@ -267,7 +273,8 @@ ScenarioRunner::BuildRoceFabric()
     RoceFabricHelper helper;
     helper.SetNicAttribute("Mtu", UintegerValue(c.mtu));
     helper.SetDeviceAttribute("PfcEnabled", BooleanValue(c.pfc));
-    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn));
+    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn.value_or(true)));
+    helper.SetNicAttribute("EcnCapable", BooleanValue(c.ecn.value_or(true)));
     // Routing classes (torus dateline, dragonfly global hops) travel on consecutive
     // priorities from --priority up; all of them are lossless when PFC is on.
     uint32_t classes = m_routes->GetNumClasses();

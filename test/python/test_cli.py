@@ -746,3 +746,27 @@ def test_empty_cc_preset_is_resolved_visibly(run, tmp_path):
     r = run("--cc=dcqcn", "--cc-preset=hpcc-x", f"--out={tmp_path}/bad", *SMALL)
     assert r.returncode == 2
     assert "hpcc-x" in r.stderr and "paper, hpcc, hpcc-run" in r.stderr
+
+
+def test_swift_incast_marks_no_ecn_and_sends_no_cnp_by_default(run, tmp_path):
+    """Swift reacts to delay alone: with --ecn='' its NICs send Not-ECT and switches
+    mark nothing (0 marks, 0 CNPs; the same incast with --ecn=1 is marked and sends
+    CNPs); DCQCN keeps marking by default. --ecn=2 is exit 2."""
+    incast = ["--cc=swift", "--workload=incast", "--fanin=15", "--bytes=1MB"]
+    r = run(*incast, f"--out={tmp_path}/d")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "d" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 0
+    assert s["ecn_marks"] == 0 and s["cnps"] == 0
+    r = run(*incast, "--ecn=1", f"--out={tmp_path}/e")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "e" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 1
+    assert s["ecn_marks"] > 0 and s["cnps"] > 0
+    r = run("--cc=dcqcn", "--workload=incast", "--fanin=15", "--bytes=1MB", f"--out={tmp_path}/q")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "q" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 1 and s["ecn_marks"] > 0
+    r = run("--ecn=2", f"--out={tmp_path}/bad", *SMALL)
+    assert r.returncode == 2
+    assert "'2' is not '', 0 or 1" in r.stderr
