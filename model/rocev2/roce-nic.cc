@@ -7,17 +7,22 @@
 
 #include "ns3/aeth-header.h"
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/imm-header.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/reth-header.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -62,14 +67,33 @@ RoceNic::GetTypeId()
                           "Send data as ECN-capable (ECT(0)) so switches can mark it",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_ecnCapable),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("HostDelay",
+                          "Receive side: time from a data packet's arrival at the NIC to "
+                          "the host having it (PCIe transfer, DMA, completion), per packet "
+                          "(time). The ACK goes out then and echoes the packet's endpoint "
+                          "delay (Swift's remote/endpoint delay, Kumar et al. 2020, "
+                          "section 3.1). Default 0: the NIC answers at once.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RoceNic::m_hostDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("HostDrainRate",
+                          "Receive side: rate at which the host (PCIe/memory) takes data "
+                          "payload from the NIC (bit/s); below the arrival rate, packets "
+                          "queue in the NIC and their endpoint delay grows. Default 0 = "
+                          "infinite (no receive queue).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&RoceNic::m_hostDrainRate),
+                          MakeDataRateChecker());
     return tid;
 }
 
 RoceNic::RoceNic()
     : m_controlPriority(7),
       m_useVlan(false),
-      m_ecnCapable(true)
+      m_ecnCapable(true),
+      m_hostDelay(Time(0)),
+      m_hostDrainRate(DataRate(0))
 {
     m_mtu = 1000;
 }
@@ -315,6 +339,9 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.psn = psn;
         v.aethMsn = msn;
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+        // The endpoint delay of the data packet this answers, in the IPv4
+        // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
+        v.ipId = EncodeEchoDelay(m_echoRemoteDelay);
     }
     RoceFrame::CompleteParsed(frame);
     if (m_control.empty() && m_device->CanTransmitNow(m_controlPriority))
@@ -339,6 +366,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         return;
     }
     const uint8_t op = view.bthOpcode;
+    if ((!m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0) && RdmaOpcode::IsData(op))
+    {
+        ReceiveThroughHost(view, FabricSimulator::Now());
+        return;
+    }
     Deliver(
         view.destQp,
         op,
@@ -352,7 +384,58 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         },
         view.ackReq,
         view.ecn == ECN_CE,
-        FabricSimulator::Now());
+        FabricSimulator::Now(),
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelay(view.ipId) : Time(0));
+}
+
+uint16_t
+RoceNic::EncodeEchoDelay(Time delay)
+{
+    const int64_t units = delay.GetNanoSeconds() / ECHO_DELAY_UNIT_NS;
+    return static_cast<uint16_t>(std::min<int64_t>(std::max<int64_t>(units, 0), 0xFFFF));
+}
+
+Time
+RoceNic::DecodeEchoDelay(uint16_t ipId)
+{
+    return NanoSeconds(static_cast<int64_t>(ipId) * ECHO_DELAY_UNIT_NS);
+}
+
+void
+RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
+{
+    // One FIFO server: the host takes a packet's payload at HostDrainRate once it has
+    // taken the packets before it, then HostDelay later the packet is the host's (and
+    // the transport answers). The endpoint delay is that time minus the arrival.
+    const uint8_t op = view.bthOpcode;
+    const uint32_t payload =
+        view.frameBytes - (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                           (RdmaOpcode::HasImm(op) ? 4 : 0) + 4);
+    Time done = std::max(now, m_hostBusyUntil);
+    if (m_hostDrainRate.GetBitRate() != 0)
+    {
+        done += RoundedTxTime(m_hostDrainRate, payload);
+    }
+    m_hostBusyUntil = done;
+    const Time at = done + m_hostDelay;
+    const uint32_t destQp = view.destQp;
+    const uint32_t psn = view.psn;
+    const uint8_t syndrome = view.aethSyndrome;
+    const bool ackReq = view.ackReq;
+    const bool ce = view.ecn == ECN_CE;
+    Simulator::Schedule(at - now, [this, destQp, op, psn, syndrome, payload, ackReq, ce, now]() {
+        m_echoRemoteDelay = Simulator::Now() - now;
+        Deliver(
+            destQp,
+            op,
+            psn,
+            syndrome,
+            [payload] { return payload; },
+            ackReq,
+            ce,
+            Simulator::Now());
+        m_echoRemoteDelay = Time(0);
+    });
 }
 
 void

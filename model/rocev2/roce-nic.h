@@ -6,9 +6,11 @@
 
 #include "roce-port-owner.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -35,6 +37,13 @@ class RoceNetDevice;
 class RoceNic final : public RdmaNic, public RocePortOwner
 {
   public:
+    /// The ACK's endpoint-delay echo: IPv4 Identification in units of this (ns).
+    static constexpr int64_t ECHO_DELAY_UNIT_NS = 64;
+    /// \param delay an endpoint delay \return its echo (saturates at 0xFFFF = 4.19 ms)
+    static uint16_t EncodeEchoDelay(Time delay);
+    /// \param ipId an ACK's IPv4 Identification \return the endpoint delay it echoes
+    static Time DecodeEchoDelay(uint16_t ipId);
+
     static TypeId GetTypeId();
     RoceNic();
     ~RoceNic() override;
@@ -104,10 +113,19 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     Ipv4Address m_ip;
     Mac48Address m_mac;
 
+    /// Hand a data frame to the host through the receive-side host model (HostDelay,
+    /// HostDrainRate): queued behind earlier frames, delivered when the host has it.
+    void ReceiveThroughHost(const RoceFrameView& view, Time now);
+
     // Attributes
     uint8_t m_controlPriority;
     bool m_useVlan;
     bool m_ecnCapable;
+    Time m_hostDelay;         //!< per-packet host (PCIe/DMA) delay at the receiver
+    DataRate m_hostDrainRate; //!< rate the host takes payload bytes; 0 = infinite
+
+    Time m_hostBusyUntil;   //!< when the host side has taken every queued frame
+    Time m_echoRemoteDelay; //!< endpoint delay of the data frame being delivered
 
     /**
      * A queue pair's frames as views holding every field that is the same for all its
