@@ -121,10 +121,10 @@ class RdmaQueuePair : public Object
     }
 
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value);
-    /// \p remoteDelay is the endpoint delay the ACK echoes (0 if none).
-    void ReceiveAck(uint32_t wirePsn, Time now, Time remoteDelay = Time(0))
+    /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none).
+    void ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps = 0)
     {
-        m_requester.ReceiveAck(wirePsn, now, remoteDelay);
+        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps);
     }
 
     /// NAK (PSN sequence error): the peer expects wirePsn next.

@@ -244,7 +244,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 }
 
 void
-RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, Time remoteDelay)
+RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
     if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
@@ -256,7 +256,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, Time remoteDelay)
     sample.ackedPackets = static_cast<uint32_t>(newlyAcked);
     sample.ackedBytes = newlyAcked * m_qp.m_mtu;
     sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
-    sample.remoteDelay = remoteDelay; // the endpoint delay the ACK echoes (RoceNic HostDelay)
+    sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
     sample.hops = m_cc ? m_cc->GetContext().hops : 0;
     m_unaPsn = psn + 1;
     if (m_nextPsn < m_unaPsn)

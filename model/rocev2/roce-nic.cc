@@ -75,16 +75,17 @@ RoceNic::GetTypeId()
                           "delay (Swift's remote/endpoint delay, Kumar et al. 2020, "
                           "section 3.1). Default 0: the NIC answers at once.",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&RoceNic::m_hostDelay),
+                          MakeTimeAccessor(&RoceNic::SetHostDelay, &RoceNic::GetHostDelay),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("HostDrainRate",
-                          "Receive side: rate at which the host (PCIe/memory) takes data "
-                          "payload from the NIC (bit/s); below the arrival rate, packets "
-                          "queue in the NIC and their endpoint delay grows. Default 0 = "
-                          "infinite (no receive queue).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&RoceNic::m_hostDrainRate),
-                          MakeDataRateChecker());
+            .AddAttribute(
+                "HostDrainRate",
+                "Receive side: rate at which the host (PCIe/memory) takes data "
+                "payload from the NIC (bit/s); below the arrival rate, packets "
+                "queue in the NIC and their endpoint delay grows. Default 0 = "
+                "infinite (no receive queue).",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&RoceNic::SetHostDrainRate, &RoceNic::GetHostDrainRate),
+                MakeDataRateChecker());
     return tid;
 }
 
@@ -341,7 +342,7 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
-        v.ipId = EncodeEchoDelay(m_echoRemoteDelay);
+        v.ipId = m_echoIpId;
     }
     RoceFrame::CompleteParsed(frame);
     if (m_control.empty() && m_device->CanTransmitNow(m_controlPriority))
@@ -366,7 +367,7 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         return;
     }
     const uint8_t op = view.bthOpcode;
-    if ((!m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0) && RdmaOpcode::IsData(op))
+    if (m_hostModel && RdmaOpcode::IsData(op))
     {
         ReceiveThroughHost(view, FabricSimulator::Now());
         return;
@@ -385,7 +386,39 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         view.ackReq,
         view.ecn == ECN_CE,
         FabricSimulator::Now(),
-        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelay(view.ipId) : Time(0));
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(view.ipId) : 0);
+}
+
+void
+RoceNic::SetHostDelay(Time delay)
+{
+    m_hostDelay = delay;
+    m_hostModel = !m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0;
+}
+
+void
+RoceNic::SetHostDrainRate(DataRate rate)
+{
+    m_hostDrainRate = rate;
+    m_hostModel = !m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0;
+}
+
+Time
+RoceNic::GetHostDelay() const
+{
+    return m_hostDelay;
+}
+
+DataRate
+RoceNic::GetHostDrainRate() const
+{
+    return m_hostDrainRate;
+}
+
+int64_t
+RoceNic::DecodeEchoDelaySteps(uint16_t ipId)
+{
+    return ipId == 0 ? 0 : DecodeEchoDelay(ipId).GetTimeStep();
 }
 
 uint16_t
@@ -424,7 +457,7 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
     const bool ackReq = view.ackReq;
     const bool ce = view.ecn == ECN_CE;
     Simulator::Schedule(at - now, [this, destQp, op, psn, syndrome, payload, ackReq, ce, now]() {
-        m_echoRemoteDelay = Simulator::Now() - now;
+        m_echoIpId = EncodeEchoDelay(Simulator::Now() - now);
         Deliver(
             destQp,
             op,
@@ -434,7 +467,7 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
             ackReq,
             ce,
             Simulator::Now());
-        m_echoRemoteDelay = Time(0);
+        m_echoIpId = 0;
     });
 }
 

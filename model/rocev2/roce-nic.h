@@ -43,6 +43,8 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     static uint16_t EncodeEchoDelay(Time delay);
     /// \param ipId an ACK's IPv4 Identification \return the endpoint delay it echoes
     static Time DecodeEchoDelay(uint16_t ipId);
+    /// \return DecodeEchoDelay(ipId) in time steps (0 for 0, without a Time)
+    static int64_t DecodeEchoDelaySteps(uint16_t ipId);
 
     static TypeId GetTypeId();
     RoceNic();
@@ -124,8 +126,15 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     Time m_hostDelay;         //!< per-packet host (PCIe/DMA) delay at the receiver
     DataRate m_hostDrainRate; //!< rate the host takes payload bytes; 0 = infinite
 
-    Time m_hostBusyUntil;   //!< when the host side has taken every queued frame
-    Time m_echoRemoteDelay; //!< endpoint delay of the data frame being delivered
+    bool m_hostModel{false}; //!< HostDelay or HostDrainRate set: data goes through it
+    Time m_hostBusyUntil;    //!< when the host side has taken every queued frame
+    uint16_t m_echoIpId{0};  //!< echo of the data frame being delivered (0: none)
+
+    /// The HostDelay and HostDrainRate Attributes' setters (they keep m_hostModel).
+    void SetHostDelay(Time delay);
+    void SetHostDrainRate(DataRate rate);
+    Time GetHostDelay() const;         //!< \return the HostDelay Attribute
+    DataRate GetHostDrainRate() const; //!< \return the HostDrainRate Attribute
 
     /**
      * A queue pair's frames as views holding every field that is the same for all its
