@@ -451,24 +451,34 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
     }
     m_hostBusyUntil = done;
     const Time at = done + m_hostDelay;
-    const uint32_t destQp = view.destQp;
-    const uint32_t psn = view.psn;
-    const uint8_t syndrome = view.aethSyndrome;
-    const bool ackReq = view.ackReq;
-    const bool ce = view.ecn == ECN_CE;
-    Simulator::Schedule(at - now, [this, destQp, op, psn, syndrome, payload, ackReq, ce, now]() {
-        m_echoIpId = EncodeEchoDelay(Simulator::Now() - now);
-        Deliver(
-            destQp,
-            op,
-            psn,
-            syndrome,
-            [payload] { return payload; },
-            ackReq,
-            ce,
-            Simulator::Now());
-        m_echoIpId = 0;
-    });
+    HostArrival a;
+    a.destQp = view.destQp;
+    a.psn = view.psn;
+    a.payload = payload;
+    a.opcode = op;
+    a.syndrome = view.aethSyndrome;
+    a.ackReq = view.ackReq;
+    a.congested = view.ecn == ECN_CE;
+    a.arrival = now;
+    Simulator::Schedule(at - now, &RoceNic::DeliverFromHost, this, a);
+}
+
+void
+RoceNic::DeliverFromHost(HostArrival a)
+{
+    const Time now = Simulator::Now();
+    m_echoIpId = EncodeEchoDelay(now - a.arrival);
+    const uint32_t payload = a.payload;
+    Deliver(
+        a.destQp,
+        a.opcode,
+        a.psn,
+        a.syndrome,
+        [payload] { return payload; },
+        a.ackReq,
+        a.congested,
+        now);
+    m_echoIpId = 0;
 }
 
 void

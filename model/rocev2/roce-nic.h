@@ -119,6 +119,22 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     /// HostDrainRate): queued behind earlier frames, delivered when the host has it.
     void ReceiveThroughHost(const RoceFrameView& view, Time now);
 
+    /// What the host model keeps of a data frame until the host has it.
+    struct HostArrival
+    {
+        uint32_t destQp;  //!< BTH DestQP
+        uint32_t psn;     //!< BTH PSN
+        uint32_t payload; //!< payload bytes
+        uint8_t opcode;   //!< BTH opcode
+        uint8_t syndrome; //!< AETH syndrome (unused for data)
+        bool ackReq;      //!< BTH AckReq
+        bool congested;   //!< ECN CE
+        Time arrival;     //!< when it reached the NIC
+    };
+
+    /// The host has \p a: the transport places it and answers, echoing its delay.
+    void DeliverFromHost(HostArrival a);
+
     // Attributes
     uint8_t m_controlPriority;
     bool m_useVlan;
