@@ -3,6 +3,8 @@
  */
 #include "roce-fabric-helper.h"
 
+#include "ns3/boolean.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/egress-port-policy.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -34,6 +36,7 @@ void
 RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_hostFactory.Set(name, value);
+    m_ecnCapableSet = m_ecnCapableSet || name == "EcnCapable";
 }
 
 void
@@ -63,6 +66,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
                  static_cast<std::vector<Ptr<RoceChannel>>*>(nullptr),
                  [](RoceNetDevice&) {});
     // NICs on hosts.
+    const bool usesEcn = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesEcn;
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
@@ -72,6 +76,10 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
                                                h,
                                                fabric->m_devices[node].size(),
                                                "RoCEv2 NIC");
+        if (!m_ecnCapableSet)
+        {
+            nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
+        }
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         fabric->m_nics.push_back(nic);
     }

@@ -30,6 +30,11 @@ class RoceFabricHelper : public RdmaFabricHelper
   public:
     RoceFabricHelper();
 
+    /**
+     * An Attribute of every NIC. Unless EcnCapable is set here, it follows the congestion
+     * control: data is ECN-capable (ECT(0)) for an algorithm that uses ECN (DCQCN), not
+     * for one that does not (Swift), so switches mark nothing and no CNP is sent.
+     */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
     /**
@@ -46,6 +51,9 @@ class RoceFabricHelper : public RdmaFabricHelper
   private:
     ObjectFactory m_mmuFactory;
     ObjectFactory m_policyFactory;
+    /// Whether SetNicAttribute set EcnCapable; if not, the congestion control decides
+    /// (CongestionControlRegistry::Entry::usesEcn: Swift sends Not-ECT).
+    bool m_ecnCapableSet{false};
 };
 
 } // namespace ns3

@@ -388,6 +388,115 @@ class SwiftIncastTestCase : public TestCase
     }
 };
 
+/**
+ * Swift's endpoint window (Kumar et al. 2020, section 3.1): one 4 MB WRITE over one
+ * 100 Gb/s switch. The receiver NIC's host model (RoceNic HostDelay, HostDrainRate)
+ * delays the data; its ACKs echo that endpoint delay (IPv4 Identification) and the
+ * sender splits it off the RTT. Without host delay, and with 8 us of it (below
+ * EndpointTarget 10 us), the endpoint window never binds and the fabric window is not
+ * cut although the RTT grew by 8 us (the fabric delay excludes the host's); with 30 us
+ * (above the target, and independent of the window) the endpoint window binds and
+ * falls toward MinCwnd; with a host draining at 25 Gb/s (a NIC receive queue) it binds and
+ * holds the rate near 25 Gb/s, the fabric window again uncut.
+ */
+class SwiftEndpointWindowTestCase : public TestCase
+{
+  public:
+    SwiftEndpointWindowTestCase()
+        : TestCase("Swift: the endpoint window binds when the receiver's host delay is raised")
+    {
+    }
+
+  private:
+    struct Result
+    {
+        uint32_t acks{0};          //!< Cwnd updates seen
+        uint32_t endpointBinds{0}; //!< updates with endpoint < fabric window
+        double fabricAtEnd{0};     //!< fabric window when the WRITE completed
+        double endpointAtEnd{0};   //!< endpoint window then
+        double initialCwnd{0};     //!< fabric window at start (one BDP)
+        double doneUs{0};          //!< completion time (0: not within 3 ms)
+    };
+
+    static Result Run(Time hostDelay, DataRate drain)
+    {
+        uint32_t swNode = 0;
+        std::vector<uint32_t> hosts;
+        Ptr<TopologyGraph> g = Star(2, swNode, hosts);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetCongestionControl("swift", "default");
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        fabric->GetNic(1)->SetAttribute("HostDelay", TimeValue(hostDelay));
+        fabric->GetNic(1)->SetAttribute("HostDrainRate", DataRateValue(drain));
+        Result r;
+        fabric->PostWrite(0, 1, 4000000, 0, 0);
+        Ptr<SwiftCongestionControl> swift =
+            DynamicCast<SwiftCongestionControl>(FindQp(fabric, 0, 1)->GetCongestionControl());
+        r.initialCwnd = swift->GetFabricCwnd();
+        swift->TraceConnectWithoutContext(
+            "Cwnd",
+            MakeLambdaCallback<void, double, double>([&r, swift](double, double) {
+                r.acks++;
+                r.endpointBinds += swift->GetEndpointCwnd() < swift->GetFabricCwnd() ? 1 : 0;
+                r.fabricAtEnd = swift->GetFabricCwnd();
+                r.endpointAtEnd = swift->GetEndpointCwnd();
+            }));
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&r](const RdmaFabric::MessageRecord& m) { r.doneUs = m.end.GetSeconds() * 1e6; }));
+        Simulator::Stop(MilliSeconds(3));
+        Simulator::Run();
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        const Result off = Run(Time(0), DataRate(0));
+        const Result low = Run(MicroSeconds(8), DataRate(0));
+        const Result delay = Run(MicroSeconds(30), DataRate(0));
+        const Result drain = Run(Time(0), DataRate("25Gbps"));
+        for (const auto& [name, x] : {std::pair{"no host delay", off},
+                                      {"8 us", low},
+                                      {"30 us", delay},
+                                      {"25 Gb/s drain", drain}})
+        {
+            std::cout << "Swift 4 MB, " << name << ": " << x.acks << " updates, endpoint binds in "
+                      << x.endpointBinds << "; at the end fabric " << x.fabricAtEnd << " endpoint "
+                      << x.endpointAtEnd << " packets (start " << x.initialCwnd << "); done "
+                      << x.doneUs << " us\n";
+        }
+        // About 4,100 packets, one ACK per AckInterval (10) of them.
+        NS_TEST_ASSERT_MSG_GT(off.acks, 300u, "ACKs drive the windows");
+        NS_TEST_ASSERT_MSG_EQ(off.endpointBinds, 0u, "no host delay: the endpoint never binds");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(off.endpointAtEnd, off.fabricAtEnd, "endpoint >= fabric");
+        // 8 us host delay, below the 10 us endpoint target: the RTT (~4.2 us unloaded)
+        // grows past the 11 us fabric target, but the echoed endpoint delay is taken off.
+        NS_TEST_ASSERT_MSG_EQ(low.endpointBinds, 0u, "8 us: the endpoint never binds");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(low.fabricAtEnd,
+                                    low.initialCwnd,
+                                    "8 us: the host's delay does not cut the fabric window");
+        NS_TEST_ASSERT_MSG_GT(low.doneUs, 0.0, "8 us: done");
+        // Window-limited, not cut: MaxCwnd (2 x the 4.2 us fabric BDP) per ~12 us RTT.
+        NS_TEST_ASSERT_MSG_LT(low.doneUs, 800.0, "8 us: the window is not cut");
+        // 30 us host delay: 3 x the endpoint target, whatever the window.
+        NS_TEST_ASSERT_MSG_GT(delay.endpointBinds, delay.acks / 2, "the endpoint window binds");
+        NS_TEST_ASSERT_MSG_LT(delay.endpointAtEnd, 0.05, "30 us: endpoint falls toward MinCwnd");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(delay.fabricAtEnd,
+                                    delay.initialCwnd,
+                                    "30 us: the host's delay does not cut the fabric window");
+        // A host draining at a quarter of the line rate: its NIC queue is the endpoint
+        // delay; the endpoint window binds and the WRITE takes about 4 MB / 25 Gb/s.
+        NS_TEST_ASSERT_MSG_GT(drain.endpointBinds, drain.acks / 2, "drain: endpoint binds");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(drain.fabricAtEnd,
+                                    drain.initialCwnd,
+                                    "drain: fabric window not cut");
+        NS_TEST_ASSERT_MSG_GT(drain.doneUs, 1280.0, "drain: no faster than 25 Gb/s");
+        NS_TEST_ASSERT_MSG_LT(drain.doneUs, 1500.0, "drain: the host stays busy");
+        NS_TEST_ASSERT_MSG_LT(off.doneUs, 400.0, "no host model: about line rate");
+    }
+};
+
 class CongestionControlFabricTestSuite : public TestSuite
 {
   public:
@@ -396,6 +505,7 @@ class CongestionControlFabricTestSuite : public TestSuite
     {
         AddTestCase(new DcqcnFairnessTestCase, AI_FABRIC_QUICK);
         AddTestCase(new SwiftIncastTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new SwiftEndpointWindowTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -212,20 +212,32 @@ class DcqcnBoundsTest : public TestCase
     }
 };
 
-/// The "hpcc" preset: 1 us alpha timer, 4 us decrease interval (a deferred cut),
-/// byte counter off, timer-only stages with F = 1.
+/// The "hpcc-run" preset (HPCC's run.py --cc dcqcn): 1 us alpha timer, 4 us decrease
+/// interval (a deferred cut), byte counter off, timer-only stages with F = 1. The "hpcc"
+/// preset (its mix/config.txt) has the same timers but a 900 us increase timer and
+/// unscaled steps: 50 and 100 Mb/s whatever the line rate.
 class DcqcnHpccPresetTest : public TestCase
 {
   public:
     DcqcnHpccPresetTest()
-        : TestCase("hpcc preset: deferred cut inside 4 us, timer-only additive then hyper")
+        : TestCase("hpcc-run preset: deferred cut inside 4 us, timer-only additive then hyper; "
+                   "hpcc preset: the config file's steps unscaled")
     {
     }
 
   private:
     void DoRun() override
     {
-        Ptr<DcqcnCongestionControl> cc = MakeDcqcn("hpcc");
+        Ptr<DcqcnCongestionControl> file = MakeDcqcn("hpcc");
+        file->Start(Ctx100G());
+        NS_TEST_ASSERT_MSG_EQ_TOL(file->GetRateAiBps(), 50e6, 1e-3, "hpcc: RATE_AI 50Mb/s");
+        NS_TEST_ASSERT_MSG_EQ_TOL(file->GetRateHaiBps(), 100e6, 1e-3, "hpcc: RATE_HAI 100Mb/s");
+        TimeValue rpTimer;
+        file->GetAttribute("IncreaseTimer", rpTimer);
+        NS_TEST_ASSERT_MSG_EQ(rpTimer.Get(), MicroSeconds(900), "hpcc: RP_TIMER 900");
+        file->Stop();
+
+        Ptr<DcqcnCongestionControl> cc = MakeDcqcn("hpcc-run");
         cc->Start(Ctx100G());
         const double rai = 20e6;   // 5 Mb/s per 25G
         const double rhai = 200e6; // 50 Mb/s per 25G
@@ -312,9 +324,11 @@ class CongestionControlFactoryTest : public TestCase
         {
             msg = e.what();
         }
-        NS_TEST_ASSERT_MSG_NE(msg.find("paper, hpcc"), std::string::npos, "lists presets");
+        NS_TEST_ASSERT_MSG_NE(msg.find("paper, hpcc, hpcc-run"),
+                              std::string::npos,
+                              "lists presets");
 
-        CongestionControlFactory f("dcqcn", "hpcc");
+        CongestionControlFactory f("dcqcn", "hpcc-run");
         f.Set("FastRecoveryThreshold", UintegerValue(3));
         Ptr<RdmaCongestionControl> cc = f.Create();
         NS_TEST_ASSERT_MSG_EQ(cc->GetName(), "dcqcn", "algorithm");

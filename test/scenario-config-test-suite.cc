@@ -339,7 +339,7 @@ class CommandLineTestCase : public TestCase
 
         ScenarioConfig c = FromArgs({"--pfc=0", "--ecn", "--k=8", "--topology=fattree"});
         NS_TEST_ASSERT_MSG_EQ(c.pfc, false, "--pfc=0");
-        NS_TEST_ASSERT_MSG_EQ(c.ecn, true, "bare --ecn means 1");
+        NS_TEST_ASSERT_MSG_EQ(c.ecn.value_or(false), true, "bare --ecn means 1");
         NS_TEST_ASSERT_MSG_EQ(c.k, 8, "--k=8");
 
         const std::string file =

@@ -188,8 +188,14 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     {
         os << "; background " << background << " at load " << Text(s, {"config", "load"});
     }
-    os << "; cc " << Text(s, {"config", "cc"}) << ", lb " << Text(s, {"config", "lb"})
-       << ", routing " << Text(s, {"config", "routing"}) << "\n";
+    os << "; cc " << Text(s, {"config", "cc"});
+    if (const std::string preset = Text(s, {"config", "cc-preset"});
+        !preset.empty() && preset != "n/a")
+    {
+        os << " (preset " << preset << ")";
+    }
+    os << ", lb " << Text(s, {"config", "lb"}) << ", routing " << Text(s, {"config", "routing"})
+       << "\n";
 
     const json* complete = At(s, {"complete"});
     if (const json* d = At(s, {"deadlock"}))

@@ -664,7 +664,27 @@ BuildKnobs()
                      "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
                      "with the minimum",
                      &C::allowLossyHeadroom));
-    k.push_back(Flag("ecn", "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax)", &C::ecn));
+    k.push_back(MakeKnob(
+        "ecn",
+        "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under "
+        "--cc=swift, which reacts to delay alone (Kumar et al. 2020 use no ECN): there "
+        "nothing is marked and no CNP sent unless --ecn=1; echoed as the value used",
+        "'' or 0 or 1",
+        Type::FLAG,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.ecn.reset();
+                return;
+            }
+            if (v != "0" && v != "1")
+            {
+                throw ConfigError("'" + v + "' is not '', 0 or 1");
+            }
+            c.ecn = (v == "1");
+        },
+        [](const C& c) { return c.ecn ? std::string(*c.ecn ? "1" : "0") : std::string(); },
+        true));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out (Ethernet link type, nanosecond mode)",
                      &C::pcap));
@@ -691,9 +711,12 @@ BuildKnobs()
                        {"auto", "gbn", "sr"}));
     k.push_back(MakeKnob(
         "cc-preset",
-        "named parameter set of --cc (DCQCN 'paper' or 'hpcc', Swift 'default' or 'paper'); "
-        "'' = the runner's default: 'hpcc' for dcqcn (the paper's values do not converge "
-        "to fairness within 10 ms at 100 Gb/s, doc/dcqcn.md), the algorithm's own otherwise",
+        "named parameter set of --cc, with the switches' ECN marking of the same source "
+        "(DCQCN 'paper' = Zhu et al. 2015, 'hpcc' = the HPCC simulator's mix/config.txt, "
+        "'hpcc-run' = its run.py; Swift 'default' or 'paper'); '' = the runner's default, "
+        "echoed as the preset used: 'hpcc' for dcqcn on RoCEv2 (the paper's values do not "
+        "converge to fairness within 10 ms at 100 Gb/s, doc/dcqcn.md), the algorithm's own "
+        "otherwise",
         "'' or a preset name of the chosen --cc",
         Type::STRING,
         [](C& c, const std::string& v) { c.ccPreset = v; },
@@ -1016,16 +1039,17 @@ BuildKnobs()
                          0,
                          7));
     k.push_back(OptionalSize("kmin",
-                             "ECN Kmin in bytes; '' = scale with link rate (HPCC-derived "
-                             "simulators: 100KB at 25Gbps)",
+                             "ECN Kmin in bytes; '' = the --cc-preset's, scaled with link rate "
+                             "(dcqcn paper: 5KB at 40Gbps; hpcc: 100KB at 25Gbps)",
                              &C::kmin));
     k.push_back(OptionalSize("kmax",
-                             "ECN Kmax in bytes; '' = scale with link rate (HPCC-derived "
-                             "simulators: 400KB at 25Gbps)",
+                             "ECN Kmax in bytes; '' = the --cc-preset's, scaled with link rate "
+                             "(dcqcn paper: 200KB at 40Gbps; hpcc: 400KB at 25Gbps)",
                              &C::kmax));
     k.push_back(MakeKnob(
         "pmax",
-        "ECN marking probability at Kmax; '' = the default (HPCC-derived simulators: 0.2)",
+        "ECN marking probability at Kmax; '' = the --cc-preset's (dcqcn paper: 0.01; hpcc: "
+        "0.2)",
         "'' or a number in [0, 1]",
         Type::REAL,
         [](C& c, const std::string& v) {

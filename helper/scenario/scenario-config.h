@@ -105,7 +105,7 @@ class ScenarioConfig
     uint64_t buffer{32000000};            ///< switch shared buffer in bytes
     bool pfc{true};                       ///< PFC (RoCEv2) on
     bool allowLossyHeadroom{false};       ///< accept a PFC headroom below the round trip
-    bool ecn{true};                       ///< ECN marking on
+    std::optional<bool> ecn;              ///< ECN marking on; unset = on unless --cc=swift
     bool pcap{false};                     ///< write pcap traces
     bool checksums{false};                ///< compute ICRC / VCRC into every frame
     std::string cc{"none"};               ///< none | dcqcn | swift

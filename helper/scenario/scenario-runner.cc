@@ -13,9 +13,11 @@
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/deadlock-detector.h"
 #include "ns3/double.h"
+#include "ns3/ecn-marker.h"
 #include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
@@ -98,6 +100,28 @@ PeakRssBytes()
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+/// An object's attributes (its class's and its parents'), each as its text value.
+nlohmann::json
+AttributesJson(Ptr<Object> object)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (TypeId tid = object->GetInstanceTypeId(); tid != Object::GetTypeId();
+         tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if ((info.flags & TypeId::ATTR_GET) && info.checker->HasUnderlyingTypeInformation())
+            {
+                StringValue v;
+                object->GetAttribute(info.name, v);
+                j[info.name] = v.Get();
+            }
+        }
+    }
+    return j;
 }
 } // namespace
 
@@ -213,6 +237,30 @@ ScenarioRunner::ConfigureDefaults()
 }
 
 void
+ScenarioRunner::ResolveCcPreset()
+{
+    if (!m_config.ecn && m_config.fabric != "infiniband")
+    {
+        // Swift reacts to delay alone (Kumar et al. 2020): no marking, hence no CNP,
+        // unless --ecn=1 asks for it. Echoed as the value used.
+        m_config.ecn = m_config.cc != "swift";
+    }
+    if (!m_config.ccPreset.empty() || !CongestionControlRegistry::Has(m_config.cc))
+    {
+        return;
+    }
+    // '' becomes the preset that runs, so that summary.json and the printed header name
+    // it. An algorithm may name the preset a RoCEv2 scenario uses by default: DCQCN's
+    // paper preset does not converge to fairness within 10 ms at 100 Gb/s (doc/dcqcn.md,
+    // validation), so DCQCN names the HPCC simulator's. Otherwise the attribute
+    // defaults, which are the algorithm's default preset.
+    const auto& entry = CongestionControlRegistry::Get(m_config.cc);
+    m_config.ccPreset = m_config.fabric != "infiniband" && !entry.scenarioPreset.empty()
+                            ? entry.scenarioPreset
+                            : entry.defaultPreset;
+}
+
+void
 ScenarioRunner::BuildFabric()
 {
     if (m_config.fabric == "infiniband")
@@ -232,7 +280,8 @@ ScenarioRunner::BuildRoceFabric()
     RoceFabricHelper helper;
     helper.SetNicAttribute("Mtu", UintegerValue(c.mtu));
     helper.SetDeviceAttribute("PfcEnabled", BooleanValue(c.pfc));
-    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn));
+    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn.value_or(true)));
+    helper.SetNicAttribute("EcnCapable", BooleanValue(c.ecn.value_or(true)));
     // Routing classes (torus dateline, dragonfly global hops) travel on consecutive
     // priorities from --priority up; all of them are lossless when PFC is on.
     uint32_t classes = m_routes->GetNumClasses();
@@ -250,6 +299,21 @@ ScenarioRunner::BuildRoceFabric()
     const auto classPriorities = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
     helper.SetMmuAttribute("LosslessPriorities", UintegerValue(c.pfc ? classPriorities : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
+    // The preset's congestion point (DCQCN: the switches' ECN marking of the same source
+    // as its reaction point); Run() resolved '' to the preset used.
+    try
+    {
+        for (const auto& [name, value] :
+             CongestionControlRegistry::Get(c.cc).switchValues(c.ccPreset))
+        {
+            Config::SetDefault("ns3::EcnMarker::" + name, StringValue(value));
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
+                          e.what());
+    }
     if (c.kmin || c.kmax || c.pmax)
     {
         // Absolute thresholds from the user replace the rate-scaled defaults.
@@ -269,12 +333,7 @@ ScenarioRunner::BuildRoceFabric()
     }
     try
     {
-        // An algorithm may name the preset a RoCEv2 scenario uses by default: DCQCN's
-        // paper preset does not converge to fairness within 10 ms at 100 Gb/s
-        // (doc/dcqcn.md, validation), so DCQCN names the HPCC-derived one.
-        const std::string preset =
-            c.ccPreset.empty() ? CongestionControlRegistry::Get(c.cc).scenarioPreset : c.ccPreset;
-        helper.SetCongestionControl(c.cc, preset);
+        helper.SetCongestionControl(c.cc, c.ccPreset);
     }
     catch (const std::invalid_argument& e)
     {
@@ -760,6 +819,21 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     nlohmann::json s;
     s["complete"] = complete;
     s["config"] = m_config.ToJson();
+    if (CongestionControlRegistry::Has(m_config.cc))
+    {
+        // What the preset set: the controller's attributes and, on RoCEv2, the switches'
+        // ECN marking (before the per-port scaling with the link rate).
+        nlohmann::json cc = {
+            {"algorithm", m_config.cc},
+            {"preset", m_config.ccPreset},
+            {"attributes",
+             AttributesJson(CongestionControlFactory::Create(m_config.cc, m_config.ccPreset))}};
+        if (m_config.fabric != "infiniband")
+        {
+            cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
+        }
+        s["congestion_control"] = cc;
+    }
     s["topology"] = {{"description", m_graph->Describe()},
                      {"hosts", m_graph->GetNHosts()},
                      {"switches", m_graph->GetNSwitches()},
@@ -884,6 +958,7 @@ ScenarioRunner::Run()
 {
     ConfigureDefaults();
     m_config.Validate();
+    ResolveCcPreset();
     m_graph = BuildTopology(m_config);
     m_extraSummary["memory_estimate_bytes"] =
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);

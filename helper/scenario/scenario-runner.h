@@ -58,6 +58,8 @@ class ScenarioRunner
 
   private:
     void ConfigureDefaults();
+    /// --cc-preset='': the preset that runs, written into the configuration (echoed).
+    void ResolveCcPreset();
     void BuildFabric();
     void BuildRoceFabric();
     void BuildIbFabric();

@@ -125,6 +125,8 @@ class RdmaNic : public Object
      * size, asked for data only; AckReq; \p congested: ECN CE or FECN), whose ACK/NAK
      * and CNP go out through QueueControl. Unknown queue pairs and opcodes are dropped
      * with a warning; arrivals for a released queue pair are dropped and counted.
+     * \p remoteDelaySteps: for an ACK, the endpoint delay its header echoes (Swift), in
+     * time steps (an integer, so that a NIC without the echo pays nothing for it).
      */
     template <typename PayloadBytes>
     void Deliver(uint32_t destQp,
@@ -134,7 +136,8 @@ class RdmaNic : public Object
                  PayloadBytes payloadBytes,
                  bool ackReq,
                  bool congested,
-                 Time now);
+                 Time now,
+                 int64_t remoteDelaySteps = 0);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
     /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.
@@ -319,7 +322,8 @@ RdmaNic::Deliver(uint32_t destQp,
                  PayloadBytes payloadBytes,
                  bool ackReq,
                  bool congested,
-                 Time now)
+                 Time now,
+                 int64_t remoteDelaySteps)
 {
     if (destQp == 0 || destQp > m_qps.size())
     {
@@ -340,7 +344,7 @@ RdmaNic::Deliver(uint32_t destQp,
         }
         else
         {
-            qp->ReceiveAck(psn, now);
+            qp->ReceiveAck(psn, now, remoteDelaySteps);
         }
         return;
     }

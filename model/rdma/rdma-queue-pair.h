@@ -127,10 +127,11 @@ class RdmaQueuePair : public Object
         return m_requester.NextSegment(now, wireBytes);
     }
 
-    /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).
-    void ReceiveAck(uint32_t wirePsn, Time now)
+    /// Cumulative ACK for every PSN up to and including psn (24-bit wire value);
+    /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none).
+    void ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps = 0)
     {
-        m_requester.ReceiveAck(wirePsn, now);
+        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps);
     }
 
     /// NAK (PSN sequence error): the peer expects wirePsn next.

@@ -250,7 +250,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 }
 
 void
-RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now)
+RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
     if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
@@ -262,7 +262,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now)
     sample.ackedPackets = static_cast<uint32_t>(newlyAcked);
     sample.ackedBytes = newlyAcked * m_qp.m_mtu;
     sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
-    sample.remoteDelay = Time(0); // the receiving NIC answers at once (no host delay modelled)
+    sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
     sample.hops = m_cc ? m_cc->GetContext().hops : 0;
     m_unaPsn = psn + 1;
     if (m_nextPsn < m_unaPsn)

@@ -7,18 +7,22 @@
 
 #include "ns3/aeth-header.h"
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/imm-header.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/reth-header.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -66,14 +70,34 @@ RoceNic::GetTypeId()
                           "Send data as ECN-capable (ECT(0)) so switches can mark it",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_ecnCapable),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("HostDelay",
+                          "Receive side: time from a data packet's arrival at the NIC to "
+                          "the host having it (PCIe transfer, DMA, completion), per packet "
+                          "(time). The ACK goes out then and echoes the packet's endpoint "
+                          "delay (Swift's remote/endpoint delay, Kumar et al. 2020, "
+                          "section 3.1). Default 0: the NIC answers at once.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RoceNic::SetHostDelay, &RoceNic::GetHostDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "HostDrainRate",
+                "Receive side: rate at which the host (PCIe/memory) takes data "
+                "payload from the NIC (bit/s); below the arrival rate, packets "
+                "queue in the NIC and their endpoint delay grows. Default 0 = "
+                "infinite (no receive queue).",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&RoceNic::SetHostDrainRate, &RoceNic::GetHostDrainRate),
+                MakeDataRateChecker());
     return tid;
 }
 
 RoceNic::RoceNic()
     : m_controlPriority(7),
       m_useVlan(false),
-      m_ecnCapable(true)
+      m_ecnCapable(true),
+      m_hostDelay(Time(0)),
+      m_hostDrainRate(DataRate(0))
 {
     m_mtu = 1000;
 }
@@ -335,6 +359,9 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.psn = psn;
         v.aethMsn = msn;
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+        // The endpoint delay of the data packet this answers, in the IPv4
+        // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
+        v.ipId = m_echoIpId;
     }
     RoceFrame::CompleteParsed(frame);
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
@@ -361,6 +388,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         return;
     }
     const uint8_t op = view.bthOpcode;
+    if (m_hostModel && RdmaOpcode::IsData(op))
+    {
+        ReceiveThroughHost(view, FabricSimulator::Now());
+        return;
+    }
     Deliver(
         view.destQp,
         op,
@@ -374,7 +406,100 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         },
         view.ackReq,
         view.ecn == ECN_CE,
-        FabricSimulator::Now());
+        FabricSimulator::Now(),
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(view.ipId) : 0);
+}
+
+void
+RoceNic::SetHostDelay(Time delay)
+{
+    m_hostDelay = delay;
+    m_hostModel = !m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0;
+}
+
+void
+RoceNic::SetHostDrainRate(DataRate rate)
+{
+    m_hostDrainRate = rate;
+    m_hostModel = !m_hostDelay.IsZero() || m_hostDrainRate.GetBitRate() != 0;
+}
+
+Time
+RoceNic::GetHostDelay() const
+{
+    return m_hostDelay;
+}
+
+DataRate
+RoceNic::GetHostDrainRate() const
+{
+    return m_hostDrainRate;
+}
+
+int64_t
+RoceNic::DecodeEchoDelaySteps(uint16_t ipId)
+{
+    return ipId == 0 ? 0 : DecodeEchoDelay(ipId).GetTimeStep();
+}
+
+uint16_t
+RoceNic::EncodeEchoDelay(Time delay)
+{
+    const int64_t units = delay.GetNanoSeconds() / ECHO_DELAY_UNIT_NS;
+    return static_cast<uint16_t>(std::min<int64_t>(std::max<int64_t>(units, 0), 0xFFFF));
+}
+
+Time
+RoceNic::DecodeEchoDelay(uint16_t ipId)
+{
+    return NanoSeconds(static_cast<int64_t>(ipId) * ECHO_DELAY_UNIT_NS);
+}
+
+void
+RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
+{
+    // One FIFO server: the host takes a packet's payload at HostDrainRate once it has
+    // taken the packets before it, then HostDelay later the packet is the host's (and
+    // the transport answers). The endpoint delay is that time minus the arrival.
+    const uint8_t op = view.bthOpcode;
+    const uint32_t payload =
+        view.frameBytes - (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                           (RdmaOpcode::HasImm(op) ? 4 : 0) + 4);
+    Time done = std::max(now, m_hostBusyUntil);
+    if (m_hostDrainRate.GetBitRate() != 0)
+    {
+        done += RoundedTxTime(m_hostDrainRate, payload);
+    }
+    m_hostBusyUntil = done;
+    const Time at = done + m_hostDelay;
+    HostArrival a;
+    a.destQp = view.destQp;
+    a.psn = view.psn;
+    a.payload = payload;
+    a.opcode = op;
+    a.syndrome = view.aethSyndrome;
+    a.ackReq = view.ackReq;
+    a.congested = view.ecn == ECN_CE;
+    a.arrival = now;
+    Simulator::Schedule(at - now, &RoceNic::DeliverFromHost, this, a);
+}
+
+void
+RoceNic::DeliverFromHost(HostArrival a)
+{
+    const Time now = Simulator::Now();
+    m_echoIpId = EncodeEchoDelay(now - a.arrival);
+    const uint32_t payload = a.payload;
+    Deliver(
+        a.destQp,
+        a.opcode,
+        a.psn,
+        a.syndrome,
+        [payload] { return payload; },
+        a.ackReq,
+        a.congested,
+        now);
+    m_echoIpId = 0;
 }
 
 void

@@ -6,9 +6,11 @@
 
 #include "roce-port-owner.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -36,6 +38,15 @@ class RoceNetDevice;
 class RoceNic final : public RdmaNic, public RocePortOwner
 {
   public:
+    /// The ACK's endpoint-delay echo: IPv4 Identification in units of this (ns).
+    static constexpr int64_t ECHO_DELAY_UNIT_NS = 64;
+    /// \param delay an endpoint delay \return its echo (saturates at 0xFFFF = 4.19 ms)
+    static uint16_t EncodeEchoDelay(Time delay);
+    /// \param ipId an ACK's IPv4 Identification \return the endpoint delay it echoes
+    static Time DecodeEchoDelay(uint16_t ipId);
+    /// \return DecodeEchoDelay(ipId) in time steps (0 for 0, without a Time)
+    static int64_t DecodeEchoDelaySteps(uint16_t ipId);
+
     static TypeId GetTypeId();
     RoceNic();
     ~RoceNic() override;
@@ -105,10 +116,42 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     Ipv4Address m_ip;
     Mac48Address m_mac;
 
+    /// Hand a data frame to the host through the receive-side host model (HostDelay,
+    /// HostDrainRate): queued behind earlier frames, delivered when the host has it.
+    void ReceiveThroughHost(const RoceFrameView& view, Time now);
+
+    /// What the host model keeps of a data frame until the host has it.
+    struct HostArrival
+    {
+        uint32_t destQp;  //!< BTH DestQP
+        uint32_t psn;     //!< BTH PSN
+        uint32_t payload; //!< payload bytes
+        uint8_t opcode;   //!< BTH opcode
+        uint8_t syndrome; //!< AETH syndrome (unused for data)
+        bool ackReq;      //!< BTH AckReq
+        bool congested;   //!< ECN CE
+        Time arrival;     //!< when it reached the NIC
+    };
+
+    /// The host has \p a: the transport places it and answers, echoing its delay.
+    void DeliverFromHost(HostArrival a);
+
     // Attributes
     uint8_t m_controlPriority;
     bool m_useVlan;
     bool m_ecnCapable;
+    Time m_hostDelay;         //!< per-packet host (PCIe/DMA) delay at the receiver
+    DataRate m_hostDrainRate; //!< rate the host takes payload bytes; 0 = infinite
+
+    bool m_hostModel{false}; //!< HostDelay or HostDrainRate set: data goes through it
+    Time m_hostBusyUntil;    //!< when the host side has taken every queued frame
+    uint16_t m_echoIpId{0};  //!< echo of the data frame being delivered (0: none)
+
+    /// The HostDelay and HostDrainRate Attributes' setters (they keep m_hostModel).
+    void SetHostDelay(Time delay);
+    void SetHostDrainRate(DataRate rate);
+    Time GetHostDelay() const;         //!< \return the HostDelay Attribute
+    DataRate GetHostDrainRate() const; //!< \return the HostDrainRate Attribute
 
     /**
      * A queue pair's frames as views holding every field that is the same for all its

@@ -173,7 +173,9 @@ def test_result_records_agree_with_summary(tmp_path):
     s = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert r.summary == s
     assert r.sim_time_s == s["sim_time_s"] and r.pfc_pause_frames == s["pfc_pause_frames"]
-    assert r.scenario == aifabric.Scenario(**SMALL, out=str(tmp_path / "r"))
+    # The summary names what ran: --ecn and --cc-preset '' are echoed as resolved.
+    assert r.scenario == aifabric.Scenario(**SMALL, ecn=1, cc_preset="default",
+                                           out=str(tmp_path / "r"))
     fct = r.fct
     assert [f.kind for f in fct] == ["incast"] * 3
     assert {f.src for f in fct} == {3, 2, 1} and {f.dst for f in fct} == {0}

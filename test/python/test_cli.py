@@ -845,3 +845,80 @@ def test_chunk_and_channels(run, tmp_path):
     assert four["collectives"][0]["channels"] == 4
     assert four["collectives"][0]["chunk_bytes"] == 65536
     assert four["config"]["chunk"] == 65536 and four["config"]["channels"] == 4
+
+
+def test_dcqcn_presets_set_what_their_names_say(run, tmp_path):
+    """--cc-preset=paper: Zhu et al. 2015's reaction point and ECN marking (5 KB /
+    200 KB / 1 % at 40 Gb/s); hpcc: HPCC's simulation/mix/config.txt (RP_TIMER 900 us,
+    RATE_AI 50 Mb/s, RATE_HAI 100 Mb/s, KMIN/KMAX 100/400 KB, PMAX 0.2 at 25 Gb/s)."""
+    want = {
+        "paper": (
+            {"AlphaTimer": "+5.5e+07ps", "RateDecreaseInterval": "+5e+07ps",
+             "IncreaseTimer": "+5.5e+07ps", "ByteCounter": "10000000",
+             "FastRecoveryThreshold": "5", "RateAI": "40000000bps",
+             "RateReference": "40000000000bps"},
+            {"Kmin": "5000", "Kmax": "200000", "Pmax": "0.01",
+             "ReferenceRate": "40000000000bps", "ScaleWithRate": "true"},
+        ),
+        "hpcc": (
+            {"AlphaTimer": "+1e+06ps", "RateDecreaseInterval": "+4e+06ps",
+             "IncreaseTimer": "+9e+08ps", "ByteCounter": "0", "FastRecoveryThreshold": "1",
+             "RateAI": "50000000bps", "RateHAI": "100000000bps", "MinRate": "100000000bps",
+             "G": "0.00390625", "RateReference": "0bps"},
+            {"Kmin": "100000", "Kmax": "400000", "Pmax": "0.2",
+             "ReferenceRate": "25000000000bps", "ScaleWithRate": "true"},
+        ),
+    }
+    for preset, (attrs, ecn) in want.items():
+        out = tmp_path / preset
+        r = run("--cc=dcqcn", f"--cc-preset={preset}", f"--out={out}", *SMALL)
+        assert r.returncode == 0, r.stderr
+        assert f"cc dcqcn (preset {preset})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["config"]["cc-preset"] == preset
+        cc = s["congestion_control"]
+        assert cc["preset"] == preset
+        for name, value in attrs.items():
+            assert cc["attributes"][name] == value, (preset, name)
+        for name, value in ecn.items():
+            assert cc["ecn_marker"][name] == value, (preset, name)
+
+
+def test_empty_cc_preset_is_resolved_visibly(run, tmp_path):
+    """--cc-preset='' names the preset that ran: hpcc for dcqcn on RoCEv2, the
+    algorithm's own otherwise; a preset of another algorithm is exit 2."""
+    for cc, preset in (("dcqcn", "hpcc"), ("swift", "default"), ("none", "default")):
+        out = tmp_path / cc
+        r = run(f"--cc={cc}", "--cc-preset=", f"--out={out}", *SMALL)
+        assert r.returncode == 0, r.stderr
+        assert f"cc {cc} (preset {preset})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["config"]["cc-preset"] == preset
+        assert s["congestion_control"]["preset"] == preset
+    r = run("--cc=dcqcn", "--cc-preset=hpcc-x", f"--out={tmp_path}/bad", *SMALL)
+    assert r.returncode == 2
+    assert "hpcc-x" in r.stderr and "paper, hpcc, hpcc-run" in r.stderr
+
+
+def test_swift_incast_marks_no_ecn_and_sends_no_cnp_by_default(run, tmp_path):
+    """Swift reacts to delay alone: with --ecn='' its NICs send Not-ECT and switches
+    mark nothing (0 marks, 0 CNPs; the same incast with --ecn=1 is marked and sends
+    CNPs); DCQCN keeps marking by default. --ecn=2 is exit 2."""
+    incast = ["--cc=swift", "--workload=incast", "--fanin=15", "--bytes=1MB"]
+    r = run(*incast, f"--out={tmp_path}/d")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "d" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 0
+    assert s["ecn_marks"] == 0 and s["cnps"] == 0
+    r = run(*incast, "--ecn=1", f"--out={tmp_path}/e")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "e" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 1
+    assert s["ecn_marks"] > 0 and s["cnps"] > 0
+    r = run("--cc=dcqcn", "--workload=incast", "--fanin=15", "--bytes=1MB", f"--out={tmp_path}/q")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "q" / "summary.json").read_text())
+    assert s["config"]["ecn"] == 1 and s["ecn_marks"] > 0
+    r = run("--ecn=2", f"--out={tmp_path}/bad", *SMALL)
+    assert r.returncode == 2
+    assert "'2' is not '', 0 or 1" in r.stderr

@@ -51,6 +51,12 @@ class CongestionControlRegistry
         std::string scenarioPreset;
         /// The attribute values of a preset; throws std::invalid_argument for another name.
         std::function<PresetValues(const std::string&)> presetValues;
+        /// The switches' ns3::EcnMarker attribute values that go with a preset (empty
+        /// when the algorithm names none); throws std::invalid_argument for another name.
+        std::function<PresetValues(const std::string&)> switchValues;
+        /// Whether it reacts to ECN (CNPs): if not, RoCEv2 NICs send data Not-ECT by
+        /// default, so switches mark nothing and receivers send no CNP.
+        bool usesEcn{true};
     };
 
     /**
@@ -94,16 +100,19 @@ class CongestionControlRegistration
      * \param help one line for --PrintHelp: what it is, with its source
      * \param scenarioPreset the preset a scenario uses when --cc-preset is '' ("" = the
      *        attribute defaults)
+     * \param usesEcn whether it reacts to ECN marks (CNPs); false: data goes Not-ECT
      */
     CongestionControlRegistration(const std::string& name,
                                   const std::string& help,
-                                  const std::string& scenarioPreset = "")
+                                  const std::string& scenarioPreset = "",
+                                  bool usesEcn = true)
     {
         CongestionControlRegistry::Entry e;
         e.name = name;
         e.typeName = T::GetTypeId().GetName();
         e.help = help;
         e.scenarioPreset = scenarioPreset;
+        e.usesEcn = usesEcn;
         if constexpr (HasPresets<T>::value)
         {
             e.presets = T::GetPresetNames();
@@ -115,6 +124,16 @@ class CongestionControlRegistration
             e.presets = {"default"};
             e.defaultPreset = "default";
             e.presetValues = [](const std::string&) {
+                return CongestionControlRegistry::PresetValues();
+            };
+        }
+        if constexpr (HasSwitchPresets<T>::value)
+        {
+            e.switchValues = [](const std::string& preset) { return T::GetSwitchPreset(preset); };
+        }
+        else
+        {
+            e.switchValues = [](const std::string&) {
                 return CongestionControlRegistry::PresetValues();
             };
         }
@@ -133,6 +152,18 @@ class CongestionControlRegistration
                       std::void_t<decltype(U::GetPresetNames()),
                                   decltype(U::GetDefaultPresetName()),
                                   decltype(U::GetPreset(std::string()))>> : std::true_type
+    {
+    };
+
+    /// Whether U has static GetSwitchPreset(name).
+    template <typename U, typename = void>
+    struct HasSwitchPresets : std::false_type
+    {
+    };
+
+    template <typename U>
+    struct HasSwitchPresets<U, std::void_t<decltype(U::GetSwitchPreset(std::string()))>>
+        : std::true_type
     {
     };
 };

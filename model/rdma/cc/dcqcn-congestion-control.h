@@ -60,7 +60,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /// R_HAI after scaling with the line rate, bit/s (valid after Start).
     double GetRateHaiBps() const;
 
-    /// Names of the presets ("paper", "hpcc").
+    /// Names of the presets ("paper", "hpcc", "hpcc-run").
     static std::vector<std::string> GetPresetNames();
     /// Name of the preset the attribute defaults equal.
     static std::string GetDefaultPresetName();
@@ -69,6 +69,13 @@ class DcqcnCongestionControl : public RdmaCongestionControl
      * \throws std::invalid_argument if the name is not a preset.
      */
     static std::vector<std::pair<std::string, std::string>> GetPreset(const std::string& name);
+    /**
+     * The switches' ECN marking (ns3::EcnMarker attribute (name, value) pairs) that goes
+     * with a preset: the congestion point of the same source as the reaction point.
+     * \throws std::invalid_argument if the name is not a preset.
+     */
+    static std::vector<std::pair<std::string, std::string>> GetSwitchPreset(
+        const std::string& name);
 
   protected:
     void DoDispose() override;

@@ -24,7 +24,9 @@ NS_LOG_COMPONENT_DEFINE("SwiftCongestionControl");
 NS_OBJECT_ENSURE_REGISTERED(SwiftCongestionControl);
 static CongestionControlRegistration<SwiftCongestionControl> g_registration(
     "swift",
-    "Swift (Kumar et al. 2020): a window that keeps the delay near a target");
+    "Swift (Kumar et al. 2020): a window that keeps the delay near a target",
+    "",
+    false); // delay is its only congestion signal (Kumar et al. 2020): no ECN
 
 TypeId
 SwiftCongestionControl::GetTypeId()
