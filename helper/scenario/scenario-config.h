@@ -100,26 +100,30 @@ class ScenarioConfig
     DataRate hostRate{100000000000ULL};   ///< host link rate
     DataRate fabricRate{100000000000ULL}; ///< switch-to-switch link rate
     Time linkDelay{MicroSeconds(1)};      ///< per-link propagation delay
-    uint32_t mtu{1000};                   ///< payload bytes per packet
-    uint64_t bytes{1000000};              ///< message / collective size in bytes
-    uint64_t buffer{32000000};            ///< switch shared buffer in bytes
-    bool pfc{true};                       ///< PFC (RoCEv2) on
-    bool allowLossyHeadroom{false};       ///< accept a PFC headroom below the round trip
-    bool ecn{true};                       ///< ECN marking on
-    bool pcap{false};                     ///< write pcap traces
-    std::string cc{"none"};               ///< none | dcqcn | swift
-    std::string ccPreset;                 ///< preset name; "" = the runner's default
-    std::string recovery{"auto"};         ///< auto | gbn | sr
-    std::string routing{"auto"};          ///< auto | ecmp | updown | dor | minimal | valiant | ugal
-    std::string lb{"ecmp"};               ///< ecmp | spray | roundrobin | adaptive | flowlet
-    uint32_t nicEntropy{1};               ///< entropy values (UDP source ports) per QP
-    std::string workload{"incast"};       ///< none | incast | permutation | alltoall | ...
-    uint32_t ranks{0};                    ///< collective ranks; 0 = all hosts
-    std::string algorithm{"ring"};        ///< ring | tree | hd | 2d
-    uint32_t iterations{1};               ///< collective iterations
-    uint32_t fanin{8};                    ///< incast senders
-    std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
-    double load{0.3};                     ///< background load, fraction of host link
+    /// every switch's port-to-port latency; unset = the fabric's switch default
+    std::optional<Time> switchLatency;
+    /// cut-through (true) or store-and-forward switches; unset as switchLatency
+    std::optional<bool> cutThrough;
+    uint32_t mtu{1000};             ///< payload bytes per packet
+    uint64_t bytes{1000000};        ///< message / collective size in bytes
+    uint64_t buffer{32000000};      ///< switch shared buffer in bytes
+    bool pfc{true};                 ///< PFC (RoCEv2) on
+    bool allowLossyHeadroom{false}; ///< accept a PFC headroom below the round trip
+    bool ecn{true};                 ///< ECN marking on
+    bool pcap{false};               ///< write pcap traces
+    std::string cc{"none"};         ///< none | dcqcn | swift
+    std::string ccPreset;           ///< preset name; "" = the runner's default
+    std::string recovery{"auto"};   ///< auto | gbn | sr
+    std::string routing{"auto"};    ///< auto | ecmp | updown | dor | minimal | valiant | ugal
+    std::string lb{"ecmp"};         ///< ecmp | spray | roundrobin | adaptive | flowlet
+    uint32_t nicEntropy{1};         ///< entropy values (UDP source ports) per QP
+    std::string workload{"incast"}; ///< none | incast | permutation | alltoall | ...
+    uint32_t ranks{0};              ///< collective ranks; 0 = all hosts
+    std::string algorithm{"ring"};  ///< ring | tree | hd | 2d
+    uint32_t iterations{1};         ///< collective iterations
+    uint32_t fanin{8};              ///< incast senders
+    std::string background{"none"}; ///< none | websearch | fbhadoop | CDF file path
+    double load{0.3};               ///< background load, fraction of host link
     Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
     std::string flows;                         ///< flow file path ("" = none)
     uint32_t seed{1};                          ///< ns-3 RngSeed
