@@ -935,6 +935,10 @@ RoceSwitch::ReadyQueues(uint32_t outPort, uint8_t candidates)
         if (r <= now)
         {
             readyNow |= static_cast<uint8_t>(1U << q);
+            if (!m_dwrr || q == 7)
+            {
+                return readyNow; // strict priority: the highest ready queue is the pick
+            }
         }
         else if (r < firstTicks)
         {
