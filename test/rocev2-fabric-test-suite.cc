@@ -14,6 +14,7 @@
 #include "ns3/double.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-opcode.h"
@@ -334,6 +335,96 @@ class UnloadedMessageTestCase : public TestCase
 };
 
 /**
+ * One 1 MB WRITE between two hosts on one switch (100 Gb/s, 1 us cables, 1000-byte
+ * packets) against its closed form, cut-through and store-and-forward, with and
+ * without the switch's forwarding latency. Wire bytes per packet: 1000 B payload +
+ * 58 B of headers and ICRC + 24 B of FCS, preamble and gap (first + 16 B RETH, last
+ * + 4 B ImmDt); an ACK 62 + 24 B. With total = all packets' bytes, d = 1 us, L the
+ * latency and R the rate:
+ * - store-and-forward: (first + total) / R + L + 2d (the first packet is stored, then
+ *   the port streams), then the ACK: 2 ack / R + L + 2d;
+ * - cut-through: total / R + L + 2d (the message streams through the switch), then
+ *   the ACK: ack / R + L + 2d.
+ * The latency adds exactly 2 L (data and ACK cross the switch once each), and the
+ * default latency is the documented Spectrum figure, non-zero.
+ */
+class SwitchLatencyClosedFormTestCase : public TestCase
+{
+  public:
+    SwitchLatencyClosedFormTestCase()
+        : TestCase("one WRITE through one switch: closed form plus the switch latency")
+    {
+    }
+
+  private:
+    static Time RunOnce(bool cutThrough, Time latency)
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = Create<TopologyGraph>();
+        const uint32_t sw = g->AddSwitch();
+        for (int i = 0; i < 2; ++i)
+        {
+            g->AddLink(g->AddHost(), sw, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetSwitchAttribute("SwitchLatency", TimeValue(latency));
+        helper.SetSwitchAttribute("CutThrough", BooleanValue(cutThrough));
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        Time fct;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&fct](const RdmaFabric::MessageRecord& r) { fct = r.end - r.start; }));
+        fabric->PostWrite(0, 1, 1000000, 7, 0);
+        Simulator::Run();
+        Simulator::Destroy();
+        return fct;
+    }
+
+    void DoRun() override
+    {
+        TimeValue def;
+        BooleanValue defCt;
+        Ptr<RoceSwitch> probe = CreateObject<RoceSwitch>();
+        probe->GetAttribute("SwitchLatency", def);
+        probe->GetAttribute("CutThrough", defCt);
+        NS_TEST_ASSERT_MSG_EQ(def.Get(), NanoSeconds(300), "default: Spectrum's 300 ns");
+        NS_TEST_ASSERT_MSG_EQ(defCt.Get(), true, "default: cut-through");
+        const double rate = 100e9;
+        const double total = 1000000 + 1000 * 82.0 + 16 + 4;
+        const double first = 1000 + 82 + 16;
+        const double ack = 62 + 24;
+        const double d = 1e-6;
+        for (bool cutThrough : {true, false})
+        {
+            for (Time latency : {Time(0), NanoSeconds(300), def.Get()})
+            {
+                const double l = latency.GetSeconds();
+                const double closed =
+                    cutThrough
+                        ? total * 8 / rate + l + 2 * d + ack * 8 / rate + l + 2 * d
+                        : (first + total) * 8 / rate + l + 2 * d + 2 * ack * 8 / rate + l + 2 * d;
+                const Time fct = RunOnce(cutThrough, latency);
+                std::cout << (cutThrough ? "cut-through" : "store-and-forward") << ", latency "
+                          << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
+                          << ", closed form " << closed * 1e9 << " ns" << std::endl;
+                NS_TEST_ASSERT_MSG_EQ_TOL(fct.GetSeconds(),
+                                          closed,
+                                          2e-9,
+                                          "closed form (cut-through " << cutThrough << ", latency "
+                                                                      << latency << ")");
+                if (!latency.IsZero())
+                {
+                    NS_TEST_ASSERT_MSG_EQ_TOL((fct - RunOnce(cutThrough, Time(0))).GetSeconds(),
+                                              2 * l,
+                                              1e-12,
+                                              "the latency adds once per crossing, each way");
+                }
+            }
+        }
+    }
+};
+
+/**
  * 16-to-1 incast of 1 MB WRITEs, no congestion control. With PFC: lossless, pause
  * frames upstream, every message completes and the receiver's link stays >= 95%
  * busy. Without PFC and with a small buffer: drops, recovered by go-back-N.
@@ -459,10 +550,11 @@ class EgressSchedulingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(k.losslessDrops + k.lossyDrops, 0, "no drop");
         NS_TEST_ASSERT_MSG_EQ(k.retransmittedPackets, 0, "nothing retransmitted");
         // 2 x 1000 packets of 1082 wire bytes at 100 Gb/s: 173.1 us on the uplink, then
-        // about 8 us of cables (four 1 us hops there, four back for the last ACK).
+        // about 8 us of cables (four 1 us hops there, four back for the last ACK) and
+        // 1.8 us of switches (three there, three back, 300 ns each: SwitchLatency).
         const double last = std::max(end[0], end[1]);
         NS_TEST_ASSERT_MSG_GT(last, 173.1e-6, "the last message ends after both's bytes");
-        NS_TEST_ASSERT_MSG_LT(last, 182e-6, "the uplink stays busy until then");
+        NS_TEST_ASSERT_MSG_LT(last, 183.8e-6, "the uplink stays busy until then");
         if (m_dwrr)
         {
             NS_TEST_ASSERT_MSG_EQ_TOL(end[1] / end[0], 1.0, 0.01, "DWRR: both end together");
@@ -529,6 +621,11 @@ class IdlePortShortcutTestCase : public TestCase
         Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         RoceFabricHelper helper;
         helper.SetSwitchAttribute("IdlePortShortcut", BooleanValue(shortcut));
+        // Untimed forwarding: with SwitchLatency or CutThrough the shortcut also hands
+        // a frame to a port whose frame ends by the time it is ready, where the port
+        // would pull it at that end: the buffer frees earlier and results differ.
+        helper.SetSwitchAttribute("SwitchLatency", TimeValue(Time(0)));
+        helper.SetSwitchAttribute("CutThrough", BooleanValue(false));
         helper.SetMmuAttribute("BufferSize", UintegerValue(2000000));
         if (!victim)
         {
@@ -969,6 +1066,7 @@ class Rocev2FabricTestSuite : public TestSuite
         AddTestCase(new PacedRoundRobinTestCase(0.45), AI_FABRIC_QUICK);
         AddTestCase(new PacedRoundRobinTestCase(1.0), AI_FABRIC_QUICK);
         AddTestCase(new UnloadedMessageTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new SwitchLatencyClosedFormTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new IncastTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new VictimFlowTestCase, AI_FABRIC_QUICK);

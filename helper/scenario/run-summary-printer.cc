@@ -194,8 +194,16 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     {
         os << " (preset " << preset << ")";
     }
-    os << ", lb " << Text(s, {"config", "lb"}) << ", routing " << Text(s, {"config", "routing"})
-       << "\n";
+    os << ", lb " << Text(s, {"config", "lb"}) << ", routing " << Text(s, {"config", "routing"});
+    if (auto latency = Number(s, {"switch_forwarding", "latency_ns"}))
+    {
+        // What every switch ran with (--switch-latency, --cut-through or the fabric's).
+        const json* cut = At(s, {"switch_forwarding", "cut_through"});
+        os << "; switches " << Text(s, {"switch_forwarding", "latency_ns"}) << " ns "
+           << (cut != nullptr && cut->is_boolean() && cut->get<bool>() ? "cut-through"
+                                                                       : "store-and-forward");
+    }
+    os << "\n";
 
     const json* complete = At(s, {"complete"});
     if (const json* d = At(s, {"deadlock"}))

@@ -639,6 +639,48 @@ BuildKnobs()
                          "simulators' topologies; fibre ~5 ns/m)",
                          &C::linkDelay,
                          true));
+    k.push_back(MakeKnob(
+        "switch-latency",
+        "port-to-port forwarding latency of every switch, both fabrics; '' = the fabric's "
+        "own (RoCEv2 300ns, NVIDIA Spectrum; InfiniBand 150ns, NVIDIA Quantum-2; sources in "
+        "doc/switch-latency.md). summary.json switch_forwarding has the value in force",
+        "'' or a time in 0.." + std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) +
+            "s in ns-3 units (s, ms, us, ns, ps)",
+        Type::TIME,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.switchLatency.reset();
+                return;
+            }
+            c.switchLatency = ParseTime(v);
+        },
+        [](const C& c) { return c.switchLatency ? FormatTime(*c.switchLatency) : std::string(); },
+        true));
+    k.push_back(MakeKnob(
+        "cut-through",
+        "switches forward cut-through (1: once the header is in and --switch-latency has "
+        "passed, never ending before the tail) or store-and-forward (0: the whole packet, "
+        "then --switch-latency), both fabrics; '' = the fabric's own (1 on both). "
+        "summary.json switch_forwarding has the value in force",
+        "'', 0 or 1",
+        Type::FLAG,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.cutThrough.reset();
+                return;
+            }
+            if (v != "0" && v != "1")
+            {
+                throw ConfigError("'" + v + "' is not '', 0 or 1");
+            }
+            c.cutThrough = (v == "1");
+        },
+        [](const C& c) {
+            return c.cutThrough ? std::string(*c.cutThrough ? "1" : "0") : std::string();
+        },
+        true));
     k.push_back(Unsigned("mtu",
                          "payload bytes per packet (RoCE path MTUs carry 1024 or 4096 payload "
                          "bytes; 1000 as in the HPCC-derived simulators)",

@@ -100,6 +100,10 @@ class ScenarioConfig
     DataRate hostRate{100000000000ULL};   ///< host link rate
     DataRate fabricRate{100000000000ULL}; ///< switch-to-switch link rate
     Time linkDelay{MicroSeconds(1)};      ///< per-link propagation delay
+    /// every switch's port-to-port latency; unset = the fabric's switch default
+    std::optional<Time> switchLatency;
+    /// cut-through (true) or store-and-forward switches; unset as switchLatency
+    std::optional<bool> cutThrough;
     uint32_t mtu{1000};                   ///< payload bytes per packet
     uint64_t bytes{1000000};              ///< message / collective size in bytes
     uint64_t buffer{32000000};            ///< switch shared buffer in bytes

@@ -29,6 +29,7 @@
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/message-kind.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
@@ -122,6 +123,31 @@ AttributesJson(Ptr<Object> object)
         }
     }
     return j;
+}
+
+/**
+ * --switch-latency and --cut-through on the switches \p helper makes (a SwitchT each).
+ * \return the values in force: where unset, what a SwitchT takes by default (its
+ * attributes' defaults, or what --ns3::...::SwitchLatency set), for summary.json
+ */
+template <typename SwitchT>
+std::pair<Time, bool>
+ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper)
+{
+    if (c.switchLatency)
+    {
+        helper.SetSwitchAttribute("SwitchLatency", TimeValue(*c.switchLatency));
+    }
+    if (c.cutThrough)
+    {
+        helper.SetSwitchAttribute("CutThrough", BooleanValue(*c.cutThrough));
+    }
+    Ptr<SwitchT> probe = CreateObject<SwitchT>();
+    TimeValue latency;
+    BooleanValue cutThrough;
+    probe->GetAttribute("SwitchLatency", latency);
+    probe->GetAttribute("CutThrough", cutThrough);
+    return {c.switchLatency.value_or(latency.Get()), c.cutThrough.value_or(cutThrough.Get())};
 }
 } // namespace
 
@@ -340,6 +366,7 @@ ScenarioRunner::BuildRoceFabric()
         throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
                           e.what());
     }
+    m_switchTiming = ApplySwitchTiming<RoceSwitch>(c, helper);
     Ptr<RoceFabric> roce;
     try
     {
@@ -435,6 +462,7 @@ ScenarioRunner::BuildIbFabric()
         throw ConfigError("--lb=" + c.lb + ": with --fabric=infiniband allowed " + allowed);
     }
     }
+    m_switchTiming = ApplySwitchTiming<IbSwitch>(c, helper);
     try
     {
         helper.SetCongestionControl(c.cc, c.ccPreset);
@@ -834,6 +862,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         }
         s["congestion_control"] = cc;
     }
+    // What every switch ran with (--switch-latency / --cut-through, or the fabric's).
+    s["switch_forwarding"] = {{"latency_ns", m_switchTiming.first.GetPicoSeconds() / 1000.0},
+                              {"cut_through", m_switchTiming.second}};
     s["topology"] = {{"description", m_graph->Describe()},
                      {"hosts", m_graph->GetNHosts()},
                      {"switches", m_graph->GetNSwitches()},

@@ -6,6 +6,7 @@
 
 #include "scenario-config.h"
 
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/topology-helper.h"
 #include "ns3/workload-registry.h"
@@ -14,6 +15,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -98,6 +100,8 @@ class ScenarioRunner
     static constexpr uint64_t kDependencyCheckBudget = 50'000'000;
 
     ScenarioConfig m_config;
+    /// every switch's SwitchLatency and CutThrough in force (summary.json)
+    std::pair<Time, bool> m_switchTiming{Time(0), false};
     Ptr<TopologyGraph> m_graph;
     Ptr<RouteTable> m_routes;
     Ptr<RdmaFabric> m_fabric;

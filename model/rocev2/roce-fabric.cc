@@ -313,14 +313,34 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     uint64_t first = (nPackets == 1 ? lastPayload + imm : mtu) + base + reth;
     uint64_t last = nPackets == 1 ? first : lastPayload + base + imm;
     uint64_t total = bytes + nPackets * base + reth + imm;
-    // Pipelined store-and-forward through the path's links.
-    const double best = PipelinedMakespan(rates, first, total, last);
-    double ackBytes = nic->GetAckWireBytes();
+    // The switches' forwarding (RoceSwitch SwitchLatency, CutThrough), as IbFabric.
+    const auto switches = static_cast<double>(links.size() - 1);
+    const bool cutThrough = !m_switches.empty() && m_switches[0]->IsCutThrough();
+    const double latency =
+        m_switches.empty() ? 0.0 : m_switches[0]->GetSwitchLatency().GetSeconds();
+    double best = 0;
+    if (cutThrough)
+    {
+        // The message streams at the slowest link; the others add one packet's time at
+        // most where they are slower than the next (ignored: ideal).
+        best = total * 8.0 / *std::min_element(rates.begin(), rates.end());
+    }
+    else
+    {
+        // Pipelined store-and-forward through the path's links.
+        best = PipelinedMakespan(rates, first, total, last);
+    }
+    best += switches * latency;
+    // The ACK: cut-through one serialization at the slowest link, store-and-forward
+    // one per link; the switches' latency either way.
+    const double ackBytes = nic->GetAckWireBytes();
     double back = 0;
     for (double rate : rates)
     {
-        back += ackBytes * 8.0 / rate;
+        const double t = ackBytes * 8.0 / rate;
+        back = cutThrough ? std::max(back, t) : back + t;
     }
+    back += switches * latency;
     return RoundedSeconds(best + back) + delay * 2;
 }
 
@@ -354,12 +374,11 @@ RdmaFabric::HostPort
 RoceFabric::GetHostPort(uint32_t host) const
 {
     Ptr<RoceNic> nic = m_nics[host];
-    // RoCEv2 switches forward in zero time (store-and-forward only).
     return {nic->GetDevice()->GetDataRate(),
             nic->GetMtu(),
             nic->GetFullPacketWireBytes(),
             nic->GetAckWireBytes(),
-            Time(0)};
+            m_switches.empty() ? Time(0) : m_switches[0]->GetSwitchLatency()};
 }
 
 RoceFabric::Counters

@@ -18,6 +18,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <typeinfo>
 
@@ -295,19 +296,35 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
 {
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).
     m_busy = true;
-    const uint32_t bytes = frame.view.frameBytes;
-    const int64_t txTicks = GetTransmitTicks(bytes);
+    const int64_t now = FabricSimulator::NowTicks();
+    const int64_t txTicks = GetTransmitTicks(frame.view.frameBytes);
+    int64_t start = now;
+    if (frame.readyTicks != 0)
+    {
+        // A switch's frame (RoceSwitch: SwitchLatency, CutThrough): not before it is
+        // ready, nor before the wire was free. Cut-through may put the start before
+        // now (the frame arrived whole, its head earlier): the wire has been idle
+        // since m_txEnd (PauseExpired moves it to a resume), and the frame's end is
+        // never before now (the switch made it wait for its tail).
+        start = std::max(frame.readyTicks, m_txEnd);
+        frame.readyTicks = 0;
+    }
+    m_txStart = start;
+    m_txEnd = start + txTicks;
+    NS_ASSERT_MSG(m_txEnd >= now, "a frame ending before it arrived");
+    Carry(frame, start - now, txTicks);
+    return m_txEnd - now;
+}
+
+void
+RoceNetDevice::Carry(RoceParsedFrame& frame, int64_t startIn, int64_t txTicks)
+{
     m_txFrames++;
-    m_txBytes += bytes;
-    if (HasSinks(m_phyTxBeginTrace))
+    m_txBytes += frame.view.frameBytes;
+    if (HasSinks(m_phyTxBeginTrace) || HasSinks(m_promiscSnifferTrace))
     {
-        m_phyTxBeginTrace(frame.GetPacket());
+        FireTxTraces(frame.GetPacket(), startIn);
     }
-    if (HasSinks(m_promiscSnifferTrace))
-    {
-        m_promiscSnifferTrace(frame.GetPacket());
-    }
-    m_txEnd = FabricSimulator::NowTicks() + txTicks;
     if (m_outgoing == nullptr)
     {
         m_outgoing = m_cable->GetDirectionFrom(this); // both ends are attached by now
@@ -316,17 +333,53 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
         m_cableDelayTicks = m_outgoing->GetDelayTicks();
         m_plainCable = typeid(*m_cable) == typeid(RoceChannel);
     }
+    // The frame's last bit leaves startIn + txTicks from now.
+    const int64_t endIn = startIn + txTicks;
     if (!m_plainCable)
     {
         // A channel subclass (a remote channel, a test's) sees every frame.
-        m_cable->TransmitStart(frame, this, TimeStep(txTicks));
-        return txTicks;
+        m_cable->TransmitStart(frame, this, TimeStep(endIn));
+        return;
     }
     // RoceChannel::TransmitStart, devirtualized: the cable's direction is read only
     // without the timing wheel.
-    const int64_t arrival = txTicks + m_cableDelayTicks;
-    RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, arrival);
-    return txTicks;
+    RoceChannel::Direction::Carry(frame, m_peer, m_peerNode, endIn + m_cableDelayTicks);
+}
+
+void
+RoceNetDevice::FireTxTraces(Ptr<Packet> p, int64_t startIn)
+{
+    if (startIn > 0)
+    {
+        // The frame waits for its switch's latency: trace it (pcap) when it starts.
+        Simulator::Schedule(TimeStep(startIn), &RoceNetDevice::FireTxTraces, this, p, 0);
+        return;
+    }
+    m_phyTxBeginTrace(p);
+    m_promiscSnifferTrace(p);
+}
+
+bool
+RoceNetDevice::SendInGap()
+{
+    // The wire is idle until the frame committed to it starts (its switch's latency):
+    // a pause frame that fits before it goes now, as a real port would send it.
+    const int64_t now = FabricSimulator::NowTicks();
+    if (!m_busy || m_control.empty() || m_txStart <= now)
+    {
+        return false;
+    }
+    const int64_t begin = std::max(now, m_gapEnd); // after an earlier one in the gap
+    const int64_t txTicks = GetTransmitTicks(m_control.front().view.frameBytes);
+    if (begin + txTicks > m_txStart)
+    {
+        return false;
+    }
+    RoceParsedFrame frame = std::move(m_control.front());
+    m_control.pop_front();
+    m_gapEnd = begin + txTicks;
+    Carry(frame, begin - now, txTicks);
+    return true;
 }
 
 void
@@ -413,6 +466,9 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     {
         m_pausedMask &= ~(1U << prio);
         m_pausedTotal[prio] += FabricSimulator::Now() - m_pauseStart[prio];
+        // A switch's frame pulled now may not be backdated (cut-through) to before
+        // the pause ended.
+        m_txEnd = std::max(m_txEnd, FabricSimulator::NowTicks());
         RequestTransmit();
     }
 }
@@ -468,7 +524,11 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
                                                    this,
                                                    prio);
     }
-    RequestTransmit();
+    SendInGap();
+    if (!m_control.empty())
+    {
+        RequestTransmit();
+    }
 }
 
 bool

@@ -20,6 +20,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <array>
 
 namespace ns3
@@ -73,6 +74,22 @@ class RoceNetDevice : public NetDevice
             return false;
         }
         return !m_busy || (!m_completionPending && FabricSimulator::NowTicks() >= m_txEnd);
+    }
+
+    /**
+     * CanTransmitNow for a switch's frame ready at time step \p ready (0: now): it may
+     * also be handed over while the frame on the wire still runs, if that one ends
+     * by \p ready (the port would start it then with nothing in between: no pause
+     * frame waits, \p prio is not paused).
+     */
+    bool CanTransmitBy(uint8_t prio, int64_t ready) const
+    {
+        if (!m_control.empty() || ((m_pausedMask >> prio) & 1) != 0)
+        {
+            return false;
+        }
+        return !m_busy ||
+               (!m_completionPending && std::max(FabricSimulator::NowTicks(), ready) >= m_txEnd);
     }
 
     /**
@@ -214,8 +231,22 @@ class RoceNetDevice : public NetDevice
     /// Schedule TransmitComplete \p delayTicks time steps ahead (a FabricSimulator call).
     void ScheduleCompletion(int64_t delayTicks);
     void StartTransmission(RoceParsedFrame& frame);
-    /// Begin sending \p frame; \return its serialization time (time steps).
+    /**
+     * Begin sending \p frame: at once, or for a switch's frame when it is ready
+     * (RoceParsedFrame::readyTicks) and the wire is free. \return the time steps
+     * until its end
+     */
     int64_t PutOnWire(RoceParsedFrame& frame);
+    /// Count \p frame, trace it and hand it to the cable; it starts \p startIn time
+    /// steps from now (negative: it started before) and lasts \p txTicks.
+    void Carry(RoceParsedFrame& frame, int64_t startIn, int64_t txTicks);
+    /// PhyTxBegin and PromiscSniffer for a frame starting \p startIn time steps from now.
+    void FireTxTraces(Ptr<Packet> p, int64_t startIn);
+    /**
+     * Send the first pause frame waiting now if the wire is idle until the frame
+     * committed to it starts and it fits there. \return true if it was sent
+     */
+    bool SendInGap();
     void TransmitComplete();
     /// TransmitComplete of \p port, as a FabricSimulator call.
     static void CompleteCall(void* port, void* payload);
@@ -248,9 +279,12 @@ class RoceNetDevice : public NetDevice
     int64_t m_cableDelayTicks{0};                //!< m_outgoing's delay (kept here)
     uint32_t m_peerNode{0};                      //!< m_outgoing's receiver node (kept here)
     int64_t m_txEnd{0};                          //!< when the frame on the wire ends (time step)
-    double m_ticksPerByte{0};                    //!< simulator ticks per byte at m_rate
-    uint64_t m_txFrames;                         //!< frames sent
-    uint64_t m_txBytes;                          //!< bytes sent (FCS excluded)
+    int64_t m_txStart{0};                        //!< when it starts (time step; later than
+                                                 //!< its commit while its switch's latency runs)
+    int64_t m_gapEnd{0};      //!< end of the last pause frame sent before m_txStart (SendInGap)
+    double m_ticksPerByte{0}; //!< simulator ticks per byte at m_rate
+    uint64_t m_txFrames;      //!< frames sent
+    uint64_t m_txBytes;       //!< bytes sent (FCS excluded)
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
     RoceChannel* m_cable{nullptr}; //!< m_channel, without a Ptr copy per frame
 

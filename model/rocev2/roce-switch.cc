@@ -14,6 +14,8 @@
 #include "ns3/dragonfly-routing.h"
 #include "ns3/ecmp-egress-policy.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-simulator.h"
+#include "ns3/forwarding-timing.h"
 #include "ns3/integer.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
@@ -29,6 +31,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 namespace ns3
@@ -67,7 +70,11 @@ RoceSwitch::GetTypeId()
             .AddAttribute("IdlePortShortcut",
                           "Send a frame that meets an idle egress port with empty queues "
                           "without the trip through the queue (the same steps in the same "
-                          "order, so the same results: false is for checking that)",
+                          "order, so the same results: false is for checking that). With "
+                          "SwitchLatency or CutThrough it also hands over a frame that is "
+                          "ready no earlier than the end of the port's current frame (the "
+                          "port would start it then with nothing in between), which frees "
+                          "its buffer up to SwitchLatency earlier than a pull at that end",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceSwitch::m_idlePortShortcut),
                           MakeBooleanChecker())
@@ -112,6 +119,26 @@ RoceSwitch::GetTypeId()
                                           "ugal",
                                           RoceSwitch::AUTO,
                                           "auto"))
+            .AddAttribute("SwitchLatency",
+                          "Port-to-port forwarding latency (time from the header's arrival, "
+                          "cut-through, or the tail's, store-and-forward, to the earliest "
+                          "start on the output port). Default 300 ns: the port-to-port "
+                          "latency of NVIDIA's Spectrum-2 Ethernet switch ASIC with its "
+                          "cut-through between ports (Linley Group, 'Spectrum-2 Debuts "
+                          "200GbE', 31 July 2017); NVIDIA publishes no port-to-port figure "
+                          "for Spectrum-4 (SN5600), Broadcom none for Tomahawk 5. "
+                          "doc/switch-latency.md compares it with InfiniBand's",
+                          TimeValue(NanoSeconds(300)),
+                          MakeTimeAccessor(&RoceSwitch::m_latency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CutThrough",
+                          "Start a frame on its output once its header is in and "
+                          "SwitchLatency has passed, never ending before its tail is in "
+                          "(true: Spectrum's cut-through) or store the whole frame first, "
+                          "then SwitchLatency (false)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_cutThrough),
+                          MakeBooleanChecker())
             .AddAttribute("UgalOffsetBytes",
                           "UGAL bias towards the minimal path (bytes): minimal when q_min <= "
                           "2 q_nonmin + offset. Default 0: the plain UGAL-L rule of Kim et "
@@ -137,6 +164,7 @@ RoceSwitch::RoceSwitch()
       m_routingMode(AUTO),
       m_forwarded(0),
       m_reclassified(0),
+      m_latency(NanoSeconds(300)),
       m_dwrrQuantum(1500),
       m_useClassRule(true),
       m_ugalOffset(0),
@@ -272,6 +300,10 @@ RoceSwitch::SetEgressPolicy(Ptr<EgressPortPolicy> policy)
 void
 RoceSwitch::Setup(uint32_t mtuFrameBytes)
 {
+    // In time steps once the resolution is fixed; a switch forwarding store-and-forward
+    // in zero time leaves the frame path as it was.
+    m_latencyTicks = m_latency.GetTimeStep();
+    m_timedForwarding = m_cutThrough || m_latencyTicks != 0;
     if (!m_mmu)
     {
         m_mmu = CreateObject<SharedBufferMmu>();
@@ -291,6 +323,18 @@ RoceSwitch::Setup(uint32_t mtuFrameBytes)
         m_ecn.push_back(marker);
     }
     m_mmu->Configure(static_cast<uint32_t>(m_ports.size()), rates, delays, mtuFrameBytes);
+}
+
+Time
+RoceSwitch::GetSwitchLatency() const
+{
+    return m_latency;
+}
+
+bool
+RoceSwitch::IsCutThrough() const
+{
+    return m_cutThrough;
 }
 
 uint32_t
@@ -759,9 +803,21 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         SetPriority(frame, outPrio);
         m_reclassified++;
     }
+    if (m_timedForwarding)
+    {
+        // When the output may start it (RoceNetDevice::PutOnWire reads it): the frame
+        // arrived whole now, its head one input serialization earlier.
+        const int64_t txOut = m_ports[out]->GetTransmitTicks(bytes);
+        frame.readyTicks =
+            FabricSimulator::NowTicks() +
+            ForwardingTiming::StartAfterTail(m_cutThrough,
+                                             m_latencyTicks,
+                                             m_cutThrough ? dev.GetTransmitTicks(bytes) : 0,
+                                             txOut);
+    }
     uint8_t& nonEmpty = m_nonEmpty[out];
     if (m_idlePortShortcut && nonEmpty == 0 && inPort != out && (!m_dwrr || outPrio == 7) &&
-        m_ports[out]->CanTransmitNow(outPrio))
+        m_ports[out]->CanTransmitBy(outPrio, frame.readyTicks))
     {
         ForwardAtOnce(inPort, prio, out, outPrio, frame);
         return;
@@ -801,18 +857,23 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     // (No ECN step: the queue it leaves is empty, and EcnMarker never marks at a
     // depth of 0 <= Kmin, nor draws a random number there.)
     m_forwarded++;
-    // The port was idle (its busy flag may only outlast an ended frame) and stays
-    // without queued frames: nothing to pull when this one ends.
+    // The port was idle (its busy flag may only outlast an ended frame), or its frame
+    // ends by the time this one is ready, and it stays without queued frames: nothing
+    // to pull when this one ends.
     m_ports[out]->TransmitNowAlone(frame);
 }
 
 int
 RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
 {
-    const uint8_t ready = m_nonEmpty[outPort] & static_cast<uint8_t>(~pausedMask);
+    uint8_t ready = m_nonEmpty[outPort] & static_cast<uint8_t>(~pausedMask);
     if (ready == 0)
     {
         return -1;
+    }
+    if (m_timedForwarding && (ready & (ready - 1)) != 0)
+    {
+        ready = ReadyQueues(outPort, ready);
     }
     // Control traffic (priority 7) is always served first; strict priority then
     // takes the highest ready queue.
@@ -830,7 +891,7 @@ RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
     {
         const uint8_t q = turn.queue;
         EgressQueue& queue = port.queue[q];
-        if (queue.frames.size != 0 && !(pausedMask & (1U << q)))
+        if (((ready >> q) & 1) != 0)
         {
             if (!turn.granted)
             {
@@ -851,6 +912,41 @@ RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
         turn.queue = static_cast<uint8_t>((q + 1) % 7);
         turn.granted = false;
     }
+}
+
+uint8_t
+RoceSwitch::ReadyQueues(uint32_t outPort, uint8_t candidates)
+{
+    // The scheduler sees a frame once its switch latency has passed: the queues whose
+    // head is ready now; if none is, the one whose head is ready first (the port waits
+    // for it; a frame arriving later is ready later still).
+    const int64_t now = FabricSimulator::NowTicks();
+    const EgressPort& port = m_egress[outPort];
+    uint8_t readyNow = 0;
+    uint8_t first = 0;
+    int64_t firstTicks = INT64_MAX;
+    for (int q = 7; q >= 0; --q)
+    {
+        if (((candidates >> q) & 1) == 0)
+        {
+            continue;
+        }
+        const int64_t r = m_framePool.Front(port.queue[q].frames).frame.readyTicks;
+        if (r <= now)
+        {
+            readyNow |= static_cast<uint8_t>(1U << q);
+            if (!m_dwrr || q == 7)
+            {
+                return readyNow; // strict priority: the highest ready queue is the pick
+            }
+        }
+        else if (r < firstTicks)
+        {
+            firstTicks = r;
+            first = static_cast<uint8_t>(1U << q);
+        }
+    }
+    return readyNow != 0 ? readyNow : first;
 }
 
 bool

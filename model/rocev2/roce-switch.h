@@ -8,6 +8,7 @@
 #include "shared-buffer-mmu.h"
 
 #include "ns3/frame-pool.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
@@ -50,6 +51,18 @@ class DragonflyRouting;
  * and queues it on the new priority. PFC accounting of the ingress stays on the
  * priority the frame arrived with. Frames on other priorities (e.g. control, 7)
  * are never reclassified.
+ *
+ * Forwarding latency (SwitchLatency, CutThrough): a frame arrives whole (its tail),
+ * is classified, routed and admitted at once, and the switch writes into it when its
+ * output port may start it (ForwardingTiming: cut-through, header + SwitchLatency but
+ * never ending before the tail; store-and-forward, tail + SwitchLatency). The port
+ * starts it then or when its wire is free, whichever is later, without an event of
+ * its own: the wait is part of the frame's time on the port (RoceNetDevice::PutOnWire).
+ * A cut-through frame whose head came in long enough ago starts before its tail
+ * arrived, as on the switch. Contention for an output is resolved in the order frames
+ * arrive whole (a real cut-through switch arbitrates on headers), and a frame handed
+ * to its port waits there through its latency even if a pause for its priority
+ * arrives meanwhile (pause frames the port sends go out in that wait if they fit).
  *
  * DragonFly non-minimal routing (RoutingMode valiant / ugal): at the router a host
  * attaches to, Valiant sends a packet through a random intermediate group; UGAL
@@ -95,6 +108,10 @@ class RoceSwitch : public Object, public RocePortOwner
     uint32_t GetNPorts() const;
     Ptr<RoceNetDevice> GetPort(uint32_t i) const;
     Ptr<SharedBufferMmu> GetMmu() const;
+    /// \return the SwitchLatency attribute
+    Time GetSwitchLatency() const;
+    /// \return the CutThrough attribute
+    bool IsCutThrough() const;
     uint32_t GetHashSeed() const;
     uint64_t GetQueueBytes(uint32_t port, uint8_t queue) const;
     /// \return a bit per egress queue of port `port` that holds frames (bit q: queue q)
@@ -206,6 +223,9 @@ class RoceSwitch : public Object, public RocePortOwner
                        uint8_t outPrio,
                        RoceParsedFrame& frame);
     int PickQueue(uint32_t outPort, uint8_t pausedMask);
+    /// Of the queues \p candidates (a bit each, two or more) of \p outPort, those
+    /// whose head frame is ready now, or else the one whose head is ready first.
+    uint8_t ReadyQueues(uint32_t outPort, uint8_t candidates);
     void Drop(uint32_t port, const char* reason, bool lossless);
     /// A frame the PFC watchdog's drop action discards (counted apart from Drop's).
     void DropForWatchdog(uint32_t port);
@@ -319,6 +339,10 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
+    Time m_latency;               //!< SwitchLatency
+    int64_t m_latencyTicks{0};    //!< m_latency in time steps (Setup)
+    bool m_cutThrough{true};      //!< CutThrough
+    bool m_timedForwarding{true}; //!< latency or cut-through: frames get a ready time
     uint32_t m_dwrrQuantum;
     bool m_useClassRule;
     int64_t m_ugalOffset;

@@ -325,6 +325,10 @@ PAUSED_SHORTCUT = [
     "--buffer=500KB",
     "--background=websearch",
     "--load=0.5",
+    # Untimed switches: with a latency the shortcut also hands a frame to a port whose
+    # frame ends by the time it is ready, which frees buffer earlier (RoceSwitch help).
+    "--switch-latency=0ns",
+    "--cut-through=0",
 ]
 
 
@@ -343,6 +347,31 @@ def test_idle_port_shortcut_gives_the_same_run(run, tmp_path):
     sb = json.loads((b / "summary.json").read_text())
     assert sa["events"] == sb["events"]
     assert sa["pfc_pause_frames"] > 1000 and sa["complete"] is True
+
+
+def test_switch_latency_flags_echo_the_values_in_force(run, tmp_path):
+    """--switch-latency and --cut-through override both fabrics' switches; unset, the
+    summary.json's switch_forwarding has each fabric's own default (RoCEv2 300 ns,
+    InfiniBand 150 ns)."""
+    cases = [
+        (["--fabric=rocev2"], 300, True),
+        (["--fabric=infiniband", "--mtu=1024"], 150, True),
+        (["--fabric=rocev2", "--switch-latency=1us", "--cut-through=0"], 1000, False),
+        (["--fabric=infiniband", "--mtu=1024", "--switch-latency=450ns"], 450, True),
+    ]
+    for i, (flags, latency, cut) in enumerate(cases):
+        out = tmp_path / f"o{i}"
+        r = run(*SMALL, *flags, f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        s = json.loads((out / "summary.json").read_text())
+        assert s["switch_forwarding"] == {"latency_ns": latency, "cut_through": cut}
+    for bad, message in [
+        ("--switch-latency=fast", "'fast' is not a time"),
+        ("--cut-through=yes", "'yes' is not '', 0 or 1"),
+    ]:
+        r = run(*SMALL, bad, f"--out={tmp_path / 'bad'}")
+        assert r.returncode == 2
+        assert message in r.stderr
 
 
 def test_stop_time_cuts_run_short(run, tmp_path):

@@ -150,7 +150,8 @@ class RoceParsedFrame
     // packet object, whose cache line a hop would otherwise never need.
     RoceParsedFrame(RoceParsedFrame&& other) noexcept
         : m_packet(other.m_packet),
-          view(other.view)
+          view(other.view),
+          readyTicks(other.readyTicks)
     {
         other.m_packet = nullptr;
     }
@@ -161,6 +162,7 @@ class RoceParsedFrame
         {
             Release();
             view = other.view;
+            readyTicks = other.readyTicks;
             m_packet = other.m_packet;
             other.m_packet = nullptr;
         }
@@ -184,6 +186,7 @@ class RoceParsedFrame
     {
         Release();
         view = v;
+        readyTicks = 0;
     }
 
     /// \return true if the bytes have been written (GetPacket was called, or given)
@@ -208,6 +211,13 @@ class RoceParsedFrame
 
   public:
     RoceFrameView view; //!< the frame's decoded headers
+    /**
+     * The earliest time step at which the port sending the frame next may start it;
+     * 0: at once. A switch writes it (its SwitchLatency, store-and-forward or
+     * cut-through) when the frame arrives, the sending port reads it and clears it
+     * (RoceNetDevice::PutOnWire): it is a hop's state, not part of the frame's bytes.
+     */
+    int64_t readyTicks{0};
 };
 
 /**
