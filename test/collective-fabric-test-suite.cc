@@ -290,6 +290,8 @@ class DefaultAckRingTestCase : public TestCase
                   << " Gb/s; busbw default ACKs " << busbw * 1e-9 << " Gb/s (" << busbw / goodput
                   << "), an ACK per packet at priority 7 " << oldBusbw * 1e-9 << " Gb/s ("
                   << oldBusbw / goodput << ")" << std::endl;
+        ReportValidation("ring-16MB-k4-busbw-gbps", busbw * 1e-9);
+        ReportValidation("ring-16MB-k4-busbw-gbps.expected", goodput * 1e-9);
         NS_TEST_ASSERT_MSG_GT_OR_EQ(busbw / goodput, 0.90, "busbw >= 0.9 of the goodput");
         NS_TEST_ASSERT_MSG_LT(oldBusbw / goodput, 0.90, "per-packet ACKs fall short of it");
         NS_TEST_ASSERT_MSG_EQ(now.counters.losslessDrops + now.counters.lossyDrops, 0, "no drop");
@@ -431,6 +433,9 @@ class AlgorithmAlphaBetaTestCase : public TestCase
                   << " B=" << B * 1e-9 << " Gb/s alpha=" << alpha * 1e6 << " us T=" << t * 1e6
                   << " us model=" << model * 1e6 << " us ratio=" << t / model << " allowed [" << lo
                   << ", " << hi << "]" << std::endl;
+        const std::string key = m_alg + "-star-" + std::to_string(n) + "-us";
+        ReportValidation(key, t * 1e6);
+        ReportValidation(key + ".expected", model * 1e6);
         NS_TEST_ASSERT_MSG_GT_OR_EQ(t / model, lo, m_alg + ": not faster than its alpha-beta cost");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(t / model, hi, m_alg + ": within its alpha-beta cost");
         NS_TEST_ASSERT_MSG_EQ(big.counters.losslessDrops + big.counters.lossyDrops, 0, "no drop");

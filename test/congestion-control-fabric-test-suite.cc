@@ -11,6 +11,7 @@
 #include "ai-fabric-test-util.h"
 
 #include "ns3/config.h"
+#include "ns3/dcqcn-congestion-control.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
@@ -20,6 +21,7 @@
 #include "ns3/roce-switch.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/swift-congestion-control.h"
 #include "ns3/topology-graph.h"
 #include "ns3/uinteger.h"
@@ -34,16 +36,19 @@ using namespace ns3;
 namespace
 {
 
-/// A star: `hosts` hosts on one switch, 100 Gb/s, 1 us cables.
+/// A star: `hosts` hosts on one switch, `rate` (100 Gb/s), 1 us cables.
 Ptr<TopologyGraph>
-Star(uint32_t hosts, uint32_t& switchNode, std::vector<uint32_t>& hostNodes)
+Star(uint32_t hosts,
+     uint32_t& switchNode,
+     std::vector<uint32_t>& hostNodes,
+     DataRate rate = DataRate("100Gbps"))
 {
     Ptr<TopologyGraph> g = Create<TopologyGraph>();
     switchNode = g->AddSwitch();
     for (uint32_t i = 0; i < hosts; ++i)
     {
         uint32_t h = g->AddHost();
-        g->AddLink(h, switchNode, DataRate("100Gbps"), MicroSeconds(1));
+        g->AddLink(h, switchNode, rate, MicroSeconds(1));
         hostNodes.push_back(h);
     }
     return g;
@@ -101,11 +106,21 @@ class DcqcnFairnessTestCase : public TestCase
         uint64_t drops;
     };
 
-    Result Run(const std::string& cc, const std::string& preset)
+    Result Run(const std::string& cc,
+               const std::string& preset,
+               DataRate rate = DataRate("100Gbps"))
     {
         uint32_t sw = 0;
         std::vector<uint32_t> hosts;
-        Ptr<TopologyGraph> g = Star(3, sw, hosts);
+        Ptr<TopologyGraph> g = Star(3, sw, hosts, rate);
+        if (cc == "dcqcn")
+        {
+            // The preset's switch side (ECN marking), as the scenario runner applies it.
+            for (const auto& [name, value] : DcqcnCongestionControl::GetSwitchPreset(preset))
+            {
+                Config::SetDefault("ns3::EcnMarker::" + name, StringValue(value));
+            }
+        }
         Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         RoceFabricHelper helper;
         helper.SetCongestionControl(cc, preset);
@@ -134,6 +149,7 @@ class DcqcnFairnessTestCase : public TestCase
         r.pauses = k.pauseFramesSent;
         r.drops = k.losslessDrops + k.lossyDrops;
         Simulator::Destroy();
+        Config::Reset();
         return r;
     }
 
@@ -145,6 +161,16 @@ class DcqcnFairnessTestCase : public TestCase
         std::cout << "DCQCN hpcc: " << d.wireGbps[0] << " / " << d.wireGbps[1] << " Gb/s, pauses "
                   << d.pauses << "; none: " << n.wireGbps[0] << " / " << n.wireGbps[1]
                   << " Gb/s, pauses " << n.pauses << std::endl;
+        ReportValidation("dcqcn-hpcc-100g-2flows-min-gbps", std::min(d.wireGbps[0], d.wireGbps[1]));
+        // Zhu et al. 2015 (SIGCOMM): flows converge to their fair share at 40 Gb/s with
+        // the paper's parameters (sender and switch marking: the 'paper' preset).
+        Result p = Run("dcqcn", "paper", DataRate("40Gbps"));
+        std::cout << "DCQCN paper, 40G: " << p.wireGbps[0] << " / " << p.wireGbps[1]
+                  << " Gb/s, pauses " << p.pauses << std::endl;
+        ReportValidation("dcqcn-paper-40g-2flows-min-gbps", std::min(p.wireGbps[0], p.wireGbps[1]));
+        NS_TEST_ASSERT_MSG_EQ_TOL(p.wireGbps[0], 20.0, 2.0, "paper, 40G: flow 0 at 20 Gb/s");
+        NS_TEST_ASSERT_MSG_EQ_TOL(p.wireGbps[1], 20.0, 2.0, "paper, 40G: flow 1 at 20 Gb/s");
+        NS_TEST_ASSERT_MSG_EQ(p.drops, 0, "paper, 40G: lossless");
         NS_TEST_ASSERT_MSG_EQ_TOL(d.wireGbps[0], 50.0, 5.0, "flow 0 at its fair share");
         NS_TEST_ASSERT_MSG_EQ_TOL(d.wireGbps[1], 50.0, 5.0, "flow 1 at its fair share");
         // Together they fill the port (100 Gb/s of wire), within 5%.
@@ -375,6 +401,8 @@ class SwiftIncastTestCase : public TestCase
         // Fixed point: 64 x cwnd x wire = line rate x target(cwnd). "default"
         // (10 us + 1 us/hop + flow scaling): target ~24.6 us -> cwnd ~1.15, no pacing.
         Result def = Run(MicroSeconds(10));
+        ReportValidation("swift-incast-64-queue-p50-us", def.p50Us);
+        ReportValidation("swift-incast-64-queue-p50-us.expected", def.targetUs);
         CheckCommon(def);
         NS_TEST_ASSERT_MSG_GT(def.minSteadyCwnd, 1.0, "default target: fixed point ~1.15");
         NS_TEST_ASSERT_MSG_LT(def.minSteadyCwnd, 1.4, "default target: fixed point ~1.15");

@@ -521,6 +521,11 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
                 std::cout << "IB " << (cutThrough ? "cut-through" : "store-and-forward")
                           << ", latency " << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
                           << ", closed form " << closed * 1e9 << " ns" << std::endl;
+                if (cutThrough == defCt.Get() && latency == def.Get())
+                {
+                    ReportValidation("write-1MiB-ib-ns", fct.GetSeconds() * 1e9);
+                    ReportValidation("write-1MiB-ib-ns.expected", closed * 1e9);
+                }
                 // The sender's port also sends a 6-byte flow-control packet ahead of
                 // data for each ACK it takes in (its blocks freed: IbNetDevice), 1024 in
                 // all: 491.5 ns on the data's link, and its neighbours' refreshes.
@@ -594,6 +599,8 @@ class IbCreditLimitTestCase : public TestCase
         double half = Measure(credits / 2);
         std::cout << "IB credit limit: " << full * 8 / 1e9 << " Gb/s of blocks (expect "
                   << expect * 8 / 1e9 << "), half buffer " << half * 8 / 1e9 << std::endl;
+        ReportValidation("ib-credit-loop-gbps", full * 8 / 1e9);
+        ReportValidation("ib-credit-loop-gbps.expected", expect * 8 / 1e9);
         NS_TEST_ASSERT_MSG_EQ_TOL(full / expect, 1.0, 0.05, "64 x credits / RTT");
         NS_TEST_ASSERT_MSG_EQ_TOL(half / (expect / 2), 1.0, 0.05, "half the buffer");
         NS_TEST_ASSERT_MSG_EQ_TOL(full / half, 2.0, 0.1, "halving the buffer halves it");

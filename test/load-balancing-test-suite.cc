@@ -472,6 +472,10 @@ class PermutationTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(r->done, n, "every flow completes");
         }
+        ReportValidation("permutation-k" + std::to_string(m_k) + "-spray-share",
+                         spray.meanThroughput);
+        ReportValidation("permutation-k" + std::to_string(m_k) + "-ecmp-share",
+                         ecmp.meanThroughput);
         NS_TEST_ASSERT_MSG_LT(ecmp.meanThroughput, 0.7, "ECMP hash collisions cost throughput");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(spray.meanThroughput, 0.9, "spraying: line rate");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(rr.meanThroughput, 0.8, "round robin: near line rate");

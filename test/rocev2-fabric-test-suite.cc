@@ -407,6 +407,11 @@ class SwitchLatencyClosedFormTestCase : public TestCase
                 std::cout << (cutThrough ? "cut-through" : "store-and-forward") << ", latency "
                           << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
                           << ", closed form " << closed * 1e9 << " ns" << std::endl;
+                if (cutThrough == defCt.Get() && latency == def.Get())
+                {
+                    ReportValidation("write-1MB-rocev2-ns", fct.GetSeconds() * 1e9);
+                    ReportValidation("write-1MB-rocev2-ns.expected", closed * 1e9);
+                }
                 NS_TEST_ASSERT_MSG_EQ_TOL(fct.GetSeconds(),
                                           closed,
                                           2e-9,

@@ -331,6 +331,10 @@ class DragonflyAdversarialTestCase : public TestCase
         Config::SetDefault("ns3::RdmaQueuePair::Recovery", StringValue("GoBackN"));
         // One global cable for 8 hosts: 1/8 of the host link in payload, less the
         // framing (1000 of 1082 wire bytes per packet): 0.1155; measured 0.108 (start-up).
+        ReportValidation("dragonfly-minimal-share", minimal);
+        ReportValidation("dragonfly-minimal-share.expected", 0.125 * 1000 / 1082);
+        ReportValidation("dragonfly-valiant-share", valiant);
+        ReportValidation("dragonfly-ugal-share", ugal);
         NS_TEST_ASSERT_MSG_EQ_TOL(minimal, 0.125 * 1000 / 1082, 0.015, "minimal ~ link / (a p)");
         // Measured 0.28 (valiant) and 0.26 (ugal): more than twice minimal.
         NS_TEST_ASSERT_MSG_GT(valiant, 2.0 * minimal, "valiant much better");
