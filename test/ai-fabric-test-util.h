@@ -6,7 +6,12 @@
 #ifndef AI_FABRIC_TEST_UTIL_H
 #define AI_FABRIC_TEST_UTIL_H
 
+#include "ns3/lambda-callback.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/routing-engine.h"
+#include "ns3/simulator.h"
+#include "ns3/topology-graph.h"
 
 #include <iomanip>
 #include <iostream>
@@ -27,6 +32,52 @@ UsePicoseconds()
     {
         Time::SetResolution(Time::PS);
     }
+}
+
+/**
+ * Completion time of one WRITE of \p bytes from host 0 to host 1, the two hosts on one
+ * switch (100 Gb/s, 1 us cables), on the fabric \p helper installs (its switch
+ * attributes as the caller set them).
+ */
+template <typename Helper>
+Time
+OneSwitchWriteTime(const Helper& helper, uint64_t bytes)
+{
+    UsePicoseconds();
+    Ptr<TopologyGraph> g = Create<TopologyGraph>();
+    const uint32_t sw = g->AddSwitch();
+    for (int i = 0; i < 2; ++i)
+    {
+        g->AddLink(g->AddHost(), sw, DataRate("100Gbps"), MicroSeconds(1));
+    }
+    auto fabric = helper.Install(g, RoutingEngine::BuildTable("ecmp", g));
+    Time fct;
+    fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+        [&fct](const RdmaFabric::MessageRecord& r) { fct = r.end - r.start; }));
+    fabric->PostWrite(0, 1, bytes, 7, 0);
+    Simulator::Run();
+    Simulator::Destroy();
+    return fct;
+}
+
+/**
+ * Closed form of OneSwitchWriteTime at rate \p rate (bit/s), cable delay \p d and switch
+ * latency \p l (s): with \p total the wire bytes of all packets, \p first those of the
+ * first and \p ack an ACK's, store-and-forward is (first + total) / R + L + 2d (the first
+ * packet is stored, then the port streams) and the ACK 2 ack / R + L + 2d; cut-through is
+ * total / R + L + 2d and ack / R + L + 2d.
+ */
+inline double
+OneSwitchWriteClosedForm(double total,
+                         double first,
+                         double ack,
+                         double rate,
+                         double d,
+                         double l,
+                         bool cutThrough)
+{
+    return cutThrough ? total * 8 / rate + l + 2 * d + ack * 8 / rate + l + 2 * d
+                      : (first + total) * 8 / rate + l + 2 * d + 2 * ack * 8 / rate + l + 2 * d;
 }
 
 /**

@@ -471,26 +471,11 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
   private:
     static Time RunOnce(bool cutThrough, Time latency)
     {
-        UsePicoseconds();
-        Ptr<TopologyGraph> g = Create<TopologyGraph>();
-        const uint32_t sw = g->AddSwitch();
-        for (int i = 0; i < 2; ++i)
-        {
-            g->AddLink(g->AddHost(), sw, DataRate("100Gbps"), MicroSeconds(1));
-        }
-        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         IbFabricHelper helper;
         helper.SetHcaAttribute("Mtu", UintegerValue(1024));
         helper.SetSwitchAttribute("SwitchLatency", TimeValue(latency));
         helper.SetSwitchAttribute("CutThrough", BooleanValue(cutThrough));
-        Ptr<IbFabric> fabric = helper.Install(g, routes);
-        Time fct;
-        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
-            [&fct](const RdmaFabric::MessageRecord& r) { fct = r.end - r.start; }));
-        fabric->PostWrite(0, 1, 1048576, 7, 0);
-        Simulator::Run();
-        Simulator::Destroy();
-        return fct;
+        return OneSwitchWriteTime(helper, 1048576);
     }
 
     void DoRun() override
@@ -514,9 +499,7 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
             {
                 const double l = latency.GetSeconds();
                 const double closed =
-                    cutThrough
-                        ? total * 8 / rate + l + 2 * d + ack * 8 / rate + l + 2 * d
-                        : (first + total) * 8 / rate + l + 2 * d + 2 * ack * 8 / rate + l + 2 * d;
+                    OneSwitchWriteClosedForm(total, first, ack, rate, d, l, cutThrough);
                 const Time fct = RunOnce(cutThrough, latency);
                 std::cout << "IB " << (cutThrough ? "cut-through" : "store-and-forward")
                           << ", latency " << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)

@@ -359,25 +359,10 @@ class SwitchLatencyClosedFormTestCase : public TestCase
   private:
     static Time RunOnce(bool cutThrough, Time latency)
     {
-        UsePicoseconds();
-        Ptr<TopologyGraph> g = Create<TopologyGraph>();
-        const uint32_t sw = g->AddSwitch();
-        for (int i = 0; i < 2; ++i)
-        {
-            g->AddLink(g->AddHost(), sw, DataRate("100Gbps"), MicroSeconds(1));
-        }
-        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         RoceFabricHelper helper;
         helper.SetSwitchAttribute("SwitchLatency", TimeValue(latency));
         helper.SetSwitchAttribute("CutThrough", BooleanValue(cutThrough));
-        Ptr<RoceFabric> fabric = helper.Install(g, routes);
-        Time fct;
-        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
-            [&fct](const RdmaFabric::MessageRecord& r) { fct = r.end - r.start; }));
-        fabric->PostWrite(0, 1, 1000000, 7, 0);
-        Simulator::Run();
-        Simulator::Destroy();
-        return fct;
+        return OneSwitchWriteTime(helper, 1000000);
     }
 
     void DoRun() override
@@ -400,9 +385,7 @@ class SwitchLatencyClosedFormTestCase : public TestCase
             {
                 const double l = latency.GetSeconds();
                 const double closed =
-                    cutThrough
-                        ? total * 8 / rate + l + 2 * d + ack * 8 / rate + l + 2 * d
-                        : (first + total) * 8 / rate + l + 2 * d + 2 * ack * 8 / rate + l + 2 * d;
+                    OneSwitchWriteClosedForm(total, first, ack, rate, d, l, cutThrough);
                 const Time fct = RunOnce(cutThrough, latency);
                 std::cout << (cutThrough ? "cut-through" : "store-and-forward") << ", latency "
                           << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
