@@ -44,7 +44,7 @@ class CongestionControlRegistryNamesTest : public TestCase
                               "ns3::DcqcnCongestionControl",
                               "TypeId of dcqcn");
         NS_TEST_ASSERT_MSG_EQ(CongestionControlRegistry::Get("dcqcn").scenarioPreset,
-                              "hpcc",
+                              "hpcc-run",
                               "DCQCN names the runner's preset");
         NS_TEST_ASSERT_MSG_EQ(CongestionControlFactory::GetPresets("swift").size(), 2, "swift");
         const auto toy = CongestionControlFactory::GetPresets("fixed-fraction");

@@ -35,7 +35,7 @@ namespace
 struct IncastRun
 {
     uint32_t fecnThreshold{0};
-    std::string preset{"hpcc"}; //!< DCQCN preset (the runner's default for dcqcn)
+    std::string preset{"hpcc"}; //!< DCQCN preset (the HPCC simulator's configuration file)
     static constexpr uint32_t SENDERS = 8;
     static constexpr uint64_t BYTES = 1000000;
 

@@ -756,9 +756,9 @@ BuildKnobs()
         "named parameter set of --cc, with the switches' ECN marking of the same source "
         "(DCQCN 'paper' = Zhu et al. 2015, 'hpcc' = the HPCC simulator's mix/config.txt, "
         "'hpcc-run' = its run.py; Swift 'default' or 'paper'); '' = the runner's default, "
-        "echoed as the preset used: 'hpcc' for dcqcn on RoCEv2 (the paper's values do not "
-        "converge to fairness within 10 ms at 100 Gb/s, doc/dcqcn.md), the algorithm's own "
-        "otherwise",
+        "echoed as the preset used: 'hpcc-run' for dcqcn on RoCEv2 (what the HPCC paper's "
+        "DCQCN runs used; the paper's values do not converge to fairness within 10 ms at "
+        "100 Gb/s, doc/dcqcn.md), the algorithm's own otherwise",
         "'' or a preset name of the chosen --cc",
         Type::STRING,
         [](C& c, const std::string& v) { c.ccPreset = v; },

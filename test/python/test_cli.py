@@ -914,9 +914,9 @@ def test_dcqcn_presets_set_what_their_names_say(run, tmp_path):
 
 
 def test_empty_cc_preset_is_resolved_visibly(run, tmp_path):
-    """--cc-preset='' names the preset that ran: hpcc for dcqcn on RoCEv2, the
+    """--cc-preset='' names the preset that ran: hpcc-run for dcqcn on RoCEv2, the
     algorithm's own otherwise; a preset of another algorithm is exit 2."""
-    for cc, preset in (("dcqcn", "hpcc"), ("swift", "default"), ("none", "default")):
+    for cc, preset in (("dcqcn", "hpcc-run"), ("swift", "default"), ("none", "default")):
         out = tmp_path / cc
         r = run(f"--cc={cc}", "--cc-preset=", f"--out={out}", *SMALL)
         assert r.returncode == 0, r.stderr

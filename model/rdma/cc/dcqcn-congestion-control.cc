@@ -25,7 +25,7 @@ NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
 static CongestionControlRegistration<DcqcnCongestionControl> g_registration(
     "dcqcn",
     "DCQCN (Zhu et al. 2015): ECN marks become CNPs, which cut the sender's rate",
-    "hpcc");
+    "hpcc-run");
 
 TypeId
 DcqcnCongestionControl::GetTypeId()
