@@ -12,6 +12,8 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/fat-tree-topology-helper.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/nstime.h"
@@ -195,6 +197,94 @@ class NicFrameFieldsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(a.psn, sent.frames[9].psn, "acknowledges up to packet 9");
             NS_TEST_ASSERT_MSG_EQ(a.aethMsn, 1u, "MSN counts completed messages");
             NS_TEST_ASSERT_MSG_EQ(a.frameBytes, 62, "ACK frame bytes");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Switches decrement the IPv4 TTL and the receiver echoes the hop count in its ACKs
+ * (bits 15..10 of the IPv4 Identification). On a k = 4 fat-tree, from host 0: host 1
+ * is under the same edge switch (1 switch), host 2 in the same pod under the other
+ * edge (edge, aggregation, edge: 3), host 4 in another pod (edge, aggregation, core,
+ * aggregation, edge: 5). Each data frame arrives with TTL 64 - switches and a valid
+ * IPv4 header checksum (the sender's trace writes the bytes at once, so every switch
+ * rewrites them too), and every ACK echoes that count, which equals the route's
+ * (RoceFabric::GetPathHops, the fallback Swift otherwise uses).
+ */
+class TtlHopEchoTestCase : public TestCase
+{
+  public:
+    TtlHopEchoTestCase()
+        : TestCase("Switches decrement the TTL; ACKs echo the data's hop count (k=4 fat-tree)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
+        h->SetAttribute("K", UintegerValue(4));
+        Ptr<TopologyGraph> g = h->Build();
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        const uint32_t peers[] = {1, 2, 4};
+        const uint32_t switches[] = {1, 3, 5};
+        std::map<uint32_t, std::vector<uint32_t>> dataTtl; // receiver -> TTLs
+        std::map<uint32_t, uint32_t> badChecksums;         // receiver -> count
+        std::map<uint32_t, std::vector<uint32_t>> ackHops; // ACK source -> echoed hops
+        fabric->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeLambdaCallback<void, Ptr<const Packet>>([](Ptr<const Packet>) {}));
+        fabric->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+            "PhyRxEnd",
+            MakeLambdaCallback<void, Ptr<const Packet>>([&ackHops](Ptr<const Packet> p) {
+                RoceFrameView v;
+                if (RoceFrame::Peek(*p, v) && v.bthOpcode == RdmaOpcode::ACKNOWLEDGE)
+                {
+                    ackHops[RoceNic::HostIndexOf(v.srcIp)].push_back(
+                        RoceNic::DecodeEchoHops(v.ipId));
+                }
+            }));
+        for (uint32_t d : peers)
+        {
+            fabric->GetNic(d)->GetDevice()->TraceConnectWithoutContext(
+                "PhyRxEnd",
+                MakeLambdaCallback<void, Ptr<const Packet>>(
+                    [d, &dataTtl, &badChecksums](Ptr<const Packet> p) {
+                        RoceFrameView v;
+                        if (!RoceFrame::Peek(*p, v) || !RdmaOpcode::IsData(v.bthOpcode))
+                        {
+                            return;
+                        }
+                        dataTtl[d].push_back(v.ttl);
+                        Ptr<Packet> c = p->Copy();
+                        RoceEthernetHeader eth;
+                        c->RemoveHeader(eth);
+                        Ipv4Header ip;
+                        ip.EnableChecksum();
+                        c->PeekHeader(ip);
+                        badChecksums[d] += ip.IsChecksumOk() ? 0 : 1;
+                    }));
+            fabric->PostWrite(0, d, 100000, 0, 0);
+        }
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            const uint32_t d = peers[i];
+            NS_TEST_ASSERT_MSG_EQ(fabric->GetPathHops(0, d), switches[i], "route to " << d);
+            NS_TEST_ASSERT_MSG_EQ(dataTtl[d].size(), 100u, "100 data packets to " << d);
+            for (uint32_t ttl : dataTtl[d])
+            {
+                NS_TEST_ASSERT_MSG_EQ(ttl, 64u - switches[i], "TTL at host " << d);
+            }
+            NS_TEST_ASSERT_MSG_EQ(badChecksums[d], 0u, "IPv4 checksums at host " << d);
+            NS_TEST_ASSERT_MSG_GT(ackHops[d].size(), 0u, "ACKs from " << d);
+            for (uint32_t hops : ackHops[d])
+            {
+                NS_TEST_ASSERT_MSG_EQ(hops, switches[i], "hops echoed by " << d);
+            }
         }
         Simulator::Destroy();
     }
@@ -1062,6 +1152,7 @@ class Rocev2FabricTestSuite : public TestSuite
         AddTestCase(new EgressSchedulingTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new EgressSchedulingTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new XonRecheckTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TtlHopEchoTestCase, AI_FABRIC_QUICK);
     }
 };
 

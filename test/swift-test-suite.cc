@@ -12,6 +12,7 @@
 #include "ns3/swift-congestion-control.h"
 
 #include <cmath>
+#include <vector>
 
 using namespace ns3;
 
@@ -92,6 +93,59 @@ class SwiftTargetTest : public TestCase
                                   "a/sqrt(4) + b (ns resolution)");
         // Max window = 2 x BDP = 2 x 100G x 8us / (8 x 1082 B).
         NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetMaxCwnd(), 2 * 100e9 * 8e-6 / (8 * 1082), 1e-9, "2 BDP");
+    }
+};
+
+/**
+ * Packets sprayed over paths of different lengths: each ACK's target uses the hop
+ * count it echoes (the packet's own path), and the route's (the context's, 1) when it
+ * echoes none. Above fs_max_cwnd (100) the flow-scaling term is 0, so the target is
+ * exactly base 10 us + hops x 1 us; a 14 us RTT is then above a 3-hop packet's target
+ * (the window is cut) and below a 5-hop packet's (the window grows).
+ */
+class SwiftPerPacketHopsTest : public TestCase
+{
+  public:
+    SwiftPerPacketHopsTest()
+        : TestCase("per-packet hop count: each ACK's target follows its packet's own hops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<SwiftCongestionControl> cc = MakeSwift(150);
+        std::vector<int64_t> targetsNs;
+        cc->TraceConnectWithoutContext(
+            "TargetDelay",
+            MakeLambdaCallback<void, Time, Time>(
+                [&targetsNs](Time, Time t) { targetsNs.push_back(t.GetNanoSeconds()); }));
+        const uint32_t hops[] = {5, 3, 0, 5, 3};
+        const int64_t expectNs[] = {15000, 13000, 11000, 15000, 13000};
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            RdmaAckSample s = Ack(MicroSeconds(9));
+            s.hops = hops[i];
+            cc->OnAck(s);
+        }
+        NS_TEST_ASSERT_MSG_EQ(targetsNs.size(), 5u, "one target per ACK");
+        for (uint32_t i = 0; i < targetsNs.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(targetsNs[i],
+                                  expectNs[i],
+                                  "ACK " << i << " (" << hops[i] << " hops echoed)");
+        }
+        // The same 14 us RTT: a 5-hop packet's target (15 us) is above it, a 3-hop
+        // packet's (13 us) below it.
+        Ptr<SwiftCongestionControl> far = MakeSwift(150);
+        Ptr<SwiftCongestionControl> near = MakeSwift(150);
+        RdmaAckSample s = Ack(MicroSeconds(14));
+        s.hops = 5;
+        far->OnAck(s);
+        s.hops = 3;
+        near->OnAck(s);
+        NS_TEST_ASSERT_MSG_GT(far->GetFabricCwnd(), 150.0, "5 hops: below target, grows");
+        NS_TEST_ASSERT_MSG_LT(near->GetFabricCwnd(), 150.0, "3 hops: above target, cut");
     }
 };
 
@@ -267,6 +321,7 @@ class SwiftTestSuite : public TestSuite
         : TestSuite("ai-fabric-swift", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new SwiftTargetTest, AI_FABRIC_QUICK);
+        AddTestCase(new SwiftPerPacketHopsTest, AI_FABRIC_QUICK);
         AddTestCase(new SwiftAdditiveIncreaseTest, AI_FABRIC_QUICK);
         AddTestCase(new SwiftDecreaseTest, AI_FABRIC_QUICK);
         AddTestCase(new SwiftPacingTest, AI_FABRIC_QUICK);

@@ -126,7 +126,8 @@ class RdmaNic : public Object
      * and CNP go out through QueueControl. Unknown queue pairs and opcodes are dropped
      * with a warning; arrivals for a released queue pair are dropped and counted.
      * \p remoteDelaySteps: for an ACK, the endpoint delay its header echoes (Swift), in
-     * time steps (an integer, so that a NIC without the echo pays nothing for it).
+     * time steps (an integer, so that a NIC without the echo pays nothing for it);
+     * \p echoedHops: the switch hops of the data packet it acknowledges (0: not echoed).
      */
     template <typename PayloadBytes>
     void Deliver(uint32_t destQp,
@@ -137,7 +138,8 @@ class RdmaNic : public Object
                  bool ackReq,
                  bool congested,
                  Time now,
-                 int64_t remoteDelaySteps = 0);
+                 int64_t remoteDelaySteps = 0,
+                 uint32_t echoedHops = 0);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
     /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.
@@ -323,7 +325,8 @@ RdmaNic::Deliver(uint32_t destQp,
                  bool ackReq,
                  bool congested,
                  Time now,
-                 int64_t remoteDelaySteps)
+                 int64_t remoteDelaySteps,
+                 uint32_t echoedHops)
 {
     if (destQp == 0 || destQp > m_qps.size())
     {
@@ -344,7 +347,7 @@ RdmaNic::Deliver(uint32_t destQp,
         }
         else
         {
-            qp->ReceiveAck(psn, now, remoteDelaySteps);
+            qp->ReceiveAck(psn, now, remoteDelaySteps, echoedHops);
         }
         return;
     }

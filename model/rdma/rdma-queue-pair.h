@@ -128,10 +128,14 @@ class RdmaQueuePair : public Object
     }
 
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value);
-    /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none).
-    void ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps = 0)
+    /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none);
+    /// \p echoedHops the switch hops of the data packet it acknowledges (0 if none).
+    void ReceiveAck(uint32_t wirePsn,
+                    Time now,
+                    int64_t remoteDelaySteps = 0,
+                    uint32_t echoedHops = 0)
     {
-        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps);
+        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps, echoedHops);
     }
 
     /// NAK (PSN sequence error): the peer expects wirePsn next.

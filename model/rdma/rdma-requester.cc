@@ -250,7 +250,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 }
 
 void
-RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps)
+RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps, uint32_t echoedHops)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
     if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
@@ -263,7 +263,8 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps)
     sample.ackedBytes = newlyAcked * m_qp.m_mtu;
     sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
     sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
-    sample.hops = m_cc ? m_cc->GetContext().hops : 0;
+    // The hop count the ACK echoes (RoCEv2: the data packet's TTL), else the route's.
+    sample.hops = echoedHops != 0 ? echoedHops : (m_cc ? m_cc->GetContext().hops : 0);
     m_unaPsn = psn + 1;
     if (m_nextPsn < m_unaPsn)
     {

@@ -87,7 +87,10 @@ class RdmaRequester
     /// Take the next packet: advances the PSN, arms the timer, charges pacing.
     RdmaSegment NextSegment(Time now, uint32_t wireBytes);
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).
-    void ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps = 0);
+    void ReceiveAck(uint32_t wirePsn,
+                    Time now,
+                    int64_t remoteDelaySteps = 0,
+                    uint32_t echoedHops = 0);
     /// NAK (PSN sequence error): the peer expects wirePsn next.
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();

@@ -281,7 +281,13 @@ RoceFabric::GetPathHops(uint32_t src, uint32_t dst) const
 {
     std::vector<uint32_t> links;
     PathLinks(src, dst, links);
-    return links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+    const uint32_t hops = links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+    // Switches decrement the TTL without checking it (RoceSwitch): a route must leave
+    // it above 0, and the ACK's 6-bit hop echo must hold it (doc/rocev2-wire-format.md).
+    NS_ABORT_MSG_IF(hops >= RoceFrame::INITIAL_TTL,
+                    "the route from host " << src << " to host " << dst << " crosses " << hops
+                                           << " switches: the IPv4 TTL (64) allows at most 63");
+    return hops;
 }
 
 Time

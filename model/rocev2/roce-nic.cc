@@ -361,7 +361,7 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
-        v.ipId = m_echoIpId;
+        v.ipId = EncodeEchoHops(m_echoTtl) | m_echoIpId;
     }
     RoceFrame::CompleteParsed(frame);
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
@@ -393,6 +393,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         ReceiveThroughHost(view, FabricSimulator::Now());
         return;
     }
+    // The TTL whose hop count the ACK of this (data) frame echoes: kept for every frame
+    // (no branch), encoded only by an ACK or NAK the delivery sends (QueueControl); an
+    // ACK sent later (coalescing timer) echoes none, and the sender uses the route's.
+    m_echoTtl = view.ttl;
+    const uint16_t ipId = view.ipId;
     Deliver(
         view.destQp,
         op,
@@ -407,7 +412,9 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         view.ackReq,
         view.ecn == ECN_CE,
         FabricSimulator::Now(),
-        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(view.ipId) : 0);
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
+        DecodeEchoHops(ipId));
+    m_echoTtl = RoceFrame::INITIAL_TTL;
 }
 
 void
@@ -439,20 +446,20 @@ RoceNic::GetHostDrainRate() const
 int64_t
 RoceNic::DecodeEchoDelaySteps(uint16_t ipId)
 {
-    return ipId == 0 ? 0 : DecodeEchoDelay(ipId).GetTimeStep();
+    return (ipId & ECHO_DELAY_MASK) == 0 ? 0 : DecodeEchoDelay(ipId).GetTimeStep();
 }
 
 uint16_t
 RoceNic::EncodeEchoDelay(Time delay)
 {
     const int64_t units = delay.GetNanoSeconds() / ECHO_DELAY_UNIT_NS;
-    return static_cast<uint16_t>(std::min<int64_t>(std::max<int64_t>(units, 0), 0xFFFF));
+    return static_cast<uint16_t>(std::min<int64_t>(std::max<int64_t>(units, 0), ECHO_DELAY_MASK));
 }
 
 Time
 RoceNic::DecodeEchoDelay(uint16_t ipId)
 {
-    return NanoSeconds(static_cast<int64_t>(ipId) * ECHO_DELAY_UNIT_NS);
+    return NanoSeconds(static_cast<int64_t>(ipId & ECHO_DELAY_MASK) * ECHO_DELAY_UNIT_NS);
 }
 
 void
@@ -480,6 +487,7 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
     a.syndrome = view.aethSyndrome;
     a.ackReq = view.ackReq;
     a.congested = view.ecn == ECN_CE;
+    a.ttl = view.ttl;
     a.arrival = now;
     Simulator::Schedule(at - now, &RoceNic::DeliverFromHost, this, a);
 }
@@ -488,6 +496,7 @@ void
 RoceNic::DeliverFromHost(HostArrival a)
 {
     const Time now = Simulator::Now();
+    m_echoTtl = a.ttl;
     m_echoIpId = EncodeEchoDelay(now - a.arrival);
     const uint32_t payload = a.payload;
     Deliver(
@@ -499,6 +508,7 @@ RoceNic::DeliverFromHost(HostArrival a)
         a.ackReq,
         a.congested,
         now);
+    m_echoTtl = RoceFrame::INITIAL_TTL;
     m_echoIpId = 0;
 }
 

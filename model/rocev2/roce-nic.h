@@ -38,14 +38,33 @@ class RoceNetDevice;
 class RoceNic final : public RdmaNic, public RocePortOwner
 {
   public:
-    /// The ACK's endpoint-delay echo: IPv4 Identification in units of this (ns).
-    static constexpr int64_t ECHO_DELAY_UNIT_NS = 64;
-    /// \param delay an endpoint delay \return its echo (saturates at 0xFFFF = 4.19 ms)
+    /**
+     * An ACK's IPv4 Identification echoes the data packet it answers: bits 15..10 its
+     * hop count (INITIAL_TTL - its TTL on arrival, 0..63; 0: no echo), bits 9..0 its
+     * endpoint delay in ECHO_DELAY_UNIT_NS (saturating). See doc/rocev2-wire-format.md.
+     */
+    static constexpr int64_t ECHO_DELAY_UNIT_NS = 256;
+    static constexpr uint16_t ECHO_DELAY_MASK = 0x3FF; //!< the delay's 10 bits
+    static constexpr unsigned ECHO_HOPS_SHIFT = 10;    //!< the hop count's 6 bits
+    /// \param delay an endpoint delay \return its echo (saturates at 0x3FF = 261.9 us)
     static uint16_t EncodeEchoDelay(Time delay);
+
+    /// \param ttl a data packet's TTL on arrival \return its hop count's echo bits
+    static uint16_t EncodeEchoHops(uint8_t ttl)
+    {
+        return static_cast<uint16_t>(((RoceFrame::INITIAL_TTL - ttl) & 0x3F) << ECHO_HOPS_SHIFT);
+    }
+
     /// \param ipId an ACK's IPv4 Identification \return the endpoint delay it echoes
     static Time DecodeEchoDelay(uint16_t ipId);
     /// \return DecodeEchoDelay(ipId) in time steps (0 for 0, without a Time)
     static int64_t DecodeEchoDelaySteps(uint16_t ipId);
+
+    /// \param ipId an ACK's IPv4 Identification \return the hop count it echoes (0: none)
+    static uint32_t DecodeEchoHops(uint16_t ipId)
+    {
+        return ipId >> ECHO_HOPS_SHIFT;
+    }
 
     static TypeId GetTypeId();
     RoceNic();
@@ -130,6 +149,7 @@ class RoceNic final : public RdmaNic, public RocePortOwner
         uint8_t syndrome; //!< AETH syndrome (unused for data)
         bool ackReq;      //!< BTH AckReq
         bool congested;   //!< ECN CE
+        uint8_t ttl;      //!< IPv4 TTL on arrival (the hop count's echo)
         Time arrival;     //!< when it reached the NIC
     };
 
@@ -145,7 +165,8 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
     bool m_hostModel{false}; //!< HostDelay or HostDrainRate set: data goes through it
     Time m_hostBusyUntil;    //!< when the host side has taken every queued frame
-    uint16_t m_echoIpId{0};  //!< echo of the data frame being delivered (0: none)
+    uint16_t m_echoIpId{0};  //!< endpoint-delay echo of the data frame being delivered
+    uint8_t m_echoTtl{RoceFrame::INITIAL_TTL}; //!< its TTL (INITIAL_TTL: no hop echo)
 
     /// The HostDelay and HostDrainRate Attributes' setters (they keep m_hostModel).
     void SetHostDelay(Time delay);

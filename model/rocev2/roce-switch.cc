@@ -798,6 +798,11 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         Drop(inPort, lossless ? "lossless-buffer-overflow" : "buffer-full", lossless);
         return;
     }
+    // IPv4 forwarding (RFC 1812 5.3.1): TTL - 1, one byte of the view (and the bytes
+    // if written). Not checked for 0: from 64 it cannot get there on routes of fewer
+    // than 64 switches, which the fabric checks when it connects a queue pair
+    // (doc/rocev2-wire-format.md).
+    RoceFrame::DecrementTtl(frame);
     if (outPrio != prio)
     {
         SetPriority(frame, outPrio);

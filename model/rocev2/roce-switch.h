@@ -39,9 +39,12 @@ class DragonflyRouting;
  * admitted by the shared-buffer MMU (which may drop lossy traffic and triggers
  * PFC XOFF/XON per ingress port and priority), queued, and marked CE at dequeue
  * with the RED-style probability of the egress queue's depth (DCQCN's CP).
- * Frames are forwarded with their headers untouched except the ECN bits and, under
- * a class rule, the priority; the TTL is not decremented (routing is loop-free by
- * construction).
+ * Frames are forwarded with their headers untouched except the IPv4 TTL, which every
+ * switch decrements as an IPv4 router does (RFC 1812 5.3.1; the receiving NIC echoes
+ * the hop count it gives, see RoceNic), the ECN bits and, under a class rule, the
+ * priority. The TTL is not checked for 0 (RFC 1812 would drop the frame): from the
+ * NIC's 64 it cannot get there on loop-free routes of fewer than 64 switches, and
+ * RoceFabric refuses a queue pair whose route is longer.
  *
  * Classes (deadlock avoidance): when the route table's rule has more than one
  * class (torus dateline: 2; dragonfly: one more per global cable), class c travels

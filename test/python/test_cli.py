@@ -814,6 +814,67 @@ def test_checksums_flag_writes_real_icrcs(run, tmp_path, checksums):
         checksums == "1")
 
 
+def _fat_tree_k4_switches(a, b):
+    """Switches on a route between hosts a and b of a k=4 fat-tree (2 hosts per edge
+    switch, 4 per pod): the edge switch alone, edge-aggregation-edge within a pod,
+    edge-aggregation-core-aggregation-edge across pods."""
+    if a // 2 == b // 2:
+        return 1
+    return 3 if a // 4 == b // 4 else 5
+
+
+def _ipv4_checksum_ok(ip):
+    ihl = (ip[0] & 15) * 4
+    total = sum(struct.unpack_from(f"!{ihl // 2}H", ip))
+    while total > 0xFFFF:
+        total = (total & 0xFFFF) + (total >> 16)
+    return total == 0xFFFF
+
+
+def test_switches_decrement_ttl_and_acks_echo_hops(run, tmp_path):
+    # Every switch decrements the IPv4 TTL and rewrites the header checksum (RFC 1812
+    # 5.3.1); the receiver echoes 64 - TTL in bits 15..10 of its ACK's IPv4
+    # Identification (doc/rocev2-wire-format.md). k=4 fat-tree permutation: the data a
+    # host receives carries TTL 64 - the route's switch count (1, 3 or 5), what it sends
+    # TTL 64, every IPv4 checksum in every pcap (hosts' and switches') verifies, and the
+    # ACKs a sender receives echo the route's count (0 only for timer ACKs).
+    out = tmp_path / "out"
+    r = run("--topology=fattree", "--k=4", "--workload=permutation", "--bytes=20KB",
+            "--pcap=1", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    pcaps = sorted(out.glob("*.pcap"))
+    assert len(pcaps) > 16
+    checked = 0
+    received_ttls = set()
+    echoed = set()
+    for pcap in pcaps:
+        node = int(pcap.name.split("-")[2])
+        for ip in _roce_frames(pcap):
+            assert _ipv4_checksum_ok(ip), f"{pcap.name}: bad IPv4 checksum"
+            checked += 1
+            if node >= 16:
+                assert 59 <= ip[8] <= 64, f"{pcap.name}: TTL {ip[8]}"
+                continue  # a switch's pcap: frames before and after its decrement
+            src = int.from_bytes(ip[12:16], "big") - 0x0A000001
+            dst = int.from_bytes(ip[16:20], "big") - 0x0A000001
+            opcode = ip[28]
+            if src == node:
+                assert ip[8] == 64, f"{pcap.name}: sent with TTL {ip[8]}"
+                continue
+            assert dst == node
+            hops = _fat_tree_k4_switches(src, dst)
+            assert ip[8] == 64 - hops, f"{pcap.name}: from {src}, TTL {ip[8]}"
+            received_ttls.add(ip[8])
+            if opcode == 0x11:
+                ident = struct.unpack_from("!H", ip, 4)[0]
+                assert ident >> 10 in (0, hops), f"{pcap.name}: ACK from {src} echoes {ident >> 10}"
+                echoed.add(ident >> 10)
+    assert checked > 1000
+    assert received_ttls and received_ttls <= {59, 61, 63}
+    # (This permutation's pairs are 1 or 5 switches apart: TTLs 63 and 59.)
+    assert echoed - {0} == {64 - t for t in received_ttls}, "ACKs echo the hop counts"
+
+
 def _acks_sent_by(pcap, src_ip):
     """(count, set of DSCPs) of the RoCEv2 ACKs (BTH opcode 0x11) from src_ip in pcap."""
     data = pcap.read_bytes()

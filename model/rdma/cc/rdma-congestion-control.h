@@ -43,6 +43,7 @@ struct RdmaAckSample
     Time remoteDelay;         //!< time the data packet spent inside the receiving NIC
                               //!< (echoed by the ACK; rtt - remoteDelay = fabric delay)
     uint32_t hops{0};         //!< switch hops the acknowledged data packet crossed
+                              //!< (RoCEv2: echoed from its TTL; else the route's)
 };
 
 /**

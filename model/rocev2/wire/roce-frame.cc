@@ -633,6 +633,32 @@ RoceFrame::SetEcnCe(Ptr<Packet> p)
 }
 
 void
+RoceFrame::DecrementTtl(Ptr<Packet> p)
+{
+    // The same header surgery as SetEcnCe: ns-3's Ipv4Header recomputes the whole
+    // checksum on serialization, which equals RFC 1624's incremental update.
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    if (eth.GetEtherType() != RoceEthernetHeader::ETHERTYPE_IPV4)
+    {
+        NS_FATAL_ERROR("RoceFrame::DecrementTtl: EtherType 0x" << std::hex << eth.GetEtherType()
+                                                               << " is not IPv4 (0x800)");
+    }
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    ip.SetTtl(static_cast<uint8_t>(ip.GetTtl() - 1));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    p->AddHeader(eth);
+}
+
+void
+RoceFrame::DecrementTtlBytes(RoceParsedFrame& frame)
+{
+    DecrementTtl(frame.GetPacket());
+}
+
+void
 RoceFrame::SetEcnCe(RoceParsedFrame& frame)
 {
     if (frame.HasPacket())

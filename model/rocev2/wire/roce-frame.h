@@ -26,6 +26,11 @@ class SerializedHeaders;
  */
 struct RoceFrameFields : RdmaTransportFields
 {
+    /// The TTL a NIC sends with: 64, the default TTL IANA assigns for IPv4 (RFC 1700,
+    /// "Assigned Numbers", IP TTL; Linux's net.ipv4.ip_default_ttl). Switches decrement
+    /// it (RoceSwitch), the receiver echoes INITIAL_TTL - TTL as the hop count (RoceNic).
+    static constexpr uint8_t INITIAL_TTL = 64;
+
     Mac48Address srcMac; //!< Ethernet source
     Mac48Address dstMac; //!< Ethernet destination (next hop)
     bool useVlan{false}; //!< add an 802.1Q tag
@@ -37,7 +42,7 @@ struct RoceFrameFields : RdmaTransportFields
     Ipv4Address dstIp;          //!< IPv4 destination
     uint8_t dscp{26};           //!< IPv4 DSCP (0..63)
     uint8_t ecn{2};             //!< IPv4 ECN (0..3): 0 not-ECT, 2 ECT(0), 1 ECT(1), 3 CE
-    uint8_t ttl{64};            //!< IPv4 TTL
+    uint8_t ttl{INITIAL_TTL};   //!< IPv4 TTL
     uint16_t ipId{0};           //!< IPv4 identification (RoCE packets are never fragmented)
     uint16_t udpSrcPort{49152}; //!< UDP source port = flow entropy for ECMP
 
@@ -235,6 +240,7 @@ class RoceFrame
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; //!< IANA port of RoCEv2
     static constexpr uint8_t IP_PROTO_UDP = 17;       //!< IPv4 protocol number of UDP
     static constexpr uint32_t PEEK_BYTES = 80;        //!< bytes Peek copies at most
+    static constexpr uint8_t INITIAL_TTL = RoceFrameFields::INITIAL_TTL; //!< a NIC's TTL
 
     /**
      * Wrap the payload in \p p (p->GetSize() must equal f.payloadBytes) into a full
@@ -292,6 +298,27 @@ class RoceFrame
     static void SetEcnCe(Ptr<Packet> p);
     /// Mark the frame CE: its view, and its bytes if they exist.
     static void SetEcnCe(RoceParsedFrame& frame);
+    /// Decrement the IPv4 TTL by one, recomputing the IPv4 header checksum (RFC 1812
+    /// 5.3.1; the ICRC masks TTL and checksum, so it stays valid).
+    static void DecrementTtl(Ptr<Packet> p);
+
+    /**
+     * What an IPv4 router does to a frame it forwards (RFC 1812 5.3.1): TTL - 1. The
+     * view's byte always (the bytes written later follow it), the bytes too if they
+     * exist (pcap, ICRC computation, DragonFly's non-minimal routing tag).
+     */
+    static void DecrementTtl(RoceParsedFrame& frame)
+    {
+        frame.view.ttl--;
+        if (frame.HasPacket())
+        {
+            DecrementTtlBytes(frame); // out of line: no packet pointer on the common path
+        }
+    }
+
+    /// DecrementTtl(frame.GetPacket()), for a frame whose bytes exist.
+    [[gnu::noinline]] static void DecrementTtlBytes(RoceParsedFrame& frame);
+
     /**
      * Remove all headers and the ICRC, leaving the payload in \p p, and fill \p out
      * (payloadBytes = what is left). Extended headers follow from the opcode.
