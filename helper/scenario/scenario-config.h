@@ -104,29 +104,29 @@ class ScenarioConfig
     std::optional<Time> switchLatency;
     /// cut-through (true) or store-and-forward switches; unset as switchLatency
     std::optional<bool> cutThrough;
-    uint32_t mtu{1000};                   ///< payload bytes per packet
-    uint64_t bytes{1000000};              ///< message / collective size in bytes
-    uint64_t buffer{32000000};            ///< switch shared buffer in bytes
-    bool pfc{true};                       ///< PFC (RoCEv2) on
-    bool allowLossyHeadroom{false};       ///< accept a PFC headroom below the round trip
-    std::optional<bool> ecn;              ///< ECN marking on; unset = on unless --cc=swift
-    bool pcap{false};                     ///< write pcap traces
-    bool checksums{false};                ///< compute ICRC / VCRC into every frame
-    std::string cc{"none"};               ///< none | dcqcn | swift
-    std::string ccPreset;                 ///< preset name; "" = the runner's default
-    std::string recovery{"auto"};         ///< auto | gbn | sr
-    std::string routing{"auto"};          ///< auto | ecmp | updown | dor | minimal | valiant | ugal
-    std::string lb{"ecmp"};               ///< ecmp | spray | roundrobin | adaptive | flowlet
-    uint32_t nicEntropy{1};               ///< entropy values (UDP source ports) per QP
-    std::string workload{"incast"};       ///< none | incast | permutation | alltoall | ...
-    uint32_t ranks{0};                    ///< collective ranks; 0 = all hosts
-    std::string algorithm{"ring"};        ///< ring | tree | hd | 2d
-    uint32_t iterations{1};               ///< collective iterations
-    uint64_t chunk{512 * 1024};           ///< collective pipeline chunk; 0 = unpipelined
-    uint32_t channels{2};                 ///< collective channels (NCCL's)
-    uint32_t fanin{8};                    ///< incast senders
-    std::string background{"none"};       ///< none | websearch | fbhadoop | CDF file path
-    double load{0.3};                     ///< background load, fraction of host link
+    uint32_t mtu{1000};             ///< payload bytes per packet
+    uint64_t bytes{1000000};        ///< message / collective size in bytes
+    uint64_t buffer{32000000};      ///< switch shared buffer in bytes
+    bool pfc{true};                 ///< PFC (RoCEv2) on
+    bool allowLossyHeadroom{false}; ///< accept a PFC headroom below the round trip
+    std::optional<bool> ecn;        ///< ECN marking on; unset = on unless --cc=swift
+    bool pcap{false};               ///< write pcap traces
+    bool checksums{false};          ///< compute ICRC / VCRC into every frame
+    std::string cc{"none"};         ///< none | dcqcn | swift
+    std::string ccPreset;           ///< preset name; "" = the runner's default
+    std::string recovery{"auto"};   ///< auto | gbn | sr
+    std::string routing{"auto"};    ///< auto | ecmp | updown | dor | minimal | valiant | ugal
+    std::string lb{"ecmp"};         ///< ecmp | spray | roundrobin | adaptive | flowlet
+    uint32_t nicEntropy{1};         ///< entropy values (UDP source ports) per QP
+    std::string workload{"incast"}; ///< none | incast | permutation | alltoall | ...
+    uint32_t ranks{0};              ///< collective ranks; 0 = all hosts
+    std::string algorithm{"ring"};  ///< ring | tree | hd | 2d
+    uint32_t iterations{1};         ///< collective iterations
+    uint64_t chunk{512 * 1024};     ///< collective pipeline chunk; 0 = unpipelined
+    uint32_t channels{2};           ///< collective channels (NCCL's)
+    uint32_t fanin{8};              ///< incast senders
+    std::string background{"none"}; ///< none | websearch | fbhadoop | CDF file path
+    double load{0.3};               ///< background load, fraction of host link
     Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
     std::string flows;                         ///< flow file path ("" = none)
     std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
