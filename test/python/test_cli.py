@@ -571,7 +571,7 @@ def test_a_failed_write_is_exit_1_naming_the_file(ai_fabric_sim, tmp_path, extra
     # 4.2e6 hosts: refused before building, naming the estimate (was the OOM killer)
     (["--topology=fattree", "--k=256"],
      "--topology=fattree --k=256: 4194304 hosts, 81920 switches and 12582912 "
-     "cables need about 1.62 TiB of memory (estimated for rocev2 before any traffic); "
+     "cables need about 1.63 TiB of memory (estimated for rocev2 before any traffic); "
      "this machine has "),
     # a topology file's header cannot ask for more than the file holds
     (["--topology=file", "--topology-file={tmp}/big.txt"],
