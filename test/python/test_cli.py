@@ -141,6 +141,7 @@ def test_bad_enum_value_message(run):
         ("--channels=0", "--channels: '0' is out of range; allowed an integer in 1..64"),
         ("--channels=65", "--channels: '65' is out of range; allowed an integer in 1..64"),
         ("--qp-sharing=host", "--qp-sharing: 'host' is not one of flow, pair"),
+        ("--checksums=2", "--checksums: '2' is not 0 or 1"),
         ("--ns3::FlowWorkload::QpSharing=1", "'1' is not allowed"),
     ],
 )
