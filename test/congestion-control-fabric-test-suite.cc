@@ -464,11 +464,13 @@ class SwiftEndpointWindowTestCase : public TestCase
         r.initialCwnd = swift->GetFabricCwnd();
         swift->TraceConnectWithoutContext(
             "Cwnd",
-            MakeLambdaCallback<void, double, double>([&r, swift](double, double) {
+            // A plain pointer: a Ptr captured by its own trace's callback would keep the
+            // controller alive for ever (a reference cycle).
+            MakeLambdaCallback<void, double, double>([&r, cc = PeekPointer(swift)](double, double) {
                 r.acks++;
-                r.endpointBinds += swift->GetEndpointCwnd() < swift->GetFabricCwnd() ? 1 : 0;
-                r.fabricAtEnd = swift->GetFabricCwnd();
-                r.endpointAtEnd = swift->GetEndpointCwnd();
+                r.endpointBinds += cc->GetEndpointCwnd() < cc->GetFabricCwnd() ? 1 : 0;
+                r.fabricAtEnd = cc->GetFabricCwnd();
+                r.endpointAtEnd = cc->GetEndpointCwnd();
             }));
         fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
             [&r](const RdmaFabric::MessageRecord& m) { r.doneUs = m.end.GetSeconds() * 1e6; }));
