@@ -54,6 +54,10 @@ def _shown(doc_cell, value):
 
 
 def test_every_row_is_what_its_suite_prints(source_dir, build_dir):
+    cache = build_dir / "CMakeCache.txt"
+    if cache.is_file() and "AI_FABRIC_SANITIZE:BOOL=ON" in cache.read_text():
+        # The sanitizer run already runs these suites; their figures are the same.
+        pytest.skip("the table is checked by the plain build's run")
     runner = _runner(build_dir)
     rows = _rows(source_dir)
     assert len(rows) >= 10
