@@ -6,6 +6,7 @@
 #ifndef AI_FABRIC_TEST_UTIL_H
 #define AI_FABRIC_TEST_UTIL_H
 
+#include "ns3/boolean.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-fabric.h"
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -58,6 +60,19 @@ OneSwitchWriteTime(const Helper& helper, uint64_t bytes)
     Simulator::Run();
     Simulator::Destroy();
     return fct;
+}
+
+/// \return a SwitchT's default SwitchLatency and CutThrough (its attributes' defaults).
+template <typename SwitchT>
+std::pair<Time, bool>
+SwitchForwardingDefaults()
+{
+    TimeValue latency;
+    BooleanValue cutThrough;
+    Ptr<SwitchT> probe = CreateObject<SwitchT>();
+    probe->GetAttribute("SwitchLatency", latency);
+    probe->GetAttribute("CutThrough", cutThrough);
+    return {latency.Get(), cutThrough.Get()};
 }
 
 /**

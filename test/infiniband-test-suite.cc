@@ -480,13 +480,9 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
 
     void DoRun() override
     {
-        TimeValue def;
-        BooleanValue defCt;
-        Ptr<IbSwitch> probe = CreateObject<IbSwitch>();
-        probe->GetAttribute("SwitchLatency", def);
-        probe->GetAttribute("CutThrough", defCt);
-        NS_TEST_ASSERT_MSG_EQ(def.Get(), NanoSeconds(150), "default: Quantum-2's 150 ns");
-        NS_TEST_ASSERT_MSG_EQ(defCt.Get(), true, "default: cut-through");
+        const auto [def, defCt] = SwitchForwardingDefaults<IbSwitch>();
+        NS_TEST_ASSERT_MSG_EQ(def, NanoSeconds(150), "default: Quantum-2's 150 ns");
+        NS_TEST_ASSERT_MSG_EQ(defCt, true, "default: cut-through");
         const double rate = 100e9;
         const double base = IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false);
         const double total = 1048576 + 1024 * base + IbFrame::RETH_BYTES + IbFrame::IMM_BYTES;
@@ -495,7 +491,7 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
         const double d = 1e-6;
         for (bool cutThrough : {true, false})
         {
-            for (Time latency : {Time(0), NanoSeconds(300), def.Get()})
+            for (Time latency : {Time(0), NanoSeconds(300), def})
             {
                 const double l = latency.GetSeconds();
                 const double closed =
@@ -504,7 +500,7 @@ class IbSwitchLatencyClosedFormTestCase : public TestCase
                 std::cout << "IB " << (cutThrough ? "cut-through" : "store-and-forward")
                           << ", latency " << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
                           << ", closed form " << closed * 1e9 << " ns" << std::endl;
-                if (cutThrough == defCt.Get() && latency == def.Get())
+                if (cutThrough == defCt && latency == def)
                 {
                     ReportValidation("write-1MiB-ib-ns", fct.GetSeconds() * 1e9);
                     ReportValidation("write-1MiB-ib-ns.expected", closed * 1e9);

@@ -457,13 +457,9 @@ class SwitchLatencyClosedFormTestCase : public TestCase
 
     void DoRun() override
     {
-        TimeValue def;
-        BooleanValue defCt;
-        Ptr<RoceSwitch> probe = CreateObject<RoceSwitch>();
-        probe->GetAttribute("SwitchLatency", def);
-        probe->GetAttribute("CutThrough", defCt);
-        NS_TEST_ASSERT_MSG_EQ(def.Get(), NanoSeconds(300), "default: Spectrum's 300 ns");
-        NS_TEST_ASSERT_MSG_EQ(defCt.Get(), true, "default: cut-through");
+        const auto [def, defCt] = SwitchForwardingDefaults<RoceSwitch>();
+        NS_TEST_ASSERT_MSG_EQ(def, NanoSeconds(300), "default: Spectrum's 300 ns");
+        NS_TEST_ASSERT_MSG_EQ(defCt, true, "default: cut-through");
         const double rate = 100e9;
         const double total = 1000000 + 1000 * 82.0 + 16 + 4;
         const double first = 1000 + 82 + 16;
@@ -471,7 +467,7 @@ class SwitchLatencyClosedFormTestCase : public TestCase
         const double d = 1e-6;
         for (bool cutThrough : {true, false})
         {
-            for (Time latency : {Time(0), NanoSeconds(300), def.Get()})
+            for (Time latency : {Time(0), NanoSeconds(300), def})
             {
                 const double l = latency.GetSeconds();
                 const double closed =
@@ -480,7 +476,7 @@ class SwitchLatencyClosedFormTestCase : public TestCase
                 std::cout << (cutThrough ? "cut-through" : "store-and-forward") << ", latency "
                           << latency.As(Time::NS) << ": FCT " << fct.As(Time::NS)
                           << ", closed form " << closed * 1e9 << " ns" << std::endl;
-                if (cutThrough == defCt.Get() && latency == def.Get())
+                if (cutThrough == defCt && latency == def)
                 {
                     ReportValidation("write-1MB-rocev2-ns", fct.GetSeconds() * 1e9);
                     ReportValidation("write-1MB-rocev2-ns.expected", closed * 1e9);
