@@ -812,9 +812,11 @@ class NcclDefaultsFatTreeTestCase : public TestCase
         std::cout << m_fabric << " ECMP: tree/ring " << tree / ring << ", hd/ring " << hd / ring
                   << ", tree pipelined/unpipelined " << tree / treePlain << std::endl;
         NS_TEST_ASSERT_MSG_GT(tree, 2.0 * treePlain, "pipelining more than doubles the tree");
-        // measured 0.65 (RoCEv2) and 0.72 (InfiniBand), 0.59 and 0.58 for hd: ECMP-bound
+        // measured 0.65 (RoCEv2) and 0.72 (InfiniBand); hd 0.71 and 0.86 with its nearest-
+        // first order (0.59 and 0.58 with Thakur's farthest-first): bound by flow-hash
+        // collisions, which the adaptive runs below do not have
         NS_TEST_ASSERT_MSG_GT(tree / ring, 0.6, "tree under ECMP");
-        NS_TEST_ASSERT_MSG_GT(hd / ring, 0.55, "hd under ECMP");
+        NS_TEST_ASSERT_MSG_GT(hd / ring, 0.65, "hd under ECMP");
         double ringA = Busbw("ring", {{"lb", "adaptive"}});
         double treeA = Busbw("tree", {{"lb", "adaptive"}});
         double hdA = Busbw("hd", {{"lb", "adaptive"}});

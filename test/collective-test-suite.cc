@@ -15,12 +15,15 @@
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
 #include "ns3/communicator.h"
+#include "ns3/enum.h"
+#include "ns3/halving-doubling-allreduce.h"
 #include "ns3/simulator.h"
 #include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
 #include <functional>
+#include <set>
 #include <stdexcept>
 
 using namespace ns3;
@@ -148,22 +151,142 @@ class HalvingDoublingTimeTest : public TestCase
   private:
     void DoRun() override
     {
-        for (uint32_t n : {2u, 4u, 8u, 16u})
+        auto run = [](uint32_t n, HalvingDoublingAllreduce::Order order) {
+            Ptr<CollectiveAlgorithm> alg = CreateUnpipelined(CollectiveOp::ALLREDUCE, "hd");
+            alg->SetAttribute("Order", EnumValue(order));
+            return RunJob(MakeTransport(n, kAlpha), alg, n, kS);
+        };
+        for (auto order :
+             {HalvingDoublingAllreduce::NEAREST_FIRST, HalvingDoublingAllreduce::FARTHEST_FIRST})
         {
-            RunResult r = RunOp(CollectiveOp::ALLREDUCE, "hd", n, kS);
-            double expect = 2.0 * std::log2(n) * kAlpha + 2.0 * (n - 1) / n * kS / kB;
-            NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r), expect, expect * 0.005, "hd N=" << n);
-            NS_TEST_ASSERT_MSG_EQ(r.verified, true, "hd N=" << n << ": " << r.why);
+            for (uint32_t n : {2u, 4u, 8u, 16u})
+            {
+                RunResult r = run(n, order);
+                double expect = 2.0 * std::log2(n) * kAlpha + 2.0 * (n - 1) / n * kS / kB;
+                NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r),
+                                          expect,
+                                          expect * 0.005,
+                                          "hd N=" << n << " order " << order);
+                NS_TEST_ASSERT_MSG_EQ(r.verified, true, "hd N=" << n << ": " << r.why);
+            }
         }
-        // N=6: N'=4 plus a fold and an unfold of the whole buffer
-        RunResult r = RunOp(CollectiveOp::ALLREDUCE, "hd", 6, kS);
+        // N=6: N'=4 plus a fold and an unfold of the whole buffer. The closed form holds
+        // for Thakur's order; nearest-first pairs the two folded ranks first, whose
+        // exchange queues at their receive sides behind the other ranks' early sends.
+        RunResult r = run(6, HalvingDoublingAllreduce::FARTHEST_FIRST);
         double expect = 4 * kAlpha + 1.5 * kS / kB + 2 * (kAlpha + kS / kB);
         NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r), expect, expect * 0.005, "hd N=6");
         NS_TEST_ASSERT_MSG_EQ(r.verified, true, "hd N=6: " << r.why);
+        r = run(6, HalvingDoublingAllreduce::NEAREST_FIRST);
+        NS_TEST_ASSERT_MSG_EQ(r.verified, true, "hd N=6 nearest-first: " << r.why);
         for (uint32_t n : {3u, 7u, 12u})
         {
             RunResult q = RunOp(CollectiveOp::ALLREDUCE, "hd", n, 999983);
             NS_TEST_ASSERT_MSG_EQ(q.verified, true, "hd N=" << n << ": " << q.why);
+        }
+    }
+};
+
+/// The schedules' shapes: the tree is NCCL's (ncclGetDtree), hd's order is its attribute's.
+class ScheduleShapeTest : public TestCase
+{
+  public:
+    ScheduleShapeTest()
+        : TestCase("tree edges are NCCL's double binary tree; hd starts at distance 1 or N over 2")
+    {
+    }
+
+  private:
+    /// child -> parent pairs of the tree's first chunk going up, per tree (slice)
+    static std::set<std::pair<uint32_t, uint32_t>> UpEdges(Ptr<CollectiveAlgorithm> alg,
+                                                           uint32_t slice)
+    {
+        std::set<std::pair<uint32_t, uint32_t>> edges;
+        uint32_t chunks = alg->GetNUnits() / 2;
+        for (uint32_t i = 0; i < alg->GetNTransfers(); ++i)
+        {
+            const CollectiveTransfer& t = alg->GetTransfer(i);
+            if (t.reduce && t.unitBegin == slice * chunks)
+            {
+                edges.insert({t.src, t.dst});
+            }
+        }
+        return edges;
+    }
+
+    void DoRun() override
+    {
+        Ptr<CollectiveAlgorithm> tree = CreateUnpipelined(CollectiveOp::ALLREDUCE, "tree");
+        tree->SetAttribute("Channels", UintegerValue(2));
+        // ncclGetBtree for 16 ranks: rank 0 on top of 8, 8 over 4 and 12, ...
+        tree->Setup(Communicator::AllHosts(16), 1600000);
+        std::set<std::pair<uint32_t, uint32_t>> nccl16{{8, 0},
+                                                       {4, 8},
+                                                       {12, 8},
+                                                       {2, 4},
+                                                       {6, 4},
+                                                       {10, 12},
+                                                       {14, 12},
+                                                       {1, 2},
+                                                       {3, 2},
+                                                       {5, 6},
+                                                       {7, 6},
+                                                       {9, 10},
+                                                       {11, 10},
+                                                       {13, 14},
+                                                       {15, 14}};
+        NS_TEST_ASSERT_MSG_EQ((UpEdges(tree, 0) == nccl16), true, "tree 0, N=16");
+        std::set<std::pair<uint32_t, uint32_t>> mirrored;
+        for (auto [c, p] : nccl16)
+        {
+            mirrored.insert({15 - c, 15 - p});
+        }
+        NS_TEST_ASSERT_MSG_EQ((UpEdges(tree, 1) == mirrored), true, "tree 1 mirrors, N=16");
+        // N=12: 8's right child 12 is out of range, so 10 (and 10's parent 12 is 8)
+        tree->Setup(Communicator::AllHosts(12), 1200000);
+        std::set<std::pair<uint32_t, uint32_t>> nccl12{{8, 0},
+                                                       {4, 8},
+                                                       {10, 8},
+                                                       {2, 4},
+                                                       {6, 4},
+                                                       {9, 10},
+                                                       {11, 10},
+                                                       {1, 2},
+                                                       {3, 2},
+                                                       {5, 6},
+                                                       {7, 6}};
+        NS_TEST_ASSERT_MSG_EQ((UpEdges(tree, 0) == nccl12), true, "tree 0, N=12");
+        // N=5 (odd): tree 1 shifts tree 0 by one rank (position p holds rank p + 1)
+        tree->Setup(Communicator::AllHosts(5), 500000);
+        std::set<std::pair<uint32_t, uint32_t>> nccl5{{4, 0}, {2, 4}, {1, 2}, {3, 2}};
+        std::set<std::pair<uint32_t, uint32_t>> shifted5{{0, 1}, {3, 0}, {2, 3}, {4, 3}};
+        NS_TEST_ASSERT_MSG_EQ((UpEdges(tree, 0) == nccl5), true, "tree 0, N=5");
+        NS_TEST_ASSERT_MSG_EQ((UpEdges(tree, 1) == shifted5), true, "tree 1 shifted, N=5");
+
+        // hd on 8 ranks: the first transfer of rank 0 carries half of the buffer to rank
+        // 1 (nearest) or rank 4 (farthest)
+        for (auto [order, partner] : {std::pair{HalvingDoublingAllreduce::NEAREST_FIRST, 1u},
+                                      std::pair{HalvingDoublingAllreduce::FARTHEST_FIRST, 4u}})
+        {
+            Ptr<CollectiveAlgorithm> hd = CreateUnpipelined(CollectiveOp::ALLREDUCE, "hd");
+            hd->SetAttribute("Order", EnumValue(order));
+            hd->Setup(Communicator::AllHosts(8), 8000000);
+            std::vector<uint32_t> firstDst;
+            std::vector<uint64_t> bytesTo(8, 0);
+            for (uint32_t i = 0; i < hd->GetNTransfers(); ++i)
+            {
+                const CollectiveTransfer& t = hd->GetTransfer(i);
+                if (t.src == 0)
+                {
+                    firstDst.push_back(t.dst);
+                    bytesTo[t.dst] += t.bytes;
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(firstDst.front(), partner, "hd's first partner, order " << order);
+            // reduce-scatter S/2 and all-gather S/2 with the first partner
+            NS_TEST_ASSERT_MSG_EQ(bytesTo[partner], 8000000u, "hd's largest exchange");
+            RunResult r = RunJob(MakeTransport(8), hd, 8, 8000000);
+            NS_TEST_ASSERT_MSG_EQ(r.verified, true, "hd order " << order << ": " << r.why);
         }
     }
 };
@@ -596,7 +719,7 @@ class ChannelsTest : public TestCase
             double ratio = static_cast<double>(bytes[0]) / bytes[1];
             NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 0.01, what + ": channels carry halves");
         }
-        // the chunking: a tree of 16 ranks (depth 5) on 16 MB halves 512 KiB twice,
+        // the chunking: a tree of 16 ranks (depth 4) on 16 MB halves 512 KiB twice,
         // as NCCL's rule (S / (2 x chunk) < 8 x depth while chunk > 128 KiB)
         auto tree = DynamicCast<TreeAllreduce>(
             CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "tree"));
@@ -737,6 +860,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new RingAllreduceTimeTest, AI_FABRIC_QUICK);
         AddTestCase(new HalvingDoublingTimeTest, AI_FABRIC_QUICK);
         AddTestCase(new HierarchicalTimeTest, AI_FABRIC_QUICK);
+        AddTestCase(new ScheduleShapeTest, AI_FABRIC_QUICK);
         AddTestCase(new TreeTimeTest, AI_FABRIC_QUICK);
         AddTestCase(new MetricsTest, AI_FABRIC_QUICK);
         AddTestCase(new SlowRankTest, AI_FABRIC_QUICK);

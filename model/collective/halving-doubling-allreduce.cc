@@ -4,7 +4,10 @@
 #include "halving-doubling-allreduce.h"
 
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -23,10 +26,26 @@ static CollectiveAlgorithmRegistration g_registration(
 TypeId
 HalvingDoublingAllreduce::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::HalvingDoublingAllreduce")
-                            .SetParent<CollectiveAlgorithm>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<HalvingDoublingAllreduce>();
+    static TypeId tid =
+        TypeId("ns3::HalvingDoublingAllreduce")
+            .SetParent<CollectiveAlgorithm>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<HalvingDoublingAllreduce>()
+            .AddAttribute("Order",
+                          "Order of the exchange distances. Nearest: the reduce-scatter "
+                          "halves the buffer with the rank at distance 1 first, then 2, "
+                          "4, ... (recursive vector halving with distance doubling, as "
+                          "Open MPI's ompi_coll_base_allreduce_intra_redscat_allgather "
+                          "does), the all-gather mirrors it; with ranks on hosts in "
+                          "order the largest exchanges stay under one switch. Farthest: "
+                          "distance N/2 first (Thakur, Rabenseifner and Gropp 2005). Both "
+                          "cost 2 log2(N) alpha + 2 (N-1)/N S/B on a non-blocking switch.",
+                          EnumValue(HalvingDoublingAllreduce::NEAREST_FIRST),
+                          MakeEnumAccessor(&HalvingDoublingAllreduce::m_order),
+                          MakeEnumChecker(HalvingDoublingAllreduce::NEAREST_FIRST,
+                                          "nearest",
+                                          HalvingDoublingAllreduce::FARTHEST_FIRST,
+                                          "farthest"));
     return tid;
 }
 
@@ -70,57 +89,72 @@ HalvingDoublingAllreduce::BuildSchedule()
                 AddTransfer(2 * i, 2 * i + 1, ch * np, (ch + 1) * np, true, {}));
         }
     }
+    // exchange distances of the reduce-scatter; the all-gather runs them backwards
+    std::vector<uint32_t> distances;
+    for (uint32_t m = 1; m < np; m *= 2)
+    {
+        distances.push_back(m);
+    }
+    if (m_order == FARTHEST_FIRST)
+    {
+        std::reverse(distances.begin(), distances.end());
+    }
+    // [lo[q], lo[q] + len): the blocks virtual rank q still reduces (reduce-scatter) or
+    // already holds (all-gather); partners at distance d hold the two halves of one range
     std::vector<uint32_t> lo(np, 0);
     std::vector<uint32_t> sent(static_cast<size_t>(np) * c);
-    // recursive halving: partner at distance m keeps the other half of my range
-    for (uint32_t m = np / 2; m >= 1; m /= 2)
+    uint32_t len = np;
+    for (uint32_t d : distances)
     {
+        len /= 2;
         for (uint32_t q = 0; q < np; ++q)
         {
-            uint32_t p = q ^ m;
-            uint32_t sendLo = (p & m) ? lo[q] + m : lo[q];
+            uint32_t p = q ^ d;
+            uint32_t sendLo = (p & d) ? lo[q] + len : lo[q]; // the partner's half
             for (uint32_t ch = 0; ch < c; ++ch)
             {
                 sent[q * c + ch] = AddTransfer(rankOf(q),
                                                rankOf(p),
                                                ch * np + sendLo,
-                                               ch * np + sendLo + m,
+                                               ch * np + sendLo + len,
                                                true,
                                                received[q * c + ch]);
             }
         }
         for (uint32_t q = 0; q < np; ++q)
         {
-            lo[q] += (q & m) ? m : 0;
+            lo[q] += (q & d) ? len : 0;
             for (uint32_t ch = 0; ch < c; ++ch)
             {
-                received[q * c + ch].push_back(sent[(q ^ m) * c + ch]);
+                received[q * c + ch].push_back(sent[(q ^ d) * c + ch]);
             }
         }
     }
-    // recursive doubling: send my aligned range of m blocks (it contains block q)
-    for (uint32_t m = 1; m < np; m *= 2)
+    // all-gather: send the range I hold to the partner holding its sibling half
+    for (auto it = distances.rbegin(); it != distances.rend(); ++it)
     {
+        uint32_t d = *it;
         for (uint32_t q = 0; q < np; ++q)
         {
-            uint32_t start = q & ~(m - 1);
             for (uint32_t ch = 0; ch < c; ++ch)
             {
                 sent[q * c + ch] = AddTransfer(rankOf(q),
-                                               rankOf(q ^ m),
-                                               ch * np + start,
-                                               ch * np + start + m,
+                                               rankOf(q ^ d),
+                                               ch * np + lo[q],
+                                               ch * np + lo[q] + len,
                                                false,
                                                received[q * c + ch]);
             }
         }
         for (uint32_t q = 0; q < np; ++q)
         {
+            lo[q] -= (q & d) ? len : 0;
             for (uint32_t ch = 0; ch < c; ++ch)
             {
-                received[q * c + ch].push_back(sent[(q ^ m) * c + ch]);
+                received[q * c + ch].push_back(sent[(q ^ d) * c + ch]);
             }
         }
+        len *= 2;
     }
     for (uint32_t i = 0; i < extra; ++i)
     {

@@ -60,41 +60,26 @@ TreeAllreduce::GetName() const
 namespace
 {
 
-/// In-order binary tree on positions 1..n: parent[p] (0 = root) and children.
+constexpr uint32_t NO_PARENT = UINT32_MAX;
+
+/// NCCL's binary tree on positions 0..n-1 (ncclGetBtree, src/graph/trees.cc): position
+/// 0 is the root with one child, the largest power of two below n; below it the
+/// in-order tree, where p with lowest set bit 2^k has children p -+ 2^(k-1) (the right
+/// one lowered while out of range) and parent (p ^ 2^k) | 2^(k+1), or p ^ 2^k when that
+/// is out of range.
 void
-BuildInOrderTree(uint32_t n,
-                 std::vector<uint32_t>& parent,
-                 std::vector<std::vector<uint32_t>>& kids)
+BuildNcclBtree(uint32_t n, std::vector<uint32_t>& parent, std::vector<std::vector<uint32_t>>& kids)
 {
-    parent.assign(n + 1, 0);
-    kids.assign(n + 1, {});
-    for (uint32_t p = 1; p <= n; ++p)
+    parent.assign(n, NO_PARENT);
+    kids.assign(n, {});
+    for (uint32_t p = 1; p < n; ++p)
     {
-        uint32_t low = p & (~p + 1);
-        if (low == 1)
-        {
-            continue; // odd positions are leaves
-        }
-        kids[p].push_back(p - low / 2);
-        // right child: the largest p + 2^j <= n with 2^j < low (covers (p, min(p+low-1, n)])
-        for (uint32_t step = low / 2; step >= 1; step /= 2)
-        {
-            if (p + step <= n)
-            {
-                kids[p].push_back(p + step);
-                break;
-            }
-        }
-    }
-    for (uint32_t p = 1; p <= n; ++p)
-    {
-        for (uint32_t k : kids[p])
-        {
-            parent[k] = p;
-        }
+        uint32_t bit = p & (~p + 1);
+        uint64_t up = (p ^ bit) | (static_cast<uint64_t>(bit) << 1);
+        parent[p] = up < n ? static_cast<uint32_t>(up) : p ^ bit;
+        kids[parent[p]].push_back(p);
     }
 }
-
 } // namespace
 
 uint32_t
@@ -120,16 +105,16 @@ TreeAllreduce::BuildSchedule()
     uint32_t slices = std::max<uint32_t>(nCh, 2);
     std::vector<uint32_t> parent;
     std::vector<std::vector<uint32_t>> kids;
-    BuildInOrderTree(n, parent, kids);
+    BuildNcclBtree(n, parent, kids);
     m_chunk = m_chunkBytes;
     if (m_adaptChunk && m_chunk > 0 && n >= 2)
     {
         // depth: edges from the deepest leaf to the root (both trees have the same)
         uint32_t depth = 0;
-        for (uint32_t p = 1; p <= n; ++p)
+        for (uint32_t p = 0; p < n; ++p)
         {
             uint32_t d = 0;
-            for (uint32_t q = p; parent[q] != 0; q = parent[q])
+            for (uint32_t q = p; parent[q] != NO_PARENT; q = parent[q])
             {
                 ++d;
             }
@@ -163,31 +148,23 @@ TreeAllreduce::BuildSchedule()
     {
         uint32_t tree = slice % 2;
         SetBuildChannel(slice % nCh);
-        // rank of position p in this tree
-        std::vector<uint32_t> rankOf(n + 1);
+        // rank of position p in this tree: tree 0 puts rank r at position r; tree 1
+        // mirrors it for even n and shifts it by one for odd n (ncclGetDtree), so most
+        // of tree 0's leaves are tree 1's inner nodes
+        std::vector<uint32_t> rankOf(n);
         for (uint32_t r = 0; r < n; ++r)
         {
-            uint32_t p = r + 1;
+            uint32_t p = r;
             if (tree == 1)
             {
-                // mirror for even n makes A's leaves (odd p) B's inner nodes; a shift
-                // does it for odd n
-                p = (n % 2 == 0) ? n + 1 - p : p % n + 1;
+                p = (n % 2 == 0) ? n - 1 - r : (r + n - 1) % n;
             }
             rankOf[p] = r;
         }
         // order nodes leaves-first (post-order) so children's sends exist before parents'
         std::vector<uint32_t> order;
-        std::vector<uint32_t> stack;
-        uint32_t root = 0;
-        for (uint32_t p = 1; p <= n; ++p)
-        {
-            if (parent[p] == 0)
-            {
-                root = p;
-            }
-        }
-        stack.push_back(root);
+        std::vector<uint32_t> stack{0};
+        const uint32_t root = 0;
         while (!stack.empty())
         {
             uint32_t p = stack.back();
@@ -198,8 +175,8 @@ TreeAllreduce::BuildSchedule()
                 stack.push_back(k);
             }
         }
-        std::vector<uint32_t> upFrom(static_cast<size_t>(n + 1) * c); // p -> parent
-        std::vector<uint32_t> downTo(static_cast<size_t>(n + 1) * c); // parent -> p
+        std::vector<uint32_t> upFrom(static_cast<size_t>(n) * c); // p -> parent
+        std::vector<uint32_t> downTo(static_cast<size_t>(n) * c); // parent -> p
         std::vector<uint32_t> deps;
         // Chunk by chunk, up then down: chunk ch goes down from the root while chunk
         // ch + 1 still goes up (its sends depend only on its own chunk's arrivals).

@@ -13,10 +13,12 @@ namespace ns3
  * \ingroup ai-fabric
  * \brief NCCL-style double binary tree allreduce (Sanders, Speck and Traeff 2009).
  *
- * Two binary trees each carry half of the data; tree A is the in-order tree on
- * positions 1..N (node p with lowest set bit 2^k has children p -+ 2^(k-1)), so
- * its leaves are the odd positions; tree B mirrors it (even N) or shifts it by one
- * (odd N), so most leaves of A are inner nodes of B and every rank sends and
+ * Two binary trees each carry half of the data, built as NCCL builds them
+ * (ncclGetDtree, src/graph/trees.cc): tree A puts rank r at position r of NCCL's
+ * binary tree (position 0 the root with one child, the largest power of two below
+ * N; below it the in-order tree, p with lowest set bit 2^k having children
+ * p -+ 2^(k-1)), so its leaves are the odd ranks; tree B mirrors it (even N) or
+ * shifts it by one (odd N), so most leaves of A are inner nodes of B and every rank sends and
  * receives about S in each direction. Each half is cut into chunks (ChunkBytes);
  * a node reduces chunk c from its children and sends it up, the root turns it
  * around, and each node forwards it down once it arrived from its parent, while
