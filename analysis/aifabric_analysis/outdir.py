@@ -17,7 +17,7 @@ import os
 from . import AnalysisError
 
 REQUIRED = {
-    "fct.csv": ("size_bytes", "slowdown"),
+    "fct.csv": ("size_bytes", "slowdown", "kind"),
     "collective.csv": ("algorithm", "duration_ns"),
     "pfc.csv": ("time_ns", "node", "port", "priority", "event"),
     "qlen.csv": ("time_ns", "node", "port", "queue", "bytes"),

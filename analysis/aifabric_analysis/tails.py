@@ -7,7 +7,10 @@ Flow-size buckets (KB = 1000 B, MB = 10^6 B, as the simulator's size flags):
   100KB-1MB    100,000 <= size < 1,000,000
   1MB-10MB     1,000,000 <= size < 10,000,000
   >=10MB       size >= 10,000,000
-plus "all". Collective durations are bucketed by algorithm plus "all".
+plus "all". When fct.csv holds several traffic classes (its kind column: background,
+collective, flow, incast, ...), each class gets the same rows under the metric
+"fct_slowdown_<kind>", so one class's tail is not read off the mix of all.
+Collective durations are bucketed by algorithm plus "all".
 Empty buckets are left out of the table.
 """
 
@@ -55,6 +58,13 @@ def tail_rows(run, use_numpy=None):
         for bucket, values in slowdown_by_bucket(run.fct):
             add("fct_slowdown", bucket, values)
         add("fct_slowdown", "all", [r["slowdown"] for r in run.fct])
+        kinds = sorted(set(r["kind"] for r in run.fct))
+        if len(kinds) > 1:
+            for kind in kinds:
+                rows_of_kind = [r for r in run.fct if r["kind"] == kind]
+                for bucket, values in slowdown_by_bucket(rows_of_kind):
+                    add("fct_slowdown_" + kind, bucket, values)
+                add("fct_slowdown_" + kind, "all", [r["slowdown"] for r in rows_of_kind])
     if run.collective:
         algos = sorted(set(r["algorithm"] for r in run.collective))
         for a in algos:

@@ -200,8 +200,18 @@ OutputWriter::AppendFct(const FctRecord& r)
     s.push_back(',');
     AppendText(s, r.kind);
     EndRow(m_fct);
-    m_slowdowns.push_back(slowdown);
-    m_fctNs.push_back(static_cast<double>(r.fctNs));
+    m_all.slowdowns.push_back(slowdown);
+    m_all.fctNs.push_back(static_cast<double>(r.fctNs));
+    // a handful of kinds per run: a linear search per finished flow
+    auto it = std::find_if(m_byKind.begin(), m_byKind.end(), [&r](const auto& k) {
+        return k.first == r.kind;
+    });
+    if (it == m_byKind.end())
+    {
+        it = m_byKind.emplace(m_byKind.end(), r.kind, FctSample{});
+    }
+    it->second.slowdowns.push_back(slowdown);
+    it->second.fctNs.push_back(static_cast<double>(r.fctNs));
 }
 
 void
@@ -294,12 +304,29 @@ OutputWriter::Percentile(const std::vector<double>& sorted, double q)
 }
 
 nlohmann::json
-OutputWriter::FctStats() const
+OutputWriter::SampleStats(const FctSample& sample)
 {
     nlohmann::json j;
-    j["count"] = m_slowdowns.size();
-    j["slowdown"] = Stats(m_slowdowns);
-    j["fct_ns"] = Stats(m_fctNs);
+    j["count"] = sample.slowdowns.size();
+    j["slowdown"] = Stats(sample.slowdowns);
+    j["fct_ns"] = Stats(sample.fctNs);
+    return j;
+}
+
+nlohmann::json
+OutputWriter::FctStats() const
+{
+    return SampleStats(m_all);
+}
+
+nlohmann::json
+OutputWriter::FctStatsByKind() const
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [kind, sample] : m_byKind)
+    {
+        j[kind] = SampleStats(sample);
+    }
     return j;
 }
 
@@ -388,6 +415,10 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
     if (!j.contains("fct"))
     {
         j["fct"] = FctStats();
+    }
+    if (!j.contains("fct_by_kind"))
+    {
+        j["fct_by_kind"] = FctStatsByKind();
     }
     nlohmann::json rows;
     for (const Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})

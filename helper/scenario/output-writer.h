@@ -116,6 +116,14 @@ class OutputWriter
     nlohmann::json FctStats() const;
 
     /**
+     * \brief FctStats() per traffic class: fct.csv's "kind" column.
+     * \return {kind: {"count", "slowdown", "fct_ns"}} for every kind appended so far
+     *         (keys sorted), so background flows' tails are not read off a mix with
+     *         a collective's chunk messages
+     */
+    nlohmann::json FctStatsByKind() const;
+
+    /**
      * \brief Percentile with linear interpolation (numpy's default).
      * \param sorted ascending sample, non-empty
      * \param q quantile in [0, 1]
@@ -152,7 +160,8 @@ class OutputWriter
     /**
      * \brief Close the CSVs, then write summary.json atomically.
      *
-     * Adds "fct" (FctStats(), unless the caller set it) and "output" (directory and
+     * Adds "fct" (FctStats(), unless the caller set it), "fct_by_kind"
+     * (FctStatsByKind(), likewise) and "output" (directory and
      * row counts per file).
      * \param summary the run summary; must contain the boolean "complete"
      * \return the document as written (the summary plus "fct" and "output")
@@ -192,8 +201,18 @@ class OutputWriter
     Csv m_pfc;                            ///< pfc.csv
     Csv m_qlen;                           ///< qlen.csv
     Csv m_drops;                          ///< drops.csv
-    std::vector<double> m_slowdowns;      ///< per-flow slowdowns, for percentiles
-    std::vector<double> m_fctNs;          ///< per-flow FCTs in ns, for percentiles
+
+    /// Slowdowns and FCTs of the rows of one kind (or of all rows), for percentiles
+    struct FctSample
+    {
+        std::vector<double> slowdowns; ///< per-flow slowdowns
+        std::vector<double> fctNs;     ///< per-flow FCTs, ns
+    };
+
+    static nlohmann::json SampleStats(const FctSample& sample);
+
+    FctSample m_all;                                         ///< every fct.csv row
+    std::vector<std::pair<std::string, FctSample>> m_byKind; ///< per kind, first seen first
 };
 
 } // namespace ns3

@@ -236,9 +236,23 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     os << "\n";
     if (auto n = Number(s, {"fct", "count"}); n && *n > 0)
     {
-        os << "  FCT slowdown: p50 " << Text(s, {"fct", "slowdown", "p50"}) << ", p99 "
-           << Text(s, {"fct", "slowdown", "p99"}) << ", max " << Text(s, {"fct", "slowdown", "max"})
-           << " (" << Text(s, {"fct", "count"}) << " flows)\n";
+        // all rows of fct.csv, then each traffic class on its own line when there are
+        // several: a collective's chunk messages must not hide the background's tail
+        os << "  FCT slowdown: all " << Text(s, {"fct", "count"}) << " flows p50 "
+           << Text(s, {"fct", "slowdown", "p50"}) << ", p99 " << Text(s, {"fct", "slowdown", "p99"})
+           << ", max " << Text(s, {"fct", "slowdown", "max"}) << "\n";
+        const json* kinds = At(s, {"fct_by_kind"});
+        if (kinds != nullptr && kinds->is_object() && kinds->size() > 1)
+        {
+            for (auto it = kinds->begin(); it != kinds->end(); ++it)
+            {
+                const json& k = it.value();
+                os << "                " << it.key() << " " << Text(k, {"count"})
+                   << (it.key() == "collective" ? " messages p50 " : " flows p50 ")
+                   << Text(k, {"slowdown", "p50"}) << ", p99 " << Text(k, {"slowdown", "p99"})
+                   << ", max " << Text(k, {"slowdown", "max"}) << "\n";
+            }
+        }
     }
     PrintCollectives(os, s);
     os << "  losses:       drops lossless " << Text(s, {"drops", "lossless"}) << ", lossy "

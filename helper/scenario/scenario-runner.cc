@@ -903,6 +903,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
                      {"finished", m_finishedMessages + m_finishedFlows},
                      {"unfinished", m_fabric->GetPendingMessages()}};
     s["fct"] = m_writer->FctStats();
+    s["fct_by_kind"] = m_writer->FctStatsByKind();
     s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
     for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
     {

@@ -135,6 +135,31 @@ def test_tails_table_numbers(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_GNUPLOT, reason="gnuplot (Debian: gnuplot-nox) not installed")
+
+def test_tails_table_per_traffic_class(tmp_path):
+    """Two classes in fct.csv: each gets its own rows; the all-flows rows stay."""
+    d = str(tmp_path / "mixed")
+    os.makedirs(d)
+    rows = [[i, 0, 1, 1000, 0, 1000, 1000, s, "background"] for i, s in enumerate([1, 2, 3, 40])]
+    rows += [[10 + i, 1, 2, 500000, 0, 1, 1, s, "collective"] for i, s in enumerate([1, 1, 2])]
+    _write(os.path.join(d, "fct.csv"), ["flow_id", "src", "dst", "size_bytes", "start_ns",
+                                        "fct_ns", "ideal_fct_ns", "slowdown", "kind"], rows)
+    cli.run([d, "--no-plots"], out=open(os.devnull, "w"))
+    t = _tails(os.path.join(d, "tails.csv"))
+    bg = t[("mixed", "fct_slowdown_background", "all")]
+    assert (int(bg["count"]), float(bg["max"])) == (4, 40)
+    assert float(bg["p50"]) == pytest.approx(2.5)
+    coll = t[("mixed", "fct_slowdown_collective", "all")]
+    assert (int(coll["count"]), float(coll["max"])) == (3, 2)
+    assert ("mixed", "fct_slowdown_collective", "100KB-1MB") in t
+    assert ("mixed", "fct_slowdown_collective", "<10KB") not in t
+    assert int(t[("mixed", "fct_slowdown", "all")]["count"]) == 7
+    # one class only: no per-class rows
+    one = make_out(str(tmp_path / "one"))
+    cli.run([one, "--no-plots"], out=open(os.devnull, "w"))
+    assert not any(m.startswith("fct_slowdown_") for _, m, _ in _tails(os.path.join(one, "tails.csv")))
+
+
 def test_single_run_plots(tmp_path):
     d = make_out(str(tmp_path / "run1"))
     r = subprocess.run([sys.executable, PLOT_TAILS, d], capture_output=True, text=True)

@@ -199,6 +199,27 @@ def test_result_records_agree_with_summary(tmp_path):
     assert len(r.array("drops")) == 0
 
 
+def test_figures_per_traffic_class_and_collective_durations(tmp_path):
+    """figures() (a sweep row) carries each class's own tails and the collective's
+    iteration times (summary.json's durations_ns)."""
+    r = aifabric.run({"topology": "fattree", "k": 4, "workload": "allreduce",
+                      "bytes": "1MB", "iterations": 2, "background": "websearch",
+                      "load": 0.3, "background_duration": "0.3ms", "qlen_interval": "0"},
+                     out=str(tmp_path / "c"))
+    f = r.figures()
+    durations = r.summary["collectives"][0]["durations_ns"]
+    assert len(durations) == 2
+    assert f["collective_ns_mean"] == pytest.approx(sum(durations) / 2)
+    assert f["collective_ns_max"] == max(durations)
+    kinds = r.summary["fct_by_kind"]
+    assert set(r.slowdown_by_kind) == {"background", "collective"} == set(kinds)
+    for kind in kinds:
+        assert f[f"{kind}_flows"] == kinds[kind]["count"] > 0
+        assert f[f"{kind}_slowdown_p99"] == r.slowdown_by_kind[kind]["p99"]
+    assert f["background_flows"] + f["collective_flows"] == f["flows"]
+    assert sum(1 for x in r.fct if x.kind == "background") == f["background_flows"]
+
+
 # --- sweeps -------------------------------------------------------------------------------
 def test_sweep_four_points_two_workers(tmp_path, capfd):
     grid = {"fanin": [1, 3], "pfc": [0, 1]}

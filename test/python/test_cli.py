@@ -1013,3 +1013,46 @@ def test_swift_incast_marks_no_ecn_and_sends_no_cnp_by_default(run, tmp_path):
     r = run("--ecn=2", f"--out={tmp_path}/bad", *SMALL)
     assert r.returncode == 2
     assert "'2' is not '', 0 or 1" in r.stderr
+
+
+def _percentile(sorted_values, q):
+    """numpy's default (linear interpolation) percentile, as summary.json computes it
+    (fct.csv keeps 6 significant digits, hence the tests' 1e-5)."""
+    pos = q * (len(sorted_values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def test_fct_statistics_per_traffic_class(run, tmp_path):
+    """A collective with background traffic: summary.json's fct_by_kind holds each
+    class's own count and percentiles (as recomputed from fct.csv's kind column), the
+    printout one line per class, and the all-flows line says it mixes them."""
+    out = tmp_path / "classes"
+    r = run("--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=2MB",
+            "--background=websearch", "--load=0.3", "--background-duration=0.5ms",
+            "--qlen-interval=0", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    rows = (out / "fct.csv").read_text().splitlines()[1:]
+    by_kind = {}
+    for row in rows:
+        cols = row.split(",")
+        by_kind.setdefault(cols[8], []).append(float(cols[7]))
+    assert set(by_kind) == {"background", "collective"}, by_kind.keys()
+    assert set(s["fct_by_kind"]) == set(by_kind)
+    assert sum(k["count"] for k in s["fct_by_kind"].values()) == s["fct"]["count"] == len(rows)
+    for kind, values in by_kind.items():
+        values.sort()
+        got = s["fct_by_kind"][kind]
+        assert got["count"] == len(values)
+        for key, q in (("p50", 0.5), ("p99", 0.99)):
+            assert got["slowdown"][key] == pytest.approx(_percentile(values, q), rel=1e-5)
+        assert got["slowdown"]["max"] == pytest.approx(values[-1], rel=1e-5)
+    # the classes' tails differ: the mix is not either class's figure
+    bg = s["fct_by_kind"]["background"]["slowdown"]["p99"]
+    coll = s["fct_by_kind"]["collective"]["slowdown"]["p99"]
+    assert bg != pytest.approx(coll, rel=0.01)
+    assert f"FCT slowdown: all {len(rows)} flows p50" in r.stdout
+    assert f"background {len(by_kind['background'])} flows p50" in r.stdout
+    assert f"collective {len(by_kind['collective'])} messages p50" in r.stdout

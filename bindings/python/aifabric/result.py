@@ -121,6 +121,13 @@ class Result:
         """FCT slowdown percentiles: {"p50", "p90", "p99", "p999", "max", "mean"}."""
         return self.summary.get("fct", {}).get("slowdown", {})
 
+    @property
+    def slowdown_by_kind(self):
+        """FCT slowdown percentiles per traffic class (fct.csv's ``kind``):
+        {"background": {"p50", ...}, "collective": {...}, ...}."""
+        return {kind: stats.get("slowdown", {})
+                for kind, stats in (self.summary.get("fct_by_kind") or {}).items()}
+
     def figures(self):
         """The scalar summary figures as one flat dict (what a sweep row holds)."""
         s = self.summary
@@ -137,10 +144,17 @@ class Result:
         for group in ("slowdown", "fct_ns"):
             for key, value in (fct.get(group) or {}).items():
                 out[f"{group}_{key}"] = value
+        # per traffic class: "<kind>_flows", "<kind>_slowdown_p99", "<kind>_fct_ns_p50", ...
+        for kind, stats in (s.get("fct_by_kind") or {}).items():
+            out[f"{kind}_flows"] = stats.get("count")
+            for group in ("slowdown", "fct_ns"):
+                for key, value in (stats.get(group) or {}).items():
+                    out[f"{kind}_{group}_{key}"] = value
         colls = s.get("collectives") or []
         out["collectives"] = len(colls)
-        durations = [c["duration_ns"] for c in colls
-                     if isinstance(c, dict) and isinstance(c.get("duration_ns"), (int, float))]
+        # every iteration's duration of every collective job
+        durations = [d for c in colls if isinstance(c, dict)
+                     for d in (c.get("durations_ns") or []) if isinstance(d, (int, float))]
         if durations:
             out["collective_ns_mean"] = sum(durations) / len(durations)
             out["collective_ns_max"] = max(durations)
