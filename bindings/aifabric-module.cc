@@ -97,6 +97,25 @@ ValueText(const ScenarioConfig::KnobInfo& knob, const py::handle& v)
 void
 SetKnob(ScenarioConfig& c, const std::string& name, const py::handle& value)
 {
+    if (name.rfind("ns3::", 0) == 0)
+    {
+        // an ns-3 attribute default, as --ns3::Class::Attribute=value: its text
+        std::string text;
+        if (py::isinstance<py::bool_>(value))
+        {
+            text = value.cast<bool>() ? "true" : "false";
+        }
+        else if (py::isinstance<py::float_>(value))
+        {
+            text = py::repr(value).cast<std::string>();
+        }
+        else
+        {
+            text = py::str(value).cast<std::string>();
+        }
+        c.SetAttribute(name, text);
+        return;
+    }
     const ScenarioConfig::KnobInfo* knob = ScenarioConfig::FindKnob(name);
     if (knob == nullptr)
     {
@@ -114,6 +133,10 @@ py::object
 GetKnob(const ScenarioConfig& c, const std::string& name)
 {
     const nlohmann::json j = c.ToJson();
+    if (!j.contains(name))
+    {
+        throw ConfigError("no knob or ns-3 attribute default named '" + name + "' is set");
+    }
     return JsonToPython(j.at(name));
 }
 
@@ -126,6 +149,10 @@ ToDict(const ScenarioConfig& c)
     for (const auto& knob : ScenarioConfig::Knobs())
     {
         d[py::str(PythonName(knob.name))] = JsonToPython(j.at(knob.name));
+    }
+    for (const auto& [name, value] : c.attributes)
+    {
+        d[py::str(name)] = value; // "ns3::Class::Attribute" as given
     }
     return d;
 }
@@ -291,6 +318,17 @@ CLI's message. Scenario(**knobs) sets knobs; to_dict()/from_dict() round-trip.
                      text += (first ? "" : ", ") + PythonName(knob.name) + "=" +
                              py::repr(GetKnob(c, knob.name)).cast<std::string>();
                      first = false;
+                 }
+                 if (!c.attributes.empty())
+                 {
+                     // ns-3 attribute names are no Python identifiers: a ** dict
+                     py::dict attrs;
+                     for (const auto& [name, value] : c.attributes)
+                     {
+                         attrs[py::str(name)] = value;
+                     }
+                     text += std::string(first ? "" : ", ") + "**" +
+                             py::repr(attrs).cast<std::string>();
                  }
                  return text + ")";
              })

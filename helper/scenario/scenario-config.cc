@@ -33,6 +33,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -43,6 +44,30 @@ NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
 
 namespace
 {
+
+/// Why Config::SetDefaultFailSafe refused --Class::Attribute=value: no such class, no
+/// such attribute of it, or a value its checker does not allow (named with what is).
+std::string
+AttributeOverrideError(const std::string& name, const std::string& value)
+{
+    const std::string flag = "--" + name + "=" + value + ": ";
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
+    {
+        return flag + "no such ns-3 class (expected --ns3::Class::Attribute=value)";
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        return flag + tid.GetName() + " has no attribute '" + name.substr(sep + 2) +
+               "' (see --PrintAttributes=" + tid.GetName() + ")";
+    }
+    std::string allowed = info.checker->HasUnderlyingTypeInformation()
+                              ? info.checker->GetUnderlyingTypeInformation()
+                              : info.checker->GetValueTypeName();
+    return flag + "'" + value + "' is not allowed (allowed: " + allowed + ")";
+}
 
 using Knob = ScenarioConfig::KnobInfo;
 using Type = ScenarioConfig::KnobType;
@@ -1212,6 +1237,11 @@ void
 ScenarioConfig::Set(const std::string& name, const std::string& value)
 {
     NS_LOG_FUNCTION(this << name << value);
+    if (name.rfind("ns3::", 0) == 0)
+    {
+        SetAttribute(name, value);
+        return;
+    }
     const KnobInfo* knob = FindKnob(name);
     if (knob == nullptr)
     {
@@ -1227,9 +1257,86 @@ ScenarioConfig::Set(const std::string& name, const std::string& value)
     }
 }
 
+namespace
+{
+
+/// Whether \p text parses as a value of the numeric ns-3 attribute type \p valueType
+/// (true for other types). ns-3.37's DoubleValue, UintegerValue, IntegerValue and
+/// TimeValue abort the process on malformed text instead of refusing it, and
+/// TimeValue takes "1.5.3ms" as 1.5 s: check those here first.
+bool
+NumericAttributeTextIsValid(const std::string& valueType, const std::string& text)
+{
+    static const std::regex real(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)");
+    static const std::regex time(
+        R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(s|ms|us|ns|ps|fs|min|h|d)?)");
+    if (valueType == "ns3::DoubleValue")
+    {
+        return std::regex_match(text, real) && std::isfinite(std::strtod(text.c_str(), nullptr));
+    }
+    if (valueType == "ns3::UintegerValue")
+    {
+        return std::regex_match(text, std::regex(R"(\+?\d+)"));
+    }
+    if (valueType == "ns3::IntegerValue")
+    {
+        return std::regex_match(text, std::regex(R"([+-]?\d+)"));
+    }
+    if (valueType == "ns3::TimeValue")
+    {
+        return std::regex_match(text, time);
+    }
+    return true;
+}
+
+} // namespace
+
+void
+ScenarioConfig::SetAttribute(const std::string& name, const std::string& value)
+{
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(name.substr(sep + 2), &info) ||
+        !NumericAttributeTextIsValid(info.checker->GetValueTypeName(), value) ||
+        !info.checker->CreateValidValue(StringValue(value)))
+    {
+        throw ConfigError(AttributeOverrideError(name, value));
+    }
+    for (auto& [n, v] : attributes)
+    {
+        if (n == name)
+        {
+            v = value;
+            return;
+        }
+    }
+    attributes.emplace_back(name, value);
+}
+
+void
+ScenarioConfig::ApplyAttributes() const
+{
+    for (const auto& [name, value] : attributes)
+    {
+        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        {
+            throw ConfigError(AttributeOverrideError(name, value));
+        }
+    }
+}
+
 std::string
 ScenarioConfig::Get(const std::string& name) const
 {
+    for (const auto& [n, v] : attributes)
+    {
+        if (n == name)
+        {
+            return v;
+        }
+    }
     const KnobInfo* knob = FindKnob(name);
     if (knob == nullptr)
     {
@@ -1305,9 +1412,31 @@ ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
                           "{\"topology\": \"fattree\", \"k\": 8}; got " +
                           std::string(j.type_name()));
     }
+    if (j.contains("config") && j["config"].is_object() && j.contains("complete"))
+    {
+        // a run's summary.json: its "config" echo is the configuration that ran
+        LoadJson(j["config"], origin + " (its \"config\")");
+        return;
+    }
     std::set<std::string> seen;
     for (const auto& [key, value] : j.items())
     {
+        if (key.rfind("ns3::", 0) == 0)
+        {
+            // an ns-3 attribute default: its value as ns-3 parses it (StringValue)
+            if (!value.is_string() && !value.is_number() && !value.is_boolean())
+            {
+                throw ConfigError(origin + ": key '" + key +
+                                  "' needs a string, number or "
+                                  "boolean (the attribute's value as text); got " +
+                                  std::string(value.type_name()));
+            }
+            SetAttribute(key,
+                         value.is_string()    ? value.get<std::string>()
+                         : value.is_boolean() ? (value.get<bool>() ? "true" : "false")
+                                              : value.dump());
+            continue;
+        }
         const KnobInfo* knob = FindKnob(key);
         if (knob == nullptr)
         {
@@ -1392,6 +1521,10 @@ ScenarioConfig::ToJson() const
         default:
             j[knob.name] = text;
         }
+    }
+    for (const auto& [name, value] : attributes)
+    {
+        j[name] = value;
     }
     return j;
 }
@@ -1531,35 +1664,6 @@ ScenarioConfig::Validate() const
     }
 }
 
-namespace
-{
-
-/// Why Config::SetDefaultFailSafe refused --Class::Attribute=value: no such class, no
-/// such attribute of it, or a value its checker does not allow (named with what is).
-std::string
-AttributeOverrideError(const std::string& name, const std::string& value)
-{
-    const std::string flag = "--" + name + "=" + value + ": ";
-    const size_t sep = name.rfind("::");
-    TypeId tid;
-    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
-    {
-        return flag + "no such ns-3 class (expected --ns3::Class::Attribute=value)";
-    }
-    TypeId::AttributeInformation info;
-    if (!tid.LookupAttributeByName(name.substr(sep + 2), &info))
-    {
-        return flag + tid.GetName() + " has no attribute '" + name.substr(sep + 2) +
-               "' (see --PrintAttributes=" + tid.GetName() + ")";
-    }
-    std::string allowed = info.checker->HasUnderlyingTypeInformation()
-                              ? info.checker->GetUnderlyingTypeInformation()
-                              : info.checker->GetValueTypeName();
-    return flag + "'" + value + "' is not allowed (allowed: " + allowed + ")";
-}
-
-} // namespace
-
 ScenarioConfig
 ScenarioConfig::FromCommandLine(int argc, char** argv)
 {
@@ -1683,10 +1787,7 @@ ScenarioConfig::FromCommandLine(int argc, char** argv)
     }
     for (const auto& [name, value] : attributes)
     {
-        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
-        {
-            throw ConfigError(AttributeOverrideError(name, value));
-        }
+        cfg.SetAttribute(name, value); // checked now, applied by the runner
     }
     cfg.Validate();
     return cfg;
@@ -1718,7 +1819,7 @@ ScenarioConfig::operator==(const ScenarioConfig& other) const
             return false;
         }
     }
-    return true;
+    return attributes == other.attributes;
 }
 
 bool

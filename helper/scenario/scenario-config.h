@@ -151,6 +151,9 @@ class ScenarioConfig
     Time pfcWatchdogRestore{0};                ///< PfcWatchdog::RestorationTime; 0 = 2x detect
     std::string pfcWatchdogAction{"drop"};     ///< drop | forward
     std::vector<PfcStorm> pfcStorms;           ///< NICs that stop draining (RoCEv2)
+    /// ns-3 attribute defaults ("ns3::Class::Attribute", value text) in the order
+    /// given; applied by the runner after the knobs' own, so they win
+    std::vector<std::pair<std::string, std::string>> attributes;
 
     /**
      * \brief Set a knob from text.
@@ -159,6 +162,16 @@ class ScenarioConfig
      * \throws ConfigError e.g. "--topology: 'fatree' is not one of leafspine, ..."
      */
     void Set(const std::string& name, const std::string& value);
+
+    /**
+     * \brief Record an ns-3 attribute default ("ns3::Class::Attribute"), replacing an
+     * earlier value of the same name. Set() does this for names starting "ns3::".
+     * \throws ConfigError when the class, the attribute or the value is not valid
+     */
+    void SetAttribute(const std::string& name, const std::string& value);
+
+    /// Config::SetDefault every recorded attribute (validated when recorded).
+    void ApplyAttributes() const;
 
     /**
      * \param name the flag name ('-' or '_')
@@ -198,8 +211,9 @@ class ScenarioConfig
 
     /**
      * \brief Load knobs from a JSON object.
-     * \param j the object: keys are flag names ('-' or '_'), values strings,
-     *          numbers or booleans
+     * \param j the object: keys are flag names ('-' or '_') or ns-3 attribute names
+     *          ("ns3::Class::Attribute"), values strings, numbers or booleans; or a
+     *          run's summary.json, whose "config" is loaded
      * \param origin prefix for error messages (usually the file name)
      * \throws ConfigError on an unknown key, a wrong type or a bad value
      */
@@ -209,7 +223,9 @@ class ScenarioConfig
      * \brief The config echo for summary.json: every knob under its flag name.
      *
      * Integers and sizes are numbers (bytes), flags 0/1, the rest strings;
-     * unset optional knobs are "". LoadJson(ToJson()) gives an equal config.
+     * unset optional knobs are "". ns-3 attribute defaults follow under their
+     * "ns3::Class::Attribute" names as strings. LoadJson(ToJson()) gives an equal
+     * config.
      * \return the JSON object
      */
     nlohmann::json ToJson() const;

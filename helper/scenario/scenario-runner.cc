@@ -262,6 +262,159 @@ ScenarioRunner::ConfigureDefaults()
                        StringValue(recovery == "sr" ? "SelectiveRepeat" : "GoBackN"));
 }
 
+namespace
+{
+
+/// Where attribute \p attr of \p tid is declared (itself or a parent), and whether found.
+bool
+DeclaringType(TypeId tid, const std::string& attr, TypeId* declaring)
+{
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            if (t.GetAttribute(i).name == attr)
+            {
+                *declaring = t;
+                return true;
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            return false;
+        }
+    }
+}
+
+/// "ns3::Class::Attribute" -> the declaring TypeId's name + "::" + Attribute ("" if none)
+std::string
+CanonicalAttribute(const std::string& name)
+{
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId declaring;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !DeclaringType(tid, name.substr(sep + 2), &declaring))
+    {
+        return "";
+    }
+    return declaring.GetName() + "::" + name.substr(sep + 2);
+}
+
+} // namespace
+
+void
+ScenarioRunner::ApplyAttributeOverrides() const
+{
+    const ScenarioConfig& c = m_config;
+    // Attributes the runner sets from a flag (always, or when the flag is given): an
+    // ns-3 default of them would be overwritten without a word.
+    std::vector<std::pair<const char*, const char*>> always = {
+        {"ns3::RoceNic::Mtu", "mtu"},
+        {"ns3::IbHca::Mtu", "mtu"},
+        {"ns3::RoceNetDevice::PfcEnabled", "pfc"},
+        {"ns3::SharedBufferMmu::LosslessPriorities", "pfc"},
+        {"ns3::RoceSwitch::EcnEnabled", "ecn"},
+        {"ns3::RoceNic::EcnCapable", "ecn"},
+        {"ns3::RoceSwitch::ClassBasePriority", "priority"},
+        {"ns3::SharedBufferMmu::BufferSize", "buffer"},
+        {"ns3::SharedBufferMmu::AllowLossyHeadroom", "allow-lossy-headroom"},
+        {"ns3::RdmaQueuePair::AckInterval", "ack-interval"},
+        {"ns3::RdmaQueuePair::AckCoalescingTime", "ack-coalescing-time"},
+        {"ns3::RdmaQueuePair::NicEntropy", "nic-entropy"},
+        {"ns3::RdmaQueuePair::Recovery", "recovery"},
+        {"ns3::RdmaNic::AckPriority", "ack-priority"},
+        {"ns3::IbSwitch::AdaptiveRouting", "lb"},
+        {"ns3::PfcWatchdog::DetectionTime", "pfc-watchdog"},
+        {"ns3::PfcWatchdog::RestorationTime", "pfc-watchdog"},
+        {"ns3::PfcWatchdog::Action", "pfc-watchdog-action"},
+        {"ns3::FlowWorkload::BackgroundDuration", "background-duration"},
+        {"ns3::FlowWorkload::QpSharing", "qp-sharing"},
+        {"ns3::DeadlockDetector::StallTime", "deadlock-stall-time"},
+        {"ns3::CollectiveAlgorithm::ChunkBytes", "chunk"},
+        {"ns3::CollectiveAlgorithm::Channels", "channels"},
+    };
+    std::vector<std::pair<const char*, const char*>> given;
+    if (c.switchLatency)
+    {
+        given.emplace_back("ns3::RoceSwitch::SwitchLatency", "switch-latency");
+        given.emplace_back("ns3::IbSwitch::SwitchLatency", "switch-latency");
+    }
+    if (c.cutThrough)
+    {
+        given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
+        given.emplace_back("ns3::IbSwitch::CutThrough", "cut-through");
+    }
+    if (c.kmin || c.kmax || c.pmax)
+    {
+        given.emplace_back("ns3::EcnMarker::ScaleWithRate",
+                           c.kmin   ? "kmin"
+                           : c.kmax ? "kmax"
+                                    : "pmax");
+    }
+    for (const auto& [attr, flag] : {std::pair{"ns3::EcnMarker::Kmin", "kmin"},
+                                     std::pair{"ns3::EcnMarker::Kmax", "kmax"},
+                                     std::pair{"ns3::EcnMarker::Pmax", "pmax"}})
+    {
+        if (!c.Get(flag).empty())
+        {
+            given.emplace_back(attr, flag);
+        }
+    }
+    for (const auto& [name, value] : c.attributes)
+    {
+        const std::string canonical = CanonicalAttribute(name);
+        for (const std::vector<std::pair<const char*, const char*>>* list : {&always, &given})
+        {
+            for (const auto& [attr, flag] : *list)
+            {
+                if (canonical == CanonicalAttribute(attr))
+                {
+                    throw ConfigError("--" + name + "=" + value + ": the runner sets " + attr +
+                                      " from --" + flag +
+                                      "; set it there (allowed: an "
+                                      "attribute no flag sets)");
+                }
+            }
+        }
+    }
+    c.ApplyAttributes();
+}
+
+std::vector<std::pair<std::string, std::string>>
+ScenarioRunner::CongestionControlOverrides() const
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!CongestionControlRegistry::Has(m_config.cc))
+    {
+        return out;
+    }
+    TypeId cc = TypeId::LookupByName(CongestionControlRegistry::Get(m_config.cc).typeName);
+    for (const auto& [name, value] : m_config.attributes)
+    {
+        const size_t sep = name.rfind("::");
+        const std::string attr = name.substr(sep + 2);
+        TypeId declaring;
+        TypeId named = TypeId::LookupByName(name.substr(0, sep));
+        // an attribute the chosen algorithm has (its own or its base's), named through
+        // that algorithm or a base class of it
+        if (DeclaringType(cc, attr, &declaring) && (cc == named || cc.IsChildOf(named)))
+        {
+            out.emplace_back(attr, value);
+        }
+    }
+    return out;
+}
+
+void
+ScenarioRunner::ApplyCongestionControlOverrides(RdmaFabricHelper& helper) const
+{
+    for (const auto& [attr, value] : CongestionControlOverrides())
+    {
+        helper.SetCongestionControlAttribute(attr, StringValue(value));
+    }
+}
+
 void
 ScenarioRunner::ResolveCcPreset()
 {
@@ -366,6 +519,9 @@ ScenarioRunner::BuildRoceFabric()
         throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
                           e.what());
     }
+    // --ns3:: defaults win over the preset's marking and controller values
+    c.ApplyAttributes();
+    ApplyCongestionControlOverrides(helper);
     m_switchTiming = ApplySwitchTiming<RoceSwitch>(c, helper);
     Ptr<RoceFabric> roce;
     try
@@ -466,6 +622,7 @@ ScenarioRunner::BuildIbFabric()
     try
     {
         helper.SetCongestionControl(c.cc, c.ccPreset);
+        ApplyCongestionControlOverrides(helper); // --ns3:: defaults win over the preset
         m_fabric = helper.Install(m_graph, m_routes);
     }
     catch (const std::invalid_argument& e)
@@ -849,13 +1006,17 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["config"] = m_config.ToJson();
     if (CongestionControlRegistry::Has(m_config.cc))
     {
-        // What the preset set: the controller's attributes and, on RoCEv2, the switches'
-        // ECN marking (before the per-port scaling with the link rate).
-        nlohmann::json cc = {
-            {"algorithm", m_config.cc},
-            {"preset", m_config.ccPreset},
-            {"attributes",
-             AttributesJson(CongestionControlFactory::Create(m_config.cc, m_config.ccPreset))}};
+        // What the preset and any --ns3:: overrides set: the controller's attributes and,
+        // on RoCEv2, the switches' ECN marking (before the per-port scaling with the
+        // link rate).
+        CongestionControlFactory used(m_config.cc, m_config.ccPreset);
+        for (const auto& [attr, value] : CongestionControlOverrides())
+        {
+            used.Set(attr, StringValue(value));
+        }
+        nlohmann::json cc = {{"algorithm", m_config.cc},
+                             {"preset", m_config.ccPreset},
+                             {"attributes", AttributesJson(used.Create())}};
         if (m_config.fabric != "infiniband")
         {
             cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
@@ -991,6 +1152,7 @@ ScenarioRunner::Run()
     ConfigureDefaults();
     m_config.Validate();
     ResolveCcPreset();
+    ApplyAttributeOverrides();
     m_graph = BuildTopology(m_config);
     m_extraSummary["memory_estimate_bytes"] =
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);

@@ -21,6 +21,8 @@
 namespace ns3
 {
 
+class RdmaFabricHelper;
+
 class TopologyGraph;
 class RouteTable;
 class RdmaFabric;
@@ -60,6 +62,14 @@ class ScenarioRunner
 
   private:
     void ConfigureDefaults();
+    /// Refuse a --ns3:: attribute default that a flag sets explicitly (naming the
+    /// flag), then apply the others (after the flags' own defaults, so they win)
+    void ApplyAttributeOverrides() const;
+    /// The --ns3:: overrides of the congestion-control algorithm's attributes, for the
+    /// fabric helper's factory (its preset's values would otherwise win)
+    void ApplyCongestionControlOverrides(RdmaFabricHelper& helper) const;
+    /// Those overrides as (attribute, value) of the algorithm
+    std::vector<std::pair<std::string, std::string>> CongestionControlOverrides() const;
     /// --cc-preset='': the preset that runs, written into the configuration (echoed).
     void ResolveCcPreset();
     void BuildFabric();

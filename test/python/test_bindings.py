@@ -263,6 +263,67 @@ def test_sweep_through_dask_local_cluster(tmp_path):
     assert [row["flows"] for row in t] == [1, 2, 3]
 
 
+def test_sweep_over_an_ns3_attribute_and_seeds_through_dask(tmp_path):
+    """An ns-3 attribute as a grid axis, 3 seeds per point, on 2 Dask workers: the
+    attribute reaches the run (echoed, and it changes the marks), the seed changes
+    the background, and aggregate() gives mean, std and 95% CI per point."""
+    distributed = pytest.importorskip("distributed")
+    base = {"topology": "fattree", "k": 4, "workload": "none", "background": "websearch",
+            "load": 0.5, "background_duration": "0.2ms", "cc": "dcqcn", "qlen_interval": "0"}
+    grid = {"ns3::EcnMarker::Kmin": ["5000", "100000"], "ns3::EcnMarker::Kmax": ["200000"]}
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        t = aifabric.sweep(base, grid, seeds=[1, 2, 3], executor=client,
+                           out=tmp_path / "seeds", progress=False)
+    assert [row["status"] for row in t] == ["ok"] * 6, [row.get("error") for row in t]
+    assert [(row["ns3::EcnMarker::Kmin"], row["seed"]) for row in t] == \
+        [(k, x) for k in ("5000", "100000") for x in (1, 2, 3)]
+    for row in t:
+        config = t.result(row["index"]).summary["config"]
+        assert config["ns3::EcnMarker::Kmin"] == row["ns3::EcnMarker::Kmin"]
+        assert config["seed"] == row["seed"]
+        assert "Kmin=" in pathlib.Path(row["out"]).name
+    # the seed draws other background flows
+    assert len({row["slowdown_p99"] for row in t[:3]}) > 1
+    a = t.aggregate()
+    assert len(a) == 2 and [row["runs"] for row in a] == [3, 3]
+    assert a.params == ["ns3::EcnMarker::Kmin", "ns3::EcnMarker::Kmax"]
+    for point, rows in ((a[0], t[:3]), (a[1], t[3:])):
+        values = [row["slowdown_p99"] for row in rows]
+        mean = sum(values) / 3
+        std = (sum((v - mean) ** 2 for v in values) / 2) ** 0.5
+        assert point["slowdown_p99_mean"] == pytest.approx(mean)
+        assert point["slowdown_p99_std"] == pytest.approx(std)
+        assert point["slowdown_p99_ci95"] == pytest.approx(4.303 * std / 3 ** 0.5)
+    # the switches ran with it (summary.json's marking echo) and marked differently
+    for row in t:
+        marker = t.result(row["index"]).summary["congestion_control"]["ecn_marker"]
+        assert marker["Kmin"] == row["ns3::EcnMarker::Kmin"] and marker["Kmax"] == "200000"
+    assert a[0]["ecn_marks_mean"] != a[1]["ecn_marks_mean"]
+    header = str(a).splitlines()[0]
+    assert "slowdown_p99_mean" in header and "slowdown_p99_ci95" in header and "runs" in header
+    with pytest.raises(ValueError, match="no attribute 'Kmn'"):
+        aifabric.sweep(base, {"ns3::EcnMarker::Kmn": ["1"]})
+    with pytest.raises(ValueError, match="seeds="):
+        aifabric.sweep(base, {"load": [0.3]}, seeds=[0])
+
+
+def test_scenario_carries_ns3_attributes(tmp_path):
+    s = aifabric.Scenario.from_dict({"workload": "incast",
+                                     "ns3::DcqcnCongestionControl::MinRate": "10Gbps"})
+    s.set("ns3::EcnMarker::Pmax", "0.5")
+    assert s.get("ns3::EcnMarker::Pmax") == "0.5"
+    d = s.to_dict()
+    assert d["ns3::DcqcnCongestionControl::MinRate"] == "10Gbps"
+    assert pickle.loads(pickle.dumps(s)) == s and s.copy() == s
+    assert "**{'ns3::DcqcnCongestionControl::MinRate': '10Gbps'" in repr(s)
+    assert aifabric.Scenario.from_dict(d) == s
+    assert s != aifabric.Scenario(workload="incast")
+    with pytest.raises(aifabric.ConfigError, match="is not allowed"):
+        s.set("ns3::EcnMarker::Pmax", "lots")
+
+
 def test_available_fabrics_names_rocev2():
     fabrics = aifabric.available_fabrics()
     assert fabrics["rocev2"] is None

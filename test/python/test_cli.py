@@ -1056,3 +1056,62 @@ def test_fct_statistics_per_traffic_class(run, tmp_path):
     assert f"FCT slowdown: all {len(rows)} flows p50" in r.stdout
     assert f"background {len(by_kind['background'])} flows p50" in r.stdout
     assert f"collective {len(by_kind['collective'])} messages p50" in r.stdout
+
+
+def test_ns3_attribute_overrides_are_echoed_and_reproduce_the_run(run, tmp_path):
+    """--ns3:: defaults are part of the configuration: summary.json echoes them, and
+    --config=summary.json (or a JSON file with the same keys) reruns byte for byte."""
+    flags = ["--topology=fattree", "--k=4", "--workload=incast", "--fanin=8",
+             "--bytes=500KB", "--cc=dcqcn", "--qlen-interval=0"]
+    plain, tuned, again = tmp_path / "plain", tmp_path / "tuned", tmp_path / "again"
+    assert run(*flags, f"--out={plain}").returncode == 0
+    r = run(*flags, "--ns3::EcnMarker::Kmin=1000", "--ns3::EcnMarker::Kmax=2000",
+            "--ns3::DcqcnCongestionControl::MinRate=90Gbps", f"--out={tuned}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tuned / "summary.json").read_text())
+    assert s["config"]["ns3::EcnMarker::Kmin"] == "1000"
+    assert s["config"]["ns3::DcqcnCongestionControl::MinRate"] == "90Gbps"
+    # they took effect: the marking thresholds, the controller's floor (over the
+    # preset's 1 Gb/s), and many more marks than at the preset's thresholds
+    assert s["congestion_control"]["ecn_marker"]["Kmin"] == "1000"
+    assert s["congestion_control"]["attributes"]["MinRate"] == "90000000000bps"
+    p = json.loads((plain / "summary.json").read_text())
+    assert s["ecn_marks"] > 10 * p["ecn_marks"] > 0
+    r = run(f"--config={tuned / 'summary.json'}", f"--out={again}")
+    assert r.returncode == 0, r.stderr
+    assert (again / "fct.csv").read_bytes() == (tuned / "fct.csv").read_bytes()
+    assert (again / "fct.csv").read_bytes() != (plain / "fct.csv").read_bytes()
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"workload": "incast", "ns3::EcnMarker::Kmn": "1"}))
+    r = run(f"--config={config}", f"--out={tmp_path / 'bad'}")
+    assert r.returncode == 2
+    assert "ns3::EcnMarker has no attribute 'Kmn'" in r.stderr
+
+
+def test_ns3_attribute_a_flag_sets_is_refused(run, tmp_path):
+    """An ns-3 default the runner would overwrite from a flag is refused, naming it."""
+    for attr, flag in (("ns3::RdmaQueuePair::AckInterval=4", "--ack-interval"),
+                       ("ns3::RoceNic::Mtu=4096", "--mtu"),
+                       ("ns3::RoceNic::AckPriority=3", "--ack-priority")):
+        r = run(*SMALL, f"--{attr}", f"--out={tmp_path / 'x'}")
+        assert r.returncode == 2, attr
+        assert f"from {flag}; set it there" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+    # given both ways: the flag sets it, so the --ns3:: value is refused
+    r = run(*SMALL, "--kmin=10KB", "--ns3::EcnMarker::Kmin=1000", f"--out={tmp_path / 'y'}")
+    assert r.returncode == 2 and "from --kmin" in r.stderr
+
+
+@pytest.mark.parametrize("override", [
+    "ns3::EcnMarker::Pmax=lots", "ns3::EcnMarker::Kmin=-1", "ns3::EcnMarker::Kmin=1.5",
+    "ns3::DcqcnCongestionControl::AlphaTimer=soon", "ns3::RdmaFabric::QpIdleTimeout=1.5.3ms",
+    "ns3::EcnMarker::Kmin=99999999999999999999999"])
+def test_malformed_ns3_attribute_value_is_one_error_not_an_abort(run, tmp_path, override):
+    """ns-3.37 aborts on malformed numbers and times (and reads 1.5.3ms as 1.5 s): the
+    runner checks the text first."""
+    r = run(*SMALL, f"--{override}", f"--out={tmp_path / 'x'}")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"ai-fabric-sim: error: --{override}: '{override.split('=', 1)[1]}' is not allowed "
+        + r.stderr.split("is not allowed ", 1)[1].strip()]
+    assert "(allowed: " in r.stderr

@@ -13,6 +13,7 @@ import concurrent.futures
 import csv
 import itertools
 import json
+import math
 import os
 import re
 import subprocess
@@ -54,7 +55,8 @@ def expand_grid(grid):
 
 def point_label(index, params):
     """Folder name of a point: its index and parameters, e.g. 0003-kmin=20KB-kmax=200KB."""
-    text = "-".join([f"{index:04d}"] + [f"{k}={v}" for k, v in params.items()])
+    # an ns-3 attribute by its own name: ns3::DcqcnCongestionControl::MinRate -> MinRate
+    text = "-".join([f"{index:04d}"] + [f"{k.rsplit('::', 1)[-1]}={v}" for k, v in params.items()])
     text = re.sub(r"[^A-Za-z0-9._=+-]", "_", text)
     return text[:120]
 
@@ -182,8 +184,66 @@ class SweepTable(list):
         lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows]
         return "\n".join(line.rstrip() for line in lines)
 
+    def aggregate(self, over="seed"):
+        """One row per point of the other parameters, over the runs that differ only in
+        ``over`` (the seeds): ``runs``, and for every numeric figure ``f`` of the runs
+        without error ``f_mean``, ``f_std`` (sample standard deviation) and ``f_ci95``
+        (half-width of the 95% confidence interval of the mean, Student's t with
+        runs - 1 degrees of freedom; None for one run)."""
+        keys = [p for p in self.params if p != over]
+        groups = {}
+        for row in self:
+            groups.setdefault(tuple(repr(row.get(k)) for k in keys), []).append(row)
+        rows = []
+        for i, members in enumerate(groups.values()):
+            agg = {"index": i, **{k: members[0].get(k) for k in keys}}
+            ok = [r for r in members if not r.get("error")]
+            agg["runs"] = len(ok)
+            agg["failed_runs"] = len(members) - len(ok)
+            figures = []
+            for r in ok:
+                figures.extend(k for k, v in r.items() if k not in figures and k not in keys
+                               and k not in (over, "index") and isinstance(v, (int, float))
+                               and not isinstance(v, bool))
+            for f in figures:
+                values = [float(r[f]) for r in ok if isinstance(r.get(f), (int, float))
+                          and not isinstance(r.get(f), bool)]
+                if not values:
+                    continue
+                mean = sum(values) / len(values)
+                agg[f + "_mean"] = mean
+                if len(values) > 1:
+                    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+                    std = math.sqrt(var)
+                    agg[f + "_std"] = std
+                    agg[f + "_ci95"] = _t95(len(values) - 1) * std / math.sqrt(len(values))
+                else:
+                    agg[f + "_std"] = None
+                    agg[f + "_ci95"] = None
+            rows.append(agg)
+        table = SweepTable(rows, keys)
+        table.aggregated_over = over
+        return table
+
     def __str__(self):
+        if getattr(self, "aggregated_over", None):
+            columns = ["index"] + self.params + ["runs"]
+            for f in _SHOWN:
+                if f + "_mean" in self.columns:
+                    columns += [f + "_mean", f + "_ci95"]
+            return self.format(columns)
         return self.format()
+
+
+# Two-sided 95% quantiles of Student's t by degrees of freedom (1..30); the normal
+# distribution's 1.96 beyond.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def _t95(df):
+    return _T95[df - 1] if df <= len(_T95) else 1.96
 
 
 def _is_dask_client(executor):
@@ -191,7 +251,7 @@ def _is_dask_client(executor):
 
 
 def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=True,
-          timeout=None):
+          timeout=None, seeds=None):
     """Run ``base`` with every point of ``grid``, each point in its own process.
 
     base      a Scenario, a dict of knobs, or None (ai-fabric-sim's defaults)
@@ -203,6 +263,9 @@ def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=
               point i writes to out/<point_label(i, params)>
     progress  True: one line per finished point on stderr; or a callable(done, total, row)
     timeout   seconds one point may run before it counts as failed
+    seeds     a list of --seed values: every point runs once per seed (a "seed"
+              column); SweepTable.aggregate() then gives each point's mean, standard
+              deviation and 95% confidence interval per figure
 
     Returns a SweepTable (a list of row dicts, in grid order). A point that fails
     (bad value, runtime error, crash, timeout) is a row with ``error`` set; the
@@ -216,13 +279,27 @@ def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=
         base = Scenario.from_dict(base)
     else:
         base = base.copy()
-    points = [{k.replace("-", "_"): v for k, v in p.items()} for p in expand_grid(grid)]
+    points = [{k if k.startswith("ns3::") else k.replace("-", "_"): v for k, v in p.items()}
+              for p in expand_grid(grid)]
+    if seeds is not None:
+        seeds = list(seeds)
+        if not seeds or any(isinstance(x, bool) or not isinstance(x, int) or x < 1
+                            for x in seeds):
+            raise ValueError(f"sweep: seeds={seeds!r}; allowed: a non-empty list of "
+                             "integers >= 1 (the --seed values)")
+        if any("seed" in p for p in points):
+            raise ValueError("sweep: 'seed' is both a grid knob and seeds=; give one")
+        points = [{**p, "seed": x} for p in points for x in seeds]
     known = {k["name"] for k in Scenario.knobs()}
     for p in points:
         for key in p:
             name = key
+            if name.startswith("ns3::"):
+                Scenario().set(name, str(p[key]))  # ConfigError (ValueError) when invalid
+                continue
             if name not in known:
-                raise ValueError(f"sweep: grid knob {key!r} is not a Scenario knob; "
+                raise ValueError(f"sweep: grid knob {key!r} is not a Scenario knob or an "
+                                 f"ns-3 attribute ('ns3::Class::Attribute'); "
                                  f"allowed: {', '.join(sorted(known))}")
             if name == "out":
                 raise ValueError("sweep: 'out' cannot be swept; give out= (each point writes "
