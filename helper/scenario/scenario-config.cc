@@ -753,8 +753,16 @@ BuildKnobs()
         [](const C& c) { return c.ecn ? std::string(*c.ecn ? "1" : "0") : std::string(); },
         true));
     k.push_back(Flag("pcap",
-                     "write pcap traces into --out (Ethernet link type, nanosecond mode)",
+                     "write pcap traces into --out, one file per port (nanosecond timestamps; "
+                     "link type RoCEv2 1, Ethernet; InfiniBand 247, frames from the LRH)",
                      &C::pcap));
+    k.push_back(Unsigned("pcap-snaplen",
+                         "bytes of each frame a pcap record keeps (the pcap snapshot length; "
+                         "the record keeps the frame's original length); 0 = whole frames; "
+                         "needs --pcap=1",
+                         &C::pcapSnaplen,
+                         0,
+                         RdmaFabric::MAX_PCAP_SNAP_LENGTH));
     k.push_back(Flag("checksums",
                      "compute the CRCs a NIC writes (RoCEv2 ICRC, InfiniBand ICRC and VCRC, "
                      "recomputed per hop) instead of zeros, e.g. for pcaps other tools check; "
@@ -1606,6 +1614,11 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--pfc-watchdog-action=" + pfcWatchdogAction +
                           " needs --pfc-watchdog=DETECT[,RESTORE]: the watchdog is off");
+    }
+    if (pcapSnaplen != defaults.pcapSnaplen && !pcap)
+    {
+        throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
+                          " needs --pcap=1: without it no pcap is written");
     }
     if (allowLossyHeadroom && !pfc)
     {

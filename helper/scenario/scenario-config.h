@@ -111,6 +111,7 @@ class ScenarioConfig
     bool allowLossyHeadroom{false}; ///< accept a PFC headroom below the round trip
     std::optional<bool> ecn;        ///< ECN marking on; unset = on unless --cc=swift
     bool pcap{false};               ///< write pcap traces
+    uint32_t pcapSnaplen{0};        ///< bytes kept per pcap record; 0 = whole frames
     bool checksums{false};          ///< compute ICRC / VCRC into every frame
     std::string cc{"none"};         ///< none | dcqcn | swift
     std::string ccPreset;           ///< preset name; "" = the runner's default

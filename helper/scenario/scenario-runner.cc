@@ -535,6 +535,10 @@ ScenarioRunner::BuildRoceFabric()
     roce->SetPriority(static_cast<uint8_t>(c.priority));
     if (c.pcap)
     {
+        if (c.pcapSnaplen != 0)
+        {
+            roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
+        }
         roce->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
     }
     m_fabric = roce;
@@ -593,10 +597,6 @@ ScenarioRunner::BuildIbFabric()
                           " is not an InfiniBand path MTU; with --fabric=infiniband allowed "
                           "256, 512, 1024, 2048, 4096");
     }
-    if (c.pcap)
-    {
-        throw ConfigError("--pcap=1 is not available with --fabric=infiniband yet");
-    }
     IbFabricHelper helper;
     helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
     switch (LoadBalancing(c.lb).infiniband)
@@ -649,6 +649,14 @@ ScenarioRunner::BuildIbFabric()
             m_fabric = nullptr;
             throw ConfigError(f.flag + ": " + e.what());
         }
+    }
+    if (c.pcap)
+    {
+        if (c.pcapSnaplen != 0)
+        {
+            ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
+        }
+        ib->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
     }
 }
 
@@ -1210,8 +1218,7 @@ ScenarioRunner::Run()
                 m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
             }
         }
-        Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-        if (const std::string pcap = roce ? roce->GetPcapWriteError() : ""; !pcap.empty())
+        if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
         {
             m_writer->AbandonAfterWriteError("cannot write " + pcap);
         }

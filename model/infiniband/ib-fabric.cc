@@ -460,4 +460,20 @@ IbFabric::GetCounters() const
     return c;
 }
 
+void
+IbFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
+{
+    for (uint32_t node = 0; node < m_devices.size(); ++node)
+    {
+        if (hostsOnly && !m_graph->IsHost(node))
+        {
+            continue;
+        }
+        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
+        {
+            AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
+        }
+    }
+}
+
 } // namespace ns3

@@ -80,6 +80,23 @@ class IbFabric : public RdmaFabric
     /// Each failure: detected and converged when the SM's sweep reprogrammed the LFTs
     /// (the switches have no local repair); up is -1 (a failed cable stays down).
 
+    /// pcap link type of the files EnablePcap writes: LINKTYPE_INFINIBAND (247,
+    /// DLT_INFINIBAND; tcpdump.org's list of link-layer header types): raw InfiniBand
+    /// packets from the Local Route Header on (IBTA Vol. 1 chapter 5), here LRH, BTH,
+    /// [RETH], [ImmDt], [AETH], payload and pad, ICRC, VCRC.
+    static constexpr uint32_t PCAP_LINK_TYPE = 247;
+    /**
+     * Write one pcap (PCAP_LINK_TYPE, nanosecond timestamps, snapshot length the
+     * PcapSnapLength attribute) per port of every node (of the hosts only if
+     * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. A port records
+     * each data packet it sends when its first bit goes on the wire, and each it
+     * receives when its head arrives (IbNetDevice::Receive), both as the packet's bytes
+     * are then (a switch's VL and FECN rewrites show on its output). Link-layer
+     * flow-control packets are not written: the model carries their fields, not
+     * packets, and LINKTYPE_INFINIBAND is for data packets, which start with an LRH.
+     */
+    void EnablePcap(const std::string& prefix, bool hostsOnly);
+
     /// Service level of new connections (0..15).
     void SetServiceLevel(uint8_t sl);
     /// Service level of the connection src -> dst (before its first message).

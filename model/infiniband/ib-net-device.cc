@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -59,6 +60,12 @@ IbNetDevice::GetTypeId()
             .AddTraceSource("PhyTxBegin",
                             "A data packet starts on the wire",
                             MakeTraceSourceAccessor(&IbNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every data packet, LRH to VCRC, for pcap: sent when its first bit "
+                            "goes on the wire, received when its head arrives. Flow-control "
+                            "packets are not packets of the model (ReceiveFlowControl)",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_promiscSnifferTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("LinkDownDrop",
                             "A data packet was lost because the cable failed while it was on it",
@@ -315,6 +322,10 @@ IbNetDevice::TryTransmit()
     NoteActivity();
     m_creditTrace(vl, GetAvailableCredits(vl));
     m_phyTxBeginTrace(p);
+    if (HasSinks(m_promiscSnifferTrace))
+    {
+        m_promiscSnifferTrace(p);
+    }
     Time tx = GetTransmitTime(bytes);
     m_busy = true;
     m_channel->TransmitStart(p, this, tx);
@@ -353,6 +364,10 @@ IbNetDevice::Receive(Ptr<Packet> p, Time txTime)
         m_linkDownDrops++;
         m_linkDownDropTrace(p);
         return;
+    }
+    if (HasSinks(m_promiscSnifferTrace))
+    {
+        m_promiscSnifferTrace(p);
     }
     IbFrameView v;
     if (!IbFrame::Peek(p, v))

@@ -212,9 +212,10 @@ class IbNetDevice : public NetDevice
     FrameCallback m_frameCallback;
 
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace; //!< a packet lost on a failed cable
-    TracedCallback<> m_linkChangeCallbacks;                //!< NetDevice link-change listeners
-    TracedCallback<uint8_t, uint32_t> m_creditTrace;       //!< (VL, credits left) after a send
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< data packets sent and received
+    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;   //!< a packet lost on a failed cable
+    TracedCallback<> m_linkChangeCallbacks;                  //!< NetDevice link-change listeners
+    TracedCallback<uint8_t, uint32_t> m_creditTrace;         //!< (VL, credits left) after a send
 };
 
 } // namespace ns3

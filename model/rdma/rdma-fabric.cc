@@ -4,12 +4,18 @@
 #include "rdma-fabric.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/net-device.h"
+#include "ns3/pcap-file-wrapper.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <sstream>
@@ -38,7 +44,16 @@ RdmaFabric::GetTypeId()
                           "burst stay as they are, and memory follows the connections in use",
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RdmaFabric::m_qpIdleTimeout),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PcapSnapLength",
+                          "Bytes of each frame a pcap record keeps (the pcap snapshot length), "
+                          "from the frame's first byte; the record's original length stays the "
+                          "frame's. 0 = whole frames (the files' snapshot length is then "
+                          "65535, ns-3 PcapFile's default, above every frame of either fabric). "
+                          "Read when EnablePcap opens the files",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaFabric::m_pcapSnapLength),
+                          MakeUintegerChecker<uint32_t>(0, MAX_PCAP_SNAP_LENGTH));
     return tid;
 }
 
@@ -58,7 +73,43 @@ RdmaFabric::DoDispose()
     m_ownIdle.clear();
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
+    m_pcapFiles.clear();
     Object::DoDispose();
+}
+
+void
+RdmaFabric::AddPcapPort(const std::string& prefix,
+                        uint32_t node,
+                        uint32_t port,
+                        Ptr<NetDevice> device,
+                        uint32_t linkType)
+{
+    Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
+    const std::string name =
+        prefix + "-" + std::to_string(node) + "-" + std::to_string(port) + ".pcap";
+    PcapHelper pcap;
+    // PcapHelper::DataLinkType lists a few types; its range (up to DLT_LORATAP, 270)
+    // holds every LINKTYPE_ value these fabrics write (1, 247).
+    Ptr<PcapFileWrapper> file =
+        pcap.CreateFile(name,
+                        std::ios::out,
+                        static_cast<PcapHelper::DataLinkType>(linkType),
+                        m_pcapSnapLength == 0 ? MAX_PCAP_SNAP_LENGTH : m_pcapSnapLength);
+    pcap.HookDefaultSink<NetDevice>(device, "PromiscSniffer", file);
+    m_pcapFiles.emplace_back(name, file);
+}
+
+std::string
+RdmaFabric::GetPcapWriteError() const
+{
+    for (const auto& [name, file] : m_pcapFiles)
+    {
+        if (file->Fail())
+        {
+            return name;
+        }
+    }
+    return "";
 }
 
 void

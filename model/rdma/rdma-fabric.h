@@ -26,6 +26,8 @@ class RouteTable;
 class RdmaQueuePair;
 class WaitForGraph;
 class RdmaNic;
+class NetDevice;
+class PcapFileWrapper;
 struct RdmaMessage;
 
 /**
@@ -186,6 +188,14 @@ class RdmaFabric : public Object
     /// \return the cable failures scheduled so far, in FailLink order (none by default)
     const std::vector<LinkFailureRecord>& GetLinkFailures() const;
 
+    /// The largest PcapSnapLength: 65535 bytes, ns-3 PcapFile's default snapshot length
+    /// (PcapFile::SNAPLEN_DEFAULT), above the largest frame of either fabric (a 9216-byte
+    /// RoCEv2 MTU plus Ethernet header; an InfiniBand 4096-byte MTU plus headers).
+    static constexpr uint32_t MAX_PCAP_SNAP_LENGTH = 65535;
+    /// \return the first pcap file a write to failed (a full disk: it is truncated),
+    /// "" if every one is whole so far (or none was opened)
+    std::string GetPcapWriteError() const;
+
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);
     /// Every listener is called for every delivered message (receiver completion).
@@ -209,6 +219,17 @@ class RdmaFabric : public Object
     uint32_t RecordLinkFailure(uint32_t link, Time down, Time up, const std::string& engine);
     /// The failures RecordLinkFailure took, in order; the fabric fills in their times.
     std::vector<LinkFailureRecord> m_linkFailures;
+
+    /**
+     * Open PREFIX-NODE-PORT.pcap (nanosecond timestamps, link type \p linkType, snapshot
+     * length PcapSnapLength) and write into it every packet \p device's "PromiscSniffer"
+     * trace source gives. The fabrics' EnablePcap call it for each port they trace.
+     */
+    void AddPcapPort(const std::string& prefix,
+                     uint32_t node,
+                     uint32_t port,
+                     Ptr<NetDevice> device,
+                     uint32_t linkType);
 
     /// What a host's port tells a new connection's congestion controller.
     struct HostPort
@@ -316,10 +337,12 @@ class RdmaFabric : public Object
     /// own connections that went idle, released at the next post
     std::vector<ConnectionKey> m_ownIdle;
     uint32_t m_nextOwnConnection{FIRST_OWN_CONNECTION}; //!< next own connection index
-    Time m_qpIdleTimeout;              //!< QpIdleTimeout attribute; 0: never release
-    uint64_t m_connectionsMade{0};     //!< connections made
-    uint64_t m_connectionsPeak{0};     //!< most alive at once
-    uint64_t m_connectionsReleased{0}; //!< released
+    Time m_qpIdleTimeout;         //!< QpIdleTimeout attribute; 0: never release
+    uint32_t m_pcapSnapLength{0}; //!< PcapSnapLength attribute (bytes); 0: whole frames
+    std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_pcapFiles; //!< AddPcapPort's
+    uint64_t m_connectionsMade{0};                                         //!< connections made
+    uint64_t m_connectionsPeak{0};                                         //!< most alive at once
+    uint64_t m_connectionsReleased{0};                                     //!< released
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;

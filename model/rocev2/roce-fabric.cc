@@ -3,11 +3,8 @@
  */
 #include "roce-fabric.h"
 
-#include "ns3/boolean.h"
-#include "ns3/config.h"
 #include "ns3/log.h"
 #include "ns3/none-congestion-control.h"
-#include "ns3/pcap-file-wrapper.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-channel.h"
@@ -21,7 +18,6 @@
 #include "ns3/routing-engine.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
-#include "ns3/trace-helper.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/wait-for-graph.h"
 
@@ -187,7 +183,6 @@ RoceFabric::DoDispose()
     m_switches.clear();
     m_switchOfNode.clear();
     m_devices.clear();
-    m_pcapFiles.clear();
     m_routes = nullptr;
     m_graph = nullptr;
     RdmaFabric::DoDispose();
@@ -456,24 +451,9 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
         });
 }
 
-std::string
-RoceFabric::GetPcapWriteError() const
-{
-    for (const auto& [name, file] : m_pcapFiles)
-    {
-        if (file->Fail())
-        {
-            return name;
-        }
-    }
-    return "";
-}
-
 void
 RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
 {
-    PcapHelper pcap;
-    Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
     for (uint32_t node = 0; node < m_devices.size(); ++node)
     {
         if (hostsOnly && !m_graph->IsHost(node))
@@ -482,12 +462,7 @@ RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
         }
         for (uint32_t port = 0; port < m_devices[node].size(); ++port)
         {
-            std::string name =
-                prefix + "-" + std::to_string(node) + "-" + std::to_string(port) + ".pcap";
-            Ptr<PcapFileWrapper> file =
-                pcap.CreateFile(name, std::ios::out, PcapHelper::DLT_EN10MB);
-            pcap.HookDefaultSink<RoceNetDevice>(m_devices[node][port], "PromiscSniffer", file);
-            m_pcapFiles.emplace_back(name, file);
+            AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
         }
     }
 }

@@ -23,7 +23,6 @@ namespace ns3
 class RoceNic;
 class RoceSwitch;
 class RoceNetDevice;
-class PcapFileWrapper;
 class RdmaQueuePair;
 class RouteTable;
 struct RdmaMessage;
@@ -87,11 +86,18 @@ class RoceFabric : public RdmaFabric
      */
     void FailLink(uint32_t link, Time down, Time up = Time(-1));
 
-    /// Write one pcap (Ethernet, nanosecond timestamps) per port: PREFIX-NODE-PORT.pcap.
+    /// pcap link type of the files EnablePcap writes: LINKTYPE_ETHERNET (1, DLT_EN10MB;
+    /// tcpdump.org's list of link-layer header types), frames from the destination MAC
+    /// on, without FCS.
+    static constexpr uint32_t PCAP_LINK_TYPE = 1;
+    /**
+     * Write one pcap (PCAP_LINK_TYPE, nanosecond timestamps, snapshot length the
+     * PcapSnapLength attribute) per port of every node (of the hosts only if
+     * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. A port records
+     * each frame it sends when its first bit goes on the wire, and each frame it
+     * receives when its last bit has arrived, PFC pause frames included.
+     */
     void EnablePcap(const std::string& prefix, bool hostsOnly);
-    /// \return the first pcap file a write to failed (a full disk: it is truncated),
-    /// "" if every one is whole so far
-    std::string GetPcapWriteError() const;
 
   protected:
     void DoDispose() override;
@@ -125,8 +131,7 @@ class RoceFabric : public RdmaFabric
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     uint8_t m_priority;
-    std::vector<const RoceSwitch*> m_switchOfNode; //!< by graph node (null for hosts)
-    std::vector<std::pair<std::string, Ptr<PcapFileWrapper>>> m_pcapFiles; //!< EnablePcap's
+    std::vector<const RoceSwitch*> m_switchOfNode;         //!< by graph node (null for hosts)
     mutable std::vector<uint32_t> m_idealLinks;            //!< GetIdealFct's path (reused)
     mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)
     Time m_detectionTime;                                  //!< Attribute FailureDetectionTime

@@ -15,6 +15,7 @@
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -22,45 +23,12 @@
 #include <cmath>
 #include <typeinfo>
 
-// waf-era trees (wscript-compat/wscript defines AI_FABRIC_NS3_WAF_TREE) have no
-// version-defines.h; __has_include would find an installed ns-3's (Debian: 3.37).
-#if !defined(AI_FABRIC_NS3_WAF_TREE) && __has_include("ns3/version-defines.h")
-#include "ns3/version-defines.h"
-#endif
-#if defined(NS3_VERSION_MAJOR) && defined(NS3_VERSION_MINOR) &&                                    \
-    (NS3_VERSION_MAJOR > 3 || (NS3_VERSION_MAJOR == 3 && NS3_VERSION_MINOR >= 36))
-#define AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY 1
-#else
-#define AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY 0
-#endif
-
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RoceNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(RoceNetDevice);
-
-namespace
-{
-/**
- * Whether a trace source has sinks. Firing an unconnected packet trace still
- * copies a Ptr (two reference-count updates) and walks an empty list, four
- * times per hop. TracedCallback::IsEmpty exists from ns-3.36 on (the releases
- * with version-defines.h); older trees always fire.
- */
-template <typename... Ts>
-inline bool
-HasSinks(const TracedCallback<Ts...>& trace)
-{
-#if AI_FABRIC_TRACED_CALLBACK_HAS_IS_EMPTY
-    return !trace.IsEmpty();
-#else
-    (void)trace;
-    return true;
-#endif
-}
-} // namespace
 
 TypeId
 RoceNetDevice::GetTypeId()

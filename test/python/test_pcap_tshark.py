@@ -1,15 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""tshark must decode the RoCEv2 and PFC frames the model writes.
+"""tshark must decode the frames the model writes into pcaps.
 
-The pcap comes from examples/rocev2-pcap-sample.cc: set AI_FABRIC_PCAP_WRITER to that
-binary (the test runs it into a temporary directory), or AI_FABRIC_PCAP to a pcap it
-already wrote. tshark (>= 3.x) decodes UDP port 4791 as RRoCE (InfiniBand BTH onwards)
-without any -d option, and EtherType 0x8808 opcode 0x0101 as MAC control "Class Based
-Flow Control".
+RoCEv2 and PFC frames: the pcap comes from examples/rocev2-pcap-sample.cc: set
+AI_FABRIC_PCAP_WRITER to that binary (the test runs it into a temporary directory), or
+AI_FABRIC_PCAP to a pcap it already wrote. tshark (>= 3.x) decodes UDP port 4791 as
+RRoCE (InfiniBand BTH onwards) without any -d option, and EtherType 0x8808 opcode
+0x0101 as MAC control "Class Based Flow Control".
+
+The runner's pcaps (ai-fabric-sim --pcap=1, the ai_fabric_sim fixture): InfiniBand
+files (LINKTYPE_INFINIBAND, 247) decoded field by field, their ICRC/VCRC recomputed,
+their timestamps and determinism; --pcap-snaplen on both fabrics (file sizes, original
+lengths kept, headers still decoded) and its bad values.
 """
 import os
+import pathlib
 import shutil
+import struct
 import subprocess
+import zlib
 
 import pytest
 
@@ -78,3 +86,250 @@ def test_tshark_decodes_rocev2_and_pfc(tmp_path):
     # Every IPv4 header checksum verifies (1 = good in tshark's checksum status).
     for i, row in enumerate(rows[:4]):
         assert row["ip.checksum.status"] == "1", f"frame {i + 1}: bad IPv4 checksum"
+
+
+# --- pcaps the runner writes: InfiniBand (LINKTYPE_INFINIBAND) and --pcap-snaplen ------
+#
+# The runner writes one pcap per port, PREFIX ai-fabric-NODE-PORT.pcap, with ns-3's
+# nanosecond-resolution pcap format (magic 0xa1b23c4d). LINKTYPE_INFINIBAND (247) is
+# tcpdump.org's link type for raw InfiniBand packets from the LRH on; Wireshark 4.0's
+# wiretap maps no pcap link type to its InfiniBand dissector ("network type 247 unknown
+# or unsupported"), so _tshark relabels a copy as LINKTYPE_USER0 (147) and maps that to
+# the "infiniband" dissector with a user DLT: the bytes tshark decodes are the file's.
+
+LINKTYPE_ETHERNET = 1
+LINKTYPE_INFINIBAND = 247
+LINKTYPE_USER0 = 147
+USER0_IS_INFINIBAND = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+
+# Two leaves of two hosts under one spine: host 3 -> host 0 crosses leaf, spine, leaf.
+IB_SCENARIO = [
+    "--fabric=infiniband", "--topology=leafspine", "--leaves=2", "--spines=1",
+    "--hosts-per-switch=2", "--workload=incast", "--fanin=1", "--bytes=4KB",
+    "--mtu=1024",
+]
+IB_FIELDS = [
+    "frame.len", "frame.cap_len", "infiniband.lrh.vl", "infiniband.lrh.sl",
+    "infiniband.lrh.lnh", "infiniband.lrh.dlid", "infiniband.lrh.slid",
+    "infiniband.lrh.pktlen", "infiniband.bth.opcode", "infiniband.bth.destqp",
+    "infiniband.bth.psn", "infiniband.reth.dmalen", "infiniband.aeth.syndrome.opcode",
+    "infiniband.aeth.syndrome.credit_count", "infiniband.aeth.msn",
+]
+
+
+def _read_pcap(path):
+    """(link type, snaplen, [(time_ns, orig_len, bytes)]) of a little-endian ns pcap."""
+    data = pathlib.Path(path).read_bytes()
+    magic, major, minor, _, _, snaplen, linktype = struct.unpack_from("<IHHiIII", data, 0)
+    assert (magic, major, minor) == (0xA1B23C4D, 2, 4), f"{path}: not a ns pcap 2.4"
+    records, off = [], 24
+    while off < len(data):
+        sec, nsec, incl, orig = struct.unpack_from("<IIII", data, off)
+        off += 16
+        assert incl <= orig and off + incl <= len(data), f"{path}: bad record at {off}"
+        records.append((sec * 10**9 + nsec, orig, data[off:off + incl]))
+        off += incl
+    return linktype, snaplen, records
+
+
+def _tshark(pcap, fields, tmp_path, display_filter=None):
+    """tshark's decode of pcap, one dict of fields per frame."""
+    linktype = _read_pcap(pcap)[0]
+    cmd = ["tshark"]
+    if linktype == LINKTYPE_INFINIBAND:
+        data = bytearray(pathlib.Path(pcap).read_bytes())
+        struct.pack_into("<I", data, 20, LINKTYPE_USER0)
+        relabelled = tmp_path / ("user0-" + pathlib.Path(pcap).name)
+        relabelled.write_bytes(bytes(data))
+        pcap = relabelled
+        cmd += ["-o", USER0_IS_INFINIBAND]
+    cmd += ["-r", str(pcap), "-T", "fields", "-E", "separator=;"]
+    if display_filter:
+        cmd += ["-Y", display_filter]
+    for f in fields:
+        cmd += ["-e", f]
+    res = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120)
+    return [dict(zip(fields, line.split(";"))) for line in res.stdout.splitlines() if line]
+
+
+def _crc16_vcrc(data):
+    """IBTA VCRC: CRC-16, polynomial 0x100B, reflected, initial and final XOR 0xFFFF."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xD008 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFF
+
+
+def _ib_crcs_ok(frame):
+    """ICRC (CRC-32 over LRH..pad with the LRH VL and the BTH's byte 4 as ones, IBTA
+    Vol. 1 7.8.1, local packet) and VCRC (7.8.2, over LRH..ICRC) both hold."""
+    masked = bytearray(frame[:-6])
+    masked[0] |= 0xF0
+    masked[8 + 4] = 0xFF
+    icrc = struct.unpack_from("<I", frame, len(frame) - 6)[0]
+    vcrc = struct.unpack_from("<H", frame, len(frame) - 2)[0]
+    return icrc == zlib.crc32(bytes(masked)) and vcrc == _crc16_vcrc(frame[:-2])
+
+
+def _sim(ai_fabric_sim, *flags):
+    r = subprocess.run([str(ai_fabric_sim), *flags], capture_output=True, text=True,
+                       timeout=300, check=False)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+needs_tshark = pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark not installed")
+
+
+@needs_tshark
+def test_infiniband_pcap_has_the_lrh_bth_aeth_bytes(ai_fabric_sim, tmp_path):
+    out = tmp_path / "ib"
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--checksums=1", "--pcap=1", f"--out={out}")
+    # One file per port: 4 hosts x 1, 2 leaves x 3, the spine x 2.
+    names = sorted(p.name for p in out.glob("*.pcap"))
+    assert names == sorted(f"ai-fabric-{n}-{p}.pcap" for n, ports in
+                           [(0, 1), (1, 1), (2, 1), (3, 1), (4, 3), (5, 3), (6, 2)]
+                           for p in range(ports))
+    for name in names:
+        linktype, snaplen, records = _read_pcap(out / name)
+        assert (linktype, snaplen) == (LINKTYPE_INFINIBAND, 65535), name
+        times = [t for t, _, _ in records]
+        assert times == sorted(times), f"{name}: records out of time order"
+        for t, orig, frame in records:
+            assert len(frame) == orig, f"{name}: a whole-frame record was cut"
+            # LRH PktLen counts LRH..ICRC in 4-byte words; the VCRC's 2 bytes follow.
+            assert struct.unpack_from(">H", frame, 4)[0] & 0x7FF == (orig - 2) // 4
+            assert _ib_crcs_ok(frame), f"{name}: ICRC/VCRC of the record at {t} ns"
+
+    # The sender, host 3 (LID 4), to host 0 (LID 1): 4000 bytes as RDMA WRITE first,
+    # middle, middle, last with immediate (1024 + 1024 + 1024 + 928 payload bytes), and
+    # the ACK of PSN 3 coming back. Sizes: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26, RETH
+    # 16, ImmDt 4, AETH 4.
+    rows = _tshark(out / "ai-fabric-3-0.pcap", IB_FIELDS, tmp_path)
+    data = {"infiniband.lrh.vl": "0x00", "infiniband.lrh.sl": "0", "infiniband.lrh.lnh": "0x02",
+            "infiniband.lrh.dlid": "1", "infiniband.lrh.slid": "4",
+            "infiniband.bth.destqp": "0x000001"}
+    expected = [
+        dict(data, **{"frame.len": "1066", "infiniband.lrh.pktlen": "266",
+                      "infiniband.bth.opcode": "6", "infiniband.bth.psn": "0",
+                      "infiniband.reth.dmalen": "4000"}),
+        dict(data, **{"frame.len": "1050", "infiniband.lrh.pktlen": "262",
+                      "infiniband.bth.opcode": "7", "infiniband.bth.psn": "1",
+                      "infiniband.reth.dmalen": ""}),
+        dict(data, **{"frame.len": "1050", "infiniband.bth.opcode": "7",
+                      "infiniband.bth.psn": "2"}),
+        dict(data, **{"frame.len": "958", "infiniband.lrh.pktlen": "239",
+                      "infiniband.bth.opcode": "9", "infiniband.bth.psn": "3"}),
+        # ACK (opcode 17): AETH syndrome opcode 0 (ACK), credit count 31 (none
+        # advertised), MSN 1 (the first message completed).
+        {"frame.len": "30", "infiniband.lrh.vl": "0x00", "infiniband.lrh.dlid": "4",
+         "infiniband.lrh.slid": "1", "infiniband.lrh.pktlen": "7",
+         "infiniband.bth.opcode": "17", "infiniband.bth.destqp": "0x000001",
+         "infiniband.bth.psn": "3", "infiniband.aeth.syndrome.opcode": "0",
+         "infiniband.aeth.syndrome.credit_count": "31", "infiniband.aeth.msn": "1"},
+    ]
+    assert len(rows) == len(expected), rows
+    for i, (row, want) in enumerate(zip(rows, expected)):
+        for field, value in want.items():
+            assert row[field] == value, f"frame {i + 1}: {field} = {row[field]!r}, want {value!r}"
+        assert row["frame.cap_len"] == row["frame.len"]
+
+    # Timestamps: a port records a packet it sends when the first bit leaves and one it
+    # receives when the head arrives. Host 0 sees each data packet's head 4 links x
+    # 1 us + 3 cut-through switches x 150 ns = 4450 ns after host 3 sent it, and host 3
+    # the ACK 4450 ns after host 0 sent it.
+    sent = _read_pcap(out / "ai-fabric-3-0.pcap")[2]
+    received = _read_pcap(out / "ai-fabric-0-0.pcap")[2]
+    assert [r[2] for r in received] == [r[2] for r in sent]
+    assert [rx[0] - tx[0] for tx, rx in zip(sent[:4], received[:4])] == [4450] * 4
+    assert sent[4][0] - received[4][0] == 4450
+    # 1066 bytes at 100 Gb/s: the second packet starts 85 ns after the first.
+    assert sent[1][0] - sent[0][0] == 85
+
+    # Same seed, same pcaps, byte for byte.
+    again = tmp_path / "ib2"
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--checksums=1", "--pcap=1", f"--out={again}")
+    for name in names:
+        assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+
+ROCE_MTU_1000 = [
+    "--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=2",
+    "--workload=incast", "--fanin=2", "--bytes=100KB", "--mtu=1000", "--pcap=1",
+]
+
+
+def _pcap_bytes(directory):
+    return sum(p.stat().st_size for p in directory.glob("*.pcap"))
+
+
+@needs_tshark
+def test_pcap_snaplen_cuts_rocev2_records_and_keeps_their_length(ai_fabric_sim, tmp_path):
+    full, cut, zero = tmp_path / "full", tmp_path / "cut", tmp_path / "zero"
+    _sim(ai_fabric_sim, *ROCE_MTU_1000, f"--out={full}")
+    _sim(ai_fabric_sim, *ROCE_MTU_1000, "--pcap-snaplen=128", f"--out={cut}")
+    _sim(ai_fabric_sim, *ROCE_MTU_1000, "--pcap-snaplen=0", f"--out={zero}")
+    full_bytes, cut_bytes = _pcap_bytes(full), _pcap_bytes(cut)
+    # 1000-byte payloads in 1074/1058-byte frames, kept as 128: at most a fifth
+    # (measured 1,731,488 -> 243,168 bytes, 14 %).
+    assert cut_bytes * 5 <= full_bytes, (cut_bytes, full_bytes)
+    names = sorted(p.name for p in full.glob("*.pcap"))
+    assert names == sorted(p.name for p in cut.glob("*.pcap"))
+    for name in names:
+        assert (zero / name).read_bytes() == (full / name).read_bytes(), "0 = whole frames"
+        linktype, snaplen, whole = _read_pcap(full / name)
+        assert (linktype, snaplen) == (LINKTYPE_ETHERNET, 65535)
+        linktype, snaplen, kept = _read_pcap(cut / name)
+        assert (linktype, snaplen) == (LINKTYPE_ETHERNET, 128)
+        assert len(kept) == len(whole), name
+        for (t1, orig1, f1), (t2, orig2, f2) in zip(whole, kept):
+            # Same frame, same time, original length kept, first 128 bytes kept.
+            assert (t2, orig2) == (t1, orig1) and f2 == f1[:128], name
+    # tshark still decodes Ethernet, IPv4, UDP and the BTH of the cut data frames.
+    fields = ["frame.len", "frame.cap_len", "ip.src", "udp.dstport", "infiniband.bth.opcode",
+              "infiniband.bth.psn", "infiniband.reth.dmalen"]
+    rows = _tshark(cut / "ai-fabric-0-0.pcap", fields, tmp_path,
+                   "infiniband.bth.opcode == 6")
+    assert sorted(r["ip.src"] for r in rows) == ["10.0.0.3", "10.0.0.4"]
+    for r in rows:
+        assert (r["frame.len"], r["frame.cap_len"], r["udp.dstport"]) == ("1074", "128", "4791")
+        assert (r["infiniband.bth.psn"], r["infiniband.reth.dmalen"]) == ("0", "100000")
+
+
+@needs_tshark
+def test_pcap_snaplen_cuts_infiniband_records(ai_fabric_sim, tmp_path):
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--out={full}")
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", "--pcap-snaplen=40", f"--out={cut}")
+    _, _, whole = _read_pcap(full / "ai-fabric-3-0.pcap")
+    linktype, snaplen, kept = _read_pcap(cut / "ai-fabric-3-0.pcap")
+    assert (linktype, snaplen) == (LINKTYPE_INFINIBAND, 40)
+    assert [(t, orig, f[:40]) for t, orig, f in whole] == kept
+    # 40 bytes hold LRH, BTH and RETH (36): tshark decodes them from the cut records.
+    rows = _tshark(cut / "ai-fabric-3-0.pcap", ["frame.len", "frame.cap_len",
+                   "infiniband.lrh.dlid", "infiniband.bth.psn", "infiniband.reth.dmalen"],
+                   tmp_path)
+    assert [(r["frame.len"], r["frame.cap_len"], r["infiniband.lrh.dlid"],
+             r["infiniband.bth.psn"]) for r in rows] == [
+        ("1066", "40", "1", "0"), ("1050", "40", "1", "1"), ("1050", "40", "1", "2"),
+        ("958", "40", "1", "3"), ("30", "30", "4", "3")]
+    assert rows[0]["infiniband.reth.dmalen"] == "4000"
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--pcap=1", "--pcap-snaplen=-1"],
+     "--pcap-snaplen: '-1' is not an integer; allowed an integer in 0..65535"),
+    (["--pcap=1", "--pcap-snaplen=65536"],
+     "--pcap-snaplen: '65536' is out of range; allowed an integer in 0..65535"),
+    (["--pcap=1", "--pcap-snaplen=128B"],
+     "--pcap-snaplen: '128B' is not an integer; allowed an integer in 0..65535"),
+    (["--pcap-snaplen=128"],
+     "--pcap-snaplen=128 needs --pcap=1: without it no pcap is written"),
+])
+def test_bad_pcap_snaplen_is_exit_2(ai_fabric_sim, tmp_path, flags, message):
+    r = subprocess.run([str(ai_fabric_sim), *flags, f"--out={tmp_path}/o"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2, r.stdout
+    assert r.stderr == f"ai-fabric-sim: error: {message}\n"
