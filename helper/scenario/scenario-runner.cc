@@ -340,6 +340,10 @@ ScenarioRunner::ApplyAttributeOverrides() const
         given.emplace_back("ns3::RoceSwitch::SwitchLatency", "switch-latency");
         given.emplace_back("ns3::IbSwitch::SwitchLatency", "switch-latency");
     }
+    if (c.pcapSnaplen != 0)
+    {
+        given.emplace_back("ns3::RdmaFabric::PcapSnapLength", "pcap-snaplen");
+    }
     if (c.cutThrough)
     {
         given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
