@@ -146,8 +146,8 @@ main(int argc, char* argv[])
     Row("duration (us)",
         Fixed(roce.record.durationNs / 1e3, 2),
         Fixed(ib.record.durationNs / 1e3, 2));
-    Row("algbw (GB/s)", Fixed(roce.record.algbwGbps, 2), Fixed(ib.record.algbwGbps, 2));
-    Row("busbw (GB/s)", Fixed(roce.record.busbwGbps, 2), Fixed(ib.record.busbwGbps, 2));
+    Row("algbw (GB/s)", Fixed(roce.record.algbwGBps, 2), Fixed(ib.record.algbwGBps, 2));
+    Row("busbw (GB/s)", Fixed(roce.record.busbwGBps, 2), Fixed(ib.record.busbwGBps, 2));
     Row("PFC pause frames", Count(roce.counters.pauseFramesSent), "-");
     Row("credit stalls", "-", Count(ib.creditStalls));
     Row("flow-control packets", "-", Count(ib.counters.creditUpdates));

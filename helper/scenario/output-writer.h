@@ -38,8 +38,9 @@ struct OutputCollectiveRow
     uint64_t bytes{0};     ///< buffer size S, bytes
     int64_t startNs{0};    ///< start, ns
     int64_t endNs{0};      ///< end, ns (duration_ns = end - start)
-    double algbwGbps{0};   ///< nccl-tests algbw = S / t, as the caller computes it
-    double busbwGbps{0};   ///< nccl-tests busbw = algbw x the operation's factor
+    double algbwGbps{
+        0}; ///< nccl-tests algbw = S / t in Gbit/s (8 x GB/s), as the caller computes it
+    double busbwGbps{0}; ///< nccl-tests busbw = algbw x the operation's factor, Gbit/s
 };
 
 /**
