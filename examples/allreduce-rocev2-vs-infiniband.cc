@@ -148,7 +148,8 @@ main(int argc, char* argv[])
         Fixed(ib.record.durationNs / 1e3, 2));
     Row("algbw (GB/s)", Fixed(roce.record.algbwGBps, 2), Fixed(ib.record.algbwGBps, 2));
     Row("busbw (GB/s)", Fixed(roce.record.busbwGBps, 2), Fixed(ib.record.busbwGBps, 2));
-    Row("PFC pause frames", Count(roce.counters.pauseFramesSent), "-");
+    Row("PFC pause frames", Count(roce.counters.pfcPausesSent), "-");
+    Row("PFC resume frames", Count(roce.counters.pfcResumesSent), "-");
     Row("credit stalls", "-", Count(ib.creditStalls));
     Row("flow-control packets", "-", Count(ib.counters.creditUpdates));
     Row("lossless drops", Count(roce.counters.losslessDrops), Count(ib.counters.losslessDrops));

@@ -889,7 +889,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
     s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
     s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
-    s["pfc_pause_frames"] = k.pauseFramesSent;
+    // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.
+    s["pfc_pauses"] = k.pfcPausesSent;
+    s["pfc_resumes"] = k.pfcResumesSent;
+    s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
     s["retransmissions"] = k.retransmittedPackets;
     s["timeouts"] = k.timeouts;
     s["ecn_marks"] = k.ecnMarks;

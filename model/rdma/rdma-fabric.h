@@ -70,8 +70,9 @@ class RdmaFabric : public Object
     {
         uint64_t losslessDrops{0};
         uint64_t lossyDrops{0};
-        uint64_t pauseFramesSent{0}; //!< PFC frames (RoCEv2) or 0 (IB)
-        uint64_t creditUpdates{0};   //!< flow-control packets (IB) or 0 (RoCEv2)
+        uint64_t pfcPausesSent{0};  //!< PFC pause (XOFF) frames sent (RoCEv2) or 0 (IB)
+        uint64_t pfcResumesSent{0}; //!< PFC resume (XON, quanta 0) frames sent, or 0 (IB)
+        uint64_t creditUpdates{0};  //!< flow-control packets (IB) or 0 (RoCEv2)
         uint64_t retransmittedPackets{0};
         uint64_t timeouts{0};
         uint64_t ecnMarks{0};
