@@ -149,6 +149,49 @@ ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper)
     probe->GetAttribute("CutThrough", cutThrough);
     return {c.switchLatency.value_or(latency.Get()), c.cutThrough.value_or(cutThrough.Get())};
 }
+
+/// The runner's pcap files in --out: PCAP_PREFIX-NODE-PORT.pcap (RoceFabric::EnablePcap).
+constexpr const char* PCAP_PREFIX = "ai-fabric";
+
+/**
+ * Delete the pcaps a previous run of the runner left in \p dir (PCAP_PREFIX-NODE-PORT.pcap,
+ * digits only), so that none passes for this run's: called before this run opens its
+ * own. Other files, *.pcap of other names included, are kept.
+ * \throws ConfigError naming a file that could not be removed
+ */
+void
+RemoveStaleRunnerPcaps(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    const std::string prefix = std::string(PCAP_PREFIX) + "-";
+    auto digits = [](const std::string& s) {
+        return !s.empty() &&
+               std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    };
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+    {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".pcap")
+        {
+            continue;
+        }
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - 5);
+        const size_t dash = middle.find('-');
+        if (dash == std::string::npos || !digits(middle.substr(0, dash)) ||
+            !digits(middle.substr(dash + 1)) || !entry.is_regular_file())
+        {
+            continue;
+        }
+        fs::remove(entry.path(), ec);
+        if (ec)
+        {
+            throw ConfigError("--out: cannot remove '" + entry.path().string() +
+                              "': " + ec.message());
+        }
+    }
+}
+
 } // namespace
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
@@ -379,7 +422,11 @@ ScenarioRunner::BuildRoceFabric()
     roce->SetPriority(static_cast<uint8_t>(c.priority));
     if (c.pcap)
     {
-        roce->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
+        roce->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, false);
+        for (const std::string& name : roce->GetPcapFiles())
+        {
+            m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
+        }
     }
     m_fabric = roce;
     for (const auto& storm : c.pfcStorms)
@@ -998,6 +1045,8 @@ ScenarioRunner::Run()
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
     m_routes = BuildRoutes(m_config, m_graph);
     m_writer = std::make_unique<OutputWriter>(m_config.out);
+    // The writer removes only its own stale files; the runner's pcaps are the runner's.
+    RemoveStaleRunnerPcaps(m_writer->GetDirectory());
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.
     m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
     try

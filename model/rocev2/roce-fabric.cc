@@ -470,6 +470,18 @@ RoceFabric::GetPcapWriteError() const
     return "";
 }
 
+std::vector<std::string>
+RoceFabric::GetPcapFiles() const
+{
+    std::vector<std::string> names;
+    names.reserve(m_pcapFiles.size());
+    for (const auto& [name, file] : m_pcapFiles)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
 void
 RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
 {

@@ -92,6 +92,8 @@ class RoceFabric : public RdmaFabric
     /// \return the first pcap file a write to failed (a full disk: it is truncated),
     /// "" if every one is whole so far
     std::string GetPcapWriteError() const;
+    /// \return the pcap files EnablePcap opened, in the order it opened them
+    std::vector<std::string> GetPcapFiles() const;
 
   protected:
     void DoDispose() override;

@@ -225,13 +225,15 @@ def test_small_run_writes_the_contract(run, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "summary.json").write_text("stale")
-    (out / "old.pcap").write_text("stale")
+    (out / "old.pcap").write_text("a user's capture")
+    (out / "ai-fabric-3-1.pcap").write_text("stale")  # a pcap of a previous run
     r = run(*SMALL, f"--out={out}")
     assert r.returncode == 0, r.stderr
     for name, header in HEADERS.items():
         lines = (out / name).read_text().split("\n")
         assert lines[0] == header, name
-    assert not (out / "old.pcap").exists()
+    assert not (out / "ai-fabric-3-1.pcap").exists()
+    assert (out / "old.pcap").read_text() == "a user's capture"
     assert not (out / "summary.json.tmp").exists()
     s = json.loads((out / "summary.json").read_text())
     assert s["complete"] is True
