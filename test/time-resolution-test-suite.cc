@@ -34,8 +34,8 @@ namespace
 
 /// Environment variable naming the fabric the child installs ("rocev2", "infiniband").
 constexpr const char* CHILD_ENV = "AI_FABRIC_TIME_RESOLUTION_CHILD";
-/// The child's suite (no string literal after "TestSuite(": the build's suite list,
-/// read from the sources, must not run it on its own).
+/// The child's suite name, a constant rather than a literal in the constructor call:
+/// the build's suite list (names read from the sources) must not run it on its own.
 constexpr const char* CHILD_SUITE = "ai-fabric-time-resolution-child";
 
 /// In the child: install \p fabric on two hosts and a switch at the default resolution.
