@@ -146,9 +146,10 @@ main(int argc, char* argv[])
     Row("duration (us)",
         Fixed(roce.record.durationNs / 1e3, 2),
         Fixed(ib.record.durationNs / 1e3, 2));
-    Row("algbw (GB/s)", Fixed(roce.record.algbwGbps, 2), Fixed(ib.record.algbwGbps, 2));
-    Row("busbw (GB/s)", Fixed(roce.record.busbwGbps, 2), Fixed(ib.record.busbwGbps, 2));
-    Row("PFC pause frames", Count(roce.counters.pauseFramesSent), "-");
+    Row("algbw (GB/s)", Fixed(roce.record.algbwGBps, 2), Fixed(ib.record.algbwGBps, 2));
+    Row("busbw (GB/s)", Fixed(roce.record.busbwGBps, 2), Fixed(ib.record.busbwGBps, 2));
+    Row("PFC pause frames", Count(roce.counters.pfcPausesSent), "-");
+    Row("PFC resume frames", Count(roce.counters.pfcResumesSent), "-");
     Row("credit stalls", "-", Count(ib.creditStalls));
     Row("flow-control packets", "-", Count(ib.counters.creditUpdates));
     Row("lossless drops", Count(roce.counters.losslessDrops), Count(ib.counters.losslessDrops));

@@ -201,8 +201,9 @@ main(int argc, char* argv[])
                   << (stop - windowStart).As(Time::MS) << " (" << gbps * 1082 / 1000
                   << " Gb/s of wire)" << std::endl;
     }
-    std::cout << "pause frames " << k.pauseFramesSent << ", ECN marks " << k.ecnMarks << ", CNPs "
-              << k.cnpsSent << ", drops " << k.losslessDrops + k.lossyDrops << std::endl;
+    std::cout << "pause frames " << k.pfcPausesSent << ", resume frames " << k.pfcResumesSent
+              << ", ECN marks " << k.ecnMarks << ", CNPs " << k.cnpsSent << ", drops "
+              << k.losslessDrops + k.lossyDrops << std::endl;
     probe.dat.close();
     Simulator::Destroy();
 

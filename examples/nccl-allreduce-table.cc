@@ -122,10 +122,10 @@ main(int argc, char* argv[])
                     "float",
                     "sum",
                     r.durationNs / 1e3,
-                    r.algbwGbps,
-                    r.busbwGbps);
+                    r.algbwGBps,
+                    r.busbwGBps);
         std::fflush(stdout);
-        busSum += r.busbwGbps;
+        busSum += r.busbwGBps;
         rows++;
     }
     std::printf("# Avg bus bandwidth    : %g GB/s\n", rows ? busSum / rows : 0.0);

@@ -257,9 +257,9 @@ main(int argc, char* argv[])
                   << " / " << s0->GetTargetDelay(0.5, 1).As(Time::US) << " / "
                   << s0->GetTargetDelay(0.25, 1).As(Time::US) << std::endl;
     }
-    std::cout << "pause frames " << k.pauseFramesSent << ", drops "
-              << k.losslessDrops + k.lossyDrops << ", ECN marks " << k.ecnMarks << ", CNPs "
-              << k.cnpsSent << ", timeouts " << k.timeouts << std::endl;
+    std::cout << "pause frames " << k.pfcPausesSent << ", resume frames " << k.pfcResumesSent
+              << ", drops " << k.losslessDrops + k.lossyDrops << ", ECN marks " << k.ecnMarks
+              << ", CNPs " << k.cnpsSent << ", timeouts " << k.timeouts << std::endl;
     probe.dat.close();
     Simulator::Destroy();
 

@@ -234,8 +234,9 @@ Run(int argc, char* argv[], std::string topology)
               << "; routed mean for the pattern " << routedCables / pairs.size() << "\n"
               << "achieved throughput " << gbps << " Gb/s aggregate, " << gbps / n
               << " Gb/s per host\n"
-              << "non-minimal packets " << nonMinimal << ", PFC pauses " << c.pauseFramesSent
-              << ", drops " << c.losslessDrops + c.lossyDrops << std::endl;
+              << "non-minimal packets " << nonMinimal << ", PFC pauses " << c.pfcPausesSent
+              << ", resumes " << c.pfcResumesSent << ", drops " << c.losslessDrops + c.lossyDrops
+              << std::endl;
     Simulator::Destroy();
     return meter.done == pairs.size() ? 0 : 2;
 }

@@ -195,8 +195,8 @@ CollectiveWorkload::ToOutputRow(const CollectiveRecord& r)
     row.startNs = r.startNs;
     row.endNs = r.endNs;
     // CollectiveRecord holds nccl-tests' GB/s; the CSV columns are Gbit/s.
-    row.algbwGbps = 8.0 * r.algbwGbps;
-    row.busbwGbps = 8.0 * r.busbwGbps;
+    row.algbwGbps = 8.0 * r.algbwGBps;
+    row.busbwGbps = 8.0 * r.busbwGBps;
     return row;
 }
 
@@ -223,8 +223,8 @@ CollectiveWorkload::ToJson() const
     for (const CollectiveRecord& r : m_app->GetRecords())
     {
         durations.push_back(r.durationNs);
-        algbw += 8.0 * r.algbwGbps;
-        busbw += 8.0 * r.busbwGbps;
+        algbw += 8.0 * r.algbwGBps;
+        busbw += 8.0 * r.busbwGBps;
     }
     nlohmann::json j;
     j["operation"] = m_operation;

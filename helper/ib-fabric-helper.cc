@@ -33,6 +33,7 @@ IbFabricHelper::SetHcaAttribute(const std::string& name, const AttributeValue& v
 Ptr<IbFabric>
 IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
 {
+    RequirePicoseconds("IbFabricHelper::Install");
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
     fabric->m_graph = graph;

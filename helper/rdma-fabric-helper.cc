@@ -3,6 +3,7 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "ns3/fatal-error.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/node.h"
 
@@ -21,6 +22,45 @@ RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
     m_hostFactory.SetTypeId(host);
     m_switchFactory.SetTypeId(sw);
     m_channelFactory.SetTypeId(channel);
+}
+
+std::string
+RdmaFabricHelper::TimeResolutionProblem(Time::Unit unit, const std::string& who)
+{
+    if (unit == Time::PS)
+    {
+        return "";
+    }
+    static const char* const names[] = {"Y", "D", "H", "MIN", "S", "MS", "US", "NS", "PS", "FS"};
+    const std::string name = unit >= 0 && unit < static_cast<int>(sizeof(names) / sizeof(names[0]))
+                                 ? std::string("Time::") + names[unit]
+                                 : "unit " + std::to_string(static_cast<int>(unit));
+    return who + ": ns-3's time resolution is " + name +
+           ", the ai-fabric model needs picoseconds (Time::PS: at 400 Gb/s a byte takes "
+           "20 ps; other resolutions round serialization times or shrink the time range). "
+           "Call Time::SetResolution(Time::PS) first thing in main(), before any Simulator "
+           "call";
+}
+
+void
+RdmaFabricHelper::RequirePicoseconds(const std::string& who)
+{
+    // Why stop instead of calling Time::SetResolution(Time::PS) here: ns-3 allows one
+    // resolution change, and only while it still tracks every Time object (until the
+    // simulator implementation is created, e.g. by the first Simulator::Now or
+    // Schedule: Simulator::GetImpl then clears the registry). A helper cannot know
+    // whether that moment has passed; past it, SetResolution finds no registry (an
+    // NS_ASSERT, compiled out of optimized ns-3 builds, so a crash or silent
+    // misbehaviour there). Even before it, the program may hold figures it derived
+    // from Times at the old resolution (GetTimeStep() integers, doubles, events
+    // already computed) that a conversion would not touch: the run would silently mean
+    // something else. The caller knows when it is safe; one clear stop tells it what
+    // to call.
+    const std::string problem = TimeResolutionProblem(Time::GetResolution(), who);
+    if (!problem.empty())
+    {
+        NS_FATAL_ERROR(problem);
+    }
 }
 
 void

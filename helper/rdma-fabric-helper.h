@@ -105,6 +105,25 @@ class RdmaFabricHelper
     /// Compute ICRCs/VCRCs into frames if ns-3's ChecksumEnabled GlobalValue is true.
     static void ApplyChecksumEnabled();
 
+  public:
+    /**
+     * What is wrong with ns-3's time resolution \p unit for this model: "" for
+     * picoseconds (Time::PS), else one message naming the resolution and the call
+     * that fixes it.
+     * \param unit a resolution (Time::GetResolution())
+     * \param who what needs picoseconds, first in the message ("RoceFabricHelper::Install")
+     */
+    static std::string TimeResolutionProblem(Time::Unit unit, const std::string& who);
+
+  protected:
+    /**
+     * Stop (NS_FATAL_ERROR, TimeResolutionProblem's message) unless ns-3's time
+     * resolution is picoseconds: every Install calls it first. It does not set the
+     * resolution itself (see the definition for why).
+     * \param who the caller, for the message
+     */
+    static void RequirePicoseconds(const std::string& who);
+
     ObjectFactory m_deviceFactory;        //!< one device per port
     ObjectFactory m_hostFactory;          //!< one NIC / HCA per host
     ObjectFactory m_switchFactory;        //!< one switch per switch node

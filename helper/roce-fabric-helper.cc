@@ -55,6 +55,7 @@ RoceFabricHelper::SetEgressPolicy(const std::string& typeId)
 Ptr<RoceFabric>
 RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
 {
+    RequirePicoseconds("RoceFabricHelper::Install");
     graph->Validate();
     Ptr<RoceFabric> fabric = CreateObject<RoceFabric>();
     fabric->m_graph = graph;

@@ -226,7 +226,7 @@ class RingAlphaBetaTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(big.verified, true, big.why);
         double t = DurationS(big);
         double model = steps * (alpha + S * 8.0 / (m_n * B));
-        double busbw = big.records.back().busbwGbps * 8e9; // GB/s -> bit/s
+        double busbw = big.records.back().busbwGBps * 8e9; // GB/s -> bit/s
         std::cout << "N=" << m_n << " ackInterval=" << m_ackInterval << " B=" << B * 1e-9
                   << " Gb/s alpha=" << alpha * 1e6 << " us T=" << t * 1e6
                   << " us model=" << model * 1e6 << " us ratio=" << t / model
@@ -274,7 +274,7 @@ class DefaultAckRingTestCase : public TestCase
         FabricRun now = RunOnFabric(ft->Build(), CollectiveOp::ALLREDUCE, "ring", 16, S, "", 0);
         NS_TEST_ASSERT_MSG_EQ(now.finished, true, "the ring completes");
         NS_TEST_ASSERT_MSG_EQ(now.verified, true, now.why);
-        const double busbw = now.records.back().busbwGbps * 8e9;
+        const double busbw = now.records.back().busbwGBps * 8e9;
         FabricRun old = RunOnFabric(
             ft->Build(),
             CollectiveOp::ALLREDUCE,
@@ -285,7 +285,7 @@ class DefaultAckRingTestCase : public TestCase
             1,
             {},
             {{"ns3::RdmaQueuePair::AckCoalescingTime", "0s"}, {"ns3::RdmaNic::AckPriority", "7"}});
-        const double oldBusbw = old.records.back().busbwGbps * 8e9;
+        const double oldBusbw = old.records.back().busbwGBps * 8e9;
         std::cout << "16 MB ring, k=4 fat-tree: goodput " << goodput * 1e-9
                   << " Gb/s; busbw default ACKs " << busbw * 1e-9 << " Gb/s (" << busbw / goodput
                   << "), an ACK per packet at priority 7 " << oldBusbw * 1e-9 << " Gb/s ("
@@ -573,7 +573,7 @@ class WorkloadTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(rows.size(), 2, "one row per iteration");
         NS_TEST_ASSERT_MSG_EQ(w->GetTransport()->GetPendingMessages(), 0, "all acknowledged");
         const auto& rec = w->GetApplication()->GetRecords();
-        NS_TEST_ASSERT_MSG_EQ_TOL(rows[1].algbwGbps, 8.0 * rec[1].algbwGbps, 1e-9, "Gbit/s");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rows[1].algbwGbps, 8.0 * rec[1].algbwGBps, 1e-9, "Gbit/s");
         NS_TEST_ASSERT_MSG_EQ(rows[0].ranks, 4, "ranks");
         nlohmann::json j = w->ToJson();
         NS_TEST_ASSERT_MSG_EQ(j.size(), 1, "one job");

@@ -421,12 +421,26 @@ class MetricsTest : public TestCase
                                   "broadcast");
         // ring allreduce with alpha = 0 has busbw = B exactly (12.5 GB/s at 100 Gb/s)
         RunResult r = RunOp(CollectiveOp::ALLREDUCE, "ring", 8, kS, 0.0);
-        NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).busbwGbps, kB, kB * 0.005, "ring busbw = B");
-        NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).algbwGbps, kB * 8 / 14, kB * 0.005, "ring algbw");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).busbwGBps, kB, kB * 0.005, "ring busbw = B");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).algbwGBps, kB * 8 / 14, kB * 0.005, "ring algbw");
         NS_TEST_ASSERT_MSG_EQ(CollectiveMetrics::CsvHeader(),
                               "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
                               "busbw_gbps",
                               "collective.csv columns");
+        // The row's bandwidth columns are in Gbit/s like their names: 8 x the GB/s fields.
+        CollectiveRecord rec = CollectiveMetrics::MakeRecord(7,
+                                                             CollectiveOp::ALLREDUCE,
+                                                             "ring",
+                                                             0,
+                                                             0,
+                                                             8,
+                                                             1000000000,
+                                                             0,
+                                                             1000000000);
+        NS_TEST_ASSERT_MSG_EQ_TOL(rec.algbwGBps, 1.0, 1e-12, "1 GB in 1 s is 1 GB/s");
+        NS_TEST_ASSERT_MSG_EQ(CollectiveMetrics::ToCsvRow(rec),
+                              "7,ring,8,1000000000,0,1000000000,1000000000,8.000000,14.000000",
+                              "collective.csv row in Gbit/s");
     }
 };
 
@@ -610,8 +624,8 @@ class OtherCollectivesTest : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(r.verified,
                                       true,
                                       CollectiveOpToString(op) << " N=" << n << ": " << r.why);
-                NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).busbwGbps,
-                                          r.records.at(0).algbwGbps * (n - 1) / n,
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.records.at(0).busbwGBps,
+                                          r.records.at(0).algbwGBps * (n - 1) / n,
                                           1e-9,
                                           "busbw factor (N-1)/N");
             }

@@ -146,7 +146,7 @@ class DcqcnFairnessTestCase : public TestCase
             r.wireGbps[i] = b * 8.0 / 2e-3 / 1e9 * 1082.0 / 1000.0;
         }
         RdmaFabric::Counters k = fabric->GetCounters();
-        r.pauses = k.pauseFramesSent;
+        r.pauses = k.pfcPausesSent;
         r.drops = k.losslessDrops + k.lossyDrops;
         Simulator::Destroy();
         Config::Reset();
@@ -361,7 +361,7 @@ class SwiftIncastTestCase : public TestCase
         r.meanPacedRateGbps = p.pacedGaps ? p.pacedRateSumGbps / p.pacedGaps : 0;
         r.doneUs = lastDone.GetSeconds() * 1e6;
         r.lineRateUs = n * packets * p.wireBytes * 8.0 / 100e3;
-        r.pauses = k.pauseFramesSent;
+        r.pauses = k.pfcPausesSent;
         r.drops = k.losslessDrops + k.lossyDrops;
         r.timeouts = k.timeouts;
         std::cout << "Swift 64-to-1, MTU " << mtu << " (" << p.wireBytes << " B wire), BaseTarget "

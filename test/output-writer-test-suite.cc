@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * OutputWriter: the output contract's CSV headers byte for byte, stale files removed,
+ * OutputWriter: the output contract's CSV headers byte for byte, its own stale files
+ * removed and no other (pcaps opened before it survive),
  * deterministic row formatting, numpy-linear percentiles and the atomic
  * summary.json; and the human-readable summary printer.
  */
@@ -9,7 +10,10 @@
 
 #include "ns3/config-error.h"
 #include "ns3/output-writer.h"
+#include "ns3/packet.h"
+#include "ns3/pcap-file-wrapper.h"
 #include "ns3/run-summary-printer.h"
+#include "ns3/trace-helper.h"
 
 #include <filesystem>
 #include <fstream>
@@ -55,7 +59,7 @@ class OutputHeadersTestCase : public TestCase
 {
   public:
     OutputHeadersTestCase()
-        : TestCase("CSV headers are byte-exact and stale contract files are removed")
+        : TestCase("CSV headers are byte-exact and the writer's own stale files are removed")
     {
     }
 
@@ -67,13 +71,13 @@ class OutputHeadersTestCase : public TestCase
         std::ofstream(dir + "/summary.json") << "{\"complete\": true}";
         std::ofstream(dir + "/summary.json.tmp") << "{";
         std::ofstream(dir + "/fct.csv") << "old,rows\n1,2\n";
-        std::ofstream(dir + "/host-0-0.pcap") << "old";
+        std::ofstream(dir + "/host-0-0.pcap") << "old"; // not the writer's
         std::ofstream(dir + "/notes.txt") << "mine";
         {
             OutputWriter w(dir);
             NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/summary.json"), false, "stale summary removed");
             NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/summary.json.tmp"), false, "stale tmp removed");
-            NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/host-0-0.pcap"), false, "stale pcap removed");
+            NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/host-0-0.pcap"), true, "a pcap is not its file");
             NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/notes.txt"), true, "other files kept");
         }
         NS_TEST_ASSERT_MSG_EQ(
@@ -249,6 +253,8 @@ class RunSummaryPrinterTestCase : public TestCase
             {"wall_s", 2.5},
             {"events", 1234567},
             {"drops", {{"lossless", 0}, {"lossy", 3}}},
+            {"pfc_pauses", 11},
+            {"pfc_resumes", 6},
             {"pfc_pause_frames", 17},
             {"retransmissions", 2},
             {"fct", {{"count", 8}, {"slowdown", {{"p50", 1.5}, {"p99", 12.25}, {"max", 13.0}}}}},
@@ -264,7 +270,7 @@ class RunSummaryPrinterTestCase : public TestCase
                                  "1234567 events",
                                  "p50 1.5, p99 12.25",
                                  "drops lossless 0, lossy 3",
-                                 "PFC pause frames 17",
+                                 "PFC pause frames 11, resume frames 6;",
                                  "retransmissions 2",
                                  "runs/a/"})
         {
@@ -281,6 +287,50 @@ class RunSummaryPrinterTestCase : public TestCase
     }
 };
 
+/**
+ * A writer made after pcap tracing started (PcapHelper::CreateFile, as
+ * RoceFabric::EnablePcap opens its files) deletes none of them: they keep their
+ * header and the frames written afterwards. Abandon removes the writer's files and
+ * those registered with AddRunFile, nothing else.
+ */
+class OutputWriterKeepsOthersFilesTestCase : public TestCase
+{
+  public:
+    OutputWriterKeepsOthersFilesTestCase()
+        : TestCase("a writer made after EnablePcap keeps the pcaps; Abandon removes only "
+                   "this run's files")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = ScratchDir("writer-pcap");
+        std::filesystem::create_directories(dir);
+        const std::string pcapName = dir + "/ai-fabric-0-0.pcap";
+        PcapHelper pcap;
+        Ptr<PcapFileWrapper> file =
+            pcap.CreateFile(pcapName, std::ios::out, PcapHelper::DLT_EN10MB);
+        std::ofstream(dir + "/old.pcap") << "a user's capture";
+        {
+            OutputWriter w(dir);
+            NS_TEST_ASSERT_MSG_EQ(Exists(pcapName), true, "the open pcap survives the writer");
+            NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/old.pcap"), true, "and so does a user's");
+            Ptr<Packet> p = Create<Packet>(60);
+            file->Write(Seconds(0), p);
+            file->Close();
+            // 24-byte pcap header, 16-byte record header, 60 bytes.
+            NS_TEST_ASSERT_MSG_EQ(std::filesystem::file_size(pcapName), 100, "and is written");
+            w.AddRunFile(pcapName);
+            w.Abandon();
+        }
+        NS_TEST_ASSERT_MSG_EQ(Exists(pcapName), false, "Abandon removes the run's pcap");
+        NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/fct.csv"), false, "and its CSVs");
+        NS_TEST_ASSERT_MSG_EQ(Exists(dir + "/old.pcap"), true, "not a file of another run");
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /// The suite.
 class OutputWriterTestSuite : public TestSuite
 {
@@ -290,6 +340,7 @@ class OutputWriterTestSuite : public TestSuite
     {
         AddTestCase(new OutputHeadersTestCase, AI_FABRIC_QUICK);
         AddTestCase(new OutputRowsTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new OutputWriterKeepsOthersFilesTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RunSummaryPrinterTestCase, AI_FABRIC_QUICK);
     }
 };

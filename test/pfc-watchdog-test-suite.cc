@@ -135,7 +135,7 @@ RunFabric(const Setup& s)
         wd->Dispose();
     }
     o.counters = fabric->GetCounters();
-    o.victimPausesReceived = fabric->GetNic(VICTIM)->GetDevice()->GetPauseFramesReceived();
+    o.victimPausesReceived = fabric->GetNic(VICTIM)->GetDevice()->GetPfcPausesReceived();
     Simulator::Destroy();
     return o;
 }
@@ -265,7 +265,7 @@ class PfcWatchdogQuietTestCase : public TestCase
                               without.victimFct.value_or(Time(-1)),
                               "same victim FCT");
         NS_TEST_ASSERT_MSG_EQ(with.delivered, 4, "all delivered");
-        NS_TEST_ASSERT_MSG_GT(with.counters.pauseFramesSent, 0, "the incast does pause");
+        NS_TEST_ASSERT_MSG_GT(with.counters.pfcPausesSent, 0, "the incast does pause");
     }
 };
 

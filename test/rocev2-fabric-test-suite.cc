@@ -558,14 +558,29 @@ class IncastTestCase : public TestCase
         if (m_pfc)
         {
             NS_TEST_ASSERT_MSG_EQ(k.losslessDrops + k.lossyDrops, 0, "no drop under PFC");
-            NS_TEST_ASSERT_MSG_GT(k.pauseFramesSent, 0, "pause frames were sent");
+            NS_TEST_ASSERT_MSG_GT(k.pfcPausesSent, 0, "pause frames were sent");
+            NS_TEST_ASSERT_MSG_GT(k.pfcResumesSent, 0, "and resume frames");
             // Pauses reach the senders' leaves: spine ports towards leaves paused them.
             uint64_t senderPauses = 0;
             for (uint32_t s = 4; s < 20; ++s)
             {
-                senderPauses += fabric->GetNic(s)->GetDevice()->GetPauseFramesReceived();
+                senderPauses += fabric->GetNic(s)->GetDevice()->GetPfcPausesReceived();
             }
             NS_TEST_ASSERT_MSG_GT(senderPauses, 0, "pause propagated back to the senders");
+            // Every PFC frame sent arrives at the cable's other end, classified the same
+            // way there: pauses (quanta > 0) and resumes (quanta 0) counted apart.
+            uint64_t pausesIn = 0;
+            uint64_t resumesIn = 0;
+            for (const auto& dev : fabric->GetAllDevices())
+            {
+                pausesIn += dev->GetPfcPausesReceived();
+                resumesIn += dev->GetPfcResumesReceived();
+            }
+            std::cout << "PFC incast: " << k.pfcPausesSent << " pauses, " << k.pfcResumesSent
+                      << " resumes sent; " << pausesIn << ", " << resumesIn << " received"
+                      << std::endl;
+            NS_TEST_ASSERT_MSG_EQ(pausesIn, k.pfcPausesSent, "every pause arrives as a pause");
+            NS_TEST_ASSERT_MSG_EQ(resumesIn, k.pfcResumesSent, "every resume as a resume");
             NS_TEST_ASSERT_MSG_EQ(k.retransmittedPackets, 0, "nothing retransmitted");
             NS_TEST_ASSERT_MSG_GT_OR_EQ(meter.Utilization(), 0.95, "bottleneck utilization");
         }
@@ -574,7 +589,9 @@ class IncastTestCase : public TestCase
             NS_TEST_ASSERT_MSG_GT(k.lossyDrops, 0, "a small lossy buffer drops");
             NS_TEST_ASSERT_MSG_EQ(k.losslessDrops, 0, "nothing is lossless without PFC");
             NS_TEST_ASSERT_MSG_GT(k.retransmittedPackets, 0, "losses are retransmitted");
-            NS_TEST_ASSERT_MSG_EQ(k.pauseFramesSent, 0, "no pause frame without PFC");
+            NS_TEST_ASSERT_MSG_EQ(k.pfcPausesSent + k.pfcResumesSent,
+                                  0,
+                                  "no PFC frame without PFC");
         }
         Simulator::Destroy();
         Config::Reset();
@@ -746,13 +763,16 @@ class IdlePortShortcutTestCase : public TestCase
             const Run on = RunOnce(true, victim);
             const Run off = RunOnce(false, victim);
             const std::string name = victim ? "victim flow: " : "incast: ";
-            NS_TEST_ASSERT_MSG_GT(on.counters.pauseFramesSent, 0, name << "the run pauses");
+            NS_TEST_ASSERT_MSG_GT(on.counters.pfcPausesSent, 0, name << "the run pauses");
             NS_TEST_ASSERT_MSG_EQ(on.ends.size(), (victim ? 5 : 24), name << "all complete");
             NS_TEST_ASSERT_MSG_EQ(on.events, off.events, name << "events");
             NS_TEST_ASSERT_MSG_EQ(on.counters.packetHops, off.counters.packetHops, name << "hops");
-            NS_TEST_ASSERT_MSG_EQ(on.counters.pauseFramesSent,
-                                  off.counters.pauseFramesSent,
+            NS_TEST_ASSERT_MSG_EQ(on.counters.pfcPausesSent,
+                                  off.counters.pfcPausesSent,
                                   name << "pauses");
+            NS_TEST_ASSERT_MSG_EQ(on.counters.pfcResumesSent,
+                                  off.counters.pfcResumesSent,
+                                  name << "resumes");
             NS_TEST_ASSERT_MSG_EQ(on.counters.ecnMarks, off.counters.ecnMarks, name << "marks");
             NS_TEST_ASSERT_MSG_EQ(on.counters.cnpsSent, off.counters.cnpsSent, name << "CNPs");
             NS_TEST_ASSERT_MSG_EQ(on.counters.losslessDrops + on.counters.lossyDrops,
@@ -767,7 +787,7 @@ class IdlePortShortcutTestCase : public TestCase
                                       name << "completion time of message " << id);
             }
             std::cout << "idle-port shortcut, " << name << on.events << " events, "
-                      << on.counters.packetHops << " hops, " << on.counters.pauseFramesSent
+                      << on.counters.packetHops << " hops, " << on.counters.pfcPausesSent
                       << " pauses, " << on.counters.ecnMarks << " marks in both runs" << std::endl;
         }
     }
@@ -1036,7 +1056,7 @@ class ChannelSeamTestCase : public TestCase
         std::vector<int64_t> ends; //!< message end times (ps), in completion order
         uint64_t txFrames{0};      //!< frames the devices put on the wire
         uint64_t txBytes{0};       //!< their bytes
-        uint64_t pauses{0};        //!< PFC frames sent
+        uint64_t pauses{0};        //!< PFC frames sent: pauses and resumes
     };
 
     Run RunIncast(const std::string& channel)
@@ -1063,7 +1083,7 @@ class ChannelSeamTestCase : public TestCase
             r.txFrames += dev->GetTxFrames();
             r.txBytes += dev->GetTxBytes();
         }
-        r.pauses = fabric->GetCounters().pauseFramesSent;
+        r.pauses = fabric->GetCounters().pfcPausesSent + fabric->GetCounters().pfcResumesSent;
         Simulator::Destroy();
         return r;
     }

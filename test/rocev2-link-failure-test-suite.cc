@@ -6,6 +6,7 @@
 // transport's recovery and the cable's return.
 
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/config.h"
 #include "ns3/fat-tree-topology-helper.h"
@@ -56,6 +57,7 @@ struct Outcome
 Outcome
 RunFailure(bool comesBack)
 {
+    UsePicoseconds();
     Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
     ft->SetAttribute("K", UintegerValue(4));
     Ptr<TopologyGraph> g = ft->Build();
@@ -253,6 +255,7 @@ class RoceFailLinkErrorsTestCase : public TestCase
 
     void DoRun() override
     {
+        UsePicoseconds();
         Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
         ft->SetAttribute("K", UintegerValue(4));
         Ptr<TopologyGraph> g = ft->Build();

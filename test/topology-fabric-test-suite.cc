@@ -238,10 +238,10 @@ class TorusDeadlockTestCase : public TestCase
             reclassified += sw->GetReclassified();
         }
         std::cout << GetName() << ": " << c.done << "/" << n * (n - 1) << " done, last at "
-                  << c.last.GetMicroSeconds() << " us, pauses " << k.pauseFramesSent
+                  << c.last.GetMicroSeconds() << " us, pauses " << k.pfcPausesSent
                   << ", reclassified " << reclassified << std::endl;
         NS_TEST_ASSERT_MSG_EQ(k.losslessDrops + k.lossyDrops, 0, "lossless: no drop");
-        NS_TEST_ASSERT_MSG_GT(k.pauseFramesSent, 0, "PFC was exercised");
+        NS_TEST_ASSERT_MSG_GT(k.pfcPausesSent, 0, "PFC was exercised");
         if (m_classes)
         {
             NS_TEST_ASSERT_MSG_EQ(c.done, n * (n - 1), "every message completes");

@@ -95,7 +95,8 @@ OutputWriter::OutputWriter(const std::string& dir)
         throw ConfigError("--out: cannot create directory '" + dir +
                           "': " + (ec ? ec.message() : "a file of that name exists"));
     }
-    // Nothing from a previous run may look current.
+    // Nothing of the writer's from a previous run may look current; files of other
+    // names (pcaps opened before this writer, a user's notes) are not the writer's.
     RemoveContractFiles();
     OpenCsv(m_fct, "fct.csv", FCT_HEADER);
     OpenCsv(m_collective, "collective.csv", COLLECTIVE_HEADER);
@@ -109,21 +110,27 @@ OutputWriter::RemoveContractFiles() const
 {
     namespace fs = std::filesystem;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(m_dir, ec))
+    std::vector<fs::path> paths;
+    for (const char* name : {"summary.json",
+                             "summary.json.tmp",
+                             "fct.csv",
+                             "collective.csv",
+                             "pfc.csv",
+                             "qlen.csv",
+                             "drops.csv"})
     {
-        const std::string name = entry.path().filename().string();
-        const bool contract = name == "summary.json" || name == "summary.json.tmp" ||
-                              name == "fct.csv" || name == "collective.csv" || name == "pfc.csv" ||
-                              name == "qlen.csv" || name == "drops.csv" ||
-                              entry.path().extension() == ".pcap";
-        if (contract && entry.is_regular_file())
+        paths.push_back(fs::path(m_dir) / name);
+    }
+    paths.insert(paths.end(), m_runFiles.begin(), m_runFiles.end());
+    for (const fs::path& path : paths)
+    {
+        if (fs::is_regular_file(path, ec))
         {
-            NS_LOG_LOGIC("removing " << entry.path());
-            fs::remove(entry.path(), ec);
+            NS_LOG_LOGIC("removing " << path);
+            fs::remove(path, ec);
             if (ec)
             {
-                throw ConfigError("--out: cannot remove '" + entry.path().string() +
-                                  "': " + ec.message());
+                throw ConfigError("--out: cannot remove '" + path.string() + "': " + ec.message());
             }
         }
     }
@@ -377,6 +384,12 @@ OutputWriter::Close()
             FailWrite(csv->name);
         }
     }
+}
+
+void
+OutputWriter::AddRunFile(const std::string& path)
+{
+    m_runFiles.push_back(path);
 }
 
 void

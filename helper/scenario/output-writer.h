@@ -38,21 +38,26 @@ struct OutputCollectiveRow
     uint64_t bytes{0};     ///< buffer size S, bytes
     int64_t startNs{0};    ///< start, ns
     int64_t endNs{0};      ///< end, ns (duration_ns = end - start)
-    double algbwGbps{0};   ///< nccl-tests algbw = S / t, as the caller computes it
-    double busbwGbps{0};   ///< nccl-tests busbw = algbw x the operation's factor
+    double algbwGbps{
+        0}; ///< nccl-tests algbw = S / t in Gbit/s (8 x GB/s), as the caller computes it
+    double busbwGbps{0}; ///< nccl-tests busbw = algbw x the operation's factor, Gbit/s
 };
 
 /**
  * \brief Writes a run's output directory: the CSVs of the output contract (doc/scenario-runner.md,
  * Outputs) and, last, summary.json.
  *
- * The constructor creates the directory, removes files a previous run left there
- * (summary.json, the contract CSVs, *.pcap: construct the writer before pcap
- * tracing starts) and opens every CSV with its header, so an empty CSV means "no
- * such events", never "not written". Rows are buffered in memory and written in
- * large blocks. Numbers are formatted deterministically: integers exactly, reals
- * with 6 significant digits (like printf's %.6g). summary.json is written last and
- * atomically (summary.json.tmp, then rename): if it exists, the run finished.
+ * The constructor creates the directory, removes the files of its own names a
+ * previous run left there (summary.json, summary.json.tmp, the five contract CSVs:
+ * the files it writes itself, so a stale summary.json never passes for this run's)
+ * and opens every CSV with its header, so an empty CSV means "no such events",
+ * never "not written". It deletes no other file: not pcaps (whoever enables pcap
+ * tracing removes its own stale files; the writer may be made before or after), not
+ * a user's files. Files others made for this run (pcaps) can be registered with
+ * AddRunFile, so that Abandon removes them with the CSVs. Rows are buffered in memory and written
+ * in large blocks. Numbers are formatted deterministically: integers exactly, reals with 6
+ * significant digits (like printf's %.6g). summary.json is written last and atomically
+ * (summary.json.tmp, then rename): if it exists, the run finished.
  *
  * FCT percentiles in summary.json use linear interpolation between closest ranks,
  * numpy's default: position q (n - 1) in the sorted sample.
@@ -144,9 +149,17 @@ class OutputWriter
     const std::string& GetWriteError() const;
 
     /**
-     * Close and delete every contract file in the directory (CSVs, pcaps, summary):
-     * for a run that failed before it started, whose header-only CSVs would look
-     * like the output of a run without traffic. Appending afterwards is an error.
+     * Register a file this run made in the directory besides the writer's own (a
+     * pcap RoceFabric::EnablePcap opened): Abandon removes it too.
+     * \param path the file's path
+     */
+    void AddRunFile(const std::string& path);
+
+    /**
+     * Close and delete this run's files: the writer's own (CSVs, summary.json and
+     * its .tmp) and those registered with AddRunFile (pcaps); for a run that failed
+     * before it started, whose header-only CSVs would look like the output of a run
+     * without traffic. Appending afterwards is an error.
      */
     void Abandon();
 
@@ -186,7 +199,8 @@ class OutputWriter
     /// Record the first failed write (of \p name in m_dir, errno's reason) and call
     /// the write-error callback.
     void FailWrite(const std::string& name);
-    /// Delete the contract's files in m_dir (ConfigError naming one that stays).
+    /// Delete the files of the writer's own names in m_dir, and the files registered
+    /// with AddRunFile (ConfigError naming one that stays).
     void RemoveContractFiles() const;
     void OpenCsv(Csv& csv, const char* name, const char* header);
     void EndRow(Csv& csv);
@@ -196,6 +210,7 @@ class OutputWriter
     bool m_closed{false};                 ///< Close() was called
     std::string m_writeError;             ///< the first failed write, empty if none
     std::function<void()> m_onWriteError; ///< SetWriteErrorCallback
+    std::vector<std::string> m_runFiles;  ///< AddRunFile: others' files of this run
     Csv m_fct;                            ///< fct.csv
     Csv m_collective;                     ///< collective.csv
     Csv m_pfc;                            ///< pfc.csv

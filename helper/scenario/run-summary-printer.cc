@@ -269,8 +269,8 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     {
         os << ", stalled receiver " << Text(s, {"drops", "stalled_receive"}); // --pfc-storm
     }
-    os << "; PFC pause frames " << Text(s, {"pfc_pause_frames"}) << "; retransmissions "
-       << Text(s, {"retransmissions"}) << "\n";
+    os << "; PFC pause frames " << Text(s, {"pfc_pauses"}) << ", resume frames "
+       << Text(s, {"pfc_resumes"}) << "; retransmissions " << Text(s, {"retransmissions"}) << "\n";
     if (const json* events = At(s, {"pfc_watchdog_events"});
         events != nullptr && events->is_array())
     {

@@ -940,7 +940,8 @@ BuildKnobs()
                          false));
     k.push_back(MakeKnob(
         "out",
-        "output directory (created; stale summary.json, CSVs and pcaps removed)",
+        "output directory (created; a previous run's summary.json, CSVs and "
+        "ai-fabric-NODE-PORT.pcap removed, other files kept)",
         "a non-empty directory path",
         Type::STRING,
         [](C& c, const std::string& v) {

@@ -149,6 +149,49 @@ ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper)
     probe->GetAttribute("CutThrough", cutThrough);
     return {c.switchLatency.value_or(latency.Get()), c.cutThrough.value_or(cutThrough.Get())};
 }
+
+/// The runner's pcap files in --out: PCAP_PREFIX-NODE-PORT.pcap (RdmaFabric::AddPcapPort).
+constexpr const char* PCAP_PREFIX = "ai-fabric";
+
+/**
+ * Delete the pcaps a previous run of the runner left in \p dir (PCAP_PREFIX-NODE-PORT.pcap,
+ * digits only), so that none passes for this run's: called before this run opens its
+ * own. Other files, *.pcap of other names included, are kept.
+ * \throws ConfigError naming a file that could not be removed
+ */
+void
+RemoveStaleRunnerPcaps(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    const std::string prefix = std::string(PCAP_PREFIX) + "-";
+    auto digits = [](const std::string& s) {
+        return !s.empty() &&
+               std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    };
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+    {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".pcap")
+        {
+            continue;
+        }
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - 5);
+        const size_t dash = middle.find('-');
+        if (dash == std::string::npos || !digits(middle.substr(0, dash)) ||
+            !digits(middle.substr(dash + 1)) || !entry.is_regular_file())
+        {
+            continue;
+        }
+        fs::remove(entry.path(), ec);
+        if (ec)
+        {
+            throw ConfigError("--out: cannot remove '" + entry.path().string() +
+                              "': " + ec.message());
+        }
+    }
+}
+
 } // namespace
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
@@ -543,7 +586,11 @@ ScenarioRunner::BuildRoceFabric()
         {
             roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        roce->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
+        roce->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, false);
+        for (const std::string& name : roce->GetPcapFiles())
+        {
+            m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
+        }
     }
     m_fabric = roce;
     for (const auto& storm : c.pfcStorms)
@@ -660,7 +707,11 @@ ScenarioRunner::BuildIbFabric()
         {
             ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        ib->EnablePcap(m_writer->GetDirectory() + "/ai-fabric", false);
+        ib->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, false);
+        for (const std::string& name : ib->GetPcapFiles())
+        {
+            m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
+        }
     }
 }
 
@@ -1062,7 +1113,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
     s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
     s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
-    s["pfc_pause_frames"] = k.pauseFramesSent;
+    // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.
+    s["pfc_pauses"] = k.pfcPausesSent;
+    s["pfc_resumes"] = k.pfcResumesSent;
+    s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
     s["retransmissions"] = k.retransmittedPackets;
     s["timeouts"] = k.timeouts;
     s["ecn_marks"] = k.ecnMarks;
@@ -1170,6 +1224,8 @@ ScenarioRunner::Run()
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
     m_routes = BuildRoutes(m_config, m_graph);
     m_writer = std::make_unique<OutputWriter>(m_config.out);
+    // The writer removes only its own stale files; the runner's pcaps are the runner's.
+    RemoveStaleRunnerPcaps(m_writer->GetDirectory());
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.
     m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
     try

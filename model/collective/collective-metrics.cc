@@ -108,8 +108,8 @@ CollectiveMetrics::MakeRecord(uint64_t opId,
     r.startNs = startNs;
     r.endNs = endNs;
     r.durationNs = endNs - startNs;
-    r.algbwGbps = AlgBwGBps(bytes, r.durationNs);
-    r.busbwGbps = BusBwGBps(op, ranks, bytes, r.durationNs);
+    r.algbwGBps = AlgBwGBps(bytes, r.durationNs);
+    r.busbwGBps = BusBwGBps(op, ranks, bytes, r.durationNs);
     return r;
 }
 
@@ -125,7 +125,7 @@ CollectiveMetrics::ToCsvRow(const CollectiveRecord& r)
     std::ostringstream os;
     os << r.opId << ',' << r.algorithm << ',' << r.ranks << ',' << r.bytes << ',' << r.startNs
        << ',' << r.endNs << ',' << r.durationNs << ',' << std::setprecision(6) << std::fixed
-       << r.algbwGbps << ',' << r.busbwGbps;
+       << 8.0 * r.algbwGBps << ',' << 8.0 * r.busbwGBps; // GB/s -> Gbit/s
     return os.str();
 }
 

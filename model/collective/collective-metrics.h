@@ -33,7 +33,9 @@ CollectiveOp CollectiveOpFromString(const std::string& name);
  * \ingroup ai-fabric
  * One finished collective operation: a row of collective.csv.
  *
- * Bandwidths are in GB/s (1e9 bytes per second), the unit nccl-tests prints.
+ * Bandwidths are in GB/s (1e9 bytes per second), the unit nccl-tests prints; the
+ * field names say so (algbwGBps). collective.csv and summary.json carry 8 x these
+ * values, in Gbit/s (algbw_gbps, busbw_gbps).
  */
 struct CollectiveRecord
 {
@@ -47,8 +49,8 @@ struct CollectiveRecord
     int64_t startNs{0};    //!< when the operation was started
     int64_t endNs{0};      //!< when its last transfer completed
     int64_t durationNs{0}; //!< endNs - startNs
-    double algbwGbps{0};   //!< S / duration, GB/s
-    double busbwGbps{0};   //!< algbw x BusBwFactor, GB/s
+    double algbwGBps{0};   //!< S / duration, GB/s
+    double busbwGBps{0};   //!< algbw x BusBwFactor, GB/s
 };
 
 /**
@@ -80,7 +82,8 @@ class CollectiveMetrics
                                        int64_t endNs);
     /// "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps"
     static std::string CsvHeader();
-    /// One collective.csv row (no newline), columns as CsvHeader.
+    /// One collective.csv row (no newline), columns as CsvHeader: the bandwidths in
+    /// Gbit/s (8 x the record's GB/s), as their column names and collective.csv say.
     static std::string ToCsvRow(const CollectiveRecord& r);
 };
 

@@ -112,6 +112,18 @@ RdmaFabric::GetPcapWriteError() const
     return "";
 }
 
+std::vector<std::string>
+RdmaFabric::GetPcapFiles() const
+{
+    std::vector<std::string> names;
+    names.reserve(m_pcapFiles.size());
+    for (const auto& [name, file] : m_pcapFiles)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
 void
 RdmaFabric::AddMessageCallback(MessageCallback cb)
 {

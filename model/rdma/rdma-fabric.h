@@ -72,8 +72,9 @@ class RdmaFabric : public Object
     {
         uint64_t losslessDrops{0};
         uint64_t lossyDrops{0};
-        uint64_t pauseFramesSent{0}; //!< PFC frames (RoCEv2) or 0 (IB)
-        uint64_t creditUpdates{0};   //!< flow-control packets (IB) or 0 (RoCEv2)
+        uint64_t pfcPausesSent{0};  //!< PFC pause (XOFF) frames sent (RoCEv2) or 0 (IB)
+        uint64_t pfcResumesSent{0}; //!< PFC resume (XON, quanta 0) frames sent, or 0 (IB)
+        uint64_t creditUpdates{0};  //!< flow-control packets (IB) or 0 (RoCEv2)
         uint64_t retransmittedPackets{0};
         uint64_t timeouts{0};
         uint64_t ecnMarks{0};
@@ -195,6 +196,8 @@ class RdmaFabric : public Object
     /// \return the first pcap file a write to failed (a full disk: it is truncated),
     /// "" if every one is whole so far (or none was opened)
     std::string GetPcapWriteError() const;
+    /// \return the pcap files EnablePcap opened, in the order it opened them
+    std::vector<std::string> GetPcapFiles() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);

@@ -403,7 +403,8 @@ RoceFabric::GetCounters() const
     {
         for (const auto& dev : node)
         {
-            c.pauseFramesSent += dev->GetPauseFramesSent();
+            c.pfcPausesSent += dev->GetPfcPausesSent();
+            c.pfcResumesSent += dev->GetPfcResumesSent();
             c.packetHops += dev->GetTxFrames();
             c.txBytes += dev->GetTxBytes();
         }

@@ -75,7 +75,9 @@ RoceNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&RoceNetDevice::m_promiscSnifferTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Pfc",
-                            "A pause (quanta > 0) or resume (0) frame sent or received",
+                            "A PFC frame's priority sent or received: its quanta tell a "
+                            "pause (XOFF, quanta > 0) from a resume (XON, quanta 0), its "
+                            "last argument sent (true) from received (false)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_pfcTrace),
                             "ns3::RoceNetDevice::PfcTracedCallback");
     return tid;
@@ -90,9 +92,7 @@ RoceNetDevice::RoceNetDevice()
       m_txBytes(0),
       m_mtu(9000),
       m_pfcEnabled(true),
-      m_pauseQuanta(65535),
-      m_pauseSent(0),
-      m_pauseReceived(0)
+      m_pauseQuanta(65535)
 {
 }
 
@@ -389,15 +389,21 @@ RoceNetDevice::Receive(RoceParsedFrame& frame)
 void
 RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
 {
-    m_pauseReceived++;
-    if (!m_pfcEnabled || m_linkDown)
-    {
-        return;
-    }
     RoceEthernetHeader eth;
     p->RemoveHeader(eth);
     PfcHeader pfc;
     p->PeekHeader(pfc);
+    // A pause if any enabled class asks for time, a resume if all carry 0.
+    bool pause = false;
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        pause = pause || (pfc.IsClassEnabled(prio) && pfc.GetPauseTime(prio) > 0);
+    }
+    (pause ? m_pfcPausesReceived : m_pfcResumesReceived)++;
+    if (!m_pfcEnabled || m_linkDown)
+    {
+        return;
+    }
     for (uint8_t prio = 0; prio < 8; ++prio)
     {
         if (!pfc.IsClassEnabled(prio))
@@ -481,7 +487,7 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
     RoceFrameView view;
     RoceFrame::Peek(*p, view); // once per pause frame, off the data path
     m_control.push_back(RoceParsedFrame(p, view));
-    m_pauseSent++;
+    (quanta > 0 ? m_pfcPausesSent : m_pfcResumesSent)++;
     m_pfcTrace(this, prio, quanta, true);
     if (quanta > 0)
     {
@@ -542,15 +548,27 @@ RoceNetDevice::GetTxBytes() const
 }
 
 uint64_t
-RoceNetDevice::GetPauseFramesSent() const
+RoceNetDevice::GetPfcPausesSent() const
 {
-    return m_pauseSent;
+    return m_pfcPausesSent;
 }
 
 uint64_t
-RoceNetDevice::GetPauseFramesReceived() const
+RoceNetDevice::GetPfcResumesSent() const
 {
-    return m_pauseReceived;
+    return m_pfcResumesSent;
+}
+
+uint64_t
+RoceNetDevice::GetPfcPausesReceived() const
+{
+    return m_pfcPausesReceived;
+}
+
+uint64_t
+RoceNetDevice::GetPfcResumesReceived() const
+{
+    return m_pfcResumesReceived;
 }
 
 Time

@@ -48,7 +48,8 @@ class Packet;
 class RoceNetDevice : public NetDevice
 {
   public:
-    /// PFC trace: (device, priority, pause quanta (0 = resume), true if sent by this device).
+    /// PFC trace: (device, priority, pause quanta: above 0 a pause (XOFF), 0 a resume
+    /// (XON); true if sent by this device, false if received).
     typedef void (*PfcTracedCallback)(Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool);
 
     static TypeId GetTypeId();
@@ -161,8 +162,22 @@ class RoceNetDevice : public NetDevice
 
     uint64_t GetTxFrames() const;
     uint64_t GetTxBytes() const;
-    uint64_t GetPauseFramesSent() const;
-    uint64_t GetPauseFramesReceived() const;
+    /**
+     * \return PFC pause (XOFF) frames this port sent: a priority's quanta above 0,
+     * refreshes included. Resume (XON, quanta 0) frames are counted apart
+     * (GetPfcResumesSent); pauses plus resumes are all the PFC frames sent.
+     */
+    uint64_t GetPfcPausesSent() const;
+    /// \return PFC resume (XON: quanta 0) frames this port sent
+    uint64_t GetPfcResumesSent() const;
+    /**
+     * \return PFC pause frames that arrived at this port (any enabled class with
+     * quanta above 0), whether or not they were honoured (PFC off, link down, pauses
+     * ignored by the watchdog)
+     */
+    uint64_t GetPfcPausesReceived() const;
+    /// \return PFC resume frames (every enabled class at quanta 0) that arrived
+    uint64_t GetPfcResumesReceived() const;
     /// When the peer's current pause of \p prio began (meaningful while IsPausedByPeer).
     Time GetPauseStart(uint8_t prio) const;
     /// Time during which priority prio was paused by the peer, so far.
@@ -304,8 +319,10 @@ class RoceNetDevice : public NetDevice
     uint8_t m_pauseIgnoredMask{0};         //!< priorities whose pauses are ignored
     bool m_linkDown{false};                //!< SetLinkDown: the cable failed
 
-    uint64_t m_pauseSent;
-    uint64_t m_pauseReceived;
+    uint64_t m_pfcPausesSent{0};      //!< XOFF frames sent (quanta > 0)
+    uint64_t m_pfcResumesSent{0};     //!< XON frames sent (quanta 0)
+    uint64_t m_pfcPausesReceived{0};  //!< XOFF frames arrived
+    uint64_t m_pfcResumesReceived{0}; //!< XON frames arrived
 
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;

@@ -186,11 +186,12 @@ def test_result_records_agree_with_summary(tmp_path):
     # 3x one flow's serialization alone.
     assert max(f.fct_ns for f in fct) >= 2.9 * min(f.ideal_fct_ns for f in fct)
     assert max(f.slowdown for f in fct) == pytest.approx(s["fct"]["slowdown"]["max"], rel=1e-3)
-    # Every PFC frame sent is a row (pause or resume; both count as pause frames),
-    # and each resume follows a pause of the same port.
-    assert len(r.pfc) == s["pfc_pause_frames"]
+    # Every PFC frame sent is a row, pauses and resumes counted apart (the summary's
+    # pfc_pause_frames is both), and each resume follows a pause of the same port.
+    assert len(r.pfc) == s["pfc_pause_frames"] == r.pfc_pauses + r.pfc_resumes
     events = [p.event for p in r.pfc]
-    assert 0 < events.count("resume") <= events.count("pause")
+    assert (events.count("pause"), events.count("resume")) == (r.pfc_pauses, r.pfc_resumes)
+    assert 0 < r.pfc_resumes <= r.pfc_pauses
     np = pytest.importorskip("numpy")
     a = r.array("fct")
     assert a.dtype.names == fct[0]._fields

@@ -7,6 +7,7 @@ one clear message), the output contract (doc/scenario-runner.md, Outputs) (files
 headers, summary.json written last), --config precedence and determinism.
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -224,13 +225,15 @@ def test_small_run_writes_the_contract(run, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "summary.json").write_text("stale")
-    (out / "old.pcap").write_text("stale")
+    (out / "old.pcap").write_text("a user's capture")
+    (out / "ai-fabric-3-1.pcap").write_text("stale")  # a pcap of a previous run
     r = run(*SMALL, f"--out={out}")
     assert r.returncode == 0, r.stderr
     for name, header in HEADERS.items():
         lines = (out / name).read_text().split("\n")
         assert lines[0] == header, name
-    assert not (out / "old.pcap").exists()
+    assert not (out / "ai-fabric-3-1.pcap").exists()
+    assert (out / "old.pcap").read_text() == "a user's capture"
     assert not (out / "summary.json.tmp").exists()
     s = json.loads((out / "summary.json").read_text())
     assert s["complete"] is True
@@ -348,6 +351,49 @@ def test_idle_port_shortcut_gives_the_same_run(run, tmp_path):
     sb = json.loads((b / "summary.json").read_text())
     assert sa["events"] == sb["events"]
     assert sa["pfc_pause_frames"] > 1000 and sa["complete"] is True
+
+
+# An incast under PFC (no congestion control, 600 KB buffers) while host 0's receive
+# pipeline stalls from 20 us to 1 ms: its leaf stays paused for longer than half a
+# pause time, so pauses are refreshed and outnumber resumes (106 and 57 when written).
+PFC_STORM = [
+    "--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=4",
+    "--workload=incast", "--fanin=6", "--bytes=256KB", "--cc=none", "--buffer=600KB",
+    "--pfc-storm=0@20us-1ms",
+]
+
+
+def test_pfc_pauses_and_resumes_are_counted_apart(run, tmp_path, source_dir):
+    """summary.json's pfc_pauses counts XOFF frames (quanta > 0, refreshes
+    included), pfc_resumes XON frames (quanta 0); pfc_pause_frames is both. Each
+    equals its kind's rows in pfc.csv, and the printout names both."""
+    out = tmp_path / "storm"
+    r = run(*PFC_STORM, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    events = [line.rsplit(",", 1)[1] for line in (out / "pfc.csv").read_text().split()[1:]]
+    pauses, resumes = s["pfc_pauses"], s["pfc_resumes"]
+    assert pauses > 0 and resumes > 0
+    assert pauses == events.count("pause") and resumes == events.count("resume")
+    assert pauses + resumes == s["pfc_pause_frames"] == len(events)
+    # Refreshes of the stalled host's pause: more pauses than resumes.
+    assert pauses > resumes
+    assert f"PFC pause frames {pauses}, resume frames {resumes};" in r.stdout
+    # The Python result (result.py is pure Python: loaded without the native module)
+    # exposes both, from the summary and, for an older summary without the keys,
+    # from pfc.csv.
+    path = source_dir / "bindings" / "python" / "aifabric" / "result.py"
+    spec = importlib.util.spec_from_file_location("aifabric_result", path)
+    result = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(result)
+    Result = result.Result  # pylint: disable=invalid-name
+    res = Result(out)
+    assert (res.pfc_pauses, res.pfc_resumes) == (pauses, resumes)
+    assert res.figures()["pfc_pauses"] == pauses and res.figures()["pfc_resumes"] == resumes
+    old = dict(s)
+    del old["pfc_pauses"], old["pfc_resumes"]
+    (out / "summary.json").write_text(json.dumps(old))
+    assert (Result(out).pfc_pauses, Result(out).pfc_resumes) == (pauses, resumes)
 
 
 def test_switch_latency_flags_echo_the_values_in_force(run, tmp_path):

@@ -80,7 +80,7 @@ def read_csv(path, name=None):
 
 class Result:
     """A finished run: ``summary`` (summary.json as a dict), its top-level figures as
-    attributes (``r.sim_time_s``, ``r.pfc_pause_frames``, ``r.drops["lossless"]``),
+    attributes (``r.sim_time_s``, ``r.pfc_pauses``, ``r.drops["lossless"]``),
     the records as lists of namedtuples (``r.fct``, ``r.collectives``, ``r.pfc``,
     ``r.qlen``, ``r.drops_records``) and, with numpy, as structured arrays
     (``r.array("fct")["slowdown"]``).
@@ -128,12 +128,30 @@ class Result:
         return {kind: stats.get("slowdown", {})
                 for kind, stats in (self.summary.get("fct_by_kind") or {}).items()}
 
+    @property
+    def pfc_pauses(self):
+        """PFC pause (XOFF, quanta > 0) frames sent: summary.json's ``pfc_pauses``; for
+        an output written before that key existed, the "pause" rows of pfc.csv."""
+        if "pfc_pauses" in self.summary:
+            return self.summary["pfc_pauses"]
+        return sum(1 for p in self.pfc if p.event == "pause")
+
+    @property
+    def pfc_resumes(self):
+        """PFC resume (XON, quanta 0) frames sent: summary.json's ``pfc_resumes``; for
+        an output written before that key existed, the "resume" rows of pfc.csv.
+        ``pfc_pause_frames`` is both kinds together (pauses + resumes)."""
+        if "pfc_resumes" in self.summary:
+            return self.summary["pfc_resumes"]
+        return sum(1 for p in self.pfc if p.event == "resume")
+
     def figures(self):
         """The scalar summary figures as one flat dict (what a sweep row holds)."""
         s = self.summary
         out = {}
         for key in ("complete", "sim_time_s", "wall_s", "events", "packet_hops",
-                    "pfc_pause_frames", "retransmissions", "timeouts", "ecn_marks", "cnps"):
+                    "pfc_pauses", "pfc_resumes", "pfc_pause_frames", "retransmissions",
+                    "timeouts", "ecn_marks", "cnps"):
             if key in s:
                 out[key] = s[key]
         for key, value in (s.get("drops") or {}).items():

@@ -24,8 +24,8 @@ from .result import Result
 
 # Scalar figures worth showing in the printed table, after the parameters.
 _SHOWN = ("status", "flows", "slowdown_p50", "slowdown_p99", "background_slowdown_p99",
-          "fct_ns_p99",
-          "collective_ns_mean", "pfc_pause_frames", "sim_time_s", "wall_s", "error")
+          "fct_ns_p99", "collective_ns_mean", "pfc_pauses", "pfc_resumes", "sim_time_s",
+          "wall_s", "error")
 
 
 def _package_parent():
