@@ -47,6 +47,8 @@ class VlArbiter;
 class IbNetDevice : public NetDevice
 {
   public:
+    /// Signature of the "Credits" trace: (VL, credits left to send on it) after a send
+    typedef void (*CreditsCallback)(uint8_t vl, uint32_t credits);
     /// Bytes of the owner's head packet on a VL (0 = none).
     typedef Callback<uint32_t, Ptr<IbNetDevice>, uint8_t> HeadCallback;
     /// Take the owner's head packet on a VL.
