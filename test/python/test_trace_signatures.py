@@ -63,15 +63,19 @@ def normalize(types):
     return ["".join(t.split()) for t in types]
 
 
+def headers_of(cls):
+    """Texts of the module's headers that declare class cls."""
+    for path in SOURCES:
+        if path.suffix == ".h":
+            text = path.read_text()
+            if re.search(r"class\s+" + cls + r"\b", text):
+                yield text
+
+
 def member_type(cls, member):
     """The declared type of cls::member in the module's headers: ('callback', [types])
     for TracedCallback<...>, ('value', type) for TracedValue<...>."""
-    for path in SOURCES:
-        if path.suffix != ".h":
-            continue
-        text = path.read_text()
-        if not re.search(r"class\s+" + cls + r"\b", text):
-            continue
+    for text in headers_of(cls):
         # the member's declaration (greedy up to the member name on one statement)
         for m in re.finditer(r"(TracedCallback|TracedValue)<", text):
             end = text.find(";", m.start())
@@ -88,12 +92,7 @@ def typedef_params(signature):
     """Parameters of the typedef a signature string names, from the module's headers."""
     *scope, name = signature.split("::")
     cls = scope[-1]
-    for path in SOURCES:
-        if path.suffix != ".h":
-            continue
-        text = path.read_text()
-        if not re.search(r"class\s+" + cls + r"\b", text):
-            continue
+    for text in headers_of(cls):
         m = re.search(r"typedef\s+void\s*\(\s*\*\s*" + name + r"\s*\)\s*\((.*?)\)\s*;", text, re.S)
         if m:
             return normalize(strip_name(p) for p in split_params(m.group(1)))
