@@ -66,7 +66,13 @@ def value_key(v):
 
 
 def varying_keys(points):
-    """Config keys whose value is not the same in every point, in sweep-grid order.
+    """The sweep's axes: axes_and_derived(points)[0]."""
+    return axes_and_derived(points)[0]
+
+
+def axes_and_derived(points):
+    """(axes, derived): the config keys whose value is not the same in every point, in
+    sweep-grid order, and those of them that follow from the others (derived_keys).
 
     A key missing from some configs (an ns-3 attribute given only for some points)
     counts as None there. The order is the order the knobs appear in the point
@@ -87,7 +93,36 @@ def varying_keys(points):
               for m in [re.search(r"(^|-)%s=" % re.escape(short), p.name)] if m]
         return min(at) if at else float("inf")
 
-    return sorted(varying, key=lambda k: (position(k), keys.index(k)))
+    ordered = sorted(varying, key=lambda k: (position(k), keys.index(k)))
+    named = [k for k in ordered if position(k) != float("inf")]
+    derived = derived_keys(points, ordered, named)
+    return [k for k in ordered if k not in derived], derived
+
+
+def _determined(points, key, by):
+    """True if key's value is a function of the values of the keys in by."""
+    seen = {}
+    for p in points:
+        cause = tuple(value_key(p.config.get(b)) for b in by)
+        effect = value_key(p.config.get(key))
+        if seen.setdefault(cause, effect) != effect:
+            return False
+    return True
+
+
+def derived_keys(points, ordered, named):
+    """Varying keys that follow from the others: the runner echoes what it used, e.g.
+    --cc-preset's default differs with --cc. A key in the point names (a grid knob) is
+    never derived; the others are tried last-first, each against the keys kept so far
+    but the seed (with seeds every run is unique, so anything would follow from them)."""
+    kept = list(ordered)
+    for key in reversed(ordered):
+        if key in named or key == SEED:
+            continue
+        others = [k for k in kept if k not in (key, SEED)]
+        if others and _determined(points, key, others):
+            kept.remove(key)
+    return [k for k in ordered if k not in kept]
 
 
 # --- the figures of one run -----------------------------------------------------------

@@ -13,7 +13,7 @@ import sys
 
 from . import AnalysisError
 from .gnuplot import datablock, find_gnuplot, quote, render
-from .sweepdir import SEED, group_points, read_points, value_key, varying_keys
+from .sweepdir import SEED, axes_and_derived, group_points, read_points, value_key
 
 #: (figure, title, y label, scale) of the plotted metrics; per-class slowdowns are added
 #: when the runs have several traffic classes.
@@ -146,12 +146,15 @@ def plot_metric(groups, x_axis, line_axes, figure, title, ylabel, scale, directo
     any_bars = False
     for k, (_, members) in enumerate(series):
         members = sorted(members, key=lambda g: position[value_key(g.settings[x_axis])])
+        # categorical x: the lines' points side by side, so that their error bars do not
+        # hide one another
+        shift = 0.0 if numeric else 0.06 * (k - (len(series) - 1) / 2.0)
         rows = []
         for g in members:
             mean, _, ci, _ = g.stats.get(figure, (None, None, None, 0))
             if mean is None:
                 continue
-            rows.append((position[value_key(g.settings[x_axis])], mean * scale,
+            rows.append((position[value_key(g.settings[x_axis])] + shift, mean * scale,
                          ci * scale if ci is not None else "NaN", len(g.points)))
         if not rows:
             continue
@@ -173,6 +176,7 @@ def plot_metric(groups, x_axis, line_axes, figure, title, ylabel, scale, directo
          if seeded and any_bars else ""),
         "set xlabel %s" % quote(xlabel),
         "set ylabel %s" % quote(ylabel),
+        "set bmargin 5",
         "set yrange [0:*]" if figure != "slowdown_p99" and not figure.endswith("slowdown_p99")
         else "set yrange [*:*]",
     ]
@@ -203,7 +207,7 @@ def run(argv=None, out=sys.stdout):
     """Do the work; raises AnalysisError on bad input. Returns the files written."""
     args = build_parser().parse_args(argv)
     points = read_points(args.directory)
-    axes = varying_keys(points)
+    axes, derived = axes_and_derived(points)
     settings_axes = [a for a in axes if a != SEED]
     if not settings_axes:
         what = ("only the seed varies (%d runs)" % len(points)) if axes else \
@@ -243,6 +247,8 @@ def run(argv=None, out=sys.stdout):
     print(format_table(settings_axes, groups, shown), file=out)
 
     notes = []
+    if derived:
+        notes.append("not axes, they follow from the swept knobs: %s" % ", ".join(derived))
     incomplete = sum(g.incomplete for g in groups)
     if incomplete:
         notes.append("%d run(s) stopped by --stop-time with work unfinished (summary.json "
