@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """nccl-table: a sweep over --bytes of a collective, printed as nccl-tests prints it.
 
-nccl-tests (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md) reports per size S:
+nccl-tests' PERFORMANCE.md (https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md)
+defines what it reports per size S:
   time   the average time of one operation (us)
   algbw  S / time (GB/s, 1 GB = 10^9 bytes)
   busbw  algbw x 2(n-1)/n for allreduce, x (n-1)/n for reducescatter, allgather and
