@@ -73,3 +73,41 @@ def cdf_points(values, max_points=2000, tail_points=200):
         idx = sorted(set([int(k * step) for k in range(max_points - tail_points)] +
                          list(range(n - tail_points, n))))
     return [(xs[i], (i + 1) / float(n)) for i in idx]
+
+
+def ccdf_points(values, max_points=2000, tail_points=200):
+    """(value, fraction of values >= value) pairs for a complementary CDF on a log axis.
+
+    For sorted x[0..n-1] the point of x[i] is (n - i) / n, so the largest value sits at
+    1/n (never 0, which a log axis cannot show). Thinned like cdf_points, tail exact.
+    """
+    n = len(values)
+    return [(x, 1.0 - f + 1.0 / n) for x, f in cdf_points(values, max_points, tail_points)]
+
+
+# Two-sided 95% quantiles of Student's t, t(0.975; df), for df = 1..30 (any statistics
+# table, e.g. NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2); beyond 30
+# degrees of freedom the normal quantile 1.96 (t(0.975; 30) = 2.042).
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+       2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+       2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df):
+    """t(0.975; df) for df >= 1."""
+    if df < 1:
+        raise ValueError("Student's t needs df >= 1, got %r" % (df,))
+    return T95[df - 1] if df <= len(T95) else 1.96
+
+
+def mean_ci95(values):
+    """(mean, sample standard deviation, half-width of the 95% confidence interval of the
+    mean: t(0.975; n-1) * std / sqrt(n)); std and the half-width are None for one value."""
+    if not values:
+        raise ValueError("mean of an empty list is undefined")
+    n = len(values)
+    mean = sum(values) / float(n)
+    if n == 1:
+        return mean, None, None
+    std = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, std, t95(n - 1) * std / math.sqrt(n)

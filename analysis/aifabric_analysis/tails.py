@@ -26,6 +26,10 @@ SIZE_BUCKETS = (
     (">=10MB", 10e6, float("inf")),
 )
 
+#: A bucket with fewer flows than this has no flow above its p99 but the largest: its
+#: p99 is interpolated between its largest two values (see stats), so plots mark it.
+THIN_FLOWS = 100
+
 TAILS_HEADER = ("run", "metric", "bucket") + SUMMARY_COLUMNS
 
 
