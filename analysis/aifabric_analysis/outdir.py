@@ -22,10 +22,11 @@ REQUIRED = {
     "pfc.csv": ("time_ns", "node", "port", "priority", "event"),
     "qlen.csv": ("time_ns", "node", "port", "queue", "bytes"),
     "delay.csv": ("delay_ns",),
+    "topology.csv": ("node", "port", "name", "peer_name"),
 }
 
 #: Columns kept as text; every other required column must be a number.
-TEXT_COLUMNS = {"algorithm", "event", "kind"}
+TEXT_COLUMNS = {"algorithm", "event", "kind", "name", "peer_name"}
 
 PAUSE_EVENTS = {"pause", "xoff", "1"}
 RESUME_EVENTS = {"resume", "xon", "0"}
@@ -83,8 +84,20 @@ class Run:
         self.pfc = read_table(os.path.join(directory, "pfc.csv"), REQUIRED["pfc.csv"])
         self.qlen = read_table(os.path.join(directory, "qlen.csv"), REQUIRED["qlen.csv"])
         self.delay = read_table(os.path.join(directory, "delay.csv"), REQUIRED["delay.csv"])
+        topology = read_table(os.path.join(directory, "topology.csv"),
+                              REQUIRED["topology.csv"]) or []
+        # (node, port) -> "pod0-edge0->pod0-agg1": the cable a port drives
+        self.port_names = {(int(r["node"]), int(r["port"])): "%s->%s" % (r["name"], r["peer_name"])
+                           for r in topology}
         self.summary = self._read_summary()
         self.label = self._label()
+
+    def port_label(self, port):
+        """A port (node, port) by the topology's names when topology.csv has them:
+        "pod0-edge0->pod0-agg1 (node 16 port 3)"; else "node 16 port 3"."""
+        ids = "node %d port %d" % port
+        name = self.port_names.get(tuple(port))
+        return "%s (%s)" % (name, ids) if name else ids
 
     def _read_summary(self):
         path = os.path.join(self.directory, "summary.json")

@@ -170,7 +170,7 @@ def queue_timeline(run, port, directory, gp, fmt, notes):
         plots.append("$q%d using 1:2 with steps lw 2 title 'queue %d'" % (k, q))
     body = "\n".join(blocks + [
         _COMMON,
-        "set title 'Queue depth at node %d port %d'" % port,
+        "set title %s" % quote("Queue depth at " + run.port_label(port)),
         "set xlabel 'time (us)'",
         "set ylabel 'queue (KB)'",
         "plot " + ", \\\n     ".join(plots),
@@ -204,7 +204,8 @@ def pause_timeline(run, port, directory, gp, fmt, notes):
     body = "\n".join(blocks + [
         _COMMON,
         "set key outside right",
-        "set title 'PFC pause timeline at node %d port %d (high = paused)'" % port,
+        "set title %s" % quote("PFC pause timeline at " + run.port_label(port)
+                               + " (high = paused)"),
         "set xlabel 'time (us)'",
         "set ylabel 'priority'",
         "set ytics 1",

@@ -103,6 +103,7 @@ OutputWriter::OutputWriter(const std::string& dir)
     OpenCsv(m_pfc, "pfc.csv", PFC_HEADER);
     OpenCsv(m_qlen, "qlen.csv", QLEN_HEADER);
     OpenCsv(m_drops, "drops.csv", DROPS_HEADER);
+    OpenCsv(m_topology, "topology.csv", TOPOLOGY_HEADER);
 }
 
 void
@@ -117,7 +118,8 @@ OutputWriter::RemoveContractFiles() const
                              "collective.csv",
                              "pfc.csv",
                              "qlen.csv",
-                             "drops.csv"})
+                             "drops.csv",
+                             "topology.csv"})
     {
         paths.push_back(fs::path(m_dir) / name);
     }
@@ -374,7 +376,7 @@ OutputWriter::Close()
         return;
     }
     m_closed = true;
-    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops, &m_topology})
     {
         Flush(*csv);
         errno = 0;
@@ -393,11 +395,38 @@ OutputWriter::AddRunFile(const std::string& path)
 }
 
 void
+OutputWriter::AppendPort(uint32_t node,
+                         uint32_t port,
+                         std::string_view name,
+                         uint32_t peer,
+                         uint32_t peerPort,
+                         std::string_view peerName,
+                         uint32_t link)
+{
+    NS_ABORT_MSG_IF(m_closed, "OutputWriter::AppendPort after Close");
+    std::string& s = m_topology.buffer;
+    AppendInt(s, node);
+    s.push_back(',');
+    AppendInt(s, port);
+    s.push_back(',');
+    AppendText(s, name);
+    s.push_back(',');
+    AppendInt(s, peer);
+    s.push_back(',');
+    AppendInt(s, peerPort);
+    s.push_back(',');
+    AppendText(s, peerName);
+    s.push_back(',');
+    AppendInt(s, link);
+    EndRow(m_topology);
+}
+
+void
 OutputWriter::Abandon()
 {
     NS_LOG_FUNCTION(this);
     m_closed = true;
-    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops, &m_topology})
     {
         csv->buffer.clear();
         csv->file.close();
@@ -434,7 +463,7 @@ OutputWriter::WriteSummary(const nlohmann::json& summary)
         j["fct_by_kind"] = FctStatsByKind();
     }
     nlohmann::json rows;
-    for (const Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops})
+    for (const Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops, &m_topology})
     {
         rows[csv->name] = csv->rows;
     }

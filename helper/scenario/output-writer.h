@@ -73,6 +73,8 @@ class OutputWriter
     static constexpr const char* PFC_HEADER = "time_ns,node,port,priority,event"; ///< pfc.csv
     static constexpr const char* QLEN_HEADER = "time_ns,node,port,queue,bytes";   ///< qlen.csv
     static constexpr const char* DROPS_HEADER = "time_ns,node,port,reason";       ///< drops.csv
+    static constexpr const char* TOPOLOGY_HEADER =
+        "node,port,name,peer,peer_port,peer_name,link"; ///< topology.csv
 
     /**
      * \param dir the output directory (created with its parents)
@@ -112,6 +114,25 @@ class OutputWriter
      * \param reason short reason without commas ("buffer-full", "lossless-overflow")
      */
     void AppendDrop(int64_t timeNs, uint32_t node, uint32_t port, std::string_view reason);
+
+    /**
+     * \brief One port of the topology, for topology.csv: what the node ids and ports of
+     * the other files are (names by TopologyGraph::GetNodeName).
+     * \param node node id
+     * \param port port index
+     * \param name the node's name ("pod0-edge1")
+     * \param peer node id at the far end of the cable
+     * \param peerPort port there
+     * \param peerName that node's name
+     * \param link the cable's id (as --link-failure numbers it)
+     */
+    void AppendPort(uint32_t node,
+                    uint32_t port,
+                    std::string_view name,
+                    uint32_t peer,
+                    uint32_t peerPort,
+                    std::string_view peerName,
+                    uint32_t link);
 
     /**
      * \brief FCT statistics of the rows appended so far.
@@ -216,6 +237,7 @@ class OutputWriter
     Csv m_pfc;                            ///< pfc.csv
     Csv m_qlen;                           ///< qlen.csv
     Csv m_drops;                          ///< drops.csv
+    Csv m_topology;                       ///< topology.csv
 
     /// Slowdowns and FCTs of the rows of one kind (or of all rows), for percentiles
     struct FctSample

@@ -143,6 +143,47 @@ TopologyGraph::GetIndex(uint32_t node) const
     return m_index[node];
 }
 
+std::string
+TopologyGraph::GetNodeName(uint32_t node) const
+{
+    CheckNode(node, "GetNodeName");
+    const uint32_t tier = m_tier[node];
+    const std::string group = std::to_string(m_group[node]);
+    const std::string index = std::to_string(m_index[node]);
+    const std::string& type = m_shape.type;
+    if (m_kind[node] == NodeKind::HOST)
+    {
+        return "host" + std::to_string(m_hostIndex[node]);
+    }
+    if (type == "fattree")
+    {
+        return tier == 0   ? "pod" + group + "-edge" + index
+               : tier == 1 ? "pod" + group + "-agg" + index
+                           : "core" + index;
+    }
+    if (type == "leafspine")
+    {
+        return (tier == 0 ? "leaf" : "spine") + index;
+    }
+    if ((type == "torus" || type == "mesh") && !m_shape.dims.empty())
+    {
+        std::string name = "sw";
+        uint32_t rest = m_index[node];
+        for (size_t d = 0; d < m_shape.dims.size(); ++d)
+        {
+            name += (d == 0 ? "" : "-") + std::to_string(rest % m_shape.dims[d]);
+            rest /= m_shape.dims[d];
+        }
+        return name;
+    }
+    if (type == "dragonfly")
+    {
+        return "g" + group + "-r" + index;
+    }
+    const auto it = std::lower_bound(m_switches.begin(), m_switches.end(), node);
+    return "switch" + std::to_string(it - m_switches.begin());
+}
+
 void
 TopologyGraph::SetTier(uint32_t node, uint32_t tier)
 {

@@ -112,6 +112,14 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
     uint32_t GetTier(uint32_t node) const;  //!< \return tier (0 for hosts)
     uint32_t GetGroup(uint32_t node) const; //!< \return group
     uint32_t GetIndex(uint32_t node) const; //!< \return index within group
+    /**
+     * \return the node's name by its place in the topology, for outputs and plots:
+     * hosts "host<i>" (host index); fat-tree "pod<p>-edge<i>", "pod<p>-agg<i>",
+     * "core<i>"; leaf-spine "leaf<i>", "spine<i>"; torus and mesh "sw<x>-<y>..."
+     * (coordinates, first dimension first); dragonfly "g<group>-r<i>"; other graphs
+     * "switch<i>" (switch order)
+     */
+    std::string GetNodeName(uint32_t node) const;
     /// Change a switch's tier (the file reader derives tiers after loading).
     void SetTier(uint32_t node, uint32_t tier);
 

@@ -171,6 +171,17 @@ def test_single_run_plots(tmp_path):
         _check_png(os.path.join(d, "tails-%s.png" % name))
         assert os.path.exists(os.path.join(d, "tails-%s.gp" % name))
     assert os.path.exists(os.path.join(d, "tails.csv"))
+    with open(os.path.join(d, "tails-pfc-5-1.gp")) as f:
+        assert "at node 5 port 1 (high" in f.read()  # no topology.csv: ids only
+    # with topology.csv the timelines name the cable
+    _write(os.path.join(d, "topology.csv"),
+           ["node", "port", "name", "peer", "peer_port", "peer_name", "link"],
+           [[5, 1, "pod0-edge1", 7, 0, "pod0-agg0", 9], [7, 0, "pod0-agg0", 5, 1, "pod0-edge1", 9]])
+    r = subprocess.run([sys.executable, PLOT_TAILS, d], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for name in ("pfc-5-1", "qlen-5-1"):
+        with open(os.path.join(d, "tails-%s.gp" % name)) as f:
+            assert "at pod0-edge1->pod0-agg0 (node 5 port 1)" in f.read(), name
     # explicit port and svg
     r = subprocess.run([sys.executable, PLOT_TAILS, d, "--port", "6:2", "--format", "svg"],
                        capture_output=True, text=True)

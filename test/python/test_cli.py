@@ -24,6 +24,7 @@ HEADERS = {
     "pfc.csv": "time_ns,node,port,priority,event",
     "qlen.csv": "time_ns,node,port,queue,bytes",
     "drops.csv": "time_ns,node,port,reason",
+    "topology.csv": "node,port,name,peer,peer_port,peer_name,link",
 }
 
 # A scenario small enough to finish in well under a second.
@@ -1161,3 +1162,42 @@ def test_malformed_ns3_attribute_value_is_one_error_not_an_abort(run, tmp_path, 
         f"ai-fabric-sim: error: --{override}: '{override.split('=', 1)[1]}' is not allowed "
         + r.stderr.split("is not allowed ", 1)[1].strip()]
     assert "(allowed: " in r.stderr
+
+
+def test_topology_csv_names_every_port(run, tmp_path):
+    """topology.csv: one row per port of every node, both ends of each cable, with the
+    names the plots use (fat-tree pods, edges, aggregations, cores; torus coordinates)."""
+    out = tmp_path / "ft"
+    assert run("--topology=fattree", "--k=4", "--workload=none", f"--out={out}").returncode == 0
+    lines = (out / "topology.csv").read_text().splitlines()
+    assert lines[0] == "node,port,name,peer,peer_port,peer_name,link"
+    rows = [line.split(",") for line in lines[1:]]
+    s = json.loads((out / "summary.json").read_text())
+    assert len(rows) == 2 * s["topology"]["links"] == 96
+    assert s["output"]["rows"]["topology.csv"] == 96
+    ends = {(r[0], r[1]): r for r in rows}
+    for r in rows:  # the far end lists this port back, with the same cable
+        back = ends[(r[3], r[4])]
+        assert (back[3], back[4], back[2], back[6]) == (r[0], r[1], r[5], r[6])
+    names = {r[2] for r in rows}
+    expected = {f"host{i}" for i in range(16)} | {f"core{i}" for i in range(4)}
+    expected |= {f"pod{p}-{t}{i}" for p in range(4) for t in ("edge", "agg") for i in range(2)}
+    assert names == expected
+    # an edge switch's cables: two hosts of its pod, both aggregation switches
+    peers = sorted(r[5] for r in rows if r[2] == "pod1-edge0")
+    assert peers == ["host4", "host5", "pod1-agg0", "pod1-agg1"]
+    out = tmp_path / "torus"
+    assert run("--topology=torus", "--dims=3x4", "--hosts-per-switch=1", "--workload=none",
+               f"--out={out}").returncode == 0
+    rows = [line.split(",") for line in (out / "topology.csv").read_text().splitlines()[1:]]
+    peers = sorted(r[5] for r in rows if r[2] == "sw1-2")
+    assert peers == ["host7", "sw0-2", "sw1-1", "sw1-3", "sw2-2"]
+    for flags, node, expected in (
+            (["--topology=leafspine", "--leaves=2", "--spines=2", "--hosts-per-switch=2"],
+             "leaf1", ["host2", "host3", "spine0", "spine1"]),
+            (["--topology=dragonfly", "--p=1", "--a=2", "--h=1", "--g=3"],
+             "g1-r0", ["g0-r0", "g1-r1", "host2"])):
+        out = tmp_path / node
+        assert run(*flags, "--workload=none", f"--out={out}").returncode == 0
+        rows = [line.split(",") for line in (out / "topology.csv").read_text().splitlines()[1:]]
+        assert sorted(r[5] for r in rows if r[2] == node) == expected, node
