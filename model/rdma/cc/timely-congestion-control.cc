@@ -153,16 +153,8 @@ TimelyCongestionControl::Start(const RdmaCcContext& ctx)
     {
         NS_FATAL_ERROR("TIMELY: context needs a positive line rate");
     }
-    if (m_tLow > m_tHigh)
-    {
-        NS_FATAL_ERROR("TIMELY: TLow " << m_tLow.As(Time::US) << " exceeds THigh "
-                                       << m_tHigh.As(Time::US));
-    }
-    if (m_minRate.GetBitRate() > ctx.lineRate.GetBitRate())
-    {
-        NS_FATAL_ERROR("TIMELY: MinRate " << m_minRate << " exceeds the line rate "
-                                          << ctx.lineRate);
-    }
+    // Any TLow, THigh and MinRate are well defined: the branches are tried in order
+    // (TLow first) and the line rate caps MinRate (Apply), so none is refused here.
     // RDMA NICs start a flow at line rate; TIMELY then reacts to its RTTs.
     m_rate = static_cast<double>(ctx.lineRate.GetBitRate());
     m_rttDiff = 0;
