@@ -4,8 +4,9 @@
  * Congestion control at fabric level, on the RoCEv2 fabric: DCQCN shares one
  * 100 Gb/s port fairly between two long flows without PFC pauses, and Swift keeps
  * a 64-to-1 incast's bottleneck queue near its flow-scaled target with 4 KB
- * packets, pacing below one packet per RTT, lossless without a single pause. Figures are in
- * doc/dcqcn.md and doc/swift.md.
+ * packets, pacing below one packet per RTT, lossless without a single pause; TIMELY
+ * shares a 100 Gb/s port between two flows with the queue below T_high. Figures are in
+ * doc/dcqcn.md, doc/swift.md and doc/timely.md.
  */
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
@@ -23,6 +24,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/swift-congestion-control.h"
+#include "ns3/timely-congestion-control.h"
 #include "ns3/topology-graph.h"
 #include "ns3/uinteger.h"
 
@@ -527,6 +529,138 @@ class SwiftEndpointWindowTestCase : public TestCase
     }
 };
 
+/**
+ * TIMELY (Mittal et al. 2015): two long flows (hosts 0 and 1 to host 2 on one
+ * switch), flow 1 starting GAP after flow 0. With the 'hpcc' preset (the attribute
+ * defaults, one update per round trip) at 100 Gb/s the bottleneck's queueing delay
+ * stays below T_high (in fact near T_low: above T_low the rising RTT's positive
+ * gradient cuts the rates), nothing is dropped or paused, and the two flows share the
+ * port near 50/50. With the 'paper' preset at 10 Gb/s (one update per 16 KB segment)
+ * the queue is as small, but a flow's updates come per segment, so the faster flow
+ * rises faster and the shares drift apart (Zhu et al., CoNEXT 2016: TIMELY can settle
+ * at an arbitrarily unfair point): measured and printed, not asserted.
+ */
+class TimelyFairnessTestCase : public TestCase
+{
+  public:
+    TimelyFairnessTestCase()
+        : TestCase("TIMELY: two flows into one port, queueing delay below T_high, lossless, "
+                   "near fair share with the hpcc preset")
+    {
+    }
+
+  private:
+    struct Probe
+    {
+        Ptr<RoceSwitch> sw;
+        uint32_t port{0};
+        double rateBps{100e9};        //!< the bottleneck's rate
+        std::vector<double> delaysUs; //!< queueing delay samples from 2 ms on
+    };
+
+    static void Sample(Probe* p)
+    {
+        if (Simulator::Now() >= MilliSeconds(2))
+        {
+            p->delaysUs.push_back(p->sw->GetQueueBytes(p->port, 3) * 8.0 / p->rateBps * 1e6);
+        }
+        Simulator::Schedule(MicroSeconds(1), &TimelyFairnessTestCase::Sample, p);
+    }
+
+    struct Result
+    {
+        double wireGbps[2]; //!< each flow's wire rate over the last 2 ms
+        double p50Us, p99Us, maxUs;
+        uint64_t pauses, drops, updates;
+    };
+
+    Result Run(Time gap, const std::string& preset, DataRate rate, Time stop)
+    {
+        const Time from = stop - MilliSeconds(2);
+        uint32_t swNode = 0;
+        std::vector<uint32_t> hosts;
+        Ptr<TopologyGraph> g = Star(3, swNode, hosts, rate);
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        RoceFabricHelper helper;
+        helper.SetCongestionControl("timely", preset);
+        Ptr<RoceFabric> fabric = helper.Install(g, routes);
+        Probe p;
+        p.sw = fabric->GetSwitches()[0];
+        p.port = PortTowards(g, swNode, hosts[2]);
+        p.rateBps = static_cast<double>(rate.GetBitRate());
+        const uint64_t bytes = 1000000000; // never finishes within the run
+        fabric->PostWrite(0, 2, bytes, 0, 0);
+        ScheduleLambda(gap, [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
+        uint64_t atFrom[2] = {0, 0};
+        ScheduleLambda(from, [&]() {
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                atFrom[i] = FindQp(fabric, 2, i)->GetDeliveredBytes();
+            }
+        });
+        Simulator::Schedule(MicroSeconds(1), &TimelyFairnessTestCase::Sample, &p);
+        Simulator::Stop(stop);
+        Simulator::Run();
+        Result r{};
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            uint64_t b = FindQp(fabric, 2, i)->GetDeliveredBytes() - atFrom[i];
+            // Payload to wire: 1082 wire bytes per 1000-byte packet.
+            r.wireGbps[i] = b * 8.0 / 2e-3 / 1e9 * 1082.0 / 1000.0;
+            Ptr<TimelyCongestionControl> cc =
+                DynamicCast<TimelyCongestionControl>(FindQp(fabric, i, 2)->GetCongestionControl());
+            r.updates += cc->GetUpdates();
+        }
+        std::vector<double> d = p.delaysUs;
+        std::sort(d.begin(), d.end());
+        r.p50Us = d[d.size() / 2];
+        r.p99Us = d[static_cast<std::size_t>(0.99 * (d.size() - 1))];
+        r.maxUs = d.back();
+        RdmaFabric::Counters k = fabric->GetCounters();
+        r.pauses = k.pfcPausesSent;
+        r.drops = k.losslessDrops + k.lossyDrops;
+        std::cout << "TIMELY " << preset << ", " << rate.GetBitRate() / 1e9 << " Gb/s, gap "
+                  << gap.GetMicroSeconds() << " us: " << from.GetMilliSeconds() << "-"
+                  << stop.GetMilliSeconds() << " ms wire " << r.wireGbps[0] << " / "
+                  << r.wireGbps[1] << " Gb/s; queueing delay 2-" << stop.GetMilliSeconds()
+                  << " ms p50 " << r.p50Us << " us, p99 " << r.p99Us << " us, max " << r.maxUs
+                  << " us; " << r.updates << " rate updates; pauses " << r.pauses << ", drops "
+                  << r.drops << std::endl;
+        Simulator::Destroy();
+        Config::Reset();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        UsePicoseconds();
+        const DataRate g100("100Gbps");
+        Result same = Run(Time(0), "hpcc", g100, MilliSeconds(10));
+        Result late = Run(MilliSeconds(1), "hpcc", g100, MilliSeconds(10));
+        ReportValidation("timely-hpcc-100g-2flows-min-gbps",
+                         std::min(late.wireGbps[0], late.wireGbps[1]));
+        for (const Result* r : {&same, &late})
+        {
+            NS_TEST_ASSERT_MSG_EQ(r->drops, 0, "lossless");
+            NS_TEST_ASSERT_MSG_EQ(r->pauses, 0, "no PFC pause: TIMELY holds the queue");
+            NS_TEST_ASSERT_MSG_LT(r->maxUs, 500.0, "queueing delay below T_high (500 us)");
+            NS_TEST_ASSERT_MSG_LT(r->p99Us, 60.0, "p99 queueing delay near T_low (50 us)");
+            NS_TEST_ASSERT_MSG_EQ_TOL(r->wireGbps[0], 47.5, 5.0, "flow 0 near its fair share");
+            NS_TEST_ASSERT_MSG_EQ_TOL(r->wireGbps[1], 47.5, 5.0, "flow 1 near its fair share");
+            NS_TEST_ASSERT_MSG_GT(std::min(r->wireGbps[0], r->wireGbps[1]) /
+                                      std::max(r->wireGbps[0], r->wireGbps[1]),
+                                  0.85,
+                                  "the two flows within 15% of each other");
+            NS_TEST_ASSERT_MSG_GT(r->wireGbps[0] + r->wireGbps[1], 90.0, "port over 90% busy");
+        }
+        Result paper = Run(MilliSeconds(1), "paper", DataRate("10Gbps"), MilliSeconds(200));
+        NS_TEST_ASSERT_MSG_EQ(paper.drops, 0, "paper: lossless");
+        NS_TEST_ASSERT_MSG_EQ(paper.pauses, 0, "paper: no pause");
+        NS_TEST_ASSERT_MSG_LT(paper.maxUs, 500.0, "paper: queueing delay below T_high");
+        NS_TEST_ASSERT_MSG_GT(paper.wireGbps[0] + paper.wireGbps[1], 9.0, "paper: port busy");
+    }
+};
+
 class CongestionControlFabricTestSuite : public TestSuite
 {
   public:
@@ -536,6 +670,7 @@ class CongestionControlFabricTestSuite : public TestSuite
         AddTestCase(new DcqcnFairnessTestCase, AI_FABRIC_QUICK);
         AddTestCase(new SwiftIncastTestCase, AI_FABRIC_QUICK);
         AddTestCase(new SwiftEndpointWindowTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TimelyFairnessTestCase, AI_FABRIC_QUICK);
     }
 };
 

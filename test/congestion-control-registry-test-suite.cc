@@ -34,8 +34,12 @@ class CongestionControlRegistryNamesTest : public TestCase
     void DoRun() override
     {
         const auto names = CongestionControlRegistry::GetNames();
-        const std::vector<std::string> expected{"dcqcn", "fixed-fraction", "none", "swift"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "four algorithms");
+        const std::vector<std::string> expected{"dcqcn",
+                                                "fixed-fraction",
+                                                "none",
+                                                "swift",
+                                                "timely"};
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "five algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -65,7 +69,7 @@ class CongestionControlRegistryNamesTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(error,
                               "unknown congestion control 'cubic'; allowed: dcqcn, "
-                              "fixed-fraction, none, swift",
+                              "fixed-fraction, none, swift, timely",
                               "names the value and what is allowed");
 
         ScenarioConfig c;
@@ -76,7 +80,7 @@ class CongestionControlRegistryNamesTest : public TestCase
             if (knob.name == "cc")
             {
                 NS_TEST_ASSERT_MSG_EQ(knob.allowed,
-                                      "dcqcn, fixed-fraction, none, swift",
+                                      "dcqcn, fixed-fraction, none, swift, timely",
                                       "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),
                                       std::string::npos,

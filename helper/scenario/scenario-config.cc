@@ -731,11 +731,22 @@ BuildKnobs()
                      "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
                      "with the minimum",
                      &C::allowLossyHeadroom));
+    // The registered algorithms that react to delay alone (Entry::usesEcn false).
+    std::string delayOnly;
+    for (const std::string& name : CongestionControlRegistry::GetNames())
+    {
+        if (!CongestionControlRegistry::Get(name).usesEcn)
+        {
+            delayOnly += (delayOnly.empty() ? "--cc=" : " or --cc=") + name;
+        }
+    }
     k.push_back(MakeKnob(
         "ecn",
-        "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under "
-        "--cc=swift, which reacts to delay alone (Kumar et al. 2020 use no ECN): there "
-        "nothing is marked and no CNP sent unless --ecn=1; echoed as the value used",
+        "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
+            delayOnly +
+            ", which react to delay alone (Swift, Kumar et al. 2020, and TIMELY, Mittal et "
+            "al. 2015, use no ECN): there nothing is marked and no CNP sent unless --ecn=1; "
+            "echoed as the value used",
         "'' or 0 or 1",
         Type::FLAG,
         [](C& c, const std::string& v) {
@@ -788,7 +799,9 @@ BuildKnobs()
         "cc-preset",
         "named parameter set of --cc, with the switches' ECN marking of the same source "
         "(DCQCN 'paper' = Zhu et al. 2015, 'hpcc' = the HPCC simulator's mix/config.txt, "
-        "'hpcc-run' = its run.py; Swift 'default' or 'paper'); '' = the runner's default, "
+        "'hpcc-run' = its run.py; Swift 'default' or 'paper'; TIMELY 'hpcc' = the HPCC "
+        "simulator's rdma-hw.cc and run.py, 'paper' = Mittal et al. 2015 at 10 Gb/s); '' = "
+        "the runner's default, "
         "echoed as the preset used: 'hpcc-run' for dcqcn on RoCEv2 (what the HPCC paper's "
         "DCQCN runs used; the paper's values do not converge to fairness within 10 ms at "
         "100 Gb/s, doc/dcqcn.md), the algorithm's own otherwise",

@@ -109,7 +109,7 @@ class ScenarioConfig
     uint64_t buffer{32000000};      ///< switch shared buffer in bytes
     bool pfc{true};                 ///< PFC (RoCEv2) on
     bool allowLossyHeadroom{false}; ///< accept a PFC headroom below the round trip
-    std::optional<bool> ecn;        ///< ECN marking on; unset = on unless --cc=swift
+    std::optional<bool> ecn;        ///< ECN marking on; unset = on unless the cc ignores ECN
     bool pcap{false};               ///< write pcap traces
     uint32_t pcapSnaplen{0};        ///< bytes kept per pcap record; 0 = whole frames
     bool checksums{false};          ///< compute ICRC / VCRC into every frame

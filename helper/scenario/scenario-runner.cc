@@ -467,9 +467,10 @@ ScenarioRunner::ResolveCcPreset()
 {
     if (!m_config.ecn && m_config.fabric != "infiniband")
     {
-        // Swift reacts to delay alone (Kumar et al. 2020): no marking, hence no CNP,
-        // unless --ecn=1 asks for it. Echoed as the value used.
-        m_config.ecn = m_config.cc != "swift";
+        // An algorithm that reacts to delay alone (Swift, TIMELY: usesEcn false) gets
+        // no marking, hence no CNP, unless --ecn=1 asks for it. Echoed as the value used.
+        m_config.ecn = !CongestionControlRegistry::Has(m_config.cc) ||
+                       CongestionControlRegistry::Get(m_config.cc).usesEcn;
     }
     if (!m_config.ccPreset.empty() || !CongestionControlRegistry::Has(m_config.cc))
     {

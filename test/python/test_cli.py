@@ -1062,6 +1062,34 @@ def test_swift_incast_marks_no_ecn_and_sends_no_cnp_by_default(run, tmp_path):
     assert "'2' is not '', 0 or 1" in r.stderr
 
 
+def test_timely_runs_end_to_end_and_echoes_algorithm_and_preset(run, tmp_path):
+    """--cc=timely: an incast completes lossless; summary.json's congestion_control
+    names timely and the preset that ran ('hpcc' for '', 'paper' when asked) with the
+    preset's attribute values; ECN is off by default (TIMELY reacts to the RTT alone:
+    no mark, no CNP); an unknown preset is exit 2 naming the allowed ones."""
+    incast = ["--cc=timely", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    for preset, delta, update in (("", "100000000bps", "0"), ("paper", "10000000bps", "16384")):
+        out = tmp_path / (preset or "default")
+        r = run(*incast, f"--cc-preset={preset}", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        ran = preset or "hpcc"
+        assert f"cc timely (preset {ran})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["complete"] is True
+        cc = s["congestion_control"]
+        assert cc["algorithm"] == "timely" and cc["preset"] == ran
+        assert s["config"]["cc"] == "timely" and s["config"]["cc-preset"] == ran
+        assert cc["attributes"]["AdditiveIncrement"] == delta
+        assert cc["attributes"]["UpdateBytes"] == update
+        assert cc["attributes"]["Beta"] == "0.8"
+        assert s["config"]["ecn"] == 0
+        assert s["ecn_marks"] == 0 and s["cnps"] == 0
+        assert sum(s["drops"].values()) == 0
+    r = run(*incast, "--cc-preset=fast", f"--out={tmp_path}/bad")
+    assert r.returncode == 2
+    assert "fast" in r.stderr and "hpcc, paper" in r.stderr
+
+
 def _percentile(sorted_values, q):
     """numpy's default (linear interpolation) percentile, as summary.json computes it
     (fct.csv keeps 6 significant digits, hence the tests' 1e-5)."""
