@@ -774,6 +774,62 @@ BuildKnobs()
                          &C::pcapSnaplen,
                          0,
                          RdmaFabric::MAX_PCAP_SNAP_LENGTH));
+    k.push_back(MakeKnob(
+        "pcap-nodes",
+        "trace only these nodes (every port) or NODE:PORT ports with --pcap=1; NODE is a "
+        "name of topology.csv (host3, pod0-edge1, leaf0, sw1-2, g0-r1) or a node id; '' = "
+        "every port of every node",
+        "'' (all) or NODE[:PORT][,...], e.g. host0,pod0-edge0:2",
+        Type::STRING,
+        [](C& c, const std::string& v) {
+            c.pcapNodes.clear();
+            if (v.empty())
+            {
+                return;
+            }
+            if (v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
+            {
+                throw ConfigError("'" + v + "' has an empty entry; allowed NODE[:PORT][,...]");
+            }
+            std::stringstream in(v);
+            std::string item;
+            while (std::getline(in, item, ','))
+            {
+                const size_t colon = item.find(':');
+                const std::string node = item.substr(0, colon);
+                if (node.empty() || node.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789_-") != std::string::npos)
+                {
+                    throw ConfigError("'" + item +
+                                      "' is not NODE[:PORT] (NODE a node name "
+                                      "of topology.csv or a node id)");
+                }
+                std::optional<uint32_t> port;
+                if (colon != std::string::npos)
+                {
+                    try
+                    {
+                        port =
+                            static_cast<uint32_t>(ParseUnsigned(item.substr(colon + 1), 0, 65535));
+                    }
+                    catch (const ConfigError& e)
+                    {
+                        throw ConfigError("port of '" + item + "': " + e.what());
+                    }
+                }
+                c.pcapNodes.emplace_back(node, port);
+            }
+        },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (const auto& [node, port] : c.pcapNodes)
+            {
+                parts.push_back(node + (port ? ":" + std::to_string(*port) : std::string()));
+            }
+            return Join(parts, ",");
+        },
+        true));
     k.push_back(Flag("checksums",
                      "compute the CRCs a NIC writes (RoCEv2 ICRC, InfiniBand ICRC and VCRC, "
                      "recomputed per hop) instead of zeros, e.g. for pcaps other tools check; "
@@ -1628,6 +1684,11 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--pfc-watchdog-action=" + pfcWatchdogAction +
                           " needs --pfc-watchdog=DETECT[,RESTORE]: the watchdog is off");
+    }
+    if (!pcapNodes.empty() && !pcap)
+    {
+        throw ConfigError("--pcap-nodes=" + Get("pcap-nodes") +
+                          " needs --pcap=1: without it no pcap is written");
     }
     if (pcapSnaplen != defaults.pcapSnaplen && !pcap)
     {

@@ -112,6 +112,8 @@ class ScenarioConfig
     std::optional<bool> ecn;        ///< ECN marking on; unset = on unless the cc ignores ECN
     bool pcap{false};               ///< write pcap traces
     uint32_t pcapSnaplen{0};        ///< bytes kept per pcap record; 0 = whole frames
+    /// --pcap-nodes: the nodes (name or id) and optional ports to trace; empty = all
+    std::vector<std::pair<std::string, std::optional<uint32_t>>> pcapNodes;
     bool checksums{false};          ///< compute ICRC / VCRC into every frame
     std::string cc{"none"};         ///< none | dcqcn | swift
     std::string ccPreset;           ///< preset name; "" = the runner's default

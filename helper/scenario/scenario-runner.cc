@@ -54,9 +54,12 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <sys/resource.h>
 
@@ -148,6 +151,61 @@ ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper)
     probe->GetAttribute("SwitchLatency", latency);
     probe->GetAttribute("CutThrough", cutThrough);
     return {c.switchLatency.value_or(latency.Get()), c.cutThrough.value_or(cutThrough.Get())};
+}
+
+/**
+ * --pcap-nodes as a port filter: each entry a node name (TopologyGraph::GetNodeName) or
+ * id, all its ports or one. Empty: every port.
+ * \throws ConfigError naming an entry whose node or port the topology does not have
+ */
+std::function<bool(uint32_t, uint32_t)>
+PcapPortFilter(const ScenarioConfig& c, const TopologyGraph& g)
+{
+    if (c.pcapNodes.empty())
+    {
+        return [](uint32_t, uint32_t) { return true; };
+    }
+    std::map<std::string, uint32_t> byName;
+    for (uint32_t node = 0; node < g.GetNNodes(); ++node)
+    {
+        byName[g.GetNodeName(node)] = node;
+    }
+    auto selected = std::make_shared<std::set<std::pair<uint32_t, uint32_t>>>();
+    for (const auto& [text, port] : c.pcapNodes)
+    {
+        uint32_t node = 0;
+        if (auto it = byName.find(text); it != byName.end())
+        {
+            node = it->second;
+        }
+        else if (text.find_first_not_of("0123456789") == std::string::npos && text.size() < 10 &&
+                 std::stoul(text) < g.GetNNodes())
+        {
+            node = static_cast<uint32_t>(std::stoul(text));
+        }
+        else
+        {
+            throw ConfigError("--pcap-nodes=" + c.Get("pcap-nodes") + ": no node '" + text +
+                              "' (allowed: a name of topology.csv, e.g. " + g.GetNodeName(0) +
+                              " or " + g.GetNodeName(g.GetNNodes() - 1) + ", or a node id 0.." +
+                              std::to_string(g.GetNNodes() - 1) + ")");
+        }
+        const auto nPorts = static_cast<uint32_t>(g.GetPorts(node).size());
+        if (port && *port >= nPorts)
+        {
+            throw ConfigError("--pcap-nodes=" + c.Get("pcap-nodes") + ": " + g.GetNodeName(node) +
+                              " has no port " + std::to_string(*port) + " (allowed 0.." +
+                              std::to_string(nPorts - 1) + ")");
+        }
+        for (uint32_t p = 0; p < nPorts; ++p)
+        {
+            if (!port || *port == p)
+            {
+                selected->insert({node, p});
+            }
+        }
+    }
+    return [selected](uint32_t node, uint32_t port) { return selected->count({node, port}) > 0; };
 }
 
 /// The runner's pcap files in --out: PCAP_PREFIX-NODE-PORT.pcap (RdmaFabric::AddPcapPort).
@@ -587,7 +645,7 @@ ScenarioRunner::BuildRoceFabric()
         {
             roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        roce->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, false);
+        roce->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, PcapPortFilter(c, *m_graph));
         for (const std::string& name : roce->GetPcapFiles())
         {
             m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
@@ -708,7 +766,7 @@ ScenarioRunner::BuildIbFabric()
         {
             ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        ib->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, false);
+        ib->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, PcapPortFilter(c, *m_graph));
         for (const std::string& name : ib->GetPcapFiles())
         {
             m_writer->AddRunFile(name); // a run abandoned leaves no pcap either

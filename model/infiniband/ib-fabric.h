@@ -11,6 +11,7 @@
 #include "ns3/rdma-fabric.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -96,6 +97,9 @@ class IbFabric : public RdmaFabric
      * packets, and LINKTYPE_INFINIBAND is for data packets, which start with an LRH.
      */
     void EnablePcap(const std::string& prefix, bool hostsOnly);
+    /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
+    void EnablePcap(const std::string& prefix,
+                    const std::function<bool(uint32_t node, uint32_t port)>& select);
 
     /// Service level of new connections (0..15).
     void SetServiceLevel(uint8_t sl);

@@ -455,15 +455,23 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
 void
 RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
 {
+    EnablePcap(prefix, [this, hostsOnly](uint32_t node, uint32_t) {
+        return !hostsOnly || m_graph->IsHost(node);
+    });
+}
+
+void
+RoceFabric::EnablePcap(const std::string& prefix,
+                       const std::function<bool(uint32_t node, uint32_t port)>& select)
+{
     for (uint32_t node = 0; node < m_devices.size(); ++node)
     {
-        if (hostsOnly && !m_graph->IsHost(node))
-        {
-            continue;
-        }
         for (uint32_t port = 0; port < m_devices[node].size(); ++port)
         {
-            AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
+            if (select(node, port))
+            {
+                AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
+            }
         }
     }
 }

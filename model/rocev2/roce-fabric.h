@@ -13,6 +13,7 @@
 #include "ns3/topology-graph.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -98,6 +99,9 @@ class RoceFabric : public RdmaFabric
      * receives when its last bit has arrived, PFC pause frames included.
      */
     void EnablePcap(const std::string& prefix, bool hostsOnly);
+    /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
+    void EnablePcap(const std::string& prefix,
+                    const std::function<bool(uint32_t node, uint32_t port)>& select);
 
   protected:
     void DoDispose() override;

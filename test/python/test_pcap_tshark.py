@@ -327,9 +327,38 @@ def test_pcap_snaplen_cuts_infiniband_records(ai_fabric_sim, tmp_path):
      "--pcap-snaplen: '128B' is not an integer; allowed an integer in 0..65535"),
     (["--pcap-snaplen=128"],
      "--pcap-snaplen=128 needs --pcap=1: without it no pcap is written"),
+    (["--pcap-nodes=host0"],
+     "--pcap-nodes=host0 needs --pcap=1: without it no pcap is written"),
+    (["--pcap=1", "--pcap-nodes=tor9"],
+     "--pcap-nodes=tor9: no node 'tor9' (allowed: a name of topology.csv, e.g. host0 or "
+     "spine1, or a node id 0..21)"),
+    (["--pcap=1", "--pcap-nodes=leaf0:9"],
+     "--pcap-nodes=leaf0:9: leaf0 has no port 9 (allowed 0..5)"),
+    (["--pcap=1", "--pcap-nodes=host0,"],
+     "--pcap-nodes: 'host0,' has an empty entry; allowed NODE[:PORT][,...]"),
 ])
 def test_bad_pcap_snaplen_is_exit_2(ai_fabric_sim, tmp_path, flags, message):
     r = subprocess.run([str(ai_fabric_sim), *flags, f"--out={tmp_path}/o"],
                        capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 2, r.stdout
     assert r.stderr == f"ai-fabric-sim: error: {message}\n"
+
+
+@pytest.mark.parametrize("fabric", ["rocev2", "infiniband"])
+def test_pcap_nodes_traces_only_the_named_ports(ai_fabric_sim, tmp_path, fabric):
+    """--pcap-nodes=host0,pod0-edge0:2,17: host0's port, one port of an edge switch by
+    name and every port of node 17; each file is the one a full --pcap=1 run writes."""
+    flags = ["--topology=fattree", "--k=4", "--workload=incast", "--fanin=4", "--bytes=100KB",
+             "--qlen-interval=0", "--pcap=1"]
+    if fabric == "infiniband":
+        flags += ["--fabric=infiniband", "--mtu=4096"]
+    full, some = tmp_path / "full", tmp_path / "some"
+    _sim(ai_fabric_sim, *flags, f"--out={full}")
+    _sim(ai_fabric_sim, *flags, "--pcap-nodes=host0,pod0-edge0:2,17", f"--out={some}")
+    names = sorted(p.name for p in some.glob("*.pcap"))
+    # node 16 is pod0-edge0, node 17 pod0-edge1 (4 ports) in topology.csv
+    assert names == ["ai-fabric-0-0.pcap", "ai-fabric-16-2.pcap"] + \
+        [f"ai-fabric-17-{p}.pcap" for p in range(4)]
+    for name in names:
+        assert (some / name).read_bytes() == (full / name).read_bytes(), name
+    assert len(list(full.glob("*.pcap"))) == 96
