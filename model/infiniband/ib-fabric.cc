@@ -36,6 +36,7 @@ IbFabric::GetTypeId()
         TypeId("ns3::IbFabric")
             .SetParent<RdmaFabric>()
             .SetGroupName("AiFabric")
+            .AddConstructor<IbFabric>()
             .AddAttribute("SubnetManagerReactionTime",
                           "Time from a cable failure to new LFTs in every switch: the "
                           "switch's trap 128 (port state change), the SM's heavy sweep, the "

@@ -38,6 +38,7 @@ RoceFabric::GetTypeId()
         TypeId("ns3::RoceFabric")
             .SetParent<RdmaFabric>()
             .SetGroupName("AiFabric")
+            .AddConstructor<RoceFabric>()
             .AddAttribute("FailureDetectionTime",
                           "Time from a cable failure (FailLink) until the two switches at "
                           "its ends stop choosing its ports: a BFD session's detection time, "
