@@ -259,7 +259,7 @@ RoceNetDevice::StartTransmission(RoceParsedFrame& frame)
     }
 }
 
-int64_t
+inline int64_t
 RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
 {
     // Per-packet path: no NS_LOG_FUNCTION (its check alone costs ~2% of a run).

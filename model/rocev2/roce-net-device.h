@@ -249,9 +249,10 @@ class RoceNetDevice : public NetDevice
     /**
      * Begin sending \p frame: at once, or for a switch's frame when it is ready
      * (RoceParsedFrame::readyTicks) and the wire is free. \return the time steps
-     * until its end
+     * until its end. Inlined into its two callers (StartTransmission, TransmitNowAlone):
+     * a hop then makes one call, to Carry.
      */
-    int64_t PutOnWire(RoceParsedFrame& frame);
+    [[gnu::always_inline]] int64_t PutOnWire(RoceParsedFrame& frame);
     /// Count \p frame, trace it and hand it to the cable; it starts \p startIn time
     /// steps from now (negative: it started before) and lasts \p txTicks.
     void Carry(RoceParsedFrame& frame, int64_t startIn, int64_t txTicks);

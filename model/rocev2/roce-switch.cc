@@ -878,8 +878,20 @@ RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
     }
     if (m_timedForwarding && (ready & (ready - 1)) != 0)
     {
-        ready = ReadyQueues(outPort, ready);
+        return PickTimedQueue(outPort, ready);
     }
+    return PickAmong(outPort, ready);
+}
+
+int
+RoceSwitch::PickTimedQueue(uint32_t outPort, uint8_t ready)
+{
+    return PickAmong(outPort, ReadyQueues(outPort, ready));
+}
+
+inline int
+RoceSwitch::PickAmong(uint32_t outPort, uint8_t ready)
+{
     // Control traffic (priority 7) is always served first; strict priority then
     // takes the highest ready queue.
     if (!m_dwrr || (ready & 0x80))

@@ -226,6 +226,15 @@ class RoceSwitch : public Object, public RocePortOwner
                        uint8_t outPrio,
                        RoceParsedFrame& frame);
     int PickQueue(uint32_t outPort, uint8_t pausedMask);
+    /// PickQueue's choice among the queues \p ready (a bit each, some set) of \p outPort
+    /// (strict priority, or DWRR over 0..6 with 7 first).
+    int PickAmong(uint32_t outPort, uint8_t ready);
+    /**
+     * PickQueue of a switch with a forwarding latency and two or more \p ready queues:
+     * PickAmong over ReadyQueues. Out of line, so that PickQueue without latency (no
+     * call left in it) saves no registers.
+     */
+    [[gnu::noinline]] int PickTimedQueue(uint32_t outPort, uint8_t ready);
     /// Of the queues \p candidates (a bit each, two or more) of \p outPort, those
     /// whose head frame is ready now, or else the one whose head is ready first.
     uint8_t ReadyQueues(uint32_t outPort, uint8_t candidates);
