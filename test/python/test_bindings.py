@@ -339,3 +339,19 @@ def test_available_workloads_are_the_registered_ones():
     assert sorted(workloads) == ["allgather", "allreduce", "alltoall", "incast", "none",
                                  "permutation", "reducescatter"]
     assert all(message is None for message in workloads.values()), workloads
+
+
+def test_readme_sweep_example_prints_what_the_readme_shows(tmp_path, capsys):
+    """README's "Python sweeps" example, run as written (into tmp_path): it prints the
+    table the README shows, byte for byte, and its points differ."""
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Python sweeps"):readme.index("## Building")]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("It prints", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    assert 'out="out/readme-sweep"' in code
+    code = code.replace('out="out/readme-sweep"', f'out="{tmp_path / "readme-sweep"}"')
+    exec(compile(code, "README.md", "exec"), {})  # pylint: disable=exec-used
+    printed = capsys.readouterr().out
+    assert printed == shown
+    rows = [line.split()[3] for line in shown.splitlines()[1:]]
+    assert len(rows) == 4 and len(set(rows)) == 4  # the background p99 differs per point
