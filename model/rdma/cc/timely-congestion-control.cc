@@ -215,7 +215,11 @@ TimelyCongestionControl::UpdateRate(Time rtt)
     {
         m_prevRtt = rtt; // the first event has no previous RTT: difference 0
     }
-    double newDiff = (rtt - m_prevRtt).GetSeconds();
+    // in integer time steps: a negative ns-3 Time converted to seconds left-shifts a
+    // negative value inside int64x64_t (undefined behaviour UBSan reports)
+    const int64_t diffSteps = rtt.GetTimeStep() - m_prevRtt.GetTimeStep();
+    const double newDiff =
+        static_cast<double>(diffSteps) / static_cast<double>(Seconds(1).GetTimeStep());
     m_prevRtt = rtt;
     m_rttDiff = (1.0 - m_alpha) * m_rttDiff + m_alpha * newDiff;
     m_gradient = m_rttDiff / m_minRtt.GetSeconds();
