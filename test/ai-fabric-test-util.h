@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
@@ -22,6 +23,20 @@
 
 namespace ns3
 {
+
+/// The path a congestion controller's unit tests start it on: 100 Gb/s, MTU 1000
+/// (1082 wire bytes), 8 us base RTT, one switch hop.
+inline RdmaCcContext
+UnitTestCcContext()
+{
+    RdmaCcContext ctx;
+    ctx.lineRate = DataRate("100Gbps");
+    ctx.mtuBytes = 1000;
+    ctx.wireBytes = 1082;
+    ctx.baseRtt = MicroSeconds(8);
+    ctx.hops = 1;
+    return ctx;
+}
 
 /**
  * Switch ns-3 to picosecond time, as the scenario runner does (at 400 Gb/s a byte

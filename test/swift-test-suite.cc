@@ -4,6 +4,7 @@
  * Swift (Kumar et al. 2020, Algorithm 1): target, AIMD, pacing, timeouts, endpoint window.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/double.h"
 #include "ns3/lambda-callback.h"
@@ -19,24 +20,12 @@ using namespace ns3;
 namespace
 {
 
-RdmaCcContext
-Ctx()
-{
-    RdmaCcContext ctx;
-    ctx.lineRate = DataRate("100Gbps");
-    ctx.mtuBytes = 1000;
-    ctx.wireBytes = 1082;
-    ctx.baseRtt = MicroSeconds(8);
-    ctx.hops = 1;
-    return ctx;
-}
-
 Ptr<SwiftCongestionControl>
 MakeSwift(double initialCwnd)
 {
     Ptr<SwiftCongestionControl> cc = CreateObject<SwiftCongestionControl>();
     cc->SetAttribute("InitialCwnd", DoubleValue(initialCwnd));
-    cc->Start(Ctx());
+    cc->Start(UnitTestCcContext());
     return cc;
 }
 

@@ -6,6 +6,7 @@
  * clamps and the presets.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
@@ -23,18 +24,6 @@ using namespace ns3;
 namespace
 {
 
-RdmaCcContext
-Ctx()
-{
-    RdmaCcContext ctx;
-    ctx.lineRate = DataRate("100Gbps");
-    ctx.mtuBytes = 1000;
-    ctx.wireBytes = 1082;
-    ctx.baseRtt = MicroSeconds(8);
-    ctx.hops = 1;
-    return ctx;
-}
-
 /// A started controller with the attribute defaults ('hpcc': alpha 0.875, beta 0.8,
 /// T_low 50 us, T_high 500 us, minRTT 20 us, delta 100 Mb/s, MinRate 1 Gb/s).
 Ptr<TimelyCongestionControl>
@@ -42,7 +31,7 @@ MakeTimely(uint64_t updateBytes = 0)
 {
     Ptr<TimelyCongestionControl> cc = CreateObject<TimelyCongestionControl>();
     cc->SetAttribute("UpdateBytes", UintegerValue(updateBytes));
-    cc->Start(Ctx());
+    cc->Start(UnitTestCcContext());
     return cc;
 }
 

@@ -77,10 +77,15 @@ def run(argv=None, out=sys.stdout):
     return written
 
 
-def main(argv=None):
+def command_main(run_fn, prog, argv=None):
+    """Run one analysis command: exit status 0, or 2 with one 'PROG: error: ...' line."""
     try:
-        run(argv)
+        run_fn(argv)
     except AnalysisError as e:
-        print("plot-tails: error: %s" % e, file=sys.stderr)
+        print("%s: error: %s" % (prog, e), file=sys.stderr)
         return 2
     return 0
+
+
+def main(argv=None):
+    return command_main(run, "plot-tails", argv)

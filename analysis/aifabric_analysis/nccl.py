@@ -19,6 +19,7 @@ import os
 import sys
 
 from . import AnalysisError
+from .cli import command_main
 from .sweepdir import SEED, read_points, value_key, varying_keys
 
 BUSBW_FACTOR = {
@@ -141,9 +142,4 @@ def run(argv=None, out=sys.stdout):
 
 
 def main(argv=None):
-    try:
-        run(argv)
-    except AnalysisError as e:
-        print("nccl-table: error: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+    return command_main(run, "nccl-table", argv)

@@ -12,6 +12,7 @@ import os
 import sys
 
 from . import AnalysisError
+from .cli import command_main
 from .gnuplot import datablock, find_gnuplot, quote, render
 from .sweepdir import SEED, axes_and_derived, group_points, read_points, value_key
 
@@ -269,9 +270,4 @@ def run(argv=None, out=sys.stdout):
 
 
 def main(argv=None):
-    try:
-        run(argv)
-    except AnalysisError as e:
-        print("plot-sweep: error: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+    return command_main(run, "plot-sweep", argv)
