@@ -1348,17 +1348,19 @@ NumericAttributeTextIsValid(const std::string& valueType, const std::string& tex
     static const std::regex real(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)");
     static const std::regex time(
         R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(s|ms|us|ns|ps|fs|min|h|d)?)");
+    static const std::regex unsignedInteger(R"(\+?\d+)");
+    static const std::regex integer(R"([+-]?\d+)");
     if (valueType == "ns3::DoubleValue")
     {
         return std::regex_match(text, real) && std::isfinite(std::strtod(text.c_str(), nullptr));
     }
     if (valueType == "ns3::UintegerValue")
     {
-        return std::regex_match(text, std::regex(R"(\+?\d+)"));
+        return std::regex_match(text, unsignedInteger);
     }
     if (valueType == "ns3::IntegerValue")
     {
-        return std::regex_match(text, std::regex(R"([+-]?\d+)"));
+        return std::regex_match(text, integer);
     }
     if (valueType == "ns3::TimeValue")
     {

@@ -1285,20 +1285,20 @@ ScenarioRunner::Run()
     m_writer = std::make_unique<OutputWriter>(m_config.out);
     // The writer removes only its own stale files; the runner's pcaps are the runner's.
     RemoveStaleRunnerPcaps(m_writer->GetDirectory());
-    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
+    // topology.csv: each node's name built once, not once per port that reaches it
+    std::vector<std::string> names(m_graph->GetNNodes());
+    for (uint32_t node = 0; node < names.size(); ++node)
     {
-        const std::string name = m_graph->GetNodeName(node);
+        names[node] = m_graph->GetNodeName(node);
+    }
+    for (uint32_t node = 0; node < names.size(); ++node)
+    {
         const auto& ports = m_graph->GetPorts(node);
         for (uint32_t port = 0; port < ports.size(); ++port)
         {
             const TopologyGraph::Port& p = ports[port];
-            m_writer->AppendPort(node,
-                                 port,
-                                 name,
-                                 p.peer,
-                                 p.peerPort,
-                                 m_graph->GetNodeName(p.peer),
-                                 p.link);
+            m_writer
+                ->AppendPort(node, port, names[node], p.peer, p.peerPort, names[p.peer], p.link);
         }
     }
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.
