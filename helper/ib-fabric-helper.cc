@@ -33,6 +33,24 @@ IbFabricHelper::SetHcaAttribute(const std::string& name, const AttributeValue& v
 Ptr<IbFabric>
 IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
 {
+    return DoInstall(graph, routes, nullptr);
+}
+
+NetDeviceContainer
+IbFabricHelper::Install(Ptr<FabricTopology> topology) const
+{
+    CheckTopology(topology, "IbFabricHelper::Install");
+    Ptr<IbFabric> fabric =
+        DoInstall(topology->GetGraph(), topology->GetRoutes(), &topology->GetNodes());
+    topology->SetFabric(fabric);
+    return AllDevices(*topology);
+}
+
+Ptr<IbFabric>
+IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
+                          Ptr<const RouteTable> routes,
+                          const NodeContainer* given) const
+{
     RequirePicoseconds("IbFabricHelper::Install");
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
@@ -42,6 +60,7 @@ IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) 
     fabric->m_sm->Program(routes);
     uint8_t needVls = fabric->m_sm->GetRequiredVls();
     InstallPorts(*graph,
+                 given,
                  fabric->m_nodes,
                  fabric->m_devices,
                  &fabric->m_channels,

@@ -33,6 +33,23 @@ class IbFabricHelper : public RdmaFabricHelper
     void SetHcaAttribute(const std::string& name, const AttributeValue& value);
 
     Ptr<IbFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
+
+    /**
+     * Install the fabric on the Nodes of \p topology (TopologyHelper::CreateTopology),
+     * with its route table (FabricTopology::GetRoutes), as ns-3 helpers install devices
+     * on Nodes; FabricTopology::GetFabric gives the fabric afterwards, and every host
+     * Node an RdmaEndpoint for the applications.
+     * \return every port device: graph node order (hosts first), then port order
+     * \throws std::invalid_argument for a topology without Nodes, with a fabric or
+     *         with devices already
+     */
+    NetDeviceContainer Install(Ptr<FabricTopology> topology) const;
+
+  private:
+    /// Install(graph, routes) on \p given's Nodes (null: new Nodes).
+    Ptr<IbFabric> DoInstall(Ptr<TopologyGraph> graph,
+                            Ptr<const RouteTable> routes,
+                            const NodeContainer* given) const;
 };
 
 } // namespace ns3

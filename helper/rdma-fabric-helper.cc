@@ -3,14 +3,25 @@
  */
 #include "rdma-fabric-helper.h"
 
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/fatal-error.h"
+#include "ns3/ib-fabric.h"
+#include "ns3/ib-net-device.h"
 #include "ns3/icrc-trailer.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/roce-fabric.h"
+#include "ns3/roce-net-device.h"
 
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaFabricHelper");
 
 RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
                                    const std::string& host,
@@ -117,10 +128,183 @@ RdmaFabricHelper::SetCongestionControl(const std::string& algorithm, const std::
 }
 
 void
+RdmaFabricHelper::SetCongestionControl(const std::string& type,
+                                       const std::string& n1,
+                                       const AttributeValue& v1,
+                                       const std::string& n2,
+                                       const AttributeValue& v2,
+                                       const std::string& n3,
+                                       const AttributeValue& v3,
+                                       const std::string& n4,
+                                       const AttributeValue& v4)
+{
+    std::string algorithm;
+    std::string allowed;
+    for (const std::string& name : CongestionControlRegistry::GetNames())
+    {
+        const std::string& typeName = CongestionControlRegistry::Get(name).typeName;
+        if (type == name || type == typeName)
+        {
+            algorithm = name;
+        }
+        allowed += (allowed.empty() ? "" : ", ") + typeName + " (" + name + ")";
+    }
+    if (algorithm.empty())
+    {
+        throw std::invalid_argument("congestion control '" + type +
+                                    "' is not a registered one; allowed: " + allowed);
+    }
+    const TypeId tid = TypeId::LookupByName(CongestionControlRegistry::Get(algorithm).typeName);
+    CongestionControlFactory factory(algorithm);
+    for (const auto& [name, value] : {std::make_pair(&n1, &v1),
+                                      std::make_pair(&n2, &v2),
+                                      std::make_pair(&n3, &v3),
+                                      std::make_pair(&n4, &v4)})
+    {
+        if (name->empty())
+        {
+            break;
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(*name, &info))
+        {
+            throw std::invalid_argument("congestion control " + tid.GetName() +
+                                        " has no Attribute '" + *name + "'");
+        }
+        factory.Set(*name, *value);
+    }
+    m_ccFactory = factory;
+}
+
+void
 RdmaFabricHelper::SetCongestionControlAttribute(const std::string& name,
                                                 const AttributeValue& value)
 {
     m_ccFactory.Set(name, value);
+}
+
+void
+RdmaFabricHelper::CheckTopology(Ptr<FabricTopology> topology, const std::string& who)
+{
+    if (!topology || !topology->GetGraph())
+    {
+        throw std::invalid_argument(
+            who + ": the topology has no nodes (make it with TopologyHelper::CreateTopology)");
+    }
+    if (topology->GetFabric())
+    {
+        throw std::invalid_argument(who + ": the topology has a fabric already (one per topology)");
+    }
+    const NodeContainer& nodes = topology->GetNodes();
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        if ((*it)->GetNDevices() != 0)
+        {
+            throw std::invalid_argument(who + ": node " + std::to_string((*it)->GetId()) +
+                                        " has devices already; the fabric gives every node "
+                                        "of the topology its ports");
+        }
+    }
+}
+
+NetDeviceContainer
+RdmaFabricHelper::AllDevices(const FabricTopology& topology)
+{
+    NetDeviceContainer c;
+    const NodeContainer& nodes = topology.GetNodes();
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        for (uint32_t d = 0; d < (*it)->GetNDevices(); ++d)
+        {
+            c.Add((*it)->GetDevice(d));
+        }
+    }
+    return c;
+}
+
+void
+RdmaFabricHelper::EnablePcapInternal(std::string prefix,
+                                     Ptr<NetDevice> nd,
+                                     bool /* promiscuous: a port sees only its cable */,
+                                     bool explicitFilename)
+{
+    uint32_t linkType;
+    if (DynamicCast<RoceNetDevice>(nd))
+    {
+        linkType = RoceFabric::PCAP_LINK_TYPE;
+    }
+    else if (DynamicCast<IbNetDevice>(nd))
+    {
+        linkType = IbFabric::PCAP_LINK_TYPE;
+    }
+    else
+    {
+        NS_LOG_INFO("device " << nd->GetInstanceTypeId().GetName()
+                              << " is not a RoceNetDevice or IbNetDevice: no pcap");
+        return;
+    }
+    PcapHelper pcapHelper;
+    const std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, nd);
+    // Nanosecond timestamps, as RdmaFabric::AddPcapPort writes (a frame at 400 Gb/s
+    // lasts tens of ns), set on this file only.
+    Ptr<PcapFileWrapper> file =
+        CreateObjectWithAttributes<PcapFileWrapper>("NanosecMode", BooleanValue(true));
+    file->Open(filename, std::ios::out);
+    NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
+    file->Init(linkType, RdmaFabric::MAX_PCAP_SNAP_LENGTH);
+    NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
+    pcapHelper.HookDefaultSink<NetDevice>(nd, "PromiscSniffer", file);
+}
+
+void
+RdmaFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                                      std::string prefix,
+                                      Ptr<NetDevice> nd,
+                                      bool explicitFilename)
+{
+    const bool roce = DynamicCast<RoceNetDevice>(nd) != nullptr;
+    if (!roce && !DynamicCast<IbNetDevice>(nd))
+    {
+        NS_LOG_INFO("device " << nd->GetInstanceTypeId().GetName()
+                              << " is not a RoceNetDevice or IbNetDevice: no ascii trace");
+        return;
+    }
+    if (!stream)
+    {
+        // One file per device: sinks without context, as ns-3's helpers hook them.
+        AsciiTraceHelper asciiTraceHelper;
+        const std::string filename =
+            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, nd);
+        Ptr<OutputStreamWrapper> file = asciiTraceHelper.CreateFileStream(filename);
+        asciiTraceHelper.HookDefaultDequeueSinkWithoutContext<NetDevice>(nd, "PhyTxBegin", file);
+        if (roce)
+        {
+            asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<NetDevice>(nd, "PhyRxEnd", file);
+        }
+        else
+        {
+            asciiTraceHelper.HookDefaultDropSinkWithoutContext<NetDevice>(nd, "LinkDownDrop", file);
+        }
+        return;
+    }
+    // One shared stream: the context (the Config path) tells the devices apart.
+    const std::string path = "/NodeList/" + std::to_string(nd->GetNode()->GetId()) +
+                             "/DeviceList/" + std::to_string(nd->GetIfIndex()) + "/$" +
+                             nd->GetInstanceTypeId().GetName() + "/";
+    Config::Connect(path + "PhyTxBegin",
+                    MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
+    if (roce)
+    {
+        Config::Connect(
+            path + "PhyRxEnd",
+            MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
+    }
+    else
+    {
+        Config::Connect(path + "LinkDownDrop",
+                        MakeBoundCallback(&AsciiTraceHelper::DefaultDropSinkWithContext, stream));
+    }
 }
 
 } // namespace ns3

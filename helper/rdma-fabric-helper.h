@@ -8,12 +8,15 @@
 #include "ns3/attribute.h"
 #include "ns3/congestion-control-factory.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/topology-graph.h"
+#include "ns3/trace-helper.h"
 
 #include <string>
 #include <vector>
@@ -28,9 +31,11 @@ namespace ns3
  * made by an ObjectFactory, so Config::SetDefault and these setters both work) and
  * every queue pair's congestion controller.
  */
-class RdmaFabricHelper
+class RdmaFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
   public:
+    ~RdmaFabricHelper() override = default;
+
     /// \param name an Attribute of the port device \param value its value
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// \param name an Attribute of the switch \param value its value
@@ -42,6 +47,23 @@ class RdmaFabricHelper
      * \throws std::invalid_argument naming a bad value and what is allowed
      */
     void SetCongestionControl(const std::string& algorithm, const std::string& preset = "");
+    /**
+     * The congestion controller of every queue pair, as ns-3 helpers take a type and
+     * its Attributes: \p type is a TypeId name ("ns3::DcqcnCongestionControl") or a
+     * registered name ("dcqcn"); its Attribute defaults apply (no preset), then the
+     * pairs given (an empty name ends the list).
+     * \throws std::invalid_argument for an unknown type (naming the allowed ones) or
+     *         an Attribute the type does not have
+     */
+    void SetCongestionControl(const std::string& type,
+                              const std::string& n1,
+                              const AttributeValue& v1,
+                              const std::string& n2 = "",
+                              const AttributeValue& v2 = EmptyAttributeValue(),
+                              const std::string& n3 = "",
+                              const AttributeValue& v3 = EmptyAttributeValue(),
+                              const std::string& n4 = "",
+                              const AttributeValue& v4 = EmptyAttributeValue());
     /// \param name an Attribute of the controller \param value its value (after the preset)
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     /**
@@ -57,6 +79,39 @@ class RdmaFabricHelper
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
 
   protected:
+    /**
+     * Pcap of one port device (PcapHelperForDevice): the fabric's link type (RoCEv2:
+     * Ethernet, 1; InfiniBand: 247), nanosecond timestamps, whole frames (up to
+     * RdmaFabric::MAX_PCAP_SNAP_LENGTH), every frame the device's PromiscSniffer
+     * gives, in PREFIX-NODEID-DEVICEID.pcap (ns-3's naming: Node id and device index)
+     * unless \p explicitFilename. \p promiscuous changes nothing (a port sees only its
+     * own cable). A device of another class is skipped (logged), as ns-3's helpers do.
+     */
+    void EnablePcapInternal(std::string prefix,
+                            Ptr<NetDevice> nd,
+                            bool promiscuous,
+                            bool explicitFilename) override;
+    /**
+     * ASCII trace of one port device (AsciiTraceHelperForDevice), in ns-3's format
+     * (AsciiTraceHelper's default sinks): "-" when a frame starts on the wire
+     * (PhyTxBegin), "r" when a RoCEv2 frame has fully arrived (PhyRxEnd), "d" when an
+     * InfiniBand packet was lost on a failed cable (LinkDownDrop).
+     */
+    void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                             std::string prefix,
+                             Ptr<NetDevice> nd,
+                             bool explicitFilename) override;
+
+    /**
+     * Check that a fabric can be installed on \p topology: it has its Nodes, no fabric
+     * and no device on them yet.
+     * \param who the caller, for the message
+     * \throws std::invalid_argument naming what is wrong
+     */
+    static void CheckTopology(Ptr<FabricTopology> topology, const std::string& who);
+    /// \return every device of \p topology's Nodes, graph id order then port order
+    static NetDeviceContainer AllDevices(const FabricTopology& topology);
+
     /**
      * The TypeId named \p typeId, checked to be \p base or derived from it (an
      * ObjectFactory given an unknown name would make a null object).
@@ -77,7 +132,8 @@ class RdmaFabricHelper
                      const std::string& channel);
 
     /**
-     * A fabric's ports and cables: \p nodes gets one Node per graph node and each one
+     * A fabric's ports and cables: \p nodes gets one Node per graph node (\p given's,
+     * in graph id order, if not null: a FabricTopology's; else new ones) and each one
      * Device per port, in port order (a port's ifIndex is its number; \p configure
      * runs on each new device); one Channel per cable with the cable's delay, and both
      * of its ports at the cable's rate. \p devices: by graph node, port; \p channels
@@ -85,6 +141,7 @@ class RdmaFabricHelper
      */
     template <typename Device, typename Channel, typename Configure>
     void InstallPorts(const TopologyGraph& graph,
+                      const NodeContainer* given,
                       NodeContainer& nodes,
                       std::vector<std::vector<Ptr<Device>>>& devices,
                       std::vector<Ptr<Channel>>* channels,
@@ -135,6 +192,7 @@ class RdmaFabricHelper
 template <typename Device, typename Channel, typename Configure>
 void
 RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
+                               const NodeContainer* given,
                                NodeContainer& nodes,
                                std::vector<std::vector<Ptr<Device>>>& devices,
                                std::vector<Ptr<Channel>>* channels,
@@ -142,7 +200,14 @@ RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
 {
     ApplyChecksumEnabled();
     const uint32_t n = graph.GetNNodes();
-    nodes.Create(n);
+    if (given != nullptr)
+    {
+        nodes = *given;
+    }
+    else
+    {
+        nodes.Create(n);
+    }
     devices.resize(n);
     for (uint32_t node = 0; node < n; ++node)
     {

@@ -55,6 +55,24 @@ RoceFabricHelper::SetEgressPolicy(const std::string& typeId)
 Ptr<RoceFabric>
 RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
 {
+    return DoInstall(graph, routes, nullptr);
+}
+
+NetDeviceContainer
+RoceFabricHelper::Install(Ptr<FabricTopology> topology) const
+{
+    CheckTopology(topology, "RoceFabricHelper::Install");
+    Ptr<RoceFabric> fabric =
+        DoInstall(topology->GetGraph(), topology->GetRoutes(), &topology->GetNodes());
+    topology->SetFabric(fabric);
+    return AllDevices(*topology);
+}
+
+Ptr<RoceFabric>
+RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
+                            Ptr<const RouteTable> routes,
+                            const NodeContainer* given) const
+{
     RequirePicoseconds("RoceFabricHelper::Install");
     graph->Validate();
     Ptr<RoceFabric> fabric = CreateObject<RoceFabric>();
@@ -62,6 +80,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
     fabric->m_routes = routes;
     fabric->SetCongestionControlFactory(m_ccFactory);
     InstallPorts(*graph,
+                 given,
                  fabric->m_nodes,
                  fabric->m_devices,
                  static_cast<std::vector<Ptr<RoceChannel>>*>(nullptr),

@@ -48,7 +48,23 @@ class RoceFabricHelper : public RdmaFabricHelper
     /// Build the fabric. Each node gets a system id of 0 (one MPI rank) for now.
     Ptr<RoceFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
 
+    /**
+     * Install the fabric on the Nodes of \p topology (TopologyHelper::CreateTopology),
+     * with its route table (FabricTopology::GetRoutes), as ns-3 helpers install devices
+     * on Nodes; FabricTopology::GetFabric gives the fabric afterwards, and every host
+     * Node an RdmaEndpoint for the applications.
+     * \return every port device: graph node order (hosts first), then port order
+     * \throws std::invalid_argument for a topology without Nodes, with a fabric or
+     *         with devices already
+     */
+    NetDeviceContainer Install(Ptr<FabricTopology> topology) const;
+
   private:
+    /// Install(graph, routes) on \p given's Nodes (null: new Nodes).
+    Ptr<RoceFabric> DoInstall(Ptr<TopologyGraph> graph,
+                              Ptr<const RouteTable> routes,
+                              const NodeContainer* given) const;
+
     ObjectFactory m_mmuFactory;
     ObjectFactory m_policyFactory;
     /// Whether SetNicAttribute set EcnCapable; if not, the congestion control decides

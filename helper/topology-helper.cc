@@ -3,6 +3,7 @@
  */
 #include "topology-helper.h"
 
+#include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -43,6 +44,15 @@ TopologyHelper::GetTypeId()
                           MakeTimeAccessor(&TopologyHelper::m_fabricDelay),
                           MakeTimeChecker());
     return tid;
+}
+
+Ptr<FabricTopology>
+TopologyHelper::CreateTopology() const
+{
+    Ptr<TopologyGraph> graph = Build();
+    Ptr<FabricTopology> topology = CreateObject<FabricTopology>();
+    topology->Create(graph);
+    return topology;
 }
 
 void

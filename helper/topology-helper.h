@@ -12,6 +12,8 @@
 namespace ns3
 {
 
+class FabricTopology;
+
 /**
  * \ingroup ai-fabric
  * \brief What every topology helper has: the rate and delay of its host cables and of
@@ -33,6 +35,15 @@ class TopologyHelper : public Object
      * \return the graph
      */
     virtual Ptr<TopologyGraph> Build() const = 0;
+
+    /**
+     * Build the graph and create one ns-3 Node per graph node (hosts first): the
+     * topology's NodeContainers (FabricTopology::GetHosts, GetSwitches, GetHost),
+     * on which RoceFabricHelper or IbFabricHelper installs a fabric.
+     * Throws std::invalid_argument as Build() does.
+     * \return the topology
+     */
+    Ptr<FabricTopology> CreateTopology() const;
 
     /// What Build() would make, counted without building it.
     struct Size

@@ -172,8 +172,25 @@ CollectiveApplication::MakeTagBase(uint8_t space, uint32_t job, uint32_t iterati
 }
 
 void
+CollectiveApplication::Stop()
+{
+    NS_LOG_INFO("stopped: no further iteration starts");
+    m_stopped = true;
+}
+
+bool
+CollectiveApplication::IsStopped() const
+{
+    return m_stopped;
+}
+
+void
 CollectiveApplication::StartIteration(uint32_t job)
 {
+    if (m_stopped)
+    {
+        return;
+    }
     Job& j = m_jobs[job];
     j.startNs = Simulator::Now().GetNanoSeconds();
     j.opId = m_nextOpId++;

@@ -70,6 +70,14 @@ class CollectiveApplication : public Object
 
     /// Schedules every job's first iteration (relative to now).
     void Start();
+    /**
+     * Start no further iteration: the ones running finish (and are recorded); a job
+     * stopped before its last iteration is not finished (IsFinished stays false).
+     * CollectiveRankApplication calls it at a rank's StopTime.
+     */
+    void Stop();
+    /// \return true once Stop was called
+    bool IsStopped() const;
 
     void SetRecordCallback(RecordCallback cb);
     const std::vector<CollectiveRecord>& GetRecords() const;
@@ -106,6 +114,7 @@ class CollectiveApplication : public Object
     uint32_t m_iterations; //!< attribute Iterations
     Time m_computeGap;     //!< attribute ComputeGap
     uint8_t m_tagSpace;    //!< attribute TagSpace
+    bool m_stopped{false}; //!< Stop was called: no further iteration starts
     Ptr<CollectiveTransport> m_transport;
     std::vector<Job> m_jobs;
     uint64_t m_nextOpId{0};
