@@ -229,10 +229,10 @@ class FlowApplicationTestCase : public TestCase
         Ptr<RdmaFlowApplication> app = DynamicCast<RdmaFlowApplication>(apps.Get(0));
         uint32_t postedBefore = 99;
         uint32_t postedAt = 99;
-        Simulator::Schedule(MicroSeconds(10) - PicoSeconds(1),
-                            [&]() { postedBefore = app->GetMessagesPosted(); });
-        Simulator::Schedule(MicroSeconds(10) + PicoSeconds(1),
-                            [&]() { postedAt = app->GetMessagesPosted(); });
+        ScheduleLambda(MicroSeconds(10) - PicoSeconds(1),
+                       [&]() { postedBefore = app->GetMessagesPosted(); });
+        ScheduleLambda(MicroSeconds(10) + PicoSeconds(1),
+                       [&]() { postedAt = app->GetMessagesPosted(); });
         uint32_t traced = 0;
         app->TraceConnectWithoutContext(
             "MessageCompleted",

@@ -16,6 +16,7 @@
 #include "ns3/background-traffic-generator.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
+#include "ns3/collective-rank-application.h"
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/deadlock-detector.h"
 #include "ns3/flow-workload.h"
@@ -25,6 +26,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
+#include "ns3/rdma-flow-application.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
@@ -112,6 +114,12 @@ Table()
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),
         AI_FABRIC_TRACE(FlowWorkload, "Posted", FlowWorkload::PostedTracedCallback),
+        AI_FABRIC_TRACE(RdmaFlowApplication,
+                        "MessageCompleted",
+                        RdmaFlowApplication::MessageCompletedCallback),
+        AI_FABRIC_TRACE(CollectiveRankApplication,
+                        "CollectiveCompleted",
+                        CollectiveRankApplication::CollectiveCompletedCallback),
     };
 }
 

@@ -5,7 +5,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/message-kind.h"
 #include "ns3/node.h"
 #include "ns3/rdma-endpoint.h"
 #include "ns3/rdma-nic.h"
@@ -143,8 +142,7 @@ RdmaFlowApplication::PostNext()
         return;
     }
     const uint64_t tag = (static_cast<uint64_t>(TAG_SPACE) << 56) | m_posted;
-    const uint64_t id =
-        m_fabric->PostWrite(m_localHost, m_remoteHost, m_messageSize, tag, KIND_FLOW);
+    const uint64_t id = m_fabric->PostWrite(m_localHost, m_remoteHost, m_messageSize, tag, KIND);
     m_ids.insert(id);
     m_posted++;
     NS_LOG_LOGIC("posted message " << id << " (" << m_posted << " of " << m_maxMessages << ")");

@@ -36,7 +36,7 @@ struct RdmaMessage;
  * Each completed message yields a record (RdmaFabric::MessageRecord: id, hosts,
  * bytes, post time, completion time, ideal unloaded time on its path), kept in
  * GetRecords() and given to the MessageCompleted trace source. Its tags' top byte
- * is TAG_SPACE, its kind KIND_FLOW (fct.csv's "flow").
+ * is TAG_SPACE, its kind KIND (fct.csv's "flow").
  *
  * The host Node needs an RdmaEndpoint (RoceFabricHelper or IbFabricHelper
  * installed on a FabricTopology); RdmaFlowHelper installs and checks.
@@ -49,6 +49,8 @@ class RdmaFlowApplication : public Application
 
     /// Top 8 bits of this application's tags (below: the message's sequence number).
     static constexpr uint8_t TAG_SPACE = 0xF0;
+    /// The kind byte of its messages: the runner's fct.csv "flow" (MessageKind KIND_FLOW).
+    static constexpr uint8_t KIND = 0;
 
     /// \return the TypeId
     static TypeId GetTypeId();
