@@ -37,6 +37,12 @@ RdmaFlowHelper::SetAttribute(const std::string& name, const AttributeValue& valu
                                     "' (allowed: MessageSize, MaxMessages, Interval, StartTime, "
                                     "StopTime)");
     }
+    if (!info.checker->Check(value))
+    {
+        throw std::invalid_argument("RdmaFlowHelper: " + name + "=" +
+                                    value.SerializeToString(info.checker) + " is out of range (" +
+                                    info.help + ")");
+    }
     m_factory.Set(name, value);
 }
 

@@ -35,7 +35,8 @@ class RdmaFlowHelper
 
     /**
      * \param name an RdmaFlowApplication Attribute \param value its value
-     * \throws std::invalid_argument for RemoteHost (the constructor's remote sets it)
+     * \throws std::invalid_argument for RemoteHost (the constructor's remote sets it), an
+     *         Attribute the application does not have or a value out of its range
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
 

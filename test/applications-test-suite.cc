@@ -475,6 +475,10 @@ class BadInputTestCase : public TestCase
         Expect(
             [&]() { CollectiveHelper("ring", 1000, 1).SetAttribute("Colour", UintegerValue(1)); },
             "has no Attribute 'Colour'");
+        Expect(
+            [&]() { RdmaFlowHelper(t->GetHost(1)).SetAttribute("MessageSize", UintegerValue(0)); },
+            "MessageSize=0 is out of range (Bytes of each RDMA WRITE message (1 .. 2^50)");
+        Expect([&]() { CollectiveHelper("ring", 1000, 0); }, "Iterations=0 is out of range");
         Expect([&]() { RdmaFlowHelper flow(bare); },
                "node " + std::to_string(bare->GetId()) + " has no RDMA device");
         Expect([&]() { RdmaFlowHelper(t->GetHost(1)).Install(bare); }, "has no RDMA device");
