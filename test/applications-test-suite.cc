@@ -36,6 +36,7 @@
 #include "ns3/string.h"
 #include "ns3/system-path.h"
 #include "ns3/torus-topology-helper.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
 #include <cstdio>
@@ -522,6 +523,10 @@ class TracingMixinTestCase : public TestCase
                 roce.Install(t);
                 roce.EnablePcap(prefix, t->GetHostDevices().Get(0));
                 roce.EnableAscii(prefix, t->GetHostDevices().Get(0));
+                // One shared stream for both host ports: lines carry their Config path.
+                AsciiTraceHelper asciiHelper;
+                roce.EnableAscii(asciiHelper.CreateFileStream(prefix + "-shared.tr"),
+                                 t->GetHostDevices());
             }
             RdmaFlowHelper flow(t->GetHost(1));
             flow.SetAttribute("MessageSize", UintegerValue(10000));
@@ -560,6 +565,19 @@ class TracingMixinTestCase : public TestCase
             if (!infiniband)
             {
                 NS_TEST_ASSERT_MSG_GT(receives, 0u, "ACKs received on RoCEv2");
+                // The shared stream: host 0's sends with its path, host 1's receives.
+                std::ifstream shared(prefix + "-shared.tr");
+                const std::string host0 = "/NodeList/" + std::to_string(node) + "/DeviceList/0/";
+                uint32_t host0Sends = 0;
+                uint32_t lines = 0;
+                while (std::getline(shared, line))
+                {
+                    lines++;
+                    host0Sends += line.rfind("- ", 0) == 0 && Contains(line, host0);
+                }
+                NS_TEST_ASSERT_MSG_EQ(host0Sends, dequeues, "host 0's sends in the shared stream");
+                // Host 1 receives the 10 data packets and sends the ACK(s) host 0 received.
+                NS_TEST_ASSERT_MSG_EQ(lines, 2 * (dequeues + receives), "both ports' events");
             }
         }
     }

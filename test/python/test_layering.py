@@ -9,7 +9,7 @@ included header is looked up in ai-fabric-files.txt. The rules, bottom up:
 - model/topology (graph, route tables, routing engines) is pure graph: nothing of
   the RDMA transport, the fabrics, the collectives or the traffic;
 - model/rdma and its subfolders (queue pairs, congestion control, IBTA transport
-  headers) are shared by both fabrics and name neither;
+  headers) are shared by both fabrics and name neither (nor the applications);
 - model/rocev2 and model/infiniband do not name each other;
 - nothing in model/ includes helper/ (helpers install models, never the reverse).
 """
@@ -24,10 +24,22 @@ RULES = [
     ("model/util/", ["model/", "helper/"], ["model/util/"]),
     (
         "model/topology/",
-        ["model/rdma/", "model/rocev2/", "model/infiniband/", "model/collective/", "model/traffic/", "helper/"],
+        [
+            "model/rdma/",
+            "model/rocev2/",
+            "model/infiniband/",
+            "model/collective/",
+            "model/traffic/",
+            "model/applications/",
+            "helper/",
+        ],
         [],
     ),
-    ("model/rdma/", ["model/rocev2/", "model/infiniband/", "model/collective/", "model/traffic/", "helper/"], []),
+    (
+        "model/rdma/",
+        ["model/rocev2/", "model/infiniband/", "model/collective/", "model/traffic/", "model/applications/", "helper/"],
+        [],
+    ),
     ("model/rocev2/", ["model/infiniband/", "helper/"], []),
     ("model/infiniband/", ["model/rocev2/", "helper/"], []),
     ("model/", ["helper/"], []),
