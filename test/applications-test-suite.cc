@@ -24,10 +24,12 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-endpoint.h"
 #include "ns3/rdma-flow-application.h"
 #include "ns3/rdma-flow-helper.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-nic.h"
 #include "ns3/routing-engine.h"
@@ -429,6 +431,51 @@ class CollectiveApplicationTestCase : public TestCase
     }
 };
 
+/**
+ * SetCongestionControl(type, name, value): every queue pair gets a controller of that
+ * type with that Attribute value (and the others at their defaults).
+ */
+class CongestionControlAttributesTestCase : public TestCase
+{
+  public:
+    CongestionControlAttributesTestCase()
+        : TestCase("SetCongestionControl(type, name, value) reaches every queue pair")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<FabricTopology> t = OneSwitch();
+        RoceFabricHelper roce;
+        roce.SetCongestionControl("ns3::DcqcnCongestionControl",
+                                  "RateAI",
+                                  DataRateValue(DataRate("7Mbps")),
+                                  "MinRate",
+                                  DataRateValue(DataRate("3Mbps")));
+        roce.Install(t);
+        RdmaFlowHelper(t->GetHost(1)).Install(t->GetHost(0));
+        Simulator::Run();
+        for (uint32_t h = 0; h < 2; ++h)
+        {
+            const auto qps = t->GetHost(h)->GetObject<RdmaNic>()->GetQueuePairs();
+            NS_TEST_ASSERT_MSG_EQ(qps.size(), 1u, "one queue pair at host " << h);
+            Ptr<RdmaCongestionControl> cc = qps[0]->GetCongestionControl();
+            NS_TEST_ASSERT_MSG_EQ(cc->GetInstanceTypeId().GetName(),
+                                  "ns3::DcqcnCongestionControl",
+                                  "the type asked for");
+            DataRateValue ai;
+            DataRateValue min;
+            cc->GetAttribute("RateAI", ai);
+            cc->GetAttribute("MinRate", min);
+            NS_TEST_ASSERT_MSG_EQ(ai.Get(), DataRate("7Mbps"), "RateAI as set");
+            NS_TEST_ASSERT_MSG_EQ(min.Get(), DataRate("3Mbps"), "MinRate as set");
+        }
+        Simulator::Destroy();
+    }
+};
+
 /// Bad input: one std::invalid_argument naming the value and what is allowed.
 class BadInputTestCase : public TestCase
 {
@@ -636,6 +683,7 @@ class ApplicationsTestSuite : public TestSuite
         AddTestCase(new TopologyNodesTestCase);
         AddTestCase(new FlowApplicationTestCase);
         AddTestCase(new CollectiveApplicationTestCase);
+        AddTestCase(new CongestionControlAttributesTestCase);
         AddTestCase(new BadInputTestCase);
         AddTestCase(new TracingMixinTestCase);
         AddTestCase(new InfinibandApplicationsTestCase);
