@@ -82,6 +82,7 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
             nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
         }
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
+        nic->SetHostCount(static_cast<uint32_t>(hosts.size()));
         fabric->m_nics.push_back(nic);
     }
     // Switches.
