@@ -139,6 +139,7 @@ TcpFlowTransport::Install(Ptr<RoceFabric> fabric, TypeId socketType, bool useEcn
         devices.Add(dev);
     }
     InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false); // IPv4 only: the switches route IPv4 (RoceSwitch)
     stack.Install(hosts);
     // Host i gets 10.0.0.1 + i: the fabric's own address plan (RoceNic::HostAddress).
     Ipv4AddressHelper addresses("10.0.0.0", "255.0.0.0", "0.0.0.1");
@@ -190,7 +191,19 @@ TcpFlowTransport::PostFlow(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t 
     f.record.tag = tag;
     f.record.kind = kind;
     f.record.start = Simulator::Now();
-    Ptr<Node> node = m_listeners[src]->GetNode();
+    m_flows.push_back(f);
+    m_pending++;
+    // Opened from an event: a flow posted before the simulation runs connects once the
+    // nodes (their traffic control layers) are initialized.
+    Simulator::ScheduleNow(&TcpFlowTransport::Open, this, id);
+    return id;
+}
+
+void
+TcpFlowTransport::Open(uint64_t id)
+{
+    Flow& f = m_flows[id];
+    Ptr<Node> node = m_listeners[f.record.src]->GetNode();
     Ptr<Socket> s = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
     s->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
     s->SetAttribute("SndBufSize", UintegerValue(m_sendBuffer));
@@ -203,18 +216,15 @@ TcpFlowTransport::PostFlow(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t 
     s->Bind();
     Address local;
     s->GetSockName(local);
-    m_flowOfSender[EndpointKey(RoceNic::HostAddress(src),
+    m_flowOfSender[EndpointKey(RoceNic::HostAddress(f.record.src),
                                InetSocketAddress::ConvertFrom(local).GetPort())] = id;
     f.sender = s;
-    m_flows.push_back(f);
-    m_pending++;
     s->SetConnectCallback(
         MakeLambdaCallback<void, Ptr<Socket>>([this, id](Ptr<Socket>) { SendMore(id); }),
         MakeNullCallback<void, Ptr<Socket>>());
     s->SetSendCallback(MakeLambdaCallback<void, Ptr<Socket>, uint32_t>(
         [this, id](Ptr<Socket>, uint32_t) { SendMore(id); }));
-    s->Connect(InetSocketAddress(RoceNic::HostAddress(dst), m_port));
-    return id;
+    s->Connect(InetSocketAddress(RoceNic::HostAddress(f.record.dst), m_port));
 }
 
 void

@@ -79,6 +79,8 @@ class TcpFlowTransport : public Object
         bool done{false};                 //!< the receiver has every byte
     };
 
+    /// Open flow \p id's connection (PostFlow, from an event).
+    void Open(uint64_t id);
     /// Write what the send buffer takes of \p flow's bytes.
     void SendMore(uint64_t flow);
     /// A listener accepted a connection: find its flow by the sender's address.

@@ -12,6 +12,7 @@
 #include "ns3/imm-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -119,8 +120,10 @@ RoceNic::GetTypeId()
                           MakeTimeAccessor(&RoceNic::m_ipReceiveDelay),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("IpQueuePackets",
-                          "IP packets the NIC holds waiting for the wire; a packet beyond it is "
-                          "dropped (1000: Linux's default txqueuelen of an Ethernet device)",
+                          "IP packets the NIC holds for the wire (IpSendDelay included); when "
+                          "full it stops its transmit queue (NetDeviceQueueInterface) and the "
+                          "stack's queue disc holds the next ones, as a driver's full ring "
+                          "does (1000: Linux's default txqueuelen of an Ethernet device)",
                           UintegerValue(1000),
                           MakeUintegerAccessor(&RoceNic::m_ipQueuePackets),
                           MakeUintegerChecker<uint32_t>(1))
@@ -153,6 +156,7 @@ RoceNic::DoDispose()
     }
     m_controlMask = 0;
     m_ipFrames.clear();
+    m_txQueue = nullptr;
     m_device = nullptr;
     RdmaNic::DoDispose();
 }
@@ -204,6 +208,13 @@ RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Ma
     m_mac = mac;
     device->SetAddress(mac);
     device->SetOwner(this);
+    // Flow control towards the host's traffic control layer, as a driver's stopped
+    // transmit queue (netif_stop_queue): IpQueuePackets held, the stack's queue disc
+    // keeps the next ones.
+    if (!device->GetObject<NetDeviceQueueInterface>())
+    {
+        device->AggregateObject(CreateObject<NetDeviceQueueInterface>());
+    }
 }
 
 Ptr<RdmaQueuePair>
@@ -613,6 +624,17 @@ RoceNic::SendPacket(RoceNetDevice& /* dev */, Ptr<Packet> packet, uint16_t proto
         m_ipDropTrace(packet);
         return false;
     }
+    // One more packet held (delayed by the stack or queued): at IpQueuePackets the
+    // transmit queue stops, so the stack's queue disc holds the next ones.
+    m_ipHeld++;
+    if (m_ipHeld >= m_ipQueuePackets)
+    {
+        if (Ptr<NetDeviceQueueInterface> q = m_device->GetObject<NetDeviceQueueInterface>())
+        {
+            m_txQueue = q->GetTxQueue(0);
+            m_txQueue->Stop();
+        }
+    }
     if (m_ipSendDelay.IsZero())
     {
         QueueIp(packet, dstHost);
@@ -629,6 +651,8 @@ RoceNic::QueueIp(Ptr<Packet> packet, uint32_t dstHost)
 {
     if (m_ipFrames.size() >= m_ipQueuePackets)
     {
+        // (Only a stack that sends into a stopped transmit queue gets here.)
+        m_ipHeld--;
         m_ipDrops++;
         m_ipDropTrace(packet);
         return;
@@ -667,6 +691,13 @@ RoceNic::DequeueIp(RoceParsedFrame& frame)
     frame = std::move(m_ipFrames.front());
     m_ipFrames.pop_front();
     m_ipTurn = false;
+    m_ipHeld--;
+    if (m_txQueue && m_txQueue->IsStopped() && m_ipHeld < m_ipQueuePackets)
+    {
+        // Woken from an event of its own: the stack sends from the wake at once, and
+        // this port is pulling a frame now.
+        Simulator::ScheduleNow(&NetDeviceQueue::Wake, m_txQueue);
+    }
     return true;
 }
 

@@ -23,6 +23,7 @@
 namespace ns3
 {
 
+class NetDeviceQueue;
 class RoceNetDevice;
 
 /**
@@ -221,16 +222,18 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint64_t m_stalledDrops{0}; //!< frames discarded while stalled
 
     // The host IP stack's path (SendPacket, ReceiveIp).
-    FrameFifo<RoceParsedFrame> m_ipFrames;           //!< IP frames waiting for the wire
-    bool m_ipTurn{false};                            //!< the next frame is an IP one, if one waits
-    uint8_t m_ipPriority{0};                         //!< IpPriority
-    uint32_t m_ipQueuePackets{1000};                 //!< IpQueuePackets
-    uint32_t m_hostCount{0};                         //!< SetHostCount
-    Time m_ipSendDelay;                              //!< IpSendDelay
-    Time m_ipReceiveDelay;                           //!< IpReceiveDelay
-    uint64_t m_ipSent{0};                            //!< GetIpSent
-    uint64_t m_ipReceived{0};                        //!< GetIpReceived
-    uint64_t m_ipDrops{0};                           //!< GetIpDrops
+    FrameFifo<RoceParsedFrame> m_ipFrames; //!< IP frames waiting for the wire
+    bool m_ipTurn{false};                  //!< the next frame is an IP one, if one waits
+    uint8_t m_ipPriority{0};               //!< IpPriority
+    uint32_t m_ipQueuePackets{1000};       //!< IpQueuePackets
+    uint32_t m_hostCount{0};               //!< SetHostCount
+    uint32_t m_ipHeld{0};                  //!< IP packets accepted and not yet on the wire
+    Ptr<NetDeviceQueue> m_txQueue; //!< the stack's view of the transmit queue (flow control)
+    Time m_ipSendDelay;            //!< IpSendDelay
+    Time m_ipReceiveDelay;         //!< IpReceiveDelay
+    uint64_t m_ipSent{0};          //!< GetIpSent
+    uint64_t m_ipReceived{0};      //!< GetIpReceived
+    uint64_t m_ipDrops{0};         //!< GetIpDrops
     TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
 };
 
