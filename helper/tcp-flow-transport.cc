@@ -64,20 +64,20 @@ TcpFlowTransport::GetTypeId()
             .AddAttribute("SendBufferBytes",
                           "TCP send buffer in bytes (ns3::TcpSocket::SndBufSize); 4 MiB: the "
                           "maximum of Linux's net.ipv4.tcp_wmem default (4096 16384 4194304, "
-                          "Documentation/networking/ip-sysctl.rst), which autotuning reaches",
+                          "the Linux kernel's ip-sysctl documentation), which autotuning reaches",
                           UintegerValue(4194304),
                           MakeUintegerAccessor(&TcpFlowTransport::m_sendBuffer),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ReceiveBufferBytes",
                           "TCP receive buffer in bytes (ns3::TcpSocket::RcvBufSize); 6 MiB: "
                           "the maximum of Linux's net.ipv4.tcp_rmem default (4096 131072 "
-                          "6291456, Documentation/networking/ip-sysctl.rst)",
+                          "6291456, the Linux kernel's ip-sysctl documentation)",
                           UintegerValue(6291456),
                           MakeUintegerAccessor(&TcpFlowTransport::m_receiveBuffer),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("MinRto",
                           "Minimum retransmission timeout (ns3::TcpSocketBase::MinRto); "
-                          "200 ms: Linux's TCP_RTO_MIN (include/net/tcp.h)",
+                          "200 ms: Linux's TCP_RTO_MIN",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&TcpFlowTransport::m_minRto),
                           MakeTimeChecker(Time(0)));
