@@ -223,8 +223,9 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                               " (the HPCC-format FCT log of --flows)");
         }
         m_nextSport.clear();
-        if (!m_listening)
+        if (!m_listening && !m_poster)
         {
+            // (With a poster its transport reports the flows: NotifyFinished.)
             fabric->AddMessageCallback(MakeCallback(&FlowWorkload::OnMessage, this));
             m_listening = true;
         }
@@ -273,6 +274,12 @@ void
 FlowWorkload::SetPoster(std::function<uint64_t(const FlowSpec&, uint8_t)> poster)
 {
     m_poster = std::move(poster);
+}
+
+void
+FlowWorkload::NotifyFinished(const RdmaFabric::MessageRecord& r)
+{
+    OnMessage(r);
 }
 
 void

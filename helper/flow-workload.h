@@ -94,6 +94,9 @@ class FlowWorkload : public Object
      * starts, it returns the flow's message id. Set before Install.
      */
     void SetPoster(std::function<uint64_t(const FlowSpec&, uint8_t)> poster);
+    /// A flow of the poster's transport finished (its record's id is the poster's):
+    /// its line of the HPCC-format FCT log of --flows.
+    void NotifyFinished(const RdmaFabric::MessageRecord& r);
 
     /**
      * \brief Post these flows on the fabric at their start times (low-level

@@ -1039,6 +1039,10 @@ ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
     f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
     f.kind = tcp ? TcpMessageKindName(r.kind) : MessageKindName(r.kind);
     m_writer->AppendFct(f);
+    if (tcp && m_flowWorkload)
+    {
+        m_flowWorkload->NotifyFinished(r); // (RDMA flows reach it from the fabric)
+    }
     if (r.kind == KIND_FLOW || r.kind == KIND_BACKGROUND)
     {
         m_finishedFlows++;
