@@ -311,4 +311,10 @@ TcpFlowTransport::GetPendingFlows() const
     return m_pending;
 }
 
+uint64_t
+TcpFlowTransport::GetFlowCount() const
+{
+    return m_flows.size();
+}
+
 } // namespace ns3

@@ -64,6 +64,8 @@ class TcpFlowTransport : public Object
     void SetMessageCallback(Callback<void, const RdmaFabric::MessageRecord&> cb);
     /// \return flows posted and not finished
     uint64_t GetPendingFlows() const;
+    /// \return flows posted
+    uint64_t GetFlowCount() const;
 
   protected:
     void DoDispose() override;

@@ -1403,6 +1403,25 @@ ScenarioRunner::Run()
     nlohmann::json summary = MakeSummary(wall, complete);
     try
     {
+        if (m_tcp)
+        {
+            Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
+            uint64_t sent = 0;
+            uint64_t received = 0;
+            uint64_t drops = 0;
+            for (uint32_t h = 0; h < roce->GetNHosts(); ++h)
+            {
+                sent += roce->GetNic(h)->GetIpSent();
+                received += roce->GetNic(h)->GetIpReceived();
+                drops += roce->GetNic(h)->GetIpDrops();
+            }
+            summary["tcp"] = {{"variant", m_config.tcpVariant},
+                              {"flows", m_tcp->GetFlowCount()},
+                              {"unfinished_flows", m_tcp->GetPendingFlows()},
+                              {"nic_ip_packets_sent", sent},
+                              {"nic_ip_packets_received", received},
+                              {"nic_ip_drops", drops}};
+        }
         if (m_flowWorkload)
         {
             summary["flow_workload"] = {

@@ -95,6 +95,15 @@ def test_dctcp_permutation_and_websearch_finish_every_flow(ai_fabric_sim, tmp_pa
     background = summary["flow_workload"]["background_flows"]
     assert background > 0 and kinds.count("tcp-background") == background
     assert set(kinds) == {"tcp-permutation", "tcp-background"}
+    tcp = summary["tcp"]
+    assert tcp["variant"] == "dctcp" and tcp["flows"] == len(rows)
+    assert tcp["unfinished_flows"] == 0 and tcp["nic_ip_drops"] == 0
+    # No switch drops in this run: what the NICs sent reached NICs, but for the few
+    # closing segments (FIN, last ACKs) still in flight when the last flow's last byte
+    # is read and the run stops.
+    sent, received = tcp["nic_ip_packets_sent"], tcp["nic_ip_packets_received"]
+    assert 0 <= sent - received <= 3 * tcp["flows"] and received > 0
+    assert summary["drops"]["lossless"] == summary["drops"]["lossy"] == 0
     for r in rows:
         assert int(r["fct_ns"]) >= int(r["ideal_fct_ns"]) > 0
     # ECN is on for TCP (echoed), and DCTCP's flows were marked somewhere.
