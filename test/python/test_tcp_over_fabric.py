@@ -182,6 +182,29 @@ def test_lossless_class_never_drops_where_lossy_does(ai_fabric_sim, tmp_path):
     assert len(_rows(lossless, "pfc.csv")) > 0
 
 
+def test_dctcp_reacts_to_the_switches_ecn_marks(ai_fabric_sim, tmp_path):
+    """A 15-to-1 DCTCP incast, lossy class, 500 KB buffer, DCTCP's step marking at
+    K = 30 KB (--kmin = --kmax, --pmax=1; Alizadeh et al. 2010): the CE marks reach
+    TCP through the IPv4 header and it backs off; without ECN the same incast
+    overflows the buffer and waits for retransmission timeouts (200 ms)."""
+    flags = ["--workload=incast", "--fanin=15", "--bytes=1MB", "--buffer=500KB",
+             "--transport=tcp", "--tcp-variant=dctcp", "--kmin=30KB", "--kmax=30KB",
+             "--pmax=1"]
+    result = {}
+    for ecn in ("1", "0"):
+        out = tmp_path / f"ecn{ecn}"
+        _sim(ai_fabric_sim, out, *flags, f"--ecn={ecn}")
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["complete"] is True
+        fcts = sorted(int(r["fct_ns"]) for r in _fct(out))
+        result[ecn] = (summary["ecn_marks"], summary["drops"]["lossy"], fcts[len(fcts) // 2])
+    marks, drops, median = result["1"]
+    marks0, drops0, median0 = result["0"]
+    assert marks > 1000 and marks0 == 0
+    assert drops < drops0 / 4
+    assert median < 10_000_000 < 200_000_000 < median0  # no RTO with ECN; RTOs without
+
+
 @pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark not installed")
 def test_tcp_frames_decode_in_tshark(ai_fabric_sim, tmp_path):
     out = tmp_path / "pcap"
