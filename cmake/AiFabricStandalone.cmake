@@ -41,7 +41,7 @@ else()
                       "nor ns3::core")
 endif()
 set(AI_FABRIC_NS3_TARGETS)
-foreach(module core network internet)
+foreach(module core network internet applications flow-monitor)
   if(NOT TARGET ${AI_FABRIC_NS3_PREFIX}${module})
     message(FATAL_ERROR "ai-fabric: the installed ns-3 lacks module '${module}' "
                         "(target ${AI_FABRIC_NS3_PREFIX}${module})")

@@ -223,8 +223,9 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                               " (the HPCC-format FCT log of --flows)");
         }
         m_nextSport.clear();
-        if (!m_listening)
+        if (!m_listening && !m_poster)
         {
+            // (With a poster its transport reports the flows: NotifyFinished.)
             fabric->AddMessageCallback(MakeCallback(&FlowWorkload::OnMessage, this));
             m_listening = true;
         }
@@ -270,6 +271,18 @@ FlowWorkload::Enqueue(Ptr<RdmaFabric> fabric,
 }
 
 void
+FlowWorkload::SetPoster(std::function<uint64_t(const FlowSpec&, uint8_t)> poster)
+{
+    m_poster = std::move(poster);
+}
+
+void
+FlowWorkload::NotifyFinished(const RdmaFabric::MessageRecord& r)
+{
+    OnMessage(r);
+}
+
+void
 FlowWorkload::PostDue()
 {
     const Time now = Simulator::Now();
@@ -280,7 +293,8 @@ FlowWorkload::PostDue()
         // Per flow: a connection of its own. Per pair: the pair's one connection, where
         // this message queues behind earlier ones of the pair, in order.
         const uint64_t id =
-            m_qpSharing == QP_PER_FLOW
+            m_poster ? m_poster(f, e.kind)
+            : m_qpSharing == QP_PER_FLOW
                 ? m_fabric->PostWriteOnOwnConnection(f.src, f.dst, f.sizeBytes, f.id, e.kind)
                 : m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind);
         if (e.fileFlow)

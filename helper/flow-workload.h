@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -87,6 +88,15 @@ class FlowWorkload : public Object
      *         time, empty window, unwritable fct.txt)
      */
     void Install(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    /**
+     * Post the flows with \p poster instead of the fabric's RDMA WRITEs (another
+     * transport, e.g. TcpFlowTransport): called with each flow and its kind when it
+     * starts, it returns the flow's message id. Set before Install.
+     */
+    void SetPoster(std::function<uint64_t(const FlowSpec&, uint8_t)> poster);
+    /// A flow of the poster's transport finished (its record's id is the poster's):
+    /// its line of the HPCC-format FCT log of --flows.
+    void NotifyFinished(const RdmaFabric::MessageRecord& r);
 
     /**
      * \brief Post these flows on the fabric at their start times (low-level
@@ -166,13 +176,14 @@ class FlowWorkload : public Object
     int64_t m_stream;         //!< first RNG stream of the generator
     QpSharing m_qpSharing;    //!< one connection per flow or per host pair
 
-    Ptr<RdmaFabric> m_fabric;                           //!< where flows are posted
-    std::vector<FlowSpec> m_background;                 //!< generated flows
-    std::vector<FlowSpec> m_file;                       //!< flow-file flows
-    std::vector<Entry> m_schedule;                      //!< all flows by start time
-    size_t m_next;                                      //!< first entry not yet posted
-    EventId m_event;                                    //!< the pending PostDue
-    Time m_bgEnd;                                       //!< window end used
+    Ptr<RdmaFabric> m_fabric;                                   //!< where flows are posted
+    std::function<uint64_t(const FlowSpec&, uint8_t)> m_poster; //!< SetPoster
+    std::vector<FlowSpec> m_background;                         //!< generated flows
+    std::vector<FlowSpec> m_file;                               //!< flow-file flows
+    std::vector<Entry> m_schedule;                              //!< all flows by start time
+    size_t m_next;                                              //!< first entry not yet posted
+    EventId m_event;                                            //!< the pending PostDue
+    Time m_bgEnd;                                               //!< window end used
     std::unordered_map<uint64_t, FilePorts> m_ports;    //!< message id -> ports (file flows)
     std::unordered_map<uint64_t, uint16_t> m_nextSport; //!< src << 32 | dst -> flows posted
     std::ofstream m_fctTxt;                             //!< fct.txt, open with --flows

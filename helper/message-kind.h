@@ -35,6 +35,20 @@ MessageKindName(uint8_t kind)
     return kind < KIND_COUNT ? names[kind] : "unknown";
 }
 
+/// \return fct.csv's name of kind \p kind for a flow carried by TCP (--transport=tcp):
+/// the RDMA kind's name prefixed "tcp-"
+inline const char*
+TcpMessageKindName(uint8_t kind)
+{
+    static const char* const names[KIND_COUNT] = {"tcp-flow",
+                                                  "tcp-incast",
+                                                  "tcp-permutation",
+                                                  "tcp-alltoall",
+                                                  "tcp-collective",
+                                                  "tcp-background"};
+    return kind < KIND_COUNT ? names[kind] : "tcp-unknown";
+}
+
 } // namespace ns3
 
 #endif // MESSAGE_KIND_H

@@ -101,6 +101,7 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
             nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
         }
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
+        nic->SetHostCount(static_cast<uint32_t>(hosts.size()));
         fabric->m_nics.push_back(nic);
     }
     // Switches.

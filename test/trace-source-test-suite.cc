@@ -30,6 +30,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
+#include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/swift-congestion-control.h"
@@ -98,6 +99,7 @@ Table()
         AI_FABRIC_TRACE(RoceNetDevice, "PhyRxEnd", Packet::TracedCallback),
         AI_FABRIC_TRACE(RoceNetDevice, "PromiscSniffer", Packet::TracedCallback),
         AI_FABRIC_TRACE(RoceNetDevice, "Pfc", RoceNetDevice::PfcTracedCallback),
+        AI_FABRIC_TRACE(RoceNic, "IpDrop", Packet::TracedCallback),
         AI_FABRIC_TRACE(RoceSwitch, "Drop", RoceSwitch::DropTracedCallback),
         AI_FABRIC_TRACE(PfcWatchdog, "Storm", PfcWatchdog::StormTracedCallback),
         AI_FABRIC_TRACE(BackgroundTrafficGenerator,

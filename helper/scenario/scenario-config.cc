@@ -18,6 +18,7 @@
 #include "ns3/rounded-time.h"
 #include "ns3/routing-engine-registry.h"
 #include "ns3/string.h"
+#include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-registry.h"
 #include "ns3/workload-registry.h"
 
@@ -999,6 +1000,39 @@ BuildKnobs()
                        "host pair share one queue pair and run one after the other",
                        &C::qpSharing,
                        {"flow", "pair"}));
+    k.push_back(Choice("transport",
+                       "transport of the point-to-point workloads (incast, permutation, "
+                       "alltoall), --flows and --background: rdma (RDMA WRITEs on RC queue "
+                       "pairs) or tcp (ns-3's TCP over IPv4 on the hosts' RoCEv2 ports, with "
+                       "the host stack's latency; fct.csv kinds tcp-*; --fabric=rocev2 only; "
+                       "doc/tcp-over-fabric.md)",
+                       &C::transport,
+                       {"rdma", "tcp"}));
+    {
+        std::vector<std::string> variants;
+        for (const auto& v : TcpFlowTransport::Variants())
+        {
+            variants.push_back(v.first);
+        }
+        std::string names;
+        for (const auto& v : TcpFlowTransport::Variants())
+        {
+            names += (names.empty() ? "" : ", ") + v.first + " = " + v.second;
+        }
+        k.push_back(Choice("tcp-variant",
+                           "--transport=tcp's congestion control (ns-3's TCP variants: " + names +
+                               "); cubic is Linux's default (net.ipv4.tcp_congestion_control); "
+                               "every variant negotiates ECN when --ecn marks",
+                           &C::tcpVariant,
+                           variants));
+    }
+    k.push_back(Unsigned("tcp-priority",
+                         "--transport=tcp's traffic class (802.1p priority, DSCP = 8 x "
+                         "priority; ns3::RoceNic::IpPriority): lossless with --pfc=1 when it "
+                         "is --priority's class, lossy otherwise",
+                         &C::tcpPriority,
+                         0,
+                         7));
     k.push_back(
         Unsigned("seed", "ns-3 RngSeed", &C::seed, 1, std::numeric_limits<uint32_t>::max()));
     k.push_back(Unsigned("run", "ns-3 RngRun (substream)", &C::run, 0));
@@ -1696,6 +1730,22 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
                           " needs --pcap=1: without it no pcap is written");
+    }
+    if (transport != "tcp")
+    {
+        for (const char* flag : {"tcp-variant", "tcp-priority"})
+        {
+            if (Get(flag) != defaults.Get(flag))
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                                  " needs --transport=tcp: RDMA flows use --cc");
+            }
+        }
+    }
+    else if (fabric == "infiniband")
+    {
+        throw ConfigError("--transport=tcp does not apply to --fabric=infiniband; IP is "
+                          "carried over --fabric=rocev2's Ethernet ports");
     }
     if (allowLossyHeadroom && !pfc)
     {

@@ -133,6 +133,9 @@ class ScenarioConfig
     Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
     std::string flows;                         ///< flow file path ("" = none)
     std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
+    std::string transport{"rdma"};             ///< rdma | tcp: transport of the flows
+    std::string tcpVariant{"cubic"};           ///< --transport=tcp's congestion control
+    uint32_t tcpPriority{0};                   ///< --transport=tcp's traffic class
     uint32_t seed{1};                          ///< ns-3 RngSeed
     uint64_t run{1};                           ///< ns-3 RngRun
     Time stopTime{Seconds(1)};                 ///< simulated-time cap

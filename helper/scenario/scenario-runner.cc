@@ -46,6 +46,7 @@
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-graph.h"
 #include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
@@ -527,7 +528,9 @@ ScenarioRunner::ResolveCcPreset()
     {
         // An algorithm that reacts to delay alone (Swift, TIMELY: usesEcn false) gets
         // no marking, hence no CNP, unless --ecn=1 asks for it. Echoed as the value used.
-        m_config.ecn = !CongestionControlRegistry::Has(m_config.cc) ||
+        // TCP flows negotiate ECN (RFC 3168; DCTCP needs it): marking on.
+        m_config.ecn = m_config.transport == "tcp" ||
+                       !CongestionControlRegistry::Has(m_config.cc) ||
                        CongestionControlRegistry::Get(m_config.cc).usesEcn;
     }
     if (!m_config.ccPreset.empty() || !CongestionControlRegistry::Has(m_config.cc))
@@ -555,6 +558,10 @@ ScenarioRunner::BuildFabric()
     else
     {
         BuildRoceFabric();
+        if (m_config.transport == "tcp")
+        {
+            InstallTcp();
+        }
     }
 }
 
@@ -824,8 +831,39 @@ ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
     m_finished.push_back([this]() { return m_finishedMessages >= m_expectedMessages; });
     for (const auto& [src, dst] : pattern.pairs)
     {
-        m_fabric->PostWrite(src, dst, pattern.bytes, 0, pattern.kind);
+        if (m_tcp)
+        {
+            m_tcp->PostFlow(src, dst, pattern.bytes, 0, pattern.kind);
+        }
+        else
+        {
+            m_fabric->PostWrite(src, dst, pattern.bytes, 0, pattern.kind);
+        }
     }
+}
+
+void
+ScenarioRunner::InstallTcp()
+{
+    const ScenarioConfig& c = m_config;
+    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
+    NS_ABORT_MSG_IF(!roce, "--transport=tcp needs a RoCEv2 fabric (checked by the config)");
+    std::string typeName;
+    for (const auto& [name, type] : TcpFlowTransport::Variants())
+    {
+        if (name == c.tcpVariant)
+        {
+            typeName = type;
+        }
+    }
+    NS_ABORT_MSG_IF(typeName.empty(), "--tcp-variant=" << c.tcpVariant << " (checked)");
+    for (uint32_t h = 0; h < roce->GetNHosts(); ++h)
+    {
+        roce->GetNic(h)->SetAttribute("IpPriority", UintegerValue(c.tcpPriority));
+    }
+    m_tcp = CreateObject<TcpFlowTransport>();
+    m_tcp->SetAttribute("SegmentSize", UintegerValue(c.mtu));
+    m_tcp->Install(roce, TypeId::LookupByName(typeName), c.ecn.value_or(true));
 }
 
 void
@@ -876,6 +914,13 @@ ScenarioRunner::ScheduleFlows()
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
     m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
     m_flowWorkload->AssignStreams(100);
+    if (m_tcp)
+    {
+        Ptr<TcpFlowTransport> tcp = m_tcp;
+        m_flowWorkload->SetPoster([tcp](const FlowSpec& f, uint8_t kind) {
+            return tcp->PostFlow(f.src, f.dst, f.sizeBytes, f.id, kind);
+        });
+    }
     m_flowWorkload->Install(c, m_fabric);
     m_finished.push_back([this]() {
         return m_flowWorkload->AllPosted() && m_finishedFlows >= m_flowWorkload->GetMessageCount();
@@ -925,27 +970,12 @@ ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
     m_fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
-        [this, w](const RdmaFabric::MessageRecord& r) {
-            FctRecord f;
-            f.flowId = r.id;
-            f.src = r.src;
-            f.dst = r.dst;
-            f.sizeBytes = r.bytes;
-            f.startNs = r.start.GetNanoSeconds();
-            f.fctNs = (r.end - r.start).GetNanoSeconds();
-            f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
-            f.kind = MessageKindName(r.kind);
-            w->AppendFct(f);
-            if (r.kind == KIND_FLOW || r.kind == KIND_BACKGROUND)
-            {
-                m_finishedFlows++;
-            }
-            else if (r.kind != KIND_COLLECTIVE) // (the collective workload counts its own)
-            {
-                m_finishedMessages++; // a point-to-point workload's
-            }
-            MaybeFinish();
-        }));
+        [this](const RdmaFabric::MessageRecord& r) { OnMessage(r, false); }));
+    if (m_tcp)
+    {
+        m_tcp->SetMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [this](const RdmaFabric::MessageRecord& r) { OnMessage(r, true); }));
+    }
     Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
     if (!roce)
     {
@@ -959,6 +989,10 @@ ScenarioRunner::ConnectMonitors()
         for (uint32_t i = 0; i < n->GetNDevices(); ++i)
         {
             Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(n->GetDevice(i));
+            if (!dev)
+            {
+                continue; // a host's loopback device (--transport=tcp)
+            }
             uint32_t port = i;
             dev->TraceConnectWithoutContext(
                 "Pfc",
@@ -990,6 +1024,34 @@ ScenarioRunner::ConnectMonitors()
                     }
                 }));
     }
+}
+
+void
+ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
+{
+    FctRecord f;
+    f.flowId = r.id;
+    f.src = r.src;
+    f.dst = r.dst;
+    f.sizeBytes = r.bytes;
+    f.startNs = r.start.GetNanoSeconds();
+    f.fctNs = (r.end - r.start).GetNanoSeconds();
+    f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
+    f.kind = tcp ? TcpMessageKindName(r.kind) : MessageKindName(r.kind);
+    m_writer->AppendFct(f);
+    if (tcp && m_flowWorkload)
+    {
+        m_flowWorkload->NotifyFinished(r); // (RDMA flows reach it from the fabric)
+    }
+    if (r.kind == KIND_FLOW || r.kind == KIND_BACKGROUND)
+    {
+        m_finishedFlows++;
+    }
+    else if (r.kind != KIND_COLLECTIVE) // (the collective workload counts its own)
+    {
+        m_finishedMessages++; // a point-to-point workload's
+    }
+    MaybeFinish();
 }
 
 void
@@ -1068,7 +1130,8 @@ ScenarioRunner::SampleQueues()
 void
 ScenarioRunner::MaybeFinish()
 {
-    if (m_workDone || m_finished.empty() || m_fabric->GetPendingMessages() != 0)
+    if (m_workDone || m_finished.empty() || m_fabric->GetPendingMessages() != 0 ||
+        (m_tcp && m_tcp->GetPendingFlows() != 0))
     {
         return;
     }
@@ -1340,6 +1403,25 @@ ScenarioRunner::Run()
     nlohmann::json summary = MakeSummary(wall, complete);
     try
     {
+        if (m_tcp)
+        {
+            Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
+            uint64_t sent = 0;
+            uint64_t received = 0;
+            uint64_t drops = 0;
+            for (uint32_t h = 0; h < roce->GetNHosts(); ++h)
+            {
+                sent += roce->GetNic(h)->GetIpSent();
+                received += roce->GetNic(h)->GetIpReceived();
+                drops += roce->GetNic(h)->GetIpDrops();
+            }
+            summary["tcp"] = {{"variant", m_config.tcpVariant},
+                              {"flows", m_tcp->GetFlowCount()},
+                              {"unfinished_flows", m_tcp->GetPendingFlows()},
+                              {"nic_ip_packets_sent", sent},
+                              {"nic_ip_packets_received", received},
+                              {"nic_ip_drops", drops}};
+        }
         if (m_flowWorkload)
         {
             summary["flow_workload"] = {

@@ -8,6 +8,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-fabric.h"
 #include "ns3/topology-helper.h"
 #include "ns3/workload-registry.h"
 
@@ -31,6 +32,7 @@ class FlowWorkload;
 class CollectiveWorkload;
 class DeadlockDetector;
 class PfcWatchdog;
+class TcpFlowTransport;
 
 /**
  * \ingroup ai-fabric
@@ -99,6 +101,10 @@ class ScenarioRunner
     void ConnectIbDrops();
     void SampleQueues();
     void MaybeFinish();
+    /// --transport=tcp: ns-3's internet stack and TCP on every host (BuildRoceFabric)
+    void InstallTcp();
+    /// One finished message or TCP flow: its fct.csv row and the end-of-run counts.
+    void OnMessage(const RdmaFabric::MessageRecord& r, bool tcp);
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
     /// summary.json's failures: each failed cable, its ends, times and link_down drops.
     nlohmann::json FailuresJson() const;
@@ -121,6 +127,7 @@ class ScenarioRunner
     uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;
+    Ptr<TcpFlowTransport> m_tcp;      //!< --transport=tcp: carries the flows
     Ptr<DeadlockDetector> m_detector; //!< when --deadlock-stall-time > 0
     Ptr<PfcWatchdog> m_watchdog;      //!< when --pfc-watchdog is set
     bool m_workDone{false};

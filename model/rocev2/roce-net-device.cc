@@ -730,11 +730,30 @@ RoceNetDevice::IsBridge() const
 }
 
 bool
-RoceNetDevice::Send(Ptr<Packet> /* packet */, const Address& /* dest */, uint16_t /* proto */)
+RoceNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t protocolNumber)
 {
-    // RDMA traffic bypasses the IP stack: frames come from the owner's dequeue.
-    NS_LOG_WARN("RoceNetDevice::Send is not used; frames are pulled from the NIC or switch");
-    return false;
+    // RDMA traffic bypasses this: its frames come from the owner's dequeue. A host's
+    // IP stack hands its packets here; the NIC frames them (RoceNic::SendPacket) and
+    // resolves the next hop from the IPv4 destination itself (NeedsArp is false, so
+    // the stack passes the broadcast address).
+    if (m_owner == nullptr)
+    {
+        return false;
+    }
+    return m_owner->SendPacket(*this, packet, protocolNumber);
+}
+
+void
+RoceNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from)
+{
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, protocol, from, m_address, NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, protocol, from);
+    }
 }
 
 bool

@@ -110,6 +110,13 @@ class RoceNetDevice : public NetDevice
     /// keeps of its cable is read again at the next frame.
     void ForgetCable();
 
+    /**
+     * Hand \p packet (Ethernet header removed) to the node's protocol stack: the
+     * promiscuous and receive callbacks of NetDevice, as a packet for this host.
+     * The NIC calls it for the IP frames it receives (RoceNic).
+     */
+    void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
+
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
     bool IsPeerPaused(uint8_t prio) const;

@@ -10,7 +10,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/imm-header.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -88,7 +90,48 @@ RoceNic::GetTypeId()
                 "infinite (no receive queue).",
                 DataRateValue(DataRate(0)),
                 MakeDataRateAccessor(&RoceNic::SetHostDrainRate, &RoceNic::GetHostDrainRate),
-                MakeDataRateChecker());
+                MakeDataRateChecker())
+            .AddAttribute("IpPriority",
+                          "Traffic class (802.1p priority) of the host IP stack's packets "
+                          "(NetDevice::Send, e.g. ns-3's TCP): the NIC writes DSCP = 8 x "
+                          "priority into their IPv4 header (the PCP too with UseVlan), which "
+                          "the switches classify by. Lossless only if the switches' "
+                          "ns3::SharedBufferMmu::LosslessPriorities hold it; 0 = best effort",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceNic::m_ipPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("IpSendDelay",
+                          "Host stack send path of an IP packet, per packet (time): from the "
+                          "application's send to the frame queued in the NIC. Default 1.6 us: "
+                          "Linux 5.4.80's measured best-case send path of a short message, "
+                          "1.475-1.71 us (system call, transport, IP and driver; Ousterhout, "
+                          "'A Linux Kernel Implementation of the Homa Transport Protocol', "
+                          "USENIX ATC 2021, HomaModule perf.txt, January 2021 timelines)",
+                          TimeValue(NanoSeconds(1600)),
+                          MakeTimeAccessor(&RoceNic::m_ipSendDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("IpReceiveDelay",
+                          "Host stack receive path of an IP packet, per packet (time): from "
+                          "the frame's arrival at the NIC to the stack having it. Default "
+                          "3.15 us: the same measurement's receive path, 3.08-3.22 us "
+                          "(interrupt, NAPI, SoftIRQ, IP, transport, thread wakeup, system "
+                          "call)",
+                          TimeValue(NanoSeconds(3150)),
+                          MakeTimeAccessor(&RoceNic::m_ipReceiveDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("IpQueuePackets",
+                          "IP packets the NIC holds for the wire (IpSendDelay included); when "
+                          "full it stops its transmit queue (NetDeviceQueueInterface) and the "
+                          "stack's queue disc holds the next ones, as a driver's full ring "
+                          "does (1000: Linux's default txqueuelen of an Ethernet device)",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RoceNic::m_ipQueuePackets),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("IpDrop",
+                            "An IP packet of the host stack the NIC dropped (queue full, an "
+                            "unknown destination, a protocol other than IPv4)",
+                            MakeTraceSourceAccessor(&RoceNic::m_ipDropTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -112,6 +155,8 @@ RoceNic::DoDispose()
         q.clear();
     }
     m_controlMask = 0;
+    m_ipFrames.clear();
+    m_txQueue = nullptr;
     m_device = nullptr;
     RdmaNic::DoDispose();
 }
@@ -163,6 +208,13 @@ RoceNic::Setup(Ptr<RoceNetDevice> device, uint32_t hostIndex, Ipv4Address ip, Ma
     m_mac = mac;
     device->SetAddress(mac);
     device->SetOwner(this);
+    // Flow control towards the host's traffic control layer, as a driver's stopped
+    // transmit queue (netif_stop_queue): IpQueuePackets held, the stack's queue disc
+    // keeps the next ones.
+    if (!device->GetObject<NetDeviceQueueInterface>())
+    {
+        device->AggregateObject(CreateObject<NetDeviceQueueInterface>());
+    }
 }
 
 Ptr<RdmaQueuePair>
@@ -231,7 +283,7 @@ RoceNic::HasFrame(const RoceNetDevice& /* dev */, uint8_t /* pausedMask */) cons
     // (WakeQueuePair, QueueControl, a pause's end), which then pulls, or asks for the
     // frame's end, itself: no event. Windows, pacing and PFC decide at dequeue time
     // (an exact answer for active queue pairs would repeat its scan).
-    return m_controlMask != 0 || HasActiveQueuePairs();
+    return m_controlMask != 0 || !m_ipFrames.empty() || HasActiveQueuePairs();
 }
 
 bool
@@ -250,14 +302,22 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         }
         return true;
     }
+    // IP packets of the host stack take turns with RDMA data, packet by packet.
+    const bool ipReady =
+        __builtin_expect(!m_ipFrames.empty(), false) && ((pausedMask >> m_ipPriority) & 1) == 0;
+    if (ipReady && m_ipTurn)
+    {
+        return DequeueIp(frame);
+    }
     const Time now = FabricSimulator::Now();
     RdmaQueuePair* qp = NextSender(now, [pausedMask](const RdmaQueuePair& q) {
         return (pausedMask & (1U << q.GetPriority())) != 0;
     });
     if (qp == nullptr)
     {
-        return false;
+        return ipReady && DequeueIp(frame);
     }
+    m_ipTurn = ipReady;
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     BuildData(*qp, s, frame);
     return true;
@@ -385,6 +445,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         ((m_stalledMask >> (view.hasVlan ? view.pcp : view.dscp >> 3)) & 1) != 0)
     {
         m_stalledDrops++;
+        return;
+    }
+    if (__builtin_expect(!view.isRoce, false))
+    {
+        ReceiveIp(frame);
         return;
     }
     const uint8_t op = view.bthOpcode;
@@ -530,6 +595,152 @@ uint64_t
 RoceNic::GetStalledDrops() const
 {
     return m_stalledDrops;
+}
+
+void
+RoceNic::SetHostCount(uint32_t hosts)
+{
+    m_hostCount = hosts;
+}
+
+bool
+RoceNic::SendPacket(RoceNetDevice& /* dev */, Ptr<Packet> packet, uint16_t protocol)
+{
+    // IPv4 only: the switches route IPv4 destinations (RoceSwitch); IPv6 is not carried.
+    Ipv4Header ip;
+    if (protocol != RoceEthernetHeader::ETHERTYPE_IPV4 ||
+        packet->PeekHeader(ip) < Ipv4Header().GetSerializedSize())
+    {
+        m_ipDrops++;
+        m_ipDropTrace(packet);
+        return false;
+    }
+    // The next hop is the destination host itself (routed by the switches): its
+    // address gives its host index, hence its MAC, without ARP.
+    const uint32_t dstHost = HostIndexOf(ip.GetDestination());
+    if (dstHost >= m_hostCount || dstHost == m_hostIndex)
+    {
+        m_ipDrops++;
+        m_ipDropTrace(packet);
+        return false;
+    }
+    // One more packet held (delayed by the stack or queued): at IpQueuePackets the
+    // transmit queue stops, so the stack's queue disc holds the next ones.
+    m_ipHeld++;
+    if (m_ipHeld >= m_ipQueuePackets)
+    {
+        if (Ptr<NetDeviceQueueInterface> q = m_device->GetObject<NetDeviceQueueInterface>())
+        {
+            m_txQueue = q->GetTxQueue(0);
+            m_txQueue->Stop();
+        }
+    }
+    if (m_ipSendDelay.IsZero())
+    {
+        QueueIp(packet, dstHost);
+    }
+    else
+    {
+        Simulator::Schedule(m_ipSendDelay, &RoceNic::QueueIp, this, packet, dstHost);
+    }
+    return true;
+}
+
+void
+RoceNic::QueueIp(Ptr<Packet> packet, uint32_t dstHost)
+{
+    if (m_ipFrames.size() >= m_ipQueuePackets)
+    {
+        // (Only a stack that sends into a stopped transmit queue gets here.)
+        m_ipHeld--;
+        m_ipDrops++;
+        m_ipDropTrace(packet);
+        return;
+    }
+    // The class: DSCP = 8 x IpPriority, the ECN bits as the stack set them.
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(m_ipPriority << 3));
+    ip.EnableChecksum();
+    packet->AddHeader(ip);
+    RoceEthernetHeader eth;
+    eth.SetSource(m_mac);
+    eth.SetDestination(HostMac(dstHost));
+    eth.SetEtherType(RoceEthernetHeader::ETHERTYPE_IPV4);
+    if (m_useVlan)
+    {
+        eth.SetVlan(m_ipPriority, false, 0);
+    }
+    packet->AddHeader(eth);
+    if (packet->GetSize() < MIN_FRAME_BYTES)
+    {
+        // IEEE 802.3 minimum frame: 64 bytes with the FCS; the receiver's IPv4
+        // trims the padding by the header's total length.
+        packet->AddPaddingAtEnd(MIN_FRAME_BYTES - packet->GetSize());
+    }
+    RoceFrameView view;
+    RoceFrame::Peek(*packet, view);
+    m_ipFrames.push_back(RoceParsedFrame(packet, view));
+    m_ipSent++;
+    m_device->NotifyDataAvailable();
+}
+
+bool
+RoceNic::DequeueIp(RoceParsedFrame& frame)
+{
+    frame = std::move(m_ipFrames.front());
+    m_ipFrames.pop_front();
+    m_ipTurn = false;
+    m_ipHeld--;
+    if (m_txQueue && m_txQueue->IsStopped() && m_ipHeld < m_ipQueuePackets)
+    {
+        // Woken from an event of its own: the stack sends from the wake at once, and
+        // this port is pulling a frame now.
+        Simulator::ScheduleNow(&NetDeviceQueue::Wake, m_txQueue);
+    }
+    return true;
+}
+
+void
+RoceNic::ReceiveIp(RoceParsedFrame& frame)
+{
+    if (!frame.view.isIpv4)
+    {
+        return; // nothing else reaches a host (pause frames stop at its port)
+    }
+    Ptr<Packet> p = frame.GetPacket()->Copy();
+    RoceEthernetHeader eth;
+    p->RemoveHeader(eth);
+    m_ipReceived++;
+    if (m_ipReceiveDelay.IsZero())
+    {
+        m_device->DeliverUp(p, eth.GetEtherType(), eth.GetSource());
+        return;
+    }
+    Simulator::Schedule(m_ipReceiveDelay,
+                        &RoceNetDevice::DeliverUp,
+                        m_device,
+                        p,
+                        eth.GetEtherType(),
+                        Address(eth.GetSource()));
+}
+
+uint64_t
+RoceNic::GetIpSent() const
+{
+    return m_ipSent;
+}
+
+uint64_t
+RoceNic::GetIpReceived() const
+{
+    return m_ipReceived;
+}
+
+uint64_t
+RoceNic::GetIpDrops() const
+{
+    return m_ipDrops;
 }
 
 } // namespace ns3

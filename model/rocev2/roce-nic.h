@@ -23,6 +23,7 @@
 namespace ns3
 {
 
+class NetDeviceQueue;
 class RoceNetDevice;
 
 /**
@@ -97,6 +98,18 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     /// \return frames discarded because the receive pipeline was stalled
     uint64_t GetStalledDrops() const;
 
+    /// The number of hosts of the fabric: IP packets to other addresses are dropped.
+    void SetHostCount(uint32_t hosts);
+    /// \return IP packets of the host stack framed and queued for the wire
+    uint64_t GetIpSent() const;
+    /// \return IP frames received and handed to the host stack
+    uint64_t GetIpReceived() const;
+    /// \return IP packets dropped (IpDrop: queue full, unknown destination, not IPv4)
+    uint64_t GetIpDrops() const;
+
+    /// Ethernet's minimum frame without its FCS (IEEE 802.3: 64 bytes with it).
+    static constexpr uint32_t MIN_FRAME_BYTES = 60;
+
     /// Host-index to address conventions shared by every RoCEv2 part.
     static Ipv4Address HostAddress(uint32_t hostIndex);
     static uint32_t HostIndexOf(Ipv4Address ip);
@@ -110,6 +123,19 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    /**
+     * An IPv4 packet of the host stack (NetDevice::Send): after IpSendDelay it is
+     * framed (Ethernet to the destination host's MAC, DSCP and PCP of IpPriority) and
+     * queued for the wire, where it takes turns with RDMA data.
+     */
+    bool SendPacket(RoceNetDevice& dev, Ptr<Packet> packet, uint16_t protocol) override;
+    /// Frame \p packet to host \p dstHost and queue it (SendPacket, IpSendDelay later).
+    void QueueIp(Ptr<Packet> packet, uint32_t dstHost);
+    /// Move the first queued IP frame into \p frame. \return true
+    [[gnu::noinline]] bool DequeueIp(RoceParsedFrame& frame);
+    /// A frame that is not RoCEv2 arrived: an IP packet for the host stack, handed up
+    /// without its Ethernet header IpReceiveDelay later.
+    [[gnu::noinline]] void ReceiveIp(RoceParsedFrame& frame);
     void NotifyPort() override;
     /// The fields of data packet \p s of \p qp (what its frame's bytes carry).
     RoceFrameFields DataFrameFields(const RdmaQueuePair& qp, const RdmaSegment& s) const;
@@ -194,6 +220,21 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint8_t m_controlMask{0};   //!< bit p: m_control[p] is not empty
     uint8_t m_stalledMask{0};   //!< priorities whose receive is stalled
     uint64_t m_stalledDrops{0}; //!< frames discarded while stalled
+
+    // The host IP stack's path (SendPacket, ReceiveIp).
+    FrameFifo<RoceParsedFrame> m_ipFrames; //!< IP frames waiting for the wire
+    bool m_ipTurn{false};                  //!< the next frame is an IP one, if one waits
+    uint8_t m_ipPriority{0};               //!< IpPriority
+    uint32_t m_ipQueuePackets{1000};       //!< IpQueuePackets
+    uint32_t m_hostCount{0};               //!< SetHostCount
+    uint32_t m_ipHeld{0};                  //!< IP packets accepted and not yet on the wire
+    Ptr<NetDeviceQueue> m_txQueue; //!< the stack's view of the transmit queue (flow control)
+    Time m_ipSendDelay;            //!< IpSendDelay
+    Time m_ipReceiveDelay;         //!< IpReceiveDelay
+    uint64_t m_ipSent{0};          //!< GetIpSent
+    uint64_t m_ipReceived{0};      //!< GetIpReceived
+    uint64_t m_ipDrops{0};         //!< GetIpDrops
+    TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
 };
 
 } // namespace ns3

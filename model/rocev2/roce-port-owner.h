@@ -11,6 +11,7 @@
 namespace ns3
 {
 
+class Packet;
 class RoceNetDevice;
 class RoceParsedFrame;
 
@@ -37,6 +38,19 @@ class RocePortOwner
     virtual bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const = 0;
     /// \p frame arrived on port dev; the owner may move it away.
     virtual void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) = 0;
+
+    /**
+     * A packet of the host's own network stack (ns-3's IPv4 over this port,
+     * NetDevice::Send): frame and send it. \p protocol is its EtherType.
+     * \return false if the owner takes none (a switch port, or a protocol it does
+     * not carry); the stack counts the packet as dropped then.
+     */
+    virtual bool SendPacket(RoceNetDevice& /* dev */,
+                            Ptr<Packet> /* packet */,
+                            uint16_t /* protocol */)
+    {
+        return false;
+    }
 };
 
 } // namespace ns3

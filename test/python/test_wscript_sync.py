@@ -224,7 +224,13 @@ def test_tests_and_examples_follow_waf_switches():
     bld = run_wscript(SOURCE_DIR, tests=False, examples=False)
     assert bld.test_libraries == {}
     assert sorted(bld.programs) == ["ai-fabric-sim"]
-    assert bld.modules["ai-fabric"].dependencies == ["core", "network", "internet"]
+    assert bld.modules["ai-fabric"].dependencies == [
+        "core",
+        "network",
+        "internet",
+        "applications",
+        "flow-monitor",
+    ]
 
 
 def test_wscript_names_no_source_files():

@@ -554,6 +554,13 @@ RoceFrame::Peek(const Packet& p, RoceFrameView& v)
     v.srcIp = Be32(ip + 12);
     v.dstIp = Be32(ip + 16);
     off += ihl;
+    if (v.ipProtocol == IP_PROTO_TCP && n >= off + 4)
+    {
+        // TCP's ports lead its header as UDP's do: the 5-tuple ECMP hashes.
+        v.udpSrc = Be16(b + off);
+        v.udpDst = Be16(b + off + 2);
+        return true;
+    }
     if (v.ipProtocol != IP_PROTO_UDP || n < off + UDP_BYTES)
     {
         return true;

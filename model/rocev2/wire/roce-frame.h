@@ -69,8 +69,8 @@ struct RoceFrameView
     uint32_t frameBytes;      //!< whole frame, FCS excluded
     uint32_t srcIp;           //!< IPv4 source (host order)
     uint32_t dstIp;           //!< IPv4 destination (host order)
-    uint16_t udpSrc;          //!< UDP source port
-    uint16_t udpDst;          //!< UDP destination port
+    uint16_t udpSrc;          //!< UDP (or TCP) source port
+    uint16_t udpDst;          //!< UDP (or TCP) destination port
     uint8_t ipProtocol;       //!< IPv4 protocol (17 = UDP)
     uint8_t dscp;             //!< IPv4 DSCP
     uint8_t ecn;              //!< IPv4 ECN (3 = CE)
@@ -239,6 +239,7 @@ class RoceFrame
   public:
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; //!< IANA port of RoCEv2
     static constexpr uint8_t IP_PROTO_UDP = 17;       //!< IPv4 protocol number of UDP
+    static constexpr uint8_t IP_PROTO_TCP = 6;        //!< IPv4 protocol number of TCP
     static constexpr uint32_t PEEK_BYTES = 80;        //!< bytes Peek copies at most
     static constexpr uint8_t INITIAL_TTL = RoceFrameFields::INITIAL_TTL; //!< a NIC's TTL
 
