@@ -88,7 +88,20 @@ RoceNic::GetTypeId()
                 "infinite (no receive queue).",
                 DataRateValue(DataRate(0)),
                 MakeDataRateAccessor(&RoceNic::SetHostDrainRate, &RoceNic::GetHostDrainRate),
-                MakeDataRateChecker());
+                MakeDataRateChecker())
+            .AddAttribute("IntEnabled",
+                          "In-band network telemetry for INT-based congestion control (HPCC, "
+                          "Li et al., SIGCOMM 2019): data frames carry an INT block "
+                          "(IntHeader, 44 bytes after the BTH's extended headers, DSCP bit "
+                          "RoceFrame::INT_DSCP_BIT set) that switches fill, ACKs echo the "
+                          "block of the data packet they acknowledge, and the sender's "
+                          "congestion control reads it (RdmaAckSample::intHeader). The "
+                          "fabric helpers set it from the congestion control (usesInt). "
+                          "Default false: no block, no per-packet work. Set it before the "
+                          "queue pairs are created.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_intEnabled),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -204,7 +217,8 @@ RoceNic::GetFullPacketWireBytes() const
     f.useVlan = m_useVlan;
     f.opcode = RdmaOpcode::WRITE_MIDDLE;
     f.payloadBytes = m_mtu;
-    return RoceFrame::HeaderBytes(f) + m_mtu + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    return RoceFrame::HeaderBytes(f) + m_mtu + RoceEthernetHeader::WIRE_OVERHEAD_BYTES +
+           (m_intEnabled ? IntHeader::SIZE : 0);
 }
 
 uint32_t
@@ -214,7 +228,8 @@ RoceNic::GetAckWireBytes() const
     f.useVlan = m_useVlan;
     f.opcode = RdmaOpcode::ACKNOWLEDGE;
     f.hasAeth = true;
-    return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES +
+           (m_intEnabled ? IntHeader::SIZE : 0);
 }
 
 void
@@ -312,6 +327,15 @@ RoceNic::MakeFrameTemplates(const RdmaQueuePair& qp)
     RoceFrame::Describe(DataFrameFields(qp, middle), t.data);
     RoceFrame::Describe(ControlFrameFields(qp, RdmaOpcode::ACKNOWLEDGE, 0, 0, false), t.ack);
     RoceFrame::Describe(ControlFrameFields(qp, RdmaOpcode::CNP, 0, 0, false), t.cnp);
+    if (m_intEnabled)
+    {
+        // Data and ACKs carry the INT block (CNPs do not): the DSCP bit says so.
+        for (RoceFrameView* v : {&t.data, &t.ack})
+        {
+            v->dscp |= RoceFrame::INT_DSCP_BIT;
+            v->frameBytes += IntHeader::SIZE;
+        }
+    }
 }
 
 void
@@ -343,6 +367,12 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
         v.imm = static_cast<uint32_t>(s.psn);
         v.frameBytes += ImmHeader::SIZE;
     }
+    if (m_intEnabled)
+    {
+        // Its bytes now, with an empty INT block: the switches write into them.
+        frame = RoceParsedFrame(RoceFrame::Materialize(v), v);
+        return;
+    }
     RoceFrame::CompleteParsed(frame);
 }
 
@@ -362,8 +392,22 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
         v.ipId = EncodeEchoHops(m_echoTtl) | m_echoIpId;
+        if (m_intEnabled)
+        {
+            // The records of the data packet it answers (none: an empty block).
+            IntHeader echo = m_echoInt;
+            echo.SetEcho(true);
+            frame = RoceParsedFrame(RoceFrame::MaterializeWithInt(v, echo), v);
+        }
+        else
+        {
+            RoceFrame::CompleteParsed(frame);
+        }
     }
-    RoceFrame::CompleteParsed(frame);
+    else
+    {
+        RoceFrame::CompleteParsed(frame);
+    }
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {
@@ -385,6 +429,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         ((m_stalledMask >> (view.hasVlan ? view.pcp : view.dscp >> 3)) & 1) != 0)
     {
         m_stalledDrops++;
+        return;
+    }
+    if (m_intEnabled)
+    {
+        ReceiveIntFrame(frame);
         return;
     }
     const uint8_t op = view.bthOpcode;
@@ -415,6 +464,47 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
         DecodeEchoHops(ipId));
     m_echoTtl = RoceFrame::INITIAL_TTL;
+}
+
+void
+RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
+{
+    const RoceFrameView& view = frame.view;
+    const uint8_t op = view.bthOpcode;
+    IntHeader h;
+    const bool hasInt = RoceFrame::HasInt(view) && RoceFrame::ReadInt(frame, h);
+    if (m_hostModel && RdmaOpcode::IsData(op))
+    {
+        m_hostInt.push_back(h); // the host model is one FIFO server: in arrival order
+        ReceiveThroughHost(view, FabricSimulator::Now());
+        return;
+    }
+    m_echoTtl = view.ttl;
+    if (RdmaOpcode::IsData(op))
+    {
+        m_echoInt = h;
+    }
+    const uint32_t intBytes = RoceFrame::HasInt(view) ? IntHeader::SIZE : 0;
+    const uint16_t ipId = view.ipId;
+    Deliver(
+        view.destQp,
+        op,
+        view.psn,
+        view.aethSyndrome,
+        [&view, op, intBytes] {
+            // The frame minus IPv4, UDP, BTH, optional RETH/ImmDt, INT and the ICRC.
+            return view.frameBytes -
+                   (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                    (RdmaOpcode::HasImm(op) ? 4 : 0) + intBytes + 4);
+        },
+        view.ackReq,
+        view.ecn == ECN_CE,
+        FabricSimulator::Now(),
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
+        DecodeEchoHops(ipId),
+        op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr);
+    m_echoTtl = RoceFrame::INITIAL_TTL;
+    m_echoInt = IntHeader();
 }
 
 void
@@ -469,9 +559,10 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
     // taken the packets before it, then HostDelay later the packet is the host's (and
     // the transport answers). The endpoint delay is that time minus the arrival.
     const uint8_t op = view.bthOpcode;
-    const uint32_t payload =
-        view.frameBytes - (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
-                           (RdmaOpcode::HasImm(op) ? 4 : 0) + 4);
+    const uint32_t payload = view.frameBytes -
+                             (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                              (RdmaOpcode::HasImm(op) ? 4 : 0) + 4) -
+                             (m_intEnabled && RoceFrame::HasInt(view) ? IntHeader::SIZE : 0);
     Time done = std::max(now, m_hostBusyUntil);
     if (m_hostDrainRate.GetBitRate() != 0)
     {
@@ -498,6 +589,11 @@ RoceNic::DeliverFromHost(HostArrival a)
     const Time now = Simulator::Now();
     m_echoTtl = a.ttl;
     m_echoIpId = EncodeEchoDelay(now - a.arrival);
+    if (m_intEnabled && !m_hostInt.empty())
+    {
+        m_echoInt = m_hostInt.front();
+        m_hostInt.pop_front();
+    }
     const uint32_t payload = a.payload;
     Deliver(
         a.destQp,
@@ -510,6 +606,10 @@ RoceNic::DeliverFromHost(HostArrival a)
         now);
     m_echoTtl = RoceFrame::INITIAL_TTL;
     m_echoIpId = 0;
+    if (m_intEnabled)
+    {
+        m_echoInt = IntHeader();
+    }
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/frame-fifo.h"
+#include "ns3/int-header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -18,6 +19,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <deque>
 #include <vector>
 
 namespace ns3
@@ -155,11 +157,15 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
     /// The host has \p a: the transport places it and answers, echoing its delay.
     void DeliverFromHost(HostArrival a);
+    /// ReceiveFrame with IntEnabled: the data frame's INT block kept for its ACK's
+    /// echo, an ACK's block handed to the queue pair's congestion control.
+    [[gnu::noinline]] void ReceiveIntFrame(RoceParsedFrame& frame);
 
     // Attributes
     uint8_t m_controlPriority;
     bool m_useVlan;
     bool m_ecnCapable;
+    bool m_intEnabled{false}; //!< attribute IntEnabled
     Time m_hostDelay;         //!< per-packet host (PCIe/DMA) delay at the receiver
     DataRate m_hostDrainRate; //!< rate the host takes payload bytes; 0 = infinite
 
@@ -191,9 +197,11 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     /// ACK/NAK/CNP frames by priority, sent before data (highest priority first)
     std::array<FrameFifo<RoceParsedFrame>, 8> m_control;
-    uint8_t m_controlMask{0};   //!< bit p: m_control[p] is not empty
-    uint8_t m_stalledMask{0};   //!< priorities whose receive is stalled
-    uint64_t m_stalledDrops{0}; //!< frames discarded while stalled
+    uint8_t m_controlMask{0};        //!< bit p: m_control[p] is not empty
+    uint8_t m_stalledMask{0};        //!< priorities whose receive is stalled
+    uint64_t m_stalledDrops{0};      //!< frames discarded while stalled
+    IntHeader m_echoInt;             //!< IntEnabled: the delivered data's INT, for its ACK
+    std::deque<IntHeader> m_hostInt; //!< IntEnabled: INT of data frames in the host model
 };
 
 } // namespace ns3
