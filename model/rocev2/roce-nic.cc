@@ -186,6 +186,11 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     {
         m_templates.emplace_back(); // a new QPN (else a released one's, overwritten)
     }
+    if (m_intEnabled)
+    {
+        m_qpInt.resize(m_templates.size());
+        m_qpInt[qp->GetLocalQpn() - 1] = IntHeader(); // nothing to echo yet
+    }
     MakeFrameTemplates(*qp);
     m_fullPacketWireBytes = GetFullPacketWireBytes(); // (Mtu, UseVlan may change after Setup)
     return qp;
@@ -395,7 +400,9 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         if (m_intEnabled)
         {
             // The records of the data packet it answers (none: an empty block).
-            IntHeader echo = m_echoInt;
+            // The latest records of this queue pair's data (an ACK a timer sends too).
+            const uint32_t i = qp.GetLocalQpn() - 1;
+            IntHeader echo = i < m_qpInt.size() ? m_qpInt[i] : IntHeader();
             echo.SetEcho(true);
             frame = RoceParsedFrame(RoceFrame::MaterializeWithInt(v, echo), v);
         }
@@ -482,7 +489,10 @@ RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
     m_echoTtl = view.ttl;
     if (RdmaOpcode::IsData(op))
     {
-        m_echoInt = h;
+        if (view.destQp >= 1 && view.destQp <= m_qpInt.size())
+        {
+            m_qpInt[view.destQp - 1] = h;
+        }
     }
     const uint32_t intBytes = RoceFrame::HasInt(view) ? IntHeader::SIZE : 0;
     const uint16_t ipId = view.ipId;
@@ -504,7 +514,6 @@ RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
         DecodeEchoHops(ipId),
         op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr);
     m_echoTtl = RoceFrame::INITIAL_TTL;
-    m_echoInt = IntHeader();
 }
 
 void
@@ -591,7 +600,10 @@ RoceNic::DeliverFromHost(HostArrival a)
     m_echoIpId = EncodeEchoDelay(now - a.arrival);
     if (m_intEnabled && !m_hostInt.empty())
     {
-        m_echoInt = m_hostInt.front();
+        if (a.destQp >= 1 && a.destQp <= m_qpInt.size())
+        {
+            m_qpInt[a.destQp - 1] = m_hostInt.front();
+        }
         m_hostInt.pop_front();
     }
     const uint32_t payload = a.payload;
@@ -606,10 +618,6 @@ RoceNic::DeliverFromHost(HostArrival a)
         now);
     m_echoTtl = RoceFrame::INITIAL_TTL;
     m_echoIpId = 0;
-    if (m_intEnabled)
-    {
-        m_echoInt = IntHeader();
-    }
 }
 
 void

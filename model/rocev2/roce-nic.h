@@ -200,7 +200,7 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint8_t m_controlMask{0};        //!< bit p: m_control[p] is not empty
     uint8_t m_stalledMask{0};        //!< priorities whose receive is stalled
     uint64_t m_stalledDrops{0};      //!< frames discarded while stalled
-    IntHeader m_echoInt;             //!< IntEnabled: the delivered data's INT, for its ACK
+    std::vector<IntHeader> m_qpInt;  //!< IntEnabled: latest data INT by local QPN - 1
     std::deque<IntHeader> m_hostInt; //!< IntEnabled: INT of data frames in the host model
 };
 

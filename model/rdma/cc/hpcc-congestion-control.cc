@@ -193,7 +193,11 @@ bool
 HpccCongestionControl::Update(const IntHeader& h, bool updateWc)
 {
     const uint32_t n = h.GetNHops();
-    if (!m_haveRecords || n != m_prevHops || n == 0)
+    if (n == 0)
+    {
+        return false; // no record (nothing echoed yet): the history stays
+    }
+    if (!m_haveRecords || n != m_prevHops)
     {
         // The first records (or another path): kept, nothing to compare with yet.
         for (uint32_t i = 0; i < n; ++i)
@@ -201,7 +205,7 @@ HpccCongestionControl::Update(const IntHeader& h, bool updateWc)
             m_prev[i] = h.GetHop(i);
         }
         m_prevHops = n;
-        m_haveRecords = n > 0;
+        m_haveRecords = true;
         return false;
     }
     MeasureInflight(h);
