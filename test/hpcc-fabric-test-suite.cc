@@ -329,6 +329,7 @@ class HpccIncastTest : public TestCase
         IncastResult h = RunIncast("hpcc", "paper", 2000000, false);
         IncastResult d = RunIncast("dcqcn", "hpcc-run", 2000000, false);
         ReportValidation("hpcc-incast-8-fattree-max-queue-kb", h.maxQueueKb);
+        ReportValidation("hpcc-incast-8-fattree-max-queue-kb.expected", d.maxQueueKb);
         ReportValidation("hpcc-incast-8-fattree-steady-max-queue-kb", h.maxSteadyQueueKb);
         ReportValidation("hpcc-incast-8-fattree-wire-gbps", h.wireGbps);
         ReportValidation("dcqcn-incast-8-fattree-max-queue-kb", d.maxQueueKb);
