@@ -364,6 +364,22 @@ def test_pcap_nodes_traces_only_the_named_ports(ai_fabric_sim, tmp_path, fabric)
     assert len(list(full.glob("*.pcap"))) == 96
 
 
+def _roce_icrc_ok(frame):
+    """Whether an untagged RoCEv2 frame's ICRC matches its bytes (IBTA annex A17.4.1:
+    CRC-32 over 8 bytes of 0xFF, then IPv4 with TOS, TTL and checksum masked, UDP with
+    its checksum masked, BTH with byte 4 masked, up to the ICRC); None if not RoCEv2."""
+    if len(frame) < 14 + 20 + 8 + 12 + 4 or frame[12:14] != b"\x08\x00" or frame[23] != 17:
+        return None
+    ip = bytearray(frame[14:])
+    ihl = (ip[0] & 15) * 4
+    if struct.unpack_from(">H", ip, ihl + 2)[0] != 4791:
+        return None
+    masked = bytearray(ip[:-4])
+    for i in (1, 8, 10, 11, ihl + 6, ihl + 7, ihl + 8 + 4):
+        masked[i] = 0xFF
+    return zlib.crc32(b"\xff" * 8 + bytes(masked)) == struct.unpack_from("<I", ip, len(ip) - 4)[0]
+
+
 def _int_rows(pcap, dissector, fields):
     cmd = ["tshark", "-o", "ip.check_checksum:TRUE", "-X", f"lua_script:{dissector}",
            "-r", str(pcap), "-T", "fields", "-E", "separator=;"]
@@ -410,6 +426,10 @@ def test_hpcc_int_block_decodes_with_the_lua_dissector(ai_fabric_sim, source_dir
         assert r["frame.len"] == "1102" and r["aifint.hops"] == "0", r
     for r in acks_in:
         assert r["aifint.echo"] == "1" and int(r["aifint.hops"]) in (1, 3, 5), r
+    # The ICRC covers the block: every switch that wrote a record recomputed it.
+    _, _, records = _read_pcap(out / "ai-fabric-0-0.pcap")
+    roce = [frame for _, _, frame in records if _roce_icrc_ok(frame) is not None]
+    assert roce and all(_roce_icrc_ok(frame) for frame in roce)
     out = tmp_path / "dcqcn"
     _sim(ai_fabric_sim, *scenario, "--cc=dcqcn", f"--out={out}")
     rows = _int_rows(out / "ai-fabric-0-0.pcap", dissector, fields)
