@@ -16,6 +16,7 @@
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/hpcc-congestion-control.h"
+#include "ns3/ib-fabric-helper.h"
 #include "ns3/int-header.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/rdma-opcode.h"
@@ -35,6 +36,8 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -301,6 +304,25 @@ class HpccIntOnWireTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(w.acksEchoFive, w.acks, "every ACK echoes the 5 records");
         // 1000 B payload + 58 B headers + 44 B INT block = 1102 B (FCS excluded).
         NS_TEST_ASSERT_MSG_EQ(w.dataBytesOnWire, 1102, "the block's 44 bytes on the wire");
+        // InfiniBand frames carry no INT: HPCC there is refused, not left without feedback.
+        {
+            Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+            ft->SetAttribute("K", UintegerValue(4));
+            Ptr<TopologyGraph> g = ft->Build();
+            IbFabricHelper ib;
+            ib.SetCongestionControl("hpcc", "paper");
+            bool threw = false;
+            try
+            {
+                ib.Install(g, RoutingEngine::BuildTable("ecmp", g));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                threw = std::string(e.what()).find("'hpcc'") != std::string::npos;
+            }
+            NS_TEST_ASSERT_MSG_EQ(threw, true, "IbFabricHelper refuses an INT algorithm");
+            Simulator::Destroy();
+        }
         IncastResult d = RunIncast("dcqcn", "hpcc-run", 200000, true);
         NS_TEST_ASSERT_MSG_EQ(d.wire.dataFrames, 8 * 200, "DCQCN: every data frame arrived");
         NS_TEST_ASSERT_MSG_EQ(d.wire.dataWithInt, 0, "DCQCN: no INT block");
