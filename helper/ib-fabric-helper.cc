@@ -4,6 +4,7 @@
 #include "ib-fabric-helper.h"
 
 #include "ns3/boolean.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
@@ -13,6 +14,8 @@
 #include "ns3/route-table.h"
 #include "ns3/subnet-manager.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
@@ -52,6 +55,13 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                           const NodeContainer* given) const
 {
     RequirePicoseconds("IbFabricHelper::Install");
+    if (CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesInt)
+    {
+        // HPCC without telemetry would sit at its initial window: refused, not ignored.
+        throw std::invalid_argument("congestion control '" + m_ccFactory.GetAlgorithm() +
+                                    "' reads in-band network telemetry, which InfiniBand "
+                                    "frames do not carry (RoCEv2 only)");
+    }
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
     fabric->m_graph = graph;

@@ -32,6 +32,8 @@ class IbFabricHelper : public RdmaFabricHelper
 
     void SetHcaAttribute(const std::string& name, const AttributeValue& value);
 
+    /// \throws std::invalid_argument for a congestion control that reads in-band
+    /// network telemetry (HPCC): InfiniBand frames carry none
     Ptr<IbFabric> Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const;
 
     /**

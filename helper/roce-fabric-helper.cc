@@ -87,6 +87,8 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                  [](RoceNetDevice&) {});
     // NICs on hosts.
     const bool usesEcn = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesEcn;
+    // An INT-based algorithm (HPCC): NICs send the INT block, switches fill it.
+    const bool usesInt = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesInt;
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
@@ -100,6 +102,7 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
         {
             nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
         }
+        nic->SetAttribute("IntEnabled", BooleanValue(usesInt));
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         nic->SetHostCount(static_cast<uint32_t>(hosts.size()));
         fabric->m_nics.push_back(nic);
@@ -117,6 +120,7 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
         Ptr<RoceSwitch> sw = m_switchFactory.Create<RoceSwitch>();
         fabric->m_nodes.Get(node)->AggregateObject(sw);
         sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
+        sw->SetAttribute("IntEnabled", BooleanValue(usesInt));
         for (uint32_t port = 0; port < fabric->m_devices[node].size(); ++port)
         {
             // Locally administered 02:01:nn:nn:nn:pp, the same in every run (unlike

@@ -252,7 +252,7 @@ class KnobErrorsTestCase : public TestCase
             {"flows", "/nonexistent/flows.txt"},
             {"background", "/nonexistent/cdf.txt"},
             {"out", ""},
-            {"cc", "hpcc"},
+            {"cc", "cubic"},
         };
         for (const auto& [name, value] : bad)
         {

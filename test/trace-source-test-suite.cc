@@ -20,6 +20,7 @@
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/deadlock-detector.h"
 #include "ns3/flow-workload.h"
+#include "ns3/hpcc-congestion-control.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
@@ -115,6 +116,7 @@ Table()
         AI_FABRIC_TRACE(RdmaCongestionControl, "Rate", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),
+        AI_FABRIC_TRACE(HpccCongestionControl, "Utilization", TracedValueCallback::Double),
         AI_FABRIC_TRACE(FlowWorkload, "Posted", FlowWorkload::PostedTracedCallback),
         AI_FABRIC_TRACE(RdmaFlowApplication,
                         "MessageCompleted",

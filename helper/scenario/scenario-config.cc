@@ -732,7 +732,8 @@ BuildKnobs()
                      "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
                      "with the minimum",
                      &C::allowLossyHeadroom));
-    // The registered algorithms that react to delay alone (Entry::usesEcn false).
+    // The registered algorithms that react to no ECN (Entry::usesEcn false): delay
+    // (Swift, TIMELY) or in-band telemetry (HPCC).
     std::string delayOnly;
     for (const std::string& name : CongestionControlRegistry::GetNames())
     {
@@ -745,9 +746,9 @@ BuildKnobs()
         "ecn",
         "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
             delayOnly +
-            ", which react to delay alone (Swift, Kumar et al. 2020, and TIMELY, Mittal et "
-            "al. 2015, use no ECN): there nothing is marked and no CNP sent unless --ecn=1; "
-            "echoed as the value used",
+            ", which use no ECN (Swift, Kumar et al. 2020, and TIMELY, Mittal et al. 2015, "
+            "react to delay; HPCC, Li et al. 2019, to in-band telemetry): there nothing is "
+            "marked and no CNP sent unless --ecn=1; echoed as the value used",
         "'' or 0 or 1",
         Type::FLAG,
         [](C& c, const std::string& v) {
@@ -1694,6 +1695,13 @@ ScenarioConfig::ValidateApplicableFlags() const
                                   "by credits)");
             }
         }
+    }
+    if (fabric == "infiniband" && CongestionControlRegistry::Has(cc) &&
+        CongestionControlRegistry::Get(cc).usesInt)
+    {
+        throw ConfigError("--cc=" + cc +
+                          " needs in-band network telemetry, which only --fabric=rocev2 "
+                          "carries (InfiniBand frames have no INT block)");
     }
     if (fabric == "infiniband")
     {

@@ -127,7 +127,8 @@ class RdmaNic : public Object
      * with a warning; arrivals for a released queue pair are dropped and counted.
      * \p remoteDelaySteps: for an ACK, the endpoint delay its header echoes (Swift), in
      * time steps (an integer, so that a NIC without the echo pays nothing for it);
-     * \p echoedHops: the switch hops of the data packet it acknowledges (0: not echoed).
+     * \p echoedHops: the switch hops of the data packet it acknowledges (0: not echoed);
+     * \p ackInt: the INT records an ACK echoes (nullptr: none; RoceNic IntEnabled).
      */
     template <typename PayloadBytes>
     void Deliver(uint32_t destQp,
@@ -139,7 +140,8 @@ class RdmaNic : public Object
                  bool congested,
                  Time now,
                  int64_t remoteDelaySteps = 0,
-                 uint32_t echoedHops = 0);
+                 uint32_t echoedHops = 0,
+                 const IntHeader* ackInt = nullptr);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
     /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.
@@ -326,7 +328,8 @@ RdmaNic::Deliver(uint32_t destQp,
                  bool congested,
                  Time now,
                  int64_t remoteDelaySteps,
-                 uint32_t echoedHops)
+                 uint32_t echoedHops,
+                 const IntHeader* ackInt)
 {
     if (destQp == 0 || destQp > m_qps.size())
     {
@@ -347,7 +350,7 @@ RdmaNic::Deliver(uint32_t destQp,
         }
         else
         {
-            qp->ReceiveAck(psn, now, remoteDelaySteps, echoedHops);
+            qp->ReceiveAck(psn, now, remoteDelaySteps, echoedHops, ackInt);
         }
         return;
     }

@@ -129,13 +129,15 @@ class RdmaQueuePair : public Object
 
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value);
     /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none);
-    /// \p echoedHops the switch hops of the data packet it acknowledges (0 if none).
+    /// \p echoedHops the switch hops of the data packet it acknowledges (0 if none);
+    /// \p ackInt the INT records the ACK echoes (nullptr if none).
     void ReceiveAck(uint32_t wirePsn,
                     Time now,
                     int64_t remoteDelaySteps = 0,
-                    uint32_t echoedHops = 0)
+                    uint32_t echoedHops = 0,
+                    const IntHeader* ackInt = nullptr)
     {
-        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps, echoedHops);
+        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps, echoedHops, ackInt);
     }
 
     /// NAK (PSN sequence error): the peer expects wirePsn next.

@@ -131,7 +131,20 @@ RoceNic::GetTypeId()
                             "An IP packet of the host stack the NIC dropped (queue full, an "
                             "unknown destination, a protocol other than IPv4)",
                             MakeTraceSourceAccessor(&RoceNic::m_ipDropTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddAttribute("IntEnabled",
+                          "In-band network telemetry for INT-based congestion control (HPCC, "
+                          "Li et al., SIGCOMM 2019): data frames carry an INT block "
+                          "(IntHeader, 44 bytes after the BTH's extended headers, DSCP bit "
+                          "RoceFrame::INT_DSCP_BIT set) that switches fill, ACKs echo the "
+                          "block of the data packet they acknowledge, and the sender's "
+                          "congestion control reads it (RdmaAckSample::intHeader). The "
+                          "fabric helpers set it from the congestion control (usesInt). "
+                          "Default false: no block, no per-packet work. Set it before the "
+                          "queue pairs are created.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_intEnabled),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -225,6 +238,11 @@ RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     {
         m_templates.emplace_back(); // a new QPN (else a released one's, overwritten)
     }
+    if (m_intEnabled)
+    {
+        m_qpInt.resize(m_templates.size());
+        m_qpInt[qp->GetLocalQpn() - 1] = IntHeader(); // nothing to echo yet
+    }
     MakeFrameTemplates(*qp);
     m_fullPacketWireBytes = GetFullPacketWireBytes(); // (Mtu, UseVlan may change after Setup)
     return qp;
@@ -256,7 +274,8 @@ RoceNic::GetFullPacketWireBytes() const
     f.useVlan = m_useVlan;
     f.opcode = RdmaOpcode::WRITE_MIDDLE;
     f.payloadBytes = m_mtu;
-    return RoceFrame::HeaderBytes(f) + m_mtu + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    return RoceFrame::HeaderBytes(f) + m_mtu + RoceEthernetHeader::WIRE_OVERHEAD_BYTES +
+           (m_intEnabled ? IntHeader::SIZE : 0);
 }
 
 uint32_t
@@ -266,7 +285,8 @@ RoceNic::GetAckWireBytes() const
     f.useVlan = m_useVlan;
     f.opcode = RdmaOpcode::ACKNOWLEDGE;
     f.hasAeth = true;
-    return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    return RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES +
+           (m_intEnabled ? IntHeader::SIZE : 0);
 }
 
 void
@@ -372,6 +392,15 @@ RoceNic::MakeFrameTemplates(const RdmaQueuePair& qp)
     RoceFrame::Describe(DataFrameFields(qp, middle), t.data);
     RoceFrame::Describe(ControlFrameFields(qp, RdmaOpcode::ACKNOWLEDGE, 0, 0, false), t.ack);
     RoceFrame::Describe(ControlFrameFields(qp, RdmaOpcode::CNP, 0, 0, false), t.cnp);
+    if (m_intEnabled)
+    {
+        // Data and ACKs carry the INT block (CNPs do not): the DSCP bit says so.
+        for (RoceFrameView* v : {&t.data, &t.ack})
+        {
+            v->dscp |= RoceFrame::INT_DSCP_BIT;
+            v->frameBytes += IntHeader::SIZE;
+        }
+    }
 }
 
 void
@@ -403,6 +432,12 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
         v.imm = static_cast<uint32_t>(s.psn);
         v.frameBytes += ImmHeader::SIZE;
     }
+    if (m_intEnabled)
+    {
+        // Its bytes now, with an empty INT block: the switches write into them.
+        frame = RoceParsedFrame(RoceFrame::Materialize(v), v);
+        return;
+    }
     RoceFrame::CompleteParsed(frame);
 }
 
@@ -422,8 +457,24 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
         v.ipId = EncodeEchoHops(m_echoTtl) | m_echoIpId;
+        if (m_intEnabled)
+        {
+            // The records of the data packet it answers (none: an empty block).
+            // The latest records of this queue pair's data (an ACK a timer sends too).
+            const uint32_t i = qp.GetLocalQpn() - 1;
+            IntHeader echo = i < m_qpInt.size() ? m_qpInt[i] : IntHeader();
+            echo.SetEcho(true);
+            frame = RoceParsedFrame(RoceFrame::MaterializeWithInt(v, echo), v);
+        }
+        else
+        {
+            RoceFrame::CompleteParsed(frame);
+        }
     }
-    RoceFrame::CompleteParsed(frame);
+    else
+    {
+        RoceFrame::CompleteParsed(frame);
+    }
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {
@@ -450,6 +501,11 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
     if (__builtin_expect(!view.isRoce, false))
     {
         ReceiveIp(frame);
+        return;
+    }
+    if (m_intEnabled)
+    {
+        ReceiveIntFrame(frame);
         return;
     }
     const uint8_t op = view.bthOpcode;
@@ -479,6 +535,49 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         FabricSimulator::Now(),
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
         DecodeEchoHops(ipId));
+    m_echoTtl = RoceFrame::INITIAL_TTL;
+}
+
+void
+RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
+{
+    const RoceFrameView& view = frame.view;
+    const uint8_t op = view.bthOpcode;
+    IntHeader h;
+    const bool hasInt = RoceFrame::HasInt(view) && RoceFrame::ReadInt(frame, h);
+    if (m_hostModel && RdmaOpcode::IsData(op))
+    {
+        m_hostInt.push_back(h); // the host model is one FIFO server: in arrival order
+        ReceiveThroughHost(view, FabricSimulator::Now());
+        return;
+    }
+    m_echoTtl = view.ttl;
+    if (RdmaOpcode::IsData(op))
+    {
+        if (view.destQp >= 1 && view.destQp <= m_qpInt.size())
+        {
+            m_qpInt[view.destQp - 1] = h;
+        }
+    }
+    const uint32_t intBytes = RoceFrame::HasInt(view) ? IntHeader::SIZE : 0;
+    const uint16_t ipId = view.ipId;
+    Deliver(
+        view.destQp,
+        op,
+        view.psn,
+        view.aethSyndrome,
+        [&view, op, intBytes] {
+            // The frame minus IPv4, UDP, BTH, optional RETH/ImmDt, INT and the ICRC.
+            return view.frameBytes -
+                   (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                    (RdmaOpcode::HasImm(op) ? 4 : 0) + intBytes + 4);
+        },
+        view.ackReq,
+        view.ecn == ECN_CE,
+        FabricSimulator::Now(),
+        op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
+        DecodeEchoHops(ipId),
+        op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr);
     m_echoTtl = RoceFrame::INITIAL_TTL;
 }
 
@@ -534,9 +633,10 @@ RoceNic::ReceiveThroughHost(const RoceFrameView& view, Time now)
     // taken the packets before it, then HostDelay later the packet is the host's (and
     // the transport answers). The endpoint delay is that time minus the arrival.
     const uint8_t op = view.bthOpcode;
-    const uint32_t payload =
-        view.frameBytes - (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
-                           (RdmaOpcode::HasImm(op) ? 4 : 0) + 4);
+    const uint32_t payload = view.frameBytes -
+                             (view.l3Offset + 20 + 8 + 12 + (RdmaOpcode::HasReth(op) ? 16 : 0) +
+                              (RdmaOpcode::HasImm(op) ? 4 : 0) + 4) -
+                             (m_intEnabled && RoceFrame::HasInt(view) ? IntHeader::SIZE : 0);
     Time done = std::max(now, m_hostBusyUntil);
     if (m_hostDrainRate.GetBitRate() != 0)
     {
@@ -563,6 +663,14 @@ RoceNic::DeliverFromHost(HostArrival a)
     const Time now = Simulator::Now();
     m_echoTtl = a.ttl;
     m_echoIpId = EncodeEchoDelay(now - a.arrival);
+    if (m_intEnabled && !m_hostInt.empty())
+    {
+        if (a.destQp >= 1 && a.destQp <= m_qpInt.size())
+        {
+            m_qpInt[a.destQp - 1] = m_hostInt.front();
+        }
+        m_hostInt.pop_front();
+    }
     const uint32_t payload = a.payload;
     Deliver(
         a.destQp,

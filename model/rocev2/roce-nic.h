@@ -8,6 +8,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/frame-fifo.h"
+#include "ns3/int-header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -18,6 +19,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <deque>
 #include <vector>
 
 namespace ns3
@@ -181,11 +183,15 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
     /// The host has \p a: the transport places it and answers, echoing its delay.
     void DeliverFromHost(HostArrival a);
+    /// ReceiveFrame with IntEnabled: the data frame's INT block kept for its ACK's
+    /// echo, an ACK's block handed to the queue pair's congestion control.
+    [[gnu::noinline]] void ReceiveIntFrame(RoceParsedFrame& frame);
 
     // Attributes
     uint8_t m_controlPriority;
     bool m_useVlan;
     bool m_ecnCapable;
+    bool m_intEnabled{false}; //!< attribute IntEnabled
     Time m_hostDelay;         //!< per-packet host (PCIe/DMA) delay at the receiver
     DataRate m_hostDrainRate; //!< rate the host takes payload bytes; 0 = infinite
 
@@ -235,6 +241,8 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint64_t m_ipReceived{0};      //!< GetIpReceived
     uint64_t m_ipDrops{0};         //!< GetIpDrops
     TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
+    std::vector<IntHeader> m_qpInt;  //!< IntEnabled: latest data INT by local QPN - 1
+    std::deque<IntHeader> m_hostInt; //!< IntEnabled: INT of data frames in the host model
 };
 
 } // namespace ns3

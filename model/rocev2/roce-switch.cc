@@ -16,12 +16,14 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/forwarding-timing.h"
+#include "ns3/int-header.h"
 #include "ns3/integer.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-opcode.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/route-table.h"
@@ -59,6 +61,16 @@ RoceSwitch::GetTypeId()
                           "point)",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("IntEnabled",
+                          "In-band network telemetry: append this hop's record (link rate, "
+                          "egress timestamp, transmitted bytes, egress queue length; "
+                          "IntHeader) to the INT block of every RoCEv2 data frame that "
+                          "carries one, when it leaves (Li et al., HPCC, SIGCOMM 2019, sec. "
+                          "3.2). The fabric helpers turn it on when the congestion control "
+                          "reads INT. Default false: no per-frame work.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_intEnabled),
                           MakeBooleanChecker())
             .AddAttribute("Dwrr",
                           "Serve priorities 0-6 by deficit weighted round robin with equal "
@@ -323,6 +335,51 @@ RoceSwitch::Setup(uint32_t mtuFrameBytes)
         m_ecn.push_back(marker);
     }
     m_mmu->Configure(static_cast<uint32_t>(m_ports.size()), rates, delays, mtuFrameBytes);
+    if (m_intEnabled)
+    {
+        for (const auto& dev : m_ports)
+        {
+            const uint64_t bps = dev->GetDataRate().GetBitRate();
+            if (IntHop::RateCode(bps) == IntHop::RATE_CODE_UNKNOWN)
+            {
+                throw std::invalid_argument(
+                    "INT (IntEnabled): link rate " + std::to_string(bps) +
+                    " bit/s has no INT rate code (allowed: " + IntHop::AllowedRates() + ")");
+            }
+        }
+        m_intTxBytes.assign(m_ports.size(), 0);
+    }
+}
+
+void
+RoceSwitch::PushInt(uint32_t outPort, RoceParsedFrame& frame)
+{
+    // The port's transmitted-bytes counter counts every frame the switch sends through
+    // it, on the wire (preamble, FCS, inter-frame gap), this one included.
+    const uint32_t bytes = frame.view.frameBytes;
+    uint64_t& tx = m_intTxBytes[outPort];
+    tx += bytes + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+    if (!RoceFrame::HasInt(frame.view) || !RdmaOpcode::IsData(frame.view.bthOpcode))
+    {
+        return; // ACKs carry their data packet's records back untouched
+    }
+    IntHeader h;
+    if (!RoceFrame::ReadInt(frame, h))
+    {
+        return;
+    }
+    uint64_t qlen = 0;
+    for (const EgressQueue& q : m_egress[outPort].queue)
+    {
+        qlen += q.bytes;
+    }
+    IntHop hop;
+    hop.Set(m_ports[outPort]->GetDataRate().GetBitRate(),
+            static_cast<uint64_t>(FabricSimulator::Now().GetNanoSeconds()),
+            tx,
+            qlen);
+    h.PushHop(hop);
+    RoceFrame::WriteInt(frame, h);
 }
 
 Time
@@ -451,7 +508,8 @@ RoceSwitch::DataBytes(uint32_t port) const
 void
 RoceSwitch::SetPriority(RoceParsedFrame& frame, uint8_t prio)
 {
-    frame.view.dscp = static_cast<uint8_t>(prio << 3);
+    // The class is DSCP bits 5..3; the low bits (RoceFrame::INT_DSCP_BIT) stay.
+    frame.view.dscp = static_cast<uint8_t>((prio << 3) | (frame.view.dscp & 7));
     if (frame.view.hasVlan)
     {
         frame.view.pcp = prio;
@@ -470,7 +528,7 @@ RoceSwitch::SetPriority(RoceParsedFrame& frame, uint8_t prio)
     }
     Ipv4Header ip;
     p->RemoveHeader(ip);
-    ip.SetTos(static_cast<uint8_t>((prio << 5) | (ip.GetTos() & 3)));
+    ip.SetTos(static_cast<uint8_t>((prio << 5) | (ip.GetTos() & 0x1F)));
     ip.EnableChecksum();
     p->AddHeader(ip);
     p->AddHeader(eth);
@@ -861,6 +919,10 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     ResumeAfterRelease(inPort, prio);
     // (No ECN step: the queue it leaves is empty, and EcnMarker never marks at a
     // depth of 0 <= Kmin, nor draws a random number there.)
+    if (m_intEnabled)
+    {
+        PushInt(out, frame);
+    }
     m_forwarded++;
     // The port was idle (its busy flag may only outlast an ended frame), or its frame
     // ends by the time this one is ready, and it stays without queued frames: nothing
@@ -999,6 +1061,10 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     {
         RoceFrame::SetEcnCe(frame);
         m_ecnMarks++;
+    }
+    if (m_intEnabled)
+    {
+        PushInt(outPort, frame);
     }
     m_forwarded++;
     return true;

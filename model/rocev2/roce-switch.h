@@ -225,7 +225,8 @@ class RoceSwitch : public Object, public RocePortOwner
                        uint32_t out,
                        uint8_t outPrio,
                        RoceParsedFrame& frame);
-    int PickQueue(uint32_t outPort, uint8_t pausedMask);
+    /// (Always inlined into DequeueFrame, its one caller, which it is most of.)
+    [[gnu::always_inline]] inline int PickQueue(uint32_t outPort, uint8_t pausedMask);
     /// PickQueue's choice among the queues \p ready (a bit each, some set) of \p outPort
     /// (strict priority, or DWRR over 0..6 with 7 first).
     int PickAmong(uint32_t outPort, uint8_t ready);
@@ -239,6 +240,10 @@ class RoceSwitch : public Object, public RocePortOwner
     /// whose head frame is ready now, or else the one whose head is ready first.
     uint8_t ReadyQueues(uint32_t outPort, uint8_t candidates);
     void Drop(uint32_t port, const char* reason, bool lossless);
+    /// IntEnabled's egress step for \p frame leaving by \p outPort: count its bytes,
+    /// and push this hop's record into its INT block if it is a data frame with one.
+    /// Out of line: a switch without INT pays one test of m_intEnabled per frame.
+    [[gnu::noinline]] void PushInt(uint32_t outPort, RoceParsedFrame& frame);
     /// A frame the PFC watchdog's drop action discards (counted apart from Drop's).
     void DropForWatchdog(uint32_t port);
 
@@ -334,10 +339,12 @@ class RoceSwitch : public Object, public RocePortOwner
     Ptr<EgressPortPolicy> m_policy;
     Ptr<SharedBufferMmu> m_mmu; //!< attribute
     uint32_t m_graphNode;
-    uint32_t m_hashSeed;     //!< attribute
-    bool m_idlePortShortcut; //!< attribute: ForwardAtOnce for frames meeting an idle port
-    bool m_dwrr;             //!< attribute
-    bool m_ecnEnabled;       //!< attribute
+    uint32_t m_hashSeed;      //!< attribute
+    bool m_idlePortShortcut;  //!< attribute: ForwardAtOnce for frames meeting an idle port
+    bool m_dwrr;              //!< attribute
+    bool m_ecnEnabled;        //!< attribute
+    bool m_intEnabled{false}; //!< attribute IntEnabled
+    std::vector<uint64_t> m_intTxBytes; //!< per port: wire bytes sent (INT's txBytes)
     /// FILTER_* bits: what FilterFrame must look at (one test per frame when none)
     uint8_t m_frameFilters{0};
     uint8_t m_numClasses;      //!< classes in use

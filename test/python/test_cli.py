@@ -1090,6 +1090,35 @@ def test_timely_runs_end_to_end_and_echoes_algorithm_and_preset(run, tmp_path):
     assert "fast" in r.stderr and "hpcc, paper" in r.stderr
 
 
+def test_hpcc_runs_end_to_end_and_refuses_what_carries_no_int(run, tmp_path):
+    """--cc=hpcc: an incast completes lossless, no ECN (HPCC reads INT, doc/hpcc.md);
+    summary.json names hpcc and the preset ('paper' for '', 'simulator' when asked, with
+    MaxStage 5 and 0). --fabric=infiniband (no INT block) and a link rate without an INT
+    rate code are exit 2, each with one message naming the value."""
+    incast = ["--cc=hpcc", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    for preset, stage in (("", "5"), ("simulator", "0")):
+        out = tmp_path / (preset or "default")
+        r = run(*incast, f"--cc-preset={preset}", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        ran = preset or "paper"
+        assert f"cc hpcc (preset {ran})" in r.stdout
+        s = json.loads((out / "summary.json").read_text())
+        assert s["complete"] is True
+        cc = s["congestion_control"]
+        assert cc["algorithm"] == "hpcc" and cc["preset"] == ran
+        assert cc["attributes"]["MaxStage"] == stage
+        assert cc["attributes"]["TargetUtilization"] == "0.95"
+        assert s["config"]["ecn"] == 0 and s["ecn_marks"] == 0 and s["cnps"] == 0
+        assert sum(s["drops"].values()) == 0
+    r = run("--fabric=infiniband", "--cc=hpcc", f"--out={tmp_path}/ib")
+    assert r.returncode == 2
+    assert r.stderr.count("error:") == 1 and "--cc=hpcc" in r.stderr and "InfiniBand" in r.stderr
+    r = run(*incast, "--host-rate=30Gbps", f"--out={tmp_path}/rate")
+    assert r.returncode == 2
+    assert r.stderr.count("error:") == 1
+    assert "30000000000 bit/s" in r.stderr and "100, 200, 400" in r.stderr
+
+
 def _percentile(sorted_values, q):
     """numpy's default (linear interpolation) percentile, as summary.json computes it
     (fct.csv keeps 6 significant digits, hence the tests' 1e-5)."""

@@ -30,7 +30,8 @@ namespace ns3
  * Its class derives from RdmaCongestionControl, returns the same name from GetName()
  * and, when it has named parameter sets, has the static functions
  * GetPresetNames(), GetDefaultPresetName() and GetPreset(name) (DcqcnCongestionControl
- * shows them); without them its one preset is "default" (the attribute defaults).
+ * shows them); without them its one preset is "default" (the attribute defaults). An
+ * algorithm that reads in-band network telemetry has static UsesInt() returning true.
  */
 class CongestionControlRegistry
 {
@@ -57,6 +58,10 @@ class CongestionControlRegistry
         /// Whether it reacts to ECN (CNPs): if not, RoCEv2 NICs send data Not-ECT by
         /// default, so switches mark nothing and receivers send no CNP.
         bool usesEcn{true};
+        /// Whether it reads in-band network telemetry (HPCC): then RoCEv2 NICs send
+        /// data with an INT block, switches fill it and ACKs echo it (RoceNic and
+        /// RoceSwitch IntEnabled); the InfiniBand fabric carries none and refuses it.
+        bool usesInt{false};
     };
 
     /**
@@ -127,6 +132,10 @@ class CongestionControlRegistration
                 return CongestionControlRegistry::PresetValues();
             };
         }
+        if constexpr (HasUsesInt<T>::value)
+        {
+            e.usesInt = T::UsesInt();
+        }
         if constexpr (HasSwitchPresets<T>::value)
         {
             e.switchValues = [](const std::string& preset) { return T::GetSwitchPreset(preset); };
@@ -152,6 +161,17 @@ class CongestionControlRegistration
                       std::void_t<decltype(U::GetPresetNames()),
                                   decltype(U::GetDefaultPresetName()),
                                   decltype(U::GetPreset(std::string()))>> : std::true_type
+    {
+    };
+
+    /// Whether U has static UsesInt() (an INT-based algorithm says true).
+    template <typename U, typename = void>
+    struct HasUsesInt : std::false_type
+    {
+    };
+
+    template <typename U>
+    struct HasUsesInt<U, std::void_t<decltype(U::UsesInt())>> : std::true_type
     {
     };
 

@@ -17,6 +17,8 @@
 namespace ns3
 {
 
+class IntHeader;
+
 /**
  * \ingroup ai-fabric
  * What a queue pair knows about its path when it starts sending.
@@ -44,6 +46,11 @@ struct RdmaAckSample
                               //!< (echoed by the ACK; rtt - remoteDelay = fabric delay)
     uint32_t hops{0};         //!< switch hops the acknowledged data packet crossed
                               //!< (RoCEv2: echoed from its TTL; else the route's)
+    /// The in-band telemetry records the ACK echoes (the switches' records of the data
+    /// packet it acknowledges); nullptr unless the fabric carries INT (RoceNic
+    /// IntEnabled, for an algorithm whose registry entry has usesInt). Valid during
+    /// OnAck only.
+    const IntHeader* intHeader{nullptr};
 };
 
 /**

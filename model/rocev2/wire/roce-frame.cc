@@ -12,6 +12,7 @@
 #include "ns3/bth-header.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/imm-header.h"
+#include "ns3/int-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -153,6 +154,10 @@ RoceFrame::HeaderBytes(const RoceFrameFields& f)
     {
         n += CnpPayloadHeader::SIZE;
     }
+    if (HasInt(f))
+    {
+        n += IntHeader::SIZE;
+    }
     return n;
 }
 
@@ -200,7 +205,7 @@ RoceFrame::CheckFields(const RoceFrameFields& f)
 }
 
 uint32_t
-RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
+RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block, const IntHeader* h)
 {
     CheckFields(f);
     const uint32_t headerBytes = HeaderBytes(f) - IcrcTrailer::SIZE;
@@ -272,6 +277,19 @@ RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
         std::memset(o, 0, CnpPayloadHeader::SIZE);
         o += CnpPayloadHeader::SIZE;
     }
+    if (HasInt(f))
+    {
+        // The INT block (IntHeader): the given records, or none yet.
+        if (h != nullptr)
+        {
+            h->Write(o);
+        }
+        else
+        {
+            IntHeader().Write(o);
+        }
+        o += IntHeader::SIZE;
+    }
     NS_ASSERT(static_cast<uint32_t>(o - b) == headerBytes);
     block.SetSize(headerBytes);
     return headerBytes;
@@ -279,6 +297,12 @@ RoceFrame::WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block)
 
 void
 RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
+{
+    Encapsulate(p, f, nullptr);
+}
+
+void
+RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f, const IntHeader* h)
 {
     NS_LOG_FUNCTION(p << +f.opcode << f.psn);
     if (p->GetSize() != f.payloadBytes)
@@ -288,7 +312,7 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
                        << " (they must be equal)");
     }
     SerializedHeaders block;
-    const uint32_t headerBytes = WriteHeaders(f, block);
+    const uint32_t headerBytes = WriteHeaders(f, block, h);
     p->AddHeader(block);
     p->AddTrailer(IcrcTrailer());
     if (IcrcTrailer::IsComputeEnabled())
@@ -310,16 +334,22 @@ RoceFrame::Encapsulate(Ptr<Packet> p, const RoceFrameFields& f)
 Ptr<Packet>
 RoceFrame::Build(const RoceFrameFields& f)
 {
+    return Build(f, nullptr);
+}
+
+Ptr<Packet>
+RoceFrame::Build(const RoceFrameFields& f, const IntHeader* h)
+{
     if (IcrcTrailer::IsComputeEnabled())
     {
         Ptr<Packet> p = Create<Packet>(f.payloadBytes);
-        Encapsulate(p, f);
+        Encapsulate(p, f, h);
         return p;
     }
     // The zero-filled payload area also holds the (zero) ICRC: the same bytes as an
     // IcrcTrailer, without a second buffer operation at the far end.
     SerializedHeaders block;
-    WriteHeaders(f, block);
+    WriteHeaders(f, block, h);
     Ptr<Packet> p = Create<Packet>(f.payloadBytes + IcrcTrailer::SIZE);
     p->AddHeader(block);
     return p;
@@ -430,7 +460,64 @@ RoceFrame::FieldsOf(const RoceFrameView& v)
 Ptr<Packet>
 RoceFrame::Materialize(const RoceFrameView& v)
 {
+    // A frame with the INT bit whose bytes were never written has no records yet: its
+    // bytes get an empty block (Build writes one).
     return Build(FieldsOf(v));
+}
+
+uint32_t
+RoceFrame::IntOffset(const RoceFrameView& v)
+{
+    return v.l3Offset + IPV4_BYTES + UDP_BYTES + BthHeader::SIZE +
+           (v.hasReth ? RethHeader::SIZE : 0) + (v.hasImm ? ImmHeader::SIZE : 0) +
+           (v.hasAeth ? AethHeader::SIZE : 0);
+}
+
+Ptr<Packet>
+RoceFrame::MaterializeWithInt(const RoceFrameView& v, const IntHeader& h)
+{
+    NS_ASSERT_MSG(HasInt(v), "RoceFrame::MaterializeWithInt: the view has no INT bit");
+    return Build(FieldsOf(v), &h);
+}
+
+bool
+RoceFrame::ReadInt(RoceParsedFrame& frame, IntHeader& h)
+{
+    const uint32_t off = IntOffset(frame.view);
+    uint8_t b[SerializedHeaders::MAX_BYTES + IntHeader::SIZE];
+    const Ptr<Packet> p = frame.GetPacket();
+    if (p->CopyData(b, off + IntHeader::SIZE) != off + IntHeader::SIZE)
+    {
+        return false;
+    }
+    return h.Read(b + off);
+}
+
+void
+RoceFrame::WriteInt(RoceParsedFrame& frame, const IntHeader& h)
+{
+    const uint32_t off = IntOffset(frame.view);
+    const uint32_t n = off + IntHeader::SIZE;
+    NS_ASSERT(n <= SerializedHeaders::MAX_BYTES);
+    const Ptr<Packet> p = frame.GetPacket();
+    // The headers and the block as one run of bytes: copied out, the block rewritten,
+    // put back (the payload behind them, a zero-filled area, is not touched).
+    SerializedHeaders block;
+    p->CopyData(block.Data(), n);
+    h.Write(block.Data() + off);
+    block.SetSize(n);
+    p->RemoveAtStart(n);
+    p->AddHeader(block);
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        std::vector<uint8_t> buf(p->GetSize());
+        p->CopyData(buf.data(), buf.size());
+        IcrcTrailer icrc;
+        p->RemoveTrailer(icrc);
+        icrc.SetIcrc(IcrcTrailer::Calculate(buf.data() + frame.view.l3Offset,
+                                            buf.size() - frame.view.l3Offset - IcrcTrailer::SIZE));
+        p->AddTrailer(icrc);
+    }
 }
 
 Ptr<Packet>
@@ -746,6 +833,11 @@ RoceFrame::Decapsulate(Ptr<Packet> p, RoceFrameFields& out)
     {
         CnpPayloadHeader cnp;
         p->RemoveHeader(cnp);
+    }
+    if (HasInt(out))
+    {
+        IntHeader records;
+        p->RemoveHeader(records);
     }
     out.payloadBytes = p->GetSize();
     return true;

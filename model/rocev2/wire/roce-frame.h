@@ -15,6 +15,7 @@
 namespace ns3
 {
 
+class IntHeader;
 class PfcHeader;
 class SerializedHeaders;
 
@@ -242,6 +243,44 @@ class RoceFrame
     static constexpr uint8_t IP_PROTO_TCP = 6;        //!< IPv4 protocol number of TCP
     static constexpr uint32_t PEEK_BYTES = 80;        //!< bytes Peek copies at most
     static constexpr uint8_t INITIAL_TTL = RoceFrameFields::INITIAL_TTL; //!< a NIC's TTL
+    /**
+     * The DSCP bit that says an INT block (IntHeader, 44 bytes) follows the BTH and its
+     * extended headers, before the payload: INT-MD over UDP indicates INT with a DSCP
+     * value or bit (P4.org In-band Network Telemetry specification v2.1, sec. 5.7.1);
+     * ai-fabric's classes use DSCP bits 5..3 (priority << 3), so bit 0 is free. Set only
+     * by NICs running an INT-based congestion control (RoceNic IntEnabled). Build and
+     * Encapsulate write an (empty) block for fields with the bit, HeaderBytes counts
+     * it, Decapsulate removes it; CNPs never carry one.
+     */
+    static constexpr uint8_t INT_DSCP_BIT = 0x01;
+    static constexpr uint8_t CNP_OPCODE = 0x81; //!< BTH opcode of a RoCEv2 CNP
+
+    /// \return true if the RoCEv2 frame of view \p v carries an INT block: its DSCP
+    /// has INT_DSCP_BIT and it is not a CNP (whose DSCP bits mean nothing more)
+    static bool HasInt(const RoceFrameView& v)
+    {
+        return v.isRoce && (v.dscp & INT_DSCP_BIT) != 0 && v.bthOpcode != CNP_OPCODE;
+    }
+
+    /// \return true if the frame of fields \p f carries an INT block (as HasInt(view))
+    static bool HasInt(const RoceFrameFields& f)
+    {
+        return (f.dscp & INT_DSCP_BIT) != 0 && f.opcode != CNP_OPCODE;
+    }
+
+    /// \return the byte offset of the INT block in the frame of view \p v (HasInt)
+    static uint32_t IntOffset(const RoceFrameView& v);
+    /**
+     * The bytes of the RoCEv2 frame of view \p v (HasInt; v.frameBytes includes the
+     * block) with INT block \p h: what Materialize gives, with \p h's records.
+     */
+    static Ptr<Packet> MaterializeWithInt(const RoceFrameView& v, const IntHeader& h);
+    /// Read the INT block of \p frame (HasInt) from its bytes (written if need be).
+    /// \return false if the block is not a version this model reads
+    static bool ReadInt(RoceParsedFrame& frame, IntHeader& h);
+    /// Overwrite the INT block of \p frame (HasInt) in its bytes with \p h; the ICRC
+    /// is recomputed when ICRC computation is on (it covers the block).
+    static void WriteInt(RoceParsedFrame& frame, const IntHeader& h);
 
     /**
      * Wrap the payload in \p p (p->GetSize() must equal f.payloadBytes) into a full
@@ -277,7 +316,8 @@ class RoceFrame
     /// Wrap PFC body \p pfc (p is empty) into a 60-byte frame to 01:80:C2:00:00:01.
     static void EncapsulatePfc(Ptr<Packet> p, Mac48Address srcMac, const PfcHeader& pfc);
     /// \return framing bytes around the payload (FCS excluded): 58 for an untagged
-    /// WRITE-middle, +16 with RETH, +4 with AETH or ImmDt, +16 for a CNP, +4 with VLAN.
+    /// WRITE-middle, +16 with RETH, +4 with AETH or ImmDt, +16 for a CNP, +4 with VLAN,
+    /// +44 with the INT block (HasInt).
     static uint32_t HeaderBytes(const RoceFrameFields& f);
 
     /// Decode \p p's headers into \p v from its first PEEK_BYTES bytes, without
@@ -332,9 +372,16 @@ class RoceFrame
   private:
     /// Stop with one message naming the field if \p f cannot be framed.
     static void CheckFields(const RoceFrameFields& f);
-    /// Check f and write its headers (Ethernet .. AETH / CNP) into block.
+    /// Check f and write its headers (Ethernet .. AETH / CNP, INT) into block; the INT
+    /// block (HasInt(f)) holds \p h's records, or none if \p h is nullptr.
     /// \return the header bytes written
-    static uint32_t WriteHeaders(const RoceFrameFields& f, SerializedHeaders& block);
+    static uint32_t WriteHeaders(const RoceFrameFields& f,
+                                 SerializedHeaders& block,
+                                 const IntHeader* h = nullptr);
+    /// Encapsulate with the INT block's records \p h (nullptr: none yet).
+    static void Encapsulate(Ptr<Packet> p, const RoceFrameFields& f, const IntHeader* h);
+    /// Build with the INT block's records \p h (nullptr: none yet).
+    static Ptr<Packet> Build(const RoceFrameFields& f, const IntHeader* h);
 };
 
 } // namespace ns3
