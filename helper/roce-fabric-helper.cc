@@ -37,6 +37,7 @@ RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue&
 {
     m_hostFactory.Set(name, value);
     m_ecnCapableSet = m_ecnCapableSet || name == "EcnCapable";
+    m_ecnEchoSet = m_ecnEchoSet || name == "EcnEchoInAck";
 }
 
 void
@@ -67,7 +68,8 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
                  static_cast<std::vector<Ptr<RoceChannel>>*>(nullptr),
                  [](RoceNetDevice&) {});
     // NICs on hosts.
-    const bool usesEcn = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesEcn;
+    const CongestionControlRegistry::Entry& cc =
+        CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm());
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
@@ -79,7 +81,11 @@ RoceFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes
                                                "RoCEv2 NIC");
         if (!m_ecnCapableSet)
         {
-            nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
+            nic->SetAttribute("EcnCapable", BooleanValue(cc.usesEcn));
+        }
+        if (!m_ecnEchoSet && cc.ecnEchoInAck)
+        {
+            nic->SetAttribute("EcnEchoInAck", BooleanValue(cc.ecnEchoInAck));
         }
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         fabric->m_nics.push_back(nic);

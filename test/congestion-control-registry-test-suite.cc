@@ -35,11 +35,12 @@ class CongestionControlRegistryNamesTest : public TestCase
     {
         const auto names = CongestionControlRegistry::GetNames();
         const std::vector<std::string> expected{"dcqcn",
+                                                "dctcp",
                                                 "fixed-fraction",
                                                 "none",
                                                 "swift",
                                                 "timely"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "five algorithms");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -68,7 +69,7 @@ class CongestionControlRegistryNamesTest : public TestCase
             error = e.what();
         }
         NS_TEST_ASSERT_MSG_EQ(error,
-                              "unknown congestion control 'cubic'; allowed: dcqcn, "
+                              "unknown congestion control 'cubic'; allowed: dcqcn, dctcp, "
                               "fixed-fraction, none, swift, timely",
                               "names the value and what is allowed");
 
@@ -80,7 +81,7 @@ class CongestionControlRegistryNamesTest : public TestCase
             if (knob.name == "cc")
             {
                 NS_TEST_ASSERT_MSG_EQ(knob.allowed,
-                                      "dcqcn, fixed-fraction, none, swift, timely",
+                                      "dcqcn, dctcp, fixed-fraction, none, swift, timely",
                                       "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),
                                       std::string::npos,

@@ -17,6 +17,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
 #include "ns3/dcqcn-congestion-control.h"
+#include "ns3/dctcp-congestion-control.h"
 #include "ns3/deadlock-detector.h"
 #include "ns3/flow-workload.h"
 #include "ns3/ib-fabric.h"
@@ -108,6 +109,7 @@ Table()
         AI_FABRIC_TRACE(SwiftCongestionControl, "TargetDelay", TracedValueCallback::Time),
         AI_FABRIC_TRACE(DcqcnCongestionControl, "Alpha", TracedValueCallback::Double),
         AI_FABRIC_TRACE(DcqcnCongestionControl, "TargetRate", TracedValueCallback::Uint64),
+        AI_FABRIC_TRACE(DctcpCongestionControl, "Alpha", TracedValueCallback::Double),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Rate", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),

@@ -450,6 +450,11 @@ ScenarioRunner::ApplyAttributeOverrides() const
         given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
         given.emplace_back("ns3::IbSwitch::CutThrough", "cut-through");
     }
+    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
+    {
+        // DCTCP reads CE from the ACKs alone: the NICs must echo it.
+        given.emplace_back("ns3::RoceNic::EcnEchoInAck", "cc");
+    }
     if (c.kmin || c.kmax || c.pmax)
     {
         given.emplace_back("ns3::EcnMarker::ScaleWithRate",

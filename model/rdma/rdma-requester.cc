@@ -250,7 +250,11 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 }
 
 void
-RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps, uint32_t echoedHops)
+RdmaRequester::ReceiveAck(uint32_t wirePsn,
+                          Time now,
+                          int64_t remoteDelaySteps,
+                          uint32_t echoedHops,
+                          bool ecnEcho)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
     if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
@@ -265,6 +269,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn, Time now, int64_t remoteDelaySteps, 
     sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
     // The hop count the ACK echoes (RoCEv2: the data packet's TTL), else the route's.
     sample.hops = echoedHops != 0 ? echoedHops : (m_cc ? m_cc->GetContext().hops : 0);
+    sample.ecnEcho = ecnEcho;
     m_unaPsn = psn + 1;
     if (m_nextPsn < m_unaPsn)
     {

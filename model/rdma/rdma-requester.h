@@ -90,7 +90,8 @@ class RdmaRequester
     void ReceiveAck(uint32_t wirePsn,
                     Time now,
                     int64_t remoteDelaySteps = 0,
-                    uint32_t echoedHops = 0);
+                    uint32_t echoedHops = 0,
+                    bool ecnEcho = false);
     /// NAK (PSN sequence error): the peer expects wirePsn next.
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();

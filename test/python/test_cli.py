@@ -1229,3 +1229,32 @@ def test_topology_csv_names_every_port(run, tmp_path):
         assert run(*flags, "--workload=none", f"--out={out}").returncode == 0
         rows = [line.split(",") for line in (out / "topology.csv").read_text().splitlines()[1:]]
         assert sorted(r[5] for r in rows if r[2] == node) == expected, node
+
+
+def test_dctcp_runs_end_to_end_with_its_single_threshold_marking(run, tmp_path):
+    """--cc=dctcp: an incast completes lossless; '' runs the 'hpcc' preset, whose
+    switch side is DCTCP's single threshold K (Kmin = Kmax = 30 KB at 10 Gb/s, Pmax 1);
+    switches mark, the receivers echo CE in ACKs and send no CNP; the runner refuses
+    to let --ns3::RoceNic::EcnEchoInAck turn the echo off; an unknown preset is exit 2."""
+    incast = ["--cc=dctcp", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    out = tmp_path / "default"
+    r = run(*incast, "--cc-preset=", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    assert "cc dctcp (preset hpcc)" in r.stdout
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True
+    cc = s["congestion_control"]
+    assert cc["algorithm"] == "dctcp" and cc["preset"] == "hpcc"
+    assert cc["attributes"]["G"] == "0.0625"
+    assert cc["attributes"]["AdditiveIncrement"] == "615000000bps"
+    assert cc["ecn_marker"]["Kmin"] == cc["ecn_marker"]["Kmax"] == "30000"
+    assert cc["ecn_marker"]["Pmax"] == "1"
+    assert s["config"]["ecn"] == 1
+    assert s["ecn_marks"] > 0 and s["cnps"] == 0
+    assert sum(s["drops"].values()) == 0
+    r = run(*incast, "--ns3::RoceNic::EcnEchoInAck=false", f"--out={tmp_path}/off")
+    assert r.returncode == 2
+    assert "EcnEchoInAck" in r.stderr and "--cc" in r.stderr
+    r = run(*incast, "--cc-preset=paper", f"--out={tmp_path}/bad")
+    assert r.returncode == 2
+    assert "paper" in r.stderr and "hpcc" in r.stderr

@@ -57,6 +57,9 @@ class CongestionControlRegistry
         /// Whether it reacts to ECN (CNPs): if not, RoCEv2 NICs send data Not-ECT by
         /// default, so switches mark nothing and receivers send no CNP.
         bool usesEcn{true};
+        /// Whether it reads ECN CE from ACKs (RdmaAckSample::ecnEcho) rather than CNPs:
+        /// if so, RoCEv2 NICs echo CE in their ACKs (RoceNic EcnEchoInAck) by default.
+        bool ecnEchoInAck{false};
     };
 
     /**
@@ -101,11 +104,13 @@ class CongestionControlRegistration
      * \param scenarioPreset the preset a scenario uses when --cc-preset is '' ("" = the
      *        attribute defaults)
      * \param usesEcn whether it reacts to ECN marks (CNPs); false: data goes Not-ECT
+     * \param ecnEchoInAck whether it reads ECN CE echoed in ACKs instead of CNPs
      */
     CongestionControlRegistration(const std::string& name,
                                   const std::string& help,
                                   const std::string& scenarioPreset = "",
-                                  bool usesEcn = true)
+                                  bool usesEcn = true,
+                                  bool ecnEchoInAck = false)
     {
         CongestionControlRegistry::Entry e;
         e.name = name;
@@ -113,6 +118,7 @@ class CongestionControlRegistration
         e.help = help;
         e.scenarioPreset = scenarioPreset;
         e.usesEcn = usesEcn;
+        e.ecnEchoInAck = ecnEchoInAck;
         if constexpr (HasPresets<T>::value)
         {
             e.presets = T::GetPresetNames();

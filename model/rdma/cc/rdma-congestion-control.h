@@ -44,6 +44,8 @@ struct RdmaAckSample
                               //!< (echoed by the ACK; rtt - remoteDelay = fabric delay)
     uint32_t hops{0};         //!< switch hops the acknowledged data packet crossed
                               //!< (RoCEv2: echoed from its TTL; else the route's)
+    bool ecnEcho{false};      //!< the ACK echoes ECN CE for the packets it acknowledges
+                              //!< (RoCEv2 NIC EcnEchoInAck: its BTH BECN bit; DCTCP)
 };
 
 /**
