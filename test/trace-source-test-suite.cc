@@ -23,6 +23,7 @@
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/ibta-congestion-control.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
@@ -110,6 +111,7 @@ Table()
         AI_FABRIC_TRACE(DcqcnCongestionControl, "Alpha", TracedValueCallback::Double),
         AI_FABRIC_TRACE(DcqcnCongestionControl, "TargetRate", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(DctcpCongestionControl, "Alpha", TracedValueCallback::Double),
+        AI_FABRIC_TRACE(IbtaCongestionControl, "Ccti", TracedValueCallback::Uint32),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Rate", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),

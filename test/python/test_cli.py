@@ -1258,3 +1258,32 @@ def test_dctcp_runs_end_to_end_with_its_single_threshold_marking(run, tmp_path):
     r = run(*incast, "--cc-preset=paper", f"--out={tmp_path}/bad")
     assert r.returncode == 2
     assert "paper" in r.stderr and "hpcc" in r.stderr
+
+
+def test_ibta_congestion_control_runs_on_infiniband_and_refuses_bad_tables(run, tmp_path):
+    """--fabric=infiniband --cc=ibta (IBTA Annex A10, doc/infiniband.md): with FECN
+    marking and a BECN per FECN the incast completes lossless with fewer CNPs than the
+    same run without congestion control (the sources slow down); a CCT entry outside
+    shift 0-3 / multiplier 0-16383 and an 8-bit CCTI_Increase above 255 are exit 2
+    naming the value and what is allowed."""
+    flags = ["--fabric=infiniband", "--mtu=4096", "--workload=incast", "--fanin=7",
+             "--bytes=1MB", "--ns3::IbSwitch::FecnThreshold=16384",
+             "--ns3::RdmaQueuePair::CnpInterval=0s"]
+    cnps = {}
+    for cc in ("none", "ibta"):
+        out = tmp_path / cc
+        r = run(*flags, f"--cc={cc}", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        s = json.loads((out / "summary.json").read_text())
+        assert s["complete"] is True and sum(s["drops"].values()) == 0
+        cnps[cc] = s["cnps"]
+    assert s["congestion_control"]["algorithm"] == "ibta"
+    assert s["congestion_control"]["attributes"]["CctiIncrease"] == "1"
+    assert 0 < cnps["ibta"] < cnps["none"] / 2, cnps
+    r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::Cct=0:0,4:1",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2
+    assert "'0:0,4:1'" in r.stderr and "shift 0-3, multiplier 0-16383" in r.stderr
+    r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::CctiIncrease=256",
+            f"--out={tmp_path}/bad2")
+    assert r.returncode == 2 and "'256'" in r.stderr
