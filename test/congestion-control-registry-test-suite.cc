@@ -34,9 +34,15 @@ class CongestionControlRegistryNamesTest : public TestCase
     void DoRun() override
     {
         const auto names = CongestionControlRegistry::GetNames();
-        const std::vector<std::string>
-            expected{"dcqcn", "dctcp", "fixed-fraction", "ibta", "none", "swift", "timely"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "seven algorithms");
+        const std::vector<std::string> expected{"dcqcn",
+                                                "dctcp",
+                                                "fixed-fraction",
+                                                "ibta",
+                                                "none",
+                                                "swift",
+                                                "theta-powertcp",
+                                                "timely"};
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "eight algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -66,7 +72,7 @@ class CongestionControlRegistryNamesTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(error,
                               "unknown congestion control 'cubic'; allowed: dcqcn, dctcp, "
-                              "fixed-fraction, ibta, none, swift, timely",
+                              "fixed-fraction, ibta, none, swift, theta-powertcp, timely",
                               "names the value and what is allowed");
 
         ScenarioConfig c;
@@ -76,9 +82,10 @@ class CongestionControlRegistryNamesTest : public TestCase
         {
             if (knob.name == "cc")
             {
-                NS_TEST_ASSERT_MSG_EQ(knob.allowed,
-                                      "dcqcn, dctcp, fixed-fraction, ibta, none, swift, timely",
-                                      "allowed values");
+                NS_TEST_ASSERT_MSG_EQ(
+                    knob.allowed,
+                    "dcqcn, dctcp, fixed-fraction, ibta, none, swift, theta-powertcp, timely",
+                    "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),
                                       std::string::npos,
                                       "help lists each algorithm's line");

@@ -744,8 +744,9 @@ BuildKnobs()
         "ecn",
         "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
             delayOnly +
-            ", which react to delay alone (Swift, Kumar et al. 2020, and TIMELY, Mittal et "
-            "al. 2015, use no ECN): there nothing is marked and no CNP sent unless --ecn=1; "
+            ", which react to delay alone (Swift, Kumar et al. 2020, TIMELY, Mittal et al. "
+            "2015, and theta-PowerTCP, Addanki et al. 2022, use no ECN): there nothing is "
+            "marked and no CNP sent unless --ecn=1; "
             "echoed as the value used",
         "'' or 0 or 1",
         Type::FLAG,

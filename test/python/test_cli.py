@@ -1287,3 +1287,21 @@ def test_ibta_congestion_control_runs_on_infiniband_and_refuses_bad_tables(run, 
     r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::CctiIncrease=256",
             f"--out={tmp_path}/bad2")
     assert r.returncode == 2 and "'256'" in r.stderr
+
+
+def test_theta_powertcp_runs_end_to_end_without_ecn(run, tmp_path):
+    """--cc=theta-powertcp (doc/theta-powertcp.md): an incast completes lossless; it
+    reacts to the RTT alone, so ECN is off by default (no mark, no CNP); summary.json
+    names the algorithm and its attributes; a BetaRatio above 1 is exit 2."""
+    incast = ["--cc=theta-powertcp", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    out = tmp_path / "run"
+    r = run(*incast, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True and sum(s["drops"].values()) == 0
+    assert s["congestion_control"]["algorithm"] == "theta-powertcp"
+    assert s["congestion_control"]["attributes"]["Gamma"] == "0.9"
+    assert s["config"]["ecn"] == 0 and s["ecn_marks"] == 0 and s["cnps"] == 0
+    r = run(*incast, "--ns3::ThetaPowertcpCongestionControl::BetaRatio=2",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2 and "'2'" in r.stderr
