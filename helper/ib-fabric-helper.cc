@@ -4,6 +4,7 @@
 #include "ib-fabric-helper.h"
 
 #include "ns3/boolean.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
@@ -13,6 +14,8 @@
 #include "ns3/route-table.h"
 #include "ns3/subnet-manager.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
@@ -34,6 +37,13 @@ Ptr<IbFabric>
 IbFabricHelper::Install(Ptr<TopologyGraph> graph, Ptr<const RouteTable> routes) const
 {
     RequirePicoseconds("IbFabricHelper::Install");
+    if (CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).ecnEchoInAck)
+    {
+        // the HCA returns BECN in CNPs: such an algorithm would never see a mark
+        throw std::invalid_argument("congestion control '" + m_ccFactory.GetAlgorithm() +
+                                    "' reads ECN CE echoed in ACKs, which only the RoCEv2 NIC "
+                                    "sends; on InfiniBand use one driven by CNPs (ibta, dcqcn)");
+    }
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
     fabric->m_graph = graph;

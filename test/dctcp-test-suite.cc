@@ -17,6 +17,8 @@
 #include "ns3/dctcp-congestion-control.h"
 #include "ns3/double.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/ib-fabric-helper.h"
+#include "ns3/ib-fabric.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
@@ -246,6 +248,27 @@ class DctcpPresetTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_NE(error.find("'paper'"), std::string::npos, "names the value");
         NS_TEST_ASSERT_MSG_NE(error.find("hpcc"), std::string::npos, "names the allowed");
+        // InfiniBand HCAs echo no CE in ACKs: the helper refuses DCTCP there.
+        UsePicoseconds();
+        Ptr<TopologyGraph> star = Create<TopologyGraph>();
+        const uint32_t ibSwitch = star->AddSwitch();
+        for (int i = 0; i < 2; ++i)
+        {
+            star->AddLink(star->AddHost(), ibSwitch, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        IbFabricHelper ib;
+        ib.SetCongestionControl("dctcp", "");
+        error.clear();
+        try
+        {
+            ib.Install(star, RoutingEngine::BuildTable("ecmp", star));
+        }
+        catch (const std::invalid_argument& ex)
+        {
+            error = ex.what();
+        }
+        NS_TEST_ASSERT_MSG_NE(error.find("'dctcp'"), std::string::npos, "refused on IB");
+        Simulator::Destroy();
         Ptr<DctcpCongestionControl> g = CreateObject<DctcpCongestionControl>();
         g->SetAttribute("G", DoubleValue(0.25));
         Ptr<RdmaCongestionControl> fork = g->Fork();

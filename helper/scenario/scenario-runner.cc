@@ -712,6 +712,13 @@ ScenarioRunner::BuildIbFabric()
                           " is not an InfiniBand path MTU; with --fabric=infiniband allowed "
                           "256, 512, 1024, 2048, 4096");
     }
+    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
+    {
+        // The IB HCA returns BECN in CNPs, not ECN CE echoed in every ACK.
+        throw ConfigError("--cc=" + c.cc +
+                          " reads ECN CE echoed in ACKs, which only the RoCEv2 NIC sends; "
+                          "allowed with --fabric=rocev2 (on InfiniBand: --cc=ibta or dcqcn)");
+    }
     IbFabricHelper helper;
     helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
     switch (LoadBalancing(c.lb).infiniband)

@@ -1258,6 +1258,9 @@ def test_dctcp_runs_end_to_end_with_its_single_threshold_marking(run, tmp_path):
     r = run(*incast, "--cc-preset=paper", f"--out={tmp_path}/bad")
     assert r.returncode == 2
     assert "paper" in r.stderr and "hpcc" in r.stderr
+    r = run(*incast, "--fabric=infiniband", "--mtu=4096", f"--out={tmp_path}/ib")
+    assert r.returncode == 2
+    assert "--cc=dctcp" in r.stderr and "--fabric=rocev2" in r.stderr
 
 
 def test_ibta_congestion_control_runs_on_infiniband_and_refuses_bad_tables(run, tmp_path):
