@@ -62,6 +62,13 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                                     "' reads in-band network telemetry, which InfiniBand "
                                     "frames do not carry (RoCEv2 only)");
     }
+    if (CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).ecnEchoInAck)
+    {
+        // the HCA returns BECN in CNPs: such an algorithm would never see a mark
+        throw std::invalid_argument("congestion control '" + m_ccFactory.GetAlgorithm() +
+                                    "' reads ECN CE echoed in ACKs, which only the RoCEv2 NIC "
+                                    "sends; on InfiniBand use one driven by CNPs (ibta, dcqcn)");
+    }
     graph->Validate();
     Ptr<IbFabric> fabric = CreateObject<IbFabric>();
     fabric->m_graph = graph;

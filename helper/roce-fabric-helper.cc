@@ -37,6 +37,7 @@ RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue&
 {
     m_hostFactory.Set(name, value);
     m_ecnCapableSet = m_ecnCapableSet || name == "EcnCapable";
+    m_ecnEchoSet = m_ecnEchoSet || name == "EcnEchoInAck";
 }
 
 void
@@ -86,9 +87,8 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                  static_cast<std::vector<Ptr<RoceChannel>>*>(nullptr),
                  [](RoceNetDevice&) {});
     // NICs on hosts.
-    const bool usesEcn = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesEcn;
-    // An INT-based algorithm (HPCC): NICs send the INT block, switches fill it.
-    const bool usesInt = CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm()).usesInt;
+    const CongestionControlRegistry::Entry& cc =
+        CongestionControlRegistry::Get(m_ccFactory.GetAlgorithm());
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
@@ -100,9 +100,13 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                                                "RoCEv2 NIC");
         if (!m_ecnCapableSet)
         {
-            nic->SetAttribute("EcnCapable", BooleanValue(usesEcn));
+            nic->SetAttribute("EcnCapable", BooleanValue(cc.usesEcn));
         }
-        nic->SetAttribute("IntEnabled", BooleanValue(usesInt));
+        if (!m_ecnEchoSet && cc.ecnEchoInAck)
+        {
+            nic->SetAttribute("EcnEchoInAck", BooleanValue(cc.ecnEchoInAck));
+        }
+        nic->SetAttribute("IntEnabled", BooleanValue(cc.usesInt));
         nic->Setup(fabric->m_devices[node][0], h, RoceNic::HostAddress(h), RoceNic::HostMac(h));
         nic->SetHostCount(static_cast<uint32_t>(hosts.size()));
         fabric->m_nics.push_back(nic);
@@ -120,7 +124,7 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
         Ptr<RoceSwitch> sw = m_switchFactory.Create<RoceSwitch>();
         fabric->m_nodes.Get(node)->AggregateObject(sw);
         sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
-        sw->SetAttribute("IntEnabled", BooleanValue(usesInt));
+        sw->SetAttribute("IntEnabled", BooleanValue(cc.usesInt));
         for (uint32_t port = 0; port < fabric->m_devices[node].size(); ++port)
         {
             // Locally administered 02:01:nn:nn:nn:pp, the same in every run (unlike

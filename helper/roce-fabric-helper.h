@@ -34,6 +34,8 @@ class RoceFabricHelper : public RdmaFabricHelper
      * An Attribute of every NIC. Unless EcnCapable is set here, it follows the congestion
      * control: data is ECN-capable (ECT(0)) for an algorithm that uses ECN (DCQCN), not
      * for one that does not (Swift), so switches mark nothing and no CNP is sent.
+     * Unless EcnEchoInAck is set here, an algorithm that reads CE from ACKs (DCTCP)
+     * turns it on; for the others it keeps its default.
      */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
@@ -70,6 +72,9 @@ class RoceFabricHelper : public RdmaFabricHelper
     /// Whether SetNicAttribute set EcnCapable; if not, the congestion control decides
     /// (CongestionControlRegistry::Entry::usesEcn: Swift sends Not-ECT).
     bool m_ecnCapableSet{false};
+    /// Whether SetNicAttribute set EcnEchoInAck; if not, the congestion control decides
+    /// (CongestionControlRegistry::Entry::ecnEchoInAck: DCTCP reads CE from ACKs).
+    bool m_ecnEchoSet{false};
 };
 
 } // namespace ns3

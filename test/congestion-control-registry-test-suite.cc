@@ -35,12 +35,15 @@ class CongestionControlRegistryNamesTest : public TestCase
     {
         const auto names = CongestionControlRegistry::GetNames();
         const std::vector<std::string> expected{"dcqcn",
+                                                "dctcp",
                                                 "fixed-fraction",
                                                 "hpcc",
+                                                "ibta",
                                                 "none",
                                                 "swift",
+                                                "theta-powertcp",
                                                 "timely"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six algorithms");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "nine algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -69,8 +72,8 @@ class CongestionControlRegistryNamesTest : public TestCase
             error = e.what();
         }
         NS_TEST_ASSERT_MSG_EQ(error,
-                              "unknown congestion control 'cubic'; allowed: dcqcn, "
-                              "fixed-fraction, hpcc, none, swift, timely",
+                              "unknown congestion control 'cubic'; allowed: dcqcn, dctcp, "
+                              "fixed-fraction, hpcc, ibta, none, swift, theta-powertcp, timely",
                               "names the value and what is allowed");
 
         ScenarioConfig c;
@@ -80,9 +83,11 @@ class CongestionControlRegistryNamesTest : public TestCase
         {
             if (knob.name == "cc")
             {
-                NS_TEST_ASSERT_MSG_EQ(knob.allowed,
-                                      "dcqcn, fixed-fraction, hpcc, none, swift, timely",
-                                      "allowed values");
+                NS_TEST_ASSERT_MSG_EQ(
+                    knob.allowed,
+                    "dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, swift, theta-powertcp, "
+                    "timely",
+                    "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),
                                       std::string::npos,
                                       "help lists each algorithm's line");

@@ -312,9 +312,12 @@ class CongestionControlFactoryTest : public TestCase
             msg = e.what();
         }
         NS_TEST_ASSERT_MSG_NE(msg.find("'cubic'"), std::string::npos, "names the value");
-        NS_TEST_ASSERT_MSG_NE(msg.find("allowed: dcqcn, fixed-fraction, hpcc, none, swift, timely"),
-                              std::string::npos,
-                              "lists the registered names (the test library adds one)");
+        NS_TEST_ASSERT_MSG_NE(
+            msg.find(
+                "allowed: dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, swift, theta-powertcp, "
+                "timely"),
+            std::string::npos,
+            "lists the registered names (the test library adds one)");
         msg.clear();
         try
         {

@@ -18,12 +18,14 @@
 #include "ns3/collective-application.h"
 #include "ns3/collective-rank-application.h"
 #include "ns3/dcqcn-congestion-control.h"
+#include "ns3/dctcp-congestion-control.h"
 #include "ns3/deadlock-detector.h"
 #include "ns3/flow-workload.h"
 #include "ns3/hpcc-congestion-control.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/ibta-congestion-control.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
@@ -113,6 +115,8 @@ Table()
         AI_FABRIC_TRACE(SwiftCongestionControl, "TargetDelay", TracedValueCallback::Time),
         AI_FABRIC_TRACE(DcqcnCongestionControl, "Alpha", TracedValueCallback::Double),
         AI_FABRIC_TRACE(DcqcnCongestionControl, "TargetRate", TracedValueCallback::Uint64),
+        AI_FABRIC_TRACE(DctcpCongestionControl, "Alpha", TracedValueCallback::Double),
+        AI_FABRIC_TRACE(IbtaCongestionControl, "Ccti", TracedValueCallback::Uint32),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Rate", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),

@@ -746,9 +746,10 @@ BuildKnobs()
         "ecn",
         "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
             delayOnly +
-            ", which use no ECN (Swift, Kumar et al. 2020, and TIMELY, Mittal et al. 2015, "
-            "react to delay; HPCC, Li et al. 2019, to in-band telemetry): there nothing is "
-            "marked and no CNP sent unless --ecn=1; echoed as the value used",
+            ", which use no ECN (Swift, Kumar et al. 2020, TIMELY, Mittal et al. 2015, and "
+            "theta-PowerTCP, Addanki et al. 2022, react to delay; HPCC, Li et al. 2019, to "
+            "in-band telemetry): there nothing is marked and no CNP sent unless --ecn=1; "
+            "echoed as the value used",
         "'' or 0 or 1",
         Type::FLAG,
         [](C& c, const std::string& v) {

@@ -451,6 +451,11 @@ ScenarioRunner::ApplyAttributeOverrides() const
         given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
         given.emplace_back("ns3::IbSwitch::CutThrough", "cut-through");
     }
+    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
+    {
+        // DCTCP reads CE from the ACKs alone: the NICs must echo it.
+        given.emplace_back("ns3::RoceNic::EcnEchoInAck", "cc");
+    }
     if (c.kmin || c.kmax || c.pmax)
     {
         given.emplace_back("ns3::EcnMarker::ScaleWithRate",
@@ -713,6 +718,13 @@ ScenarioRunner::BuildIbFabric()
         throw ConfigError("--mtu=" + std::to_string(c.mtu) +
                           " is not an InfiniBand path MTU; with --fabric=infiniband allowed "
                           "256, 512, 1024, 2048, 4096");
+    }
+    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
+    {
+        // The IB HCA returns BECN in CNPs, not ECN CE echoed in every ACK.
+        throw ConfigError("--cc=" + c.cc +
+                          " reads ECN CE echoed in ACKs, which only the RoCEv2 NIC sends; "
+                          "allowed with --fabric=rocev2 (on InfiniBand: --cc=ibta or dcqcn)");
     }
     IbFabricHelper helper;
     helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));

@@ -206,6 +206,18 @@ RdmaNic::WarnDropped(const char* what, uint32_t value)
 }
 
 void
+RdmaNic::ChangeCeEcho(RdmaQueuePair& qp, bool ce)
+{
+    uint32_t psn = 0;
+    uint32_t msn = 0;
+    if (qp.TakePendingAck(psn, msn))
+    {
+        QueueControl(qp, RdmaOpcode::ACKNOWLEDGE, psn, msn, false);
+    }
+    qp.SetCeEcho(ce);
+}
+
+void
 RdmaNic::DataFields(const RdmaQueuePair& qp, const RdmaSegment& s, RdmaTransportFields& f)
 {
     f.opcode = s.opcode;

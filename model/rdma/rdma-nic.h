@@ -128,6 +128,7 @@ class RdmaNic : public Object
      * \p remoteDelaySteps: for an ACK, the endpoint delay its header echoes (Swift), in
      * time steps (an integer, so that a NIC without the echo pays nothing for it);
      * \p echoedHops: the switch hops of the data packet it acknowledges (0: not echoed);
+     * \p ecnEcho: for an ACK, whether it echoes ECN CE (m_ackEcnEcho at the receiver).
      * \p ackInt: the INT records an ACK echoes (nullptr: none; RoceNic IntEnabled).
      */
     template <typename PayloadBytes>
@@ -141,6 +142,7 @@ class RdmaNic : public Object
                  Time now,
                  int64_t remoteDelaySteps = 0,
                  uint32_t echoedHops = 0,
+                 bool ecnEcho = false,
                  const IntHeader* ackInt = nullptr);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
@@ -175,6 +177,9 @@ class RdmaNic : public Object
     uint32_t m_hostIndex{0};               //!< GetHostIndex (set by the subclass's Setup)
     uint32_t m_mtu{0};                     //!< the subclass's Mtu Attribute
     int32_t m_ackPriority{-1};             //!< AckPriority attribute (-1: the QP's class)
+    /// ACKs echo ECN CE (a subclass's attribute; RoceNic's EcnEchoInAck): Deliver keeps
+    /// each queue pair's CE state and the subclass's ACKs carry it (GetCeEcho)
+    bool m_ackEcnEcho{false};
 
   private:
     class WakeEvent;
@@ -191,6 +196,10 @@ class RdmaNic : public Object
     /// Deliver's warning for an arrival it drops (\p what, then \p value), out of line:
     /// its stream code would make every arrival save and restore registers.
     [[gnu::cold, gnu::noinline]] static void WarnDropped(const char* what, uint32_t value);
+    /// ECN echo: a data packet of \p qp with CE state \p ce, not the state its
+    /// un-acknowledged packets had, arrived. RFC 8257 3.2's DCTCP receiver: those are
+    /// acknowledged at once with their state, so that every ACK covers one state.
+    void ChangeCeEcho(RdmaQueuePair& qp, bool ce);
     /// Schedule a pacing wake-up at \p earliest (> \p now) unless an earlier one is.
     [[gnu::always_inline]] void ScheduleWake(Time earliest, Time now);
     /// Pacing wake-up number \p generation ran: NotifyPort if no later one was asked for.
@@ -329,6 +338,7 @@ RdmaNic::Deliver(uint32_t destQp,
                  Time now,
                  int64_t remoteDelaySteps,
                  uint32_t echoedHops,
+                 bool ecnEcho,
                  const IntHeader* ackInt)
 {
     if (destQp == 0 || destQp > m_qps.size())
@@ -350,7 +360,7 @@ RdmaNic::Deliver(uint32_t destQp,
         }
         else
         {
-            qp->ReceiveAck(psn, now, remoteDelaySteps, echoedHops, ackInt);
+            qp->ReceiveAck(psn, now, remoteDelaySteps, echoedHops, ecnEcho, ackInt);
         }
         return;
     }
@@ -365,9 +375,13 @@ RdmaNic::Deliver(uint32_t destQp,
         WarnDropped("unsupported opcode ", opcode);
         return;
     }
+    if (m_ackEcnEcho && congested != qp->GetCeEcho())
+    {
+        ChangeCeEcho(*qp, congested);
+    }
     const RdmaQueuePair::Reply r =
         qp->ReceiveData(psn, opcode, payloadBytes(), ackReq, congested, now);
-    if (r.cnp)
+    if (r.cnp && !m_ackEcnEcho) // with the echo in ACKs, CE makes no CNP
     {
         m_cnpsSent++;
         QueueControl(*qp, RdmaOpcode::CNP, 0, 0, false);

@@ -131,13 +131,15 @@ class RdmaQueuePair : public Object
     /// \p remoteDelaySteps is the endpoint delay the ACK echoes, in time steps (0 if none);
     /// \p echoedHops the switch hops of the data packet it acknowledges (0 if none);
     /// \p ackInt the INT records the ACK echoes (nullptr if none).
+    /// \p ecnEcho whether the ACK echoes ECN CE for the packets it acknowledges.
     void ReceiveAck(uint32_t wirePsn,
                     Time now,
                     int64_t remoteDelaySteps = 0,
                     uint32_t echoedHops = 0,
+                    bool ecnEcho = false,
                     const IntHeader* ackInt = nullptr)
     {
-        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps, echoedHops, ackInt);
+        m_requester.ReceiveAck(wirePsn, now, remoteDelaySteps, echoedHops, ecnEcho, ackInt);
     }
 
     /// NAK (PSN sequence error): the peer expects wirePsn next.
@@ -192,6 +194,25 @@ class RdmaQueuePair : public Object
                       Time now)
     {
         return m_responder.ReceiveData(wirePsn, opcode, payloadBytes, ackRequest, ceMarked, now);
+    }
+
+    /// Acknowledge now the in-order packets not yet acknowledged, if any: true with
+    /// the ACK's \p psn and \p msn (RdmaResponder::TakePendingAck).
+    bool TakePendingAck(uint32_t& psn, uint32_t& msn)
+    {
+        return m_responder.TakePendingAck(psn, msn);
+    }
+
+    /// The CE state the next ACK echoes (ECN echo in ACKs; false unless SetCeEcho).
+    bool GetCeEcho() const
+    {
+        return m_responder.GetCeEcho();
+    }
+
+    /// Set the CE state the next ACK echoes (RdmaNic with ECN echo in ACKs).
+    void SetCeEcho(bool ce)
+    {
+        m_responder.SetCeEcho(ce);
     }
 
     const RdmaResponder& GetResponder() const

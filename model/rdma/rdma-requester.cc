@@ -254,6 +254,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
                           Time now,
                           int64_t remoteDelaySteps,
                           uint32_t echoedHops,
+                          bool ecnEcho,
                           const IntHeader* ackInt)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
@@ -270,6 +271,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     // The hop count the ACK echoes (RoCEv2: the data packet's TTL), else the route's.
     sample.hops = echoedHops != 0 ? echoedHops : (m_cc ? m_cc->GetContext().hops : 0);
     sample.intHeader = ackInt;
+    sample.ecnEcho = ecnEcho;
     m_unaPsn = psn + 1;
     if (m_nextPsn < m_unaPsn)
     {

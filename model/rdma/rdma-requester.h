@@ -91,6 +91,7 @@ class RdmaRequester
                     Time now,
                     int64_t remoteDelaySteps = 0,
                     uint32_t echoedHops = 0,
+                    bool ecnEcho = false,
                     const IntHeader* ackInt = nullptr);
     /// NAK (PSN sequence error): the peer expects wirePsn next.
     void ReceiveNak(uint32_t wirePsn);

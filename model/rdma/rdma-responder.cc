@@ -120,6 +120,20 @@ RdmaResponder::Hold(uint64_t psn, uint32_t payloadBytes, bool last)
     return true;
 }
 
+bool
+RdmaResponder::TakePendingAck(uint32_t& psn, uint32_t& msn)
+{
+    if (m_unackedPackets == 0)
+    {
+        return false;
+    }
+    m_unackedPackets = 0;
+    m_acksSent++;
+    psn = (m_ePsn - 1) & RDMA_PSN_MASK;
+    msn = m_msn & RDMA_PSN_MASK;
+    return true;
+}
+
 RdmaReply
 RdmaResponder::NakExpected()
 {

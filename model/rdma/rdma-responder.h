@@ -96,6 +96,24 @@ class RdmaResponder
     uint32_t GetHeldPackets() const;
     /// Posted receives whose message has not completed (its first one may be arriving).
     std::size_t GetPendingReceives() const;
+    /**
+     * Acknowledge now the in-order packets not yet acknowledged, if any: true with the
+     * ACK's \p psn and \p msn (counted as sent; the caller sends it).
+     */
+    bool TakePendingAck(uint32_t& psn, uint32_t& msn);
+
+    /// The CE state of the packets the next ACK covers (RdmaQueuePair::GetCeEcho).
+    bool GetCeEcho() const
+    {
+        return m_ceEcho;
+    }
+
+    /// Set the CE state the next ACK echoes.
+    void SetCeEcho(bool ce)
+    {
+        m_ceEcho = ce;
+    }
+
     /// The queue pair's ReorderThreshold attribute (packets).
     uint32_t GetReorderThreshold() const;
 
@@ -139,6 +157,7 @@ class RdmaResponder
     uint64_t m_acksSent{0};
     bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
     bool m_cnpSent{false};
+    bool m_ceEcho{false};          //!< CE state the next ACK echoes (ECN echo)
     Time m_lastCnp;                //!< last CNP sent for this QP
     uint64_t m_rxMessageBytes{0};  //!< bytes of the message being received
     std::deque<uint64_t> m_rxTags; //!< posted receives (tags), in order

@@ -73,6 +73,16 @@ RoceNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_ecnCapable),
                           MakeBooleanChecker())
+            .AddAttribute("EcnEchoInAck",
+                          "Receive side: every ACK echoes whether the data packets it "
+                          "acknowledges arrived ECN CE, in its BTH BECN bit, and a change of "
+                          "CE state is acknowledged at once (RFC 8257 3.2's DCTCP receiver), "
+                          "so that an ACK covers packets of one state. Off: ACKs carry BECN "
+                          "0 and CE only makes CNPs. Default false; the congestion control's "
+                          "registration sets it (DCTCP: true).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_ackEcnEcho),
+                          MakeBooleanChecker())
             .AddAttribute("HostDelay",
                           "Receive side: time from a data packet's arrival at the NIC to "
                           "the host having it (PCIe transfer, DMA, completion), per packet "
@@ -454,6 +464,7 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         v.psn = psn;
         v.aethMsn = msn;
         v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+        v.becn = qp.GetCeEcho(); // false unless EcnEchoInAck (RdmaNic::Deliver sets it)
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).
         v.ipId = EncodeEchoHops(m_echoTtl) | m_echoIpId;
@@ -534,7 +545,8 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         view.ecn == ECN_CE,
         FabricSimulator::Now(),
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
-        DecodeEchoHops(ipId));
+        DecodeEchoHops(ipId),
+        view.becn);
     m_echoTtl = RoceFrame::INITIAL_TTL;
 }
 
@@ -577,6 +589,7 @@ RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
         FabricSimulator::Now(),
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
         DecodeEchoHops(ipId),
+        view.becn,
         op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr);
     m_echoTtl = RoceFrame::INITIAL_TTL;
 }

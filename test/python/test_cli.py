@@ -1258,3 +1258,82 @@ def test_topology_csv_names_every_port(run, tmp_path):
         assert run(*flags, "--workload=none", f"--out={out}").returncode == 0
         rows = [line.split(",") for line in (out / "topology.csv").read_text().splitlines()[1:]]
         assert sorted(r[5] for r in rows if r[2] == node) == expected, node
+
+
+def test_dctcp_runs_end_to_end_with_its_single_threshold_marking(run, tmp_path):
+    """--cc=dctcp: an incast completes lossless; '' runs the 'hpcc' preset, whose
+    switch side is DCTCP's single threshold K (Kmin = Kmax = 30 KB at 10 Gb/s, Pmax 1);
+    switches mark, the receivers echo CE in ACKs and send no CNP; the runner refuses
+    to let --ns3::RoceNic::EcnEchoInAck turn the echo off; an unknown preset is exit 2."""
+    incast = ["--cc=dctcp", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    out = tmp_path / "default"
+    r = run(*incast, "--cc-preset=", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    assert "cc dctcp (preset hpcc)" in r.stdout
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True
+    cc = s["congestion_control"]
+    assert cc["algorithm"] == "dctcp" and cc["preset"] == "hpcc"
+    assert cc["attributes"]["G"] == "0.0625"
+    assert cc["attributes"]["AdditiveIncrement"] == "615000000bps"
+    assert cc["ecn_marker"]["Kmin"] == cc["ecn_marker"]["Kmax"] == "30000"
+    assert cc["ecn_marker"]["Pmax"] == "1"
+    assert s["config"]["ecn"] == 1
+    assert s["ecn_marks"] > 0 and s["cnps"] == 0
+    assert sum(s["drops"].values()) == 0
+    r = run(*incast, "--ns3::RoceNic::EcnEchoInAck=false", f"--out={tmp_path}/off")
+    assert r.returncode == 2
+    assert "EcnEchoInAck" in r.stderr and "--cc" in r.stderr
+    r = run(*incast, "--cc-preset=paper", f"--out={tmp_path}/bad")
+    assert r.returncode == 2
+    assert "paper" in r.stderr and "hpcc" in r.stderr
+    r = run(*incast, "--fabric=infiniband", "--mtu=4096", f"--out={tmp_path}/ib")
+    assert r.returncode == 2
+    assert "--cc=dctcp" in r.stderr and "--fabric=rocev2" in r.stderr
+
+
+def test_ibta_congestion_control_runs_on_infiniband_and_refuses_bad_tables(run, tmp_path):
+    """--fabric=infiniband --cc=ibta (IBTA Annex A10, doc/infiniband.md): with FECN
+    marking and a BECN per FECN the incast completes lossless with fewer CNPs than the
+    same run without congestion control (the sources slow down); a CCT entry outside
+    shift 0-3 / multiplier 0-16383 and an 8-bit CCTI_Increase above 255 are exit 2
+    naming the value and what is allowed."""
+    flags = ["--fabric=infiniband", "--mtu=4096", "--workload=incast", "--fanin=7",
+             "--bytes=1MB", "--ns3::IbSwitch::FecnThreshold=16384",
+             "--ns3::RdmaQueuePair::CnpInterval=0s"]
+    cnps = {}
+    for cc in ("none", "ibta"):
+        out = tmp_path / cc
+        r = run(*flags, f"--cc={cc}", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        s = json.loads((out / "summary.json").read_text())
+        assert s["complete"] is True and sum(s["drops"].values()) == 0
+        cnps[cc] = s["cnps"]
+    assert s["congestion_control"]["algorithm"] == "ibta"
+    assert s["congestion_control"]["attributes"]["CctiIncrease"] == "1"
+    assert 0 < cnps["ibta"] < cnps["none"] / 2, cnps
+    r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::Cct=0:0,4:1",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2
+    assert "'0:0,4:1'" in r.stderr and "shift 0-3, multiplier 0-16383" in r.stderr
+    r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::CctiIncrease=256",
+            f"--out={tmp_path}/bad2")
+    assert r.returncode == 2 and "'256'" in r.stderr
+
+
+def test_theta_powertcp_runs_end_to_end_without_ecn(run, tmp_path):
+    """--cc=theta-powertcp (doc/theta-powertcp.md): an incast completes lossless; it
+    reacts to the RTT alone, so ECN is off by default (no mark, no CNP); summary.json
+    names the algorithm and its attributes; a BetaRatio above 1 is exit 2."""
+    incast = ["--cc=theta-powertcp", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    out = tmp_path / "run"
+    r = run(*incast, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True and sum(s["drops"].values()) == 0
+    assert s["congestion_control"]["algorithm"] == "theta-powertcp"
+    assert s["congestion_control"]["attributes"]["Gamma"] == "0.9"
+    assert s["config"]["ecn"] == 0 and s["ecn_marks"] == 0 and s["cnps"] == 0
+    r = run(*incast, "--ns3::ThetaPowertcpCongestionControl::BetaRatio=2",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2 and "'2'" in r.stderr

@@ -12,6 +12,7 @@ files (LINKTYPE_INFINIBAND, 247) decoded field by field, their ICRC/VCRC recompu
 their timestamps and determinism; --pcap-snaplen on both fabrics (file sizes, original
 lengths kept, headers still decoded) and its bad values.
 """
+import json
 import os
 import pathlib
 import shutil
@@ -435,3 +436,40 @@ def test_hpcc_int_block_decodes_with_the_lua_dissector(ai_fabric_sim, source_dir
     rows = _int_rows(out / "ai-fabric-0-0.pcap", dissector, fields)
     assert rows and all(r["aifint.hops"] == "" for r in rows)
     assert all(int(r["ip.dsfield.dscp"]) % 2 == 0 for r in rows if r["ip.dsfield.dscp"])
+
+
+def _ack_bth_byte4(directory, tmp_path):
+    """Byte 4 of the BTH (FECN 0x80, BECN 0x40) of every RoCEv2 ACK in the pcaps, and
+    the number of CNPs, as tshark decodes them."""
+    byte4, cnps = [], 0
+    for pcap in sorted(directory.glob("*.pcap")):
+        for row in _tshark(pcap, ["infiniband.bth.opcode", "infiniband.bth"], tmp_path):
+            bth = row["infiniband.bth"].replace(":", "")
+            if row["infiniband.bth.opcode"] == "17":
+                byte4.append(int(bth[8:10], 16))
+            elif row["infiniband.bth.opcode"] == "129":
+                cnps += 1
+    return byte4, cnps
+
+
+@needs_tshark
+def test_dctcp_acks_echo_ecn_ce_in_the_bth_becn_bit(ai_fabric_sim, tmp_path):
+    """--cc=dctcp: the receivers echo ECN CE in their ACKs' BTH BECN bit (doc/dctcp.md),
+    which tshark decodes as RoCEv2 ACKs; no CNP is sent. Under DCQCN the ACKs' BECN
+    stays 0 and CE makes CNPs instead."""
+    # host0 is the incast's receiver: its port carries every ACK and CNP
+    flags = ["--workload=incast", "--fanin=7", "--bytes=1MB", "--pcap=1", "--pcap-nodes=host0"]
+    runs = {}
+    for cc in ("dctcp", "dcqcn"):
+        out = tmp_path / cc
+        _sim(ai_fabric_sim, f"--cc={cc}", *flags, f"--out={out}")
+        summary = json.loads((out / "summary.json").read_text())
+        runs[cc] = (summary, *_ack_bth_byte4(out, tmp_path))
+    summary, byte4, cnps = runs["dctcp"]
+    assert summary["ecn_marks"] > 0 and summary["cnps"] == 0 and cnps == 0
+    echoing = sum(1 for b in byte4 if b & 0x40)
+    assert 0 < echoing < len(byte4), (echoing, len(byte4))
+    assert all(b & ~0x40 == 0 for b in byte4), "only BECN may be set in byte 4"
+    summary, byte4, cnps = runs["dcqcn"]
+    assert summary["ecn_marks"] > 0 and cnps > 0
+    assert byte4 and all(b == 0 for b in byte4), "DCQCN ACKs carry no BECN"

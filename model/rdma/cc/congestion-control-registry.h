@@ -62,6 +62,9 @@ class CongestionControlRegistry
         /// data with an INT block, switches fill it and ACKs echo it (RoceNic and
         /// RoceSwitch IntEnabled); the InfiniBand fabric carries none and refuses it.
         bool usesInt{false};
+        /// Whether it reads ECN CE from ACKs (RdmaAckSample::ecnEcho) rather than CNPs:
+        /// if so, RoCEv2 NICs echo CE in their ACKs (RoceNic EcnEchoInAck) by default.
+        bool ecnEchoInAck{false};
     };
 
     /**
@@ -106,11 +109,13 @@ class CongestionControlRegistration
      * \param scenarioPreset the preset a scenario uses when --cc-preset is '' ("" = the
      *        attribute defaults)
      * \param usesEcn whether it reacts to ECN marks (CNPs); false: data goes Not-ECT
+     * \param ecnEchoInAck whether it reads ECN CE echoed in ACKs instead of CNPs
      */
     CongestionControlRegistration(const std::string& name,
                                   const std::string& help,
                                   const std::string& scenarioPreset = "",
-                                  bool usesEcn = true)
+                                  bool usesEcn = true,
+                                  bool ecnEchoInAck = false)
     {
         CongestionControlRegistry::Entry e;
         e.name = name;
@@ -118,6 +123,7 @@ class CongestionControlRegistration
         e.help = help;
         e.scenarioPreset = scenarioPreset;
         e.usesEcn = usesEcn;
+        e.ecnEchoInAck = ecnEchoInAck;
         if constexpr (HasPresets<T>::value)
         {
             e.presets = T::GetPresetNames();
