@@ -79,6 +79,8 @@ class IbSwitch : public Object
 
     /// Drop trace: (switch node id, port, reason), as RoceSwitch's.
     typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
+    /// QueueLength trace: (switch node id, egress port, VL, bytes queued now on it).
+    typedef void (*QueueLengthTracedCallback)(uint32_t, uint32_t, uint8_t, uint64_t);
 
     uint64_t GetForwarded() const;
     uint64_t GetUnroutable() const;
@@ -151,6 +153,8 @@ class IbSwitch : public Object
     uint64_t m_linkDownDrops;
     uint64_t m_fecnMarked;
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
+    /// (node, port, VL, bytes) when a VL's queue changes; tested with HasSinks first
+    TracedCallback<uint32_t, uint32_t, uint8_t, uint64_t> m_queueLengthTrace;
 };
 
 } // namespace ns3
