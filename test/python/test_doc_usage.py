@@ -2,11 +2,11 @@
 """The C++ snippets of the model pages' Usage sections compile and run as written.
 
 Each doc/*.md page with a `## Usage` section has one ```cpp block there: statements of
-a main(), against this module's umbrella header and ns-3's core. The test wraps each in
-a main() (the wrapper adds only includes and `using namespace ns3`), compiles it with
-the build's compiler against the build tree, runs it and expects exit status 0, so a
-snippet cannot fall behind the API. (The pages' attribute and trace-source tables are
-checked by the suite ai-fabric-doc-reference.)
+a function body, against this module's umbrella header and ns-3's core. The test makes
+each a function of one program (which adds only includes and `using namespace ns3`),
+compiles that once with the build's compiler against the build tree, runs each snippet
+and expects exit status 0, so a snippet cannot fall behind the API. (The pages'
+attribute and trace-source tables are checked by the suite ai-fabric-doc-reference.)
 """
 
 import os
@@ -19,22 +19,15 @@ import pytest
 ROOT = pathlib.Path(os.environ.get("AI_FABRIC_SOURCE_DIR") or pathlib.Path(__file__).resolve().parents[2])
 BUILD = pathlib.Path(os.environ.get("AI_FABRIC_BUILD_DIR") or ROOT / "build")
 
-WRAPPER = """#include "ns3/ai-fabric-module.h"
+HEADER = """#include "ns3/ai-fabric-module.h"
 #include "ns3/config.h"
 #include "ns3/core-module.h"
 
+#include <cstring>
 #include <iostream>
 
 using namespace ns3;
-
-int
-main()
-{{
-{body}
-    return 0;
-}}
 """
-
 
 def cache_value(name):
     cache = BUILD / "CMakeCache.txt"
@@ -65,22 +58,38 @@ def test_model_pages_have_usage():
         assert len(pages[page]) == 1, f"doc/{page}: one ```cpp block in Usage"
 
 
-@pytest.mark.parametrize("page,blocks", usage_snippets(), ids=lambda v: v if isinstance(v, str) else "")
-def test_usage_snippet_compiles_and_runs(page, blocks, tmp_path):
+@pytest.fixture(scope="module")
+def usage_program(tmp_path_factory):
+    """One program holding every page's snippet as a function, chosen by argv[1]: one
+    compilation for all pages."""
     if not (BUILD / "libns3-ai-fabric.so").is_file():
         pytest.skip(f"no standalone build in {BUILD}")
     if cache_value("AI_FABRIC_SANITIZE") in ("ON", "TRUE", "1"):
         pytest.skip("sanitizer build: the library needs -fsanitize programs")
-    body = "\n".join("    " + line if line else "" for line in blocks[0].splitlines())
-    src = tmp_path / "usage.cc"
-    src.write_text(WRAPPER.format(body=body))
-    exe = tmp_path / "usage"
+    tmp = tmp_path_factory.mktemp("usage")
+    source = HEADER
+    dispatch = ""
+    for i, (page, blocks) in enumerate(usage_snippets()):
+        body = "\n".join("    " + line if line else "" for line in blocks[0].splitlines())
+        source += f"\n// doc/{page}\nvoid\nUsage{i}()\n{{\n{body}\n}}\n"
+        dispatch += f'    if (std::strcmp(argv[1], "{page}") == 0) {{ Usage{i}(); return 0; }}\n'
+    source += "\nint\nmain(int argc, char* argv[])\n{\n    if (argc != 2) { return 2; }\n"
+    source += dispatch + "    return 2;\n}\n"
+    src = tmp / "usage.cc"
+    src.write_text(source)
+    exe = tmp / "usage"
     cxx = cache_value("CMAKE_CXX_COMPILER") or "c++"
     build = BUILD.resolve()
-    r = subprocess.run([cxx, "-std=c++17", "-O1", "-DNS3_LOG_ENABLE", f"-I{build}/include",
+    r = subprocess.run([cxx, "-std=c++17", "-O0", "-DNS3_LOG_ENABLE", f"-I{build}/include",
                         str(src), "-o", str(exe), f"-L{build}", f"-Wl,-rpath,{build}",
                         "-lns3-ai-fabric", "-lns3-core", "-lns3-network", "-lns3-internet"],
                        capture_output=True, text=True)
-    assert r.returncode == 0, f"doc/{page}: the Usage snippet does not compile:\n{r.stderr}"
-    r = subprocess.run([str(exe)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"a Usage snippet does not compile (see doc/<page> in the messages):\n{r.stderr}"
+    return exe
+
+
+@pytest.mark.parametrize("page", [page for page, _ in usage_snippets()])
+def test_usage_snippet_runs(page, usage_program, tmp_path):
+    r = subprocess.run([str(usage_program), page], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120)
     assert r.returncode == 0, f"doc/{page}: the Usage snippet exits {r.returncode}:\n{r.stderr}"
