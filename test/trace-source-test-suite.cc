@@ -35,6 +35,7 @@
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
+#include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
 #include "ns3/routing-engine.h"
 #include "ns3/shared-buffer-mmu.h"
@@ -116,6 +117,9 @@ Table()
         AI_FABRIC_TRACE(RoceNetDevice, "ResumeSent", RoceNetDevice::ResumeTracedCallback),
         AI_FABRIC_TRACE(RoceNetDevice, "PauseReceived", RoceNetDevice::PauseTracedCallback),
         AI_FABRIC_TRACE(RoceNetDevice, "ResumeReceived", RoceNetDevice::ResumeTracedCallback),
+        AI_FABRIC_TRACE(RoceNic, "Enqueue", RoceNic::QueueFrameTracedCallback),
+        AI_FABRIC_TRACE(RoceNic, "Dequeue", RoceNic::QueueFrameTracedCallback),
+        AI_FABRIC_TRACE(RoceNic, "QueueLength", RoceNic::QueueLengthTracedCallback),
         AI_FABRIC_TRACE(RdmaNic, "CnpSent", RdmaNic::CnpTracedCallback),
         AI_FABRIC_TRACE(RdmaNic, "CnpReceived", RdmaNic::CnpTracedCallback),
         AI_FABRIC_TRACE(RdmaNic, "QpCreated", RdmaNic::QpCreatedTracedCallback),
@@ -249,8 +253,10 @@ struct QueueLengths
  * default hpcc-run preset, its switch ECN marking included): the queue, PFC, ECN, CNP and
  * queue-pair traces, connected by their Config paths, count what the fabric's
  * counters (summary.json's pfc_pauses, pfc_resumes, ecn_marks, cnps, queue_pairs)
- * count, and the queue length the trace tells equals the switch's GetQueueBytes at
- * every microsecond.
+ * count, and the queue length the trace tells equals the switch's GetQueueBytes (what
+ * qlen.csv samples) at every microsecond; the NICs' egress traces count every frame
+ * their ports send and tell GetControlQueueBytes (host 0 also sends, so its ACKs
+ * queue behind its data).
  */
 class RoceTracesFireTestCase : public TestCase
 {
@@ -320,6 +326,32 @@ class RoceTracesFireTestCase : public TestCase
                         ++markedWithoutCe; // the frame must carry CE (RFC 3168: 11)
                     }
                 }));
+        // The NICs' egress: control queues by (host, priority); data passes through.
+        std::map<std::pair<uint32_t, uint8_t>, uint64_t> nicQlen;
+        uint64_t nicTracedMax = 0;
+        uint64_t nicEnqueued = 0;
+        uint64_t nicDequeued = 0;
+        for (uint32_t h = 0; h <= senders; ++h)
+        {
+            Ptr<RoceNic> nic = fabric->GetNic(h);
+            nic->TraceConnectWithoutContext(
+                "QueueLength",
+                MakeLambdaCallback<void, uint8_t, uint64_t>(
+                    [&nicQlen, &nicTracedMax, h](uint8_t q, uint64_t b) {
+                        nicQlen[{h, q}] = b;
+                        nicTracedMax = std::max(nicTracedMax, b);
+                    }));
+        }
+        Config::ConnectWithoutContext(
+            "/NodeList/*/$ns3::RoceNic/Enqueue",
+            MakeLambdaCallback<void, uint8_t, Ptr<const Packet>>(
+                [&nicEnqueued](uint8_t, Ptr<const Packet>) { ++nicEnqueued; }));
+        Config::ConnectWithoutContext(
+            "/NodeList/*/$ns3::RoceNic/Dequeue",
+            MakeLambdaCallback<void, uint8_t, Ptr<const Packet>>(
+                [&nicDequeued](uint8_t, Ptr<const Packet>) { ++nicDequeued; }));
+        uint64_t nicMismatches = 0;
+        uint64_t nicSampledMax = 0;
         const std::string dev = "/NodeList/*/DeviceList/*/$ns3::RoceNetDevice/";
         Config::ConnectWithoutContext(
             dev + "PauseSent",
@@ -365,6 +397,8 @@ class RoceTracesFireTestCase : public TestCase
         {
             fabric->PostWrite(i, 0, 1000000, i, 0);
         }
+        // Host 0 sends too: its ACKs and CNPs wait behind its data on the wire.
+        fabric->PostWrite(0, 1, 4000000, 100, 0);
         std::function<void()> sample = [&]() {
             for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
             {
@@ -378,6 +412,16 @@ class RoceTracesFireTestCase : public TestCase
                     ++samples;
                 }
             }
+            for (uint32_t h = 0; h <= senders; ++h)
+            {
+                for (uint8_t q = 0; q < 8; ++q)
+                {
+                    const uint64_t actual = fabric->GetNic(h)->GetControlQueueBytes(q);
+                    const auto it = nicQlen.find({h, q});
+                    nicMismatches += actual != (it == nicQlen.end() ? 0 : it->second);
+                    nicSampledMax = std::max(nicSampledMax, actual);
+                }
+            }
             if (Simulator::Now() < MilliSeconds(5))
             {
                 ScheduleLambda(MicroSeconds(1), sample);
@@ -386,6 +430,25 @@ class RoceTracesFireTestCase : public TestCase
         ScheduleLambda(MicroSeconds(1), sample);
         Simulator::Run();
         const RdmaFabric::Counters k = fabric->GetCounters();
+        // Every frame a NIC's port sent but its own PFC frames went through the egress.
+        uint64_t nicFrames = 0;
+        for (uint32_t h = 0; h <= senders; ++h)
+        {
+            Ptr<RoceNetDevice> d = fabric->GetNic(h)->GetDevice();
+            nicFrames += d->GetTxFrames() - d->GetPfcPausesSent() - d->GetPfcResumesSent();
+        }
+        std::cout << "NICs: enqueued " << nicEnqueued << ", dequeued " << nicDequeued
+                  << ", frames sent " << nicFrames << ", control queue max " << nicTracedMax
+                  << " B traced, " << nicSampledMax << " B sampled" << std::endl;
+        NS_TEST_EXPECT_MSG_GT(nicTracedMax, 0, "control frames queued at a busy NIC port");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(nicTracedMax, nicSampledMax, "the trace sees every peak");
+        NS_TEST_EXPECT_MSG_EQ(nicDequeued, nicFrames, "NIC Dequeue: every frame sent");
+        NS_TEST_EXPECT_MSG_EQ(nicEnqueued, nicDequeued, "NIC Enqueue: each of them, before");
+        NS_TEST_EXPECT_MSG_EQ(nicMismatches, 0, "NIC QueueLength tells GetControlQueueBytes");
+        for (const auto& [key, bytes] : nicQlen)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bytes, 0, "every NIC control queue ends empty");
+        }
         std::cout << "incast 15x1MB: pauses " << pausesSent << " (counter " << k.pfcPausesSent
                   << "), resumes " << resumesSent << ", ECN marks " << marks << " (counter "
                   << k.ecnMarks << "), CNPs " << cnpsSent << "/" << cnpsReceived << " (counter "
@@ -406,7 +469,9 @@ class RoceTracesFireTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(cnpsSent, k.cnpsSent, "CnpSent: one call per CNP");
         NS_TEST_EXPECT_MSG_EQ(cnpsReceived, cnpsSent, "every CNP arrived");
         NS_TEST_EXPECT_MSG_EQ(qpsCreated, 2 * k.queuePairs, "QpCreated: both ends of each");
-        NS_TEST_EXPECT_MSG_EQ(qpsCreated, 2 * senders, "one connection per sender");
+        NS_TEST_EXPECT_MSG_EQ(qpsCreated,
+                              2 * senders,
+                              "one connection per host pair (0-1 both ways)");
         NS_TEST_EXPECT_MSG_GT(rateCalls, 0, "the Rate traces connected in QpCreated fire");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(rateMax, 100000000000ULL, "rates within the line rate");
         NS_TEST_EXPECT_MSG_EQ(enqueued, sw->GetForwarded(), "Enqueue: every forwarded frame");

@@ -19,6 +19,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -88,7 +89,23 @@ RoceNic::GetTypeId()
                 "infinite (no receive queue).",
                 DataRateValue(DataRate(0)),
                 MakeDataRateAccessor(&RoceNic::SetHostDrainRate, &RoceNic::GetHostDrainRate),
-                MakeDataRateChecker());
+                MakeDataRateChecker())
+            .AddTraceSource("Enqueue",
+                            "A frame joined the NIC's egress: an ACK, NAK or CNP its control "
+                            "queue of its priority, or a data frame the moment the port pulls "
+                            "it (data waits unbuilt in its queue pair): (priority, frame)",
+                            MakeTraceSourceAccessor(&RoceNic::m_enqueueTrace),
+                            "ns3::RoceNic::QueueFrameTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A frame left the NIC's egress for the wire: (priority, frame)",
+                            MakeTraceSourceAccessor(&RoceNic::m_dequeueTrace),
+                            "ns3::RoceNic::QueueFrameTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "A control queue's length changed: (priority, bytes of ACK, NAK "
+                            "and CNP frames waiting, Ethernet frames without FCS), as "
+                            "GetControlQueueBytes returns it",
+                            MakeTraceSourceAccessor(&RoceNic::m_queueLengthTrace),
+                            "ns3::RoceNic::QueueLengthTracedCallback");
     return tid;
 }
 
@@ -100,6 +117,9 @@ RoceNic::RoceNic()
       m_hostDrainRate(DataRate(0))
 {
     m_mtu = 1000;
+    m_enqueueTrace.SetFlag(&m_queueTraced);
+    m_dequeueTrace.SetFlag(&m_queueTraced);
+    m_queueLengthTrace.SetFlag(&m_queueTraced);
 }
 
 RoceNic::~RoceNic() = default;
@@ -112,8 +132,41 @@ RoceNic::DoDispose()
         q.clear();
     }
     m_controlMask = 0;
+    m_controlBytes.fill(0);
     m_device = nullptr;
     RdmaNic::DoDispose();
+}
+
+uint64_t
+RoceNic::GetControlQueueBytes(uint8_t prio) const
+{
+    return m_controlBytes.at(prio);
+}
+
+void
+RoceNic::TraceEnqueue(uint8_t prio, RoceParsedFrame& frame, bool queued)
+{
+    if (HasSinks(m_enqueueTrace))
+    {
+        m_enqueueTrace(prio, frame.GetPacket());
+    }
+    if (queued && HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(prio, m_controlBytes[prio]);
+    }
+}
+
+void
+RoceNic::TraceDequeue(uint8_t prio, RoceParsedFrame& frame, bool queued)
+{
+    if (HasSinks(m_dequeueTrace))
+    {
+        m_dequeueTrace(prio, frame.GetPacket());
+    }
+    if (queued && HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(prio, m_controlBytes[prio]);
+    }
 }
 
 Ipv4Address
@@ -248,6 +301,11 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         {
             m_controlMask &= ~(1U << prio);
         }
+        m_controlBytes[prio] -= frame.view.frameBytes;
+        if (__builtin_expect(m_queueTraced, false))
+        {
+            TraceDequeue(static_cast<uint8_t>(prio), frame, true);
+        }
         return true;
     }
     const Time now = FabricSimulator::Now();
@@ -260,6 +318,11 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     }
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     BuildData(*qp, s, frame);
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(qp->GetPriority(), frame, false);
+        TraceDequeue(qp->GetPriority(), frame, false);
+    }
     return true;
 }
 
@@ -369,8 +432,18 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
     {
         // What the queue and the port's pull would do at once (a receiver's port is
         // mostly idle): straight to the wire.
+        if (__builtin_expect(m_queueTraced, false))
+        {
+            TraceEnqueue(prio, frame, false);
+            TraceDequeue(prio, frame, false);
+        }
         m_device->TransmitNow(frame);
         return;
+    }
+    m_controlBytes[prio] += frame.view.frameBytes;
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(prio, frame, true);
     }
     m_control[prio].push_back(std::move(frame));
     m_controlMask |= static_cast<uint8_t>(1U << prio);

@@ -7,6 +7,7 @@
 #include "roce-port-owner.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
@@ -66,6 +67,11 @@ class RoceNic final : public RdmaNic, public RocePortOwner
         return ipId >> ECHO_HOPS_SHIFT;
     }
 
+    /// Enqueue and Dequeue traces: (priority, frame).
+    typedef void (*QueueFrameTracedCallback)(uint8_t, Ptr<const Packet>);
+    /// QueueLength trace: (priority, bytes of ACK, NAK and CNP frames waiting on it).
+    typedef void (*QueueLengthTracedCallback)(uint8_t, uint64_t);
+
     static TypeId GetTypeId();
     RoceNic();
     ~RoceNic() override;
@@ -96,6 +102,12 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     void SetReceiveStalled(uint8_t priorities);
     /// \return frames discarded because the receive pipeline was stalled
     uint64_t GetStalledDrops() const;
+    /**
+     * \return bytes (Ethernet frames without FCS) of the ACK, NAK and CNP frames waiting
+     * for the wire on priority \p prio: the NIC's egress queue. Data frames wait in
+     * their queue pairs, unbuilt, until the port pulls them.
+     */
+    uint64_t GetControlQueueBytes(uint8_t prio) const;
 
     /// Host-index to address conventions shared by every RoCEv2 part.
     static Ipv4Address HostAddress(uint32_t hostIndex);
@@ -191,9 +203,25 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     /// ACK/NAK/CNP frames by priority, sent before data (highest priority first)
     std::array<FrameFifo<RoceParsedFrame>, 8> m_control;
-    uint8_t m_controlMask{0};   //!< bit p: m_control[p] is not empty
-    uint8_t m_stalledMask{0};   //!< priorities whose receive is stalled
-    uint64_t m_stalledDrops{0}; //!< frames discarded while stalled
+    uint8_t m_controlMask{0};                 //!< bit p: m_control[p] is not empty
+    uint8_t m_stalledMask{0};                 //!< priorities whose receive is stalled
+    uint64_t m_stalledDrops{0};               //!< frames discarded while stalled
+    std::array<uint64_t, 8> m_controlBytes{}; //!< GetControlQueueBytes, by priority
+
+    // Egress traces: FlaggedTracedCallbacks that set m_queueTraced when connected, so
+    // the frame path tests one byte and builds no packet bytes until then.
+    bool m_queueTraced{false};
+    FlaggedTracedCallback<uint8_t, Ptr<const Packet>> m_enqueueTrace;
+    FlaggedTracedCallback<uint8_t, Ptr<const Packet>> m_dequeueTrace;
+    FlaggedTracedCallback<uint8_t, uint64_t> m_queueLengthTrace;
+    /// Enqueue (and QueueLength if \p queued) of \p frame on \p prio, out of line.
+    [[gnu::noinline, gnu::cold]] void TraceEnqueue(uint8_t prio,
+                                                   RoceParsedFrame& frame,
+                                                   bool queued);
+    /// Dequeue (and QueueLength if \p queued) of \p frame from \p prio, out of line.
+    [[gnu::noinline, gnu::cold]] void TraceDequeue(uint8_t prio,
+                                                   RoceParsedFrame& frame,
+                                                   bool queued);
 };
 
 } // namespace ns3
