@@ -141,8 +141,20 @@ Block(TypeId tid, const std::string& kind)
             const auto* time = dynamic_cast<const TimeValue*>(PeekPointer(a.initialValue));
             if (time != nullptr)
             {
-                std::ostringstream t; // "+30ms", not "+3e+07ns"
-                t << time->Get().As(Time::AUTO);
+                // "+30ms", not "+3e+07ns": the largest unit the value reaches (Time::AUTO
+                // exists only in newer ns-3 releases than this module supports)
+                const Time v = time->Get();
+                Time::Unit unit = Time::PS;
+                for (Time::Unit u : {Time::S, Time::MS, Time::US, Time::NS})
+                {
+                    if (v.IsZero() || Abs(v) >= Time::FromInteger(1, u))
+                    {
+                        unit = u;
+                        break;
+                    }
+                }
+                std::ostringstream t;
+                t << v.As(unit);
                 def = t.str();
             }
             os << "| `" << a.name << "` | " << (def.empty() ? "(empty)" : "`" + Cell(def) + "`")
