@@ -310,7 +310,10 @@ IbNetDevice::TryTransmit()
         else
         {
             m_stalls++;
-            m_creditStallTrace(vl, IbFrame::Blocks(bytes), raw);
+            if (__builtin_expect(HasSinks(m_creditStallTrace), false))
+            {
+                TraceCreditStall(vl, bytes, raw);
+            }
         }
     }
     if (!eligible)
@@ -493,6 +496,12 @@ uint64_t
 IbNetDevice::GetNegativeCreditEvents() const
 {
     return m_negative;
+}
+
+void
+IbNetDevice::TraceCreditStall(uint8_t vl, uint32_t bytes, uint32_t credits)
+{
+    m_creditStallTrace(vl, IbFrame::Blocks(bytes), credits);
 }
 
 uint64_t

@@ -222,6 +222,10 @@ class IbNetDevice : public NetDevice
     TracedCallback<> m_linkChangeCallbacks;                  //!< NetDevice link-change listeners
     TracedCallback<uint8_t, uint32_t> m_creditTrace;         //!< (VL, credits left) after a send
     TracedCallback<uint8_t, uint32_t, uint32_t> m_creditStallTrace; //!< GetCreditStalls' events
+    /// CreditStall of a \p bytes packet on \p vl, out of TryTransmit's loop.
+    [[gnu::noinline, gnu::cold]] void TraceCreditStall(uint8_t vl,
+                                                       uint32_t bytes,
+                                                       uint32_t credits);
 };
 
 } // namespace ns3

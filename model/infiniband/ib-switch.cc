@@ -12,7 +12,6 @@
 #include "ns3/packet.h"
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
-#include "ns3/trace-sinks.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -96,6 +95,7 @@ IbSwitch::IbSwitch()
       m_linkDownDrops(0),
       m_fecnMarked(0)
 {
+    m_queueLengthTrace.SetFlag(&m_queueTraced);
 }
 
 IbSwitch::~IbSwitch() = default;
@@ -334,9 +334,9 @@ IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPor
     }
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
     m_vlBytes[outPort][outVl] += p->GetSize();
-    if (HasSinks(m_queueLengthTrace))
+    if (__builtin_expect(m_queueTraced, false))
     {
-        m_queueLengthTrace(m_node, outPort, outVl, m_vlBytes[outPort][outVl]);
+        TraceQueueLength(outPort, outVl);
     }
     m_ports[outPort]->NotifyDataAvailable();
 }
@@ -377,9 +377,9 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     q.pop_front();
     m_queuedBytes[port] -= e.p->GetSize();
     m_vlBytes[port][vl] -= e.p->GetSize();
-    if (HasSinks(m_queueLengthTrace))
+    if (__builtin_expect(m_queueTraced, false))
     {
-        m_queueLengthTrace(m_node, port, vl, m_vlBytes[port][vl]);
+        TraceQueueLength(port, vl);
     }
     m_forwarded++;
     if (m_fecnThreshold > 0 && m_vlBytes[port][vl] >= m_fecnThreshold &&
@@ -393,6 +393,12 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     // The packet leaves our buffer: return its credits to the upstream port.
     m_ports[e.inPort]->ReleaseBlocks(e.inVl, e.blocks);
     return e.p;
+}
+
+void
+IbSwitch::TraceQueueLength(uint32_t port, uint8_t vl)
+{
+    m_queueLengthTrace(m_node, port, vl, m_vlBytes[port][vl]);
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "ib-frame.h"
 
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -153,8 +154,12 @@ class IbSwitch : public Object
     uint64_t m_linkDownDrops;
     uint64_t m_fecnMarked;
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
-    /// (node, port, VL, bytes) when a VL's queue changes; tested with HasSinks first
-    TracedCallback<uint32_t, uint32_t, uint8_t, uint64_t> m_queueLengthTrace;
+    /// (node, port, VL, bytes) when a VL's queue changes; sets m_queueTraced when
+    /// connected, so an unconnected one costs a test of that byte per packet
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, uint64_t> m_queueLengthTrace;
+    bool m_queueTraced{false}; //!< QueueLength was connected
+    /// QueueLength of (\p port, \p vl), out of the packet path's code.
+    [[gnu::noinline, gnu::cold]] void TraceQueueLength(uint32_t port, uint8_t vl);
 };
 
 } // namespace ns3
