@@ -223,8 +223,9 @@ if(AI_FABRIC_TESTS)
 endif()
 
 # --- install ----------------------------------------------------------------------------
-install(TARGETS ai-fabric LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${AI_FABRIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+# The library, its headers, ns3/ai-fabric-module.h and the CMake and pkg-config
+# package files.
+include(${AI_FABRIC_ROOT}/cmake/AiFabricPackage.cmake)
 if(TARGET ai-fabric-sim)
   install(TARGETS ai-fabric-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

@@ -74,7 +74,13 @@ IbNetDevice::GetTypeId()
             .AddTraceSource("Credits",
                             "Credits (64-byte blocks) left on a VL after a packet was sent",
                             MakeTraceSourceAccessor(&IbNetDevice::m_creditTrace),
-                            "ns3::IbNetDevice::CreditsCallback");
+                            "ns3::IbNetDevice::CreditsCallback")
+            .AddTraceSource("CreditStall",
+                            "A VL's head packet could not be sent for want of credits when the "
+                            "wire was free: (VL, 64-byte blocks the packet needs, blocks of "
+                            "credit left); one call per stall GetCreditStalls counts",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_creditStallTrace),
+                            "ns3::IbNetDevice::CreditStallCallback");
     return tid;
 }
 
@@ -304,6 +310,10 @@ IbNetDevice::TryTransmit()
         else
         {
             m_stalls++;
+            if (__builtin_expect(HasSinks(m_creditStallTrace), false))
+            {
+                TraceCreditStall(vl, bytes, raw);
+            }
         }
     }
     if (!eligible)
@@ -486,6 +496,12 @@ uint64_t
 IbNetDevice::GetNegativeCreditEvents() const
 {
     return m_negative;
+}
+
+void
+IbNetDevice::TraceCreditStall(uint8_t vl, uint32_t bytes, uint32_t credits)
+{
+    m_creditStallTrace(vl, IbFrame::Blocks(bytes), credits);
 }
 
 uint64_t

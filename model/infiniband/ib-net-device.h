@@ -49,6 +49,9 @@ class IbNetDevice : public NetDevice
   public:
     /// Signature of the "Credits" trace: (VL, credits left to send on it) after a send
     typedef void (*CreditsCallback)(uint8_t vl, uint32_t credits);
+    /// Signature of the "CreditStall" trace: (VL, blocks its head packet needs, blocks
+    /// of credit left)
+    typedef void (*CreditStallCallback)(uint8_t vl, uint32_t needed, uint32_t credits);
     /// Bytes of the owner's head packet on a VL (0 = none).
     typedef Callback<uint32_t, Ptr<IbNetDevice>, uint8_t> HeadCallback;
     /// Take the owner's head packet on a VL.
@@ -218,6 +221,11 @@ class IbNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;   //!< a packet lost on a failed cable
     TracedCallback<> m_linkChangeCallbacks;                  //!< NetDevice link-change listeners
     TracedCallback<uint8_t, uint32_t> m_creditTrace;         //!< (VL, credits left) after a send
+    TracedCallback<uint8_t, uint32_t, uint32_t> m_creditStallTrace; //!< GetCreditStalls' events
+    /// CreditStall of a \p bytes packet on \p vl, out of TryTransmit's loop.
+    [[gnu::noinline, gnu::cold]] void TraceCreditStall(uint8_t vl,
+                                                       uint32_t bytes,
+                                                       uint32_t credits);
 };
 
 } // namespace ns3

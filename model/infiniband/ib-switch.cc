@@ -74,7 +74,12 @@ IbSwitch::GetTypeId()
                             "\"unroutable\" (no LFT entry) and \"link_down\" (its output "
                             "port's cable failed)",
                             MakeTraceSourceAccessor(&IbSwitch::m_dropTrace),
-                            "ns3::IbSwitch::DropTracedCallback");
+                            "ns3::IbSwitch::DropTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "A virtual lane's output queue changed: (switch node, egress port, "
+                            "VL, bytes now queued on that VL of the port, LRH to VCRC)",
+                            MakeTraceSourceAccessor(&IbSwitch::m_queueLengthTrace),
+                            "ns3::IbSwitch::QueueLengthTracedCallback");
     return tid;
 }
 
@@ -90,6 +95,7 @@ IbSwitch::IbSwitch()
       m_linkDownDrops(0),
       m_fecnMarked(0)
 {
+    m_queueLengthTrace.SetFlag(&m_queueTraced);
 }
 
 IbSwitch::~IbSwitch() = default;
@@ -328,6 +334,10 @@ IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPor
     }
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
     m_vlBytes[outPort][outVl] += p->GetSize();
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceQueueLength(outPort, outVl);
+    }
     m_ports[outPort]->NotifyDataAvailable();
 }
 
@@ -367,6 +377,10 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     q.pop_front();
     m_queuedBytes[port] -= e.p->GetSize();
     m_vlBytes[port][vl] -= e.p->GetSize();
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceQueueLength(port, vl);
+    }
     m_forwarded++;
     if (m_fecnThreshold > 0 && m_vlBytes[port][vl] >= m_fecnThreshold &&
         m_sinceMark[port]++ >= m_fecnMarkingRate)
@@ -379,6 +393,12 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     // The packet leaves our buffer: return its credits to the upstream port.
     m_ports[e.inPort]->ReleaseBlocks(e.inVl, e.blocks);
     return e.p;
+}
+
+void
+IbSwitch::TraceQueueLength(uint32_t port, uint8_t vl)
+{
+    m_queueLengthTrace(m_node, port, vl, m_vlBytes[port][vl]);
 }
 
 } // namespace ns3

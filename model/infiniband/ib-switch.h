@@ -6,6 +6,7 @@
 
 #include "ib-frame.h"
 
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -79,6 +80,8 @@ class IbSwitch : public Object
 
     /// Drop trace: (switch node id, port, reason), as RoceSwitch's.
     typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
+    /// QueueLength trace: (switch node id, egress port, VL, bytes queued now on it).
+    typedef void (*QueueLengthTracedCallback)(uint32_t, uint32_t, uint8_t, uint64_t);
 
     uint64_t GetForwarded() const;
     uint64_t GetUnroutable() const;
@@ -151,6 +154,12 @@ class IbSwitch : public Object
     uint64_t m_linkDownDrops;
     uint64_t m_fecnMarked;
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
+    /// (node, port, VL, bytes) when a VL's queue changes; sets m_queueTraced when
+    /// connected, so an unconnected one costs a test of that byte per packet
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, uint64_t> m_queueLengthTrace;
+    bool m_queueTraced{false}; //!< QueueLength was connected
+    /// QueueLength of (\p port, \p vl), out of the packet path's code.
+    [[gnu::noinline, gnu::cold]] void TraceQueueLength(uint32_t port, uint8_t vl);
 };
 
 } // namespace ns3

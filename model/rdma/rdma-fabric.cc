@@ -332,6 +332,17 @@ RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection)
         const RdmaCcContext ctx = MakeCcContext(from, to);
         qp->SetCongestionControl(m_ccFactory.Create(), ctx);
     }
+    // QpCreated on each NIC (aggregated to its host's node), now that the queue pairs
+    // are connected and have their controllers.
+    const std::vector<uint32_t>& hostNodes = GetGraph()->GetHosts();
+    for (auto [qp, host] : {std::make_pair(qa, src), std::make_pair(qb, dst)})
+    {
+        Ptr<RdmaNic> nic = GetNodes().Get(hostNodes[host])->GetObject<RdmaNic>();
+        if (nic)
+        {
+            nic->NotifyQueuePairCreated(qp);
+        }
+    }
     c.a = src < dst ? qa : qb;
     c.b = src < dst ? qb : qa;
     m_connectionsMade++;

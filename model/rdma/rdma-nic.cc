@@ -65,7 +65,25 @@ RdmaNic::GetTypeId()
             .AddTraceSource("MessageDelivered",
                             "A message's last byte was placed (receiver completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageDeliveredTrace),
-                            "ns3::RdmaNic::MessageDeliveredTracedCallback");
+                            "ns3::RdmaNic::MessageDeliveredTracedCallback")
+            .AddTraceSource("CnpSent",
+                            "This NIC's queue pair, as DCQCN's notification point, sent a "
+                            "congestion notification packet for ECN-marked data: (queue pair); "
+                            "one call per CNP GetCnpsSent counts",
+                            MakeTraceSourceAccessor(&RdmaNic::m_cnpSentTrace),
+                            "ns3::RdmaNic::CnpTracedCallback")
+            .AddTraceSource("CnpReceived",
+                            "A congestion notification packet arrived for this NIC's queue "
+                            "pair (DCQCN's reaction point): (queue pair); one call per CNP "
+                            "GetCnpsReceived counts",
+                            MakeTraceSourceAccessor(&RdmaNic::m_cnpReceivedTrace),
+                            "ns3::RdmaNic::CnpTracedCallback")
+            .AddTraceSource("QpCreated",
+                            "The fabric connected a new queue pair of this NIC and gave it "
+                            "its congestion controller: (queue pair). Connect per-QP traces "
+                            "here (its controller's Rate, Window, Cwnd, Alpha)",
+                            MakeTraceSourceAccessor(&RdmaNic::m_qpCreatedTrace),
+                            "ns3::RdmaNic::QpCreatedTracedCallback");
     return tid;
 }
 
@@ -130,6 +148,12 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     m_qpsCreated++;
     m_liveQps++;
     return qp;
+}
+
+void
+RdmaNic::NotifyQueuePairCreated(Ptr<RdmaQueuePair> qp)
+{
+    m_qpCreatedTrace(qp);
 }
 
 void

@@ -45,6 +45,10 @@ class RdmaNic : public Object
     typedef void (*MessageSentTracedCallback)(Ptr<const RdmaQueuePair>, const RdmaMessage&);
     /// MessageDelivered trace: (queue pair, tag, bytes) when its last byte is placed.
     typedef void (*MessageDeliveredTracedCallback)(Ptr<const RdmaQueuePair>, uint64_t, uint64_t);
+    /// CnpSent and CnpReceived traces: (the queue pair sending / receiving it).
+    typedef void (*CnpTracedCallback)(Ptr<const RdmaQueuePair>);
+    /// QpCreated trace: (the new queue pair, connected, with its congestion controller).
+    typedef void (*QpCreatedTracedCallback)(Ptr<RdmaQueuePair>);
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -76,6 +80,12 @@ class RdmaNic : public Object
      * connection still in the fabric cannot reach the new one.
      */
     void ReleaseQueuePair(uint32_t qpn);
+    /**
+     * Fire QpCreated for \p qp, a queue pair of this NIC that its fabric has just
+     * connected and given its congestion controller (RdmaFabric calls it once per
+     * queue pair it makes).
+     */
+    void NotifyQueuePairCreated(Ptr<RdmaQueuePair> qp);
     /// \return packets resent, over all queue pairs
     uint64_t GetRetransmittedPackets() const;
     /// \return retransmission timeouts, over all queue pairs
@@ -230,6 +240,9 @@ class RdmaNic : public Object
 
     TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
     TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
+    TracedCallback<Ptr<const RdmaQueuePair>> m_cnpSentTrace;
+    TracedCallback<Ptr<const RdmaQueuePair>> m_cnpReceivedTrace;
+    TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
 };
 
 template <typename Skip>
@@ -367,6 +380,7 @@ RdmaNic::Deliver(uint32_t destQp,
     if (opcode == RdmaOpcode::CNP)
     {
         m_cnpsReceived++;
+        m_cnpReceivedTrace(qp);
         qp->ReceiveCnp();
         return;
     }
@@ -384,6 +398,7 @@ RdmaNic::Deliver(uint32_t destQp,
     if (r.cnp && !m_ackEcnEcho) // with the echo in ACKs, CE makes no CNP
     {
         m_cnpsSent++;
+        m_cnpSentTrace(qp);
         QueueControl(*qp, RdmaOpcode::CNP, 0, 0, false);
     }
     if (r.response == RdmaQueuePair::Response::ACK)

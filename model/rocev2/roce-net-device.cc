@@ -79,7 +79,31 @@ RoceNetDevice::GetTypeId()
                             "pause (XOFF, quanta > 0) from a resume (XON, quanta 0), its "
                             "last argument sent (true) from received (false)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_pfcTrace),
-                            "ns3::RoceNetDevice::PfcTracedCallback");
+                            "ns3::RoceNetDevice::PfcTracedCallback")
+            .AddTraceSource("PauseSent",
+                            "This port asked its peer to stop a priority (an XOFF frame, "
+                            "refreshes included): (device, priority, pause quanta); one call "
+                            "per frame GetPfcPausesSent counts",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pauseSentTrace),
+                            "ns3::RoceNetDevice::PauseTracedCallback")
+            .AddTraceSource("ResumeSent",
+                            "This port let its peer resume a priority (an XON frame, quanta "
+                            "0): (device, priority); one call per frame GetPfcResumesSent "
+                            "counts",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_resumeSentTrace),
+                            "ns3::RoceNetDevice::ResumeTracedCallback")
+            .AddTraceSource("PauseReceived",
+                            "A pause frame arrived asking this port to stop a priority: "
+                            "(device, priority, pause quanta), once per enabled class with "
+                            "quanta above 0, whether or not it is honoured (PFC off, link "
+                            "down, watchdog)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pauseReceivedTrace),
+                            "ns3::RoceNetDevice::PauseTracedCallback")
+            .AddTraceSource("ResumeReceived",
+                            "A PFC frame arrived letting this port resume a priority "
+                            "(quanta 0): (device, priority), whether or not it is honoured",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_resumeReceivedTrace),
+                            "ns3::RoceNetDevice::ResumeTracedCallback");
     return tid;
 }
 
@@ -400,6 +424,21 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         pause = pause || (pfc.IsClassEnabled(prio) && pfc.GetPauseTime(prio) > 0);
     }
     (pause ? m_pfcPausesReceived : m_pfcResumesReceived)++;
+    for (uint8_t prio = 0; prio < 8; ++prio)
+    {
+        if (pfc.IsClassEnabled(prio))
+        {
+            const uint16_t quanta = pfc.GetPauseTime(prio);
+            if (quanta > 0)
+            {
+                m_pauseReceivedTrace(this, prio, quanta);
+            }
+            else
+            {
+                m_resumeReceivedTrace(this, prio);
+            }
+        }
+    }
     if (!m_pfcEnabled || m_linkDown)
     {
         return;
@@ -489,6 +528,14 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
     m_control.push_back(RoceParsedFrame(p, view));
     (quanta > 0 ? m_pfcPausesSent : m_pfcResumesSent)++;
     m_pfcTrace(this, prio, quanta, true);
+    if (quanta > 0)
+    {
+        m_pauseSentTrace(this, prio, quanta);
+    }
+    else
+    {
+        m_resumeSentTrace(this, prio);
+    }
     if (quanta > 0)
     {
         // Refresh at half the pause time so the peer never resumes while we still need it.

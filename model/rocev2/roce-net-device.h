@@ -51,6 +51,10 @@ class RoceNetDevice : public NetDevice
     /// PFC trace: (device, priority, pause quanta: above 0 a pause (XOFF), 0 a resume
     /// (XON); true if sent by this device, false if received).
     typedef void (*PfcTracedCallback)(Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool);
+    /// PauseSent and PauseReceived traces: (device, priority, pause quanta, above 0).
+    typedef void (*PauseTracedCallback)(Ptr<const RoceNetDevice>, uint8_t, uint16_t);
+    /// ResumeSent and ResumeReceived traces: (device, priority).
+    typedef void (*ResumeTracedCallback)(Ptr<const RoceNetDevice>, uint8_t);
 
     static TypeId GetTypeId();
     RoceNetDevice();
@@ -336,6 +340,10 @@ class RoceNetDevice : public NetDevice
     NetDevice::PromiscReceiveCallback m_promiscCallback;
 
     TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool> m_pfcTrace;
+    TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t> m_pauseSentTrace;
+    TracedCallback<Ptr<const RoceNetDevice>, uint8_t> m_resumeSentTrace;
+    TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t> m_pauseReceivedTrace;
+    TracedCallback<Ptr<const RoceNetDevice>, uint8_t> m_resumeReceivedTrace;
 };
 
 } // namespace ns3

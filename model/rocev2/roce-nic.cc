@@ -21,6 +21,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -154,7 +155,24 @@ RoceNic::GetTypeId()
                           "queue pairs are created.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceNic::m_intEnabled),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddTraceSource("Enqueue",
+                            "A frame joined the NIC's egress: an ACK, NAK or CNP its control "
+                            "queue of its priority, a host-stack IP packet the IP queue (at "
+                            "IpPriority), or a data frame the moment the port pulls it (data "
+                            "waits unbuilt in its queue pair): (priority, frame)",
+                            MakeTraceSourceAccessor(&RoceNic::m_enqueueTrace),
+                            "ns3::RoceNic::QueueFrameTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A frame left the NIC's egress for the wire: (priority, frame)",
+                            MakeTraceSourceAccessor(&RoceNic::m_dequeueTrace),
+                            "ns3::RoceNic::QueueFrameTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "A control queue's length changed: (priority, bytes of ACK, NAK "
+                            "and CNP frames waiting, Ethernet frames without FCS), as "
+                            "GetControlQueueBytes returns it",
+                            MakeTraceSourceAccessor(&RoceNic::m_queueLengthTrace),
+                            "ns3::RoceNic::QueueLengthTracedCallback");
     return tid;
 }
 
@@ -166,6 +184,9 @@ RoceNic::RoceNic()
       m_hostDrainRate(DataRate(0))
 {
     m_mtu = 1000;
+    m_enqueueTrace.SetFlag(&m_queueTraced);
+    m_dequeueTrace.SetFlag(&m_queueTraced);
+    m_queueLengthTrace.SetFlag(&m_queueTraced);
 }
 
 RoceNic::~RoceNic() = default;
@@ -180,8 +201,41 @@ RoceNic::DoDispose()
     m_controlMask = 0;
     m_ipFrames.clear();
     m_txQueue = nullptr;
+    m_controlBytes.fill(0);
     m_device = nullptr;
     RdmaNic::DoDispose();
+}
+
+uint64_t
+RoceNic::GetControlQueueBytes(uint8_t prio) const
+{
+    return m_controlBytes.at(prio);
+}
+
+void
+RoceNic::TraceEnqueue(uint8_t prio, RoceParsedFrame& frame, bool queued)
+{
+    if (HasSinks(m_enqueueTrace))
+    {
+        m_enqueueTrace(prio, frame.GetPacket());
+    }
+    if (queued && HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(prio, m_controlBytes[prio]);
+    }
+}
+
+void
+RoceNic::TraceDequeue(uint8_t prio, RoceParsedFrame& frame, bool queued)
+{
+    if (HasSinks(m_dequeueTrace))
+    {
+        m_dequeueTrace(prio, frame.GetPacket());
+    }
+    if (queued && HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(prio, m_controlBytes[prio]);
+    }
 }
 
 Ipv4Address
@@ -330,6 +384,11 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
         {
             m_controlMask &= ~(1U << prio);
         }
+        m_controlBytes[prio] -= frame.view.frameBytes;
+        if (__builtin_expect(m_queueTraced, false))
+        {
+            TraceDequeue(static_cast<uint8_t>(prio), frame, true);
+        }
         return true;
     }
     // IP packets of the host stack take turns with RDMA data, packet by packet.
@@ -350,6 +409,11 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     m_ipTurn = ipReady;
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     BuildData(*qp, s, frame);
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(qp->GetPriority(), frame, false);
+        TraceDequeue(qp->GetPriority(), frame, false);
+    }
     return true;
 }
 
@@ -491,8 +555,18 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
     {
         // What the queue and the port's pull would do at once (a receiver's port is
         // mostly idle): straight to the wire.
+        if (__builtin_expect(m_queueTraced, false))
+        {
+            TraceEnqueue(prio, frame, false);
+            TraceDequeue(prio, frame, false);
+        }
         m_device->TransmitNow(frame);
         return;
+    }
+    m_controlBytes[prio] += frame.view.frameBytes;
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(prio, frame, true);
     }
     m_control[prio].push_back(std::move(frame));
     m_controlMask |= static_cast<uint8_t>(1U << prio);
@@ -802,6 +876,10 @@ RoceNic::QueueIp(Ptr<Packet> packet, uint32_t dstHost)
     RoceFrameView view;
     RoceFrame::Peek(*packet, view);
     m_ipFrames.push_back(RoceParsedFrame(packet, view));
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(m_ipPriority, m_ipFrames.back(), false);
+    }
     m_ipSent++;
     m_device->NotifyDataAvailable();
 }
@@ -811,6 +889,10 @@ RoceNic::DequeueIp(RoceParsedFrame& frame)
 {
     frame = std::move(m_ipFrames.front());
     m_ipFrames.pop_front();
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceDequeue(m_ipPriority, frame, false);
+    }
     m_ipTurn = false;
     m_ipHeld--;
     if (m_txQueue && m_txQueue->IsStopped() && m_ipHeld < m_ipQueuePackets)

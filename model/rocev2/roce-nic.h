@@ -7,6 +7,7 @@
 #include "roce-port-owner.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/int-header.h"
 #include "ns3/ipv4-address.h"
@@ -69,6 +70,11 @@ class RoceNic final : public RdmaNic, public RocePortOwner
         return ipId >> ECHO_HOPS_SHIFT;
     }
 
+    /// Enqueue and Dequeue traces: (priority, frame).
+    typedef void (*QueueFrameTracedCallback)(uint8_t, Ptr<const Packet>);
+    /// QueueLength trace: (priority, bytes of ACK, NAK and CNP frames waiting on it).
+    typedef void (*QueueLengthTracedCallback)(uint8_t, uint64_t);
+
     static TypeId GetTypeId();
     RoceNic();
     ~RoceNic() override;
@@ -99,6 +105,12 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     void SetReceiveStalled(uint8_t priorities);
     /// \return frames discarded because the receive pipeline was stalled
     uint64_t GetStalledDrops() const;
+    /**
+     * \return bytes (Ethernet frames without FCS) of the ACK, NAK and CNP frames waiting
+     * for the wire on priority \p prio: the NIC's egress queue. Data frames wait in
+     * their queue pairs, unbuilt, until the port pulls them.
+     */
+    uint64_t GetControlQueueBytes(uint8_t prio) const;
 
     /// The number of hosts of the fabric: IP packets to other addresses are dropped.
     void SetHostCount(uint32_t hosts);
@@ -243,6 +255,22 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
     std::vector<IntHeader> m_qpInt;  //!< IntEnabled: latest data INT by local QPN - 1
     std::deque<IntHeader> m_hostInt; //!< IntEnabled: INT of data frames in the host model
+    std::array<uint64_t, 8> m_controlBytes{}; //!< GetControlQueueBytes, by priority
+
+    // Egress traces: FlaggedTracedCallbacks that set m_queueTraced when connected, so
+    // the frame path tests one byte and builds no packet bytes until then.
+    bool m_queueTraced{false};
+    FlaggedTracedCallback<uint8_t, Ptr<const Packet>> m_enqueueTrace;
+    FlaggedTracedCallback<uint8_t, Ptr<const Packet>> m_dequeueTrace;
+    FlaggedTracedCallback<uint8_t, uint64_t> m_queueLengthTrace;
+    /// Enqueue (and QueueLength if \p queued) of \p frame on \p prio, out of line.
+    [[gnu::noinline, gnu::cold]] void TraceEnqueue(uint8_t prio,
+                                                   RoceParsedFrame& frame,
+                                                   bool queued);
+    /// Dequeue (and QueueLength if \p queued) of \p frame from \p prio, out of line.
+    [[gnu::noinline, gnu::cold]] void TraceDequeue(uint8_t prio,
+                                                   RoceParsedFrame& frame,
+                                                   bool queued);
 };
 
 } // namespace ns3

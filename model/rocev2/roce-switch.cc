@@ -29,6 +29,7 @@
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
 #include "ns3/topology-graph.h"
+#include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -161,7 +162,29 @@ RoceSwitch::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame was dropped: (node, port, reason)",
                             MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
-                            "ns3::RoceSwitch::DropTracedCallback");
+                            "ns3::RoceSwitch::DropTracedCallback")
+            .AddTraceSource("Enqueue",
+                            "A frame joined an egress queue: (node, egress port, priority, "
+                            "frame). A frame meeting an idle port with empty queues passes "
+                            "through at once: Enqueue then Dequeue, its queue stays empty",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_enqueueTrace),
+                            "ns3::RoceSwitch::QueueFrameTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A frame left an egress queue for the wire: (node, egress port, "
+                            "priority, frame, before ECN marking)",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_dequeueTrace),
+                            "ns3::RoceSwitch::QueueFrameTracedCallback")
+            .AddTraceSource("Mark",
+                            "A frame leaving an egress queue got ECN Congestion Experienced "
+                            "(RFC 3168): (node, egress port, priority, the marked frame)",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_markTrace),
+                            "ns3::RoceSwitch::QueueFrameTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "An egress queue's length changed: (node, egress port, priority, "
+                            "bytes now queued, Ethernet frames without FCS), as "
+                            "GetQueueBytes returns it",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_queueLengthTrace),
+                            "ns3::RoceSwitch::QueueLengthTracedCallback");
     return tid;
 }
 
@@ -187,6 +210,10 @@ RoceSwitch::RoceSwitch()
       m_nonMinimal(0)
 {
     m_uniform = CreateObject<UniformRandomVariable>();
+    m_enqueueTrace.SetFlag(&m_queueTraced);
+    m_dequeueTrace.SetFlag(&m_queueTraced);
+    m_markTrace.SetFlag(&m_queueTraced);
+    m_queueLengthTrace.SetFlag(&m_queueTraced);
 }
 
 RoceSwitch::~RoceSwitch() = default;
@@ -680,6 +707,7 @@ RoceSwitch::DiscardQueue(uint32_t port, uint8_t prio, bool linkDown)
         const uint32_t bytes = head.frame.view.frameBytes;
         m_framePool.PopFront(queue.frames);
         queue.bytes -= bytes;
+        m_queueLengthTrace(m_graphNode, port, prio, queue.bytes);
         m_mmu->OnDequeue(inPort, inPrio, port, prio, bytes);
         ResumeAfterRelease(inPort, inPrio);
         if (linkDown)
@@ -887,8 +915,12 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     }
     nonEmpty |= static_cast<uint8_t>(1U << outPrio);
     EgressQueue& q = m_egress[out].queue[outPrio];
-    m_framePool.EmplaceBack(q.frames, std::move(frame), static_cast<uint16_t>(inPort), prio);
     q.bytes += bytes;
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceEnqueue(out, outPrio, frame);
+    }
+    m_framePool.EmplaceBack(q.frames, std::move(frame), static_cast<uint16_t>(inPort), prio);
     if (m_mmu->ShouldPause(inPort, prio))
     {
         m_mmu->SetPaused(inPort, prio, true);
@@ -909,6 +941,11 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     // steps in the same order, without the trip through the frame pool: the pause
     // check of enqueue, then dequeue's buffer release and resume check, then the wire.
     // The pause can only touch the ingress port's device, not the egress one here.
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        // Queued and pulled at once: its queue's length stays 0 (no QueueLength).
+        TracePassThrough(out, outPrio, frame);
+    }
     const uint32_t bytes = frame.view.frameBytes;
     if (m_mmu->ShouldPause(inPort, prio))
     {
@@ -930,7 +967,7 @@ RoceSwitch::ForwardAtOnce(uint32_t inPort,
     m_ports[out]->TransmitNowAlone(frame);
 }
 
-int
+inline int
 RoceSwitch::PickQueue(uint32_t outPort, uint8_t pausedMask)
 {
     uint8_t ready = m_nonEmpty[outPort] & static_cast<uint8_t>(~pausedMask);
@@ -1055,12 +1092,20 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     }
     const uint32_t bytes = frame.view.frameBytes;
     queue.bytes -= bytes;
+    if (__builtin_expect(m_queueTraced, false))
+    {
+        TraceDequeue(outPort, static_cast<uint8_t>(q), frame);
+    }
     m_mmu->OnDequeue(inPort, inPrio, outPort, static_cast<uint8_t>(q), bytes);
     ResumeAfterRelease(inPort, inPrio);
     if (m_ecnEnabled && frame.view.ecn != 0 && m_ecn[outPort]->ShouldMark(queue.bytes, *m_uniform))
     {
         RoceFrame::SetEcnCe(frame);
         m_ecnMarks++;
+        if (m_queueTraced && HasSinks(m_markTrace))
+        {
+            m_markTrace(m_graphNode, outPort, static_cast<uint8_t>(q), frame.GetPacket());
+        }
     }
     if (m_intEnabled)
     {
@@ -1068,6 +1113,45 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     }
     m_forwarded++;
     return true;
+}
+
+void
+RoceSwitch::TraceEnqueue(uint32_t out, uint8_t prio, RoceParsedFrame& frame)
+{
+    if (HasSinks(m_enqueueTrace))
+    {
+        m_enqueueTrace(m_graphNode, out, prio, frame.GetPacket());
+    }
+    if (HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(m_graphNode, out, prio, m_egress[out].queue[prio].bytes);
+    }
+}
+
+void
+RoceSwitch::TracePassThrough(uint32_t out, uint8_t prio, RoceParsedFrame& frame)
+{
+    if (HasSinks(m_enqueueTrace))
+    {
+        m_enqueueTrace(m_graphNode, out, prio, frame.GetPacket());
+    }
+    if (HasSinks(m_dequeueTrace))
+    {
+        m_dequeueTrace(m_graphNode, out, prio, frame.GetPacket());
+    }
+}
+
+void
+RoceSwitch::TraceDequeue(uint32_t out, uint8_t prio, RoceParsedFrame& frame)
+{
+    if (HasSinks(m_dequeueTrace))
+    {
+        m_dequeueTrace(m_graphNode, out, prio, frame.GetPacket());
+    }
+    if (HasSinks(m_queueLengthTrace))
+    {
+        m_queueLengthTrace(m_graphNode, out, prio, m_egress[out].queue[prio].bytes);
+    }
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "roce-port-owner.h"
 #include "shared-buffer-mmu.h"
 
+#include "ns3/flagged-traced-callback.h"
 #include "ns3/frame-pool.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -87,6 +88,10 @@ class RoceSwitch : public Object, public RocePortOwner
 
     /// Drop trace: (switch node id, port, reason).
     typedef void (*DropTracedCallback)(uint32_t, uint32_t, const std::string&);
+    /// Enqueue, Dequeue and Mark traces: (switch node id, egress port, priority, frame).
+    typedef void (*QueueFrameTracedCallback)(uint32_t, uint32_t, uint8_t, Ptr<const Packet>);
+    /// QueueLength trace: (switch node id, egress port, priority, bytes queued now).
+    typedef void (*QueueLengthTracedCallback)(uint32_t, uint32_t, uint8_t, uint64_t);
     static TypeId GetTypeId();
     RoceSwitch();
     ~RoceSwitch() override;
@@ -225,8 +230,9 @@ class RoceSwitch : public Object, public RocePortOwner
                        uint32_t out,
                        uint8_t outPrio,
                        RoceParsedFrame& frame);
-    /// (Always inlined into DequeueFrame, its one caller, which it is most of.)
-    [[gnu::always_inline]] inline int PickQueue(uint32_t outPort, uint8_t pausedMask);
+    /// (Always inlined into DequeueFrame, its one caller, whatever the inliner's size
+    /// estimate of that function: a call per dequeue costs 16 instructions.)
+    [[gnu::always_inline]] int PickQueue(uint32_t outPort, uint8_t pausedMask);
     /// PickQueue's choice among the queues \p ready (a bit each, some set) of \p outPort
     /// (strict priority, or DWRR over 0..6 with 7 first).
     int PickAmong(uint32_t outPort, uint8_t ready);
@@ -347,6 +353,8 @@ class RoceSwitch : public Object, public RocePortOwner
     std::vector<uint64_t> m_intTxBytes; //!< per port: wire bytes sent (INT's txBytes)
     /// FILTER_* bits: what FilterFrame must look at (one test per frame when none)
     uint8_t m_frameFilters{0};
+    /// Some per-queue trace (Enqueue, Dequeue, Mark, QueueLength) was connected
+    bool m_queueTraced{false};
     uint8_t m_numClasses;      //!< classes in use
     uint8_t m_classBase;       //!< attribute
     RoutingMode m_routingMode; //!< attribute
@@ -384,6 +392,24 @@ class RoceSwitch : public Object, public RocePortOwner
     uint64_t m_nonMinimal;
 
     TracedCallback<uint32_t, uint32_t, const std::string&> m_dropTrace;
+    // Per-queue traces: FlaggedTracedCallbacks that set m_queueTraced when connected,
+    // so the frame path tests that one byte and builds no packet bytes until then.
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, Ptr<const Packet>> m_enqueueTrace;
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, Ptr<const Packet>> m_dequeueTrace;
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, Ptr<const Packet>> m_markTrace;
+    FlaggedTracedCallback<uint32_t, uint32_t, uint8_t, uint64_t> m_queueLengthTrace;
+    /// Enqueue and QueueLength of a frame queued at (\p out, \p prio), out of line.
+    [[gnu::noinline, gnu::cold]] void TraceEnqueue(uint32_t out,
+                                                   uint8_t prio,
+                                                   RoceParsedFrame& frame);
+    /// Enqueue and Dequeue of a frame ForwardAtOnce sends, out of line.
+    [[gnu::noinline, gnu::cold]] void TracePassThrough(uint32_t out,
+                                                       uint8_t prio,
+                                                       RoceParsedFrame& frame);
+    /// Dequeue and QueueLength of a frame leaving (\p out, \p prio), out of line.
+    [[gnu::noinline, gnu::cold]] void TraceDequeue(uint32_t out,
+                                                   uint8_t prio,
+                                                   RoceParsedFrame& frame);
 };
 
 } // namespace ns3
