@@ -10,6 +10,7 @@
  * counts differ by at most one among equal-cost ports.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/fat-tree-routing.h"
@@ -137,6 +138,7 @@ class FtreeShiftTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(c, 1u, "shift " << s << ": each cable carries one flow");
             }
         }
+        ReportValidation("ftree-shift-max-flows-per-cable", worst);
         NS_TEST_ASSERT_MSG_EQ(worst, 1u, "all 127 shifts are contention free");
         NS_TEST_ASSERT_MSG_EQ(shortest, true, "every LFT path is a shortest path");
 
@@ -318,6 +320,8 @@ class MinHopBalanceTestCase : public TestCase
         {
             load[mh->GetCandidates(edge0, d)[0]]++;
         }
+        ReportValidation("minhop-edge-up-port-routes", load[2]);
+        ReportValidation("minhop-edge-up-port-routes.expected", 14.0 / 2);
         NS_TEST_ASSERT_MSG_EQ(load[2], 7u, "edge up port 2: 7 routes");
         NS_TEST_ASSERT_MSG_EQ(load[3], 7u, "edge up port 3: 7 routes");
     }
