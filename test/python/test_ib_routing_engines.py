@@ -76,3 +76,21 @@ def test_routing_choices_list_the_opensm_engines(ai_fabric_sim):
     )
     assert r.returncode == 2
     assert "--routing: 'lash' is not one of auto, dor, ecmp, ftree, minhop," in r.stderr, r.stderr
+
+
+def test_minhop_says_it_is_not_deadlock_free_on_a_torus(ai_fabric_sim, tmp_path):
+    """minhop's single shortest paths close a channel-dependency cycle on a 4x4 torus
+    (one VL): the runner warns and summary.json says so; ftree refuses the torus."""
+    common = ["--fabric=infiniband", "--mtu=4096", "--topology=torus", "--dims=4x4",
+              "--workload=none"]
+    out = tmp_path / "minhop"
+    r = subprocess.run([str(ai_fabric_sim), *common, "--routing=minhop", f"--out={out}"],
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "warning: --routing=minhop is not deadlock free on this topology" in r.stderr
+    assert json.loads((out / "summary.json").read_text())["routing_deadlock_free"] is False
+    r = subprocess.run([str(ai_fabric_sim), *common, "--routing=ftree",
+                        f"--out={tmp_path}/ftree"],
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 2
+    assert "routing 'ftree' does not fit topology 'torus'" in r.stderr, r.stderr
