@@ -631,10 +631,10 @@ class RoutingFactoryTestCase : public TestCase
         {
             m = e.what();
         }
-        NS_TEST_ASSERT_MSG_EQ(
-            (m.find("dor") != std::string::npos && m.find("ecmp, updown") != std::string::npos),
-            true,
-            m);
+        NS_TEST_ASSERT_MSG_EQ((m.find("dor") != std::string::npos &&
+                               m.find("ecmp, ftree, minhop, updown") != std::string::npos),
+                              true,
+                              m);
         m = "";
         try
         {
@@ -731,14 +731,10 @@ class RoutingEngineRegistryTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const std::vector<std::string> expected{"dor",
-                                                "ecmp",
-                                                "minimal",
-                                                "ugal",
-                                                "updown",
-                                                "valiant"};
+        const std::vector<std::string>
+            expected{"dor", "ecmp", "ftree", "minhop", "minimal", "ugal", "updown", "valiant"};
         const auto names = RoutingEngineRegistry::GetNames();
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six engines");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "eight engines");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -755,10 +751,12 @@ class RoutingEngineRegistryTestCase : public TestCase
         {
             error = e.what();
         }
-        NS_TEST_ASSERT_MSG_EQ(error,
-                              "unknown routing engine 'ospf'; allowed: dor, ecmp, minimal, ugal, "
-                              "updown, valiant",
-                              "names the value and what is allowed");
+        NS_TEST_ASSERT_MSG_EQ(
+            error,
+            "unknown routing engine 'ospf'; allowed: dor, ecmp, ftree, minhop, minimal, "
+            "ugal, "
+            "updown, valiant",
+            "names the value and what is allowed");
     }
 };
 

@@ -23,7 +23,8 @@ namespace ns3
  * Routes come from the shared routing library (RoutingEngine::BuildTable: auto, ecmp,
  * updown, dor, minimal, ...). Each switch's LFT entry for a host's LID is one of the
  * engine's candidates, candidate[DLID mod n], which spreads destinations over equal
- * paths deterministically (what OpenSM's min-hop/ftree engines aim at); the full
+ * paths deterministically; OpenSM's engines "minhop" (MinHopRouting) and "ftree"
+ * (FatTreeRouting) give one candidate, so the LFT is exactly their choice; the full
  * candidate set is the switch's adaptive-routing set. The number of VLs is the
  * engine's class count (2 for the torus dateline rule), and the switches map the
  * class rule onto VLs.
