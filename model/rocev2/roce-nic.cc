@@ -875,10 +875,10 @@ RoceNic::QueueIp(Ptr<Packet> packet, uint32_t dstHost)
     }
     RoceFrameView view;
     RoceFrame::Peek(*packet, view);
-    m_ipFrames.push_back(RoceParsedFrame(packet, view));
+    RoceParsedFrame& queued = m_ipFrames.emplace_back(RoceParsedFrame(packet, view));
     if (__builtin_expect(m_queueTraced, false))
     {
-        TraceEnqueue(m_ipPriority, m_ipFrames.back(), false);
+        TraceEnqueue(m_ipPriority, queued, false);
     }
     m_ipSent++;
     m_device->NotifyDataAvailable();
