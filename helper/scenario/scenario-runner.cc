@@ -529,6 +529,7 @@ ScenarioRunner::ApplyCongestionControlOverrides(RdmaFabricHelper& helper) const
 void
 ScenarioRunner::ResolveCcPreset()
 {
+    const bool ecnGiven = m_config.ecn.has_value();
     if (!m_config.ecn && m_config.fabric != "infiniband")
     {
         // An algorithm that reacts to delay alone (Swift, TIMELY: usesEcn false) gets
@@ -537,6 +538,22 @@ ScenarioRunner::ResolveCcPreset()
         m_config.ecn = m_config.transport == "tcp" ||
                        !CongestionControlRegistry::Has(m_config.cc) ||
                        CongestionControlRegistry::Get(m_config.cc).usesEcn;
+    }
+    if (m_config.ecn == false && m_config.fabric != "infiniband")
+    {
+        // Marking thresholds with marking off would be ignored without a word.
+        for (const char* flag : {"kmin", "kmax", "pmax"})
+        {
+            if (!m_config.Get(flag).empty())
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + m_config.Get(flag) +
+                                  " has no effect: ECN marking is off (" +
+                                  (ecnGiven
+                                       ? std::string("--ecn=0")
+                                       : "--cc=" + m_config.cc + " marks nothing unless --ecn=1") +
+                                  "); drop it or give --ecn=1");
+            }
+        }
     }
     if (!m_config.ccPreset.empty() || !CongestionControlRegistry::Has(m_config.cc))
     {

@@ -534,6 +534,28 @@ def test_pfc_storm_flags_that_do_not_apply(run, tmp_path, flags, part):
     assert not (tmp_path / "o" / "summary.json").exists()
 
 
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--ecn=0", "--kmin=10KB"],
+         "--kmin=10KB has no effect: ECN marking is off (--ecn=0); drop it or give --ecn=1"),
+        (["--cc=swift", "--pmax=0.5"],
+         "--pmax=0.5 has no effect: ECN marking is off (--cc=swift marks nothing unless "
+         "--ecn=1); drop it or give --ecn=1"),
+    ],
+)
+def test_marking_thresholds_without_marking_are_refused(run, tmp_path, flags, message):
+    # ECN thresholds with marking off would be ignored without a word: one error, exit 2.
+    r = run(*flags, f"--out={tmp_path}/o")
+    assert r.returncode == 2, r.stdout
+    assert r.stderr == f"ai-fabric-sim: error: {message}\n"
+    assert not (tmp_path / "o").exists()
+    # With --ecn=1 the same thresholds run.
+    on = [f for f in flags if not f.startswith("--ecn=")]
+    r = run(*on, "--ecn=1", "--bytes=10KB", f"--out={tmp_path}/on")
+    assert r.returncode == 0, r.stderr
+
+
 def test_infiniband_credit_deadlock_is_named(run, tmp_path):
     ib = ["--fabric=infiniband", "--mtu=4096", *RING, "--routing=ecmp"]
     r = run(*ib, f"--out={tmp_path}/o")
