@@ -14,8 +14,11 @@
  * (RdmaFlowHelper, from 20 us), on links nothing else uses; hosts 13, 14 and 15
  * each send one 2 MiB message to host 11 at 30 us, a 3-to-1 incast whose
  * bottleneck leaves the upstream ports short of credits (no packet is sent without
- * room for it at the other end). The program prints what the traces saw and writes
- * one CSV row per finished message or collective iteration.
+ * room for it at the other end): its ports stall for credits (CreditStall) and the
+ * switches' virtual-lane queues fill (QueueLength). No congestion control runs, so no
+ * CNP is sent and the queue pairs' Rate, connected through QpCreated, stays put. The
+ * program prints what the traces saw and writes one CSV row per finished message or
+ * collective iteration.
  */
 #include "ns3/collective-helper.h"
 #include "ns3/collective-rank-application.h"
@@ -25,6 +28,7 @@
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-net-device.h"
+#include "ns3/ib-switch.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-flow-application.h"
 #include "ns3/rdma-flow-helper.h"
@@ -47,14 +51,19 @@ namespace
 /// What the trace sinks saw.
 struct Seen
 {
-    uint64_t creditReports{0};  //!< Credits trace calls (one per packet sent)
-    uint32_t minCredits{~0U};   //!< fewest credits (64-byte blocks) a VL had left
-    uint64_t zeroCredits{0};    //!< sends that left a VL with no credit at all
-    uint64_t delivered{0};      //!< messages placed at a receiver (MessageDelivered)
-    uint64_t deliveredBytes{0}; //!< their bytes
-    uint64_t rateChanges{0};    //!< Rate trace calls of the queue pairs connected
-    uint64_t minRateBps{~0ULL}; //!< lowest rate they set
-    uint32_t queuePairsWatched{0};
+    uint64_t creditReports{0};        //!< Credits trace calls (one per packet sent)
+    uint32_t minCredits{~0U};         //!< fewest credits (64-byte blocks) a VL had left
+    uint64_t zeroCredits{0};          //!< sends that left a VL with no credit at all
+    uint64_t creditStalls{0};         //!< heads held back for want of credits (CreditStall)
+    uint64_t maxQueueBytes{0};        //!< longest VL output queue of a switch (QueueLength)
+    uint32_t maxQueueNode{0};         //!< its switch's node id
+    uint32_t maxQueuePort{0};         //!< its egress port
+    uint8_t maxQueueVl{0};            //!< its virtual lane
+    uint64_t delivered{0};            //!< messages placed at a receiver (MessageDelivered)
+    uint64_t deliveredBytes{0};       //!< their bytes
+    uint64_t rateChanges{0};          //!< Rate trace calls of the queue pairs connected
+    uint64_t minRateBps{~0ULL};       //!< lowest rate they set
+    uint32_t queuePairsWatched{0};    //!< queue pairs whose Rate was connected (QpCreated)
     std::set<uint64_t> collectiveOps; //!< operations seen (every rank reports each)
     std::ofstream csv;                //!< one row per message or iteration
 } g_seen;
@@ -67,6 +76,24 @@ OnCredits(uint8_t /* vl */, uint32_t credits)
     if (credits == 0)
     {
         g_seen.zeroCredits++;
+    }
+}
+
+void
+OnCreditStall(uint8_t /* vl */, uint32_t /* needed */, uint32_t /* credits */)
+{
+    g_seen.creditStalls++;
+}
+
+void
+OnQueueLength(uint32_t node, uint32_t port, uint8_t vl, uint64_t bytes)
+{
+    if (bytes > g_seen.maxQueueBytes)
+    {
+        g_seen.maxQueueBytes = bytes;
+        g_seen.maxQueueNode = node;
+        g_seen.maxQueuePort = port;
+        g_seen.maxQueueVl = vl;
     }
 }
 
@@ -121,18 +148,13 @@ OnCollectiveCompleted(const CollectiveRecord& r)
                 r.busbwGBps);
 }
 
-/// Queue pairs are made when a host first posts to a peer: connect the ones alive.
+/// A queue pair is made when a host first posts to a peer; QpCreated fires once it
+/// has its congestion controller, whose Rate trace is connected here.
 void
-ConnectRateTraces(NodeContainer hosts)
+OnQpCreated(Ptr<RdmaQueuePair> qp)
 {
-    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
-    {
-        for (const Ptr<RdmaQueuePair>& qp : (*it)->GetObject<RdmaNic>()->GetQueuePairs())
-        {
-            qp->GetCongestionControl()->TraceConnectWithoutContext("Rate", MakeCallback(&OnRate));
-            g_seen.queuePairsWatched++;
-        }
-    }
+    qp->GetCongestionControl()->TraceConnectWithoutContext("Rate", MakeCallback(&OnRate));
+    g_seen.queuePairsWatched++;
 }
 
 } // namespace
@@ -197,6 +219,12 @@ main(int argc, char* argv[])
         // 4. Traces, through Config paths.
         Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::IbNetDevice/Credits",
                                       MakeCallback(&OnCredits));
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::IbNetDevice/CreditStall",
+                                      MakeCallback(&OnCreditStall));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::IbSwitch/QueueLength",
+                                      MakeCallback(&OnQueueLength));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::RdmaNic/QpCreated",
+                                      MakeCallback(&OnQpCreated));
         Config::ConnectWithoutContext("/NodeList/*/$ns3::IbHca/MessageDelivered",
                                       MakeCallback(&OnDelivered));
         Config::ConnectWithoutContext(
@@ -205,9 +233,6 @@ main(int argc, char* argv[])
         Config::ConnectWithoutContext(
             "/NodeList/*/ApplicationList/*/$ns3::CollectiveRankApplication/CollectiveCompleted",
             MakeCallback(&OnCollectiveCompleted));
-        // No trace tells when a queue pair is made: connect their Rate traces once
-        // every application has posted (all three start by 30 us).
-        Simulator::Schedule(MicroSeconds(31), &ConnectRateTraces, hosts);
 
         g_seen.csv.open(csv);
         g_seen.csv << "kind,src,dst,bytes,start_us,end_us,duration_us,ideal_us\n";
@@ -225,7 +250,20 @@ main(int argc, char* argv[])
                     static_cast<unsigned long long>(g_seen.creditReports),
                     g_seen.creditReports ? g_seen.minCredits : 0,
                     static_cast<unsigned long long>(g_seen.zeroCredits));
-        std::printf("queue pairs watched: %u, rate changes: %llu, lowest rate: %.3f Gb/s\n",
+        std::printf("credit stalls: %llu\n", static_cast<unsigned long long>(g_seen.creditStalls));
+        std::printf("max switch VL queue: %llu bytes (node %u, port %u, VL %u)\n",
+                    static_cast<unsigned long long>(g_seen.maxQueueBytes),
+                    g_seen.maxQueueNode,
+                    g_seen.maxQueuePort,
+                    static_cast<unsigned>(g_seen.maxQueueVl));
+        size_t queuePairs = 0; // what the HCAs hold at the end
+        for (auto it = hosts.Begin(); it != hosts.End(); ++it)
+        {
+            queuePairs += (*it)->GetObject<RdmaNic>()->GetQueuePairs().size();
+        }
+        std::printf("queue pairs: %zu, Rate connected through QpCreated: %u, rate changes: "
+                    "%llu, lowest rate: %.3f Gb/s\n",
+                    queuePairs,
                     g_seen.queuePairsWatched,
                     static_cast<unsigned long long>(g_seen.rateChanges),
                     g_seen.rateChanges ? g_seen.minRateBps / 1e9 : 0.0);

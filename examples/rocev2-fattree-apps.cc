@@ -30,6 +30,8 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-net-device.h"
+#include "ns3/roce-switch.h"
+#include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -47,24 +49,64 @@ namespace
 /// What the trace sinks saw.
 struct Seen
 {
-    uint64_t pfcPausesSent{0};  //!< PFC frames with quanta > 0 that a port sent
-    uint64_t pfcResumesSent{0}; //!< PFC frames with quanta 0 that a port sent
-    uint64_t delivered{0};      //!< messages placed at a receiver (MessageDelivered)
-    uint64_t deliveredBytes{0}; //!< their bytes
-    uint64_t maxSharedUsed{0};  //!< most bytes of a switch's shared pool in use
-    uint64_t rateChanges{0};    //!< Rate trace calls of the queue pairs connected
-    uint64_t minRateBps{~0ULL}; //!< lowest rate they set
-    uint32_t queuePairsWatched{0};
+    uint64_t pfcPausesSent{0};        //!< PFC XOFF frames a port sent (PauseSent)
+    uint64_t pfcResumesSent{0};       //!< PFC XON frames a port sent (ResumeSent)
+    uint64_t minXoffAtPause{~0ULL};   //!< lowest XOFF threshold of a switch when it paused
+    uint64_t cnpsSent{0};             //!< CNPs a notification point sent (CnpSent)
+    uint64_t cnpsReceived{0};         //!< CNPs a reaction point received (CnpReceived)
+    uint64_t delivered{0};            //!< messages placed at a receiver (MessageDelivered)
+    uint64_t deliveredBytes{0};       //!< their bytes
+    uint64_t maxSharedUsed{0};        //!< most bytes of a switch's shared pool in use
+    uint64_t maxQueueBytes{0};        //!< longest egress queue of a switch (QueueLength)
+    uint32_t maxQueueNode{0};         //!< its switch's node id
+    uint32_t maxQueuePort{0};         //!< its egress port
+    uint8_t maxQueuePriority{0};      //!< its priority
+    uint64_t rateChanges{0};          //!< Rate trace calls of the queue pairs connected
+    uint64_t minRateBps{~0ULL};       //!< lowest rate they set
+    uint32_t queuePairsWatched{0};    //!< queue pairs whose Rate was connected (QpCreated)
     std::set<uint64_t> collectiveOps; //!< operations seen (every rank reports each)
     std::ofstream csv;                //!< one row per message or iteration
 } g_seen;
 
 void
-OnPfc(Ptr<const RoceNetDevice>, uint8_t /* priority */, uint16_t quanta, bool sent)
+OnPauseSent(Ptr<const RoceNetDevice> device, uint8_t /* priority */, uint16_t /* quanta */)
 {
-    if (sent)
+    g_seen.pfcPausesSent++;
+    // A switch pauses an ingress priority group whose shared usage passed the
+    // threshold: what is that threshold now?
+    if (Ptr<RoceSwitch> sw = device->GetNode()->GetObject<RoceSwitch>())
     {
-        (quanta > 0 ? g_seen.pfcPausesSent : g_seen.pfcResumesSent)++;
+        g_seen.minXoffAtPause = std::min(g_seen.minXoffAtPause, sw->GetMmu()->GetXoffThreshold());
+    }
+}
+
+void
+OnResumeSent(Ptr<const RoceNetDevice>, uint8_t /* priority */)
+{
+    g_seen.pfcResumesSent++;
+}
+
+void
+OnCnpSent(Ptr<const RdmaQueuePair>)
+{
+    g_seen.cnpsSent++;
+}
+
+void
+OnCnpReceived(Ptr<const RdmaQueuePair>)
+{
+    g_seen.cnpsReceived++;
+}
+
+void
+OnQueueLength(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes)
+{
+    if (bytes > g_seen.maxQueueBytes)
+    {
+        g_seen.maxQueueBytes = bytes;
+        g_seen.maxQueueNode = node;
+        g_seen.maxQueuePort = port;
+        g_seen.maxQueuePriority = priority;
     }
 }
 
@@ -125,18 +167,13 @@ OnCollectiveCompleted(const CollectiveRecord& r)
                 r.busbwGBps);
 }
 
-/// Queue pairs are made when a host first posts to a peer: connect the ones alive.
+/// A queue pair is made when a host first posts to a peer; QpCreated fires once it
+/// has its congestion controller, whose Rate trace is connected here.
 void
-ConnectRateTraces(NodeContainer hosts)
+OnQpCreated(Ptr<RdmaQueuePair> qp)
 {
-    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
-    {
-        for (const Ptr<RdmaQueuePair>& qp : (*it)->GetObject<RdmaNic>()->GetQueuePairs())
-        {
-            qp->GetCongestionControl()->TraceConnectWithoutContext("Rate", MakeCallback(&OnRate));
-            g_seen.queuePairsWatched++;
-        }
-    }
+    qp->GetCongestionControl()->TraceConnectWithoutContext("Rate", MakeCallback(&OnRate));
+    g_seen.queuePairsWatched++;
 }
 
 } // namespace
@@ -203,8 +240,18 @@ main(int argc, char* argv[])
         incast.Start(MicroSeconds(30));
 
         // 4. Traces, through Config paths.
-        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::RoceNetDevice/Pfc",
-                                      MakeCallback(&OnPfc));
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::RoceNetDevice/PauseSent",
+                                      MakeCallback(&OnPauseSent));
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::RoceNetDevice/ResumeSent",
+                                      MakeCallback(&OnResumeSent));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::RoceSwitch/QueueLength",
+                                      MakeCallback(&OnQueueLength));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::RdmaNic/CnpSent",
+                                      MakeCallback(&OnCnpSent));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::RdmaNic/CnpReceived",
+                                      MakeCallback(&OnCnpReceived));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::RdmaNic/QpCreated",
+                                      MakeCallback(&OnQpCreated));
         Config::ConnectWithoutContext("/NodeList/*/$ns3::RoceNic/MessageDelivered",
                                       MakeCallback(&OnDelivered));
         Config::ConnectWithoutContext("/NodeList/*/$ns3::RoceSwitch/Mmu/SharedUsed",
@@ -215,9 +262,6 @@ main(int argc, char* argv[])
         Config::ConnectWithoutContext(
             "/NodeList/*/ApplicationList/*/$ns3::CollectiveRankApplication/CollectiveCompleted",
             MakeCallback(&OnCollectiveCompleted));
-        // No trace tells when a queue pair is made: connect their Rate traces once
-        // every application has posted (all three start by 30 us).
-        Simulator::Schedule(MicroSeconds(31), &ConnectRateTraces, hosts);
 
         g_seen.csv.open(csv);
         g_seen.csv << "kind,src,dst,bytes,start_us,end_us,duration_us,ideal_us\n";
@@ -234,9 +278,26 @@ main(int argc, char* argv[])
         std::printf("PFC pauses sent: %llu, resumes sent: %llu\n",
                     static_cast<unsigned long long>(g_seen.pfcPausesSent),
                     static_cast<unsigned long long>(g_seen.pfcResumesSent));
+        std::printf("lowest XOFF threshold of a pausing switch: %llu bytes\n",
+                    static_cast<unsigned long long>(g_seen.minXoffAtPause));
         std::printf("max switch shared buffer used: %llu bytes\n",
                     static_cast<unsigned long long>(g_seen.maxSharedUsed));
-        std::printf("queue pairs watched: %u, rate changes: %llu, lowest rate: %.3f Gb/s\n",
+        std::printf("max switch egress queue: %llu bytes (node %u, port %u, priority %u)\n",
+                    static_cast<unsigned long long>(g_seen.maxQueueBytes),
+                    g_seen.maxQueueNode,
+                    g_seen.maxQueuePort,
+                    static_cast<unsigned>(g_seen.maxQueuePriority));
+        std::printf("CNPs sent: %llu, received: %llu\n",
+                    static_cast<unsigned long long>(g_seen.cnpsSent),
+                    static_cast<unsigned long long>(g_seen.cnpsReceived));
+        size_t queuePairs = 0; // what the NICs hold at the end
+        for (auto it = hosts.Begin(); it != hosts.End(); ++it)
+        {
+            queuePairs += (*it)->GetObject<RdmaNic>()->GetQueuePairs().size();
+        }
+        std::printf("queue pairs: %zu, Rate connected through QpCreated: %u, rate changes: "
+                    "%llu, lowest rate: %.3f Gb/s\n",
+                    queuePairs,
                     g_seen.queuePairsWatched,
                     static_cast<unsigned long long>(g_seen.rateChanges),
                     g_seen.rateChanges ? g_seen.minRateBps / 1e9 : 0.0);

@@ -113,15 +113,38 @@ def test_example_figures(fabric, build_dir, tmp_path, ai_fabric_sim):
     assert [round(int(r["duration_ns"]) / 1e3, 3) for r in runner] == steps
     assert float(rows[-1]["start_us"]) >= 5.0  # the ranks start at 5 us
 
+    # Every queue pair had its Rate trace connected by the QpCreated sink: as many as
+    # the NICs hold at the end, 2 per connection: the allreduce's 8 ring neighbours on
+    # each of 2 channels (CollectiveAlgorithm's Channels default), the flow's one and
+    # the incast's three.
+    qps, watched, changes, lowest = figure(
+        r"^queue pairs: (\d+), Rate connected through QpCreated: (\d+), rate changes: (\d+), "
+        r"lowest rate: ([\d.]+) Gb/s",
+        stdout,
+    )
+    assert int(qps) == int(watched) == 2 * (8 * 2 + 1 + 3)
+
     if fabric == "rocev2":
         pauses, resumes = map(int, figure(r"^PFC pauses sent: (\d+), resumes sent: (\d+)", stdout))
         assert pauses > 0 and pauses == resumes  # every pause was lifted by the end
+        xoff = int(figure(r"^lowest XOFF threshold of a pausing switch: (\d+) bytes", stdout)[0])
         shared = int(figure(r"^max switch shared buffer used: (\d+) bytes", stdout)[0])
-        assert 0 < shared < 4 * MIB
-        watched, changes, lowest = figure(
-            r"^queue pairs watched: (\d+), rate changes: (\d+), lowest rate: ([\d.]+) Gb/s", stdout
+        assert 0 < xoff < shared < 4 * MIB
+        queue, node, _, priority = map(
+            int,
+            figure(r"^max switch egress queue: (\d+) bytes \(node (\d+), port (\d+), priority (\d+)\)", stdout),
         )
-        assert int(watched) > 0 and int(changes) > 0 and float(lowest) < 100
+        # A switch paused a priority group whose shared bytes passed its XOFF
+        # threshold: those bytes wait in its egress queues, so the longest one is at
+        # least that threshold, within the 4 MiB buffer, on the RDMA class (3) of a
+        # switch (nodes 16..35).
+        assert xoff <= queue < 4 * MIB
+        assert priority == 3 and 16 <= node < 36
+        # DCQCN: every CNP a notification point sent reached its reaction point, and
+        # the senders' rates came down.
+        sent, received = map(int, figure(r"^CNPs sent: (\d+), received: (\d+)", stdout))
+        assert sent == received > 0
+        assert int(changes) > 0 and float(lowest) < 100
     else:
         reports, fewest, _ = map(
             int, figure(r"^credit reports: (\d+), fewest credits left: (\d+), sends leaving none: (\d+)", stdout)
@@ -129,6 +152,15 @@ def test_example_figures(fabric, build_dir, tmp_path, ai_fabric_sim):
         # A report per data packet a port sends: at least every packet's first hop.
         assert reports >= int(delivered) // MTU
         assert fewest < 4096 // 64  # some VL went below one full packet's blocks
+        # The incast's upstream ports waited for credits, and the packets they held
+        # back queued in switches: more than one MTU packet on one VL.
+        assert int(figure(r"^credit stalls: (\d+)", stdout)[0]) > 0
+        queue, node, _, vl = map(
+            int, figure(r"^max switch VL queue: (\d+) bytes \(node (\d+), port (\d+), VL (\d+)\)", stdout)
+        )
+        assert queue > MTU and vl == 0 and 16 <= node < 36
+        # No congestion control: no controller changes a rate.
+        assert int(changes) == 0
 
 
 def test_tutorial_code_is_the_example(source_dir):
