@@ -188,12 +188,12 @@ def test_dctcp_reacts_to_the_switches_ecn_marks(ai_fabric_sim, tmp_path):
     TCP through the IPv4 header and it backs off; without ECN the same incast
     overflows the buffer and waits for retransmission timeouts (200 ms)."""
     flags = ["--workload=incast", "--fanin=15", "--bytes=1MB", "--buffer=500KB",
-             "--transport=tcp", "--tcp-variant=dctcp", "--kmin=30KB", "--kmax=30KB",
-             "--pmax=1"]
+             "--transport=tcp", "--tcp-variant=dctcp"]
+    marking = ["--kmin=30KB", "--kmax=30KB", "--pmax=1"]  # refused with --ecn=0
     result = {}
     for ecn in ("1", "0"):
         out = tmp_path / f"ecn{ecn}"
-        _sim(ai_fabric_sim, out, *flags, f"--ecn={ecn}")
+        _sim(ai_fabric_sim, out, *flags, *(marking if ecn == "1" else []), f"--ecn={ecn}")
         summary = json.loads((out / "summary.json").read_text())
         assert summary["complete"] is True
         fcts = sorted(int(r["fct_ns"]) for r in _fct(out))
