@@ -34,6 +34,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
 #include <iostream>
 #include <stdexcept>
@@ -371,15 +373,19 @@ class HpccIncastTest : public TestCase
 
 /**
  * Two long flows into one 100 Gb/s port of a star (hosts 0 and 1 to host 2, 1 us
- * cables); flow 1 joins at 1 ms. Between 8 and 10 ms each gets half of eta x 100 Gb/s
- * (the additive increase W_AI, equal for both, is what evens them out: slowly, at
- * 2 W_AI / (eta B T) of their difference per round trip).
+ * cables); flow 1 joins at 1 ms. Issue #28's figure: from the join, both flows within
+ * 10% of the fair share (half of what the port carries) within 5 base RTTs x maxStage,
+ * and staying there. A flow that joins a busy link measures U > eta at its first
+ * update (U starts at 1, as the HPCC simulator's hp.u) and both cut by the same eta / U,
+ * so they start near even; afterwards only W_AI (equal for both) evens out what is
+ * left, at 2 W_AI / (eta B T) of their difference per round trip.
  */
 class HpccFairnessTest : public TestCase
 {
   public:
     HpccFairnessTest()
-        : TestCase("HPCC: two flows into one 100G port share it (each near half of eta)")
+        : TestCase("HPCC: a flow joining a long one: both within 10% of the fair share within "
+                   "5 base RTTs x maxStage, near half of eta each")
     {
     }
 
@@ -400,9 +406,9 @@ class HpccFairnessTest : public TestCase
         helper.SetCongestionControl("hpcc", "paper");
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
         const uint64_t bytes = 200000000; // never finishes within 10 ms
+        const Time join = MilliSeconds(1);
         fabric->PostWrite(0, 2, bytes, 0, 0);
-        ScheduleLambda(MilliSeconds(1),
-                       [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
+        ScheduleLambda(join, [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
         auto delivered = [fabric](uint32_t from) {
             for (const auto& qp : fabric->GetNic(2)->GetQueuePairs())
             {
@@ -413,13 +419,70 @@ class HpccFairnessTest : public TestCase
             }
             return uint64_t(0);
         };
+        // Each flow's delivered bytes every 10 us from the join to 3 ms; rates over
+        // 20 us windows (a few round trips, so that a window holds many ACK clocks).
+        const Time step = MicroSeconds(10);
+        std::vector<std::array<uint64_t, 2>> samples;
+        std::function<void()> sample;
+        sample = [&]() {
+            samples.push_back({delivered(0), delivered(1)});
+            if (Simulator::Now() < MilliSeconds(3))
+            {
+                Simulator::Schedule(step, sample);
+            }
+        };
+        Simulator::Schedule(join, sample);
         uint64_t at8[2] = {0, 0};
         ScheduleLambda(MilliSeconds(8), [&]() {
             at8[0] = delivered(0);
             at8[1] = delivered(1);
         });
+        Time baseRtt;
+        uint32_t maxStage = 0;
+        ScheduleLambda(MilliSeconds(2), [&]() {
+            for (uint32_t host = 0; host < 2; ++host)
+            {
+                for (const auto& qp : fabric->GetNic(host)->GetQueuePairs())
+                {
+                    Ptr<HpccCongestionControl> cc =
+                        DynamicCast<HpccCongestionControl>(qp->GetCongestionControl());
+                    if (cc)
+                    {
+                        baseRtt = cc->GetBaseRtt();
+                        UintegerValue v;
+                        cc->GetAttribute("MaxStage", v);
+                        maxStage = v.Get();
+                    }
+                }
+            }
+        });
         Simulator::Stop(MilliSeconds(10));
         Simulator::Run();
+        // The last window (from the end) in which the two differ from their mean by
+        // more than 10%: converged from the end of that window on.
+        const uint32_t span = 2; // 20 us windows
+        Time converged = join;
+        double firstGbps[2] = {0, 0};
+        for (uint32_t i = span; i < samples.size(); ++i)
+        {
+            double r[2];
+            for (uint32_t f = 0; f < 2; ++f)
+            {
+                r[f] = (samples[i][f] - samples[i - span][f]) * 8.0 / (span * step.GetSeconds());
+            }
+            if (i == span)
+            {
+                firstGbps[0] = r[0] * 1e-9;
+                firstGbps[1] = r[1] * 1e-9;
+            }
+            const double fair = (r[0] + r[1]) / 2;
+            if (std::abs(r[0] - fair) > 0.1 * fair || std::abs(r[1] - fair) > 0.1 * fair)
+            {
+                converged = join + step * i;
+            }
+        }
+        const double convergeUs = (converged - join).GetSeconds() * 1e6;
+        const double boundUs = 5.0 * baseRtt.GetSeconds() * 1e6 * std::max(maxStage, 1U);
         double gbps[2];
         for (uint32_t i = 0; i < 2; ++i)
         {
@@ -427,11 +490,21 @@ class HpccFairnessTest : public TestCase
             gbps[i] = (delivered(i) - at8[i]) * 8.0 / 2e-3 / 1e9 * 1126.0 / 1000.0;
         }
         RdmaFabric::Counters k = fabric->GetCounters();
-        std::cout << "HPCC two flows: " << gbps[0] << " / " << gbps[1] << " Gb/s of wire, pauses "
-                  << k.pfcPausesSent << std::endl;
+        std::cout << "HPCC two flows: base RTT " << baseRtt.GetSeconds() * 1e6 << " us, maxStage "
+                  << maxStage << "; first 20 us after the join " << firstGbps[0] << " / "
+                  << firstGbps[1] << " Gb/s of payload; within 10% of fair " << convergeUs
+                  << " us after the join (5 T x maxStage = " << boundUs << " us); 8-10 ms "
+                  << gbps[0] << " / " << gbps[1] << " Gb/s of wire, pauses " << k.pfcPausesSent
+                  << std::endl;
         ReportValidation("hpcc-100g-2flows-min-gbps", std::min(gbps[0], gbps[1]));
+        ReportValidation("hpcc-100g-2flows-converge-us", convergeUs);
+        ReportValidation("hpcc-100g-2flows-converge-us.expected", boundUs);
         Simulator::Destroy();
         Config::Reset();
+        NS_TEST_ASSERT_MSG_GT(samples.size(), 150, "sampled to 3 ms");
+        NS_TEST_ASSERT_MSG_GT(baseRtt, MicroSeconds(4), "T: 4 cable crossings and more");
+        NS_TEST_ASSERT_MSG_EQ(maxStage, 5, "the paper preset's maxStage");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(convergeUs, boundUs, "fair within 5 T x maxStage");
         NS_TEST_ASSERT_MSG_EQ_TOL(gbps[0], 47.5, 5.0, "flow 0 near half of eta x 100");
         NS_TEST_ASSERT_MSG_EQ_TOL(gbps[1], 47.5, 5.0, "flow 1 near half of eta x 100");
         NS_TEST_ASSERT_MSG_GT(gbps[0] + gbps[1], 90.0, "together near eta");

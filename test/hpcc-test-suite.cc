@@ -13,6 +13,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/double.h"
 #include "ns3/hpcc-congestion-control.h"
 #include "ns3/int-header.h"
 #include "ns3/nstime.h"
@@ -54,9 +55,11 @@ Records(std::initializer_list<Rec> hops)
 /// A started controller ('paper': eta 0.95, maxStage 5, W_AI = 40 Mb/s x T) on the
 /// unit-test path: 100 Gb/s, T = 8 us, 1000-byte packets of 1082 wire bytes.
 Ptr<HpccCongestionControl>
-MakeHpcc()
+MakeHpcc(double uInit = 0.0)
 {
     Ptr<HpccCongestionControl> cc = CreateObject<HpccCongestionControl>();
+    // The hand-computed steps start the EWMA at 0 (the default, 1, is asserted apart).
+    cc->SetAttribute("InitialUtilization", DoubleValue(uInit));
     cc->Start(UnitTestCcContext());
     return cc;
 }
@@ -152,6 +155,20 @@ class HpccAlgorithmTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(cc->GetIncStage(), 0, "incStage reset after MI");
         NS_TEST_ASSERT_MSG_EQ(cc->GetReferenceUpdates(), 8, "8 reference updates");
         NS_TEST_ASSERT_MSG_EQ(cc->GetUpdates(), 9, "9 windows computed");
+
+        // The default start, U = 1 (the HPCC simulator's hp.u): the same second record
+        // gives U = 0.5 x 1 + 0.5 x 1.1264 = 1.0632 >= eta, a cut at once:
+        // W = 100000 x 0.95 / 1.0632 + 40 = 89392.8969 (from 0 it was an AI step).
+        Ptr<HpccCongestionControl> fresh = CreateObject<HpccCongestionControl>();
+        fresh->Start(UnitTestCcContext());
+        NS_TEST_ASSERT_MSG_EQ_TOL(fresh->GetUtilization(), 1.0, TOL, "U starts at 1");
+        fresh->Update(Records({{0, 0, 0}, {0, 0, 100}}), true);
+        fresh->Update(Records({{4000, 312, 0}, {4000, 390, 200}}), true);
+        NS_TEST_ASSERT_MSG_EQ_TOL(fresh->GetUtilization(), 1.0632, TOL, "U from 1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(fresh->GetWindow(),
+                                  100000.0 * 0.95 / 1.0632 + 40.0,
+                                  TOL,
+                                  "a cut at the first update");
     }
 };
 

@@ -1156,15 +1156,27 @@ BuildKnobs()
                          "period of queue-length samples in qlen.csv (0 = off)",
                          &C::qlenInterval,
                          true));
-    k.push_back(Unsigned("ack-interval",
-                         "ACK coalescing by count: the receiver acknowledges at least every K "
-                         "in-order data packets (and at once at a message's end, an AckReq, "
-                         "a NAK); 10 as Falcon's public simulator (ns3::RdmaQueuePair::"
-                         "AckInterval, doc/rocev2-fabric.md); 1 = every packet, as the "
-                         "HPCC-derived simulators",
-                         &C::ackInterval,
-                         1,
-                         65535));
+    k.push_back(MakeKnob(
+        "ack-interval",
+        "ACK coalescing by count: the receiver acknowledges at least every K in-order data "
+        "packets (and at once at a message's end, an AckReq, a NAK); '' = 1 (every packet) "
+        "under a --cc that reads INT (hpcc), as the HPCC simulator (L2_ACK_INTERVAL 1 in its "
+        "run.py), else 10 as Falcon's public simulator (ns3::RdmaQueuePair::AckInterval, "
+        "doc/rocev2-fabric.md)",
+        "'' or an integer 1..65535",
+        Type::INTEGER,
+        [](ScenarioConfig& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.ackInterval.reset();
+                return;
+            }
+            c.ackInterval = static_cast<uint32_t>(ParseUnsigned(v, 1, 65535));
+        },
+        [](const ScenarioConfig& c) {
+            return c.ackInterval ? std::to_string(*c.ackInterval) : std::string();
+        },
+        true));
     k.push_back(TimeKnob("ack-coalescing-time",
                          "ACK coalescing by time: a data packet is acknowledged at most this "
                          "long after it arrived, even when fewer than --ack-interval packets "

@@ -142,21 +142,22 @@ class ScenarioConfig
     std::string out{"out"};                    ///< output directory
     Time qlenInterval{MicroSeconds(10)};       ///< queue sampling period; 0 = off
     Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
-    uint32_t ackInterval{10};                  ///< ACK at least every K packets
-    Time ackCoalescingTime{MicroSeconds(8)};   ///< ... and within this time; 0 = no bound
-    int32_t ackPriority{-1};                   ///< class of ACKs/NAKs; -1 = the data's
-    std::string scheduler{"timing-wheel"};     ///< event list (EventLists())
-    std::string simulator{"fabric"};           ///< simulator implementation (SimulatorImpls())
-    uint32_t priority{3};                      ///< RDMA traffic class
-    std::optional<uint64_t> kmin;              ///< ECN Kmin bytes; unset = scale from link rate
-    std::optional<uint64_t> kmax;              ///< ECN Kmax bytes; unset = scale from link rate
-    std::optional<double> pmax;                ///< ECN Pmax; unset = scale from link rate
-    std::vector<LinkFailure> linkFailures;     ///< cables failing mid-run
-    std::vector<NodeFailure> nodeFailures;     ///< switches failing mid-run
-    Time pfcWatchdogDetect{0};                 ///< PfcWatchdog::DetectionTime; 0 = off
-    Time pfcWatchdogRestore{0};                ///< PfcWatchdog::RestorationTime; 0 = 2x detect
-    std::string pfcWatchdogAction{"drop"};     ///< drop | forward
-    std::vector<PfcStorm> pfcStorms;           ///< NICs that stop draining (RoCEv2)
+    /// ACK at least every K packets; unset = 1 for a --cc that reads INT, else 10
+    std::optional<uint32_t> ackInterval;
+    Time ackCoalescingTime{MicroSeconds(8)}; ///< ... and within this time; 0 = no bound
+    int32_t ackPriority{-1};                 ///< class of ACKs/NAKs; -1 = the data's
+    std::string scheduler{"timing-wheel"};   ///< event list (EventLists())
+    std::string simulator{"fabric"};         ///< simulator implementation (SimulatorImpls())
+    uint32_t priority{3};                    ///< RDMA traffic class
+    std::optional<uint64_t> kmin;            ///< ECN Kmin bytes; unset = scale from link rate
+    std::optional<uint64_t> kmax;            ///< ECN Kmax bytes; unset = scale from link rate
+    std::optional<double> pmax;              ///< ECN Pmax; unset = scale from link rate
+    std::vector<LinkFailure> linkFailures;   ///< cables failing mid-run
+    std::vector<NodeFailure> nodeFailures;   ///< switches failing mid-run
+    Time pfcWatchdogDetect{0};               ///< PfcWatchdog::DetectionTime; 0 = off
+    Time pfcWatchdogRestore{0};              ///< PfcWatchdog::RestorationTime; 0 = 2x detect
+    std::string pfcWatchdogAction{"drop"};   ///< drop | forward
+    std::vector<PfcStorm> pfcStorms;         ///< NICs that stop draining (RoCEv2)
     /// ns-3 attribute defaults ("ns3::Class::Attribute", value text) in the order
     /// given; applied by the runner after the knobs' own, so they win
     std::vector<std::pair<std::string, std::string>> attributes;

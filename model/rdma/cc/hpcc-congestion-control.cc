@@ -70,6 +70,15 @@ HpccCongestionControl::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&HpccCongestionControl::m_baseRttAttr),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("InitialUtilization",
+                          "U before the first measurement (dimensionless): the EWMA starts "
+                          "here. Default 1: the HPCC simulator's RdmaQueuePair (hp.u = 1), so "
+                          "that a flow joining a busy link cuts at its first update instead "
+                          "of averaging its way up from 0 over a base RTT (Li et al. 2019's "
+                          "Algorithm 1 leaves U's start unstated).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&HpccCongestionControl::m_uInit),
+                          MakeDoubleChecker<double>(0.0))
             .AddAttribute("PerAckUpdate",
                           "React to every ACK with the reference window unchanged "
                           "(Algorithm 1's ComputeWind(U, False)); false: only once per "
@@ -92,6 +101,7 @@ HpccCongestionControl::HpccCongestionControl()
       m_rateAi(DataRate("40Mbps")),
       m_minRate(DataRate("1Gbps")),
       m_perAckUpdate(true),
+      m_uInit(1.0),
       m_tSeconds(0),
       m_u(0),
       m_lastU(0),
@@ -148,7 +158,7 @@ HpccCongestionControl::Start(const RdmaCcContext& ctx)
     // RDMA NICs start a flow at line rate: W = W_c = W_init (Li et al. 2019, sec. 3.2).
     m_w = m_wInit;
     m_wc = m_wInit;
-    m_u = 0;
+    m_u = m_uInit;
     m_lastU = 0;
     m_incStage = 0;
     m_haveRecords = false;

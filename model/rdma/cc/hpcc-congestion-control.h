@@ -116,6 +116,7 @@ class HpccCongestionControl : public RdmaCongestionControl
     DataRate m_minRate;  //!< lowest rate (W >= MinRate x T)
     Time m_baseRttAttr;  //!< T; 0 = the path's unloaded RTT
     bool m_perAckUpdate; //!< react on every ACK (updateWc false) between RTT updates
+    double m_uInit;      //!< U before the first measurement
 
     // State
     double m_tSeconds;                              //!< T, seconds
