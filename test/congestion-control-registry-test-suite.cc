@@ -40,10 +40,11 @@ class CongestionControlRegistryNamesTest : public TestCase
                                                 "hpcc",
                                                 "ibta",
                                                 "none",
+                                                "powertcp",
                                                 "swift",
                                                 "theta-powertcp",
                                                 "timely"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "nine algorithms");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "ten algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -73,7 +74,8 @@ class CongestionControlRegistryNamesTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(error,
                               "unknown congestion control 'cubic'; allowed: dcqcn, dctcp, "
-                              "fixed-fraction, hpcc, ibta, none, swift, theta-powertcp, timely",
+                              "fixed-fraction, hpcc, ibta, none, powertcp, swift, "
+                              "theta-powertcp, timely",
                               "names the value and what is allowed");
 
         ScenarioConfig c;
@@ -85,8 +87,8 @@ class CongestionControlRegistryNamesTest : public TestCase
             {
                 NS_TEST_ASSERT_MSG_EQ(
                     knob.allowed,
-                    "dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, swift, theta-powertcp, "
-                    "timely",
+                    "dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, powertcp, swift, "
+                    "theta-powertcp, timely",
                     "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),
                                       std::string::npos,

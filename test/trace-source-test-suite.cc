@@ -33,6 +33,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
+#include "ns3/powertcp-congestion-control.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-flow-application.h"
 #include "ns3/rdma-nic.h"
@@ -148,6 +149,7 @@ Table()
         AI_FABRIC_TRACE(RdmaCongestionControl, "Window", TracedValueCallback::Uint64),
         AI_FABRIC_TRACE(TimelyCongestionControl, "Gradient", TracedValueCallback::Double),
         AI_FABRIC_TRACE(HpccCongestionControl, "Utilization", TracedValueCallback::Double),
+        AI_FABRIC_TRACE(PowertcpCongestionControl, "Power", TracedValueCallback::Double),
         AI_FABRIC_TRACE(FlowWorkload, "Posted", FlowWorkload::PostedTracedCallback),
         AI_FABRIC_TRACE(RdmaFlowApplication,
                         "MessageCompleted",

@@ -1420,3 +1420,26 @@ def test_theta_powertcp_runs_end_to_end_without_ecn(run, tmp_path):
     r = run(*incast, "--ns3::ThetaPowertcpCongestionControl::BetaRatio=2",
             f"--out={tmp_path}/bad")
     assert r.returncode == 2 and "'2'" in r.stderr
+
+
+def test_powertcp_runs_end_to_end_on_int(run, tmp_path):
+    """--cc=powertcp (doc/powertcp.md): a 7-to-1 incast completes lossless with INT and
+    no ECN (no mark, no CNP); summary.json names it and its attribute defaults; a Gamma
+    above 1 and --fabric=infiniband (no INT block) are exit 2 with one message."""
+    incast = ["--cc=powertcp", "--workload=incast", "--fanin=7", "--bytes=1MB"]
+    out = tmp_path / "run"
+    r = run(*incast, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["complete"] is True and sum(s["drops"].values()) == 0
+    cc = s["congestion_control"]
+    assert cc["algorithm"] == "powertcp"
+    assert cc["attributes"]["Gamma"] == "0.9"
+    assert cc["attributes"]["BetaRate"] == "150000000bps"
+    assert cc["attributes"]["QueueGradient"] == "true"
+    assert s["config"]["ecn"] == 0 and s["ecn_marks"] == 0 and s["cnps"] == 0
+    r = run(*incast, "--ns3::PowertcpCongestionControl::Gamma=2", f"--out={tmp_path}/bad")
+    assert r.returncode == 2 and "'2'" in r.stderr
+    r = run("--fabric=infiniband", "--cc=powertcp", f"--out={tmp_path}/ib")
+    assert r.returncode == 2
+    assert r.stderr.count("error:") == 1 and "--cc=powertcp" in r.stderr

@@ -54,7 +54,7 @@ def test_model_pages_have_usage():
     for page in ("rocev2-fabric.md", "infiniband.md", "dcqcn.md", "swift.md", "timely.md",
                  "switch-buffer.md", "collectives.md", "topologies.md", "load-balancing.md",
                  "traffic-and-analysis.md", "failures.md", "hpcc.md", "dctcp.md",
-                 "theta-powertcp.md", "tcp-over-fabric.md"):
+                 "theta-powertcp.md", "powertcp.md", "tcp-over-fabric.md"):
         assert page in pages, f"doc/{page} has no '## Usage' section"
         assert len(pages[page]) == 1, f"doc/{page}: one ```cpp block in Usage"
 
