@@ -747,8 +747,9 @@ BuildKnobs()
         "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
             delayOnly +
             ", which use no ECN (Swift, Kumar et al. 2020, TIMELY, Mittal et al. 2015, and "
-            "theta-PowerTCP, Addanki et al. 2022, react to delay; HPCC, Li et al. 2019, to "
-            "in-band telemetry): there nothing is marked and no CNP sent unless --ecn=1; "
+            "theta-PowerTCP, Addanki et al. 2022, react to delay; HPCC, Li et al. 2019, and "
+            "PowerTCP to in-band telemetry): there nothing is marked and no CNP sent unless "
+            "--ecn=1; "
             "echoed as the value used",
         "'' or 0 or 1",
         Type::FLAG,
