@@ -1212,6 +1212,19 @@ BuildKnobs()
             return c.ackPriority < 0 ? std::string() : std::to_string(c.ackPriority);
         },
         true));
+    k.push_back(Unsigned("qp-cache",
+                         "QP contexts each NIC caches on chip (LRU); a packet of a queue "
+                         "pair whose context is not cached waits --qp-cache-miss for its "
+                         "fetch over PCIe while others send; 0 = unlimited, no fetch "
+                         "(ns3::RdmaNic::QpCacheSize, doc/qp-cache.md)",
+                         &C::qpCache,
+                         0));
+    k.push_back(TimeKnob("qp-cache-miss",
+                         "time to fetch a QP context that missed the cache, a PCIe round "
+                         "trip (ns3::RdmaNic::QpCacheMissLatency; 1us, doc/qp-cache.md); "
+                         "only with --qp-cache > 0",
+                         &C::qpCacheMiss,
+                         true));
     k.push_back(Choice("scheduler",
                        "ns-3 event list; every one gives the same results (events are "
                        "ordered by time, then by insertion); timing-wheel "
@@ -1789,6 +1802,12 @@ ScenarioConfig::Validate() const
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
     ValidateApplicableFlags();
+    if (qpCache == 0 && qpCacheMiss != ScenarioConfig().qpCacheMiss)
+    {
+        throw ConfigError("--qp-cache-miss=" + FormatTime(qpCacheMiss) +
+                          " has no effect with --qp-cache=0 (an unlimited cache never "
+                          "misses); drop it or give --qp-cache=N");
+    }
     if (topology == "fattree" && k % 2 != 0)
     {
         throw ConfigError("--k: '" + std::to_string(k) +

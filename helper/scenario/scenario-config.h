@@ -146,6 +146,8 @@ class ScenarioConfig
     std::optional<uint32_t> ackInterval;
     Time ackCoalescingTime{MicroSeconds(8)}; ///< ... and within this time; 0 = no bound
     int32_t ackPriority{-1};                 ///< class of ACKs/NAKs; -1 = the data's
+    uint32_t qpCache{0};                     ///< RdmaNic::QpCacheSize; 0 = unlimited
+    Time qpCacheMiss{MicroSeconds(1)};       ///< RdmaNic::QpCacheMissLatency
     std::string scheduler{"timing-wheel"};   ///< event list (EventLists())
     std::string simulator{"fabric"};         ///< simulator implementation (SimulatorImpls())
     uint32_t priority{3};                    ///< RDMA traffic class

@@ -357,6 +357,8 @@ ScenarioRunner::ConfigureDefaults()
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(*c.ackInterval));
     Config::SetDefault("ns3::RdmaQueuePair::AckCoalescingTime", TimeValue(c.ackCoalescingTime));
     Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(c.ackPriority));
+    Config::SetDefault("ns3::RdmaNic::QpCacheSize", UintegerValue(c.qpCache));
+    Config::SetDefault("ns3::RdmaNic::QpCacheMissLatency", TimeValue(c.qpCacheMiss));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
     // NIC spraying, Valiant/UGAL) needs the selective-repeat receiver: go-back-N
@@ -435,6 +437,8 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::RdmaQueuePair::NicEntropy", "nic-entropy"},
         {"ns3::RdmaQueuePair::Recovery", "recovery"},
         {"ns3::RdmaNic::AckPriority", "ack-priority"},
+        {"ns3::RdmaNic::QpCacheSize", "qp-cache"},
+        {"ns3::RdmaNic::QpCacheMissLatency", "qp-cache-miss"},
         {"ns3::IbSwitch::AdaptiveRouting", "lb"},
         {"ns3::PfcWatchdog::DetectionTime", "pfc-watchdog"},
         {"ns3::PfcWatchdog::RestorationTime", "pfc-watchdog"},
@@ -1285,6 +1289,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["queue_pairs_peak"] = k.queuePairsPeak;
     s["queue_pairs_released"] = k.queuePairsReleased;
     s["stale_frames"] = k.staleFrames;
+    s["qp_cache_misses"] = k.qpCacheMisses;
     uint64_t flows = m_flowWorkload ? m_flowWorkload->GetMessageCount() : 0;
     s["messages"] = {{"expected", m_expectedMessages + flows},
                      {"finished", m_finishedMessages + m_finishedFlows},

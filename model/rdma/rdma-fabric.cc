@@ -472,6 +472,7 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.timeouts += host.GetTimeouts();
     c.cnpsSent += host.GetCnpsSent();
     c.staleFrames += host.GetStaleFrames();
+    c.qpCacheMisses += host.GetQpCacheMisses();
     c.outOfOrderPackets += host.GetOutOfOrderPackets();
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
 }

@@ -86,6 +86,7 @@ class RdmaFabric : public Object
         uint64_t queuePairsReleased{0}; //!< RC connections released (idle for QpIdleTimeout,
                                         //!< or their own connection's message done)
         uint64_t staleFrames{0};        //!< arrivals for a released queue pair, dropped
+        uint64_t qpCacheMisses{0};      //!< QP-context fetches (RdmaNic QpCacheSize > 0)
         uint64_t outOfOrderPackets{0};
         uint64_t spuriousRetransmissions{0}; //!< packets that arrived twice
         uint64_t linkDownDrops{0};       //!< packets lost to a failed cable (not lossless drops)

@@ -58,6 +58,36 @@ RdmaNic::GetTypeId()
                           IntegerValue(-1),
                           MakeIntegerAccessor(&RdmaNic::m_ackPriority),
                           MakeIntegerChecker<int32_t>(-1, 15))
+            .AddAttribute("QpCacheSize",
+                          "QP contexts the NIC holds on chip (an LRU cache). A packet of a "
+                          "queue pair whose context is not cached waits for its fetch over "
+                          "PCIe (QpCacheMissLatency); other queue pairs send meanwhile. 0 = "
+                          "unlimited: every context on chip, no fetch ever (the default, and "
+                          "the behaviour before the model: a NIC's cache size is not "
+                          "published; commercial RNICs lose message rate only past some "
+                          "hundreds to thousands of connections: SRNIC, NSDI 2023; ScalaRNIC, "
+                          "ISCAS 2023, a 47% drop at a few thousand). See doc/qp-cache.md",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_qpCacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("QpCacheMissLatency",
+                          "Time to fetch a QP context that is not cached, from host memory "
+                          "over PCIe (one DMA read round trip). Default 1 us: the order of a "
+                          "small DMA read's round trip measured on servers (Neugebauer et al., "
+                          "'Understanding PCIe performance for end host networking', SIGCOMM "
+                          "2018; Kalia et al., USENIX ATC 2016, on PCIe transactions as the "
+                          "cost that shapes RDMA performance)",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_qpCacheMissLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("QpCacheMaxFetches",
+                          "QP-context fetches the NIC keeps under way at once (a further "
+                          "miss waits for one to complete). Default 8, an assumption (NICs "
+                          "keep several DMA reads outstanding; the figure is not published). "
+                          "Only with QpCacheSize > 0",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RdmaNic::m_qpCacheMaxFetches),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged (sender completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSentTrace),
@@ -88,7 +118,8 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
-    : m_qpnReuseDelay(MilliSeconds(10))
+    : m_qpnReuseDelay(MilliSeconds(10)),
+      m_qpCacheMissLatency(MicroSeconds(1))
 {
 }
 
@@ -114,6 +145,11 @@ RdmaNic::DoDispose()
     }
     m_qps.clear();
     m_freeQpns.clear();
+    m_qpLru.clear();
+    m_qpLruPos.clear();
+    m_qpCtx.clear();
+    m_qpFetchSerial.clear();
+    m_qpFetchWait.clear();
     Object::DoDispose();
 }
 
@@ -176,10 +212,180 @@ RdmaNic::ReleaseQueuePair(uint32_t qpn)
     m_releasedTimeouts += qp->GetTimeouts();
     m_releasedOutOfOrder += qp->GetOutOfOrderPackets();
     m_releasedSpurious += qp->GetSpuriousRetransmissions();
+    if (m_qpCacheSize != 0)
+    {
+        QpCacheForget(qpn);
+    }
     qp->Dispose();
     m_qps[qpn - 1] = nullptr;
     m_liveQps--;
     m_freeQpns.emplace_back(qpn, Simulator::Now().GetTimeStep());
+}
+
+uint64_t
+RdmaNic::GetQpCacheMisses() const
+{
+    return m_qpCacheMisses;
+}
+
+uint64_t
+RdmaNic::GetQpCacheHits() const
+{
+    return m_qpCacheHits;
+}
+
+bool
+RdmaNic::IsQpContextCached(uint32_t qpn) const
+{
+    if (m_qpCacheSize == 0)
+    {
+        return qpn >= 1 && qpn <= m_qps.size() && m_qps[qpn - 1];
+    }
+    return qpn >= 1 && qpn <= m_qpCtx.size() &&
+           (m_qpCtx[qpn - 1] == QpCtx::CACHED || m_qpCtx[qpn - 1] == QpCtx::FETCHED);
+}
+
+void
+RdmaNic::QpCacheGrow(std::size_t slots)
+{
+    if (m_qpCtx.size() < slots)
+    {
+        m_qpCtx.resize(slots, QpCtx::NONE);
+        m_qpLruPos.resize(slots, m_qpLru.end());
+        m_qpFetchSerial.resize(slots, 0);
+    }
+}
+
+void
+RdmaNic::QpCacheForget(uint32_t qpn)
+{
+    QpCacheGrow(qpn);
+    const uint32_t idx = qpn - 1;
+    switch (m_qpCtx[idx])
+    {
+    case QpCtx::CACHED:
+        m_qpLru.erase(m_qpLruPos[idx]);
+        m_qpLruPos[idx] = m_qpLru.end();
+        break;
+    case QpCtx::FETCHED:
+        m_qpPinned--;
+        break;
+    case QpCtx::FETCHING:
+        m_qpFetching--;
+        m_qpFetchSerial[idx]++; // its completion, when it runs, is ignored
+        break;
+    case QpCtx::WAITING: // its m_qpFetchWait entry is skipped
+    case QpCtx::NONE:
+        break;
+    }
+    m_qpCtx[idx] = QpCtx::NONE;
+    QpCacheStartWaiting(); // a slot or an entry may have come free
+}
+
+bool
+RdmaNic::QpContextReady(RdmaQueuePair& qp)
+{
+    const uint32_t qpn = qp.GetLocalQpn();
+    QpCacheGrow(qpn);
+    const uint32_t idx = qpn - 1;
+    switch (m_qpCtx[idx])
+    {
+    case QpCtx::CACHED:
+        m_qpCacheHits++;
+        m_qpLru.splice(m_qpLru.end(), m_qpLru, m_qpLruPos[idx]); // most recently used
+        return true;
+    case QpCtx::FETCHED:
+        // Its first packet since the fetch: the context is now an ordinary entry.
+        m_qpPinned--;
+        m_qpCtx[idx] = QpCtx::CACHED;
+        m_qpLruPos[idx] = m_qpLru.insert(m_qpLru.end(), qpn);
+        if (!m_qpFetchWait.empty())
+        {
+            QpCacheStartWaiting(); // an entry became evictable
+        }
+        return true;
+    case QpCtx::WAITING:
+    case QpCtx::FETCHING:
+        return false;
+    case QpCtx::NONE:
+        break;
+    }
+    // A miss: the context is fetched now if a fetch slot and an entry are free, else
+    // when they are (in miss order: the NIC's fetch engine works on its own, whether
+    // or not the port is sending).
+    m_qpCacheMisses++;
+    NS_LOG_LOGIC("host " << m_hostIndex << " QPN " << qpn << " context miss");
+    if (m_qpFetchWait.empty() && QpCacheStartFetch(qpn))
+    {
+        return false;
+    }
+    m_qpCtx[idx] = QpCtx::WAITING;
+    m_qpFetchWait.push_back(qpn);
+    return false;
+}
+
+bool
+RdmaNic::QpCacheStartFetch(uint32_t qpn)
+{
+    // An entry: a free one, else the least recently used cached one (fetched-not-used
+    // and fetching entries are not evicted).
+    if (m_qpFetching >= m_qpCacheMaxFetches)
+    {
+        return false;
+    }
+    const std::size_t occupied = m_qpLru.size() + m_qpPinned + m_qpFetching;
+    if (occupied >= m_qpCacheSize)
+    {
+        if (m_qpLru.empty())
+        {
+            return false;
+        }
+        const uint32_t victim = m_qpLru.front();
+        m_qpLru.pop_front();
+        m_qpCtx[victim - 1] = QpCtx::NONE;
+        m_qpLruPos[victim - 1] = m_qpLru.end();
+    }
+    m_qpCtx[qpn - 1] = QpCtx::FETCHING;
+    m_qpFetching++;
+    const uint64_t serial = ++m_qpFetchSerial[qpn - 1];
+    Simulator::Schedule(m_qpCacheMissLatency,
+                        &RdmaNic::QpContextFetched,
+                        Ptr<RdmaNic>(this),
+                        qpn,
+                        serial);
+    return true;
+}
+
+void
+RdmaNic::QpCacheStartWaiting()
+{
+    while (!m_qpFetchWait.empty())
+    {
+        const uint32_t qpn = m_qpFetchWait.front();
+        if (qpn <= m_qpCtx.size() && m_qpCtx[qpn - 1] == QpCtx::WAITING)
+        {
+            if (!QpCacheStartFetch(qpn))
+            {
+                return; // no slot or no entry yet
+            }
+        }
+        m_qpFetchWait.pop_front();
+    }
+}
+
+void
+RdmaNic::QpContextFetched(uint32_t qpn, uint64_t serial)
+{
+    if (qpn > m_qpCtx.size() || m_qpFetchSerial[qpn - 1] != serial ||
+        m_qpCtx[qpn - 1] != QpCtx::FETCHING)
+    {
+        return; // its queue pair was released meanwhile (QpCacheForget counted it)
+    }
+    m_qpCtx[qpn - 1] = QpCtx::FETCHED;
+    m_qpFetching--;
+    m_qpPinned++;
+    QpCacheStartWaiting(); // the slot goes to the next waiting context
+    NotifyPort();          // it may send now
 }
 
 void

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,13 @@ class RdmaNic : public Object
     uint64_t GetCnpsSent() const;
     /// \return congestion notifications received
     uint64_t GetCnpsReceived() const;
+    /// \return QP-context cache misses (context fetches started; 0 with QpCacheSize 0)
+    uint64_t GetQpCacheMisses() const;
+    /// \return QP-context cache hits (packets whose QP's context was cached)
+    uint64_t GetQpCacheHits() const;
+    /// \return whether local QPN \p qpn's context is in the QP-context cache (a
+    /// fetched context not yet used counts as cached)
+    bool IsQpContextCached(uint32_t qpn) const;
 
   protected:
     void DoDispose() override;
@@ -210,6 +218,30 @@ class RdmaNic : public Object
     /// un-acknowledged packets had, arrived. RFC 8257 3.2's DCTCP receiver: those are
     /// acknowledged at once with their state, so that every ACK covers one state.
     void ChangeCeEcho(RdmaQueuePair& qp, bool ce);
+    /// QP-context cache state of a local QPN (QpCacheSize > 0 only)
+    enum class QpCtx : uint8_t
+    {
+        NONE,     //!< not on chip
+        WAITING,  //!< missed; in m_qpFetchWait for a fetch slot or a free entry
+        FETCHING, //!< its fetch is under way: the queue pair may not send
+        FETCHED,  //!< fetched, not yet used: pinned (not evicted) until it sends
+        CACHED,   //!< in m_qpLru
+    };
+    /// The QP-context cache's answer for \p qp, which may send now: true if its context
+    /// is on chip (it sends; the LRU order is updated), false if it must wait (a fetch
+    /// started, is under way, or no fetch slot or evictable entry is free).
+    [[gnu::noinline]] bool QpContextReady(RdmaQueuePair& qp);
+    /// Start the fetches of waiting contexts (m_qpFetchWait) that slots and entries allow.
+    void QpCacheStartWaiting();
+    /// Start the fetch of QPN \p qpn's context if a slot and an entry are free (evicting
+    /// the least recently used entry if it must). \return whether it started
+    bool QpCacheStartFetch(uint32_t qpn);
+    /// The fetch of QPN \p qpn's context number \p serial completed.
+    void QpContextFetched(uint32_t qpn, uint64_t serial);
+    /// Make room for QPN slot \p idx (grow the per-QPN cache vectors).
+    void QpCacheGrow(std::size_t slots);
+    /// Forget QPN \p qpn's context (its queue pair was released).
+    void QpCacheForget(uint32_t qpn);
     /// Schedule a pacing wake-up at \p earliest (> \p now) unless an earlier one is.
     [[gnu::always_inline]] void ScheduleWake(Time earliest, Time now);
     /// Pacing wake-up number \p generation ran: NotifyPort if no later one was asked for.
@@ -237,6 +269,22 @@ class RdmaNic : public Object
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
     std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
     uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
+
+    uint32_t m_qpCacheSize{0};       //!< QpCacheSize attribute (0: unlimited, no model)
+    Time m_qpCacheMissLatency;       //!< QpCacheMissLatency attribute
+    uint32_t m_qpCacheMaxFetches{0}; //!< QpCacheMaxFetches attribute
+    std::vector<QpCtx> m_qpCtx;      //!< by QPN - 1
+    /// Cached contexts by QPN, least recently used first (FETCHED ones are not in it)
+    std::list<uint32_t> m_qpLru;
+    std::vector<std::list<uint32_t>::iterator> m_qpLruPos; //!< by QPN - 1: place in m_qpLru
+    std::vector<uint64_t> m_qpFetchSerial; //!< by QPN - 1: number of its latest fetch
+    /// Missed contexts waiting for a fetch, in miss order (QPNs; a released QPN's stale
+    /// entry is skipped: its state is no longer WAITING)
+    std::deque<uint32_t> m_qpFetchWait;
+    uint32_t m_qpFetching{0};    //!< fetches under way
+    uint32_t m_qpPinned{0};      //!< FETCHED contexts (occupy a cache entry)
+    uint64_t m_qpCacheMisses{0}; //!< GetQpCacheMisses
+    uint64_t m_qpCacheHits{0};   //!< GetQpCacheHits
 
     TracedCallback<Ptr<const RdmaQueuePair>, const RdmaMessage&> m_messageSentTrace;
     TracedCallback<Ptr<const RdmaQueuePair>, uint64_t, uint64_t> m_messageDeliveredTrace;
@@ -274,6 +322,11 @@ RdmaNic::NextSender(Time now, Skip skip)
         if (qp->CanSend(now))
         {
             m_rrNext++;
+            // QP-context cache (off, the default: one predictable branch)
+            if (__builtin_expect(m_qpCacheSize != 0, false) && !QpContextReady(*qp))
+            {
+                continue; // not eligible until its context is on chip
+            }
             return qp;
         }
         if (!qp->IsWindowBlocked())

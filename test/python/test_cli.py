@@ -1443,3 +1443,49 @@ def test_powertcp_runs_end_to_end_on_int(run, tmp_path):
     r = run("--fabric=infiniband", "--cc=powertcp", f"--out={tmp_path}/ib")
     assert r.returncode == 2
     assert r.stderr.count("error:") == 1 and "--cc=powertcp" in r.stderr
+
+
+A2A32 = [
+    "--topology=leafspine",
+    "--leaves=8",
+    "--spines=4",
+    "--hosts-per-switch=4",
+]
+
+
+def test_qp_cache_all_to_all_slower_by_misses(run, tmp_path):
+    """doc/qp-cache.md: a 32-rank all-to-all (31 queue pairs per NIC) with an 8-entry
+    QP-context cache misses on every packet (LRU over a longer round robin); each NIC
+    then sends one packet per latency / 8 fetches, so its last message ends at
+    L + (misses - 1) L / 8 plus one packet's round trip. The run is slower than with an
+    unlimited cache by that less the unlimited run's time, within 20%."""
+
+    def summary(name, *flags):
+        r = run(*A2A32, *flags, f"--out={tmp_path}/{name}")
+        assert r.returncode == 0, r.stderr
+        return json.loads((tmp_path / name / "summary.json").read_text())
+
+    off = summary("off", "--workload=alltoall", "--bytes=640KB")
+    on = summary("on", "--workload=alltoall", "--bytes=640KB", "--qp-cache=8",
+                 "--qp-cache-miss=2us")
+    solo = summary("solo", "--workload=incast", "--fanin=1", "--bytes=1000")
+    assert off["qp_cache_misses"] == 0
+    packets_per_nic = 31 * 20  # 640KB / 32 = 20,000 bytes to each peer, 1000 per packet
+    assert on["qp_cache_misses"] == 32 * packets_per_nic, "every packet misses"
+    assert on["config"]["qp-cache"] == 8
+    rtt_us = solo["sim_time_s"] * 1e6  # one packet across the spines and its ACK
+    lat_us, fetches = 2.0, 8
+    fetch_us = lat_us + (packets_per_nic - 1) * lat_us / fetches
+    expected = fetch_us + rtt_us - off["sim_time_s"] * 1e6
+    measured = (on["sim_time_s"] - off["sim_time_s"]) * 1e6
+    assert measured > 50, (measured, "slower by tens of microseconds")
+    assert abs(measured - expected) <= 0.2 * expected, (measured, expected)
+
+
+def test_qp_cache_miss_without_cache_is_exit_2(run, tmp_path):
+    r = run("--qp-cache-miss=2us", f"--out={tmp_path}/o", *SMALL)
+    assert r.returncode == 2
+    assert "--qp-cache-miss=2us has no effect with --qp-cache=0" in r.stderr
+    r = run("--qp-cache=-1", f"--out={tmp_path}/o", *SMALL)
+    assert r.returncode == 2
+    assert "--qp-cache" in r.stderr
