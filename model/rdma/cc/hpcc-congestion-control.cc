@@ -111,8 +111,6 @@ HpccCongestionControl::HpccCongestionControl()
       m_wInit(0),
       m_wMin(0),
       m_incStage(0),
-      m_haveRecords(false),
-      m_prevHops(0),
       m_sentPackets(0),
       m_ackedPackets(0),
       m_updateMark(0),
@@ -161,8 +159,7 @@ HpccCongestionControl::Start(const RdmaCcContext& ctx)
     m_u = m_uInit;
     m_lastU = 0;
     m_incStage = 0;
-    m_haveRecords = false;
-    m_prevHops = 0;
+    m_prev.Reset();
     m_sentPackets = 0;
     m_ackedPackets = 0;
     m_updateMark = 0;
@@ -202,21 +199,9 @@ HpccCongestionControl::OnAck(const RdmaAckSample& sample)
 bool
 HpccCongestionControl::Update(const IntHeader& h, bool updateWc)
 {
-    const uint32_t n = h.GetNHops();
-    if (n == 0)
+    if (!m_prev.Accept(h))
     {
-        return false; // no record (nothing echoed yet): the history stays
-    }
-    if (!m_haveRecords || n != m_prevHops)
-    {
-        // The first records (or another path): kept, nothing to compare with yet.
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            m_prev[i] = h.GetHop(i);
-        }
-        m_prevHops = n;
-        m_haveRecords = true;
-        return false;
+        return false; // no records yet, or the first of this path: the window stays
     }
     MeasureInflight(h);
     ComputeWind(m_u, updateWc);
@@ -227,13 +212,13 @@ HpccCongestionControl::Update(const IntHeader& h, bool updateWc)
 double
 HpccCongestionControl::MeasureInflight(const IntHeader& h)
 {
-    const uint32_t n = std::min(h.GetNHops(), m_prevHops);
+    const uint32_t n = std::min(h.GetNHops(), m_prev.GetNHops());
     double u = 0;
     double tauNs = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
         const IntHop& now = h.GetHop(i);
-        const IntHop& before = m_prev[i];
+        const IntHop& before = m_prev.GetHop(i);
         const uint32_t dtNs = now.TimeSince(before);
         const double b = static_cast<double>(now.GetRateBps());
         if (dtNs == 0 || b <= 0)
@@ -250,11 +235,7 @@ HpccCongestionControl::MeasureInflight(const IntHeader& h)
             tauNs = dtNs;
         }
     }
-    for (uint32_t i = 0; i < h.GetNHops(); ++i)
-    {
-        m_prev[i] = h.GetHop(i); // L = ack.L
-    }
-    m_prevHops = h.GetNHops();
+    m_prev.Store(h); // L = ack.L
     const double tau = std::min(tauNs * 1e-9, m_tSeconds);
     m_u = (1.0 - tau / m_tSeconds) * m_u + (tau / m_tSeconds) * u;
     m_lastU = u;

@@ -4,6 +4,7 @@
 #ifndef HPCC_CONGESTION_CONTROL_H
 #define HPCC_CONGESTION_CONTROL_H
 
+#include "int-record-history.h"
 #include "rdma-congestion-control.h"
 
 #include "ns3/int-header.h"
@@ -119,24 +120,22 @@ class HpccCongestionControl : public RdmaCongestionControl
     double m_uInit;      //!< U before the first measurement
 
     // State
-    double m_tSeconds;                              //!< T, seconds
-    double m_u;                                     //!< U
-    double m_lastU;                                 //!< latest u
-    double m_w;                                     //!< W, wire bytes
-    double m_wc;                                    //!< W_c, wire bytes
-    double m_wAi;                                   //!< W_AI, wire bytes
-    double m_wInit;                                 //!< W_init, wire bytes
-    double m_wMin;                                  //!< MinRate x T, wire bytes
-    uint32_t m_incStage;                            //!< incStage
-    bool m_haveRecords;                             //!< m_prev holds a previous ACK's records
-    uint32_t m_prevHops;                            //!< records in m_prev
-    std::array<IntHop, IntHeader::MAX_HOPS> m_prev; //!< the previous ACK's records (L)
-    uint64_t m_sentPackets;                         //!< packets handed to the wire
-    uint64_t m_ackedPackets;                        //!< packets acknowledged
-    uint64_t m_updateMark;                          //!< lastUpdateSeq, as sent packets
-    uint64_t m_updates;                             //!< windows computed
-    uint64_t m_refUpdates;                          //!< reference-window updates
-    TracedValue<double> m_uTrace;                   //!< U of each update
+    double m_tSeconds;            //!< T, seconds
+    double m_u;                   //!< U
+    double m_lastU;               //!< latest u
+    double m_w;                   //!< W, wire bytes
+    double m_wc;                  //!< W_c, wire bytes
+    double m_wAi;                 //!< W_AI, wire bytes
+    double m_wInit;               //!< W_init, wire bytes
+    double m_wMin;                //!< MinRate x T, wire bytes
+    uint32_t m_incStage;          //!< incStage
+    IntRecordHistory m_prev;      //!< the previous ACK's records (L)
+    uint64_t m_sentPackets;       //!< packets handed to the wire
+    uint64_t m_ackedPackets;      //!< packets acknowledged
+    uint64_t m_updateMark;        //!< lastUpdateSeq, as sent packets
+    uint64_t m_updates;           //!< windows computed
+    uint64_t m_refUpdates;        //!< reference-window updates
+    TracedValue<double> m_uTrace; //!< U of each update
 };
 
 } // namespace ns3

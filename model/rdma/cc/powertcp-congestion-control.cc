@@ -96,8 +96,6 @@ PowertcpCongestionControl::PowertcpCongestionControl()
       m_beta(0),
       m_wMax(0),
       m_wMin(0),
-      m_haveRecords(false),
-      m_prevHops(0),
       m_sentPackets(0),
       m_ackedPackets(0),
       m_updateMark(0),
@@ -145,8 +143,7 @@ PowertcpCongestionControl::Start(const RdmaCcContext& ctx)
     m_wOld = m_wMax;
     m_power = 1.0;
     m_lastPower = 0;
-    m_haveRecords = false;
-    m_prevHops = 0;
+    m_prev.Reset();
     m_sentPackets = 0;
     m_ackedPackets = 0;
     m_updateMark = 0;
@@ -180,20 +177,9 @@ PowertcpCongestionControl::OnAck(const RdmaAckSample& sample)
 bool
 PowertcpCongestionControl::Update(const IntHeader& h, bool refreshOld)
 {
-    const uint32_t n = h.GetNHops();
-    if (n == 0)
+    if (!m_prev.Accept(h))
     {
-        return false; // no record (nothing echoed yet): the history stays
-    }
-    if (!m_haveRecords || n != m_prevHops)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            m_prev[i] = h.GetHop(i);
-        }
-        m_prevHops = n;
-        m_haveRecords = true;
-        return false;
+        return false; // no records yet, or the first of this path: the window stays
     }
     NormPower(h);
     UpdateWindow(m_power);
@@ -208,14 +194,14 @@ PowertcpCongestionControl::Update(const IntHeader& h, bool refreshOld)
 double
 PowertcpCongestionControl::NormPower(const IntHeader& h)
 {
-    const uint32_t n = std::min(h.GetNHops(), m_prevHops);
+    const uint32_t n = std::min(h.GetNHops(), m_prev.GetNHops());
     bool any = false;
     double best = 0;
     double dtMax = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
         const IntHop& now = h.GetHop(i);
-        const IntHop& before = m_prev[i];
+        const IntHop& before = m_prev.GetHop(i);
         const uint32_t dtNs = now.TimeSince(before);
         const double b = static_cast<double>(now.GetRateBps()) / 8.0; // bytes/s
         if (dtNs == 0 || b <= 0)
@@ -236,11 +222,7 @@ PowertcpCongestionControl::NormPower(const IntHeader& h)
             any = true;
         }
     }
-    for (uint32_t i = 0; i < h.GetNHops(); ++i)
-    {
-        m_prev[i] = h.GetHop(i); // prevInt = ack.H
-    }
-    m_prevHops = h.GetNHops();
+    m_prev.Store(h); // prevInt = ack.H
     // A draining queue can make the current negative: the power is at least 0.
     const double gammaNorm = std::max(best, 0.0);
     const double dt = std::min(dtMax, m_tau);

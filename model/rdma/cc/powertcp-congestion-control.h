@@ -4,6 +4,7 @@
 #ifndef POWERTCP_CONGESTION_CONTROL_H
 #define POWERTCP_CONGESTION_CONTROL_H
 
+#include "int-record-history.h"
 #include "rdma-congestion-control.h"
 
 #include "ns3/data-rate.h"
@@ -100,22 +101,20 @@ class PowertcpCongestionControl : public RdmaCongestionControl
     Time m_baseRttAttr;       //!< tau; 0 = the path's unloaded RTT
 
     // State
-    double m_tau;                                   //!< tau, seconds
-    double m_power;                                 //!< Gamma
-    double m_lastPower;                             //!< latest most loaded hop's power
-    double m_w;                                     //!< W, wire bytes
-    double m_wOld;                                  //!< W_old, wire bytes
-    double m_beta;                                  //!< beta, wire bytes
-    double m_wMax;                                  //!< line rate x tau, wire bytes
-    double m_wMin;                                  //!< one full packet, wire bytes
-    bool m_haveRecords;                             //!< m_prev holds a previous ACK's records
-    uint32_t m_prevHops;                            //!< records in m_prev
-    std::array<IntHop, IntHeader::MAX_HOPS> m_prev; //!< the previous ACK's records
-    uint64_t m_sentPackets;                         //!< packets handed to the wire
-    uint64_t m_ackedPackets;                        //!< packets acknowledged
-    uint64_t m_updateMark;                          //!< lastUpdated, as sent packets
-    uint64_t m_updates;                             //!< windows computed
-    TracedValue<double> m_powerTrace;               //!< Gamma of each update
+    double m_tau;                     //!< tau, seconds
+    double m_power;                   //!< Gamma
+    double m_lastPower;               //!< latest most loaded hop's power
+    double m_w;                       //!< W, wire bytes
+    double m_wOld;                    //!< W_old, wire bytes
+    double m_beta;                    //!< beta, wire bytes
+    double m_wMax;                    //!< line rate x tau, wire bytes
+    double m_wMin;                    //!< one full packet, wire bytes
+    IntRecordHistory m_prev;          //!< the previous ACK's records (prevInt)
+    uint64_t m_sentPackets;           //!< packets handed to the wire
+    uint64_t m_ackedPackets;          //!< packets acknowledged
+    uint64_t m_updateMark;            //!< lastUpdated, as sent packets
+    uint64_t m_updates;               //!< windows computed
+    TracedValue<double> m_powerTrace; //!< Gamma of each update
 };
 
 } // namespace ns3
