@@ -253,8 +253,8 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint64_t m_ipReceived{0};      //!< GetIpReceived
     uint64_t m_ipDrops{0};         //!< GetIpDrops
     TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
-    std::vector<IntHeader> m_qpInt;  //!< IntEnabled: latest data INT by local QPN - 1
-    std::deque<IntHeader> m_hostInt; //!< IntEnabled: INT of data frames in the host model
+    std::vector<IntHeader> m_qpInt;           //!< IntEnabled: latest data INT by local QPN - 1
+    std::deque<IntHeader> m_hostInt;          //!< IntEnabled: INT of data frames in the host model
     std::array<uint64_t, 8> m_controlBytes{}; //!< GetControlQueueBytes, by priority
 
     // Egress traces: FlaggedTracedCallbacks that set m_queueTraced when connected, so

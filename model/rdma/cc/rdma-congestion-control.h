@@ -51,8 +51,8 @@ struct RdmaAckSample
     /// IntEnabled, for an algorithm whose registry entry has usesInt). Valid during
     /// OnAck only.
     const IntHeader* intHeader{nullptr};
-    bool ecnEcho{false};      //!< the ACK echoes ECN CE for the packets it acknowledges
-                              //!< (RoCEv2 NIC EcnEchoInAck: its BTH BECN bit; DCTCP)
+    bool ecnEcho{false}; //!< the ACK echoes ECN CE for the packets it acknowledges
+                         //!< (RoCEv2 NIC EcnEchoInAck: its BTH BECN bit; DCTCP)
 };
 
 /**
