@@ -354,7 +354,7 @@ class PowertcpFairnessTest : public TestCase
 {
   public:
     PowertcpFairnessTest()
-        : TestCase("PowerTCP: two flows into one 100G port: 33.7 and 62.8 Gb/s with the defaults "
+        : TestCase("PowerTCP: two flows into one 100G port: 33.7 and 62.8 Gbps with the defaults "
                    "after 7 ms, each near half without the gradient or with beta = B tau over 10")
     {
     }
