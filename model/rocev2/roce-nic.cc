@@ -870,8 +870,9 @@ RoceNic::QueueIp(Ptr<Packet> packet, uint32_t dstHost)
     if (packet->GetSize() < MIN_FRAME_BYTES)
     {
         // IEEE 802.3 minimum frame: 64 bytes with the FCS; the receiver's IPv4
-        // trims the padding by the header's total length.
-        packet->AddPaddingAtEnd(MIN_FRAME_BYTES - packet->GetSize());
+        // trims the padding by the header's total length. Zero bytes (a sized Packet
+        // is zero-filled; AddPaddingAtEnd leaves its bytes unwritten).
+        packet->AddAtEnd(Create<Packet>(MIN_FRAME_BYTES - packet->GetSize()));
     }
     RoceFrameView view;
     RoceFrame::Peek(*packet, view);
