@@ -20,22 +20,6 @@ static RoutingEngineRegistration g_registration(
     "permutations contention free on a full fat-tree; deadlock-free",
     [] { return Ptr<RoutingEngine>(Create<FatTreeRouting>()); });
 
-/// The id of the set {port}, interned once per port number (the engine sets one
-/// port per entry: this keeps the per-entry cost off the table's dedup map).
-static uint32_t
-SinglePortSet(RouteTable& table, uint32_t port, std::vector<uint32_t>& cache)
-{
-    if (port >= cache.size())
-    {
-        cache.resize(port + 1, RouteTable::NO_PORT);
-    }
-    if (cache[port] == RouteTable::NO_PORT)
-    {
-        cache[port] = table.InternPortSet({port});
-    }
-    return cache[port];
-}
-
 std::string
 FatTreeRouting::GetName() const
 {
@@ -191,7 +175,6 @@ FatTreeRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
     const std::vector<uint32_t> leafIndex = LeafOrder(graph);
     std::vector<uint32_t> ports;
     std::vector<uint32_t> fallback;
-    std::vector<uint32_t> single;
     uint32_t fallbackFor = TopologyGraph::UNREACHABLE;
     for (uint32_t s : switches)
     {
@@ -256,7 +239,7 @@ FatTreeRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
             // ports are in port order; D-mod-K picks one
             const uint32_t pick =
                 static_cast<uint32_t>((leafIndex[d] / weight[tier]) % ports.size());
-            table.SetRoute(s, d, SinglePortSet(table, ports[pick], single));
+            table.SetRoute(s, d, table.InternSinglePort(ports[pick]));
         }
     }
 }

@@ -19,22 +19,6 @@ static RoutingEngineRegistration g_registration(
     "OpenSM minhop: one shortest path per destination, the least-loaded port per switch",
     [] { return Ptr<RoutingEngine>(Create<MinHopRouting>()); });
 
-/// The id of the set {port}, interned once per port number (the engine sets one
-/// port per entry: this keeps the per-entry cost off the table's dedup map).
-static uint32_t
-SinglePortSet(RouteTable& table, uint32_t port, std::vector<uint32_t>& cache)
-{
-    if (port >= cache.size())
-    {
-        cache.resize(port + 1, RouteTable::NO_PORT);
-    }
-    if (cache[port] == RouteTable::NO_PORT)
-    {
-        cache[port] = table.InternPortSet({port});
-    }
-    return cache[port];
-}
-
 std::string
 MinHopRouting::GetName() const
 {
@@ -87,7 +71,6 @@ MinHopRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
         SetLastHop(graph, groups[g], table);
     }
     std::vector<uint32_t> load;
-    std::vector<uint32_t> single;
     for (uint32_t s : graph.GetSwitches())
     {
         if (graph.IsSwitchDown(s))
@@ -125,7 +108,7 @@ MinHopRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
                 }
             }
             ++load[best];
-            table.SetRoute(s, d, SinglePortSet(table, best, single));
+            table.SetRoute(s, d, table.InternSinglePort(best));
         }
     }
 }

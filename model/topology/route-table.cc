@@ -90,6 +90,20 @@ RouteTable::InternPortSet(const std::vector<uint32_t>& in)
     return id;
 }
 
+uint32_t
+RouteTable::InternSinglePort(uint32_t port)
+{
+    if (port >= m_singlePort.size())
+    {
+        m_singlePort.resize(port + 1, NO_PORT);
+    }
+    if (m_singlePort[port] == NO_PORT)
+    {
+        m_singlePort[port] = InternPortSet({port});
+    }
+    return m_singlePort[port];
+}
+
 void
 RouteTable::SetClassRule(ClassRule rule, uint8_t numClasses)
 {
@@ -145,6 +159,7 @@ RouteTable::Finish()
     }
     m_intern.clear();
     m_scratch = std::vector<uint32_t>();
+    m_singlePort = std::vector<uint32_t>();
     const uint32_t nSets = GetNPortSets();
     if (nSets <= UINT8_MAX + 1u)
     {

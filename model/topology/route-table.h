@@ -177,6 +177,10 @@ class RouteTable : public SimpleRefCount<RouteTable>
      */
     uint32_t InternPortSet(const std::vector<uint32_t>& ports);
 
+    /// \return the id of the set {port}, interned once per port number (for engines
+    /// that set one port per entry: the dedup map is searched once per port, not per entry)
+    uint32_t InternSinglePort(uint32_t port);
+
     /// Set the route of switch node towards destination rank dstHostIndex.
     void SetRoute(uint32_t node, uint32_t dstHostIndex, uint32_t setId)
     {
@@ -228,6 +232,7 @@ class RouteTable : public SimpleRefCount<RouteTable>
     std::vector<uint32_t> m_setOffset; //!< set id -> offset in m_pool (size sets+1)
     std::map<std::vector<uint32_t>, uint32_t> m_intern; //!< build-time dedup
     std::vector<uint32_t> m_scratch;                    //!< build-time sort buffer
+    std::vector<uint32_t> m_singlePort;                 //!< port -> id of {port}, build time
     ClassRule m_rule;                                   //!< class rule
     uint8_t m_numClasses;                               //!< classes used
     std::vector<uint32_t> m_portOffset;                 //!< node -> first global port index
