@@ -144,6 +144,42 @@ class DctcpStepsTest : public TestCase
     }
 };
 
+/// Under a fixed marking fraction F alpha converges to F: alpha_n = (1 - g)^n alpha_0 +
+/// (1 - (1 - g)^n) F, so after 200 windows of 20 packets it is F within 1e-5.
+class DctcpAlphaConvergesTest : public TestCase
+{
+  public:
+    DctcpAlphaConvergesTest()
+        : TestCase("DCTCP: alpha converges to a fixed marked fraction (one packet in 4, 2 and 20)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t every : {4U, 2U, 20U})
+        {
+            Ptr<DctcpCongestionControl> cc = MakeDctcp();
+            uint64_t acked = 0;
+            Send(cc, 20);
+            for (uint32_t window = 0; window < 200; ++window)
+            {
+                for (uint32_t i = 0; i < 20; ++i)
+                {
+                    if (i == 19)
+                    {
+                        Send(cc, 20); // the next window is in flight before this one ends
+                    }
+                    cc->OnAck(Ack(1, ++acked % every == 0));
+                }
+            }
+            const double f = 1.0 / every;
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(cc->GetWindows(), 199, "an alpha update per window");
+            NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetAlpha(), f, 1e-5, "alpha = F, every " << every);
+        }
+    }
+};
+
 /// MinRate floors a cut, the window never falls below one MTU, UseWindow false leaves
 /// the rate alone, and g sets the EWMA's step.
 class DctcpClampTest : public TestCase
@@ -513,6 +549,7 @@ class DctcpTestSuite : public TestSuite
         : TestSuite("ai-fabric-dctcp", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new DctcpStepsTest, AI_FABRIC_QUICK);
+        AddTestCase(new DctcpAlphaConvergesTest, AI_FABRIC_QUICK);
         AddTestCase(new DctcpClampTest, AI_FABRIC_QUICK);
         AddTestCase(new DctcpPresetTest, AI_FABRIC_QUICK);
         AddTestCase(new DctcpFairnessTest, AI_FABRIC_QUICK);

@@ -276,6 +276,148 @@ class IbtaIncastTest : public TestCase
     }
 };
 
+namespace
+{
+
+/**
+ * A congestion tree and its victim (the IBTA Annex A10 scenario): switch s1 has 3
+ * hot-spot senders and the victim's source, switch s2 the other 12 hot-spot senders,
+ * the hot spot h and the victim's destination w; hosts at 100 Gb/s, the s1-s2 cable at
+ * 400 Gb/s, so it carries what s1's hosts offer. 15 x 1 MB into h; 4 MB from the victim
+ * to w, which nothing else loads. Without CC the queue for h fills s2's input buffer
+ * from s1, and s1's port to s2 waits for credits with the victim's packets behind it.
+ */
+struct IbVictim
+{
+    std::string cc;
+    uint64_t victimPortStalls{0};
+    uint64_t fecnMarked{0};
+    Time victimEnd;
+    Time hotEnd;
+    uint64_t pending{1};
+
+    void Run()
+    {
+        UsePicoseconds();
+        Config::SetDefault("ns3::RdmaQueuePair::CnpInterval", TimeValue(Time(0)));
+        Ptr<TopologyGraph> g = Create<TopologyGraph>();
+        uint32_t s1 = g->AddSwitch(1);
+        uint32_t s2 = g->AddSwitch(1);
+        const DataRate host("100Gbps");
+        std::vector<uint32_t> s1Hot;
+        std::vector<uint32_t> s2Hot;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            s1Hot.push_back(g->AddHost());
+            g->AddLink(s1Hot.back(), s1, host, MicroSeconds(1));
+        }
+        uint32_t v = g->AddHost();
+        g->AddLink(v, s1, host, MicroSeconds(1));
+        for (uint32_t i = 0; i < 12; ++i)
+        {
+            s2Hot.push_back(g->AddHost());
+            g->AddLink(s2Hot.back(), s2, host, MicroSeconds(1));
+        }
+        uint32_t h = g->AddHost();
+        g->AddLink(h, s2, host, MicroSeconds(1));
+        uint32_t w = g->AddHost();
+        g->AddLink(w, s2, host, MicroSeconds(1));
+        g->AddLink(s1, s2, DataRate("400Gbps"), MicroSeconds(1));
+        uint32_t victimPort = 0;
+        for (uint32_t p = 0; p < g->GetPorts(s1).size(); ++p)
+        {
+            if (g->GetPorts(s1)[p].peer == s2)
+            {
+                victimPort = p;
+            }
+        }
+        IbFabricHelper helper;
+        helper.SetHcaAttribute("Mtu", UintegerValue(4096));
+        helper.SetSwitchAttribute("FecnThreshold", UintegerValue(16 * 1024));
+        helper.SetCongestionControl(cc, "");
+        Ptr<IbFabric> fabric = helper.Install(g, RoutingEngine::BuildTable("ecmp", g));
+        fabric->AddMessageCallback(MakeCallback(&IbVictim::OnMessage, this));
+        // PostWrite takes host indices (the order AddHost made them), not node ids.
+        std::vector<uint32_t> hostOf(g->GetNNodes(), 0);
+        for (uint32_t i = 0; i < g->GetNHosts(); ++i)
+        {
+            hostOf[g->GetHosts()[i]] = i;
+        }
+        hotIndex = hostOf[h];
+        victimIndex = hostOf[v];
+        for (uint32_t s : s1Hot)
+        {
+            fabric->PostWrite(hostOf[s], hostOf[h], 1000000, s, 0);
+        }
+        for (uint32_t s : s2Hot)
+        {
+            fabric->PostWrite(hostOf[s], hostOf[h], 1000000, s, 0);
+        }
+        fabric->PostWrite(hostOf[v], hostOf[w], 4000000, v, 0);
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        victimPortStalls = fabric->GetDevice(s1, victimPort)->GetCreditStalls();
+        for (Ptr<IbSwitch> sw : fabric->GetSwitches())
+        {
+            fecnMarked += sw->GetFecnMarked();
+        }
+        pending = fabric->GetPendingMessages();
+        std::cout << "IB 15-to-1 with a victim, cc " << cc << ": victim port credit stalls "
+                  << victimPortStalls << ", FECN marks " << fecnMarked << ", victim done at "
+                  << victimEnd.GetMicroSeconds() << " us, hot spot done at "
+                  << hotEnd.GetMicroSeconds() << " us" << std::endl;
+        fabric->Dispose();
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    void OnMessage(const RdmaFabric::MessageRecord& r)
+    {
+        if (r.src == victimIndex)
+        {
+            victimEnd = r.end;
+        }
+        else if (r.dst == hotIndex)
+        {
+            hotEnd = std::max(hotEnd, r.end);
+        }
+    }
+
+    uint32_t hotIndex{0};
+    uint32_t victimIndex{0};
+};
+
+} // namespace
+
+/// With IBTA CC the congestion tree stops reaching back into the victim's port.
+class IbtaVictimTest : public TestCase
+{
+  public:
+    IbtaVictimTest()
+        : TestCase("IBTA CC: a 15-to-1 IB incast stalls the victim's port on credits less, "
+                   "and the victim flow finishes sooner, than without congestion control")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IbVictim none;
+        none.cc = "none";
+        none.Run();
+        IbVictim ibta;
+        ibta.cc = "ibta";
+        ibta.Run();
+        NS_TEST_ASSERT_MSG_EQ(none.pending + ibta.pending, 0, "both runs complete");
+        NS_TEST_ASSERT_MSG_GT(none.victimPortStalls, 0, "without CC the victim port stalls");
+        NS_TEST_ASSERT_MSG_GT(ibta.fecnMarked, 0, "the hot spot's port marks FECN");
+        NS_TEST_ASSERT_MSG_LT(ibta.victimPortStalls * 2,
+                              none.victimPortStalls,
+                              "under half the victim port's credit stalls");
+        NS_TEST_ASSERT_MSG_LT(ibta.victimEnd, none.victimEnd, "the victim finishes sooner");
+    }
+};
+
 class IbtaCongestionControlTestSuite : public TestSuite
 {
   public:
@@ -286,6 +428,7 @@ class IbtaCongestionControlTestSuite : public TestSuite
         AddTestCase(new IbtaInjectionDelayTest, AI_FABRIC_QUICK);
         AddTestCase(new IbtaBadTableTest, AI_FABRIC_QUICK);
         AddTestCase(new IbtaIncastTest, AI_FABRIC_QUICK);
+        AddTestCase(new IbtaVictimTest, AI_FABRIC_QUICK);
     }
 };
 

@@ -129,6 +129,19 @@ AttributesJson(Ptr<Object> object)
     return j;
 }
 
+/// The value an attribute's next object gets (its default, or what Config::SetDefault or
+/// a --ns3:: override made it), as text.
+std::string
+DefaultOf(const std::string& type, const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+/// FECN threshold of the switches under --cc=ibta when not set: four 4 KiB packets.
+constexpr uint32_t IBTA_FECN_THRESHOLD = 16384;
+
 /**
  * --switch-latency and --cut-through on the switches \p helper makes (a SwitchT each).
  * \return the values in force: where unset, what a SwitchT takes by default (its
@@ -328,6 +341,13 @@ ScenarioRunner::ConfigureDefaults()
         const bool readsInt = CongestionControlRegistry::Has(m_config.cc) &&
                               CongestionControlRegistry::Get(m_config.cc).usesInt;
         m_config.ackInterval = readsInt ? 1 : 10;
+    }
+    if (m_config.fabric == "infiniband" && m_config.cc == "ibta")
+    {
+        // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
+        // marking it would never act. --ns3:: overrides of either still win.
+        Config::SetDefault("ns3::IbSwitch::FecnThreshold", UintegerValue(IBTA_FECN_THRESHOLD));
+        Config::SetDefault("ns3::RdmaQueuePair::CnpInterval", TimeValue(Time(0)));
     }
     const ScenarioConfig& c = m_config;
     // Picosecond resolution: at 400 Gb/s one byte is 20 ps, so nanoseconds would
@@ -1247,6 +1267,15 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         if (m_config.fabric != "infiniband")
         {
             cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
+        }
+        else
+        {
+            // The switches' FECN marking and the destination's BECN pacing, as run.
+            cc["fecn_marking"] = {
+                {"FecnThreshold", DefaultOf("ns3::IbSwitch", "FecnThreshold")},
+                {"FecnMarkingRate", DefaultOf("ns3::IbSwitch", "FecnMarkingRate")},
+                {"FecnPacketSize", DefaultOf("ns3::IbSwitch", "FecnPacketSize")},
+                {"CnpInterval", DefaultOf("ns3::RdmaQueuePair", "CnpInterval")}};
         }
         s["congestion_control"] = cc;
     }

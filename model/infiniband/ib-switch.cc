@@ -69,6 +69,13 @@ IbSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&IbSwitch::m_fecnMarkingRate),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FecnPacketSize",
+                          "Bytes (LRH to VCRC) below which a packet is never FECN-marked (the "
+                          "IBTA's Packet_Size of SwitchCongestionSetting, there in 64-byte "
+                          "credits; 0 = packets of any size are eligible)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbSwitch::m_fecnPacketSize),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Drop",
                             "A packet was discarded: (switch node, port, reason); reasons "
                             "\"unroutable\" (no LFT entry) and \"link_down\" (its output "
@@ -89,6 +96,7 @@ IbSwitch::IbSwitch()
       m_adaptive(false),
       m_fecnThreshold(0),
       m_fecnMarkingRate(0),
+      m_fecnPacketSize(0),
       m_node(0),
       m_forwarded(0),
       m_unroutable(0),
@@ -383,7 +391,7 @@ IbSwitch::Dequeue(Ptr<IbNetDevice> dev, uint8_t vl)
     }
     m_forwarded++;
     if (m_fecnThreshold > 0 && m_vlBytes[port][vl] >= m_fecnThreshold &&
-        m_sinceMark[port]++ >= m_fecnMarkingRate)
+        e.p->GetSize() >= m_fecnPacketSize && m_sinceMark[port]++ >= m_fecnMarkingRate)
     {
         // Still congested behind this packet: tell its destination (IB CC).
         m_sinceMark[port] = 0;

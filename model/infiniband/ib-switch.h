@@ -49,7 +49,8 @@ class RouteTable;
  *
  * Congestion control (IBTA Annex A10, simplified): with FecnThreshold > 0 a packet
  * leaving an output (port, VL) queue that still holds at least that many bytes gets
- * its BTH FECN bit set (every FecnMarkingRate + 1 eligible packets, per port). The
+ * its BTH FECN bit set (every FecnMarkingRate + 1 eligible packets of at least
+ * FecnPacketSize bytes, per port). The
  * destination HCA answers with a CNP carrying BECN, and the source's rate controller
  * (DCQCN) reacts to it as to a RoCEv2 CNP. Marking on departure means the port was
  * sending, so it is a root of congestion, not a victim waiting for credits.
@@ -139,6 +140,7 @@ class IbSwitch : public Object
     bool m_adaptive;
     uint32_t m_fecnThreshold;   //!< Attribute, bytes; 0 = no marking
     uint32_t m_fecnMarkingRate; //!< Attribute: eligible packets skipped between marks
+    uint32_t m_fecnPacketSize;  //!< Attribute, bytes: smaller packets are not marked
 
     std::vector<Ptr<IbNetDevice>> m_ports;
     std::vector<uint16_t> m_lft;

@@ -1395,6 +1395,20 @@ def test_ibta_congestion_control_runs_on_infiniband_and_refuses_bad_tables(run, 
     assert s["congestion_control"]["algorithm"] == "ibta"
     assert s["congestion_control"]["attributes"]["CctiIncrease"] == "1"
     assert 0 < cnps["ibta"] < cnps["none"] / 2, cnps
+    # --cc=ibta alone brings its switch half (16 KiB FECN threshold) and a BECN per
+    # FECN, echoed; an explicit --ns3:: value still wins.
+    r = run(*flags[:5], "--cc=ibta", f"--out={tmp_path}/defaults")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "defaults" / "summary.json").read_text())
+    assert s["congestion_control"]["fecn_marking"] == {
+        "FecnThreshold": "16384", "FecnMarkingRate": "0", "FecnPacketSize": "0",
+        "CnpInterval": "+0ps"}
+    assert s["cnps"] > 0
+    r = run(*flags[:5], "--cc=ibta", "--ns3::IbSwitch::FecnThreshold=0",
+            f"--out={tmp_path}/off")
+    s = json.loads((tmp_path / "off" / "summary.json").read_text())
+    assert s["congestion_control"]["fecn_marking"]["FecnThreshold"] == "0"
+    assert s["cnps"] == 0
     r = run(*flags, "--cc=ibta", "--ns3::IbtaCongestionControl::Cct=0:0,4:1",
             f"--out={tmp_path}/bad")
     assert r.returncode == 2
