@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/double.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/int-header.h"
 #include "ns3/lambda-callback.h"
@@ -116,6 +117,15 @@ class PowertcpAlgorithmTest : public TestCase
         // R = W / tau = 88.8886 Gb/s; payload window 88888.6255 x 1000 / 1082 -> 82152.
         NS_TEST_ASSERT_MSG_EQ(cc->GetRateBps(), 88888625486ULL, "R = W / tau");
         NS_TEST_ASSERT_MSG_EQ(cc->GetWindowBytes(), 82152, "window in payload bytes");
+        // TargetUtilization 0.95 (the authors' simulator): the same step aims at eta W_old:
+        // W = 0.9 (0.95 x 100000 / 1.2877632 + 10000) + 0.1 x 100000 = 85394.1942121.
+        Ptr<PowertcpCongestionControl> eta = CreateObject<PowertcpCongestionControl>();
+        eta->SetAttribute("ExpectedFlows", UintegerValue(10));
+        eta->SetAttribute("TargetUtilization", DoubleValue(0.95));
+        eta->Start(UnitTestCcContext());
+        eta->Update(Records({{0, 0, 0}, {0, 0, 100}}), true);
+        eta->Update(Records({{4000, 312, 0}, {4000, 390, 200}}), true);
+        NS_TEST_ASSERT_MSG_EQ_TOL(eta->GetWindow(), 85394.1942121, TOL, "eta x W_old / Gamma");
 
         // 8 us later (dt = tau), W_old not refreshed. A idle: power 0. B: 781 units =
         // 99968 B in 8 us = 12.496e9 B/s, queue 25600 -> 12800 B: dq/dt = -1.6e9;

@@ -68,6 +68,15 @@ PowertcpCongestionControl::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&PowertcpCongestionControl::m_queueGradient),
                           MakeBooleanChecker())
+            .AddAttribute("TargetUtilization",
+                          "eta: the window update divides the normalized power by eta, so "
+                          "the window aims at eta x the bandwidth-delay product (dimensionless, "
+                          "(0, 1]). Algorithm 1 of Addanki et al. 2022 has none (1); the "
+                          "authors' ns-3 simulator (inet-tub/ns3-datacenter, RdmaHw::"
+                          "UpdateRatePower) divides by HPCC's eta, m_targetUtil 0.95.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&PowertcpCongestionControl::m_eta),
+                          MakeDoubleChecker<double>(1e-9, 1.0))
             .AddAttribute("BaseRtt",
                           "tau, the base RTT that sets the BDP (voltage), the base power and "
                           "R = W / tau (time). Default 0: the queue pair's path's unloaded RTT "
@@ -88,6 +97,7 @@ PowertcpCongestionControl::PowertcpCongestionControl()
       m_betaRate(DataRate("150Mbps")),
       m_expectedFlows(0),
       m_queueGradient(true),
+      m_eta(1.0),
       m_tau(0),
       m_power(1.0),
       m_lastPower(0),
@@ -236,7 +246,8 @@ double
 PowertcpCongestionControl::UpdateWindow(double power)
 {
     // Gamma = 0 (an idle path) allows the most: the line rate.
-    double w = power > 0 ? m_gamma * (m_wOld / power + m_beta) + (1.0 - m_gamma) * m_w : m_wMax;
+    double w =
+        power > 0 ? m_gamma * (m_wOld * m_eta / power + m_beta) + (1.0 - m_gamma) * m_w : m_wMax;
     w = std::min(std::max(w, m_wMin), m_wMax);
     m_w = w;
     ++m_updates;

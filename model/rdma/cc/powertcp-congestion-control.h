@@ -98,6 +98,7 @@ class PowertcpCongestionControl : public RdmaCongestionControl
     DataRate m_betaRate;      //!< beta / tau
     uint32_t m_expectedFlows; //!< N > 0: beta = line rate x tau / N
     bool m_queueGradient;     //!< lambda = dq/dt + mu (false: mu)
+    double m_eta;             //!< Attribute TargetUtilization (dimensionless)
     Time m_baseRttAttr;       //!< tau; 0 = the path's unloaded RTT
 
     // State
