@@ -119,7 +119,8 @@ OutputWriter::RemoveContractFiles() const
                              "pfc.csv",
                              "qlen.csv",
                              "drops.csv",
-                             "topology.csv"})
+                             "topology.csv",
+                             "training.csv"})
     {
         paths.push_back(fs::path(m_dir) / name);
     }

@@ -49,6 +49,7 @@
 #include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-graph.h"
 #include "ns3/topology-registry.h"
+#include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
 
@@ -941,6 +942,15 @@ ScenarioRunner::ScheduleWorkload()
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
         break;
     }
+    case WorkloadRegistry::TRAINING: {
+        m_training = CreateObject<TrainingWorkload>();
+        m_training->Setup(c, m_fabric);
+        // The last iteration may end with a compute step, after its last message.
+        m_training->SetFinishedCallback(MakeLambdaCallback<void>([this]() { MaybeFinish(); }));
+        m_training->Start();
+        m_finished.push_back([this]() { return m_training->IsFinished(); });
+        break;
+    }
     }
 }
 
@@ -1297,6 +1307,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["fct"] = m_writer->FctStats();
     s["fct_by_kind"] = m_writer->FctStatsByKind();
     s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
+    if (m_training)
+    {
+        s["training"] = m_training->ToJson();
+    }
     for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
     {
         s[it.key()] = it.value();
@@ -1357,6 +1371,11 @@ ScenarioRunner::TearDown()
     {
         m_collective->Dispose();
         m_collective = nullptr;
+    }
+    if (m_training)
+    {
+        m_training->Dispose();
+        m_training = nullptr;
     }
     if (m_detector)
     {
@@ -1476,6 +1495,16 @@ ScenarioRunner::Run()
             {
                 std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
                 m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
+            }
+        }
+        if (m_training)
+        {
+            const std::string csv =
+                (std::filesystem::path(m_writer->GetDirectory()) / "training.csv").string();
+            m_writer->AddRunFile(csv);
+            if (!m_training->WriteCsv(m_writer->GetDirectory()))
+            {
+                m_writer->AbandonAfterWriteError("cannot write " + csv);
             }
         }
         if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
