@@ -1489,3 +1489,69 @@ def test_qp_cache_miss_without_cache_is_exit_2(run, tmp_path):
     r = run("--qp-cache=-1", f"--out={tmp_path}/o", *SMALL)
     assert r.returncode == 2
     assert "--qp-cache" in r.stderr
+
+
+TRAINING_HOSTS = ["--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=4"]
+
+
+@pytest.mark.parametrize(
+    "text, part",
+    [
+        (
+            "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n2\n"
+            "l -1 1 ALLREDUCE 8 1 NONE 0 1 ALLREDUCE 8 0\nl -1 1 ALLREDUCE\n",
+            "line 4: a layer needs 12 fields",
+        ),
+        ("HYBRID_TRANSFORMER pp 2\n1\n", "line 1: unknown key 'pp'"),
+        ("DATA\n1\nl -1 1 SEND 8 1 NONE 0 1 NONE 0 0\n", "line 3: communication type 'SEND'"),
+        ('{\n "layers": [\n  {"forward_ns": -1}\n ]\n}', "layers[0].forward_ns: -1 is not allowed"),
+        ('{\n "layers": [\n  {"forward_ns": 1},,\n ]\n}', "line 3: not valid JSON"),
+    ],
+)
+def test_training_file_errors_name_the_line(run, tmp_path, text, part):
+    model = tmp_path / "model.txt"
+    model.write_text(text)
+    r = run("--workload=training", f"--training={model}", f"--out={tmp_path}/o", *TRAINING_HOSTS)
+    assert r.returncode == 2, r.stdout
+    assert r.stderr.startswith(f"ai-fabric-sim: error: --training: {model}: "), r.stderr
+    assert part in r.stderr
+    assert r.stderr.count("\n") == 1  # one line
+    assert not (tmp_path / "o" / "summary.json").exists()
+
+
+def test_training_flag_needs_the_training_workload(run, tmp_path):
+    model = tmp_path / "m.json"
+    model.write_text('{"layers": [{"forward_ns": 1}]}')
+    r = run(f"--training={model}", *SMALL)
+    assert r.returncode == 2
+    assert "needs --workload=training" in r.stderr
+    r = run("--workload=training", *TRAINING_HOSTS)
+    assert r.returncode == 2
+    assert "--workload=training needs --training=FILE" in r.stderr
+
+
+def test_training_writes_its_csv_and_summary(run, tmp_path):
+    model = tmp_path / "m.txt"
+    # ASTRA-sim DATA parallelism on all 8 hosts: one layer, its gradient allreduce
+    model.write_text("DATA\n1\nfc -1 2000 NONE 0 1000 NONE 0 1000 ALLREDUCE 65536 500\n")
+    out = tmp_path / "o"
+    r = run("--workload=training", f"--training={model}", "--iterations=3", f"--out={out}",
+            *TRAINING_HOSTS)
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    t = s["training"]
+    assert t["format"] == "astra-sim" and t["parallelism"]["dp"] == 8
+    assert t["finished_iterations"] == 3
+    for it in t["iterations"]:
+        assert it["iteration_ns"] == it["compute_ns"] + it["exposed_comm_ns"]
+        assert it["compute_ns"] == 4500
+        assert it["exposed_by_parallelism_ns"]["dp"] == it["exposed_comm_ns"] > 0
+    lines = (out / "training.csv").read_text().splitlines()
+    assert lines[0] == ("iteration,stage,gpus,start_ns,end_ns,duration_ns,critical_gpu,"
+                        "compute_ns,exposed_ns,exposed_tp_ns,exposed_dp_ns,exposed_pp_ns,"
+                        "exposed_ep_ns")
+    assert len(lines) == 4
+    # a later run of another workload removes the stale training.csv
+    r = run(f"--out={out}", *SMALL)
+    assert r.returncode == 0
+    assert not (out / "training.csv").exists()
