@@ -1801,6 +1801,19 @@ ScenarioConfig::ValidateApplicableFlags() const
         throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
                           "ASTRA-sim/SimAI workload file)");
     }
+    if (workload == "training")
+    {
+        // The model file gives the GPUs and every size.
+        for (const char* flag : {"ranks", "bytes"})
+        {
+            if (Get(flag) != defaults.Get(flag))
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                                  " is not read by --workload=training: the --training file "
+                                  "gives the GPUs (tp x pp x dp) and the sizes");
+            }
+        }
+    }
     if (allowLossyHeadroom && !pfc)
     {
         throw ConfigError("--allow-lossy-headroom=1 needs --pfc=1: without PFC no class is "

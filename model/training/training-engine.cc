@@ -83,6 +83,7 @@ TrainingEngine::DoDispose()
         }
     }
     m_instances.clear();
+    m_idle.clear();
     m_transport = nullptr;
     m_finishedCb = Callback<void>();
     Object::DoDispose();
@@ -554,13 +555,11 @@ TrainingEngine::StartOp(uint32_t opIndex)
     const std::string key = CollectiveOpToString(op.op) + "|" + std::to_string(op.comm) + "|" +
                             std::to_string(op.bytes);
     int32_t id = -1;
-    for (uint32_t i = 0; i < m_instances.size(); ++i)
+    std::vector<uint32_t>& idle = m_idle[key];
+    if (!idle.empty())
     {
-        if (!m_instances[i].busy && m_instances[i].key == key)
-        {
-            id = static_cast<int32_t>(i);
-            break;
-        }
+        id = static_cast<int32_t>(idle.back());
+        idle.pop_back();
     }
     if (id < 0)
     {
@@ -632,6 +631,7 @@ TrainingEngine::OpDone(uint32_t opIndex)
     if (op.instance >= 0)
     {
         m_instances[op.instance].busy = false;
+        m_idle[m_instances[op.instance].key].push_back(static_cast<uint32_t>(op.instance));
     }
     op.done = true;
     const int64_t now = Simulator::Now().GetNanoSeconds();

@@ -215,6 +215,7 @@ class TrainingEngine : public Object
     std::vector<CommStats> m_stats;
     std::map<std::string, uint32_t> m_statsIndex;
     std::vector<Instance> m_instances;
+    std::map<std::string, std::vector<uint32_t>> m_idle; //!< key -> idle instances
 
     std::vector<RankState> m_ranks;
     uint32_t m_finishedRanks{0};
