@@ -81,7 +81,14 @@ TrainingWorkload::GetTypeId()
                           "cycle as 1 ns, the default).",
                           IntegerValue(1),
                           MakeIntegerAccessor(&TrainingWorkload::m_cycleNs),
-                          MakeIntegerChecker<int64_t>(1));
+                          MakeIntegerChecker<int64_t>(1))
+            .AddAttribute("TimelineIteration",
+                          "Iteration whose per-GPU timeline (compute and waits, from the "
+                          "engine's Interval trace) is written to training-timeline.csv; -1 "
+                          "(default) = none.",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&TrainingWorkload::m_timelineIteration),
+                          MakeIntegerChecker<int64_t>(-1));
     return tid;
 }
 
@@ -102,6 +109,7 @@ TrainingWorkload::DoDispose()
         m_transport->Dispose();
     }
     m_transport = nullptr;
+    m_timeline.clear();
     Object::DoDispose();
 }
 
@@ -156,6 +164,35 @@ TrainingWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         throw ConfigError("--workload=training --training=" + c.training + ": " + e.what());
     }
     m_file = c.training;
+    if (m_timelineIteration >= 0)
+    {
+        m_engine->TraceConnectWithoutContext("Interval",
+                                             MakeCallback(&TrainingWorkload::OnInterval, this));
+    }
+}
+
+void
+TrainingWorkload::OnInterval(uint32_t iteration,
+                             uint32_t rank,
+                             uint8_t state,
+                             int64_t startNs,
+                             int64_t endNs)
+{
+    if (static_cast<int64_t>(iteration) == m_timelineIteration && endNs > startNs)
+    {
+        m_timeline.push_back({rank, state, startNs, endNs});
+    }
+}
+
+std::vector<std::string>
+TrainingWorkload::GetCsvNames() const
+{
+    std::vector<std::string> names{"training.csv"};
+    if (m_timelineIteration >= 0)
+    {
+        names.emplace_back("training-timeline.csv");
+    }
+    return names;
 }
 
 void
@@ -336,7 +373,30 @@ TrainingWorkload::WriteCsv(const std::string& dir) const
         }
     }
     out.close();
-    return !out.fail();
+    if (out.fail())
+    {
+        return false;
+    }
+    if (m_timelineIteration < 0)
+    {
+        return true;
+    }
+    // In time order per GPU (the trace fires a compute at its start, a wait at its end).
+    std::vector<Interval> rows = m_timeline;
+    std::stable_sort(rows.begin(), rows.end(), [](const Interval& a, const Interval& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.startNs < b.startNs;
+    });
+    static const char* const kStates[] = {"compute", "wait_tp", "wait_dp", "wait_pp", "wait_ep"};
+    std::ofstream tl(std::filesystem::path(dir) / "training-timeline.csv",
+                     std::ios::binary | std::ios::trunc);
+    tl << TIMELINE_HEADER << '\n';
+    for (const Interval& r : rows)
+    {
+        tl << m_timelineIteration << ',' << r.rank << ',' << kStates[r.state] << ',' << r.startNs
+           << ',' << r.endNs << '\n';
+    }
+    tl.close();
+    return !tl.fail();
 }
 
 } // namespace ns3

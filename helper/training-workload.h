@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -59,8 +60,14 @@ class TrainingWorkload : public Object
 
     /// The summary.json "training" object.
     nlohmann::json ToJson() const;
-    /// Writes training.csv into dir; false if it could not be written.
+    /// training-timeline.csv's header line
+    static constexpr const char* TIMELINE_HEADER = "iteration,gpu,state,start_ns,end_ns";
+
+    /// Writes training.csv (and training-timeline.csv with TimelineIteration) into dir;
+    /// false if one could not be written.
     bool WriteCsv(const std::string& dir) const;
+    /// The files WriteCsv writes.
+    std::vector<std::string> GetCsvNames() const;
 
     Ptr<TrainingEngine> GetEngine() const;
 
@@ -74,7 +81,24 @@ class TrainingWorkload : public Object
     void DoDispose() override;
 
   private:
-    int64_t m_cycleNs; //!< attribute AstraCycle
+    void OnInterval(uint32_t iteration,
+                    uint32_t rank,
+                    uint8_t state,
+                    int64_t startNs,
+                    int64_t endNs);
+
+    /// One interval of the timeline.
+    struct Interval
+    {
+        uint32_t rank;
+        uint8_t state;
+        int64_t startNs;
+        int64_t endNs;
+    };
+
+    int64_t m_cycleNs;           //!< attribute AstraCycle
+    int64_t m_timelineIteration; //!< attribute TimelineIteration
+    std::vector<Interval> m_timeline;
     Ptr<TrainingEngine> m_engine;
     Ptr<RdmaCollectiveTransport> m_transport;
     std::string m_file;

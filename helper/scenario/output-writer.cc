@@ -120,7 +120,8 @@ OutputWriter::RemoveContractFiles() const
                              "qlen.csv",
                              "drops.csv",
                              "topology.csv",
-                             "training.csv"})
+                             "training.csv",
+                             "training-timeline.csv"})
     {
         paths.push_back(fs::path(m_dir) / name);
     }

@@ -449,6 +449,11 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::DeadlockDetector::StallTime", "deadlock-stall-time"},
         {"ns3::CollectiveAlgorithm::ChunkBytes", "chunk"},
         {"ns3::CollectiveAlgorithm::Channels", "channels"},
+        {"ns3::TrainingEngine::Iterations", "iterations"},
+        {"ns3::TrainingEngine::AllreduceAlgorithm", "algorithm"},
+        {"ns3::TrainingEngine::ChunkBytes", "chunk"},
+        {"ns3::TrainingEngine::Channels", "channels"},
+        {"ns3::TrainingEngine::TagSpace", "ns3::RdmaCollectiveTransport::TagSpace"},
     };
     std::vector<std::pair<const char*, const char*>> given;
     if (c.switchLatency)
@@ -1499,12 +1504,17 @@ ScenarioRunner::Run()
         }
         if (m_training)
         {
-            const std::string csv =
-                (std::filesystem::path(m_writer->GetDirectory()) / "training.csv").string();
-            m_writer->AddRunFile(csv);
+            std::string names;
+            for (const std::string& name : m_training->GetCsvNames())
+            {
+                const std::string csv =
+                    (std::filesystem::path(m_writer->GetDirectory()) / name).string();
+                m_writer->AddRunFile(csv);
+                names += (names.empty() ? "" : " or ") + csv;
+            }
             if (!m_training->WriteCsv(m_writer->GetDirectory()))
             {
-                m_writer->AbandonAfterWriteError("cannot write " + csv);
+                m_writer->AbandonAfterWriteError("cannot write " + names);
             }
         }
         if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())

@@ -64,7 +64,12 @@ TrainingEngine::GetTypeId()
                           "RdmaCollectiveTransport accepts 0xC0 by default).",
                           UintegerValue(0xC0),
                           MakeUintegerAccessor(&TrainingEngine::m_tagSpace),
-                          MakeUintegerChecker<uint8_t>());
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("Interval",
+                            "A GPU computed (state 0) or waited on a communication (state 1 + "
+                            "its parallelism: 1 tp, 2 dp, 3 pp, 4 ep) from start to end (ns).",
+                            MakeTraceSourceAccessor(&TrainingEngine::m_intervalTrace),
+                            "ns3::TrainingEngine::IntervalTracedCallback");
     return tid;
 }
 
@@ -505,6 +510,11 @@ TrainingEngine::Advance(uint32_t rank)
         case COMPUTE:
             st.pc++;
             st.rec.computeNs += step.ns;
+            m_intervalTrace(m_iteration,
+                            rank,
+                            0,
+                            Simulator::Now().GetNanoSeconds(),
+                            Simulator::Now().GetNanoSeconds() + step.ns);
             Simulator::Schedule(NanoSeconds(step.ns), &TrainingEngine::Advance, this, rank);
             return;
         case ISSUE:
@@ -642,6 +652,11 @@ TrainingEngine::OpDone(uint32_t opIndex)
     {
         RankState& st = m_ranks[w];
         st.rec.waitNs[static_cast<uint8_t>(op.parallelism)] += now - st.waitSinceNs;
+        m_intervalTrace(m_iteration,
+                        w,
+                        static_cast<uint8_t>(1 + static_cast<uint8_t>(op.parallelism)),
+                        st.waitSinceNs,
+                        now);
         st.pc++;
         Advance(w);
     }

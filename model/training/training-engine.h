@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
@@ -89,6 +90,17 @@ class TrainingEngine : public Object
         uint32_t ranks{0};                //!< group size
         std::vector<int64_t> durationsNs; //!< from start (all ranks issued) to end
     };
+
+    /**
+     * Signature of the Interval trace: a GPU computed (state 0) or waited on the
+     * communication of parallelism state - 1 (TrainingParallelism) from startNs to
+     * endNs (absolute) in an iteration.
+     */
+    typedef void (*IntervalTracedCallback)(uint32_t iteration,
+                                           uint32_t rank,
+                                           uint8_t state,
+                                           int64_t startNs,
+                                           int64_t endNs);
 
     static TypeId GetTypeId();
     TrainingEngine();
@@ -225,6 +237,7 @@ class TrainingEngine : public Object
     bool m_finished{false};
     std::vector<IterationRecord> m_records;
     Callback<void> m_finishedCb;
+    TracedCallback<uint32_t, uint32_t, uint8_t, int64_t, int64_t> m_intervalTrace;
 };
 
 } // namespace ns3

@@ -14,6 +14,7 @@ import os
 import pathlib
 import struct
 import subprocess
+import sys
 import zlib
 
 import pytest
@@ -1555,3 +1556,37 @@ def test_training_writes_its_csv_and_summary(run, tmp_path):
     r = run(f"--out={out}", *SMALL)
     assert r.returncode == 0
     assert not (out / "training.csv").exists()
+
+
+def test_training_timeline_covers_each_gpu_without_gaps(run, tmp_path, source_dir):
+    out = tmp_path / "o"
+    r = run("--workload=training", f"--training={source_dir / 'examples' / 'gpt-tiny.json'}",
+            "--leaves=4", "--spines=2", "--hosts-per-switch=8", f"--out={out}",
+            "--ns3::TrainingWorkload::TimelineIteration=1")
+    assert r.returncode == 0, r.stderr
+    t = json.loads((out / "summary.json").read_text())["training"]
+    it = t["iterations"][1]
+    with open(out / "training-timeline.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    by_gpu = {}
+    for row in rows:
+        assert row["iteration"] == "1"
+        by_gpu.setdefault(int(row["gpu"]), []).append(row)
+    assert sorted(by_gpu) == list(range(32))
+    for gpu, intervals in by_gpu.items():
+        # compute and waits tile the GPU's program: from the iteration start, no gap
+        t0 = it["start_ns"]
+        for row in intervals:
+            assert int(row["start_ns"]) == t0, (gpu, row)
+            t0 = int(row["end_ns"])
+        compute = sum(int(x["end_ns"]) - int(x["start_ns"])
+                      for x in intervals if x["state"] == "compute")
+        assert compute == it["compute_ns"]  # every GPU runs the same compute here
+    crit = by_gpu[it["critical_gpu"]]
+    assert int(crit[-1]["end_ns"]) == it["end_ns"]
+    p = subprocess.run([sys.executable, str(source_dir / "analysis" / "plot-training"), str(out),
+                        "--no-render"], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    gp = (out / "training-timeline.gp").read_text()
+    assert gp.count("with boxxyerror") == 4  # compute and the tp, dp, pp waits
+    assert len([l for l in gp.splitlines() if l.count(" ") == 3 and l[0].isdigit()]) == len(rows)
