@@ -8,6 +8,7 @@
  */
 
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/alpha-beta-collective-transport.h"
 #include "ns3/config-error.h"
@@ -221,6 +222,10 @@ class TrainingHandComputedTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(c.waitNs[1], allreduce, "exposed DP = the whole allreduce");
             NS_TEST_EXPECT_MSG_EQ(c.computeNs + Waits(c), it.endNs - it.startNs, "sum");
         }
+        ReportValidation(
+            "training-dp2-iteration-ns",
+            static_cast<double>(e->GetIterations()[0].endNs - e->GetIterations()[0].startNs));
+        ReportValidation("training-dp2-iteration-ns.expected", static_cast<double>(expect));
         std::cout << "hand DP=2: iteration " << expect << " ns (allreduce " << allreduce << " ns)"
                   << std::endl;
     }
@@ -251,6 +256,8 @@ class TrainingPipelineTestCase : public TestCase
         // Stage 0: B0 [26,28], B1 [36,38]: 38 us.
         const auto& it = e->GetIterations().at(0);
         NS_TEST_EXPECT_MSG_EQ(it.endNs - it.startNs, 38000, "1F1B iteration");
+        ReportValidation("training-1f1b-pp2-iteration-ns",
+                         static_cast<double>(it.endNs - it.startNs));
         NS_TEST_EXPECT_MSG_EQ(it.ranks[0].computeNs, 6000, "stage 0 compute");
         NS_TEST_EXPECT_MSG_EQ(it.ranks[0].waitNs[2], 32000, "stage 0 waits on the pipeline");
         NS_TEST_EXPECT_MSG_EQ(it.ranks[1].finishNs, 25000, "stage 1 ends with B1's send");
