@@ -37,10 +37,11 @@ struct PointToPointPattern
  * \brief The main workloads by name (--workload): what the knob table, --help, the
  * JSON configuration, Python's Scenario and the scenario runner read.
  *
- * A workload is one of three families: none (only --background and --flows), a
+ * A workload is one of four families: none (only --background and --flows), a
  * point-to-point pattern (a function from the configuration and the host count to
- * the messages posted at time 0), or a collective (CollectiveWorkload runs the
- * operation of the same name with the registered algorithms). Each registers with
+ * the messages posted at time 0), a collective (CollectiveWorkload runs the
+ * operation of the same name with the registered algorithms), or training
+ * (TrainingWorkload runs the model file of --training). Each registers with
  * one line in its .cc file:
  * \code
  * static WorkloadRegistration g_registration({"name", "one line of help",
@@ -56,6 +57,7 @@ class WorkloadRegistry
         NONE,           //!< nothing besides background traffic and flow files
         POINT_TO_POINT, //!< the messages of `pattern`, posted at time 0
         COLLECTIVE,     //!< CollectiveWorkload: the collective operation of this name
+        TRAINING,       //!< TrainingWorkload: the training iterations of --training
     };
 
     /// The messages of a point-to-point workload, drawing on the runner's stream 1

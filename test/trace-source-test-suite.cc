@@ -50,6 +50,7 @@
 #include "ns3/test.h"
 #include "ns3/timely-congestion-control.h"
 #include "ns3/traced-value.h"
+#include "ns3/training-engine.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -151,6 +152,7 @@ Table()
         AI_FABRIC_TRACE(HpccCongestionControl, "Utilization", TracedValueCallback::Double),
         AI_FABRIC_TRACE(PowertcpCongestionControl, "Power", TracedValueCallback::Double),
         AI_FABRIC_TRACE(FlowWorkload, "Posted", FlowWorkload::PostedTracedCallback),
+        AI_FABRIC_TRACE(TrainingEngine, "Interval", TrainingEngine::IntervalTracedCallback),
         AI_FABRIC_TRACE(RdmaFlowApplication,
                         "MessageCompleted",
                         RdmaFlowApplication::MessageCompletedCallback),

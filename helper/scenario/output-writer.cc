@@ -119,7 +119,9 @@ OutputWriter::RemoveContractFiles() const
                              "pfc.csv",
                              "qlen.csv",
                              "drops.csv",
-                             "topology.csv"})
+                             "topology.csv",
+                             "training.csv",
+                             "training-timeline.csv"})
     {
         paths.push_back(fs::path(m_dir) / name);
     }

@@ -170,6 +170,37 @@ PrintCollectives(std::ostream& os, const json& s)
     }
 }
 
+/// --workload=training: GPUs, iterations, iteration time and exposed communication.
+void
+PrintTraining(std::ostream& os, const json& s)
+{
+    const json* t = At(s, {"training"});
+    if (t == nullptr || !t->is_object())
+    {
+        return;
+    }
+    os << "  training:     " << Text(*t, {"model"}) << " on " << Text(*t, {"gpus"}) << " GPUs (tp "
+       << Text(*t, {"parallelism", "tp"}) << " pp " << Text(*t, {"parallelism", "pp"}) << " dp "
+       << Text(*t, {"parallelism", "dp"}) << " ep " << Text(*t, {"parallelism", "ep"}) << "), "
+       << Text(*t, {"finished_iterations"}) << " iterations";
+    if (auto mean = Number(*t, {"iteration_ns", "mean"}))
+    {
+        json us = *mean / 1000.0;
+        os << ", iteration mean " << Text(&us) << " us";
+    }
+    if (auto p99 = Number(*t, {"iteration_ns", "p99"}))
+    {
+        json us = *p99 / 1000.0;
+        os << ", p99 " << Text(&us) << " us";
+    }
+    if (auto exposed = Number(*t, {"exposed_comm_ns", "mean"}))
+    {
+        json us = *exposed / 1000.0;
+        os << ", exposed communication " << Text(&us) << " us";
+    }
+    os << "\n";
+}
+
 } // namespace
 
 void
@@ -179,7 +210,11 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
        << "\n";
     os << "  workload:     " << Text(s, {"config", "workload"});
     const std::string workload = Text(s, {"config", "workload"});
-    if (workload != "none" && workload != "n/a")
+    if (workload == "training")
+    {
+        os << " " << Text(s, {"config", "training"});
+    }
+    else if (workload != "none" && workload != "n/a")
     {
         os << ", " << Text(s, {"config", "bytes"}) << " bytes";
     }
@@ -255,6 +290,7 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
         }
     }
     PrintCollectives(os, s);
+    PrintTraining(os, s);
     os << "  losses:       drops lossless " << Text(s, {"drops", "lossless"}) << ", lossy "
        << Text(s, {"drops", "lossy"});
     if (auto down = Number(s, {"drops", "link_down"}); down && *down > 0)

@@ -932,7 +932,16 @@ BuildKnobs()
         std::sort(names.begin(), names.end());
         k.push_back(Choice("algorithm", help, &C::algorithm, names));
     }
-    k.push_back(Unsigned("iterations", "collective iterations", &C::iterations, 1, 1000000));
+    k.push_back(Unsigned("iterations",
+                         "collective iterations; training iterations of --workload=training "
+                         "unless its JSON file gives \"iterations\"",
+                         &C::iterations,
+                         1,
+                         1000000));
+    k.push_back(Path("training",
+                     "model of --workload=training: a JSON model (doc/training.md) or an "
+                     "ASTRA-sim 1.0 / SimAI layer-per-line workload file, told apart by content",
+                     &C::training));
     k.push_back(Size("chunk",
                      "collective pipeline chunk: each message of a channel is cut into chunks "
                      "of at most this size, forwarded as each arrives "
@@ -1781,6 +1790,29 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--transport=tcp does not apply to --fabric=infiniband; IP is "
                           "carried over --fabric=rocev2's Ethernet ports");
+    }
+    if (!training.empty() && workload != "training")
+    {
+        throw ConfigError("--training=" + training +
+                          " needs --workload=training: no other workload reads it");
+    }
+    if (workload == "training" && training.empty())
+    {
+        throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
+                          "ASTRA-sim/SimAI workload file)");
+    }
+    if (workload == "training")
+    {
+        // The model file gives the GPUs and every size.
+        for (const char* flag : {"ranks", "bytes"})
+        {
+            if (Get(flag) != defaults.Get(flag))
+            {
+                throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                                  " is not read by --workload=training: the --training file "
+                                  "gives the GPUs (tp x pp x dp) and the sizes");
+            }
+        }
     }
     if (allowLossyHeadroom && !pfc)
     {

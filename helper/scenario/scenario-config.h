@@ -132,6 +132,7 @@ class ScenarioConfig
     double load{0.3};               ///< background load, fraction of host link
     Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
     std::string flows;                         ///< flow file path ("" = none)
+    std::string training;                      ///< training model file ("" = none)
     std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
     std::string transport{"rdma"};             ///< rdma | tcp: transport of the flows
     std::string tcpVariant{"cubic"};           ///< --transport=tcp's congestion control

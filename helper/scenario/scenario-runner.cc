@@ -49,6 +49,7 @@
 #include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-graph.h"
 #include "ns3/topology-registry.h"
+#include "ns3/training-workload.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
 
@@ -468,6 +469,11 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::DeadlockDetector::StallTime", "deadlock-stall-time"},
         {"ns3::CollectiveAlgorithm::ChunkBytes", "chunk"},
         {"ns3::CollectiveAlgorithm::Channels", "channels"},
+        {"ns3::TrainingEngine::Iterations", "iterations"},
+        {"ns3::TrainingEngine::AllreduceAlgorithm", "algorithm"},
+        {"ns3::TrainingEngine::ChunkBytes", "chunk"},
+        {"ns3::TrainingEngine::Channels", "channels"},
+        {"ns3::TrainingEngine::TagSpace", "ns3::RdmaCollectiveTransport::TagSpace"},
     };
     std::vector<std::pair<const char*, const char*>> given;
     if (c.switchLatency)
@@ -961,6 +967,15 @@ ScenarioRunner::ScheduleWorkload()
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
         break;
     }
+    case WorkloadRegistry::TRAINING: {
+        m_training = CreateObject<TrainingWorkload>();
+        m_training->Setup(c, m_fabric);
+        // The last iteration may end with a compute step, after its last message.
+        m_training->SetFinishedCallback(MakeLambdaCallback<void>([this]() { MaybeFinish(); }));
+        m_training->Start();
+        m_finished.push_back([this]() { return m_training->IsFinished(); });
+        break;
+    }
     }
 }
 
@@ -1326,6 +1341,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["fct"] = m_writer->FctStats();
     s["fct_by_kind"] = m_writer->FctStatsByKind();
     s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
+    if (m_training)
+    {
+        s["training"] = m_training->ToJson();
+    }
     for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
     {
         s[it.key()] = it.value();
@@ -1386,6 +1405,11 @@ ScenarioRunner::TearDown()
     {
         m_collective->Dispose();
         m_collective = nullptr;
+    }
+    if (m_training)
+    {
+        m_training->Dispose();
+        m_training = nullptr;
     }
     if (m_detector)
     {
@@ -1505,6 +1529,21 @@ ScenarioRunner::Run()
             {
                 std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
                 m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
+            }
+        }
+        if (m_training)
+        {
+            std::string names;
+            for (const std::string& name : m_training->GetCsvNames())
+            {
+                const std::string csv =
+                    (std::filesystem::path(m_writer->GetDirectory()) / name).string();
+                m_writer->AddRunFile(csv);
+                names += (names.empty() ? "" : " or ") + csv;
+            }
+            if (!m_training->WriteCsv(m_writer->GetDirectory()))
+            {
+                m_writer->AbandonAfterWriteError("cannot write " + names);
             }
         }
         if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())

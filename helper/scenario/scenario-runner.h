@@ -30,6 +30,7 @@ class RdmaFabric;
 class OutputWriter;
 class FlowWorkload;
 class CollectiveWorkload;
+class TrainingWorkload;
 class DeadlockDetector;
 class PfcWatchdog;
 class TcpFlowTransport;
@@ -127,6 +128,7 @@ class ScenarioRunner
     uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;
+    Ptr<TrainingWorkload> m_training; //!< --workload=training
     Ptr<TcpFlowTransport> m_tcp;      //!< --transport=tcp: carries the flows
     Ptr<DeadlockDetector> m_detector; //!< when --deadlock-stall-time > 0
     Ptr<PfcWatchdog> m_watchdog;      //!< when --pfc-watchdog is set

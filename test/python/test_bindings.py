@@ -338,7 +338,7 @@ def test_available_workloads_are_the_registered_ones():
     # every one of them runs on the probe scenario.
     workloads = aifabric.available_workloads()
     assert sorted(workloads) == ["allgather", "allreduce", "alltoall", "incast", "none",
-                                 "permutation", "reducescatter"]
+                                 "permutation", "reducescatter", "training"]
     assert all(message is None for message in workloads.values()), workloads
 
 

@@ -14,6 +14,7 @@ import os
 import pathlib
 import struct
 import subprocess
+import sys
 import zlib
 
 import pytest
@@ -1503,3 +1504,103 @@ def test_qp_cache_miss_without_cache_is_exit_2(run, tmp_path):
     r = run("--qp-cache=-1", f"--out={tmp_path}/o", *SMALL)
     assert r.returncode == 2
     assert "--qp-cache" in r.stderr
+
+
+TRAINING_HOSTS = ["--topology=leafspine", "--leaves=2", "--spines=1", "--hosts-per-switch=4"]
+
+
+@pytest.mark.parametrize(
+    "text, part",
+    [
+        (
+            "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n2\n"
+            "l -1 1 ALLREDUCE 8 1 NONE 0 1 ALLREDUCE 8 0\nl -1 1 ALLREDUCE\n",
+            "line 4: a layer needs 12 fields",
+        ),
+        ("HYBRID_TRANSFORMER pp 2\n1\n", "line 1: unknown key 'pp'"),
+        ("DATA\n1\nl -1 1 SEND 8 1 NONE 0 1 NONE 0 0\n", "line 3: communication type 'SEND'"),
+        ('{\n "layers": [\n  {"forward_ns": -1}\n ]\n}', "layers[0].forward_ns: -1 is not allowed"),
+        ('{\n "layers": [\n  {"forward_ns": 1},,\n ]\n}', "line 3: not valid JSON"),
+    ],
+)
+def test_training_file_errors_name_the_line(run, tmp_path, text, part):
+    model = tmp_path / "model.txt"
+    model.write_text(text)
+    r = run("--workload=training", f"--training={model}", f"--out={tmp_path}/o", *TRAINING_HOSTS)
+    assert r.returncode == 2, r.stdout
+    assert r.stderr.startswith(f"ai-fabric-sim: error: --training: {model}: "), r.stderr
+    assert part in r.stderr
+    assert r.stderr.count("\n") == 1  # one line
+    assert not (tmp_path / "o" / "summary.json").exists()
+
+
+def test_training_flag_needs_the_training_workload(run, tmp_path):
+    model = tmp_path / "m.json"
+    model.write_text('{"layers": [{"forward_ns": 1}]}')
+    r = run(f"--training={model}", *SMALL)
+    assert r.returncode == 2
+    assert "needs --workload=training" in r.stderr
+    r = run("--workload=training", *TRAINING_HOSTS)
+    assert r.returncode == 2
+    assert "--workload=training needs --training=FILE" in r.stderr
+
+
+def test_training_writes_its_csv_and_summary(run, tmp_path):
+    model = tmp_path / "m.txt"
+    # ASTRA-sim DATA parallelism on all 8 hosts: one layer, its gradient allreduce
+    model.write_text("DATA\n1\nfc -1 2000 NONE 0 1000 NONE 0 1000 ALLREDUCE 65536 500\n")
+    out = tmp_path / "o"
+    r = run("--workload=training", f"--training={model}", "--iterations=3", f"--out={out}",
+            *TRAINING_HOSTS)
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    t = s["training"]
+    assert t["format"] == "astra-sim" and t["parallelism"]["dp"] == 8
+    assert t["finished_iterations"] == 3
+    for it in t["iterations"]:
+        assert it["iteration_ns"] == it["compute_ns"] + it["exposed_comm_ns"]
+        assert it["compute_ns"] == 4500
+        assert it["exposed_by_parallelism_ns"]["dp"] == it["exposed_comm_ns"] > 0
+    lines = (out / "training.csv").read_text().splitlines()
+    assert lines[0] == ("iteration,stage,gpus,start_ns,end_ns,duration_ns,critical_gpu,"
+                        "compute_ns,exposed_ns,exposed_tp_ns,exposed_dp_ns,exposed_pp_ns,"
+                        "exposed_ep_ns")
+    assert len(lines) == 4
+    # a later run of another workload removes the stale training.csv
+    r = run(f"--out={out}", *SMALL)
+    assert r.returncode == 0
+    assert not (out / "training.csv").exists()
+
+
+def test_training_timeline_covers_each_gpu_without_gaps(run, tmp_path, source_dir):
+    out = tmp_path / "o"
+    r = run("--workload=training", f"--training={source_dir / 'examples' / 'gpt-tiny.json'}",
+            "--leaves=4", "--spines=2", "--hosts-per-switch=8", f"--out={out}",
+            "--ns3::TrainingWorkload::TimelineIteration=1")
+    assert r.returncode == 0, r.stderr
+    t = json.loads((out / "summary.json").read_text())["training"]
+    it = t["iterations"][1]
+    with open(out / "training-timeline.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    by_gpu = {}
+    for row in rows:
+        assert row["iteration"] == "1"
+        by_gpu.setdefault(int(row["gpu"]), []).append(row)
+    assert sorted(by_gpu) == list(range(32))
+    for gpu, intervals in by_gpu.items():
+        # compute and waits tile the GPU's program: from the iteration start, no gap
+        t0 = it["start_ns"]
+        for row in intervals:
+            assert int(row["start_ns"]) == t0, (gpu, row)
+            t0 = int(row["end_ns"])
+        compute = sum(int(x["end_ns"]) - int(x["start_ns"])
+                      for x in intervals if x["state"] == "compute")
+        assert compute == it["compute_ns"]  # every GPU runs the same compute here
+    crit = by_gpu[it["critical_gpu"]]
+    assert int(crit[-1]["end_ns"]) == it["end_ns"]
+    p = subprocess.run([sys.executable, str(source_dir / "analysis" / "plot-training"), str(out),
+                        "--no-render"], capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    gp = (out / "training-timeline.gp").read_text()
+    assert gp.count("with boxxyerror") == 4  # compute and the tp, dp, pp waits
+    assert len([l for l in gp.splitlines() if l.count(" ") == 3 and l[0].isdigit()]) == len(rows)

@@ -68,6 +68,13 @@ def available(knob, value):
     with tempfile.TemporaryDirectory(prefix="aifabric-probe-") as tmp:
         config = dict(_PROBE, out=os.path.join(tmp, "out"))
         config[knob.replace("-", "_")] = value
+        if knob == "workload" and value == "training":
+            # The training workload runs the model of its file (doc/training.md).
+            model = os.path.join(tmp, "model.json")
+            with open(model, "w", encoding="utf-8") as f:
+                f.write('{"parallelism": {"dp": 2}, "layers": [{"forward_ns": 1}]}')
+            config["training"] = model
+            del config["bytes"]
         try:
             Scenario.from_dict(config)
         except ConfigError as e:

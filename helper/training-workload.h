@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef TRAINING_WORKLOAD_H
+#define TRAINING_WORKLOAD_H
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/rdma-collective-transport.h"
+#include "ns3/rdma-fabric.h"
+#include "ns3/scenario-config.h"
+#include "ns3/training-engine.h"
+#include "ns3/training-model.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The scenario runner's training workload (--workload=training
+ * --training=FILE): a TrainingModel read from the file (JSON or the ASTRA-sim 1.0 /
+ * SimAI text format, told apart by content) run by a TrainingEngine over an
+ * RdmaCollectiveTransport on the first tp x pp x dp hosts of the fabric.
+ *
+ * --iterations sets the iteration count unless the JSON file gives "iterations"
+ * (both given and different is an error); --algorithm the allreduce algorithm;
+ * --chunk and --channels every collective's pipelining. Servers: the GPUs of one
+ * TP group (tp consecutive ranks) are one server's.
+ *
+ * Outputs: summary.json "training" (ToJson) and training.csv (WriteCsv: one row
+ * per iteration and pipeline stage; doc/scenario-runner.md lists its columns).
+ */
+class TrainingWorkload : public Object
+{
+  public:
+    /// training.csv's header line
+    static constexpr const char* CSV_HEADER =
+        "iteration,stage,gpus,start_ns,end_ns,duration_ns,critical_gpu,compute_ns,exposed_ns,"
+        "exposed_tp_ns,exposed_dp_ns,exposed_pp_ns,exposed_ep_ns";
+
+    static TypeId GetTypeId();
+    TrainingWorkload();
+    ~TrainingWorkload() override;
+
+    /**
+     * Read --training and build transport and engine on the fabric. Throws
+     * ConfigError naming the file and line (or key) of a parse error, or the shape
+     * that does not fit the fabric.
+     */
+    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    /// Called when the last iteration ended.
+    void SetFinishedCallback(Callback<void> cb);
+    void Start();
+    bool IsFinished() const;
+
+    /// The summary.json "training" object.
+    nlohmann::json ToJson() const;
+    /// training-timeline.csv's header line
+    static constexpr const char* TIMELINE_HEADER = "iteration,gpu,state,start_ns,end_ns";
+
+    /// Writes training.csv (and training-timeline.csv with TimelineIteration) into dir;
+    /// false if one could not be written.
+    bool WriteCsv(const std::string& dir) const;
+    /// The files WriteCsv writes.
+    std::vector<std::string> GetCsvNames() const;
+
+    Ptr<TrainingEngine> GetEngine() const;
+
+    /**
+     * The summary of an engine's run (what ToJson returns), for tests that run an
+     * engine on another transport.
+     */
+    static nlohmann::json Summarise(const TrainingEngine& engine);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void OnInterval(uint32_t iteration,
+                    uint32_t rank,
+                    uint8_t state,
+                    int64_t startNs,
+                    int64_t endNs);
+
+    /// One interval of the timeline.
+    struct Interval
+    {
+        uint32_t rank;
+        uint8_t state;
+        int64_t startNs;
+        int64_t endNs;
+    };
+
+    int64_t m_cycleNs;           //!< attribute AstraCycle
+    int64_t m_timelineIteration; //!< attribute TimelineIteration
+    std::vector<Interval> m_timeline;
+    Ptr<TrainingEngine> m_engine;
+    Ptr<RdmaCollectiveTransport> m_transport;
+    std::string m_file;
+};
+
+} // namespace ns3
+
+#endif // TRAINING_WORKLOAD_H

@@ -1,0 +1,733 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "training-engine.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingEngine");
+
+NS_OBJECT_ENSURE_REGISTERED(TrainingEngine);
+
+namespace
+{
+/// Tag bit 55: a point-to-point (pipeline) send; its low bits are the op index.
+constexpr uint64_t kP2pBit = 1ULL << 55;
+/// Collective instances: tag bits 54..32.
+constexpr uint32_t kMaxInstances = 1U << 23;
+} // namespace
+
+TypeId
+TrainingEngine::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TrainingEngine")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<TrainingEngine>()
+            .AddAttribute("Iterations",
+                          "Training iterations (steps) to run, each after the previous one "
+                          "finished on every GPU.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingEngine::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AllreduceAlgorithm",
+                          "Collective algorithm of the allreduces (CollectiveAlgorithm::Create "
+                          "names: ring, tree, hd, 2d). Reduce-scatter and all-gather run ring, "
+                          "all-to-all pairwise (their only algorithms).",
+                          StringValue("ring"),
+                          MakeStringAccessor(&TrainingEngine::m_algorithm),
+                          MakeStringChecker())
+            .AddAttribute("ChunkBytes",
+                          "CollectiveAlgorithm ChunkBytes of every collective (0 = unpipelined). "
+                          "Default: the collectives' default, NCCL's Simple step.",
+                          UintegerValue(CollectiveAlgorithm::DEFAULT_CHUNK_BYTES),
+                          MakeUintegerAccessor(&TrainingEngine::m_chunkBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Channels",
+                          "CollectiveAlgorithm Channels of every collective. Default: the "
+                          "collectives' default (NCCL's channel count for one NIC per GPU).",
+                          UintegerValue(CollectiveAlgorithm::DEFAULT_CHANNELS),
+                          MakeUintegerAccessor(&TrainingEngine::m_channels),
+                          MakeUintegerChecker<uint32_t>(1, CollectiveAlgorithm::MAX_CHANNELS))
+            .AddAttribute("TagSpace",
+                          "Top 8 bits of every tag posted (must be the transport's: "
+                          "RdmaCollectiveTransport accepts 0xC0 by default).",
+                          UintegerValue(0xC0),
+                          MakeUintegerAccessor(&TrainingEngine::m_tagSpace),
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("Interval",
+                            "A GPU computed (state 0) or waited on a communication (state 1 + "
+                            "its parallelism: 1 tp, 2 dp, 3 pp, 4 ep) from start to end (ns).",
+                            MakeTraceSourceAccessor(&TrainingEngine::m_intervalTrace),
+                            "ns3::TrainingEngine::IntervalTracedCallback");
+    return tid;
+}
+
+TrainingEngine::TrainingEngine() = default;
+
+TrainingEngine::~TrainingEngine() = default;
+
+void
+TrainingEngine::DoDispose()
+{
+    for (auto& inst : m_instances)
+    {
+        if (inst.algorithm)
+        {
+            inst.algorithm->Dispose();
+        }
+    }
+    m_instances.clear();
+    m_idle.clear();
+    m_transport = nullptr;
+    m_finishedCb = Callback<void>();
+    Object::DoDispose();
+}
+
+std::vector<uint32_t>
+TrainingEngine::GroupOf(TrainingParallelism p, uint32_t rank) const
+{
+    const uint32_t tp = m_model.tp;
+    const uint32_t dp = m_model.dp;
+    const uint32_t t = rank % tp;
+    const uint32_t d = (rank / tp) % dp;
+    const uint32_t s = rank / (tp * dp);
+    std::vector<uint32_t> g;
+    switch (p)
+    {
+    case TrainingParallelism::TP:
+        for (uint32_t i = 0; i < tp; ++i)
+        {
+            g.push_back(i + tp * (d + dp * s));
+        }
+        break;
+    case TrainingParallelism::DP:
+        for (uint32_t i = 0; i < dp; ++i)
+        {
+            g.push_back(t + tp * (i + dp * s));
+        }
+        break;
+    case TrainingParallelism::EP: {
+        const uint32_t d0 = d - d % m_model.ep;
+        for (uint32_t i = 0; i < m_model.ep; ++i)
+        {
+            g.push_back(t + tp * (d0 + i + dp * s));
+        }
+        break;
+    }
+    case TrainingParallelism::PP:
+        g.push_back(rank);
+        break;
+    }
+    return g;
+}
+
+uint32_t
+TrainingEngine::GetStage(uint32_t rank) const
+{
+    return rank / (m_model.tp * m_model.dp);
+}
+
+uint32_t
+TrainingEngine::CommunicatorOf(std::vector<uint32_t> hosts)
+{
+    auto it = m_commIndex.find(hosts);
+    if (it != m_commIndex.end())
+    {
+        return it->second;
+    }
+    const auto idx = static_cast<uint32_t>(m_comms.size());
+    m_comms.emplace_back(hosts);
+    m_commIndex.emplace(std::move(hosts), idx);
+    return idx;
+}
+
+uint32_t
+TrainingEngine::StatsIndex(TrainingParallelism p,
+                           const std::string& operation,
+                           const std::string& phase,
+                           uint64_t bytes,
+                           uint32_t ranks)
+{
+    const std::string key = TrainingParallelismName(p) + "|" + operation + "|" + phase + "|" +
+                            std::to_string(bytes) + "|" + std::to_string(ranks);
+    auto it = m_statsIndex.find(key);
+    if (it != m_statsIndex.end())
+    {
+        return it->second;
+    }
+    CommStats s;
+    s.parallelism = p;
+    s.operation = operation;
+    s.phase = phase;
+    s.bytes = bytes;
+    s.ranks = ranks;
+    m_stats.push_back(s);
+    const auto idx = static_cast<uint32_t>(m_stats.size() - 1);
+    m_statsIndex.emplace(key, idx);
+    return idx;
+}
+
+uint32_t
+TrainingEngine::CollectiveOpIndex(const std::string& key,
+                                  const TrainingComm& c,
+                                  const std::string& phase,
+                                  uint32_t rank)
+{
+    const std::vector<uint32_t> group = GroupOf(c.group, rank);
+    const uint32_t comm = CommunicatorOf(group);
+    const std::string full = key + "|" + std::to_string(comm);
+    auto it = m_opIndex.find(full);
+    if (it != m_opIndex.end())
+    {
+        return it->second;
+    }
+    Op op;
+    op.op = c.op;
+    op.parallelism = c.group;
+    op.comm = comm;
+    op.bytes = c.bytes;
+    op.participants = static_cast<uint32_t>(group.size());
+    op.stats = StatsIndex(c.group, CollectiveOpToString(c.op), phase, c.bytes, op.participants);
+    m_ops.push_back(op);
+    const auto idx = static_cast<uint32_t>(m_ops.size() - 1);
+    m_opIndex.emplace(full, idx);
+    return idx;
+}
+
+uint32_t
+TrainingEngine::SendOpIndex(const std::string& key,
+                            uint32_t src,
+                            uint32_t dst,
+                            uint64_t bytes,
+                            const std::string& phase)
+{
+    auto it = m_opIndex.find(key);
+    if (it != m_opIndex.end())
+    {
+        return it->second;
+    }
+    Op op;
+    op.p2p = true;
+    op.parallelism = TrainingParallelism::PP;
+    op.src = src;
+    op.dst = dst;
+    op.bytes = bytes;
+    op.participants = 1;
+    op.stats = StatsIndex(TrainingParallelism::PP, "send", phase, bytes, 2);
+    m_ops.push_back(op);
+    const auto idx = static_cast<uint32_t>(m_ops.size() - 1);
+    m_opIndex.emplace(key, idx);
+    return idx;
+}
+
+void
+TrainingEngine::Setup(const TrainingModel& model, Ptr<CollectiveTransport> transport)
+{
+    if (!transport)
+    {
+        throw std::invalid_argument("TrainingEngine::Setup without a transport");
+    }
+    if (model.GetNRanks() > transport->GetNRanks() || model.tp == 0 || model.dp == 0)
+    {
+        throw std::invalid_argument("the model needs " + std::to_string(model.GetNRanks()) +
+                                    " GPUs; the transport connects " +
+                                    std::to_string(transport->GetNRanks()));
+    }
+    // Fail now, not mid-run, on an algorithm the allreduce does not have.
+    CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, m_algorithm);
+    m_model = model;
+    m_transport = transport;
+    m_nRanks = model.GetNRanks();
+    BuildPrograms();
+    m_transport->SetCallbacks(MakeCallback(&TrainingEngine::OnDelivered, this),
+                              MakeCallback(&TrainingEngine::OnSent, this));
+}
+
+void
+TrainingEngine::BuildPrograms()
+{
+    const TrainingModel& m = m_model;
+    const uint32_t P = m.pp;
+    const uint32_t M = m.microbatches;
+    const uint32_t stageRanks = m.tp * m.dp;
+    m_programs.assign(m_nRanks, {});
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        std::vector<Step>& prog = m_programs[r];
+        const uint32_t s = r / stageRanks;
+        const std::vector<uint32_t> layers = m.GetStageLayers(s);
+        const uint64_t ppBytes = m.ppBytesSet ? m.ppBytes : m.layers[layers.back()].activationBytes;
+        const uint64_t ppBytesIn = m.ppBytesSet || s == 0
+                                       ? ppBytes
+                                       : m.layers[m.GetStageLayers(s - 1).back()].activationBytes;
+        auto compute = [&prog](int64_t ns) {
+            if (ns > 0)
+            {
+                prog.push_back({COMPUTE, 0, ns});
+            }
+        };
+
+        // Buckets of this stage's DP gradients, in backward order.
+        struct Bucket
+        {
+            std::vector<uint32_t> layers;
+            TrainingComm comm;
+            bool open{true};
+        };
+
+        std::vector<Bucket> buckets;
+        std::vector<int32_t> closesBucket(m.layers.size(), -1);
+        int64_t updatesWithoutComm = 0;
+        for (auto it = layers.rbegin(); it != layers.rend(); ++it)
+        {
+            const TrainingLayer& L = m.layers[*it];
+            if (!L.hasWeightGradComm || GroupOf(L.weightGradComm.group, r).size() < 2)
+            {
+                updatesWithoutComm += L.updateNs;
+                continue;
+            }
+            const bool mergeable = m.bucketBytes > 0 &&
+                                   L.weightGradComm.group == TrainingParallelism::DP &&
+                                   L.weightGradComm.op == CollectiveOp::ALLREDUCE;
+            if (!mergeable || buckets.empty() || !buckets.back().open ||
+                buckets.back().comm.group != TrainingParallelism::DP ||
+                buckets.back().comm.op != CollectiveOp::ALLREDUCE)
+            {
+                if (!buckets.empty())
+                {
+                    buckets.back().open = false;
+                }
+                buckets.push_back({{}, L.weightGradComm, mergeable});
+                buckets.back().comm.bytes = 0;
+            }
+            Bucket& b = buckets.back();
+            b.layers.push_back(*it);
+            b.comm.bytes += L.weightGradComm.bytes;
+            if (!mergeable || b.comm.bytes >= m.bucketBytes)
+            {
+                b.open = false;
+            }
+        }
+        std::vector<uint32_t> bucketOps;
+        for (uint32_t b = 0; b < buckets.size(); ++b)
+        {
+            closesBucket[buckets[b].layers.back()] = static_cast<int32_t>(b);
+            bucketOps.push_back(CollectiveOpIndex("W|" + std::to_string(b) + "|" +
+                                                      std::to_string(buckets[b].layers.back()),
+                                                  buckets[b].comm,
+                                                  "weight_grad",
+                                                  r));
+        }
+        // The 1F1B order of this stage.
+        const uint32_t warm = std::min(P - s - 1, M);
+        std::vector<std::pair<bool, uint32_t>> order;
+        for (uint32_t i = 0; i < warm; ++i)
+        {
+            order.emplace_back(true, i);
+        }
+        for (uint32_t i = 0; i < M - warm; ++i)
+        {
+            order.emplace_back(true, warm + i);
+            order.emplace_back(false, i);
+        }
+        for (uint32_t i = M - warm; i < M; ++i)
+        {
+            order.emplace_back(false, i);
+        }
+        for (const auto& [forward, mb] : order)
+        {
+            const std::string mbs = std::to_string(mb);
+            if (forward)
+            {
+                if (s > 0)
+                {
+                    const uint32_t src = r - stageRanks;
+                    prog.push_back({WAIT,
+                                    SendOpIndex("PF|" + mbs + "|" + std::to_string(src),
+                                                src,
+                                                r,
+                                                ppBytesIn,
+                                                "forward"),
+                                    0});
+                }
+                for (uint32_t l : layers)
+                {
+                    const TrainingLayer& L = m.layers[l];
+                    compute(L.forwardNs);
+                    for (uint32_t ci = 0; ci < L.forwardComms.size(); ++ci)
+                    {
+                        const TrainingComm& c = L.forwardComms[ci];
+                        if (GroupOf(c.group, r).size() < 2)
+                        {
+                            continue;
+                        }
+                        const uint32_t op = CollectiveOpIndex("F|" + mbs + "|" + std::to_string(l) +
+                                                                  "|" + std::to_string(ci),
+                                                              c,
+                                                              "forward",
+                                                              r);
+                        prog.push_back({ISSUE, op, 0});
+                        prog.push_back({WAIT, op, 0});
+                    }
+                }
+                if (s + 1 < P)
+                {
+                    prog.push_back({ISSUE,
+                                    SendOpIndex("PF|" + mbs + "|" + std::to_string(r),
+                                                r,
+                                                r + stageRanks,
+                                                ppBytes,
+                                                "forward"),
+                                    0});
+                }
+                continue;
+            }
+            if (s + 1 < P)
+            {
+                const uint32_t src = r + stageRanks;
+                prog.push_back({WAIT,
+                                SendOpIndex("PB|" + mbs + "|" + std::to_string(src),
+                                            src,
+                                            r,
+                                            ppBytes,
+                                            "backward"),
+                                0});
+            }
+            for (auto it = layers.rbegin(); it != layers.rend(); ++it)
+            {
+                const uint32_t l = *it;
+                const TrainingLayer& L = m.layers[l];
+                compute(L.inputGradNs);
+                std::vector<uint32_t> pending;
+                for (uint32_t ci = 0; ci < L.inputGradComms.size(); ++ci)
+                {
+                    const TrainingComm& c = L.inputGradComms[ci];
+                    if (GroupOf(c.group, r).size() < 2)
+                    {
+                        continue;
+                    }
+                    const uint32_t op = CollectiveOpIndex("I|" + mbs + "|" + std::to_string(l) +
+                                                              "|" + std::to_string(ci),
+                                                          c,
+                                                          "input_grad",
+                                                          r);
+                    prog.push_back({ISSUE, op, 0});
+                    pending.push_back(op);
+                }
+                compute(L.weightGradNs);
+                for (uint32_t op : pending)
+                {
+                    prog.push_back({WAIT, op, 0});
+                }
+                if (mb + 1 == M && m.overlap && closesBucket[l] >= 0)
+                {
+                    prog.push_back({ISSUE, bucketOps[closesBucket[l]], 0});
+                }
+            }
+            if (s > 0)
+            {
+                prog.push_back({ISSUE,
+                                SendOpIndex("PB|" + mbs + "|" + std::to_string(r),
+                                            r,
+                                            r - stageRanks,
+                                            ppBytesIn,
+                                            "backward"),
+                                0});
+            }
+        }
+        if (!m.overlap)
+        {
+            for (uint32_t op : bucketOps)
+            {
+                prog.push_back({ISSUE, op, 0});
+            }
+        }
+        for (uint32_t b = 0; b < buckets.size(); ++b)
+        {
+            prog.push_back({WAIT, bucketOps[b], 0});
+            int64_t update = 0;
+            for (uint32_t l : buckets[b].layers)
+            {
+                update += m.layers[l].updateNs;
+            }
+            compute(update);
+        }
+        compute(updatesWithoutComm);
+    }
+    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_comms.size()
+                             << " communicators");
+}
+
+void
+TrainingEngine::Start()
+{
+    NS_ABORT_MSG_IF(!m_transport, "TrainingEngine::Start before Setup");
+    m_running = true;
+    StartIteration();
+}
+
+void
+TrainingEngine::StartIteration()
+{
+    for (Op& op : m_ops)
+    {
+        op.issued = 0;
+        op.done = false;
+        op.instance = -1;
+        op.waiters.clear();
+    }
+    m_ranks.assign(m_nRanks, RankState());
+    m_finishedRanks = 0;
+    m_iterationStartNs = Simulator::Now().GetNanoSeconds();
+    NS_LOG_INFO("iteration " << m_iteration << " starts");
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        Advance(r);
+    }
+}
+
+void
+TrainingEngine::Advance(uint32_t rank)
+{
+    RankState& st = m_ranks[rank];
+    const std::vector<Step>& prog = m_programs[rank];
+    while (st.pc < prog.size())
+    {
+        const Step& step = prog[st.pc];
+        switch (step.kind)
+        {
+        case COMPUTE:
+            st.pc++;
+            st.rec.computeNs += step.ns;
+            m_intervalTrace(m_iteration,
+                            rank,
+                            0,
+                            Simulator::Now().GetNanoSeconds(),
+                            Simulator::Now().GetNanoSeconds() + step.ns);
+            Simulator::Schedule(NanoSeconds(step.ns), &TrainingEngine::Advance, this, rank);
+            return;
+        case ISSUE:
+            st.pc++;
+            Issue(step.op);
+            break;
+        case WAIT:
+            if (m_ops[step.op].done)
+            {
+                st.pc++;
+                break;
+            }
+            m_ops[step.op].waiters.push_back(rank);
+            st.waitSinceNs = Simulator::Now().GetNanoSeconds();
+            return;
+        }
+    }
+    st.finished = true;
+    st.rec.finishNs = Simulator::Now().GetNanoSeconds() - m_iterationStartNs;
+    if (++m_finishedRanks == m_nRanks)
+    {
+        Simulator::ScheduleNow(&TrainingEngine::EndIteration, this);
+    }
+}
+
+void
+TrainingEngine::Issue(uint32_t opIndex)
+{
+    Op& op = m_ops[opIndex];
+    NS_ASSERT(op.issued < op.participants);
+    if (++op.issued == op.participants)
+    {
+        StartOp(opIndex);
+    }
+}
+
+void
+TrainingEngine::StartOp(uint32_t opIndex)
+{
+    Op& op = m_ops[opIndex];
+    op.startNs = Simulator::Now().GetNanoSeconds();
+    const uint64_t space = static_cast<uint64_t>(m_tagSpace) << 56;
+    if (op.p2p)
+    {
+        m_transport->Send(op.src, op.dst, op.bytes, space | kP2pBit | opIndex, 0);
+        return;
+    }
+    const std::string key = CollectiveOpToString(op.op) + "|" + std::to_string(op.comm) + "|" +
+                            std::to_string(op.bytes);
+    int32_t id = -1;
+    std::vector<uint32_t>& idle = m_idle[key];
+    if (!idle.empty())
+    {
+        id = static_cast<int32_t>(idle.back());
+        idle.pop_back();
+    }
+    if (id < 0)
+    {
+        NS_ABORT_MSG_IF(m_instances.size() >= kMaxInstances, "too many concurrent collectives");
+        std::string name = "ring";
+        if (op.op == CollectiveOp::ALLREDUCE)
+        {
+            name = m_algorithm;
+        }
+        else if (op.op == CollectiveOp::ALL_TO_ALL)
+        {
+            name = "pairwise";
+        }
+        Instance inst;
+        inst.algorithm = CollectiveAlgorithm::Create(op.op, name);
+        inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
+        inst.algorithm->SetAttribute("Channels", UintegerValue(m_channels));
+        inst.algorithm->Setup(m_comms[op.comm], op.bytes);
+        inst.key = key;
+        m_instances.push_back(inst);
+        id = static_cast<int32_t>(m_instances.size() - 1);
+    }
+    Instance& inst = m_instances[id];
+    inst.busy = true;
+    inst.op = opIndex;
+    op.instance = id;
+    inst.algorithm->Start(m_transport,
+                          space | (static_cast<uint64_t>(id) << 32),
+                          MakeCallback(&TrainingEngine::OnInstanceDone, this));
+}
+
+void
+TrainingEngine::OnInstanceDone(uint64_t tagBase)
+{
+    const auto id = static_cast<uint32_t>((tagBase >> 32) & (kMaxInstances - 1));
+    // Released after the algorithm returned from its completion.
+    Simulator::ScheduleNow(&TrainingEngine::OpDone, this, m_instances[id].op);
+}
+
+void
+TrainingEngine::OnDelivered(uint32_t /* src */, uint32_t /* dst */, uint64_t tag, uint64_t)
+{
+    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
+    {
+        return;
+    }
+    if (tag & kP2pBit)
+    {
+        const auto opIndex = static_cast<uint32_t>(tag & 0xffffffffULL);
+        Simulator::ScheduleNow(&TrainingEngine::OpDone, this, opIndex);
+        return;
+    }
+    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
+    NS_ABORT_MSG_IF(id >= m_instances.size() || !m_instances[id].busy,
+                    "delivery for collective instance " << id << " which is not running");
+    m_instances[id].algorithm->HandleDelivered(static_cast<uint32_t>(tag & 0xffffffffULL));
+}
+
+void
+TrainingEngine::OnSent(uint32_t, uint32_t, uint64_t, uint64_t)
+{
+    // a send is complete for the schedule when it was delivered
+}
+
+void
+TrainingEngine::OpDone(uint32_t opIndex)
+{
+    Op& op = m_ops[opIndex];
+    if (op.instance >= 0)
+    {
+        m_instances[op.instance].busy = false;
+        m_idle[m_instances[op.instance].key].push_back(static_cast<uint32_t>(op.instance));
+    }
+    op.done = true;
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    m_stats[op.stats].durationsNs.push_back(now - op.startNs);
+    std::vector<uint32_t> waiters;
+    waiters.swap(op.waiters);
+    for (uint32_t w : waiters)
+    {
+        RankState& st = m_ranks[w];
+        st.rec.waitNs[static_cast<uint8_t>(op.parallelism)] += now - st.waitSinceNs;
+        m_intervalTrace(m_iteration,
+                        w,
+                        static_cast<uint8_t>(1 + static_cast<uint8_t>(op.parallelism)),
+                        st.waitSinceNs,
+                        now);
+        st.pc++;
+        Advance(w);
+    }
+}
+
+void
+TrainingEngine::EndIteration()
+{
+    IterationRecord rec;
+    rec.iteration = m_iteration;
+    rec.startNs = m_iterationStartNs;
+    rec.endNs = Simulator::Now().GetNanoSeconds();
+    for (const RankState& st : m_ranks)
+    {
+        rec.ranks.push_back(st.rec);
+    }
+    for (const Op& op : m_ops)
+    {
+        NS_ABORT_MSG_IF(!op.done, "iteration ended with a communication not done");
+    }
+    NS_LOG_INFO("iteration " << m_iteration << " took " << rec.endNs - rec.startNs << " ns");
+    m_records.push_back(std::move(rec));
+    if (++m_iteration < m_iterations)
+    {
+        StartIteration();
+    }
+    else
+    {
+        m_finished = true;
+        m_running = false;
+        if (!m_finishedCb.IsNull())
+        {
+            m_finishedCb();
+        }
+    }
+}
+
+void
+TrainingEngine::SetFinishedCallback(Callback<void> cb)
+{
+    m_finishedCb = cb;
+}
+
+bool
+TrainingEngine::IsFinished() const
+{
+    return m_finished;
+}
+
+const TrainingModel&
+TrainingEngine::GetModel() const
+{
+    return m_model;
+}
+
+const std::vector<TrainingEngine::IterationRecord>&
+TrainingEngine::GetIterations() const
+{
+    return m_records;
+}
+
+const std::vector<TrainingEngine::CommStats>&
+TrainingEngine::GetCommStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+TrainingEngine::GetProgramSize(uint32_t rank) const
+{
+    return static_cast<uint32_t>(m_programs.at(rank).size());
+}
+
+} // namespace ns3

@@ -1,0 +1,245 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef TRAINING_ENGINE_H
+#define TRAINING_ENGINE_H
+
+#include "training-model.h"
+
+#include "ns3/callback.h"
+#include "ns3/collective-algorithm.h"
+#include "ns3/collective-transport.h"
+#include "ns3/communicator.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Runs the iterations of a TrainingModel over a CollectiveTransport: each
+ * GPU (transport rank) executes a program of compute steps (timed waits), issues
+ * of communications (non-blocking) and waits for them.
+ *
+ * Rank layout (Megatron-LM's default order, tensor parallel fastest): rank =
+ * t + TP (d + DP s) for TP rank t, data-parallel replica d and pipeline stage s, so
+ * a TP group is TP consecutive ranks (one server's GPUs), a DP group takes the same
+ * (t, s) in every replica and an EP group EP consecutive replicas.
+ *
+ * Per microbatch, stage s runs the 1F1B schedule of Megatron-LM (non-interleaved):
+ * min(PP - s - 1, M) warm-up forwards, then one forward and one backward
+ * alternately, then the remaining backwards. A forward waits for the previous
+ * stage's activation (a point-to-point send of ppBytes), runs each layer's compute
+ * and then its communications (issue and wait: TP allreduces and EP all-to-alls
+ * block the layer), and sends its output to the next stage without waiting. A
+ * backward waits for the next stage's gradient, and per layer in reverse runs the
+ * input-gradient compute, issues its communications, runs the weight-gradient
+ * compute and then waits for them (the input-gradient allreduce overlaps the
+ * weight-gradient compute, as Megatron-LM's asynchronous tensor-parallel
+ * allreduce), and sends the gradient to the previous stage.
+ *
+ * Data-parallel gradients: during the last microbatch's backward the gradient
+ * collectives of the DP group are packed into buckets of at most BucketBytes (in
+ * backward order; 0 = a bucket per layer, as ASTRA-sim issues them) and a bucket
+ * is issued when its last layer's weight gradient is computed (overlap on) or all
+ * buckets after the whole backward (overlap off). The iteration then waits for
+ * each bucket in order and runs its layers' update compute.
+ *
+ * An iteration ends when every GPU finished its program; the next one starts then
+ * on every GPU (a synchronous step). For every GPU it records the compute time and
+ * the time it waited on each parallelism's communication: a GPU's program time is
+ * exactly compute + waits (the exposed communication, ASTRA-sim's definition:
+ * time not spent computing), which the tests check.
+ */
+class TrainingEngine : public Object
+{
+  public:
+    /// Per GPU and iteration.
+    struct RankRecord
+    {
+        int64_t computeNs{0};            //!< sum of the compute steps
+        std::array<int64_t, 4> waitNs{}; //!< waiting, by TrainingParallelism
+        int64_t finishNs{0};             //!< program end, from the iteration start
+    };
+
+    /// One iteration.
+    struct IterationRecord
+    {
+        uint32_t iteration{0};
+        int64_t startNs{0}; //!< absolute
+        int64_t endNs{0};   //!< absolute: the last GPU finished
+        std::vector<RankRecord> ranks;
+    };
+
+    /// One kind of communication (parallelism, operation, phase, bytes): its runs.
+    struct CommStats
+    {
+        TrainingParallelism parallelism{TrainingParallelism::TP};
+        std::string operation;            //!< allreduce, ..., send
+        std::string phase;                //!< forward, input_grad, weight_grad, pipeline
+        uint64_t bytes{0};                //!< per rank
+        uint32_t ranks{0};                //!< group size
+        std::vector<int64_t> durationsNs; //!< from start (all ranks issued) to end
+    };
+
+    /**
+     * Signature of the Interval trace: a GPU computed (state 0) or waited on the
+     * communication of parallelism state - 1 (TrainingParallelism) from startNs to
+     * endNs (absolute) in an iteration.
+     */
+    typedef void (*IntervalTracedCallback)(uint32_t iteration,
+                                           uint32_t rank,
+                                           uint8_t state,
+                                           int64_t startNs,
+                                           int64_t endNs);
+
+    static TypeId GetTypeId();
+    TrainingEngine();
+    ~TrainingEngine() override;
+
+    /**
+     * Build the GPU programs of a resolved model (TrainingModel::Resolve) on a
+     * transport of at least model.GetNRanks() ranks. Throws std::invalid_argument
+     * on a transport too small or an algorithm the operation does not have.
+     */
+    void Setup(const TrainingModel& model, Ptr<CollectiveTransport> transport);
+    /// Start the first iteration now.
+    void Start();
+    /// Called (once, in its own event) when the last iteration ended.
+    void SetFinishedCallback(Callback<void> cb);
+    bool IsFinished() const;
+
+    const TrainingModel& GetModel() const;
+    const std::vector<IterationRecord>& GetIterations() const;
+    const std::vector<CommStats>& GetCommStats() const;
+    /// Pipeline stage of a rank.
+    uint32_t GetStage(uint32_t rank) const;
+    /// Steps of a rank's program (compute, issue, wait).
+    uint32_t GetProgramSize(uint32_t rank) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    enum StepKind : uint8_t
+    {
+        COMPUTE,
+        ISSUE,
+        WAIT
+    };
+
+    struct Step
+    {
+        StepKind kind;
+        uint32_t op; //!< ISSUE/WAIT: the communication
+        int64_t ns;  //!< COMPUTE: duration
+    };
+
+    /// One communication of an iteration: a collective on a group or a send.
+    struct Op
+    {
+        bool p2p{false};
+        CollectiveOp op{CollectiveOp::ALLREDUCE};
+        TrainingParallelism parallelism{TrainingParallelism::TP};
+        uint32_t comm{0}; //!< communicator index (collective)
+        uint32_t src{0};  //!< send
+        uint32_t dst{0};  //!< send
+        uint64_t bytes{0};
+        uint32_t participants{1};
+        uint32_t stats{0}; //!< index into m_stats
+        // per iteration
+        uint32_t issued{0};
+        bool done{false};
+        int64_t startNs{0};
+        int32_t instance{-1};
+        std::vector<uint32_t> waiters;
+    };
+
+    struct RankState
+    {
+        uint32_t pc{0};
+        int64_t waitSinceNs{0};
+        RankRecord rec;
+        bool finished{false};
+    };
+
+    struct Instance
+    {
+        Ptr<CollectiveAlgorithm> algorithm;
+        std::string key;
+        uint32_t op{0}; //!< the Op it runs
+        bool busy{false};
+    };
+
+    void BuildPrograms();
+    uint32_t CommunicatorOf(std::vector<uint32_t> hosts);
+    uint32_t CollectiveOpIndex(const std::string& key,
+                               const TrainingComm& c,
+                               const std::string& phase,
+                               uint32_t rank);
+    uint32_t SendOpIndex(const std::string& key,
+                         uint32_t src,
+                         uint32_t dst,
+                         uint64_t bytes,
+                         const std::string& phase);
+    uint32_t StatsIndex(TrainingParallelism p,
+                        const std::string& operation,
+                        const std::string& phase,
+                        uint64_t bytes,
+                        uint32_t ranks);
+    std::vector<uint32_t> GroupOf(TrainingParallelism p, uint32_t rank) const;
+
+    void StartIteration();
+    void Advance(uint32_t rank);
+    void Issue(uint32_t opIndex);
+    void StartOp(uint32_t opIndex);
+    void OpDone(uint32_t opIndex);
+    void WakeWaiters(uint32_t opIndex);
+    void OnInstanceDone(uint64_t tagBase);
+    void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    void EndIteration();
+
+    // attributes
+    uint32_t m_iterations;
+    std::string m_algorithm;
+    uint32_t m_chunkBytes;
+    uint32_t m_channels;
+    uint8_t m_tagSpace;
+
+    TrainingModel m_model;
+    Ptr<CollectiveTransport> m_transport;
+    uint32_t m_nRanks{0};
+    std::vector<std::vector<Step>> m_programs;
+    std::vector<Op> m_ops;
+    std::map<std::string, uint32_t> m_opIndex;
+    std::vector<Communicator> m_comms;
+    std::map<std::vector<uint32_t>, uint32_t> m_commIndex;
+    std::vector<CommStats> m_stats;
+    std::map<std::string, uint32_t> m_statsIndex;
+    std::vector<Instance> m_instances;
+    std::map<std::string, std::vector<uint32_t>> m_idle; //!< key -> idle instances
+
+    std::vector<RankState> m_ranks;
+    uint32_t m_finishedRanks{0};
+    uint32_t m_iteration{0};
+    int64_t m_iterationStartNs{0};
+    bool m_running{false};
+    bool m_finished{false};
+    std::vector<IterationRecord> m_records;
+    Callback<void> m_finishedCb;
+    TracedCallback<uint32_t, uint32_t, uint8_t, int64_t, int64_t> m_intervalTrace;
+};
+
+} // namespace ns3
+
+#endif // TRAINING_ENGINE_H
