@@ -117,6 +117,11 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
         }
         sw->SetLft(fabric->m_sm->GetLft(node));
         sw->SetRouting(routes, node);
+        for (uint32_t port = 0; port < fabric->m_devices[node].size(); ++port)
+        {
+            sw->SetSl2Vl(port,
+                         SubnetManager::GetSl2Vl(fabric->m_devices[node][port]->GetNumDataVls()));
+        }
         if (first)
         {
             TimeValue lat;

@@ -23,7 +23,9 @@ class RouteTable;
  * per cable, an IbHca per host, an IbSwitch per switch; then the Subnet Manager
  * assigns LIDs and programs every switch's LFT, adaptive set and VLs from the given
  * route table. Every part comes from an ObjectFactory (Config::SetDefault works).
- * NumDataVls is raised to what the routing needs (2 for a torus) if set lower.
+ * NumDataVls is raised to what the routing needs (2 for dor on a torus, dfsssp's
+ * layer count) if set lower, and every switch port's SL-to-VL map is the Subnet
+ * Manager's (SubnetManager::GetSl2Vl).
  */
 class IbFabricHelper : public RdmaFabricHelper
 {

@@ -7,12 +7,18 @@
  * DLID-mod-n spread over ECMP candidates does not; the paths are shortest and the
  * routing deadlock free; it fits layered graphs only. minhop (OpenSM's default): on
  * a k=4 fat-tree every LFT entry is one shortest-path port and the per-port route
- * counts differ by at most one among equal-cost ports.
+ * counts differ by at most one among equal-cost ports. dfsssp (Domke et al. 2011) on a
+ * 4x4 torus: every path's layer is its SL, each layer's channel dependency graph
+ * (built here from the LFT walks) is acyclic while all paths in one layer are not,
+ * too few layers is a clear error, and the busiest cable of an all-to-all carries no
+ * more routes than under minhop.
  */
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
 
 #include "ns3/channel-dependency-graph.h"
+#include "ns3/dfsssp-routing.h"
+#include "ns3/directed-cycle.h"
 #include "ns3/fat-tree-routing.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/leaf-spine-topology-helper.h"
@@ -327,6 +333,225 @@ class MinHopBalanceTestCase : public TestCase
     }
 };
 
+Ptr<TopologyGraph>
+Torus4x4()
+{
+    Ptr<TorusTopologyHelper> t = CreateObject<TorusTopologyHelper>();
+    t->SetAttribute("Dims", StringValue("4x4"));
+    return t->Build();
+}
+
+/// Routes of the all-to-all (every ordered host pair) on the busiest directed
+/// switch-to-switch cable, following the LFTs.
+uint32_t
+AllToAllMaxCableRoutes(const TopologyGraph& g, const SubnetManager& sm)
+{
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> use;
+    for (uint32_t s = 0; s < g.GetNHosts(); ++s)
+    {
+        for (uint32_t d = 0; d < g.GetNHosts(); ++d)
+        {
+            for (const auto& [node, port] : LftPath(g, sm, s, d))
+            {
+                if (!g.IsHost(node) && !g.IsHost(g.GetPorts(node)[port].peer))
+                {
+                    use[{node, port}]++;
+                }
+            }
+        }
+    }
+    uint32_t most = 0;
+    for (const auto& [cable, n] : use)
+    {
+        most = std::max(most, n);
+    }
+    return most;
+}
+
+/**
+ * \brief dfsssp on a 4x4 torus: layers = SLs, each layer's CDG acyclic, minhop's not.
+ *
+ * The per-layer channel dependency graphs are built here from the LFT walks of
+ * every ordered host pair (switch-to-switch cables, consecutive ones depend), with
+ * the pair's SL as the Subnet Manager hands it out, independently of the engine's
+ * own bookkeeping and of ChannelDependencyGraph (which is checked too).
+ */
+class DfssspLayersTestCase : public TestCase
+{
+  public:
+    DfssspLayersTestCase()
+        : TestCase("dfsssp: 4x4 torus, each virtual layer's CDG acyclic, all in one is not; "
+                   "too few layers is an error")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TopologyGraph> g = Torus4x4();
+        Ptr<SubnetManager> sm = Create<SubnetManager>(g);
+        sm->Run("dfsssp");
+        Ptr<const RouteTable> t = sm->GetRoutes();
+        NS_TEST_ASSERT_MSG_EQ((t->GetClassRule() == RouteTable::ClassRule::PATH_LAYER),
+                              true,
+                              "per-path class rule");
+        const uint8_t layers = t->GetNumClasses();
+        ReportValidation("dfsssp-torus4x4-layers", layers);
+        // measured: 2 (29 of the 240 host pairs' paths moved to layer 1)
+        NS_TEST_ASSERT_MSG_EQ(+layers, 2, "a 4x4 torus: two layers");
+        NS_TEST_ASSERT_MSG_EQ(sm->HasPathSls(), true, "the SM hands out SLs");
+        NS_TEST_ASSERT_MSG_EQ(+sm->GetRequiredVls(), +layers, "one VL per layer");
+        // channel ids: node * 64 + port
+        const uint32_t nCh = g->GetNNodes() * 64;
+        std::vector<std::vector<std::vector<uint32_t>>> perLayer(
+            layers,
+            std::vector<std::vector<uint32_t>>(nCh));
+        std::vector<std::vector<uint32_t>> allInOne(nCh);
+        auto add = [](std::vector<std::vector<uint32_t>>& e, uint32_t a, uint32_t b) {
+            if (std::find(e[a].begin(), e[a].end(), b) == e[a].end())
+            {
+                e[a].push_back(b);
+            }
+        };
+        std::vector<uint32_t> pathsPerLayer(layers, 0);
+        for (uint32_t s = 0; s < g->GetNHosts(); ++s)
+        {
+            for (uint32_t d = 0; d < g->GetNHosts(); ++d)
+            {
+                if (s == d)
+                {
+                    continue;
+                }
+                const auto hops = LftPath(*g, *sm, s, d);
+                NS_TEST_ASSERT_MSG_EQ(hops.empty(), false, "LFT walk " << s << "->" << d);
+                const uint8_t sl = sm->GetPathSl(s, d);
+                NS_TEST_ASSERT_MSG_LT(sl, layers, "SL within the layers");
+                pathsPerLayer[sl]++;
+                std::vector<uint32_t> ch;
+                for (const auto& [node, port] : hops)
+                {
+                    if (!g->IsHost(node) && !g->IsHost(g->GetPorts(node)[port].peer))
+                    {
+                        ch.push_back(node * 64 + port);
+                    }
+                }
+                for (size_t i = 1; i < ch.size(); ++i)
+                {
+                    add(perLayer[sl], ch[i - 1], ch[i]);
+                    add(allInOne, ch[i - 1], ch[i]);
+                }
+            }
+        }
+        for (uint8_t l = 0; l < layers; ++l)
+        {
+            NS_TEST_ASSERT_MSG_GT(pathsPerLayer[l], 0u, "layer " << +l << " holds paths");
+            NS_TEST_ASSERT_MSG_EQ(FindDirectedCycle(perLayer[l]).empty(),
+                                  true,
+                                  "layer " << +l << ": acyclic channel dependencies");
+        }
+        ReportValidation("dfsssp-torus4x4-layer0-paths", pathsPerLayer[0]);
+        NS_TEST_ASSERT_MSG_EQ(FindDirectedCycle(allInOne).empty(),
+                              false,
+                              "the same paths in one layer close a cycle");
+        // The runner's check agrees: acyclic with the layers, cyclic without them.
+        ChannelDependencyGraph withLayers(g, t, true);
+        NS_TEST_ASSERT_MSG_EQ((withLayers.Compute(0) == ChannelDependencyGraph::Result::ACYCLIC),
+                              true,
+                              "ChannelDependencyGraph: acyclic over the layers");
+        ChannelDependencyGraph oneClass(g, t, false);
+        NS_TEST_ASSERT_MSG_EQ((oneClass.Compute(0) == ChannelDependencyGraph::Result::CYCLIC),
+                              true,
+                              "ChannelDependencyGraph: cyclic in one class");
+        Ptr<RouteTable> minhop = RoutingEngine::BuildTable("minhop", g);
+        ChannelDependencyGraph mh(g, minhop, true);
+        NS_TEST_ASSERT_MSG_EQ((mh.Compute(0) == ChannelDependencyGraph::Result::CYCLIC),
+                              true,
+                              "minhop on the torus: cyclic");
+        // Too few layers: one error naming the count.
+        Ptr<DfssspRouting> one = Create<DfssspRouting>();
+        one->SetMaxLayers(1);
+        bool threw = false;
+        try
+        {
+            one->Compute(g);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            threw =
+                std::string(e.what()).find("needs more than 1 virtual layers") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "one layer on a torus: a clear error");
+        Ptr<DfssspRouting> enough = Create<DfssspRouting>();
+        enough->SetMaxLayers(layers);
+        NS_TEST_ASSERT_MSG_EQ(+enough->Compute(g)->GetNumClasses(), +layers, "fits exactly");
+        threw = false;
+        try
+        {
+            enough->SetMaxLayers(16);
+        }
+        catch (const std::invalid_argument&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "16 layers: more than the 15 data VLs");
+        // A fat-tree's shortest paths are up*/down*: one layer, no SLs.
+        Ptr<SubnetManager> ft = Create<SubnetManager>(FatTree(4));
+        ft->Run("dfsssp");
+        NS_TEST_ASSERT_MSG_EQ(+ft->GetRoutes()->GetNumClasses(), 1, "fat-tree: one layer");
+        NS_TEST_ASSERT_MSG_EQ(ft->HasPathSls(), false, "fat-tree: no per-path SLs");
+    }
+};
+
+/**
+ * \brief dfsssp's weights balance the all-to-all: its busiest cable carries no more
+ * routes than minhop's.
+ */
+class DfssspBalanceTestCase : public TestCase
+{
+  public:
+    DfssspBalanceTestCase()
+        : TestCase("dfsssp: all-to-all on a 4x4 torus, busiest cable no worse than minhop")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TopologyGraph> g = Torus4x4();
+        Ptr<SubnetManager> df = Create<SubnetManager>(g);
+        df->Run("dfsssp");
+        Ptr<SubnetManager> mh = Create<SubnetManager>(g);
+        mh->Run("minhop");
+        const uint32_t dfMax = AllToAllMaxCableRoutes(*g, *df);
+        const uint32_t mhMax = AllToAllMaxCableRoutes(*g, *mh);
+        ReportValidation("dfsssp-torus4x4-alltoall-max-cable-routes", dfMax);
+        ReportValidation("dfsssp-torus4x4-alltoall-max-cable-routes.expected", mhMax);
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(dfMax, mhMax, "dfsssp's busiest cable vs minhop's");
+        // The weights may lengthen a path past its minimum: count those.
+        Ptr<RouteTable> ecmp = RoutingEngine::BuildTable("ecmp", g);
+        uint32_t longer = 0;
+        for (uint32_t s = 0; s < g->GetNHosts(); ++s)
+        {
+            for (uint32_t d = 0; d < g->GetNHosts(); ++d)
+            {
+                for (const auto& [node, port] : LftPath(*g, *df, s, d))
+                {
+                    const auto c = ecmp->GetCandidates(node, d);
+                    if (!g->IsHost(node) && std::find(c.begin(), c.end(), port) == c.end())
+                    {
+                        longer++;
+                        break;
+                    }
+                }
+            }
+        }
+        ReportValidation("dfsssp-torus4x4-nonminimal-paths", longer);
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(longer, 16u * 15 / 10, "few detours");
+        // lower bound: 16*15 routes of mean 2 switch-to-switch hops over 64 cables
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(dfMax, 16u * 15 * 2 / 64, "at least the mean load");
+    }
+};
+
 /// \brief The Subnet Manager's OpenSM-style routing engines.
 class SubnetManagerRoutingTestSuite : public TestSuite
 {
@@ -337,6 +562,8 @@ class SubnetManagerRoutingTestSuite : public TestSuite
         AddTestCase(new FtreeShiftTestCase, AI_FABRIC_QUICK);
         AddTestCase(new FtreeFitsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new MinHopBalanceTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new DfssspLayersTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new DfssspBalanceTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -230,6 +230,17 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
         os << " (preset " << preset << ")";
     }
     os << ", lb " << Text(s, {"config", "lb"}) << ", routing " << Text(s, {"config", "routing"});
+    if (const json* free = At(s, {"routing_deadlock_free"}); free != nullptr && free->is_boolean())
+    {
+        // the channel dependency check of the route table (and the VLs / priorities it uses)
+        os << " (" << (free->get<bool>() ? "deadlock free" : "NOT deadlock free");
+        if (auto vls = Number(s, {"routing_vls"}); vls && *vls > 1)
+        {
+            os << ", " << Text(s, {"routing_vls"})
+               << (Text(s, {"config", "fabric"}) == "infiniband" ? " VLs" : " priorities");
+        }
+        os << ")";
+    }
     if (auto latency = Number(s, {"switch_forwarding", "latency_ns"}))
     {
         // What every switch ran with (--switch-latency, --cut-through or the fabric's).

@@ -635,6 +635,17 @@ ScenarioRunner::BuildRoceFabric()
     helper.SetDeviceAttribute("PfcEnabled", BooleanValue(c.pfc));
     helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn.value_or(true)));
     helper.SetNicAttribute("EcnCapable", BooleanValue(c.ecn.value_or(true)));
+    if (m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER &&
+        m_routes->GetNumClasses() > 1)
+    {
+        // The layer is a per-destination SL the IB HCA stamps; a RoCEv2 queue pair sends
+        // on one priority, so the layers would collapse into one class.
+        throw ConfigError("--routing=" + c.routing + " needs " +
+                          std::to_string(m_routes->GetNumClasses()) +
+                          " virtual layers on this topology, a service level per (source, "
+                          "destination) that only the InfiniBand HCA stamps: allowed with "
+                          "--fabric=infiniband (on RoCEv2: updown, or dor on a torus)");
+    }
     // Routing classes (torus dateline, dragonfly global hops) travel on consecutive
     // priorities from --priority up; all of them are lossless when PFC is on.
     uint32_t classes = m_routes->GetNumClasses();
@@ -781,6 +792,15 @@ ScenarioRunner::BuildIbFabric()
         throw ConfigError("--cc=" + c.cc +
                           " reads ECN CE echoed in ACKs, which only the RoCEv2 NIC sends; "
                           "allowed with --fabric=rocev2 (on InfiniBand: --cc=ibta or dcqcn)");
+    }
+    if (c.ackPriority >= 0 && m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER &&
+        m_routes->GetNumClasses() > 1)
+    {
+        // ACKs on one fixed SL would leave their path's layer and could close a cycle.
+        throw ConfigError("--ack-priority=" + std::to_string(c.ackPriority) +
+                          ": --routing=" + c.routing +
+                          " sends every packet, ACKs too, on the SL of its path's "
+                          "virtual layer; allowed with it: '' (the data's SL)");
     }
     IbFabricHelper helper;
     helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
@@ -1018,6 +1038,7 @@ ScenarioRunner::CheckDeadlockFreedom()
     const bool classesOff = roce && m_routes->GetNumClasses() > 1 && !roce->GetSwitches().empty() &&
                             roce->GetSwitches().front()->GetNumClasses() == 1;
     const bool useClasses = !classesOff;
+    m_extraSummary["routing_vls"] = useClasses ? m_routes->GetNumClasses() : 1;
     ChannelDependencyGraph cdg(m_graph, m_routes, useClasses);
     const ChannelDependencyGraph::Result r = cdg.Compute(kDependencyCheckBudget);
     if (r == ChannelDependencyGraph::Result::NOT_CHECKED)

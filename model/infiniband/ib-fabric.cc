@@ -230,6 +230,12 @@ IbFabric::GetReroutes() const
 void
 IbFabric::SetServiceLevel(uint8_t sl)
 {
+    if (m_sm && m_sm->HasPathSls())
+    {
+        throw std::invalid_argument("service level " + std::to_string(sl) + ": routing '" +
+                                    m_sm->GetRoutes()->GetEngineName() +
+                                    "' assigns the SL of every path (its virtual layer)");
+    }
     if (sl > 15)
     {
         throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
@@ -240,6 +246,12 @@ IbFabric::SetServiceLevel(uint8_t sl)
 void
 IbFabric::SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl)
 {
+    if (m_sm && m_sm->HasPathSls())
+    {
+        throw std::invalid_argument("service level " + std::to_string(sl) + ": routing '" +
+                                    m_sm->GetRoutes()->GetEngineName() +
+                                    "' assigns the SL of every path (its virtual layer)");
+    }
     if (sl > 15)
     {
         throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
@@ -344,10 +356,18 @@ IbFabric::Connect(uint32_t src, uint32_t dst, uint32_t /* connection */)
     {
         sl = s->second;
     }
+    uint8_t back = sl;
+    if (m_sm->HasPathSls())
+    {
+        // Each side's address vector holds the SL of the path record towards its peer:
+        // the requester's data and the responder's ACKs each travel in their own layer.
+        sl = m_sm->GetPathSl(src, dst);
+        back = m_sm->GetPathSl(dst, src);
+    }
     Ptr<IbHca> a = m_hcas[src];
     Ptr<IbHca> b = m_hcas[dst];
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_sm->GetHostLid(dst), sl);
-    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_sm->GetHostLid(src), sl);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_sm->GetHostLid(src), back);
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
     b->ConnectQueuePair(qb, qa->GetLocalQpn());
     return {qa, qb};

@@ -101,9 +101,11 @@ class IbFabric : public RdmaFabric
     void EnablePcap(const std::string& prefix,
                     const std::function<bool(uint32_t node, uint32_t port)>& select);
 
-    /// Service level of new connections (0..15).
+    /// Service level of new connections (0..15). Throws std::invalid_argument under a
+    /// routing with per-path SLs (dfsssp: the SM gives each direction its layer's SL).
     void SetServiceLevel(uint8_t sl);
-    /// Service level of the connection src -> dst (before its first message).
+    /// Service level of the connection src -> dst (before its first message); the same
+    /// refusal.
     void SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl);
 
     /// Unloaded completion: cut-through (or store-and-forward) through the path, the

@@ -168,6 +168,9 @@ IbSwitch::SetRouting(Ptr<const RouteTable> routes, uint32_t node)
 {
     m_routes = routes;
     m_node = node;
+    // Per-hop class rules pick the VL; without one (or with per-path SLs) the SL2VL map.
+    m_hopClasses = routes && (routes->GetClassRule() == RouteTable::ClassRule::DATELINE ||
+                              routes->GetClassRule() == RouteTable::ClassRule::GLOBAL_HOP);
 }
 
 void
@@ -289,7 +292,7 @@ IbSwitch::Receive(Ptr<IbNetDevice> dev, Ptr<Packet> p, const IbFrameView& v, Tim
         return;
     }
     uint8_t outVl;
-    if (m_routes && m_routes->GetClassRule() != RouteTable::ClassRule::NONE)
+    if (m_hopClasses)
     {
         outVl = m_routes->NextClass(m_node, inPort, out, v.vl);
     }

@@ -38,8 +38,9 @@ class RouteTable;
  * Forwarding: the Subnet Manager installs the LFT (DLID -> port). With
  * AdaptiveRouting the switch picks, among the SM's port set for the destination, the
  * port with the fewest queued bytes (ties: the LFT port). The output VL is the output
- * port's SL2VL entry for the packet's SL, or, when the route table has a class rule
- * (torus dateline, dragonfly), the class that rule gives for (input, output, VL).
+ * port's SL2VL entry for the packet's SL, or, when the route table has a per-hop
+ * class rule (torus dateline, dragonfly), the class that rule gives for (input,
+ * output, VL). Per-path SLs (dfsssp's layers) go through the SL2VL maps.
  *
  * Failed cables: when a port's link goes down the switch discards what it queued for
  * that port, and later packets whose LFT port is down (the SM has not re-routed yet),
@@ -145,6 +146,7 @@ class IbSwitch : public Object
     std::vector<Ptr<IbNetDevice>> m_ports;
     std::vector<uint16_t> m_lft;
     Ptr<const RouteTable> m_routes;
+    bool m_hopClasses{false}; //!< the table has a per-hop class rule (dateline, global hop)
     uint32_t m_node;
     std::vector<std::array<uint8_t, 16>> m_sl2vl;       //!< per output port
     std::vector<std::vector<std::deque<Queued>>> m_voq; //!< [port][vl]

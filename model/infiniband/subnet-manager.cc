@@ -112,6 +112,35 @@ SubnetManager::GetRequiredVls() const
     return m_routes ? std::max<uint8_t>(1, m_routes->GetNumClasses()) : 1;
 }
 
+bool
+SubnetManager::HasPathSls() const
+{
+    return m_routes && m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER &&
+           m_routes->GetNumClasses() > 1;
+}
+
+uint8_t
+SubnetManager::GetPathSl(uint32_t src, uint32_t dst) const
+{
+    if (!HasPathSls())
+    {
+        return 0;
+    }
+    const TopologyGraph::Port& port = m_graph->GetPorts(m_graph->GetHosts().at(src)).at(0);
+    return m_routes->GetPathLayer(port.peer, dst);
+}
+
+std::array<uint8_t, 16>
+SubnetManager::GetSl2Vl(uint8_t numDataVls)
+{
+    std::array<uint8_t, 16> map{};
+    for (uint8_t sl = 0; sl < 16; ++sl)
+    {
+        map[sl] = sl % std::max<uint8_t>(1, numDataVls);
+    }
+    return map;
+}
+
 std::string
 SubnetManager::DumpLfts() const
 {

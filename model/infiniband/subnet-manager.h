@@ -8,6 +8,7 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/topology-graph.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +28,10 @@ namespace ns3
  * (FatTreeRouting) give one candidate, so the LFT is exactly their choice; the full
  * candidate set is the switch's adaptive-routing set. The number of VLs is the
  * engine's class count (2 for the torus dateline rule), and the switches map the
- * class rule onto VLs.
+ * class rule onto VLs. Under a per-path rule (RouteTable::ClassRule::PATH_LAYER,
+ * "dfsssp") the class is a service level per (source, destination): GetPathSl is what
+ * a path record query to the SM returns, the HCA puts it in the LRH, and every
+ * switch port's SL-to-VL map (GetSl2Vl) keeps it on VL = SL.
  */
 class SubnetManager : public SimpleRefCount<SubnetManager>
 {
@@ -56,6 +60,17 @@ class SubnetManager : public SimpleRefCount<SubnetManager>
     const std::vector<uint16_t>& GetLft(uint32_t node) const;
     /// \return data VLs the routing needs (>= 1)
     uint8_t GetRequiredVls() const;
+    /// \return whether the routing assigns a service level per path (PATH_LAYER with
+    /// more than one layer)
+    bool HasPathSls() const;
+    /**
+     * The SL of the path from host \p src to host \p dst: its virtual layer at the
+     * switch \p src's HCA port attaches to (0 without per-path SLs).
+     */
+    uint8_t GetPathSl(uint32_t src, uint32_t dst) const;
+    /// \return the SL-to-VL map the SM programs into every port of \p numDataVls data
+    /// VLs: SL s to VL s mod numDataVls (identity for the layers, which are < numDataVls)
+    static std::array<uint8_t, 16> GetSl2Vl(uint8_t numDataVls);
     /// The LFTs in a text form modelled on OpenSM's dump (one block per switch).
     std::string DumpLfts() const;
 

@@ -48,12 +48,30 @@ ChannelDependencyGraph::Compute(uint64_t budget)
             }
         }
     }
-    // Destinations: one host per set of attachment switches (the others share every
-    // switch-to-switch route). Sources: every switch a host attaches to, entered from
-    // one of its host ports in class 0.
+    // Destinations: one host per set of attachment switches and routes (hosts with the
+    // same attachment switches and the same candidates, and path layers, at every switch
+    // share every switch-to-switch dependency; engines that balance per destination,
+    // as minhop, ftree and dfsssp do, give hosts of one switch different routes).
+    // Sources: every switch a host attaches to, entered from one of its host ports in
+    // class 0, or in the path's layer (ClassRule::PATH_LAYER).
     const std::vector<uint32_t>& hosts = m_graph->GetHosts();
-    std::map<std::vector<uint32_t>, uint32_t> destinations; // attachment -> host rank
-    std::vector<std::pair<uint32_t, uint32_t>> sources;     // (switch, host port)
+    const std::vector<uint32_t>& switches = m_graph->GetSwitches();
+    const bool layers =
+        m_classes > 1 && m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER;
+    auto sameRoutes = [&](uint32_t a, uint32_t b) {
+        for (uint32_t sw : switches)
+        {
+            if (m_routes->GetCandidates(sw, a).ptr != m_routes->GetCandidates(sw, b).ptr ||
+                (layers && m_routes->GetPathLayer(sw, a) != m_routes->GetPathLayer(sw, b)))
+            {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::map<std::vector<uint32_t>, std::vector<uint32_t>> byAttach; // attachment -> ranks
+    std::vector<uint32_t> destinations;
+    std::vector<std::pair<uint32_t, uint32_t>> sources; // (switch, host port)
     std::vector<uint8_t> isSource(nNodes, 0);
     for (uint32_t rank = 0; rank < hosts.size(); ++rank)
     {
@@ -68,7 +86,12 @@ ChannelDependencyGraph::Compute(uint64_t budget)
             }
         }
         std::sort(attach.begin(), attach.end());
-        destinations.emplace(attach, rank);
+        std::vector<uint32_t>& seen = byAttach[attach];
+        if (std::none_of(seen.begin(), seen.end(), [&](uint32_t r) { return sameRoutes(r, rank); }))
+        {
+            seen.push_back(rank);
+            destinations.push_back(rank);
+        }
     }
     std::vector<std::vector<uint32_t>> edges(nChannels);
     std::vector<uint32_t> stamp(nChannels, 0);
@@ -101,13 +124,13 @@ ChannelDependencyGraph::Compute(uint64_t budget)
             }
         }
     };
-    for (const auto& [attach, dst] : destinations)
+    for (uint32_t dst : destinations)
     {
         ++round;
         frontier.clear();
         for (const auto& [sw, hostPort] : sources)
         {
-            expand(dst, sw, hostPort, 0, UINT32_MAX);
+            expand(dst, sw, hostPort, layers ? m_routes->GetPathLayer(sw, dst) : 0, UINT32_MAX);
         }
         while (!frontier.empty())
         {

@@ -29,8 +29,9 @@ namespace ns3
  * Host cables cannot be on a cycle and are left out.
  *
  * The graph is built from every candidate the table holds, following each
- * destination from every switch a host attaches to, with hosts of the same
- * attachment switches counted once. Up*\/down*, dimension order with the dateline
+ * destination from every switch a host attaches to (in the path's layer under
+ * RouteTable::ClassRule::PATH_LAYER), with hosts of the same attachment switches and
+ * the same routes at every switch counted once. Up*\/down*, dimension order with the dateline
  * classes and DragonFly minimal with its global-hop classes come out acyclic;
  * shortest paths (ecmp) on a graph with cycles of switches usually do not.
  */

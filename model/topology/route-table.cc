@@ -118,6 +118,11 @@ RouteTable::SetClassRule(ClassRule rule, uint8_t numClasses)
     m_portKind.assign(total, PortKind::FABRIC);
     m_portDim.assign(total, 0);
     m_portWrap.assign(total, 0);
+    m_layers.clear();
+    if (rule == ClassRule::PATH_LAYER)
+    {
+        m_layers.assign(static_cast<size_t>(m_graph->GetNSwitches()) * m_nHosts, 0);
+    }
     for (uint32_t n = 0; n < m_graph->GetNNodes(); ++n)
     {
         const auto& ports = m_graph->GetPorts(n);
@@ -129,6 +134,16 @@ RouteTable::SetClassRule(ClassRule rule, uint8_t numClasses)
             }
         }
     }
+}
+
+void
+RouteTable::SetPathLayer(uint32_t node, uint32_t dstHostIndex, uint8_t layer)
+{
+    NS_ABORT_MSG_IF(m_rule != ClassRule::PATH_LAYER || m_rowOf[node] == NO_ROW,
+                    "SetPathLayer: needs SetClassRule(PATH_LAYER) and a switch node");
+    NS_ABORT_MSG_IF(layer >= m_numClasses,
+                    "SetPathLayer: layer " << +layer << " of " << +m_numClasses);
+    m_layers[static_cast<size_t>(m_rowOf[node]) * m_nHosts + dstHostIndex] = layer;
 }
 
 void
@@ -189,7 +204,8 @@ RouteTable::GetMemoryBytes() const
     return (m_sets.size() + m_pool.size() + m_setOffset.size() + m_rowOf.size() +
             m_hostSet.size()) *
                sizeof(uint32_t) +
-           m_sets8.size() + m_sets16.size() * sizeof(uint16_t) + m_portKind.size() * 3;
+           m_sets8.size() + m_sets16.size() * sizeof(uint16_t) + m_portKind.size() * 3 +
+           m_layers.size();
 }
 
 } // namespace ns3

@@ -28,7 +28,9 @@ namespace ns3
  * whatever the destination. Lookups are O(1) and allocate nothing.
  *
  * It also carries the class (priority / VL) rule of the engine, applied per hop by
- * NextClass(): none, the torus dateline rule, or the dragonfly global-hop rule.
+ * NextClass(): none, the torus dateline rule, the dragonfly global-hop rule, or a
+ * class per path (DFSSSP's virtual layers: GetPathLayer, which the source stamps and
+ * no hop changes).
  */
 class RouteTable : public SimpleRefCount<RouteTable>
 {
@@ -71,9 +73,12 @@ class RouteTable : public SimpleRefCount<RouteTable>
     /// How NextClass changes a packet's class along its path.
     enum class ClassRule : uint8_t
     {
-        NONE,      //!< class never changes (one class)
-        DATELINE,  //!< torus DOR: 0, 1 after crossing a wrap cable, reset per dimension
-        GLOBAL_HOP //!< dragonfly: class = number of global cables already crossed
+        NONE,       //!< class never changes (one class)
+        DATELINE,   //!< torus DOR: 0, 1 after crossing a wrap cable, reset per dimension
+        GLOBAL_HOP, //!< dragonfly: class = number of global cables already crossed
+        /// A class per (source switch, destination): the source stamps GetPathLayer
+        /// (an InfiniBand SL, DFSSSP's virtual layer) and every hop keeps it.
+        PATH_LAYER
     };
 
     /// What kind of cable a port holds, for the class rules.
@@ -139,6 +144,10 @@ class RouteTable : public SimpleRefCount<RouteTable>
         {
             return 0;
         }
+        if (m_rule == ClassRule::PATH_LAYER)
+        {
+            return cls; // set once at the source (GetPathLayer)
+        }
         const uint32_t base = m_portOffset[node];
         const bool inValid = ingressPort != NO_PORT;
         if (m_rule == ClassRule::DATELINE)
@@ -164,8 +173,26 @@ class RouteTable : public SimpleRefCount<RouteTable>
         return cls;
     }
 
-    /// \return number of classes the rule uses (1, 2 for DOR on a torus, 2 or 3 for dragonfly)
+    /// \return number of classes the rule uses (1, 2 for DOR on a torus, 2 or 3 for
+    /// dragonfly, the virtual layers of a PATH_LAYER table)
     uint8_t GetNumClasses() const;
+
+    /**
+     * The class a packet from a host attached to \p node towards \p dstHostIndex
+     * starts in (PATH_LAYER: the path's virtual layer; other rules: 0).
+     * \param node the source's attachment switch
+     * \param dstHostIndex destination rank
+     * \return the class, < GetNumClasses()
+     */
+    uint8_t GetPathLayer(uint32_t node, uint32_t dstHostIndex) const
+    {
+        if (m_layers.empty())
+        {
+            return 0;
+        }
+        return m_layers[static_cast<size_t>(m_rowOf[node]) * m_nHosts + dstHostIndex];
+    }
+
     /// \return the class rule
     ClassRule GetClassRule() const;
 
@@ -192,6 +219,9 @@ class RouteTable : public SimpleRefCount<RouteTable>
 
     /// Choose the class rule; allocates the per-port info it needs (all FABRIC/HOST).
     void SetClassRule(ClassRule rule, uint8_t numClasses);
+    /// Set the virtual layer of the path from switch \p node to \p dstHostIndex
+    /// (PATH_LAYER, after SetClassRule; every path starts in layer 0).
+    void SetPathLayer(uint32_t node, uint32_t dstHostIndex, uint8_t layer);
     /// Describe a port for the class rules (after SetClassRule).
     void SetPortInfo(uint32_t node, uint32_t port, PortKind kind, uint8_t dim, bool wrap);
 
@@ -239,6 +269,7 @@ class RouteTable : public SimpleRefCount<RouteTable>
     std::vector<PortKind> m_portKind;                   //!< per (node, port)
     std::vector<uint8_t> m_portDim;                     //!< per (node, port): ring dimension
     std::vector<uint8_t> m_portWrap;                    //!< per (node, port): dateline cable
+    std::vector<uint8_t> m_layers; //!< PATH_LAYER: row * nHosts + dst -> layer (else empty)
 };
 
 } // namespace ns3

@@ -21,8 +21,8 @@ namespace ns3
  * Shared by the RoCEv2 fabric (ECMP tables) and the InfiniBand Subnet Manager
  * (LFTs). Engines: "ecmp" (ShortestPathRouting), "updown" (UpDownRouting),
  * "dor" (DimensionOrderRouting), "minimal" / "valiant" / "ugal"
- * (DragonflyRouting), "minhop" (MinHopRouting), "ftree" (FatTreeRouting). "auto"
- * picks the topology's natural engine.
+ * (DragonflyRouting), "minhop" (MinHopRouting), "ftree" (FatTreeRouting), "dfsssp"
+ * (DfssspRouting). "auto" picks the topology's natural engine.
  */
 class RoutingEngine : public SimpleRefCount<RoutingEngine>
 {
