@@ -877,6 +877,10 @@ ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
         {
             m_tcp->PostFlow(src, dst, pattern.bytes, 0, pattern.kind);
         }
+        else if (m_config.verb == "read")
+        {
+            m_fabric->PostRead(dst, src, pattern.bytes, 0, pattern.kind); // dst reads src
+        }
         else
         {
             m_fabric->PostWrite(src, dst, pattern.bytes, 0, pattern.kind);
@@ -961,6 +965,17 @@ ScenarioRunner::ScheduleFlows()
         Ptr<TcpFlowTransport> tcp = m_tcp;
         m_flowWorkload->SetPoster([tcp](const FlowSpec& f, uint8_t kind) {
             return tcp->PostFlow(f.src, f.dst, f.sizeBytes, f.id, kind);
+        });
+    }
+    else if (c.verb == "read")
+    {
+        // The flow's bytes go src -> dst: dst reads them (on the pair's connection, or
+        // one of the flow's own as --qp-sharing says).
+        Ptr<RdmaFabric> fabric = m_fabric;
+        const bool perFlow = c.qpSharing == "flow";
+        m_flowWorkload->SetPoster([fabric, perFlow](const FlowSpec& f, uint8_t kind) {
+            return perFlow ? fabric->PostReadOnOwnConnection(f.dst, f.src, f.sizeBytes, f.id, kind)
+                           : fabric->PostRead(f.dst, f.src, f.sizeBytes, f.id, kind);
         });
     }
     m_flowWorkload->Install(c, m_fabric);
@@ -1282,6 +1297,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["pfc_resumes"] = k.pfcResumesSent;
     s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
     s["retransmissions"] = k.retransmittedPackets;
+    s["read_bytes"] = k.readBytes;
     s["timeouts"] = k.timeouts;
     s["ecn_marks"] = k.ecnMarks;
     s["cnps"] = k.cnpsSent;
