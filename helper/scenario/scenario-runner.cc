@@ -870,6 +870,7 @@ void
 ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
 {
     m_expectedMessages += pattern.pairs.size();
+    m_verbUsed = true;
     m_finished.push_back([this]() { return m_finishedMessages >= m_expectedMessages; });
     for (const auto& [src, dst] : pattern.pairs)
     {
@@ -957,6 +958,7 @@ ScenarioRunner::ScheduleFlows()
         return;
     }
     m_flowWorkload = CreateObject<FlowWorkload>();
+    m_verbUsed = true;
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
     m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
     m_flowWorkload->AssignStreams(100);
@@ -1432,6 +1434,14 @@ ScenarioRunner::Run()
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();
+        if (m_config.verb != "write" && !m_verbUsed)
+        {
+            throw ConfigError("--verb=" + m_config.verb +
+                              " applies to the point-to-point "
+                              "workloads (incast, permutation, alltoall), --flows and "
+                              "--background; --workload=" +
+                              m_config.workload + " posts none of them");
+        }
     }
     catch (const ConfigError&)
     {
