@@ -1020,6 +1020,14 @@ BuildKnobs()
                        "doc/tcp-over-fabric.md)",
                        &C::transport,
                        {"rdma", "tcp"}));
+    k.push_back(Choice("verb",
+                       "RDMA verb that moves each point-to-point (incast, permutation, "
+                       "alltoall), --flows and --background flow's bytes from its src to its "
+                       "dst: write (src posts an RDMA WRITE) or read (dst posts an RDMA READ "
+                       "of src; its fct.csv row has src = the reader, dst = the host read "
+                       "from; summary.json read_bytes; doc/verbs.md). --transport=rdma only",
+                       &C::verb,
+                       {"write", "read"}));
     {
         std::vector<std::string> variants;
         for (const auto& v : TcpFlowTransport::Variants())
@@ -1774,6 +1782,11 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
                           " needs --pcap=1: without it no pcap is written");
+    }
+    if (verb == "read" && transport == "tcp")
+    {
+        throw ConfigError("--verb=read needs --transport=rdma: RDMA READ is an RC verb, TCP "
+                          "flows have none");
     }
     if (transport != "tcp")
     {

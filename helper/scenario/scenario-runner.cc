@@ -916,12 +916,17 @@ void
 ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
 {
     m_expectedMessages += pattern.pairs.size();
+    m_verbUsed = true;
     m_finished.push_back([this]() { return m_finishedMessages >= m_expectedMessages; });
     for (const auto& [src, dst] : pattern.pairs)
     {
         if (m_tcp)
         {
             m_tcp->PostFlow(src, dst, pattern.bytes, 0, pattern.kind);
+        }
+        else if (m_config.verb == "read")
+        {
+            m_fabric->PostRead(dst, src, pattern.bytes, 0, pattern.kind); // dst reads src
         }
         else
         {
@@ -1008,6 +1013,7 @@ ScenarioRunner::ScheduleFlows()
         return;
     }
     m_flowWorkload = CreateObject<FlowWorkload>();
+    m_verbUsed = true;
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
     m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
     m_flowWorkload->AssignStreams(100);
@@ -1016,6 +1022,17 @@ ScenarioRunner::ScheduleFlows()
         Ptr<TcpFlowTransport> tcp = m_tcp;
         m_flowWorkload->SetPoster([tcp](const FlowSpec& f, uint8_t kind) {
             return tcp->PostFlow(f.src, f.dst, f.sizeBytes, f.id, kind);
+        });
+    }
+    else if (c.verb == "read")
+    {
+        // The flow's bytes go src -> dst: dst reads them (on the pair's connection, or
+        // one of the flow's own as --qp-sharing says).
+        Ptr<RdmaFabric> fabric = m_fabric;
+        const bool perFlow = c.qpSharing == "flow";
+        m_flowWorkload->SetPoster([fabric, perFlow](const FlowSpec& f, uint8_t kind) {
+            return perFlow ? fabric->PostReadOnOwnConnection(f.dst, f.src, f.sizeBytes, f.id, kind)
+                           : fabric->PostRead(f.dst, f.src, f.sizeBytes, f.id, kind);
         });
     }
     m_flowWorkload->Install(c, m_fabric);
@@ -1347,6 +1364,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["pfc_resumes"] = k.pfcResumesSent;
     s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
     s["retransmissions"] = k.retransmittedPackets;
+    s["read_bytes"] = k.readBytes;
     s["timeouts"] = k.timeouts;
     s["ecn_marks"] = k.ecnMarks;
     s["cnps"] = k.cnpsSent;
@@ -1490,6 +1508,14 @@ ScenarioRunner::Run()
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();
+        if (m_config.verb != "write" && !m_verbUsed)
+        {
+            throw ConfigError("--verb=" + m_config.verb +
+                              " applies to the point-to-point "
+                              "workloads (incast, permutation, alltoall), --flows and "
+                              "--background; --workload=" +
+                              m_config.workload + " posts none of them");
+        }
     }
     catch (const ConfigError&)
     {

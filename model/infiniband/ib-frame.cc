@@ -181,6 +181,13 @@ IbFrame::Peek(Ptr<const Packet> p, IbFrameView& v)
         v.aethSyndrome = a[0];
         v.aethMsn = (uint32_t(a[1]) << 16) | (uint32_t(a[2]) << 8) | a[3];
     }
+    if (v.opcode == RdmaOpcode::READ_REQUEST && n >= LRH_BYTES + BTH_BYTES + RETH_BYTES)
+    {
+        const uint8_t* r = t + BTH_BYTES + 12; // RETH: VA (8), R_Key (4), DMA length
+        v.rethDmaLen =
+            (uint32_t(r[0]) << 24) | (uint32_t(r[1]) << 16) | (uint32_t(r[2]) << 8) | r[3];
+    }
+    // (A READ response's AETH stays in payloadBytes: RdmaNic::DeliverRead takes it off.)
     uint32_t headers = HeaderBytes(v.opcode, v.hasAeth);
     v.payloadBytes = v.packetBytes >= headers + pad ? v.packetBytes - headers - pad : 0;
     return true;

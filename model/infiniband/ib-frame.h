@@ -49,7 +49,8 @@ struct IbFrameView
     bool hasAeth{false};      //!< AETH decoded (ACK)
     uint8_t aethSyndrome{0};  //!< AETH syndrome
     uint32_t aethMsn{0};      //!< AETH MSN
-    uint32_t payloadBytes{0}; //!< RDMA payload bytes
+    uint32_t payloadBytes{0}; //!< RDMA payload bytes (a READ response's AETH included)
+    uint32_t rethDmaLen{0};   //!< RETH DMA length (READ requests only)
 };
 
 /**

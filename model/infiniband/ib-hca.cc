@@ -240,7 +240,12 @@ IbHca::Process(const IbFrameView& v)
         [&v] { return v.payloadBytes; },
         v.ackReq,
         v.fecn,
-        Simulator::Now());
+        Simulator::Now(),
+        0,
+        0,
+        false,
+        nullptr,
+        v.rethDmaLen);
 }
 
 } // namespace ns3

@@ -196,7 +196,9 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     r.kind = m.kind;
     r.start = m.postTime;
     r.end = Simulator::Now();
-    r.ideal = GetIdealFct(r.src, r.dst, r.bytes);
+    // A READ's data flows dst -> src: the ideal of that direction (its request takes the
+    // place of the ACK, 12 bytes longer on the wire).
+    r.ideal = m.isRead ? GetIdealFct(r.dst, r.src, r.bytes) : GetIdealFct(r.src, r.dst, r.bytes);
     for (const auto& cb : m_messageCallbacks)
     {
         cb(r);
@@ -251,6 +253,53 @@ RdmaFabric::PostWrite(uint32_t src,
     peer.PostReceive(tag);
     uint64_t id = TakeMessageId();
     qp->PostWrite(id, bytes, tag, kind);
+    return id;
+}
+
+uint64_t
+RdmaFabric::PostRead(uint32_t requester,
+                     uint32_t responder,
+                     uint64_t bytes,
+                     uint64_t tag,
+                     uint8_t kind,
+                     uint32_t connection)
+{
+    const uint32_t hosts = GetNHosts();
+    NS_ABORT_MSG_IF(requester >= hosts || responder >= hosts || requester == responder,
+                    "PostRead: hosts " << requester << " <- " << responder << " invalid (hosts 0.."
+                                       << hosts - 1 << ", distinct)");
+    NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
+                    "PostRead: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
+    if (!m_ownIdle.empty())
+    {
+        ReleaseOwnConnections();
+    }
+    if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
+    {
+        ReleaseIdle(Simulator::Now().GetTimeStep());
+    }
+    Ptr<RdmaQueuePair> qp = GetQueuePair(requester, responder, connection);
+    m_connections[MakeConnectionKey(requester, responder, connection)].idleSince = -1;
+    uint64_t id = TakeMessageId();
+    qp->PostRead(id, bytes, tag, kind);
+    return id;
+}
+
+uint64_t
+RdmaFabric::PostReadOnOwnConnection(uint32_t requester,
+                                    uint32_t responder,
+                                    uint64_t bytes,
+                                    uint64_t tag,
+                                    uint8_t kind)
+{
+    const uint32_t index = m_nextOwnConnection;
+    m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
+    const uint64_t id = PostRead(requester, responder, bytes, tag, kind, index);
+    auto it = m_connections.find(MakeConnectionKey(requester, responder, index));
+    if (it != m_connections.end())
+    {
+        it->second.ownConnection = true;
+    }
     return id;
 }
 
@@ -475,6 +524,7 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.qpCacheMisses += host.GetQpCacheMisses();
     c.outOfOrderPackets += host.GetOutOfOrderPackets();
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
+    c.readBytes += host.GetReadBytes();
 }
 
 const std::vector<RdmaFabric::LinkFailureRecord>&

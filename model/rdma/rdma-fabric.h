@@ -92,6 +92,7 @@ class RdmaFabric : public Object
         uint64_t linkDownDrops{0};       //!< packets lost to a failed cable (not lossless drops)
         uint64_t pfcWatchdogDrops{0};    //!< frames the PFC watchdog's drop action discarded
         uint64_t stalledReceiveDrops{0}; //!< frames a NIC with a stalled receive discarded
+        uint64_t readBytes{0}; //!< bytes READ responses delivered (in order, at requesters)
     };
 
     /**
@@ -144,6 +145,28 @@ class RdmaFabric : public Object
                                uint64_t tag,
                                uint8_t kind,
                                uint32_t connection = 0);
+    /**
+     * Post an RDMA READ: host \p requester reads `bytes` from host \p responder on their
+     * RC connection number \p connection (made on first use, as for PostWrite). The
+     * request goes requester -> responder, the data (READ responses) responder ->
+     * requester; no receive is posted. Its completion (the last response in) is a
+     * MessageRecord with src = requester and dst = responder (the data flowed dst ->
+     * src) and the ideal FCT of the data's direction. Aborts as PostWrite does.
+     * \return the message id
+     */
+    uint64_t PostRead(uint32_t requester,
+                      uint32_t responder,
+                      uint64_t bytes,
+                      uint64_t tag,
+                      uint8_t kind,
+                      uint32_t connection = 0);
+    /// Post an RDMA READ as PostRead does, on an RC connection of its own, made and
+    /// released as PostWriteOnOwnConnection's. \return the message id
+    uint64_t PostReadOnOwnConnection(uint32_t requester,
+                                     uint32_t responder,
+                                     uint64_t bytes,
+                                     uint64_t tag,
+                                     uint8_t kind);
     /// The first connection index PostWriteOnOwnConnection gives out; a workload's own
     /// indices (PostWrite's \p connection) stay below it.
     static constexpr uint32_t FIRST_OWN_CONNECTION = 1U << 31;

@@ -212,6 +212,7 @@ RdmaNic::ReleaseQueuePair(uint32_t qpn)
     m_releasedTimeouts += qp->GetTimeouts();
     m_releasedOutOfOrder += qp->GetOutOfOrderPackets();
     m_releasedSpurious += qp->GetSpuriousRetransmissions();
+    m_releasedReadBytes += qp->GetReadBytes();
     if (m_qpCacheSize != 0)
     {
         QpCacheForget(qpn);
@@ -467,6 +468,49 @@ RdmaNic::DataFields(const RdmaQueuePair& qp, const RdmaSegment& s, RdmaTransport
         f.hasImm = true;
         f.imm = static_cast<uint32_t>(s.psn);
     }
+    if (RdmaOpcode::ReadResponseHasAeth(s.opcode))
+    {
+        f.hasAeth = true;
+        f.aethSyndrome = AethHeader::ResponderSyndrome(false);
+        f.aethMsn = s.msn;
+    }
+}
+
+void
+RdmaNic::DeliverRead(RdmaQueuePair& qp,
+                     uint8_t opcode,
+                     uint32_t psn,
+                     uint32_t bytesAfterHeaders,
+                     uint32_t rethDmaLen,
+                     bool congested,
+                     Time now)
+{
+    bool cnp = false;
+    if (opcode == RdmaOpcode::READ_REQUEST)
+    {
+        const RdmaQueuePair::Reply r = qp.ReceiveReadRequest(psn, rethDmaLen, congested, now);
+        cnp = r.cnp;
+        if (r.response != RdmaQueuePair::Response::NONE)
+        {
+            QueueControl(qp,
+                         RdmaOpcode::ACKNOWLEDGE,
+                         r.ackPsn,
+                         r.msn,
+                         r.response == RdmaQueuePair::Response::NAK);
+        }
+    }
+    else
+    {
+        const uint32_t aeth = RdmaOpcode::ReadResponseHasAeth(opcode) ? AethHeader::SIZE : 0;
+        const uint32_t payload = bytesAfterHeaders >= aeth ? bytesAfterHeaders - aeth : 0;
+        cnp = qp.ReceiveReadResponse(psn, payload, congested, now);
+    }
+    if (cnp && !m_ackEcnEcho) // READ responses are data: CE on them makes a CNP too
+    {
+        m_cnpsSent++;
+        m_cnpSentTrace(&qp);
+        QueueControl(qp, RdmaOpcode::CNP, 0, 0, false);
+    }
 }
 
 void
@@ -547,6 +591,20 @@ uint64_t
 RdmaNic::GetStaleFrames() const
 {
     return m_staleFrames;
+}
+
+uint64_t
+RdmaNic::GetReadBytes() const
+{
+    uint64_t n = m_releasedReadBytes;
+    for (const auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            n += qp->GetReadBytes();
+        }
+    }
+    return n;
 }
 
 uint64_t

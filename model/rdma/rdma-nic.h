@@ -89,6 +89,8 @@ class RdmaNic : public Object
     void NotifyQueuePairCreated(Ptr<RdmaQueuePair> qp);
     /// \return packets resent, over all queue pairs
     uint64_t GetRetransmittedPackets() const;
+    /// \return READ response payload bytes received in order, over all queue pairs
+    uint64_t GetReadBytes() const;
     /// \return retransmission timeouts, over all queue pairs
     uint64_t GetTimeouts() const;
     /// \return data packets that arrived out of order, over all queue pairs
@@ -148,6 +150,9 @@ class RdmaNic : public Object
      * \p echoedHops: the switch hops of the data packet it acknowledges (0: not echoed);
      * \p ecnEcho: for an ACK, whether it echoes ECN CE (m_ackEcnEcho at the receiver).
      * \p ackInt: the INT records an ACK echoes (nullptr: none; RoceNic IntEnabled).
+     * \p rethDmaLen: a READ request's RETH DMA length (read only for that opcode).
+     * READ requests and responses (DeliverRead) are off the WRITE path: they take the
+     * branch that unsupported opcodes take.
      */
     template <typename PayloadBytes>
     void Deliver(uint32_t destQp,
@@ -161,7 +166,8 @@ class RdmaNic : public Object
                  int64_t remoteDelaySteps = 0,
                  uint32_t echoedHops = 0,
                  bool ecnEcho = false,
-                 const IntHeader* ackInt = nullptr);
+                 const IntHeader* ackInt = nullptr,
+                 uint32_t rethDmaLen = 0);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
     /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.
@@ -214,6 +220,19 @@ class RdmaNic : public Object
     /// Deliver's warning for an arrival it drops (\p what, then \p value), out of line:
     /// its stream code would make every arrival save and restore registers.
     [[gnu::cold, gnu::noinline]] static void WarnDropped(const char* what, uint32_t value);
+    /**
+     * Deliver's READ arrivals for \p qp: a request (\p rethDmaLen bytes asked for) to its
+     * responder half, a response (\p bytesAfterHeaders: the frame's bytes after BTH and
+     * ICRC-excluded headers, the AETH included) to its requester half; the NAK and CNP
+     * due go out through QueueControl.
+     */
+    [[gnu::noinline]] void DeliverRead(RdmaQueuePair& qp,
+                                       uint8_t opcode,
+                                       uint32_t psn,
+                                       uint32_t bytesAfterHeaders,
+                                       uint32_t rethDmaLen,
+                                       bool congested,
+                                       Time now);
     /// ECN echo: a data packet of \p qp with CE state \p ce, not the state its
     /// un-acknowledged packets had, arrived. RFC 8257 3.2's DCTCP receiver: those are
     /// acknowledged at once with their state, so that every ACK covers one state.
@@ -261,6 +280,7 @@ class RdmaNic : public Object
     uint64_t m_releasedTimeouts{0};
     uint64_t m_releasedOutOfOrder{0};
     uint64_t m_releasedSpurious{0};
+    uint64_t m_releasedReadBytes{0};
     uint64_t m_cnpsSent{0};     //!< congestion notifications sent
     uint64_t m_cnpsReceived{0}; //!< congestion notifications received
     int64_t m_wakeAt{-1};       //!< time step of the pending wake-up; -1: none
@@ -405,7 +425,8 @@ RdmaNic::Deliver(uint32_t destQp,
                  int64_t remoteDelaySteps,
                  uint32_t echoedHops,
                  bool ecnEcho,
-                 const IntHeader* ackInt)
+                 const IntHeader* ackInt,
+                 uint32_t rethDmaLen)
 {
     if (destQp == 0 || destQp > m_qps.size())
     {
@@ -439,6 +460,11 @@ RdmaNic::Deliver(uint32_t destQp,
     }
     if (!RdmaOpcode::IsData(opcode))
     {
+        if (RdmaOpcode::IsRead(opcode))
+        {
+            DeliverRead(*qp, opcode, psn, payloadBytes(), rethDmaLen, congested, now);
+            return;
+        }
         WarnDropped("unsupported opcode ", opcode);
         return;
     }

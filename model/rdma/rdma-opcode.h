@@ -28,14 +28,19 @@ constexpr uint8_t WRITE_LAST = 0x08;
 constexpr uint8_t WRITE_LAST_IMM = 0x09;
 constexpr uint8_t WRITE_ONLY = 0x0A;
 constexpr uint8_t WRITE_ONLY_IMM = 0x0B;
+constexpr uint8_t READ_REQUEST = 0x0C;         //!< BTH + RETH, no payload
+constexpr uint8_t READ_RESPONSE_FIRST = 0x0D;  //!< BTH + AETH + payload
+constexpr uint8_t READ_RESPONSE_MIDDLE = 0x0E; //!< BTH + payload
+constexpr uint8_t READ_RESPONSE_LAST = 0x0F;   //!< BTH + AETH + payload
+constexpr uint8_t READ_RESPONSE_ONLY = 0x10;   //!< BTH + AETH + payload
 constexpr uint8_t ACKNOWLEDGE = 0x11;
 constexpr uint8_t CNP = 0x81;
 
-/// First packet of a WRITE: carries the RETH.
+/// First packet of a WRITE, or a READ request: carries the RETH.
 inline bool
 HasReth(uint8_t op)
 {
-    return op == WRITE_FIRST || op == WRITE_ONLY || op == WRITE_ONLY_IMM;
+    return op == WRITE_FIRST || op == WRITE_ONLY || op == WRITE_ONLY_IMM || op == READ_REQUEST;
 }
 
 /// Carries 4 bytes of immediate data.
@@ -59,6 +64,28 @@ inline bool
 IsData(uint8_t op)
 {
     return op <= WRITE_ONLY_IMM;
+}
+
+/// A READ request or response (0x0C..0x10).
+inline bool
+IsRead(uint8_t op)
+{
+    return static_cast<uint8_t>(op - READ_REQUEST) <= READ_RESPONSE_ONLY - READ_REQUEST;
+}
+
+/// A READ response (0x0D..0x10): payload from the responder, implicitly acknowledged.
+inline bool
+IsReadResponse(uint8_t op)
+{
+    return static_cast<uint8_t>(op - READ_RESPONSE_FIRST) <=
+           READ_RESPONSE_ONLY - READ_RESPONSE_FIRST;
+}
+
+/// A READ response with an AETH (first, last, only; IBTA vol. 1 table 40).
+inline bool
+ReadResponseHasAeth(uint8_t op)
+{
+    return op == READ_RESPONSE_FIRST || op == READ_RESPONSE_LAST || op == READ_RESPONSE_ONLY;
 }
 } // namespace RdmaOpcode
 

@@ -100,7 +100,16 @@ RdmaQueuePair::GetTypeId()
                           "(NicEntropy > 1); 1 = per-packet spraying",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaQueuePair::m_entropyBurst),
-                          MakeUintegerChecker<uint32_t>(1, 1U << 20));
+                          MakeUintegerChecker<uint32_t>(1, 1U << 20))
+            .AddAttribute("MaxRdAtomic",
+                          "Outstanding RDMA READ requests a queue pair may have (count; "
+                          "ibv_qp_attr.max_rd_atomic of ibv_modify_qp(3)): a READ posted "
+                          "while this many are not complete waits, with everything posted "
+                          "after it, until one completes. Default 16: max_qp_rd_atom of "
+                          "NVIDIA ConnectX (mlx5) adapters as `ibv_devinfo -v` reports it",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_maxRdAtomic),
+                          MakeUintegerChecker<uint32_t>(1, 255));
     return tid;
 }
 
@@ -115,11 +124,27 @@ RdmaQueuePair::RdmaQueuePair()
       m_recovery(GO_BACK_N),
       m_reorderThreshold(64),
       m_nicEntropy(1),
-      m_entropyBurst(1)
+      m_entropyBurst(1),
+      m_maxRdAtomic(16)
 {
 }
 
 RdmaQueuePair::~RdmaQueuePair() = default;
+
+RdmaQueuePair::Reply
+RdmaQueuePair::ReceiveReadRequest(uint32_t wirePsn, uint64_t dmaLength, bool ceMarked, Time now)
+{
+    bool respond = false;
+    uint64_t firstPsn = 0;
+    uint32_t msn = 0;
+    Reply r =
+        m_responder.ReceiveReadRequest(wirePsn, dmaLength, ceMarked, now, respond, firstPsn, msn);
+    if (respond)
+    {
+        m_requester.QueueReadResponse(firstPsn, dmaLength, msn);
+    }
+    return r;
+}
 
 void
 RdmaQueuePair::NotifyConstructionCompleted()

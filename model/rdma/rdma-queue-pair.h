@@ -99,6 +99,33 @@ class RdmaQueuePair : public Object
         m_requester.PostWrite(messageId, bytes, tag, kind);
     }
 
+    /// Post an RDMA READ of `bytes` bytes (0 allowed) from the peer (RdmaRequester::PostRead).
+    void PostRead(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
+    {
+        m_requester.PostRead(messageId, bytes, tag, kind);
+    }
+
+    /**
+     * A READ request (24-bit wire PSN, RETH DMA length \p dmaLength) arrived at this
+     * queue pair's responder half: queues its responses (sent as this queue pair's
+     * data) and \return the NAK to send, or nothing, and whether a CNP is due.
+     */
+    Reply ReceiveReadRequest(uint32_t wirePsn, uint64_t dmaLength, bool ceMarked, Time now);
+
+    /// A READ response of \p payloadBytes arrived: \return whether a CNP is due.
+    bool ReceiveReadResponse(uint32_t wirePsn, uint32_t payloadBytes, bool ceMarked, Time now)
+    {
+        const bool cnp = m_responder.TakeCnp(ceMarked, now);
+        m_requester.ReceiveReadResponse(wirePsn, payloadBytes, now);
+        return cnp;
+    }
+
+    /// READ response payload bytes received in order by this queue pair's READs.
+    uint64_t GetReadBytes() const
+    {
+        return m_requester.GetReadBytes();
+    }
+
     bool HasDataToSend() const
     {
         return m_requester.HasDataToSend();
@@ -316,6 +343,7 @@ class RdmaQueuePair : public Object
     uint32_t m_reorderThreshold;
     uint32_t m_nicEntropy;
     uint32_t m_entropyBurst;
+    uint32_t m_maxRdAtomic; //!< MaxRdAtomic: outstanding READ requests at most
 
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;

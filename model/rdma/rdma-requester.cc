@@ -80,26 +80,32 @@ RdmaRequester::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8
     m.id = messageId;
     m.tag = tag;
     m.bytes = bytes;
-    m.firstPsn = m_endPsn;
-    m.endPsn = m_endPsn + (bytes + mtu - 1) / mtu;
+    m.firstPsn = m_postedEndPsn;
+    m.endPsn = m_postedEndPsn + (bytes + mtu - 1) / mtu;
     m.postTime = FabricSimulator::Now();
     m.kind = kind;
-    m_endPsn = m.endPsn;
     m_messages.push_back(m);
+    // Admitted at once unless a READ beyond MaxRdAtomic waits before it.
+    if (m_endPsn == m_postedEndPsn)
+    {
+        m_endPsn = m.endPsn;
+    }
+    m_postedEndPsn = m.endPsn;
     m_qp.NotifyWake();
 }
 
 bool
 RdmaRequester::HasDataToSend() const
 {
-    return m_retxPending || m_nextPsn < m_endPsn;
+    return m_pending != 0 || m_nextPsn < m_endPsn;
 }
 
 bool
 RdmaRequester::IsWindowBlocked() const
 {
-    // A selective retransmission fills the hole that holds the window: never blocked.
-    if (!m_cc || m_nextPsn == m_unaPsn || m_retxPending)
+    // A selective retransmission fills the hole that holds the window, READ responses
+    // are the peer's requests' answers: never blocked.
+    if (!m_cc || m_nextPsn == m_unaPsn || m_pending != 0)
     {
         return false; // one packet may always be in flight
     }
@@ -140,6 +146,10 @@ RdmaRequester::MakeSegment(uint64_t psn) const
 {
     const uint32_t mtu = m_qp.m_mtu;
     const RdmaMessage* m = MessageOf(psn);
+    if (__builtin_expect(m->isRead, false))
+    {
+        return MakeReadRequest(*m, psn);
+    }
     RdmaSegment s;
     s.psn = psn;
     uint64_t index = psn - m->firstPsn;
@@ -163,7 +173,13 @@ RdmaRequester::RecordSendTime(uint64_t psn, Time now)
     // Remember the send time for RTT samples; the ring holds [una, next).
     if (psn - m_unaPsn >= m_sendTimes.size())
     {
-        std::vector<int64_t> grown(m_sendTimes.size() * 2, 0);
+        // (A READ's request moves next past all its response PSNs: it may grow more.)
+        std::size_t size = m_sendTimes.size() * 2;
+        while (psn - m_unaPsn >= size)
+        {
+            size *= 2;
+        }
+        std::vector<int64_t> grown(size, 0);
         for (uint64_t p = m_unaPsn; p < m_nextPsn; ++p)
         {
             grown[p & (grown.size() - 1)] = m_sendTimes[p & (m_sendTimes.size() - 1)];
@@ -178,18 +194,23 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 {
     NS_ASSERT(HasDataToSend());
     RdmaSegment s;
-    if (m_retxPending && m_retxPsn >= m_unaPsn && m_retxPsn < m_nextPsn)
+    if ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn && m_retxPsn < m_nextPsn)
     {
         // Selective repeat: resend only the PSN the responder NAKed.
         s = MakeSegment(m_retxPsn);
         s.retransmission = true;
-        m_retxPending = false;
+        m_pending &= ~PENDING_RETX;
         m_retransmitted++;
         RecordSendTime(s.psn, now);
     }
+    else if (__builtin_expect((m_pending & PENDING_READ_RESPONSE) != 0, false))
+    {
+        m_pending &= ~PENDING_RETX;
+        return NextReadResponse(now, wireBytes);
+    }
     else
     {
-        m_retxPending = false;
+        m_pending = 0;
         s = MakeSegment(m_nextPsn);
         s.retransmission = m_nextPsn < m_maxSentPsn;
         if (s.retransmission)
@@ -197,22 +218,55 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
             m_retransmitted++;
         }
         RecordSendTime(m_nextPsn, now);
-        m_nextPsn++;
+        // A READ request consumes the PSNs of all its responses (IBTA vol. 1 ch. 9).
+        if (__builtin_expect(s.opcode == RdmaOpcode::READ_REQUEST, false))
+        {
+            m_readRetries += s.retransmission;
+            m_nextPsn = MessageOf(m_nextPsn)->endPsn;
+        }
+        else
+        {
+            m_nextPsn++;
+        }
         m_maxSentPsn = std::max(m_maxSentPsn, m_nextPsn);
     }
+    s.entropy = NextEntropy();
+    ChargePacing(now, wireBytes, s.payloadBytes);
+    // AckReq on the packet that fills the window, as well as on a message's last: the
+    // requester must wait for an ACK now, and a coalescing responder (AckInterval,
+    // AckCoalescingTime) answers an AckReq at once instead of after its coalescing time.
+    // IBTA lets a requester set AckReq on any request packet; hfi1 sets it when it sends
+    // one packet and waits (RVT_S_SEND_ONE), Falcon when its window is at most 2.
+    s.ackRequest = s.ackRequest || IsWindowBlocked();
+    if (m_rtoDeadline.IsZero())
+    {
+        RestartTimer();
+    }
+    return s;
+}
+
+inline uint16_t
+RdmaRequester::NextEntropy()
+{
     // NIC-driven spraying: cycle over NicEntropy source ports in the dynamic range.
     const uint32_t nicEntropy = m_qp.m_nicEntropy;
+    uint16_t entropy;
     if (nicEntropy > 1)
     {
         uint64_t slot = (m_packetsSent / m_qp.m_entropyBurst) % nicEntropy;
-        s.entropy = static_cast<uint16_t>(0xC000 | ((m_qp.m_entropy + slot) & 0x3FFF));
+        entropy = static_cast<uint16_t>(0xC000 | ((m_qp.m_entropy + slot) & 0x3FFF));
     }
     else
     {
-        s.entropy = m_qp.m_entropy;
+        entropy = m_qp.m_entropy;
     }
     m_packetsSent++;
+    return entropy;
+}
 
+inline void
+RdmaRequester::ChargePacing(Time now, uint32_t wireBytes, uint32_t payloadBytes)
+{
     // Pacing at the controller's rate, charged with the packet's bytes on the wire.
     const uint64_t rateBps = m_cc ? m_cc->GetRateBps() : 0;
     if (rateBps > 0 && rateBps < m_lineRateBps)
@@ -234,19 +288,8 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
     }
     if (m_cc)
     {
-        m_cc->OnPacketSent(s.payloadBytes);
+        m_cc->OnPacketSent(payloadBytes);
     }
-    // AckReq on the packet that fills the window, as well as on a message's last: the
-    // requester must wait for an ACK now, and a coalescing responder (AckInterval,
-    // AckCoalescingTime) answers an AckReq at once instead of after its coalescing time.
-    // IBTA lets a requester set AckReq on any request packet; hfi1 sets it when it sends
-    // one packet and waits (RVT_S_SEND_ONE), Falcon when its window is at most 2.
-    s.ackRequest = s.ackRequest || IsWindowBlocked();
-    if (m_rtoDeadline.IsZero())
-    {
-        RestartTimer();
-    }
-    return s;
 }
 
 void
@@ -258,6 +301,10 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
                           const IntHeader* ackInt)
 {
     uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (__builtin_expect(m_readsAdmitted != 0, false))
+    {
+        psn = CapAckAtRead(psn); // never past a READ's missing responses
+    }
     if (psn + 1 <= m_unaPsn || psn >= m_maxSentPsn)
     {
         return; // old or impossible
@@ -277,9 +324,9 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     {
         m_nextPsn = m_unaPsn;
     }
-    if (m_retxPending && m_retxPsn < m_unaPsn)
+    if ((m_pending & PENDING_RETX) != 0 && m_retxPsn < m_unaPsn)
     {
-        m_retxPending = false; // the hole was filled by the original after all
+        m_pending &= ~PENDING_RETX; // the hole was filled by the original after all
     }
     m_consecutiveTimeouts = 0;
     if (m_cc)
@@ -298,6 +345,11 @@ RdmaRequester::ReceiveNak(uint32_t wirePsn)
     if (expected < m_unaPsn || expected > m_maxSentPsn)
     {
         return;
+    }
+    if (__builtin_expect(m_readsAdmitted != 0, false))
+    {
+        // Not past a READ whose responses are missing: re-issue it from there.
+        expected = std::min(expected, ReadBarrier());
     }
     m_qp.m_recoveryOps->OnNak(*this, expected);
     if (m_cc)
@@ -323,7 +375,7 @@ RdmaRequester::ResendOnly(uint64_t psn)
     m_nextPsn = std::max(m_nextPsn, m_unaPsn);
     if (psn < m_nextPsn)
     {
-        m_retxPending = true;
+        m_pending |= PENDING_RETX;
         m_retxPsn = psn;
     }
 }
@@ -344,6 +396,11 @@ RdmaRequester::CompleteMessages()
     {
         RdmaMessage m = m_messages.front();
         m_messages.pop_front();
+        if (__builtin_expect(m.isRead, false))
+        {
+            m_readsAdmitted--;
+            AdmitWaiting();
+        }
         m_qp.NotifySent(m);
     }
 }
@@ -390,12 +447,240 @@ RdmaRequester::Timeout()
     m_timeouts++;
     m_consecutiveTimeouts++;
     m_nextPsn = m_unaPsn;
-    m_retxPending = false;
+    m_pending &= ~PENDING_RETX;
     if (m_cc)
     {
         m_cc->OnTimeout();
     }
     WakeIfData();
+}
+
+// ---- RDMA READ ----
+
+void
+RdmaRequester::PostRead(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    const uint32_t mtu = m_qp.m_mtu;
+    RdmaMessage m;
+    m.id = messageId;
+    m.tag = tag;
+    m.bytes = bytes;
+    m.firstPsn = m_postedEndPsn;
+    // One PSN per response packet; a zero-length READ has one (empty) response.
+    m.endPsn = m_postedEndPsn + std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    m.postTime = FabricSimulator::Now();
+    m.kind = kind;
+    m.isRead = true;
+    m_messages.push_back(m);
+    if (m_endPsn == m_postedEndPsn && m_readsAdmitted < m_qp.m_maxRdAtomic)
+    {
+        m_endPsn = m.endPsn;
+        m_readsAdmitted++;
+    }
+    m_postedEndPsn = m.endPsn;
+    m_qp.NotifyWake();
+}
+
+void
+RdmaRequester::AdmitWaiting()
+{
+    // The send queue is in order: a READ over the limit holds what was posted after it.
+    while (m_endPsn < m_postedEndPsn)
+    {
+        const RdmaMessage* m = MessageOf(m_endPsn);
+        if (m->isRead)
+        {
+            if (m_readsAdmitted >= m_qp.m_maxRdAtomic)
+            {
+                break;
+            }
+            m_readsAdmitted++;
+        }
+        m_endPsn = m->endPsn;
+    }
+}
+
+RdmaSegment
+RdmaRequester::MakeReadRequest(const RdmaMessage& m, uint64_t psn) const
+{
+    // A re-issued READ asks for the rest of the message from the first missing
+    // response: its RETH's address and length move on by the bytes already received.
+    RdmaSegment s;
+    s.psn = psn;
+    s.opcode = RdmaOpcode::READ_REQUEST;
+    s.offset = (psn - m.firstPsn) * m_qp.m_mtu;
+    s.messageBytes = m.bytes > s.offset ? m.bytes - s.offset : 0;
+    s.payloadBytes = 0;
+    return s;
+}
+
+uint64_t
+RdmaRequester::ReadBarrier() const
+{
+    for (const RdmaMessage& m : m_messages)
+    {
+        if (m.isRead && m.endPsn > m_unaPsn)
+        {
+            return std::max(m_unaPsn, m.firstPsn);
+        }
+    }
+    return UINT64_MAX;
+}
+
+uint64_t
+RdmaRequester::CapAckAtRead(uint64_t psn)
+{
+    const uint64_t barrier = ReadBarrier();
+    if (psn < barrier)
+    {
+        return psn;
+    }
+    // The responder processed the READ (an ACK of a later packet can overtake its
+    // responses, which go out as data): apply the rest once the responses are in.
+    m_deferredAckPsn = std::max(m_deferredAckPsn, psn + 1);
+    return barrier - 1; // below m_unaPsn if barrier is m_unaPsn: nothing acknowledged
+}
+
+void
+RdmaRequester::ReceiveReadResponse(uint32_t wirePsn, uint32_t payloadBytes, Time now)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    const uint64_t expected = ReadBarrier();
+    if (psn < expected || psn >= m_maxSentPsn)
+    {
+        return; // a duplicate (already received), or no READ waits for it
+    }
+    if (psn != expected)
+    {
+        // Responses come in PSN order: the ones from expected on are lost (or their
+        // request was). Everything before expected is implicitly acknowledged (the
+        // responder handled the READ); re-issue the READ from expected, once.
+        m_unaPsn = expected;
+        if (m_readRetryPsn != expected)
+        {
+            m_readRetryPsn = expected;
+            GoBackTo(expected);
+        }
+        m_consecutiveTimeouts = 0;
+        CompleteMessages();
+        RestartTimer();
+        WakeIfData();
+        return;
+    }
+    // In order: acknowledges everything up to it (IBTA's implied acknowledgement).
+    m_unaPsn = psn + 1;
+    if (m_nextPsn < m_unaPsn)
+    {
+        m_nextPsn = m_unaPsn;
+    }
+    if (m_readRetryPsn != UINT64_MAX && m_readRetryPsn < m_unaPsn)
+    {
+        m_readRetryPsn = UINT64_MAX;
+    }
+    if ((m_pending & PENDING_RETX) != 0 && m_retxPsn < m_unaPsn)
+    {
+        m_pending &= ~PENDING_RETX;
+    }
+    m_readBytes += payloadBytes;
+    m_consecutiveTimeouts = 0;
+    CompleteMessages();
+    if (m_deferredAckPsn != 0)
+    {
+        const uint64_t acked = m_deferredAckPsn - 1;
+        m_deferredAckPsn = 0;
+        if (acked >= m_unaPsn)
+        {
+            ReceiveAck(static_cast<uint32_t>(acked & RDMA_PSN_MASK), now);
+            return; // (which restarts the timer and wakes)
+        }
+    }
+    RestartTimer();
+    WakeIfData();
+}
+
+void
+RdmaRequester::QueueReadResponse(uint64_t firstPsn, uint64_t bytes, uint32_t msn)
+{
+    const uint32_t mtu = m_qp.m_mtu;
+    while (!m_readResponses.empty() && m_readResponses.back().firstPsn >= firstPsn)
+    {
+        m_readResponses.pop_back();
+    }
+    if (!m_readResponses.empty() && m_readResponses.back().endPsn > firstPsn)
+    {
+        m_readResponses.back().endPsn = firstPsn;
+        if (m_readResponses.back().nextPsn >= firstPsn)
+        {
+            m_readResponses.pop_back();
+        }
+    }
+    ReadResponseJob j;
+    j.firstPsn = firstPsn;
+    j.nextPsn = firstPsn;
+    j.endPsn = firstPsn + std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    j.bytes = bytes;
+    j.msn = msn;
+    m_readResponses.push_back(j);
+    m_pending |= PENDING_READ_RESPONSE;
+    m_qp.NotifyWake();
+}
+
+RdmaSegment
+RdmaRequester::NextReadResponse(Time now, uint32_t wireBytes)
+{
+    const uint32_t mtu = m_qp.m_mtu;
+    ReadResponseJob& j = m_readResponses.front();
+    const uint64_t index = j.nextPsn - j.firstPsn;
+    const uint64_t packets = std::max<uint64_t>(1, (j.bytes + mtu - 1) / mtu);
+    RdmaSegment s;
+    s.psn = j.nextPsn;
+    s.offset = index * mtu;
+    s.payloadBytes =
+        j.bytes > s.offset ? static_cast<uint32_t>(std::min<uint64_t>(mtu, j.bytes - s.offset)) : 0;
+    s.messageBytes = j.bytes;
+    s.msn = j.msn;
+    const bool first = index == 0;
+    const bool last = index + 1 == packets;
+    s.opcode = first && last ? RdmaOpcode::READ_RESPONSE_ONLY
+               : first       ? RdmaOpcode::READ_RESPONSE_FIRST
+               : last        ? RdmaOpcode::READ_RESPONSE_LAST
+                             : RdmaOpcode::READ_RESPONSE_MIDDLE;
+    if (++j.nextPsn >= j.endPsn)
+    {
+        m_readResponses.pop_front();
+        if (m_readResponses.empty())
+        {
+            m_pending &= ~PENDING_READ_RESPONSE;
+        }
+    }
+    m_readResponsesSent++;
+    s.entropy = NextEntropy();
+    ChargePacing(now, wireBytes, s.payloadBytes);
+    return s;
+}
+
+uint64_t
+RdmaRequester::GetReadBytes() const
+{
+    return m_readBytes;
+}
+
+uint64_t
+RdmaRequester::GetReadRetries() const
+{
+    return m_readRetries;
+}
+
+uint64_t
+RdmaRequester::GetReadResponsesSent() const
+{
+    return m_readResponsesSent;
+}
+
+uint32_t
+RdmaRequester::GetOutstandingReads() const
+{
+    return m_readsAdmitted;
 }
 
 uint64_t

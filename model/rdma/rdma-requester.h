@@ -33,11 +33,13 @@ struct RdmaSegment
     uint64_t offset{0};         //!< byte offset in the message (the RETH VA of this packet)
     bool retransmission{false}; //!< this PSN was sent before
     uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
+    uint32_t msn{0};            //!< READ response with an AETH: the MSN it carries
 };
 
 /**
  * \ingroup ai-fabric
- * A message posted on a queue pair (an RDMA WRITE with immediate).
+ * A message posted on a queue pair (an RDMA WRITE with immediate, or an RDMA READ:
+ * isRead, whose PSNs are those of its response packets).
  */
 struct RdmaMessage
 {
@@ -48,6 +50,7 @@ struct RdmaMessage
     uint64_t endPsn{0};   //!< one past the PSN of its last packet
     Time postTime;        //!< when the application posted it
     uint8_t kind{0};      //!< application-defined kind (for output)
+    bool isRead{false};   //!< an RDMA READ: the peer's responses bring the bytes here
 };
 
 /**
@@ -61,6 +64,16 @@ struct RdmaMessage
  * by going back to the oldest unacknowledged PSN. The congestion controller sets
  * the pacing rate and the window. With NicEntropy > 1 the UDP source port of data
  * packets cycles over that many values (one per EntropyBurst packets).
+ *
+ * RDMA READ (IBTA vol. 1 chapter 9): a READ request is one packet (BTH + RETH) at
+ * the message's first PSN, and the request consumes as many PSNs as the response has
+ * packets; the responses (with those PSNs) are its acknowledgement. At most
+ * MaxRdAtomic READs are outstanding: a READ beyond that, and everything posted after
+ * it, waits (the send queue is in order). A response beyond the one expected, a NAK,
+ * or the timer re-issues the READ from the first missing PSN (go-back-N). An ACK or
+ * NAK never acknowledges past a READ whose responses have not all arrived (an ACK of
+ * a later WRITE waits for them). The responder half's READ responses are sent from
+ * here too (QueueReadResponse), paced as data, outside the window.
  *
  * Part of RdmaQueuePair (a member, not an Object): it reads the queue pair's
  * attributes and reports completions and wake-ups through it.
@@ -97,6 +110,24 @@ class RdmaRequester
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();
 
+    // ---- RDMA READ ----
+    /// Post an RDMA READ of `bytes` bytes (0 allowed) from the peer under the given id.
+    void PostRead(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind);
+    /// A READ response packet of \p payloadBytes arrived (24-bit wire PSN).
+    void ReceiveReadResponse(uint32_t wirePsn, uint32_t payloadBytes, Time now);
+    /// Send the responses to a READ (the responder half's): PSNs from \p firstPsn,
+    /// \p bytes bytes, AETH MSN \p msn. Queued responses at or beyond \p firstPsn
+    /// are dropped first (a duplicate request re-executes the READ from there).
+    void QueueReadResponse(uint64_t firstPsn, uint64_t bytes, uint32_t msn);
+    /// READ response payload bytes accepted in order (bytes the READs brought here).
+    uint64_t GetReadBytes() const;
+    /// READ requests re-issued after a gap in the responses, a NAK or a timeout.
+    uint64_t GetReadRetries() const;
+    /// READ response packets sent (the responder half's).
+    uint64_t GetReadResponsesSent() const;
+    /// READs admitted (within MaxRdAtomic) and not complete.
+    uint32_t GetOutstandingReads() const;
+
     // What an RdmaRecoveryOps does with a NAK that acknowledged everything below psn.
     /// Resend everything from psn on (go-back-N).
     void GoBackTo(uint64_t psn);
@@ -123,6 +154,22 @@ class RdmaRequester
     RdmaSegment MakeSegment(uint64_t psn) const;
     /// Record the send time of psn in the ring of [una, next) send times.
     void RecordSendTime(uint64_t psn, Time now);
+    /// The entropy of the next data packet (NicEntropy cycling).
+    uint16_t NextEntropy();
+    /// Charge pacing (at the controller's rate) and the controller with one packet.
+    void ChargePacing(Time now, uint32_t wireBytes, uint32_t payloadBytes);
+    /// The READ request segment of \p m re-issued from \p psn.
+    RdmaSegment MakeReadRequest(const RdmaMessage& m, uint64_t psn) const;
+    /// The next READ response packet (m_readResponses' front).
+    RdmaSegment NextReadResponse(Time now, uint32_t wireBytes);
+    /// Admit the posted messages waiting behind the MaxRdAtomic limit that now fit.
+    void AdmitWaiting();
+    /// The first PSN an ACK or NAK may not acknowledge: the first missing response
+    /// PSN of the oldest incomplete READ already sent (UINT64_MAX if none).
+    uint64_t ReadBarrier() const;
+    /// \p psn capped so that it acknowledges nothing at or past ReadBarrier (an ACK
+    /// beyond is remembered and applied once the READ's responses are in).
+    uint64_t CapAckAtRead(uint64_t psn);
 
     // What the NIC's round robin reads of each active queue pair per frame
     // (HasDataToSend, CanSend, IsWindowBlocked, GetNextSendTime): first and together.
@@ -132,7 +179,12 @@ class RdmaRequester
     Time m_nextAvail;                     //!< pacing: earliest time of the next packet
     uint64_t m_ccWindowBytes{UINT64_MAX}; //!< m_cc's window, refreshed at each change
     Ptr<RdmaCongestionControl> m_cc;
-    bool m_retxPending{false}; //!< selective repeat: m_retxPsn must be resent
+    /// What besides new data there is to send: PENDING_RETX (selective repeat: m_retxPsn
+    /// must be resent) and PENDING_READ_RESPONSE (m_readResponses); one test for both
+    uint8_t m_pending{0};
+    static constexpr uint8_t PENDING_RETX = 1;
+    static constexpr uint8_t PENDING_READ_RESPONSE = 2;
+    uint32_t m_readsAdmitted{0}; //!< READs admitted and not complete (0: no READ cost)
 
     RdmaQueuePair& m_qp; //!< the queue pair this half belongs to
 
@@ -151,6 +203,24 @@ class RdmaRequester
     uint32_t m_consecutiveTimeouts{0};
     uint64_t m_retxPsn{0};
     uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
+
+    /// A READ the responder half answers: PSNs [nextPsn, endPsn) still to send.
+    struct ReadResponseJob
+    {
+        uint64_t firstPsn{0}; //!< PSN of the first response (the request's)
+        uint64_t nextPsn{0};  //!< next response PSN to send
+        uint64_t endPsn{0};   //!< one past the last
+        uint64_t bytes{0};    //!< the request's DMA length
+        uint32_t msn{0};      //!< AETH MSN
+    };
+
+    uint64_t m_postedEndPsn{0};          //!< one past the last PSN posted (m_endPsn: admitted)
+    uint64_t m_deferredAckPsn{0};        //!< an ACK beyond a READ's missing responses (+1; 0: none)
+    uint64_t m_readRetryPsn{UINT64_MAX}; //!< PSN a READ was last re-issued from
+    uint64_t m_readBytes{0};
+    uint64_t m_readRetries{0};
+    uint64_t m_readResponsesSent{0};
+    std::deque<ReadResponseJob> m_readResponses; //!< responses to send, in PSN order
 };
 
 } // namespace ns3

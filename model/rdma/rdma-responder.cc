@@ -224,6 +224,103 @@ RdmaResponder::ReceiveData(uint32_t wirePsn,
     return reply;
 }
 
+bool
+RdmaResponder::TakeCnp(bool ceMarked, Time now)
+{
+    if (ceMarked && (!m_cnpSent || now - m_lastCnp >= m_qp.m_cnpInterval))
+    {
+        m_cnpSent = true;
+        m_lastCnp = now;
+        return true;
+    }
+    return false;
+}
+
+RdmaReply
+RdmaResponder::ReceiveReadRequest(uint32_t wirePsn,
+                                  uint64_t dmaLength,
+                                  bool ceMarked,
+                                  Time now,
+                                  bool& respond,
+                                  uint64_t& firstPsn,
+                                  uint32_t& msn)
+{
+    const bool cnp = TakeCnp(ceMarked, now);
+    const uint64_t psn = UnwrapPsn(wirePsn, m_ePsn);
+    const uint32_t mtu = m_qp.m_mtu;
+    RdmaReply reply;
+    respond = false;
+    if (psn < m_ePsn)
+    {
+        // A duplicate: the requester re-issued it (responses lost). Execute it again
+        // from its PSN, with the current MSN (IBTA vol. 1 ch. 9: duplicate READs are
+        // re-executed, not ignored).
+        m_duplicates++;
+        m_spurious++;
+        m_readRequests++;
+        respond = true;
+        firstPsn = psn;
+        msn = m_msn & RDMA_PSN_MASK;
+    }
+    else if (psn > m_ePsn)
+    {
+        // Beyond the expected PSN: discarded; a NAK (once) makes the requester go back.
+        m_outOfOrder++;
+        m_maxReorder = std::max(m_maxReorder, psn - m_ePsn);
+        if (!m_nakOutstanding)
+        {
+            reply = NakExpected();
+        }
+    }
+    else
+    {
+        // Expected: consumes one PSN per response packet; the responses acknowledge
+        // every request before it (no ACK of those is due any more).
+        uint32_t& slot = m_rxRing[psn & (m_rxRing.size() - 1)];
+        if (slot != 0)
+        {
+            m_spurious++; // go-back-N: it had arrived before and was discarded
+            slot = 0;
+        }
+        const uint64_t packets = std::max<uint64_t>(1, (dmaLength + mtu - 1) / mtu);
+        m_ePsn += packets;
+        m_nakOutstanding = false;
+        m_unackedPackets = 0;
+        m_msn++;
+        m_readRequests++;
+        respond = true;
+        firstPsn = psn;
+        msn = m_msn & RDMA_PSN_MASK;
+        // Selective repeat: packets held beyond the READ are in order now.
+        const uint64_t mask = m_rxRing.size() - 1;
+        while (m_rxAbove > 0)
+        {
+            uint32_t& next = m_rxRing[m_ePsn & mask];
+            if (next == 0)
+            {
+                break;
+            }
+            const uint32_t v = next;
+            next = 0;
+            m_rxAbove--;
+            m_ePsn++;
+            Consume(v & ~RX_LAST, (v & RX_LAST) != 0);
+        }
+        if (m_unackedPackets > 0)
+        {
+            // Acknowledged at once (the ACK may overtake the responses: the requester
+            // holds an ACK beyond a READ until its responses are in).
+            m_unackedPackets = 0;
+            m_acksSent++;
+            reply.response = RdmaReply::Response::ACK;
+            reply.ackPsn = (m_ePsn - 1) & RDMA_PSN_MASK;
+            reply.msn = m_msn & RDMA_PSN_MASK;
+        }
+    }
+    reply.cnp = cnp;
+    return reply;
+}
+
 RdmaReply
 RdmaResponder::ReceiveExpected(uint32_t& slot,
                                uint32_t payloadBytes,

@@ -81,6 +81,32 @@ class RdmaResponder
                           bool ceMarked,
                           Time now);
 
+    /**
+     * An RDMA READ request for \p dmaLength bytes arrived (IBTA vol. 1 chapter 9): at the
+     * expected PSN it consumes one PSN per response packet and is answered with
+     * responses from its PSN (\p respond true; \p firstPsn, \p msn: what they
+     * carry); a duplicate (below the expected PSN) is answered again from its PSN;
+     * one beyond the expected PSN is discarded and NAKed (PSN sequence error, once),
+     * whatever the recovery scheme. \p cnp: whether a CNP is due (\p ceMarked).
+     * \return the NAK to send, or nothing
+     */
+    RdmaReply ReceiveReadRequest(uint32_t wirePsn,
+                                 uint64_t dmaLength,
+                                 bool ceMarked,
+                                 Time now,
+                                 bool& respond,
+                                 uint64_t& firstPsn,
+                                 uint32_t& msn);
+    /// A READ response arrived at this queue pair (the requester's side) \p ceMarked
+    /// at \p now: whether a CNP is due (at most one per CnpInterval, as for data).
+    bool TakeCnp(bool ceMarked, Time now);
+
+    /// READ requests answered (duplicates included).
+    uint64_t GetReadRequests() const
+    {
+        return m_readRequests;
+    }
+
     // What an RdmaRecoveryOps does with a packet beyond the expected PSN.
     /// Remember that psn arrived and was discarded; counts a spurious arrival if
     /// it had arrived before.
@@ -171,6 +197,7 @@ class RdmaResponder
     uint64_t m_spurious{0};
     uint64_t m_naksSent{0};
     uint64_t m_maxReorder{0};
+    uint64_t m_readRequests{0}; //!< GetReadRequests
 };
 
 } // namespace ns3

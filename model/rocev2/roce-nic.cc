@@ -506,6 +506,13 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
         v.imm = static_cast<uint32_t>(s.psn);
         v.frameBytes += ImmHeader::SIZE;
     }
+    if (__builtin_expect(RdmaOpcode::ReadResponseHasAeth(s.opcode), false))
+    {
+        v.hasAeth = true;
+        v.aethSyndrome = AethHeader::ResponderSyndrome(false);
+        v.aethMsn = s.msn;
+        v.frameBytes += AethHeader::SIZE;
+    }
     if (m_intEnabled)
     {
         // Its bytes now, with an empty INT block: the switches write into them.
@@ -620,7 +627,9 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         FabricSimulator::Now(),
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
         DecodeEchoHops(ipId),
-        view.becn);
+        view.becn,
+        nullptr,
+        view.rethDmaLen);
     m_echoTtl = RoceFrame::INITIAL_TTL;
 }
 
@@ -664,7 +673,8 @@ RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
         op == RdmaOpcode::ACKNOWLEDGE ? DecodeEchoDelaySteps(ipId) : 0,
         DecodeEchoHops(ipId),
         view.becn,
-        op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr);
+        op == RdmaOpcode::ACKNOWLEDGE && hasInt ? &h : nullptr,
+        view.rethDmaLen);
     m_echoTtl = RoceFrame::INITIAL_TTL;
 }
 

@@ -147,6 +147,8 @@ def test_bad_enum_value_message(run):
         ("--qp-sharing=host", "--qp-sharing: 'host' is not one of flow, pair"),
         ("--checksums=2", "--checksums: '2' is not 0 or 1"),
         ("--ns3::FlowWorkload::QpSharing=1", "'1' is not allowed"),
+        ("--verb=send", "--verb: 'send' is not one of write, read"),
+        ("--ns3::RdmaQueuePair::MaxRdAtomic=0", "'0' is not allowed"),
     ],
 )
 def test_bad_values_are_exit_2(run, arg, part):
@@ -1604,3 +1606,33 @@ def test_training_timeline_covers_each_gpu_without_gaps(run, tmp_path, source_di
     gp = (out / "training-timeline.gp").read_text()
     assert gp.count("with boxxyerror") == 4  # compute and the tp, dp, pp waits
     assert len([l for l in gp.splitlines() if l.count(" ") == 3 and l[0].isdigit()]) == len(rows)
+
+
+def test_verb_read_moves_the_same_bytes_and_counts_them(run, tmp_path):
+    """--verb=read: the incast's receiver reads from the senders; fct.csv's src is the
+    reader (host 0), dst the host read from; summary.json read_bytes is every byte."""
+    out = tmp_path / "read"
+    r = run(*SMALL, "--verb=read", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["read_bytes"] == 2 * 10000
+    assert summary["messages"]["finished"] == 2
+    rows = (out / "fct.csv").read_text().splitlines()[1:]
+    assert {row.split(",")[1] for row in rows} == {"0"}, rows
+    write = tmp_path / "write"
+    r = run(*SMALL, f"--out={write}")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((write / "summary.json").read_text())["read_bytes"] == 0
+
+
+@pytest.mark.parametrize(
+    "flags, part",
+    [
+        (["--transport=tcp"], "--verb=read needs --transport=rdma"),
+        (["--workload=allreduce"], "--verb=read applies to the point-to-point workloads"),
+    ],
+)
+def test_verb_read_where_it_cannot_apply_is_exit_2(run, tmp_path, flags, part):
+    r = run(*SMALL, "--verb=read", *flags, f"--out={tmp_path}/o")
+    assert r.returncode == 2, r.stdout
+    assert part in r.stderr

@@ -473,3 +473,42 @@ def test_dctcp_acks_echo_ecn_ce_in_the_bth_becn_bit(ai_fabric_sim, tmp_path):
     summary, byte4, cnps = runs["dcqcn"]
     assert summary["ecn_marks"] > 0 and cnps > 0
     assert byte4 and all(b == 0 for b in byte4), "DCQCN ACKs carry no BECN"
+
+
+READ_FIELDS = ["frame.len", "infiniband.bth.opcode", "infiniband.bth.psn",
+               "infiniband.reth.dmalen", "infiniband.aeth.msn"]
+
+
+@needs_tshark
+@pytest.mark.parametrize("fabric", ["rocev2", "infiniband"])
+def test_read_request_and_responses_decode(ai_fabric_sim, tmp_path, fabric):
+    """--verb=read: host 0 reads from host 3 (--workload=incast --fanin=1: the bytes go
+    host 3 -> host 0, through leaf, spine, leaf). tshark decodes the READ request (opcode 0x0c, its RETH DMA length
+    the READ's size) and the responses at the request's PSN on: FIRST 0x0d, MIDDLE 0x0e,
+    LAST 0x0f with an AETH on first and last (MSN 1), and a one-packet READ's ONLY 0x10.
+    No ACK goes either way: the responses are the READ's acknowledgement."""
+    mtu = 1024 if fabric == "infiniband" else 1000
+    for size, ops in ((4 * mtu, [13, 14, 14, 15]), (mtu // 2, [16])):
+        out = tmp_path / f"{fabric}-{size}"
+        _sim(ai_fabric_sim, f"--fabric={fabric}", "--topology=leafspine", "--leaves=2",
+             "--spines=1", "--hosts-per-switch=2", "--workload=incast", "--fanin=1",
+             f"--bytes={size}B", f"--mtu={mtu}",
+             "--verb=read", "--pcap=1", "--pcap-nodes=host0", f"--out={out}")
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["read_bytes"] == size
+        rows = []
+        for pcap in sorted(out.glob("*.pcap")):
+            rows += [r for r in _tshark(pcap, READ_FIELDS, tmp_path)
+                     if r["infiniband.bth.opcode"]]
+        requests = [r for r in rows if r["infiniband.bth.opcode"] == "12"]
+        responses = [r for r in rows if r["infiniband.bth.opcode"] in ("13", "14", "15", "16")]
+        assert len(requests) == 1, rows
+        assert requests[0]["infiniband.reth.dmalen"] == str(size)
+        assert [int(r["infiniband.bth.opcode"]) for r in responses] == ops, rows
+        first = int(requests[0]["infiniband.bth.psn"])
+        assert [int(r["infiniband.bth.psn"]) for r in responses] == \
+            list(range(first, first + len(ops)))
+        for r in responses:
+            has_aeth = r["infiniband.bth.opcode"] != "14"
+            assert (r["infiniband.aeth.msn"] == "1") == has_aeth, r
+        assert not [r for r in rows if r["infiniband.bth.opcode"] == "17"], "no ACK"
