@@ -104,12 +104,31 @@ RailRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
         table.SetRoute(a, d, table.InternSinglePort(nic.peerPort));
         for (uint32_t sw : graph.GetSwitches())
         {
-            if (sw == a || graph.IsScaleUpSwitch(sw) || dist[sw] == TopologyGraph::UNREACHABLE)
+            if (sw == a || graph.IsScaleUpSwitch(sw))
             {
                 continue;
             }
             const auto& sp = graph.GetPorts(sw);
             ports.clear();
+            if (dist[sw] == TopologyGraph::UNREACHABLE)
+            {
+                // No scale-out path to the destination's rail (rail-only, another rail's
+                // leaf): down into the destination's server, whose crossbar delivers.
+                // PXN never sends traffic here; the entry completes the table (an
+                // InfiniBand Subnet Manager programs every LFT entry).
+                for (uint32_t p = 0; p < sp.size(); ++p)
+                {
+                    if (sp[p].peer == xbar(server) && graph.IsLinkUp(sp[p].link))
+                    {
+                        ports.push_back(p);
+                    }
+                }
+                if (!ports.empty())
+                {
+                    table.SetRoute(sw, d, table.InternPortSet(ports));
+                }
+                continue;
+            }
             for (uint32_t p = 0; p < sp.size(); ++p)
             {
                 if (!graph.IsHost(sp[p].peer) && !graph.IsScaleUpSwitch(sp[p].peer) &&
