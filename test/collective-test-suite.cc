@@ -826,7 +826,8 @@ class BadInputTest : public TestCase
             msg = e.what();
         }
         NS_TEST_ASSERT_MSG_NE(
-            msg.find("unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, ring, tree"),
+            msg.find(
+                "unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, hierring, ring, tree"),
             std::string::npos,
             msg);
         NS_TEST_ASSERT_MSG_NE(msg.find("butterfly"), std::string::npos, msg);

@@ -731,10 +731,17 @@ class RoutingEngineRegistryTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const std::vector<std::string>
-            expected{"dor", "ecmp", "ftree", "minhop", "minimal", "ugal", "updown", "valiant"};
+        const std::vector<std::string> expected{"dor",
+                                                "ecmp",
+                                                "ftree",
+                                                "minhop",
+                                                "minimal",
+                                                "rail",
+                                                "ugal",
+                                                "updown",
+                                                "valiant"};
         const auto names = RoutingEngineRegistry::GetNames();
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "eight engines");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "nine engines");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -753,7 +760,7 @@ class RoutingEngineRegistryTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(
             error,
-            "unknown routing engine 'ospf'; allowed: dor, ecmp, ftree, minhop, minimal, "
+            "unknown routing engine 'ospf'; allowed: dor, ecmp, ftree, minhop, minimal, rail, "
             "ugal, "
             "updown, valiant",
             "names the value and what is allowed");
