@@ -138,6 +138,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     // --chunk and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
     alg->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
     alg->SetAttribute("Channels", UintegerValue(c.channels));
+    // Server-aware algorithms (hierring) read the servers' size.
+    alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     m_transport->Attach(fabric, m_hosts);
     m_app = CreateObject<CollectiveApplication>();

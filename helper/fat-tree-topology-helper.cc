@@ -20,7 +20,8 @@ NS_OBJECT_ENSURE_REGISTERED(FatTreeTopologyHelper);
 static TopologyRegistration<FatTreeTopologyHelper> g_registration(
     "fattree",
     "k-ary three-tier fat-tree (Al-Fares et al. 2008)",
-    {{"k", "K"}});
+    {{"k", "K"}},
+    true);
 
 TypeId
 FatTreeTopologyHelper::GetTypeId()

@@ -18,7 +18,8 @@ NS_OBJECT_ENSURE_REGISTERED(LeafSpineTopologyHelper);
 static TopologyRegistration<LeafSpineTopologyHelper> g_registration(
     "leafspine",
     "two-tier leaf-spine (folded Clos)",
-    {{"leaves", "Leaves"}, {"spines", "Spines"}, {"hosts-per-switch", "HostsPerLeaf"}});
+    {{"leaves", "Leaves"}, {"spines", "Spines"}, {"hosts-per-switch", "HostsPerLeaf"}},
+    true);
 
 TypeId
 LeafSpineTopologyHelper::GetTypeId()

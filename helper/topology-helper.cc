@@ -5,6 +5,10 @@
 
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -42,7 +46,30 @@ TopologyHelper::GetTypeId()
                           "of the local ones; GlobalLinkDelay for the global ones).",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&TopologyHelper::m_fabricDelay),
-                          MakeTimeChecker());
+                          MakeTimeChecker())
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server (fat-tree, leaf-spine, rail): every G consecutive "
+                          "hosts are the GPUs of one server, joined by a scale-up crossbar; "
+                          "1 = plain one-NIC hosts.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TopologyHelper::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("ScaleUpRate",
+                          "Rate of every GPU-to-crossbar cable, per direction. Default 3600 "
+                          "Gb/s: NVLink 4 (H100 SXM), 18 links x 50 GB/s = 900 GB/s "
+                          "bidirectional per GPU (NVIDIA H100 datasheet), 450 GB/s = 3600 "
+                          "Gb/s each way.",
+                          DataRateValue(DataRate("3600Gbps")),
+                          MakeDataRateAccessor(&TopologyHelper::m_scaleUpRate),
+                          MakeDataRateChecker())
+            .AddAttribute("ScaleUpDelay",
+                          "Propagation delay of every GPU-to-crossbar cable. Default 150 ns: "
+                          "GPU -> crossbar -> GPU is then 2 x 150 ns plus the crossbar's "
+                          "forwarding latency (300 ns on RoCEv2), the ~0.6 us per NVLink "
+                          "step of NCCL's tuning model (hwLat, NVLink, ring LL).",
+                          TimeValue(NanoSeconds(150)),
+                          MakeTimeAccessor(&TopologyHelper::m_scaleUpDelay),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -78,9 +105,101 @@ TopologyHelper::SaturatingAdd(uint64_t a, uint64_t b)
     return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
 }
 
-Ptr<TopologyGraph>
-TopologyHelper::Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape)
+TopologyHelper::Size
+TopologyHelper::AddServerCounts(Size s) const
 {
+    if (m_gpusPerServer > 1)
+    {
+        s.switches = SaturatingAdd(s.switches, s.hosts / m_gpusPerServer);
+        s.cables = SaturatingAdd(s.cables, s.hosts);
+    }
+    return s;
+}
+
+Ptr<TopologyGraph>
+TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape) const
+{
+    const uint32_t gpus = m_gpusPerServer;
+    if (shape.type != "fattree" && shape.type != "leafspine" && shape.type != "rail")
+    {
+        throw std::invalid_argument("gpus per server = " + std::to_string(gpus) +
+                                    " is not allowed for a " + shape.type +
+                                    " (servers of more than one GPU: fattree, leafspine, rail)");
+    }
+    const uint32_t hosts = graph->GetNHosts();
+    if (hosts % gpus != 0)
+    {
+        throw std::invalid_argument(std::to_string(hosts) + " hosts are not whole servers of " +
+                                    std::to_string(gpus) +
+                                    " GPUs (gpus per server must divide the host count)");
+    }
+    if (m_scaleUpRate.GetBitRate() == 0)
+    {
+        throw std::invalid_argument("scale-up rate 0 is not allowed (must be positive)");
+    }
+    const uint32_t servers = hosts / gpus;
+    Ptr<TopologyGraph> g = Create<TopologyGraph>();
+    for (uint32_t node = 0; node < graph->GetNNodes(); ++node)
+    {
+        if (graph->IsHost(node))
+        {
+            g->AddHost(graph->GetGroup(node));
+        }
+        else
+        {
+            g->AddSwitch(graph->GetTier(node), graph->GetGroup(node), graph->GetIndex(node));
+        }
+    }
+    const uint32_t first = graph->GetNNodes();
+    for (uint32_t s = 0; s < servers; ++s)
+    {
+        g->AddSwitch(0, s, s);
+    }
+    // The NIC cables first, in GPU order: crossbar port j is GPU j's NIC.
+    std::vector<uint8_t> done(graph->GetNLinks(), 0);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const auto& ports = graph->GetPorts(graph->GetHosts()[h]);
+        if (ports.size() != 1)
+        {
+            throw std::invalid_argument("host " + std::to_string(h) + " has " +
+                                        std::to_string(ports.size()) +
+                                        " cables (a GPU's NIC has exactly one)");
+        }
+        const TopologyGraph::Link& l = graph->GetLink(ports[0].link);
+        g->AddLink(first + h / gpus, ports[0].peer, l.rate, l.delay);
+        done[ports[0].link] = 1;
+    }
+    for (uint32_t id = 0; id < graph->GetNLinks(); ++id)
+    {
+        if (!done[id])
+        {
+            const TopologyGraph::Link& l = graph->GetLink(id);
+            g->AddLink(l.a, l.b, l.rate, l.delay);
+        }
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        g->AddLink(g->GetHosts()[h], first + h / gpus, m_scaleUpRate, m_scaleUpDelay);
+    }
+    shape.gpusPerServer = gpus;
+    shape.servers = servers;
+    shape.firstScaleUpSwitch = first;
+    shape.routing = "rail";
+    std::ostringstream label;
+    label << shape.label << ", " << servers << " servers x " << gpus << " GPUs";
+    shape.label = label.str();
+    return g;
+}
+
+Ptr<TopologyGraph>
+TopologyHelper::Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& built) const
+{
+    TopologyGraph::Shape shape = built;
+    if (m_gpusPerServer > 1)
+    {
+        graph = AddServers(graph, shape);
+    }
     graph->SetShape(shape);
     graph->Validate();
     NS_LOG_INFO(graph->Describe());

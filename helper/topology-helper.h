@@ -20,8 +20,14 @@ class FabricTopology;
  * its switch-to-switch cables (Attributes), and Build(), which makes the graph.
  *
  * The families (FatTreeTopologyHelper, LeafSpineTopologyHelper, TorusTopologyHelper,
- * MeshTopologyHelper, DragonflyTopologyHelper) add their own shape Attributes. Code
- * that sets the links or builds a graph needs only this class.
+ * MeshTopologyHelper, DragonflyTopologyHelper, RailTopologyHelper) add their own shape
+ * Attributes. Code that sets the links or builds a graph needs only this class.
+ *
+ * GpusPerServer > 1 (fat-tree, leaf-spine and rail families) makes every G
+ * consecutive hosts one server: host i is GPU i % G of server i / G, cabled at
+ * ScaleUpRate to its server's crossbar (a switch of the fabric, lossless like the
+ * others), and the host's scale-out cable starts at the crossbar (crossbar port j is
+ * GPU j's NIC cable, port G + j its scale-up cable). --routing=auto is then "rail".
  */
 class TopologyHelper : public Object
 {
@@ -69,6 +75,14 @@ class TopologyHelper : public Object
      * \return a * b, or UINT64_MAX when the product does not fit
      */
     static uint64_t SaturatingMultiply(uint64_t a, uint64_t b);
+
+    /**
+     * What GetSize() counts with the servers added (GpusPerServer > 1): one crossbar
+     * per server and one scale-up cable per GPU.
+     * \param s the scale-out counts (every host a GPU's NIC)
+     * \return the counts with the servers
+     */
+    Size AddServerCounts(Size s) const;
     /**
      * \param a a count
      * \param b a count
@@ -93,12 +107,26 @@ class TopologyHelper : public Object
      * \param shape what built it (family, its parameters, a one-line label)
      * \return graph
      */
-    static Ptr<TopologyGraph> Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape);
+    Ptr<TopologyGraph> Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape) const;
 
-    DataRate m_hostRate;   //!< host-to-switch cable rate
-    Time m_hostDelay;      //!< host-to-switch cable delay
-    DataRate m_fabricRate; //!< switch-to-switch cable rate
-    Time m_fabricDelay;    //!< switch-to-switch cable delay
+    DataRate m_hostRate;         //!< host-to-switch cable rate
+    Time m_hostDelay;            //!< host-to-switch cable delay
+    DataRate m_fabricRate;       //!< switch-to-switch cable rate
+    Time m_fabricDelay;          //!< switch-to-switch cable delay
+    uint32_t m_gpusPerServer{1}; //!< GPUs per server (1 = plain hosts)
+    DataRate m_scaleUpRate;      //!< GPU-to-crossbar cable rate
+    Time m_scaleUpDelay;         //!< GPU-to-crossbar cable delay
+
+  private:
+    /**
+     * Replace every host of \p graph by a GPU of a server (GpusPerServer > 1): host i
+     * is GPU i % G of server i / G; its cable becomes the server crossbar's uplink
+     * (the GPU's NIC cable) and the GPU gets a scale-up cable to the crossbar.
+     * \param graph the scale-out graph the family built
+     * \param shape its shape; gains the servers and the "rail" routing
+     * \return the graph with the servers
+     */
+    Ptr<TopologyGraph> AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape) const;
 };
 
 } // namespace ns3

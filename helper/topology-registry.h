@@ -100,11 +100,21 @@ class TopologyRegistration
      * \param name the family's name (--topology)
      * \param help one line for --PrintHelp: what it is, with its source
      * \param flagAttributes (runner flag, helper Attribute) pairs that size it
+     * \param servers whether the family builds GPU servers (TopologyHelper
+     *        GpusPerServer): then --gpus-per-server, --scaleup-rate and
+     *        --scaleup-latency size it too
      */
     TopologyRegistration(const std::string& name,
                          const std::string& help,
-                         std::vector<std::pair<std::string, std::string>> flagAttributes)
+                         std::vector<std::pair<std::string, std::string>> flagAttributes,
+                         bool servers = false)
     {
+        if (servers)
+        {
+            flagAttributes.emplace_back("gpus-per-server", "GpusPerServer");
+            flagAttributes.emplace_back("scaleup-rate", "ScaleUpRate");
+            flagAttributes.emplace_back("scaleup-latency", "ScaleUpDelay");
+        }
         TopologyRegistry::Entry e;
         e.name = name;
         e.help = help;
@@ -128,7 +138,8 @@ class TopologyRegistration
             return helper->Build();
         };
         e.size = [configure](const TopologyRegistry::FlagReader& flag) {
-            return configure(flag)->GetSize();
+            Ptr<T> helper = configure(flag);
+            return helper->AddServerCounts(helper->GetSize());
         };
         TopologyRegistry::Add(std::move(e));
     }

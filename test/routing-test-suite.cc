@@ -737,11 +737,12 @@ class RoutingEngineRegistryTestCase : public TestCase
                                                 "ftree",
                                                 "minhop",
                                                 "minimal",
+                                                "rail",
                                                 "ugal",
                                                 "updown",
                                                 "valiant"};
         const auto names = RoutingEngineRegistry::GetNames();
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "nine engines");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "ten engines");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -760,7 +761,7 @@ class RoutingEngineRegistryTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(
             error,
-            "unknown routing engine 'ospf'; allowed: dfsssp, dor, ecmp, ftree, minhop, minimal, "
+            "unknown routing engine 'ospf'; allowed: dfsssp, dor, ecmp, ftree, minhop, minimal, rail, "
             "ugal, "
             "updown, valiant",
             "names the value and what is allowed");

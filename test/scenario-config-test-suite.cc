@@ -89,7 +89,7 @@ class KnobDefaultsTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioConfig defaults;
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 72, "knob count (72 flags)");
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 77, "knob count (77 flags)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {
@@ -220,7 +220,7 @@ class KnobErrorsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(
             ErrorOf([&] { c.Set("topology", "fatree"); }),
             "--topology: 'fatree' is not one of dragonfly, fattree, file, leafspine, "
-            "mesh, torus",
+            "mesh, rail, torus",
             "exact enum message");
         NS_TEST_ASSERT_MSG_EQ(ErrorOf([&] { c.Set("mtu", "100"); }),
                               "--mtu: '100' is out of range; allowed an integer in 256..9000",

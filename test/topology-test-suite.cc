@@ -12,6 +12,9 @@
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/memory-estimate.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/rail-topology-helper.h"
+#include "ns3/route-table.h"
+#include "ns3/routing-engine.h"
 #include "ns3/string.h"
 #include "ns3/topology-file-reader.h"
 #include "ns3/topology-registry.h"
@@ -449,13 +452,9 @@ class TopologyRegistryTestCase : public TestCase
     void DoRun() override
     {
         const auto names = TopologyRegistry::GetNames();
-        const std::vector<std::string> expected{"dragonfly",
-                                                "fattree",
-                                                "file",
-                                                "leafspine",
-                                                "mesh",
-                                                "torus"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "six families");
+        const std::vector<std::string>
+            expected{"dragonfly", "fattree", "file", "leafspine", "mesh", "rail", "torus"};
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "seven families");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -472,7 +471,12 @@ class TopologyRegistryTestCase : public TestCase
                                                        {"p", "1"},
                                                        {"a", "2"},
                                                        {"h", "1"},
-                                                       {"g", "3"}};
+                                                       {"g", "3"},
+                                                       {"servers", "2"},
+                                                       {"rail-spines", "0"},
+                                                       {"gpus-per-server", "1"},
+                                                       {"scaleup-rate", "3600Gbps"},
+                                                       {"scaleup-latency", "150ns"}};
         auto flag = [&flags](const std::string& name) { return flags.at(name); };
         Ptr<TopologyGraph> fat = TopologyRegistry::Get("fattree").build(links, flag);
         NS_TEST_ASSERT_MSG_EQ(fat->GetHosts().size(), 54, "k=6: k^3/4 hosts");
@@ -504,7 +508,7 @@ class TopologyRegistryTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(error,
                               "unknown topology 'hypercube'; allowed: dragonfly, fattree, file, "
-                              "leafspine, mesh, torus",
+                              "leafspine, mesh, rail, torus",
                               "names the value and what is allowed");
         error.clear();
         try
@@ -518,6 +522,166 @@ class TopologyRegistryTestCase : public TestCase
             error = e.what();
         }
         NS_TEST_ASSERT_MSG_NE(error, "", "k=5 is refused by the helper, through the registry");
+    }
+};
+
+/// Mean GPU-to-GPU hop distance (cables) over all ordered pairs of distinct hosts.
+static double
+MeanHostDistance(const TopologyGraph& g)
+{
+    double sum = 0;
+    for (uint32_t a : g.GetHosts())
+    {
+        const auto d = g.Distances(a);
+        for (uint32_t b : g.GetHosts())
+        {
+            sum += a == b ? 0 : d[b];
+        }
+    }
+    const double n = g.GetNHosts();
+    return sum / (n * (n - 1));
+}
+
+/// \brief GPU servers: rail-only and rail-optimized counts, names, hop distances and
+/// rail routing; --gpus-per-server on leaf-spine and fat-tree; what is refused.
+class GpuServerTopologyTestCase : public TestCase
+{
+  public:
+    GpuServerTopologyTestCase()
+        : TestCase("GPU servers: rail counts, mean hops, rail routing, servers on Clos")
+    {
+    }
+
+  private:
+    static Ptr<TopologyGraph> Rail(uint32_t servers, uint32_t gpus, uint32_t spines)
+    {
+        Ptr<RailTopologyHelper> h = CreateObject<RailTopologyHelper>();
+        h->SetAttribute("Servers", UintegerValue(servers));
+        h->SetAttribute("GpusPerServer", UintegerValue(gpus));
+        h->SetAttribute("Spines", UintegerValue(spines));
+        const TopologyHelper::Size size = h->AddServerCounts(h->GetSize());
+        Ptr<TopologyGraph> g = h->Build();
+        NS_ABORT_MSG_IF(size.hosts != g->GetNHosts() || size.switches != g->GetNSwitches() ||
+                            size.cables != g->GetNLinks(),
+                        "rail: GetSize differs from the built graph");
+        return g;
+    }
+
+    void DoRun() override
+    {
+        // Rail-only, 4 servers x 8 GPUs: 8 rail leaves + 4 crossbars; 32 NIC cables +
+        // 32 scale-up cables.
+        Ptr<TopologyGraph> only = Rail(4, 8, 0);
+        NS_TEST_ASSERT_MSG_EQ(only->GetNHosts(), 32u, "S*G GPUs");
+        NS_TEST_ASSERT_MSG_EQ(only->GetNSwitches(), 12u, "G rail leaves + S crossbars");
+        NS_TEST_ASSERT_MSG_EQ(only->GetNLinks(), 64u, "S*G NIC + S*G scale-up cables");
+        NS_TEST_ASSERT_MSG_EQ(only->Describe(),
+                              std::string("rail-only (8 rails), 4 servers x 8 GPUs: 32 hosts, "
+                                          "12 switches, 64 links"),
+                              "Describe()");
+        // Same server: GPU -> crossbar -> GPU (2 cables); any other: crossbar, a rail
+        // leaf, crossbar (4): mean (7*2 + 24*4)/31.
+        NS_TEST_ASSERT_MSG_EQ_TOL(MeanHostDistance(*only),
+                                  (7.0 * 2 + 24.0 * 4) / 31,
+                                  1e-12,
+                                  "rail-only mean hop distance");
+        const auto& shape = only->GetShape();
+        NS_TEST_ASSERT_MSG_EQ(shape.routing, std::string("rail"), "auto routing is rail");
+        const uint32_t xbar0 = shape.firstScaleUpSwitch;
+        NS_TEST_ASSERT_MSG_EQ(only->GetNodeName(xbar0 + 2), std::string("server2-xbar"), "name");
+        NS_TEST_ASSERT_MSG_EQ(only->GetNodeName(only->GetSwitches()[3]),
+                              std::string("rail3"),
+                              "rail leaf name");
+        // GPU 13 = server 1, GPU 5: its scale-up cable to crossbar 1, its NIC (crossbar 1
+        // port 5) to rail leaf 5.
+        const uint32_t gpu13 = only->GetHosts()[13];
+        NS_TEST_ASSERT_MSG_EQ(only->GetPorts(gpu13).size(), 1u, "a GPU has one cable");
+        NS_TEST_ASSERT_MSG_EQ(only->GetPorts(gpu13)[0].peer, xbar0 + 1, "to its crossbar");
+        NS_TEST_ASSERT_MSG_EQ(only->GetPorts(xbar0 + 1)[5].peer,
+                              only->GetSwitches()[5],
+                              "NIC of GPU 5 on rail leaf 5");
+        NS_TEST_ASSERT_MSG_EQ(only->GetLink(only->GetPorts(gpu13)[0].link).rate,
+                              DataRate("3600Gbps"),
+                              "scale-up cable at the NVLink 4 default");
+
+        // Rail-optimized: + 4 spines, each cabled to every rail leaf.
+        Ptr<TopologyGraph> opt = Rail(4, 8, 4);
+        NS_TEST_ASSERT_MSG_EQ(opt->GetNSwitches(), 16u, "G leaves + spines + S crossbars");
+        NS_TEST_ASSERT_MSG_EQ(opt->GetNLinks(), 96u, "64 + G*spines cables");
+        NS_TEST_ASSERT_MSG_EQ_TOL(MeanHostDistance(*opt),
+                                  (7.0 * 2 + 24.0 * 4) / 31,
+                                  1e-12,
+                                  "rail-optimized: the spines shorten nothing");
+        // Rail routing: crossbar 0 sends to GPU 13 (rail 5) out on its rail-5 uplink;
+        // rail leaf 5 sends it down to crossbar 1; rail leaf 2 (not the rail) over every
+        // spine; crossbar 1 to the GPU.
+        Ptr<RouteTable> rt = RoutingEngine::BuildTable("auto", opt);
+        const uint32_t oxbar = opt->GetShape().firstScaleUpSwitch;
+        auto only1 = [&rt](uint32_t node, uint32_t dst) {
+            RouteTable::PortSpan c = rt->GetCandidates(node, dst);
+            return c.count == 1 ? c.ptr[0] : 1000 + c.count;
+        };
+        NS_TEST_ASSERT_MSG_EQ(only1(oxbar, 13), 5u, "PXN: out on the destination's rail");
+        NS_TEST_ASSERT_MSG_EQ(only1(oxbar + 1, 13), 8u + 5u, "own crossbar: the GPU's port");
+        NS_TEST_ASSERT_MSG_EQ(
+            opt->GetPorts(opt->GetSwitches()[5])[only1(opt->GetSwitches()[5], 13)].peer,
+            oxbar + 1,
+            "rail leaf 5: straight to server 1");
+        NS_TEST_ASSERT_MSG_EQ(rt->GetCandidates(opt->GetSwitches()[2], 13).count,
+                              4u,
+                              "another rail's leaf: ECMP over the 4 spines");
+        // ECMP, in contrast, spreads server-to-server traffic over all 8 rails.
+        Ptr<RouteTable> ecmp = RoutingEngine::BuildTable("ecmp", opt);
+        NS_TEST_ASSERT_MSG_EQ(ecmp->GetCandidates(oxbar, 13).count, 8u, "ecmp: every rail");
+
+        // G = 1 is the plain host: one rail leaf, no crossbar.
+        Ptr<TopologyGraph> one = Rail(4, 1, 0);
+        NS_TEST_ASSERT_MSG_EQ(one->GetNSwitches(), 1u, "one rail, no crossbar");
+        NS_TEST_ASSERT_MSG_EQ(one->GetNLinks(), 4u, "4 host cables");
+        NS_TEST_ASSERT_MSG_EQ(one->GetShape().routing, std::string("ecmp"), "plain routing");
+
+        // Leaf-spine 2 leaves x 8 hosts, 2 spines, servers of 4: + 4 crossbars, + 16
+        // scale-up cables; hops 2 (same server), 4 (same leaf), 6 (other leaf).
+        Ptr<LeafSpineTopologyHelper> ls = CreateObject<LeafSpineTopologyHelper>();
+        ls->SetAttribute("Leaves", UintegerValue(2));
+        ls->SetAttribute("Spines", UintegerValue(2));
+        ls->SetAttribute("HostsPerLeaf", UintegerValue(8));
+        ls->SetAttribute("GpusPerServer", UintegerValue(4));
+        Ptr<TopologyGraph> lsg = ls->Build();
+        NS_TEST_ASSERT_MSG_EQ(lsg->GetNHosts(), 16u, "hosts unchanged");
+        NS_TEST_ASSERT_MSG_EQ(lsg->GetNSwitches(), 8u, "2 + 2 + 4 crossbars");
+        NS_TEST_ASSERT_MSG_EQ(lsg->GetNLinks(), 16u + 4u + 16u, "+ 16 scale-up cables");
+        NS_TEST_ASSERT_MSG_EQ_TOL(MeanHostDistance(*lsg),
+                                  (3.0 * 2 + 4.0 * 4 + 8.0 * 6) / 15,
+                                  1e-12,
+                                  "leaf-spine servers mean hop distance");
+        Ptr<FatTreeTopologyHelper> ft = CreateObject<FatTreeTopologyHelper>();
+        ft->SetAttribute("K", UintegerValue(4));
+        ft->SetAttribute("GpusPerServer", UintegerValue(2));
+        Ptr<TopologyGraph> ftg = ft->Build();
+        NS_TEST_ASSERT_MSG_EQ(ftg->GetNSwitches(), 20u + 8u, "k=4 + 8 crossbars");
+        NS_TEST_ASSERT_MSG_EQ(ftg->GetNLinks(), 48u + 16u, "k=4 + 16 scale-up cables");
+        NS_TEST_ASSERT_MSG_EQ(RoutingEngine::FittingEngines(*ftg).empty(), false, "routable");
+        NS_TEST_ASSERT_MSG_EQ(RoutingEngine::BuildTable("auto", ftg)->GetEngineName(),
+                              std::string("rail"),
+                              "rail routing on fat-tree servers");
+
+        // Refused: servers that do not divide the hosts; a torus of servers.
+        ls->SetAttribute("GpusPerServer", UintegerValue(3));
+        NS_TEST_ASSERT_MSG_EQ(ThrownMessage([&ls] { ls->Build(); }),
+                              std::string("16 hosts are not whole servers of 3 GPUs (gpus per "
+                                          "server must divide the host count)"),
+                              "G must divide the hosts");
+        Ptr<TorusTopologyHelper> torus = CreateObject<TorusTopologyHelper>();
+        torus->SetAttribute("GpusPerServer", UintegerValue(2));
+        NS_TEST_ASSERT_MSG_EQ(ThrownMessage([&torus] { torus->Build(); }),
+                              std::string("gpus per server = 2 is not allowed for a torus "
+                                          "(servers of more than one GPU: fattree, leafspine, "
+                                          "rail)"),
+                              "no servers on a torus");
+        Ptr<RailTopologyHelper> zero = CreateObject<RailTopologyHelper>();
+        zero->SetAttribute("Servers", UintegerValue(0));
+        NS_TEST_ASSERT_MSG_NE(ThrownMessage([&zero] { zero->Build(); }), "", "0 servers");
     }
 };
 
@@ -671,6 +835,7 @@ class TopologyTestSuite : public TestSuite
         AddTestCase(new TopologyFileTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologyRegistryTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TopologySizeTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new GpuServerTopologyTestCase, AI_FABRIC_QUICK);
     }
 };
 

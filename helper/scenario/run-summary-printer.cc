@@ -82,9 +82,17 @@ TopologyDescription(const json& s)
     std::string shape;
     try
     {
+        // Plain hosts (one GPU per server) leave out the server flags.
+        const bool servers = Text(s, {"config", "gpus-per-server"}) != "1" &&
+                             At(s, {"config", "gpus-per-server"}) != nullptr;
         for (const std::string& flag : TopologyRegistry::Get(topo).flags)
         {
-            shape += " " + flag + "=" + Text(s, {"config", flag.c_str()});
+            const bool serverFlag =
+                flag == "gpus-per-server" || flag == "scaleup-rate" || flag == "scaleup-latency";
+            if (!serverFlag || servers || topo == "rail")
+            {
+                shape += " " + flag + "=" + Text(s, {"config", flag.c_str()});
+            }
         }
     }
     catch (const std::invalid_argument&)

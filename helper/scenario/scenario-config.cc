@@ -658,6 +658,30 @@ BuildKnobs()
                      "topology file in the HPCC-derived simulators' format "
                      "(nodes switches links / switch ids / src dst rate delay error_rate)",
                      &C::topologyFile));
+    k.push_back(Unsigned("servers", "rail: number of GPU servers", &C::servers, 1, 65535));
+    k.push_back(Unsigned("rail-spines",
+                         "rail: spine switches joining the rail leaves (0 = rail-only, "
+                         "Wang et al. 2023; > 0 = rail-optimized)",
+                         &C::railSpines,
+                         0,
+                         65535));
+    k.push_back(Unsigned("gpus-per-server",
+                         "GPUs per server (fattree, leafspine, rail): every G consecutive "
+                         "hosts are one server's GPUs (host = server * G + GPU), joined by a "
+                         "scale-up crossbar simulated at packet level; 1 = plain one-NIC hosts "
+                         "(doc/gpu-servers.md)",
+                         &C::gpusPerServer,
+                         1,
+                         1024));
+    k.push_back(Rate("scaleup-rate",
+                     "GPU-to-crossbar (NVLink-like) rate per direction (3600Gbps: NVLink 4, "
+                     "900 GB/s bidirectional per H100 GPU)",
+                     &C::scaleUpRate));
+    k.push_back(TimeKnob("scaleup-latency",
+                         "GPU-to-crossbar cable delay (150ns: with the crossbar's forwarding, "
+                         "~0.6 us per NVLink step as in NCCL's tuning model)",
+                         &C::scaleUpLatency,
+                         true));
     k.push_back(Rate("host-rate", "host (NIC) link rate, ns-3 DataRate units", &C::hostRate));
     k.push_back(Rate("fabric-rate", "switch-to-switch link rate", &C::fabricRate));
     k.push_back(TimeKnob("link-delay",

@@ -85,21 +85,26 @@ class ScenarioConfig
     };
 
     // Fabric and topology
-    std::string fabric{"rocev2"};         ///< rocev2 | infiniband
-    std::string topology{"leafspine"};    ///< leafspine | fattree | torus | mesh | dragonfly | file
-    uint32_t k{4};                        ///< fat-tree radix
-    uint32_t leaves{4};                   ///< leaf-spine: leaf switches
-    uint32_t spines{2};                   ///< leaf-spine: spine switches
-    uint32_t hostsPerSwitch{4};           ///< hosts per leaf / torus or mesh router
-    std::vector<uint32_t> dims{4, 4};     ///< torus/mesh dimensions ("4x4")
-    uint32_t p{2};                        ///< dragonfly: hosts per router
-    uint32_t a{4};                        ///< dragonfly: routers per group
-    uint32_t h{2};                        ///< dragonfly: global links per router
-    uint32_t g{9};                        ///< dragonfly: groups
-    std::string topologyFile;             ///< topology file (HPCC-derived format)
-    DataRate hostRate{100000000000ULL};   ///< host link rate
-    DataRate fabricRate{100000000000ULL}; ///< switch-to-switch link rate
-    Time linkDelay{MicroSeconds(1)};      ///< per-link propagation delay
+    std::string fabric{"rocev2"};      ///< rocev2 | infiniband
+    std::string topology{"leafspine"}; ///< leafspine | fattree | torus | mesh | dragonfly | file
+    uint32_t k{4};                     ///< fat-tree radix
+    uint32_t leaves{4};                ///< leaf-spine: leaf switches
+    uint32_t spines{2};                ///< leaf-spine: spine switches
+    uint32_t hostsPerSwitch{4};        ///< hosts per leaf / torus or mesh router
+    std::vector<uint32_t> dims{4, 4};  ///< torus/mesh dimensions ("4x4")
+    uint32_t p{2};                     ///< dragonfly: hosts per router
+    uint32_t a{4};                     ///< dragonfly: routers per group
+    uint32_t h{2};                     ///< dragonfly: global links per router
+    uint32_t g{9};                     ///< dragonfly: groups
+    std::string topologyFile;          ///< topology file (HPCC-derived format)
+    uint32_t servers{4};               ///< rail: GPU servers
+    uint32_t railSpines{0};            ///< rail: spines (0 = rail-only)
+    uint32_t gpusPerServer{1};         ///< GPUs per server (1 = plain hosts)
+    DataRate scaleUpRate{3600000000000ULL}; ///< GPU-to-crossbar rate per direction
+    Time scaleUpLatency{NanoSeconds(150)};  ///< GPU-to-crossbar cable delay
+    DataRate hostRate{100000000000ULL};     ///< host link rate
+    DataRate fabricRate{100000000000ULL};   ///< switch-to-switch link rate
+    Time linkDelay{MicroSeconds(1)};        ///< per-link propagation delay
     /// every switch's port-to-port latency; unset = the fabric's switch default
     std::optional<Time> switchLatency;
     /// cut-through (true) or store-and-forward switches; unset as switchLatency

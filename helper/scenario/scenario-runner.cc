@@ -293,7 +293,13 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
         std::string what = "--topology=" + c.topology;
         for (const std::string& name : entry.flags)
         {
-            what += " --" + name + "=" + c.Get(name);
+            // Plain hosts (one GPU per server): the server flags say nothing.
+            const bool serverFlag =
+                name == "gpus-per-server" || name == "scaleup-rate" || name == "scaleup-latency";
+            if (!serverFlag || c.gpusPerServer > 1 || c.topology == "rail")
+            {
+                what += " --" + name + "=" + c.Get(name);
+            }
         }
         // Refused before anything is allocated when the shape's closed form says so;
         // a topology file is as large as its own lines, so it is checked once read.

@@ -155,6 +155,14 @@ TopologyGraph::GetNodeName(uint32_t node) const
     {
         return "host" + std::to_string(m_hostIndex[node]);
     }
+    if (IsScaleUpSwitch(node))
+    {
+        return "server" + std::to_string(node - m_shape.firstScaleUpSwitch) + "-xbar";
+    }
+    if (type == "rail")
+    {
+        return (tier == 0 ? "rail" : "spine") + index;
+    }
     if (type == "fattree")
     {
         return tier == 0   ? "pod" + group + "-edge" + index

@@ -76,6 +76,13 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
         uint32_t a{0};              //!< dragonfly routers per group
         uint32_t h{0};              //!< dragonfly global links per router
         uint32_t g{0};              //!< dragonfly groups
+        /// GPUs per server (TopologyHelper GpusPerServer): 1 = every host is a one-NIC
+        /// host cabled to the fabric; G > 1 = host i is GPU i % G of server i / G, cabled
+        /// to its server's scale-up crossbar, whose G uplinks are the GPUs' NIC cables
+        uint32_t gpusPerServer{1};
+        uint32_t servers{0};            //!< servers (G > 1, or the rail family)
+        uint32_t firstScaleUpSwitch{0}; //!< node id of server 0's crossbar (G > 1)
+        uint32_t railSpines{0};         //!< rail family: spines (0 = rail-only)
     };
 
     /// Distance value of an unreachable node.
@@ -116,10 +123,19 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
      * \return the node's name by its place in the topology, for outputs and plots:
      * hosts "host<i>" (host index); fat-tree "pod<p>-edge<i>", "pod<p>-agg<i>",
      * "core<i>"; leaf-spine "leaf<i>", "spine<i>"; torus and mesh "sw<x>-<y>..."
-     * (coordinates, first dimension first); dragonfly "g<group>-r<i>"; other graphs
-     * "switch<i>" (switch order)
+     * (coordinates, first dimension first); dragonfly "g<group>-r<i>"; rail
+     * "rail<r>", "spine<i>"; a server's scale-up crossbar "server<s>-xbar"; other
+     * graphs "switch<i>" (switch order)
      */
     std::string GetNodeName(uint32_t node) const;
+
+    /// \return true for a server's scale-up crossbar (Shape::gpusPerServer > 1)
+    bool IsScaleUpSwitch(uint32_t node) const
+    {
+        return m_shape.gpusPerServer > 1 && node >= m_shape.firstScaleUpSwitch &&
+               node < m_shape.firstScaleUpSwitch + m_shape.servers;
+    }
+
     /// Change a switch's tier (the file reader derives tiers after loading).
     void SetTier(uint32_t node, uint32_t tier);
 

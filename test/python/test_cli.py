@@ -94,7 +94,7 @@ def test_bad_enum_value_message(run):
     assert r.returncode == 2
     assert r.stderr.strip() == (
         "ai-fabric-sim: error: --topology: 'fatree' is not one of dragonfly, "
-        "fattree, file, leafspine, mesh, torus"
+        "fattree, file, leafspine, mesh, rail, torus"
     )
 
 
