@@ -89,7 +89,7 @@ class KnobDefaultsTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioConfig defaults;
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 70, "knob count (70 flags)");
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 74, "knob count (74 flags)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {

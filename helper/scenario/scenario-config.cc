@@ -1011,6 +1011,37 @@ BuildKnobs()
                        "doc/tcp-over-fabric.md)",
                        &C::transport,
                        {"rdma", "tcp"}));
+    k.push_back(Choice("verb",
+                       "verb of the point-to-point workloads (incast, permutation, alltoall), "
+                       "--flows and --background over RDMA: write (RDMA WRITE with immediate) "
+                       "or send (SEND with immediate: each message consumes a receive posted "
+                       "at its destination, --rq-depth; without one the destination answers "
+                       "an RNR NAK and the sender waits the RNR timer; doc/verbs.md)",
+                       &C::verb,
+                       {"write", "send"}));
+    k.push_back(Choice("collective-verb",
+                       "verb of a collective workload's messages (each pipeline chunk): write "
+                       "(RDMA WRITE with immediate, as NCCL's net transport) or send (SEND "
+                       "with immediate, each consuming a receive posted at the peer, "
+                       "--rq-depth; RNR NAK without one; doc/verbs.md)",
+                       &C::collectiveVerb,
+                       {"write", "send"}));
+    k.push_back(Unsigned("rq-depth",
+                         "receives each queue pair keeps posted for the SENDs it receives "
+                         "(--verb=send, --collective-verb=send): each one a SEND consumed is "
+                         "posted again --rq-repost-delay after its message completed; 512 as "
+                         "perftest's ib_send_bw (--rx-depth); 0 = none (every SEND is RNR "
+                         "NAKed) (ns3::RdmaQueuePair::ReceiveQueueDepth)",
+                         &C::rqDepth,
+                         0,
+                         std::numeric_limits<uint32_t>::max()));
+    k.push_back(TimeKnob("rq-repost-delay",
+                         "the receiving application's processing time: a receive a SEND "
+                         "consumed is posted again this long after its message completed "
+                         "(ns3::RdmaQueuePair::RecvRepostDelay); 0 = at once, as perftest "
+                         "re-posts when it polls the completion",
+                         &C::rqRepostDelay,
+                         true));
     {
         std::vector<std::string> variants;
         for (const auto& v : TcpFlowTransport::Variants())
@@ -1781,6 +1812,43 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--transport=tcp does not apply to --fabric=infiniband; IP is "
                           "carried over --fabric=rocev2's Ethernet ports");
+    }
+    const bool sends = verb == "send" || collectiveVerb == "send";
+    const ScenarioConfig plain;
+    for (const char* flag : {"rq-depth", "rq-repost-delay"})
+    {
+        if (!sends && Get(flag) != plain.Get(flag))
+        {
+            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                              " needs --verb=send or --collective-verb=send: WRITEs consume "
+                              "no receive");
+        }
+    }
+    if (verb == "send" && transport == "tcp")
+    {
+        throw ConfigError("--verb=send needs --transport=rdma: --transport=tcp sends TCP "
+                          "segments, not RDMA verbs");
+    }
+    const bool collective = WorkloadRegistry::Has(workload) &&
+                            WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
+    const bool pointToPoint =
+        WorkloadRegistry::Has(workload) &&
+        WorkloadRegistry::Get(workload).family == WorkloadRegistry::POINT_TO_POINT;
+    if (collectiveVerb != plain.collectiveVerb && !collective)
+    {
+        throw ConfigError("--collective-verb=" + collectiveVerb +
+                          " needs a collective --workload (" +
+                          Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+                          "); --workload=" + workload + " posts no collective message");
+    }
+    if (verb != plain.verb && !pointToPoint && flows.empty() && background == "none")
+    {
+        throw ConfigError("--verb=" + verb +
+                          " needs a point-to-point --workload, --flows or --background: "
+                          "--workload=" +
+                          workload +
+                          " alone posts none of them (--collective-verb sets a "
+                          "collective's verb)");
     }
     if (allowLossyHeadroom && !pfc)
     {

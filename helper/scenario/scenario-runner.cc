@@ -360,6 +360,10 @@ ScenarioRunner::ConfigureDefaults()
     Config::SetDefault("ns3::RdmaNic::QpCacheSize", UintegerValue(c.qpCache));
     Config::SetDefault("ns3::RdmaNic::QpCacheMissLatency", TimeValue(c.qpCacheMiss));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
+    Config::SetDefault("ns3::RdmaQueuePair::ReceiveQueueDepth", UintegerValue(c.rqDepth));
+    Config::SetDefault("ns3::RdmaQueuePair::RecvRepostDelay", TimeValue(c.rqRepostDelay));
+    Config::SetDefault("ns3::RdmaCollectiveTransport::Verb",
+                       StringValue(c.collectiveVerb == "send" ? "Send" : "Write"));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
     // NIC spraying, Valiant/UGAL) needs the selective-repeat receiver: go-back-N
     // would turn every reorder into a retransmission storm (doc/load-balancing.md).
@@ -877,6 +881,10 @@ ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
         {
             m_tcp->PostFlow(src, dst, pattern.bytes, 0, pattern.kind);
         }
+        else if (m_config.verb == "send")
+        {
+            m_fabric->PostSend(src, dst, pattern.bytes, 0, pattern.kind);
+        }
         else
         {
             m_fabric->PostWrite(src, dst, pattern.bytes, 0, pattern.kind);
@@ -955,6 +963,7 @@ ScenarioRunner::ScheduleFlows()
     m_flowWorkload = CreateObject<FlowWorkload>();
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
     m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
+    m_flowWorkload->SetAttribute("Verb", StringValue(c.verb == "send" ? "Send" : "Write"));
     m_flowWorkload->AssignStreams(100);
     if (m_tcp)
     {
@@ -1275,6 +1284,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["credit_updates"] = k.creditUpdates;
     s["out_of_order_packets"] = k.outOfOrderPackets;
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
+    s["rnr_naks"] = k.rnrNaks;
+    s["rnr_retries"] = k.rnrRetries;
+    s["qp_errors"] = k.qpErrors;
     s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
     s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
     // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.

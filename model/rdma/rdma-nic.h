@@ -91,6 +91,14 @@ class RdmaNic : public Object
     uint64_t GetRetransmittedPackets() const;
     /// \return retransmission timeouts, over all queue pairs
     uint64_t GetTimeouts() const;
+    /// \return RNR NAKs sent (SENDs that found no posted receive), over all queue pairs
+    uint64_t GetRnrNaksSent() const;
+    /// \return resends after an RNR NAK's wait, over all queue pairs
+    uint64_t GetRnrRetries() const;
+    /// \return queue pairs that entered the error state (RNR retries exhausted)
+    uint64_t GetQpErrors() const;
+    /// \return the shared receive queue (SharedReceiveQueueDepth > 0), else nullptr
+    Ptr<RdmaReceiveQueue> GetSharedReceiveQueue() const;
     /// \return data packets that arrived out of order, over all queue pairs
     uint64_t GetOutOfOrderPackets() const;
     /// \return arrivals of a PSN that had already arrived, over all queue pairs
@@ -261,9 +269,14 @@ class RdmaNic : public Object
     uint64_t m_releasedTimeouts{0};
     uint64_t m_releasedOutOfOrder{0};
     uint64_t m_releasedSpurious{0};
-    uint64_t m_cnpsSent{0};     //!< congestion notifications sent
-    uint64_t m_cnpsReceived{0}; //!< congestion notifications received
-    int64_t m_wakeAt{-1};       //!< time step of the pending wake-up; -1: none
+    uint64_t m_releasedRnrNaks{0};
+    uint64_t m_releasedRnrRetries{0};
+    uint64_t m_releasedQpErrors{0};
+    uint32_t m_srqDepth{0};      //!< SharedReceiveQueueDepth attribute (0: none)
+    Ptr<RdmaReceiveQueue> m_srq; //!< the shared receive queue, made with the first QP
+    uint64_t m_cnpsSent{0};      //!< congestion notifications sent
+    uint64_t m_cnpsReceived{0};  //!< congestion notifications received
+    int64_t m_wakeAt{-1};        //!< time step of the pending wake-up; -1: none
     /// Every wake-up event made (superseded ones stay in the event list until they run)
     /// and those not in the event list: reused, not one allocation per wake-up.
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
@@ -420,9 +433,16 @@ RdmaNic::Deliver(uint32_t destQp,
     }
     if (opcode == RdmaOpcode::ACKNOWLEDGE)
     {
-        if (AethHeader::IsNakSyndrome(aethSyndrome))
+        if ((aethSyndrome & 0x60) != 0) // a NAK (11) or RNR NAK (01), not an ACK (00)
         {
-            qp->ReceiveNak(psn, now);
+            if (AethHeader::IsNakSyndrome(aethSyndrome))
+            {
+                qp->ReceiveNak(psn, now);
+            }
+            else if (AethHeader::IsRnrNakSyndrome(aethSyndrome))
+            {
+                qp->ReceiveRnrNak(psn, aethSyndrome & 0x1F, now);
+            }
         }
         else
         {
