@@ -107,7 +107,7 @@ RunSends(uint32_t count, uint64_t bytes, Time postAt)
     Ptr<RdmaQueuePair> receiver = NicOf(fabric, 1)->GetQueuePairs().at(0);
     if (postAt >= Time(0))
     {
-        Simulator::Schedule(postAt, [receiver, count] { receiver->PostReceives(count); });
+        ScheduleLambda(postAt, [receiver, count] { receiver->PostReceives(count); });
     }
     Simulator::Stop(Seconds(3));
     Simulator::Run();

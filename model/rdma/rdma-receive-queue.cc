@@ -3,6 +3,7 @@
  */
 #include "rdma-receive-queue.h"
 
+#include "ns3/lambda-callback.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -35,7 +36,7 @@ RdmaReceiveQueue::Completed(Time delay)
     }
     // The queue outlives the event: it holds a reference until the re-post.
     Ptr<RdmaReceiveQueue> self(this);
-    Simulator::Schedule(delay, [self] { self->Post(1); });
+    ScheduleLambda(delay, [self] { self->Post(1); });
 }
 
 uint32_t
