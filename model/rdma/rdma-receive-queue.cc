@@ -3,7 +3,7 @@
  */
 #include "rdma-receive-queue.h"
 
-#include "ns3/lambda-callback.h"
+#include "ns3/ptr.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -35,8 +35,7 @@ RdmaReceiveQueue::Completed(Time delay)
         return;
     }
     // The queue outlives the event: it holds a reference until the re-post.
-    Ptr<RdmaReceiveQueue> self(this);
-    ScheduleLambda(delay, [self] { self->Post(1); });
+    Simulator::Schedule(delay, &RdmaReceiveQueue::Post, Ptr<RdmaReceiveQueue>(this), 1U);
 }
 
 uint32_t
