@@ -269,14 +269,9 @@ class RdmaNic : public Object
     uint64_t m_releasedTimeouts{0};
     uint64_t m_releasedOutOfOrder{0};
     uint64_t m_releasedSpurious{0};
-    uint64_t m_releasedRnrNaks{0};
-    uint64_t m_releasedRnrRetries{0};
-    uint64_t m_releasedQpErrors{0};
-    uint32_t m_srqDepth{0};      //!< SharedReceiveQueueDepth attribute (0: none)
-    Ptr<RdmaReceiveQueue> m_srq; //!< the shared receive queue, made with the first QP
-    uint64_t m_cnpsSent{0};      //!< congestion notifications sent
-    uint64_t m_cnpsReceived{0};  //!< congestion notifications received
-    int64_t m_wakeAt{-1};        //!< time step of the pending wake-up; -1: none
+    uint64_t m_cnpsSent{0};     //!< congestion notifications sent
+    uint64_t m_cnpsReceived{0}; //!< congestion notifications received
+    int64_t m_wakeAt{-1};       //!< time step of the pending wake-up; -1: none
     /// Every wake-up event made (superseded ones stay in the event list until they run)
     /// and those not in the event list: reused, not one allocation per wake-up.
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
@@ -304,6 +299,13 @@ class RdmaNic : public Object
     TracedCallback<Ptr<const RdmaQueuePair>> m_cnpSentTrace;
     TracedCallback<Ptr<const RdmaQueuePair>> m_cnpReceivedTrace;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
+
+    // Two-sided verbs (after the per-packet state: off the frames' cache lines).
+    uint64_t m_releasedRnrNaks{0};    //!< released queue pairs' RNR NAKs sent
+    uint64_t m_releasedRnrRetries{0}; //!< released queue pairs' RNR retries
+    uint64_t m_releasedQpErrors{0};   //!< released queue pairs in the error state
+    uint32_t m_srqDepth{0};           //!< SharedReceiveQueueDepth attribute (0: none)
+    Ptr<RdmaReceiveQueue> m_srq;      //!< the shared receive queue, made with the first QP
 };
 
 template <typename Skip>

@@ -368,12 +368,6 @@ class RdmaQueuePair : public Object
     uint32_t m_reorderThreshold;
     uint32_t m_nicEntropy;
     uint32_t m_entropyBurst;
-    uint32_t m_receiveQueueDepth; //!< ReceiveQueueDepth attribute
-    Time m_recvRepostDelay;       //!< RecvRepostDelay attribute
-    uint32_t m_rnrRetry;          //!< RnrRetry attribute (7: infinite)
-    uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
-    Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
-    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error
 
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;
@@ -383,6 +377,14 @@ class RdmaQueuePair : public Object
     /// SetAckFunction, or nullptr
     void (*m_ackFunction)(void*, RdmaQueuePair&, uint32_t, uint32_t){nullptr};
     void* m_ackTarget{nullptr}; //!< its first argument
+
+    // Two-sided verbs (after what the per-packet path reads).
+    uint32_t m_receiveQueueDepth; //!< ReceiveQueueDepth attribute
+    Time m_recvRepostDelay;       //!< RecvRepostDelay attribute
+    uint32_t m_rnrRetry;          //!< RnrRetry attribute (7: infinite)
+    uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
+    Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error
 };
 
 } // namespace ns3
