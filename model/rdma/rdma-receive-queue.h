@@ -19,7 +19,7 @@ namespace ns3
  * queue (SRQ) one adapter's queue pairs all take from (ibv_create_srq).
  *
  * A SEND (or SEND with immediate) consumes one at its first packet (IBTA vol. 1
- * sec. 9.7.2: a SEND's data goes to the next receive WQE); without one the responder
+ * ch. 9: a SEND's data goes to the next receive WQE); without one the responder
  * answers an RNR NAK. An application that keeps the queue full (\p autoRepost)
  * posts each consumed receive again once it has handled the message's completion,
  * a processing delay after it: what perftest's ib_send_bw does (it re-posts a
