@@ -85,6 +85,14 @@ FlowWorkload::GetTypeId()
                                           "flow",
                                           FlowWorkload::QP_PER_PAIR,
                                           "pair"))
+            .AddAttribute(
+                "Verb",
+                "The verb of each flow (background and flow-file): Write (an RDMA "
+                "WRITE with immediate) or Send (a SEND with immediate, which "
+                "consumes a receive posted at the destination; RNR NAK without one)",
+                EnumValue(FlowWorkload::VERB_WRITE),
+                MakeEnumAccessor(&FlowWorkload::m_verb),
+                MakeEnumChecker(FlowWorkload::VERB_WRITE, "Write", FlowWorkload::VERB_SEND, "Send"))
             .AddAttribute("RngStream",
                           "First of the 4 RNG streams of the background generator (see "
                           "AssignStreams); default 100, clear of the runner's low streams.",
@@ -103,6 +111,7 @@ FlowWorkload::FlowWorkload()
       m_fileKind(KIND_FLOW),
       m_stream(100),
       m_qpSharing(QP_PER_FLOW),
+      m_verb(VERB_WRITE),
       m_next(0),
       m_listening(false)
 {
@@ -292,11 +301,15 @@ FlowWorkload::PostDue()
         const FlowSpec& f = e.flow;
         // Per flow: a connection of its own. Per pair: the pair's one connection, where
         // this message queues behind earlier ones of the pair, in order.
+        const bool send = m_verb == VERB_SEND;
         const uint64_t id =
             m_poster ? m_poster(f, e.kind)
             : m_qpSharing == QP_PER_FLOW
-                ? m_fabric->PostWriteOnOwnConnection(f.src, f.dst, f.sizeBytes, f.id, e.kind)
-                : m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind);
+                ? (send ? m_fabric->PostSendOnOwnConnection(f.src, f.dst, f.sizeBytes, f.id, e.kind)
+                        : m_fabric
+                              ->PostWriteOnOwnConnection(f.src, f.dst, f.sizeBytes, f.id, e.kind))
+                : (send ? m_fabric->PostSend(f.src, f.dst, f.sizeBytes, f.id, e.kind)
+                        : m_fabric->PostWrite(f.src, f.dst, f.sizeBytes, f.id, e.kind));
         if (e.fileFlow)
         {
             // The HPCC simulator's numbering (third.cc): every host pair's ports count

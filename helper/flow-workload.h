@@ -64,6 +64,13 @@ class FlowWorkload : public Object
      */
     static TypeId GetTypeId();
 
+    /// The verb each flow is posted as (attribute Verb).
+    enum Verb
+    {
+        VERB_WRITE = 0, //!< an RDMA WRITE with immediate
+        VERB_SEND = 1,  //!< a SEND with immediate (consumes a receive at the destination)
+    };
+
     /// How flows map onto RC connections (attribute QpSharing).
     enum QpSharing
     {
@@ -175,6 +182,7 @@ class FlowWorkload : public Object
     std::string m_fctTxtName; //!< file name of the HPCC-format FCT log
     int64_t m_stream;         //!< first RNG stream of the generator
     QpSharing m_qpSharing;    //!< one connection per flow or per host pair
+    Verb m_verb;              //!< attribute Verb
 
     Ptr<RdmaFabric> m_fabric;                                   //!< where flows are posted
     std::function<uint64_t(const FlowSpec&, uint8_t)> m_poster; //!< SetPoster

@@ -1047,11 +1047,37 @@ BuildKnobs()
     k.push_back(Choice("verb",
                        "RDMA verb that moves each point-to-point (incast, permutation, "
                        "alltoall), --flows and --background flow's bytes from its src to its "
-                       "dst: write (src posts an RDMA WRITE) or read (dst posts an RDMA READ "
-                       "of src; its fct.csv row has src = the reader, dst = the host read "
-                       "from; summary.json read_bytes; doc/verbs.md). --transport=rdma only",
+                       "dst: write (src posts an RDMA WRITE with immediate), read (dst posts "
+                       "an RDMA READ of src; its fct.csv row has src = the reader, dst = the "
+                       "host read from; summary.json read_bytes) or send (src posts a SEND "
+                       "with immediate: each consumes a receive posted at dst, --rq-depth; "
+                       "without one dst answers an RNR NAK and src waits the RNR timer); "
+                       "doc/verbs.md. --transport=rdma only",
                        &C::verb,
-                       {"write", "read"}));
+                       {"write", "read", "send"}));
+    k.push_back(Choice("collective-verb",
+                       "verb of a collective workload's messages (each pipeline chunk): write "
+                       "(RDMA WRITE with immediate, as NCCL's net transport) or send (SEND "
+                       "with immediate, each consuming a receive posted at the peer, "
+                       "--rq-depth; RNR NAK without one; doc/verbs.md)",
+                       &C::collectiveVerb,
+                       {"write", "send"}));
+    k.push_back(Unsigned("rq-depth",
+                         "receives each queue pair keeps posted for the SENDs it receives "
+                         "(--verb=send, --collective-verb=send): each one a SEND consumed is "
+                         "posted again --rq-repost-delay after its message completed; 512 as "
+                         "perftest's ib_send_bw (--rx-depth); 0 = none (every SEND is RNR "
+                         "NAKed) (ns3::RdmaQueuePair::ReceiveQueueDepth)",
+                         &C::rqDepth,
+                         0,
+                         std::numeric_limits<uint32_t>::max()));
+    k.push_back(TimeKnob("rq-repost-delay",
+                         "the receiving application's processing time: a receive a SEND "
+                         "consumed is posted again this long after its message completed "
+                         "(ns3::RdmaQueuePair::RecvRepostDelay); 0 = at once, as perftest "
+                         "re-posts when it polls the completion",
+                         &C::rqRepostDelay,
+                         true));
     {
         std::vector<std::string> variants;
         for (const auto& v : TcpFlowTransport::Variants())
@@ -1807,10 +1833,11 @@ ScenarioConfig::ValidateApplicableFlags() const
         throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
                           " needs --pcap=1: without it no pcap is written");
     }
-    if (verb == "read" && transport == "tcp")
+    if (verb != "write" && transport == "tcp")
     {
-        throw ConfigError("--verb=read needs --transport=rdma: RDMA READ is an RC verb, TCP "
-                          "flows have none");
+        throw ConfigError("--verb=" + verb +
+                          " needs --transport=rdma: READ and SEND are RDMA verbs, TCP flows "
+                          "have none");
     }
     if (transport != "tcp")
     {
@@ -1850,6 +1877,38 @@ ScenarioConfig::ValidateApplicableFlags() const
                                   "gives the GPUs (tp x pp x dp) and the sizes");
             }
         }
+    }
+    const bool sends = verb == "send" || collectiveVerb == "send";
+    const ScenarioConfig plain;
+    for (const char* flag : {"rq-depth", "rq-repost-delay"})
+    {
+        if (!sends && Get(flag) != plain.Get(flag))
+        {
+            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                              " needs --verb=send or --collective-verb=send: WRITEs consume "
+                              "no receive");
+        }
+    }
+    const bool collective = WorkloadRegistry::Has(workload) &&
+                            WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
+    const bool pointToPoint =
+        WorkloadRegistry::Has(workload) &&
+        WorkloadRegistry::Get(workload).family == WorkloadRegistry::POINT_TO_POINT;
+    if (collectiveVerb != plain.collectiveVerb && !collective)
+    {
+        throw ConfigError("--collective-verb=" + collectiveVerb +
+                          " needs a collective --workload (" +
+                          Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+                          "); --workload=" + workload + " posts no collective message");
+    }
+    if (verb != plain.verb && !pointToPoint && flows.empty() && background == "none")
+    {
+        throw ConfigError("--verb=" + verb +
+                          " needs a point-to-point --workload, --flows or --background: "
+                          "--workload=" +
+                          workload +
+                          " alone posts none of them (--collective-verb sets a "
+                          "collective's verb)");
     }
     if (allowLossyHeadroom && !pfc)
     {

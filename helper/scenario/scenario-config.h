@@ -140,7 +140,10 @@ class ScenarioConfig
     std::string training;                      ///< training model file ("" = none)
     std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
     std::string transport{"rdma"};             ///< rdma | tcp: transport of the flows
-    std::string verb{"write"};                 ///< write | read: RDMA verb of the flows
+    std::string verb{"write"};                 ///< write | read | send: verb of point-to-point and flows
+    std::string collectiveVerb{"write"};       ///< write | send: verb of collective messages
+    uint32_t rqDepth{512};                     ///< receives kept posted per queue pair (SEND)
+    Time rqRepostDelay{Time(0)};               ///< a consumed receive is re-posted this late
     std::string tcpVariant{"cubic"};           ///< --transport=tcp's congestion control
     uint32_t tcpPriority{0};                   ///< --transport=tcp's traffic class
     uint32_t seed{1};                          ///< ns-3 RngSeed

@@ -387,6 +387,10 @@ ScenarioRunner::ConfigureDefaults()
     Config::SetDefault("ns3::RdmaNic::QpCacheSize", UintegerValue(c.qpCache));
     Config::SetDefault("ns3::RdmaNic::QpCacheMissLatency", TimeValue(c.qpCacheMiss));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
+    Config::SetDefault("ns3::RdmaQueuePair::ReceiveQueueDepth", UintegerValue(c.rqDepth));
+    Config::SetDefault("ns3::RdmaQueuePair::RecvRepostDelay", TimeValue(c.rqRepostDelay));
+    Config::SetDefault("ns3::RdmaCollectiveTransport::Verb",
+                       StringValue(c.collectiveVerb == "send" ? "Send" : "Write"));
     // Anything that reorders packets within a queue pair (per-packet load balancing,
     // NIC spraying, Valiant/UGAL) needs the selective-repeat receiver: go-back-N
     // would turn every reorder into a retransmission storm (doc/load-balancing.md).
@@ -922,7 +926,6 @@ void
 ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
 {
     m_expectedMessages += pattern.pairs.size();
-    m_verbUsed = true;
     m_finished.push_back([this]() { return m_finishedMessages >= m_expectedMessages; });
     for (const auto& [src, dst] : pattern.pairs)
     {
@@ -933,6 +936,10 @@ ScenarioRunner::SchedulePointToPoint(const PointToPointPattern& pattern)
         else if (m_config.verb == "read")
         {
             m_fabric->PostRead(dst, src, pattern.bytes, 0, pattern.kind); // dst reads src
+        }
+        else if (m_config.verb == "send")
+        {
+            m_fabric->PostSend(src, dst, pattern.bytes, 0, pattern.kind);
         }
         else
         {
@@ -1019,9 +1026,9 @@ ScenarioRunner::ScheduleFlows()
         return;
     }
     m_flowWorkload = CreateObject<FlowWorkload>();
-    m_verbUsed = true;
     m_flowWorkload->SetAttribute("BackgroundDuration", TimeValue(c.backgroundDuration));
     m_flowWorkload->SetAttribute("QpSharing", StringValue(c.qpSharing));
+    m_flowWorkload->SetAttribute("Verb", StringValue(c.verb == "send" ? "Send" : "Write"));
     m_flowWorkload->AssignStreams(100);
     if (m_tcp)
     {
@@ -1363,6 +1370,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["credit_updates"] = k.creditUpdates;
     s["out_of_order_packets"] = k.outOfOrderPackets;
     s["spurious_retransmissions"] = k.spuriousRetransmissions;
+    s["rnr_naks"] = k.rnrNaks;
+    s["rnr_retries"] = k.rnrRetries;
+    s["qp_errors"] = k.qpErrors;
     s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
     s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
     // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.
@@ -1514,14 +1524,6 @@ ScenarioRunner::Run()
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();
-        if (m_config.verb != "write" && !m_verbUsed)
-        {
-            throw ConfigError("--verb=" + m_config.verb +
-                              " applies to the point-to-point "
-                              "workloads (incast, permutation, alltoall), --flows and "
-                              "--background; --workload=" +
-                              m_config.workload + " posts none of them");
-        }
     }
     catch (const ConfigError&)
     {

@@ -125,7 +125,6 @@ class ScenarioRunner
     std::unique_ptr<OutputWriter> m_writer;
     uint64_t m_expectedMessages{0}; //!< point-to-point messages of the workload
     uint64_t m_finishedMessages{0}; //!< point-to-point messages finished
-    bool m_verbUsed{false};         //!< some workload posts with --verb
     uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;

@@ -3,6 +3,7 @@
  */
 #include "rdma-collective-transport.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -30,12 +31,24 @@ RdmaCollectiveTransport::GetTypeId()
                           "from tag 0 that the runner's point-to-point workloads post.",
                           UintegerValue(0xC0),
                           MakeUintegerAccessor(&RdmaCollectiveTransport::m_tagSpace),
-                          MakeUintegerChecker<uint8_t>());
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("Verb",
+                          "The verb of each collective message (chunk): Write (an RDMA WRITE "
+                          "with immediate, NCCL's net transport) or Send (a SEND with "
+                          "immediate, consuming a receive the peer posted; RNR NAK without "
+                          "one: RdmaQueuePair ReceiveQueueDepth, RecvRepostDelay)",
+                          EnumValue(RdmaCollectiveTransport::VERB_WRITE),
+                          MakeEnumAccessor(&RdmaCollectiveTransport::m_verb),
+                          MakeEnumChecker(RdmaCollectiveTransport::VERB_WRITE,
+                                          "Write",
+                                          RdmaCollectiveTransport::VERB_SEND,
+                                          "Send"));
     return tid;
 }
 
 RdmaCollectiveTransport::RdmaCollectiveTransport()
-    : m_tagSpace(0xC0)
+    : m_tagSpace(0xC0),
+      m_verb(VERB_WRITE)
 {
 }
 
@@ -154,7 +167,16 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
     }
     m_posted++;
     // one RC connection per channel and peer, as NCCL's net transport opens
-    m_fabric->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
+    if (m_verb == VERB_SEND)
+    {
+        m_fabric
+            ->PostSend(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
+    }
+    else
+    {
+        m_fabric
+            ->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
+    }
 }
 
 bool

@@ -77,6 +77,13 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// Messages posted by this transport and not yet acknowledged to the sender.
     uint64_t GetPendingMessages() const;
 
+    /// The verb each message is posted as (attribute Verb).
+    enum Verb
+    {
+        VERB_WRITE = 0, //!< an RDMA WRITE with immediate
+        VERB_SEND = 1,  //!< a SEND with immediate (consumes a receive at the peer)
+    };
+
   protected:
     void DoDispose() override;
 
@@ -90,6 +97,7 @@ class RdmaCollectiveTransport : public CollectiveTransport
     uint64_t ReportedBytes(uint64_t tag, uint64_t bytes);
 
     uint8_t m_tagSpace; //!< attribute TagSpace
+    Verb m_verb;        //!< attribute Verb
     /// The fabric messages go through. Not a Ptr: the fabric's listeners hold this
     /// transport, so a Ptr back would be a reference cycle that nothing breaks.
     RdmaFabric* m_fabric{nullptr};

@@ -232,6 +232,29 @@ RdmaFabric::PostWrite(uint32_t src,
                       uint8_t kind,
                       uint32_t connection)
 {
+    return PostMessage(src, dst, bytes, tag, kind, connection, false);
+}
+
+uint64_t
+RdmaFabric::PostSend(uint32_t src,
+                     uint32_t dst,
+                     uint64_t bytes,
+                     uint64_t tag,
+                     uint8_t kind,
+                     uint32_t connection)
+{
+    return PostMessage(src, dst, bytes, tag, kind, connection, true);
+}
+
+uint64_t
+RdmaFabric::PostMessage(uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
+                        uint64_t tag,
+                        uint8_t kind,
+                        uint32_t connection,
+                        bool send)
+{
     const uint32_t hosts = GetNHosts();
     NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
                     "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
@@ -252,7 +275,14 @@ RdmaFabric::PostWrite(uint32_t src,
     RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
     peer.PostReceive(tag);
     uint64_t id = TakeMessageId();
-    qp->PostWrite(id, bytes, tag, kind);
+    if (send)
+    {
+        qp->PostSend(id, bytes, tag, kind);
+    }
+    else
+    {
+        qp->PostWrite(id, bytes, tag, kind);
+    }
     return id;
 }
 
@@ -310,11 +340,33 @@ RdmaFabric::PostWriteOnOwnConnection(uint32_t src,
                                      uint64_t tag,
                                      uint8_t kind)
 {
+    return PostOnOwnConnection(src, dst, bytes, tag, kind, false);
+}
+
+uint64_t
+RdmaFabric::PostSendOnOwnConnection(uint32_t src,
+                                    uint32_t dst,
+                                    uint64_t bytes,
+                                    uint64_t tag,
+                                    uint8_t kind)
+{
+    return PostOnOwnConnection(src, dst, bytes, tag, kind, true);
+}
+
+uint64_t
+RdmaFabric::PostOnOwnConnection(uint32_t src,
+                                uint32_t dst,
+                                uint64_t bytes,
+                                uint64_t tag,
+                                uint8_t kind,
+                                bool send)
+{
     const uint32_t index = m_nextOwnConnection;
     // After 2^31 own connections the indices come round again: the ones given out
     // 2^31 posts ago are long released.
     m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
-    const uint64_t id = PostWrite(src, dst, bytes, tag, kind, index);
+    const uint64_t id = send ? PostSend(src, dst, bytes, tag, kind, index)
+                             : PostWrite(src, dst, bytes, tag, kind, index);
     auto it = m_connections.find(MakeConnectionKey(src, dst, index));
     if (it != m_connections.end())
     {
@@ -525,6 +577,9 @@ RdmaFabric::AddHostCounters(Counters& c, const RdmaNic& host)
     c.outOfOrderPackets += host.GetOutOfOrderPackets();
     c.spuriousRetransmissions += host.GetSpuriousRetransmissions();
     c.readBytes += host.GetReadBytes();
+    c.rnrNaks += host.GetRnrNaksSent();
+    c.rnrRetries += host.GetRnrRetries();
+    c.qpErrors += host.GetQpErrors();
 }
 
 const std::vector<RdmaFabric::LinkFailureRecord>&

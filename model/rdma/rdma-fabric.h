@@ -93,6 +93,9 @@ class RdmaFabric : public Object
         uint64_t pfcWatchdogDrops{0};    //!< frames the PFC watchdog's drop action discarded
         uint64_t stalledReceiveDrops{0}; //!< frames a NIC with a stalled receive discarded
         uint64_t readBytes{0}; //!< bytes READ responses delivered (in order, at requesters)
+        uint64_t rnrNaks{0};             //!< RNR NAKs sent (SENDs that found no posted receive)
+        uint64_t rnrRetries{0};          //!< resends after an RNR NAK's wait
+        uint64_t qpErrors{0};            //!< queue pairs in the error state (RNR retries exhausted)
     };
 
     /**
@@ -167,6 +170,19 @@ class RdmaFabric : public Object
                                      uint64_t bytes,
                                      uint64_t tag,
                                      uint8_t kind);
+    /**
+     * Post a SEND (with immediate) of `bytes` from host src to host dst, as PostWrite
+     * does a WRITE: it consumes a receive posted at dst's queue pair (its receive queue,
+     * RdmaQueuePair ReceiveQueueDepth, or dst's shared one); without one dst answers an
+     * RNR NAK and src resends after the RNR timer. Same checks as PostWrite.
+     * \return the message id
+     */
+    uint64_t PostSend(uint32_t src,
+                      uint32_t dst,
+                      uint64_t bytes,
+                      uint64_t tag,
+                      uint8_t kind,
+                      uint32_t connection = 0);
     /// The first connection index PostWriteOnOwnConnection gives out; a workload's own
     /// indices (PostWrite's \p connection) stay below it.
     static constexpr uint32_t FIRST_OWN_CONNECTION = 1U << 31;
@@ -187,6 +203,12 @@ class RdmaFabric : public Object
                                       uint64_t bytes,
                                       uint64_t tag,
                                       uint8_t kind);
+    /// PostWriteOnOwnConnection's SEND: a SEND on an RC connection of its own.
+    uint64_t PostSendOnOwnConnection(uint32_t src,
+                                     uint32_t dst,
+                                     uint64_t bytes,
+                                     uint64_t tag,
+                                     uint8_t kind);
     /// Switch hops between two hosts on the routed path.
     virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
     /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
@@ -308,6 +330,21 @@ class RdmaFabric : public Object
                                     uint64_t last);
 
   private:
+    /// PostWrite's and PostSend's work: a SEND if \p send.
+    uint64_t PostMessage(uint32_t src,
+                         uint32_t dst,
+                         uint64_t bytes,
+                         uint64_t tag,
+                         uint8_t kind,
+                         uint32_t connection,
+                         bool send);
+    /// PostWriteOnOwnConnection's and PostSendOnOwnConnection's work.
+    uint64_t PostOnOwnConnection(uint32_t src,
+                                 uint32_t dst,
+                                 uint64_t bytes,
+                                 uint64_t tag,
+                                 uint8_t kind,
+                                 bool send);
     /// The controller's view of the path from -> to: rates, sizes, hops and the unloaded
     /// RTT (one full packet and one ACK through every link, both ways' delay, and the
     /// switches' latency both ways).

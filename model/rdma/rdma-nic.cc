@@ -45,6 +45,16 @@ RdmaNic::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_qpnReuseDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("SharedReceiveQueueDepth",
+                          "A shared receive queue (SRQ, ibv_create_srq): SENDs to any of the "
+                          "adapter's queue pairs consume receives from one queue, this many "
+                          "posted at the start and each consumed one posted again its queue "
+                          "pair's RecvRepostDelay after its message completed (queue pairs' "
+                          "own ReceiveQueueDepth is then unused). 0 = no SRQ: each queue pair "
+                          "has its own receive queue",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_srqDepth),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("AckPriority",
                           "Class of the ACK and NAK frames a responder sends: -1 = its queue "
                           "pair's own class (RoCEv2: the data's 802.1p priority and DSCP; "
@@ -136,6 +146,7 @@ RdmaNic::DoDispose()
     m_wakeEvents.clear(); // (those in the event list go with it)
     m_idleWakeEvents.clear();
     m_active.clear(); // (raw pointers into the queue pairs)
+    m_srq = nullptr;
     for (auto& qp : m_qps)
     {
         if (qp)
@@ -172,6 +183,14 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
                      RdmaQueuePair::WakeCallback());
     qp->SetWakeFunction(&RdmaNic::WakeQueuePair, this);
     qp->SetAckFunction(&RdmaNic::SendCoalescedAck, this);
+    if (m_srqDepth != 0)
+    {
+        if (!m_srq)
+        {
+            m_srq = Create<RdmaReceiveQueue>(m_srqDepth, true);
+        }
+        qp->SetSharedReceiveQueue(m_srq);
+    }
     if (qpn > m_qps.size())
     {
         m_qps.push_back(qp);
@@ -213,6 +232,9 @@ RdmaNic::ReleaseQueuePair(uint32_t qpn)
     m_releasedOutOfOrder += qp->GetOutOfOrderPackets();
     m_releasedSpurious += qp->GetSpuriousRetransmissions();
     m_releasedReadBytes += qp->GetReadBytes();
+    m_releasedRnrNaks += qp->GetRnrNaksSent();
+    m_releasedRnrRetries += qp->GetRequester().GetRnrRetries();
+    m_releasedQpErrors += qp->IsInError() ? 1 : 0;
     if (m_qpCacheSize != 0)
     {
         QpCacheForget(qpn);
@@ -532,7 +554,8 @@ RdmaNic::ControlFields(const RdmaQueuePair& qp,
     {
         f.hasAeth = true;
         f.aethMsn = msn;
-        f.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+        f.aethSyndrome =
+            nak ? qp.GetResponder().GetNakSyndrome() : AethHeader::ResponderSyndrome(false);
     }
 }
 
@@ -661,6 +684,54 @@ RdmaNic::GetSpuriousRetransmissions() const
         }
     }
     return n;
+}
+
+uint64_t
+RdmaNic::GetRnrNaksSent() const
+{
+    uint64_t n = m_releasedRnrNaks;
+    for (const auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            n += qp->GetRnrNaksSent();
+        }
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetRnrRetries() const
+{
+    uint64_t n = m_releasedRnrRetries;
+    for (const auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            n += qp->GetRequester().GetRnrRetries();
+        }
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetQpErrors() const
+{
+    uint64_t n = m_releasedQpErrors;
+    for (const auto& qp : m_qps)
+    {
+        if (qp && qp->IsInError())
+        {
+            n++;
+        }
+    }
+    return n;
+}
+
+Ptr<RdmaReceiveQueue>
+RdmaNic::GetSharedReceiveQueue() const
+{
+    return m_srq;
 }
 
 uint64_t

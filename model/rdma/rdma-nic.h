@@ -93,6 +93,14 @@ class RdmaNic : public Object
     uint64_t GetReadBytes() const;
     /// \return retransmission timeouts, over all queue pairs
     uint64_t GetTimeouts() const;
+    /// \return RNR NAKs sent (SENDs that found no posted receive), over all queue pairs
+    uint64_t GetRnrNaksSent() const;
+    /// \return resends after an RNR NAK's wait, over all queue pairs
+    uint64_t GetRnrRetries() const;
+    /// \return queue pairs that entered the error state (RNR retries exhausted)
+    uint64_t GetQpErrors() const;
+    /// \return the shared receive queue (SharedReceiveQueueDepth > 0), else nullptr
+    Ptr<RdmaReceiveQueue> GetSharedReceiveQueue() const;
     /// \return data packets that arrived out of order, over all queue pairs
     uint64_t GetOutOfOrderPackets() const;
     /// \return arrivals of a PSN that had already arrived, over all queue pairs
@@ -311,6 +319,13 @@ class RdmaNic : public Object
     TracedCallback<Ptr<const RdmaQueuePair>> m_cnpSentTrace;
     TracedCallback<Ptr<const RdmaQueuePair>> m_cnpReceivedTrace;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
+
+    // Two-sided verbs (after the per-packet state: off the frames' cache lines).
+    uint64_t m_releasedRnrNaks{0};    //!< released queue pairs' RNR NAKs sent
+    uint64_t m_releasedRnrRetries{0}; //!< released queue pairs' RNR retries
+    uint64_t m_releasedQpErrors{0};   //!< released queue pairs in the error state
+    uint32_t m_srqDepth{0};           //!< SharedReceiveQueueDepth attribute (0: none)
+    Ptr<RdmaReceiveQueue> m_srq;      //!< the shared receive queue, made with the first QP
 };
 
 template <typename Skip>
@@ -441,9 +456,16 @@ RdmaNic::Deliver(uint32_t destQp,
     }
     if (opcode == RdmaOpcode::ACKNOWLEDGE)
     {
-        if (AethHeader::IsNakSyndrome(aethSyndrome))
+        if ((aethSyndrome & 0x60) != 0) // a NAK (11) or RNR NAK (01), not an ACK (00)
         {
-            qp->ReceiveNak(psn, now);
+            if (AethHeader::IsNakSyndrome(aethSyndrome))
+            {
+                qp->ReceiveNak(psn, now);
+            }
+            else if (AethHeader::IsRnrNakSyndrome(aethSyndrome))
+            {
+                qp->ReceiveRnrNak(psn, aethSyndrome & 0x1F, now);
+            }
         }
         else
         {

@@ -36,6 +36,25 @@ constexpr uint8_t READ_RESPONSE_ONLY = 0x10;   //!< BTH + AETH + payload
 constexpr uint8_t ACKNOWLEDGE = 0x11;
 constexpr uint8_t CNP = 0x81;
 
+/// From a WRITE packet's opcode to the SEND packet's of the same place in its message
+/// (first, middle, last, last with immediate, only, only with immediate): table 38
+/// numbers both families in the same order, SEND 0x00..0x05 and WRITE 0x06..0x0B.
+constexpr uint8_t WRITE_TO_SEND = WRITE_FIRST - SEND_FIRST;
+
+/// A SEND packet (any place in its message, with or without immediate).
+inline bool
+IsSend(uint8_t op)
+{
+    return op <= SEND_ONLY_IMM;
+}
+
+/// First (or only) packet of a SEND: the one that consumes a posted receive.
+inline bool
+StartsSend(uint8_t op)
+{
+    return op == SEND_FIRST || op == SEND_ONLY || op == SEND_ONLY_IMM;
+}
+
 /// First packet of a WRITE, or a READ request: carries the RETH.
 inline bool
 HasReth(uint8_t op)

@@ -8,6 +8,7 @@
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -109,7 +110,48 @@ RdmaQueuePair::GetTypeId()
                           "NVIDIA ConnectX (mlx5) adapters as `ibv_devinfo -v` reports it",
                           UintegerValue(16),
                           MakeUintegerAccessor(&RdmaQueuePair::m_maxRdAtomic),
-                          MakeUintegerChecker<uint32_t>(1, 255));
+                          MakeUintegerChecker<uint32_t>(1, 255))
+            .AddAttribute("ReceiveQueueDepth",
+                          "Receives (ibv_post_recv work requests) the application keeps "
+                          "posted on the queue pair for the SENDs it receives: this many at "
+                          "creation, and each one a SEND consumed posted again RecvRepostDelay "
+                          "after the message completed. 0 = the application posts its own "
+                          "(PostReceives); a SEND that finds none is answered with an RNR NAK. "
+                          "Unused by WRITEs. perftest's ib_send_bw keeps 512 posted (its "
+                          "--rx-depth default)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_receiveQueueDepth),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RecvRepostDelay",
+                          "The receiving application's processing time: a receive a SEND "
+                          "consumed is posted again this long after the message completed "
+                          "(with ReceiveQueueDepth > 0, or the adapter's shared receive "
+                          "queue). 0 = as the completion is polled, as perftest's ib_send_bw "
+                          "re-posts",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_recvRepostDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RnrRetry",
+                          "rnr_retry (ibv_modify_qp(3)): how many times in a row the requester "
+                          "resends after an RNR NAK before the queue pair enters the error "
+                          "state; 7 = for ever. Default 7, what rdma-core's example programs "
+                          "(rc_pingpong: rnr_retry 7) and UCX (RC_RNR_RETRY_COUNT 7) set",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_rnrRetry),
+                          MakeUintegerChecker<uint32_t>(0, 7))
+            .AddAttribute("MinRnrTimer",
+                          "min_rnr_timer (ibv_modify_qp(3)): the RNR timer code (0..31, IBTA "
+                          "vol. 1 table 45: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms) this "
+                          "queue pair's RNR NAKs carry, the time the requester waits before it "
+                          "resends. Default 12 (0.64 ms), what rdma-core's rc_pingpong sets",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_minRnrTimer),
+                          MakeUintegerChecker<uint8_t>(0, 31))
+            .AddTraceSource("Error",
+                            "The queue pair entered the error state (its RNR retries ran "
+                            "out): (queue pair, work requests completed in error)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_errorTrace),
+                            "ns3::RdmaQueuePair::ErrorTracedCallback");
     return tid;
 }
 
@@ -125,7 +167,11 @@ RdmaQueuePair::RdmaQueuePair()
       m_reorderThreshold(64),
       m_nicEntropy(1),
       m_entropyBurst(1),
-      m_maxRdAtomic(16)
+      m_maxRdAtomic(16),
+      m_receiveQueueDepth(0),
+      m_recvRepostDelay(Time(0)),
+      m_rnrRetry(7),
+      m_minRnrTimer(12)
 {
 }
 
@@ -153,6 +199,10 @@ RdmaQueuePair::NotifyConstructionCompleted()
     {
         SetRecovery(m_recovery);
     }
+    if (!m_rq)
+    {
+        m_rq = Create<RdmaReceiveQueue>(m_receiveQueueDepth, m_receiveQueueDepth > 0);
+    }
     Object::NotifyConstructionCompleted();
 }
 
@@ -176,6 +226,7 @@ RdmaQueuePair::DoDispose()
     m_requester.Dispose();
     m_responder.Dispose();
     m_recoveryOps = nullptr;
+    m_rq = nullptr;
     m_sendComplete = SendCompleteCallback();
     m_delivered = DeliveredCallback();
     m_wake = WakeCallback();
@@ -312,6 +363,30 @@ RdmaQueuePair::NotifyDelivered(uint64_t tag, uint64_t bytes)
     {
         m_delivered(this, tag, bytes);
     }
+}
+
+void
+RdmaQueuePair::NotifyError(uint64_t messages)
+{
+    m_errorTrace(this, messages);
+}
+
+void
+RdmaQueuePair::PostReceives(uint32_t n)
+{
+    m_rq->Post(n);
+}
+
+Ptr<RdmaReceiveQueue>
+RdmaQueuePair::GetReceiveQueue() const
+{
+    return m_rq;
+}
+
+void
+RdmaQueuePair::SetSharedReceiveQueue(Ptr<RdmaReceiveQueue> srq)
+{
+    m_rq = srq;
 }
 
 RdmaQueuePair::Recovery

@@ -7,9 +7,12 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/ptr.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-receive-queue.h"
 #include "ns3/rdma-requester.h"
 #include "ns3/rdma-responder.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 
@@ -34,6 +37,13 @@ class RdmaRecoveryOps;
  * Both ends must use the same scheme (set it with Config::SetDefault). The queue
  * pair holds the identity, the attributes both halves read and the callbacks.
  *
+ * Two-sided verbs: a SEND consumes a receive posted on the responder's receive queue
+ * (RdmaReceiveQueue: the queue pair's own, ReceiveQueueDepth of them kept posted, or
+ * its adapter's shared one); without one the responder answers an RNR NAK carrying
+ * its MinRnrTimer code, and the requester resends from that PSN after the time the
+ * code stands for, at most RnrRetry times in a row before the queue pair enters the
+ * error state (the Error trace source).
+ *
  * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
  * wire is free, and passes parsed ACK/NAK/CNP/data events in.
  */
@@ -46,6 +56,11 @@ class RdmaQueuePair : public Object
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> DeliveredCallback;
     /// Tell the NIC this QP may have something to send (new data, window opened).
     typedef Callback<void, Ptr<RdmaQueuePair>> WakeCallback;
+    /// Error trace: (the queue pair, work requests completed in error) when it enters the
+    /// error state (RNR retries exhausted).
+    typedef void (*ErrorTracedCallback)(Ptr<const RdmaQueuePair>, uint64_t);
+    /// RnrRetry's value for "retry for ever" (ibv_modify_qp(3): rnr_retry 7).
+    static constexpr uint32_t RNR_RETRY_INFINITE = 7;
     /// What the responder sends back for a data packet.
     using Reply = RdmaReply;
     using Response = RdmaReply::Response;
@@ -126,6 +141,12 @@ class RdmaQueuePair : public Object
         return m_requester.GetReadBytes();
     }
 
+    /// Post a SEND-with-immediate of `bytes` bytes: it consumes a receive at the peer.
+    void PostSend(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
+    {
+        m_requester.PostSend(messageId, bytes, tag, kind);
+    }
+
     bool HasDataToSend() const
     {
         return m_requester.HasDataToSend();
@@ -180,6 +201,18 @@ class RdmaQueuePair : public Object
         m_requester.ReceiveCnp();
     }
 
+    /// RNR NAK of the SEND starting at wirePsn, with RNR timer code \p timerCode.
+    void ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now)
+    {
+        m_requester.ReceiveRnrNak(wirePsn, timerCode, now);
+    }
+
+    /// \return whether the queue pair is in the error state (RNR retries exhausted)
+    bool IsInError() const
+    {
+        return m_requester.IsInError();
+    }
+
     const RdmaRequester& GetRequester() const
     {
         return m_requester;
@@ -210,6 +243,23 @@ class RdmaQueuePair : public Object
     void PostReceive(uint64_t tag)
     {
         m_responder.PostReceive(tag);
+    }
+
+    /**
+     * The application posts \p n receive work requests (ibv_post_recv) to this queue
+     * pair's receive queue (the adapter's shared one if it has one): each SEND that
+     * arrives consumes one.
+     */
+    void PostReceives(uint32_t n);
+    /// \return the receive queue SENDs to this queue pair consume
+    Ptr<RdmaReceiveQueue> GetReceiveQueue() const;
+    /// Make SENDs to this queue pair consume \p srq's receives (the adapter's SRQ).
+    void SetSharedReceiveQueue(Ptr<RdmaReceiveQueue> srq);
+
+    /// \return RNR NAKs this responder sent
+    uint64_t GetRnrNaksSent() const
+    {
+        return m_responder.GetRnrNaksSent();
     }
 
     /// A data packet arrived: decides placement and what to send back.
@@ -318,6 +368,8 @@ class RdmaQueuePair : public Object
     void NotifySent(const RdmaMessage& message);
     /// The responder completed a message.
     void NotifyDelivered(uint64_t tag, uint64_t bytes);
+    /// The requester entered the error state; \p messages completed in error.
+    void NotifyError(uint64_t messages);
     void SetRecovery(Recovery recovery);
 
     // The requester first: its PSNs, pacing and window are what the NIC's round robin
@@ -353,6 +405,14 @@ class RdmaQueuePair : public Object
     /// SetAckFunction, or nullptr
     void (*m_ackFunction)(void*, RdmaQueuePair&, uint32_t, uint32_t){nullptr};
     void* m_ackTarget{nullptr}; //!< its first argument
+
+    // Two-sided verbs (after what the per-packet path reads).
+    uint32_t m_receiveQueueDepth; //!< ReceiveQueueDepth attribute
+    Time m_recvRepostDelay;       //!< RecvRepostDelay attribute
+    uint32_t m_rnrRetry;          //!< RnrRetry attribute (7: infinite)
+    uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
+    Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error
 };
 
 } // namespace ns3

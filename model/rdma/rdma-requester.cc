@@ -6,6 +6,7 @@
 #include "rdma-opcode.h"
 #include "rdma-psn.h"
 #include "rdma-queue-pair.h"
+#include "rdma-rnr-timer.h"
 #include "recovery/rdma-recovery-ops.h"
 #include "rounded-time.h"
 
@@ -74,7 +75,28 @@ RdmaRequester::OnCcChange()
 void
 RdmaRequester::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
 {
-    NS_ASSERT_MSG(bytes > 0, "an RDMA WRITE carries at least one byte");
+    Post(messageId, bytes, tag, kind, 0);
+}
+
+void
+RdmaRequester::PostSend(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind)
+{
+    Post(messageId, bytes, tag, kind, RdmaOpcode::WRITE_TO_SEND);
+}
+
+void
+RdmaRequester::Post(uint64_t messageId,
+                    uint64_t bytes,
+                    uint64_t tag,
+                    uint8_t kind,
+                    uint8_t sendShift)
+{
+    NS_ASSERT_MSG(bytes > 0, "an RDMA WRITE or SEND carries at least one byte");
+    if (m_error)
+    {
+        m_errorMessages++; // the error state flushes what is posted (IBTA vol. 1 ch. 10)
+        return;
+    }
     const uint32_t mtu = m_qp.m_mtu;
     RdmaMessage m;
     m.id = messageId;
@@ -84,6 +106,7 @@ RdmaRequester::PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8
     m.endPsn = m_postedEndPsn + (bytes + mtu - 1) / mtu;
     m.postTime = FabricSimulator::Now();
     m.kind = kind;
+    m.sendShift = sendShift;
     m_messages.push_back(m);
     // Admitted at once unless a READ beyond MaxRdAtomic waits before it.
     if (m_endPsn == m_postedEndPsn)
@@ -163,6 +186,7 @@ RdmaRequester::MakeSegment(uint64_t psn) const
                : first       ? RdmaOpcode::WRITE_FIRST
                : last        ? RdmaOpcode::WRITE_LAST_IMM
                              : RdmaOpcode::WRITE_MIDDLE;
+    s.opcode -= m->sendShift; // a SEND's opcode of the same place (0 for a WRITE)
     s.ackRequest = last;
     return s;
 }
@@ -329,6 +353,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
         m_pending &= ~PENDING_RETX; // the hole was filled by the original after all
     }
     m_consecutiveTimeouts = 0;
+    m_rnrInARow = 0;
     if (m_cc)
     {
         m_cc->OnAck(sample);
@@ -387,6 +412,80 @@ RdmaRequester::ReceiveCnp()
     {
         m_cc->OnCnp();
     }
+}
+
+void
+RdmaRequester::ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (m_error || psn < m_unaPsn || psn > m_maxSentPsn)
+    {
+        return;
+    }
+    m_rnrNaks++;
+    if (psn > m_unaPsn)
+    {
+        m_rnrInARow = 0; // it acknowledges PSNs below its own: progress
+    }
+    // Everything below psn is acknowledged; psn and what follows it were dropped.
+    m_unaPsn = psn;
+    m_nextPsn = psn;
+    m_pending &= ~PENDING_RETX;
+    CompleteMessages();
+    const uint32_t retry = m_qp.m_rnrRetry;
+    if (retry != RdmaQueuePair::RNR_RETRY_INFINITE && m_rnrInARow >= retry)
+    {
+        EnterError();
+        return;
+    }
+    m_rnrInARow++;
+    m_rnrRetries++;
+    // Resend from psn once the timer the NAK names has run (IBTA 9.7.5.2.8).
+    m_nextAvail = now + RdmaRnrTimer::Decode(timerCode);
+    RestartTimer(); // disarmed: nothing is outstanding while it waits
+    WakeIfData();
+}
+
+void
+RdmaRequester::EnterError()
+{
+    NS_LOG_FUNCTION(this << m_unaPsn);
+    m_error = true;
+    // The work request whose retries ran out completes in error, the rest are flushed.
+    const uint64_t flushed = m_messages.size();
+    m_errorMessages += flushed;
+    m_messages.clear();
+    m_nextPsn = m_unaPsn;
+    m_endPsn = m_unaPsn;
+    m_postedEndPsn = m_unaPsn;
+    m_readsAdmitted = 0;
+    m_pending &= ~PENDING_RETX;
+    m_rtoDeadline = Time(0);
+    m_qp.NotifyError(flushed);
+}
+
+bool
+RdmaRequester::IsInError() const
+{
+    return m_error;
+}
+
+uint64_t
+RdmaRequester::GetRnrNaksReceived() const
+{
+    return m_rnrNaks;
+}
+
+uint64_t
+RdmaRequester::GetRnrRetries() const
+{
+    return m_rnrRetries;
+}
+
+uint64_t
+RdmaRequester::GetErrorMessages() const
+{
+    return m_errorMessages;
 }
 
 void

@@ -25,12 +25,12 @@ class RdmaQueuePair;
  */
 struct RdmaSegment
 {
-    uint64_t psn{0};            //!< 64-bit packet sequence number (wire carries the low 24 bits)
-    uint32_t payloadBytes{0};   //!< payload of this packet
-    uint8_t opcode{0};          //!< IBTA RC opcode (WRITE first/middle/last/only [with imm])
-    bool ackRequest{false};     //!< AckReq bit: a message's last packet, or the window is full
-    uint64_t messageBytes{0};   //!< DMA length, for the RETH of a first/only packet
-    uint64_t offset{0};         //!< byte offset in the message (the RETH VA of this packet)
+    uint64_t psn{0};          //!< 64-bit packet sequence number (wire carries the low 24 bits)
+    uint32_t payloadBytes{0}; //!< payload of this packet
+    uint8_t opcode{0};        //!< IBTA RC opcode (WRITE or SEND first/middle/last/only [with imm])
+    bool ackRequest{false};   //!< AckReq bit: a message's last packet, or the window is full
+    uint64_t messageBytes{0}; //!< DMA length, for the RETH of a first/only packet
+    uint64_t offset{0};       //!< byte offset in the message (the RETH VA of this packet)
     bool retransmission{false}; //!< this PSN was sent before
     uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
     uint32_t msn{0};            //!< READ response with an AETH: the MSN it carries
@@ -38,8 +38,8 @@ struct RdmaSegment
 
 /**
  * \ingroup ai-fabric
- * A message posted on a queue pair (an RDMA WRITE with immediate, or an RDMA READ:
- * isRead, whose PSNs are those of its response packets).
+ * A message posted on a queue pair (an RDMA WRITE with immediate, a SEND with
+ * immediate, or an RDMA READ: isRead, whose PSNs are those of its response packets).
  */
 struct RdmaMessage
 {
@@ -51,6 +51,9 @@ struct RdmaMessage
     Time postTime;        //!< when the application posted it
     uint8_t kind{0};      //!< application-defined kind (for output)
     bool isRead{false};   //!< an RDMA READ: the peer's responses bring the bytes here
+    /// 0 for a WRITE; RdmaOpcode::WRITE_TO_SEND for a SEND (subtracted from the WRITE
+    /// opcode of each packet)
+    uint8_t sendShift{0};
 };
 
 /**
@@ -91,6 +94,9 @@ class RdmaRequester
 
     /// Post a WRITE-with-immediate of `bytes` bytes under the given id.
     void PostWrite(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind);
+    /// Post a SEND-with-immediate of `bytes` bytes under the given id (it consumes a
+    /// receive the peer posted; without one the peer answers an RNR NAK).
+    void PostSend(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind);
     bool HasDataToSend() const;
     /// True if window and pacing allow a packet now.
     bool CanSend(Time now) const;
@@ -109,6 +115,22 @@ class RdmaRequester
     /// NAK (PSN sequence error): the peer expects wirePsn next.
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();
+    /**
+     * RNR NAK: the responder had no receive for the SEND starting at wirePsn (which
+     * acknowledges every PSN below it). The requester goes back to that PSN and sends
+     * nothing for the time of RNR timer code \p timerCode; after RnrRetry such NAKs in a
+     * row without progress (7: never) the queue pair goes to the error state instead.
+     */
+    void ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now);
+    /// \return whether the queue pair is in the error state (RNR retries exhausted)
+    bool IsInError() const;
+    /// \return RNR NAKs received
+    uint64_t GetRnrNaksReceived() const;
+    /// \return resends after an RNR NAK's wait (one per RNR NAK that did not end in error)
+    uint64_t GetRnrRetries() const;
+    /// \return messages completed in error (the one whose retries ran out and those
+    /// flushed behind it or posted after, as IBTA's error state flushes work requests)
+    uint64_t GetErrorMessages() const;
 
     // ---- RDMA READ ----
     /// Post an RDMA READ of `bytes` bytes (0 allowed) from the peer under the given id.
@@ -143,6 +165,10 @@ class RdmaRequester
     void Dispose();
 
   private:
+    /// Post a message whose packets have opcode WRITE_* minus \p sendShift.
+    void Post(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind, uint8_t sendShift);
+    /// RNR retries exhausted: the queue pair enters the error state.
+    [[gnu::cold]] void EnterError();
     void RestartTimer();
     void Timeout();
     void CompleteMessages();
@@ -221,6 +247,11 @@ class RdmaRequester
     uint64_t m_readRetries{0};
     uint64_t m_readResponsesSent{0};
     std::deque<ReadResponseJob> m_readResponses; //!< responses to send, in PSN order
+    uint32_t m_rnrInARow{0};   //!< RNR NAKs since the last ACK that made progress
+    bool m_error{false};       //!< the error state (RNR retries exhausted)
+    uint64_t m_rnrNaks{0};
+    uint64_t m_rnrRetries{0};
+    uint64_t m_errorMessages{0};
 };
 
 } // namespace ns3

@@ -6,8 +6,10 @@
 #include "rdma-opcode.h"
 #include "rdma-psn.h"
 #include "rdma-queue-pair.h"
+#include "rdma-receive-queue.h"
 #include "recovery/rdma-recovery-ops.h"
 
+#include "ns3/aeth-header.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -89,6 +91,11 @@ RdmaResponder::Consume(uint32_t payloadBytes, bool last)
     }
     uint64_t bytes = m_rxMessageBytes;
     m_rxMessageBytes = 0;
+    if (m_rxSend)
+    {
+        m_rxSend = false;
+        m_qp.m_rq->Completed(m_qp.m_recvRepostDelay); // the application re-posts it
+    }
     m_qp.NotifyDelivered(tag, bytes);
     return true;
 }
@@ -140,11 +147,50 @@ RdmaResponder::NakExpected()
     m_nakOutstanding = true;
     m_naksSent++;
     m_unackedPackets = 0; // the NAK acknowledges every PSN below the one it names
+    m_nakSyndrome = 0x60 | AethHeader::NAK_PSN_SEQUENCE_ERROR;
     RdmaReply reply;
     reply.response = RdmaReply::Response::NAK;
     reply.ackPsn = m_ePsn & RDMA_PSN_MASK;
     reply.msn = m_msn & RDMA_PSN_MASK;
     return reply;
+}
+
+RdmaReply
+RdmaResponder::RnrNakExpected()
+{
+    // IBTA 9.7.5.2.8: the SEND's packets are dropped and the RNR NAK names its first
+    // PSN; later packets beyond it are discarded as out of order (no other NAK: one is
+    // outstanding) until the requester resends from it.
+    m_nakOutstanding = true;
+    m_rnrNaksSent++;
+    m_unackedPackets = 0;
+    m_nakSyndrome = static_cast<uint8_t>(0x20 | (m_qp.m_minRnrTimer & 0x1F));
+    RdmaReply reply;
+    reply.response = RdmaReply::Response::NAK;
+    reply.ackPsn = m_ePsn & RDMA_PSN_MASK;
+    reply.msn = m_msn & RDMA_PSN_MASK;
+    return reply;
+}
+
+bool
+RdmaResponder::TakeReceive(uint8_t opcode)
+{
+    if (!RdmaOpcode::StartsSend(opcode))
+    {
+        return true; // a SEND's middle or last packet: its first took the receive
+    }
+    if (!m_qp.m_rq->Take())
+    {
+        return false;
+    }
+    m_rxSend = true;
+    return true;
+}
+
+uint64_t
+RdmaResponder::GetRnrNaksSent() const
+{
+    return m_rnrNaksSent;
 }
 
 bool
@@ -210,6 +256,10 @@ RdmaResponder::ReceiveData(uint32_t wirePsn,
                                                      psn,
                                                      payloadBytes,
                                                      RdmaOpcode::IsLast(opcode));
+    }
+    else if (__builtin_expect(RdmaOpcode::IsSend(opcode), false) && !TakeReceive(opcode))
+    {
+        reply = RnrNakExpected(); // no receive posted: receiver not ready
     }
     else
     {

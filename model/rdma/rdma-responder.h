@@ -116,6 +116,16 @@ class RdmaResponder
     bool Hold(uint64_t psn, uint32_t payloadBytes, bool last);
     /// A NAK naming the expected PSN (and marking it outstanding).
     RdmaReply NakExpected();
+    /// An RNR NAK naming the expected PSN (no receive for the SEND starting there).
+    RdmaReply RnrNakExpected();
+
+    /// \return the AETH syndrome of the last NAK made (NakExpected: PSN sequence error;
+    /// RnrNakExpected: RNR with the queue pair's MinRnrTimer)
+    uint8_t GetNakSyndrome() const
+    {
+        return m_nakSyndrome;
+    }
+
     /// A NAK for the expected PSN was sent and the PSN has not arrived since.
     bool IsNakOutstanding() const;
     /// Packets held beyond the expected PSN.
@@ -148,6 +158,8 @@ class RdmaResponder
     uint64_t GetDuplicatePackets() const;
     uint64_t GetSpuriousRetransmissions() const;
     uint64_t GetNaksSent() const;
+    /// RNR NAKs sent (SENDs that found no posted receive).
+    uint64_t GetRnrNaksSent() const;
     /// ACKs sent: returned by ReceiveData or sent by the coalescing timer.
     uint64_t GetAcksSent() const;
     uint64_t GetMaxReorderDistance() const;
@@ -156,6 +168,9 @@ class RdmaResponder
     uint64_t Unwrap(uint32_t wirePsn) const;
     /// Make the receive ring hold PSNs up to m_ePsn + distance; false if too far.
     bool EnsureRxRing(uint64_t distance);
+    /// A SEND packet at the expected PSN: its first packet takes a posted receive.
+    /// \return false if it is a first packet and none is posted (RNR)
+    bool TakeReceive(uint8_t opcode);
     /// Account one in-order packet (bytes and completion); true if it ended a message.
     bool Consume(uint32_t payloadBytes, bool last);
     /// The reply to a packet at the expected PSN, arrived at \p now.
@@ -198,6 +213,9 @@ class RdmaResponder
     uint64_t m_naksSent{0};
     uint64_t m_maxReorder{0};
     uint64_t m_readRequests{0}; //!< GetReadRequests
+    uint64_t m_rnrNaksSent{0};
+    uint8_t m_nakSyndrome{0x60}; //!< GetNakSyndrome
+    bool m_rxSend{false};        //!< the message being received is a SEND (took a receive)
 };
 
 } // namespace ns3

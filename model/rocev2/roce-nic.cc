@@ -534,7 +534,8 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         RoceFrameView& v = frame.view;
         v.psn = psn;
         v.aethMsn = msn;
-        v.aethSyndrome = AethHeader::ResponderSyndrome(nak);
+        v.aethSyndrome =
+            nak ? qp.GetResponder().GetNakSyndrome() : AethHeader::ResponderSyndrome(false);
         v.becn = qp.GetCeEcho(); // false unless EcnEchoInAck (RdmaNic::Deliver sets it)
         // The endpoint delay of the data packet this answers, in the IPv4
         // Identification (RFC 6864 4.1: an atomic datagram's ID carries no meaning).

@@ -147,7 +147,7 @@ def test_bad_enum_value_message(run):
         ("--qp-sharing=host", "--qp-sharing: 'host' is not one of flow, pair"),
         ("--checksums=2", "--checksums: '2' is not 0 or 1"),
         ("--ns3::FlowWorkload::QpSharing=1", "'1' is not allowed"),
-        ("--verb=send", "--verb: 'send' is not one of write, read"),
+        ("--verb=atomic", "--verb: 'atomic' is not one of write, read, send"),
         ("--ns3::RdmaQueuePair::MaxRdAtomic=0", "'0' is not allowed"),
     ],
 )
@@ -1629,7 +1629,7 @@ def test_verb_read_moves_the_same_bytes_and_counts_them(run, tmp_path):
     "flags, part",
     [
         (["--transport=tcp"], "--verb=read needs --transport=rdma"),
-        (["--workload=allreduce"], "--verb=read applies to the point-to-point workloads"),
+        (["--workload=allreduce"], "--verb=read needs a point-to-point --workload"),
     ],
 )
 def test_verb_read_where_it_cannot_apply_is_exit_2(run, tmp_path, flags, part):

@@ -512,3 +512,42 @@ def test_read_request_and_responses_decode(ai_fabric_sim, tmp_path, fabric):
             has_aeth = r["infiniband.bth.opcode"] != "14"
             assert (r["infiniband.aeth.msn"] == "1") == has_aeth, r
         assert not [r for r in rows if r["infiniband.bth.opcode"] == "17"], "no ACK"
+
+
+@needs_tshark
+def test_send_opcodes_and_rnr_nak_decode(ai_fabric_sim, tmp_path):
+    # Two SENDs host 0 -> host 1 on one queue pair (--qp-sharing=pair), one receive
+    # posted (--rq-depth=1) and re-posted 100 us after each completion: the second
+    # SEND's first packet finds none, host 1 answers an RNR NAK (opcode 17, AETH
+    # syndrome 001xxxxx with min_rnr_timer 12), host 0 waits 0.64 ms and resends.
+    flows = tmp_path / "two.txt"
+    flows.write_text("2\n0 1 3 100 2000 0\n0 1 3 100 1000 0\n")
+    out = tmp_path / "send"
+    _sim(ai_fabric_sim, "--topology=leafspine", "--leaves=2", "--spines=1",
+         "--hosts-per-switch=2", "--workload=none", f"--flows={flows}", "--qp-sharing=pair",
+         "--verb=send", "--rq-depth=1", "--rq-repost-delay=100us", "--mtu=1024",
+         "--pcap=1", f"--out={out}")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["complete"] is True
+    assert summary["rnr_naks"] == 1 and summary["rnr_retries"] == 1
+    assert summary["qp_errors"] == 0
+    fields = ["frame.time_epoch", "infiniband.bth.opcode", "infiniband.bth.psn",
+              "infiniband.reth.dmalen", "infiniband.aeth.syndrome",
+              "infiniband.aeth.syndrome.opcode", "infiniband.aeth.syndrome.timer"]
+    rows = _tshark(out / "ai-fabric-0-0.pcap", fields, tmp_path, display_filter="infiniband")
+    sent = [r for r in rows if r["infiniband.bth.opcode"] in ("0", "1", "2", "3", "4", "5")]
+    # 2000 bytes: SEND first (0) + SEND last with immediate (3); 1000 bytes: SEND only
+    # with immediate (5), sent twice (the RNR NAKed try and the resend). No RETH.
+    assert [(r["infiniband.bth.opcode"], r["infiniband.bth.psn"]) for r in sent] == [
+        ("0", "0"), ("3", "1"), ("5", "2"), ("5", "2")]
+    assert all(r["infiniband.reth.dmalen"] == "" for r in sent)
+    naks = [r for r in rows if r["infiniband.aeth.syndrome.opcode"] == "1"]
+    assert len(naks) == 1, rows
+    nak = naks[0]
+    assert nak["infiniband.bth.opcode"] == "17" and nak["infiniband.bth.psn"] == "2"
+    # 001 01100: RNR NAK, timer code 12 (0.64 ms).
+    assert int(nak["infiniband.aeth.syndrome"], 0) == 0x2C
+    assert nak["infiniband.aeth.syndrome.timer"] == "12"
+    # The resend leaves 0.64 ms after the RNR NAK reached host 0.
+    wait = float(sent[3]["frame.time_epoch"]) - float(nak["frame.time_epoch"])
+    assert 0.64e-3 <= wait < 0.64e-3 + 1e-6, wait

@@ -37,6 +37,12 @@ class AethHeader : public Header
         return nak ? static_cast<uint8_t>(0x60 | NAK_PSN_SEQUENCE_ERROR) : CREDITS_INVALID;
     }
 
+    /// \return true if \p syndrome is an RNR NAK's (bits 6..5 = 01; bits 4..0: timer)
+    static constexpr bool IsRnrNakSyndrome(uint8_t syndrome)
+    {
+        return (syndrome & 0x60) == 0x20;
+    }
+
     /// \return true if \p syndrome is a NAK's (bits 6..5 = 11)
     static constexpr bool IsNakSyndrome(uint8_t syndrome)
     {
