@@ -759,12 +759,12 @@ class RoutingEngineRegistryTestCase : public TestCase
         {
             error = e.what();
         }
-        NS_TEST_ASSERT_MSG_EQ(
-            error,
-            "unknown routing engine 'ospf'; allowed: dfsssp, dor, ecmp, ftree, minhop, minimal, rail, "
-            "ugal, "
-            "updown, valiant",
-            "names the value and what is allowed");
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "unknown routing engine 'ospf'; allowed: dfsssp, dor, ecmp, ftree, "
+                              "minhop, minimal, rail, "
+                              "ugal, "
+                              "updown, valiant",
+                              "names the value and what is allowed");
     }
 };
 

@@ -135,22 +135,22 @@ class ScenarioConfig
     uint32_t fanin{8};              ///< incast senders
     std::string background{"none"}; ///< none | websearch | fbhadoop | CDF file path
     double load{0.3};               ///< background load, fraction of host link
-    Time backgroundDuration{MilliSeconds(1)};  ///< background arrival window; 0 = stop time
-    std::string flows;                         ///< flow file path ("" = none)
-    std::string training;                      ///< training model file ("" = none)
-    std::string qpSharing{"flow"};             ///< flow | pair: RC connections of flows
-    std::string transport{"rdma"};             ///< rdma | tcp: transport of the flows
-    std::string verb{"write"};                 ///< write | read | send: verb of point-to-point and flows
-    std::string collectiveVerb{"write"};       ///< write | send: verb of collective messages
-    uint32_t rqDepth{512};                     ///< receives kept posted per queue pair (SEND)
-    Time rqRepostDelay{Time(0)};               ///< a consumed receive is re-posted this late
-    std::string tcpVariant{"cubic"};           ///< --transport=tcp's congestion control
-    uint32_t tcpPriority{0};                   ///< --transport=tcp's traffic class
-    uint32_t seed{1};                          ///< ns-3 RngSeed
-    uint64_t run{1};                           ///< ns-3 RngRun
-    Time stopTime{Seconds(1)};                 ///< simulated-time cap
-    std::string out{"out"};                    ///< output directory
-    Time qlenInterval{MicroSeconds(10)};       ///< queue sampling period; 0 = off
+    Time backgroundDuration{MilliSeconds(1)}; ///< background arrival window; 0 = stop time
+    std::string flows;                        ///< flow file path ("" = none)
+    std::string training;                     ///< training model file ("" = none)
+    std::string qpSharing{"flow"};            ///< flow | pair: RC connections of flows
+    std::string transport{"rdma"};            ///< rdma | tcp: transport of the flows
+    std::string verb{"write"};           ///< write | read | send: verb of point-to-point and flows
+    std::string collectiveVerb{"write"}; ///< write | send: verb of collective messages
+    uint32_t rqDepth{512};               ///< receives kept posted per queue pair (SEND)
+    Time rqRepostDelay{Time(0)};         ///< a consumed receive is re-posted this late
+    std::string tcpVariant{"cubic"};     ///< --transport=tcp's congestion control
+    uint32_t tcpPriority{0};             ///< --transport=tcp's traffic class
+    uint32_t seed{1};                    ///< ns-3 RngSeed
+    uint64_t run{1};                     ///< ns-3 RngRun
+    Time stopTime{Seconds(1)};           ///< simulated-time cap
+    std::string out{"out"};              ///< output directory
+    Time qlenInterval{MicroSeconds(10)}; ///< queue sampling period; 0 = off
     Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
     /// ACK at least every K packets; unset = 1 for a --cc that reads INT, else 10
     std::optional<uint32_t> ackInterval;

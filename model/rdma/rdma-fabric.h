@@ -92,10 +92,10 @@ class RdmaFabric : public Object
         uint64_t linkDownDrops{0};       //!< packets lost to a failed cable (not lossless drops)
         uint64_t pfcWatchdogDrops{0};    //!< frames the PFC watchdog's drop action discarded
         uint64_t stalledReceiveDrops{0}; //!< frames a NIC with a stalled receive discarded
-        uint64_t readBytes{0}; //!< bytes READ responses delivered (in order, at requesters)
-        uint64_t rnrNaks{0};             //!< RNR NAKs sent (SENDs that found no posted receive)
-        uint64_t rnrRetries{0};          //!< resends after an RNR NAK's wait
-        uint64_t qpErrors{0};            //!< queue pairs in the error state (RNR retries exhausted)
+        uint64_t readBytes{0};  //!< bytes READ responses delivered (in order, at requesters)
+        uint64_t rnrNaks{0};    //!< RNR NAKs sent (SENDs that found no posted receive)
+        uint64_t rnrRetries{0}; //!< resends after an RNR NAK's wait
+        uint64_t qpErrors{0};   //!< queue pairs in the error state (RNR retries exhausted)
     };
 
     /**

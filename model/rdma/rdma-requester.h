@@ -247,8 +247,8 @@ class RdmaRequester
     uint64_t m_readRetries{0};
     uint64_t m_readResponsesSent{0};
     std::deque<ReadResponseJob> m_readResponses; //!< responses to send, in PSN order
-    uint32_t m_rnrInARow{0};   //!< RNR NAKs since the last ACK that made progress
-    bool m_error{false};       //!< the error state (RNR retries exhausted)
+    uint32_t m_rnrInARow{0};                     //!< RNR NAKs since the last ACK that made progress
+    bool m_error{false};                         //!< the error state (RNR retries exhausted)
     uint64_t m_rnrNaks{0};
     uint64_t m_rnrRetries{0};
     uint64_t m_errorMessages{0};
