@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/net-device.h"
 #include "ns3/pcap-file-wrapper.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -250,6 +251,13 @@ RdmaFabric::PostWrite(uint32_t src,
     RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
     peer.PostReceive(tag);
     uint64_t id = TakeMessageId();
+    // Across MPI ranks (RankPartition) every rank posts the same writes, so that the
+    // connections, receives and message ids agree; only the sender's rank sends.
+    if (RankPartition::GetNRanks() > 1 &&
+        GetNodes().Get(GetGraph()->GetHosts()[src])->GetSystemId() != RankPartition::GetLocalRank())
+    {
+        return id;
+    }
     qp->PostWrite(id, bytes, tag, kind);
     return id;
 }
