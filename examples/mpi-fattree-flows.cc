@@ -14,15 +14,18 @@
  *
  * Built only with -DAI_FABRIC_MPI=ON (./ai-fabric mpi-setup).
  */
+#include "ns3/channel-list.h"
 #include "ns3/command-line.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
+#include "ns3/ib-remote-channel.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/rank-partition.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
+#include "ns3/roce-remote-channel.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -44,7 +47,7 @@ main(int argc, char* argv[])
     uint64_t bytes = 1 << 20;
     std::string csv = "mpi-fattree-flows";
     std::string method = "group";
-    std::string engine = "ns3::DistributedSimulatorImpl";
+    Time stop = MilliSeconds(2);
     CommandLine cmd(__FILE__);
     cmd.AddValue("mpi", "run across the MPI ranks of mpirun (else one process)", mpi);
     cmd.AddValue("fabric", "roce or ib", fabricName);
@@ -52,9 +55,10 @@ main(int argc, char* argv[])
     cmd.AddValue("bytes", "bytes each host writes", bytes);
     cmd.AddValue("csv", "prefix of the per-rank CSVs (<csv>.rank<r>)", csv);
     cmd.AddValue("partition", "rank partition method: group or block", method);
-    cmd.AddValue("engine",
-                 "simulator with --mpi: ns3::DistributedSimulatorImpl (granted time window)",
-                 engine);
+    cmd.AddValue("stop",
+                 "simulated time to run (every rank synchronizes once per lookahead until "
+                 "then, with or without traffic)",
+                 stop);
     cmd.Parse(argc, argv);
     if (fabricName != "roce" && fabricName != "ib")
     {
@@ -69,7 +73,9 @@ main(int argc, char* argv[])
     }
     if (mpi)
     {
-        GlobalValue::Bind("SimulatorImplementationType", StringValue(engine));
+        // ns-3's granted-time-window engine (our FabricSimulatorImpl is not distributed).
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue("ns3::DistributedSimulatorImpl"));
         MpiInterface::Enable(&argc, &argv);
     }
     else
@@ -125,13 +131,28 @@ main(int argc, char* argv[])
             fabric->PostWrite(h, (h + hosts / 2) % hosts, bytes, h, 0);
         }
     });
-    Simulator::Stop(MilliSeconds(20));
+    Simulator::Stop(stop);
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Frames (RoCEv2) or packets and credit updates (InfiniBand) this rank sent to others.
+    uint64_t crossed = 0;
+    for (uint32_t i = 0; i < ChannelList::GetNChannels(); ++i)
+    {
+        Ptr<Channel> ch = ChannelList::GetChannel(i);
+        if (Ptr<RoceRemoteChannel> r = DynamicCast<RoceRemoteChannel>(ch))
+        {
+            crossed += r->GetFramesSent();
+        }
+        else if (Ptr<IbRemoteChannel> b = DynamicCast<IbRemoteChannel>(ch))
+        {
+            crossed += b->GetMessagesSent();
+        }
+    }
     std::printf("rank %u/%u: %s, %u nodes (%u hosts), %u cables to other ranks (lookahead %.3f "
-                "ns), %llu messages completed here, %llu events, %.3f s\n",
+                "ns), %llu messages completed here, %llu MPI messages sent, %llu events, "
+                "%.3f s\n",
                 rank,
                 ranks,
                 Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
@@ -140,6 +161,7 @@ main(int argc, char* argv[])
                 stats.remoteCables[rank],
                 stats.minCutDelayTicks < 0 ? 0.0 : stats.minCutDelayTicks / 1000.0,
                 static_cast<unsigned long long>(completed),
+                static_cast<unsigned long long>(crossed),
                 static_cast<unsigned long long>(Simulator::GetEventCount()),
                 wall);
     Simulator::Destroy();

