@@ -17,6 +17,8 @@
 #include "ns3/mpi-receiver.h"
 #endif
 
+#include <utility>
+
 namespace ns3
 {
 
@@ -53,7 +55,7 @@ RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* sr
     NS_LOG_LOGIC("frame of " << bytes->GetSize() << " bytes to node " << dst->GetNode()->GetId()
                              << " on rank " << dstRank << " at " << rxTime);
     MpiInterface::SendPacket(bytes, rxTime, dst->GetNode()->GetId(), dst->GetIfIndex());
-    frame.Assign(RoceFrameView{}); // sent: the caller's frame is moved from
+    RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
     ++m_framesSent;
 #else
     NS_FATAL_ERROR("RoceRemoteChannel: node "
