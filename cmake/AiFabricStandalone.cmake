@@ -129,6 +129,9 @@ if(AI_FABRIC_MPI)
                         "ns-3 ${ns3-mpi_NS3_VERSION}, this build uses ${ns3_VERSION}")
   endif()
   target_link_libraries(ai-fabric PUBLIC ns3mpi::ns3-mpi)
+  # Installed, the library finds the module in mpi-setup's folder (a program's own
+  # run path does not apply to its libraries' dependencies).
+  set_property(TARGET ai-fabric APPEND PROPERTY INSTALL_RPATH ${AI_FABRIC_MPI_PREFIX}/lib)
   target_compile_definitions(ai-fabric PUBLIC AI_FABRIC_MPI)
   message(STATUS "ai-fabric: MPI on, ns-3's mpi module from ${AI_FABRIC_MPI_PREFIX}")
 endif()

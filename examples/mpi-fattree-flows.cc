@@ -21,6 +21,7 @@
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-remote-channel.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/rank-partition.h"
 #include "ns3/roce-fabric-helper.h"
@@ -119,13 +120,14 @@ main(int argc, char* argv[])
     std::ofstream out(csv + ".rank" + std::to_string(rank));
     out << "id,src,dst,bytes,start_ps,end_ps\n";
     uint64_t completed = 0;
-    fabric->AddMessageCallback([&out, &completed](const RdmaFabric::MessageRecord& r) {
-        out << r.id << "," << r.src << "," << r.dst << "," << r.bytes << ","
-            << r.start.GetTimeStep() << "," << r.end.GetTimeStep() << "\n";
-        ++completed;
-    });
+    fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+        [&out, &completed](const RdmaFabric::MessageRecord& r) {
+            out << r.id << "," << r.src << "," << r.dst << "," << r.bytes << ","
+                << r.start.GetTimeStep() << "," << r.end.GetTimeStep() << "\n";
+            ++completed;
+        }));
     const uint32_t hosts = graph->GetNHosts();
-    Simulator::Schedule(MicroSeconds(1), [fabric, hosts, bytes]() {
+    ScheduleLambda(MicroSeconds(1), [fabric, hosts, bytes]() {
         for (uint32_t h = 0; h < hosts; ++h)
         {
             fabric->PostWrite(h, (h + hosts / 2) % hosts, bytes, h, 0);

@@ -197,7 +197,8 @@ class IbFlowControlPacketTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(+b[2], 0x31, "VL 3, FCCL high nibble");
         NS_TEST_ASSERT_MSG_EQ(+b[3], 0x23, "FCCL low byte");
         const uint16_t crc = IbVcrcTrailer::Calculate(b, 4);
-        NS_TEST_ASSERT_MSG_EQ(b[4] | (b[5] << 8), crc, "LPCRC over the 4 bytes, LSB first");
+        const uint16_t lpcrc = static_cast<uint16_t>(b[4] | (b[5] << 8));
+        NS_TEST_ASSERT_MSG_EQ(lpcrc, crc, "LPCRC over the 4 bytes, LSB first");
         uint8_t vl = 0;
         uint16_t fctbs = 0;
         uint16_t fccl = 0;

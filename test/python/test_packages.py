@@ -186,7 +186,13 @@ def test_configuration_needs_only_listed_packages(source_dir, build_dir):
     ns3_owners = [owners(p) for p in paths if "/cmake/ns3" in p]
     if ns3_owners and not any(ns3_owners):
         pytest.skip("ns-3 is not installed from Debian's packages here")
-    closure = installed_dependency_closure(listed_packages(source_dir, optional=True))
+    packages = listed_packages(source_dir, optional=True)
+    cache = (build_dir / "CMakeCache.txt").read_text()
+    if re.search(r"^AI_FABRIC_MPI:BOOL=(ON|TRUE|1)$", cache, re.M):
+        # -DAI_FABRIC_MPI=ON: also what `./ai-fabric mpi-setup` installs (MPI_PACKAGES).
+        script = (source_dir / "ai-fabric").read_text()
+        packages += re.search(r"^MPI_PACKAGES=\(([^)]*)\)", script, re.M).group(1).split()
+    closure = installed_dependency_closure(packages)
     unlisted = {}
     for path in paths:
         found = owners(path)
