@@ -71,5 +71,13 @@ foreach(_ai_fabric_part IN LISTS _ai_fabric_pc_parts)
     string(APPEND AI_FABRIC_PC_PREFIX "/..")
   endif()
 endforeach()
+# With -DAI_FABRIC_MPI=ON the library needs ns-3's mpi module from mpi-setup's folder.
+set(AI_FABRIC_PC_MPI_CFLAGS "")
+set(AI_FABRIC_PC_MPI_LIBS "")
+if(AI_FABRIC_MPI)
+  set(AI_FABRIC_PC_MPI_CFLAGS " -DAI_FABRIC_MPI -I${AI_FABRIC_MPI_PREFIX}/include")
+  set(AI_FABRIC_PC_MPI_LIBS
+      " -L${AI_FABRIC_MPI_PREFIX}/lib -Wl,-rpath,${AI_FABRIC_MPI_PREFIX}/lib -lns3-mpi")
+endif()
 configure_file(${AI_FABRIC_ROOT}/cmake/ai-fabric.pc.in ${CMAKE_BINARY_DIR}/package/ai-fabric.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/ai-fabric.pc DESTINATION ${AI_FABRIC_PC_DIR})

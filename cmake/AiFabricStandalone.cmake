@@ -105,6 +105,36 @@ target_include_directories(
                           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(ai-fabric PUBLIC ${AI_FABRIC_NS3_TARGETS} nlohmann_json::nlohmann_json
                                        ${AI_FABRIC_BOOST})
+# --- MPI (doc/distributed.md) ------------------------------------------------------
+# -DAI_FABRIC_MPI=ON: link ns-3's mpi module as `./ai-fabric mpi-setup` builds it into
+# AI_FABRIC_MPI_PREFIX (Debian's ns-3 has no mpi module); the library then has the
+# remote channels' MPI path and ai-fabric-sim --mpi. OFF (default): as without MPI.
+option(AI_FABRIC_MPI "Link ns-3's mpi module (./ai-fabric mpi-setup builds it)" OFF)
+if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
+  set(_ai_fabric_cache $ENV{XDG_CACHE_HOME})
+else()
+  set(_ai_fabric_cache $ENV{HOME}/.cache)
+endif()
+set(AI_FABRIC_MPI_PREFIX ${_ai_fabric_cache}/ai-fabric/ns3-mpi-${ns3_VERSION} CACHE PATH
+    "Where ./ai-fabric mpi-setup installed ns-3's mpi module")
+if(AI_FABRIC_MPI)
+  find_package(ns3-mpi CONFIG PATHS ${AI_FABRIC_MPI_PREFIX}/lib/cmake/ns3-mpi NO_DEFAULT_PATH)
+  if(NOT ns3-mpi_FOUND)
+    message(FATAL_ERROR "ai-fabric: AI_FABRIC_MPI=ON, but ns-3's mpi module is not in "
+                        "AI_FABRIC_MPI_PREFIX='${AI_FABRIC_MPI_PREFIX}': run ./ai-fabric mpi-setup "
+                        "(or set AI_FABRIC_MPI_PREFIX to where it installed it)")
+  endif()
+  if(NOT "${ns3-mpi_NS3_VERSION}" STREQUAL "${ns3_VERSION}")
+    message(FATAL_ERROR "ai-fabric: the mpi module in ${AI_FABRIC_MPI_PREFIX} was built for "
+                        "ns-3 ${ns3-mpi_NS3_VERSION}, this build uses ${ns3_VERSION}")
+  endif()
+  target_link_libraries(ai-fabric PUBLIC ns3mpi::ns3-mpi)
+  # Installed, the library finds the module in mpi-setup's folder (a program's own
+  # run path does not apply to its libraries' dependencies).
+  set_property(TARGET ai-fabric APPEND PROPERTY INSTALL_RPATH ${AI_FABRIC_MPI_PREFIX}/lib)
+  target_compile_definitions(ai-fabric PUBLIC AI_FABRIC_MPI)
+  message(STATUS "ai-fabric: MPI on, ns-3's mpi module from ${AI_FABRIC_MPI_PREFIX}")
+endif()
 # Public, so programs and tests including this module's headers log too.
 target_compile_definitions(ai-fabric PUBLIC NS3_LOG_ENABLE)
 ai_fabric_target_options(ai-fabric)

@@ -33,6 +33,22 @@ RdmaFabricHelper::RdmaFabricHelper(const std::string& device,
     m_hostFactory.SetTypeId(host);
     m_switchFactory.SetTypeId(sw);
     m_channelFactory.SetTypeId(channel);
+    // ns3::RoceChannel -> ns3::RoceRemoteChannel, ns3::IbChannel -> ns3::IbRemoteChannel
+    std::string remote = channel;
+    remote.insert(remote.rfind("Channel"), "Remote");
+    m_remoteChannelFactory.SetTypeId(remote);
+}
+
+void
+RdmaFabricHelper::SetPartition(std::vector<uint32_t> systemIds)
+{
+    m_partition = std::move(systemIds);
+}
+
+const std::vector<uint32_t>&
+RdmaFabricHelper::GetPartition() const
+{
+    return m_partition;
 }
 
 std::string
@@ -106,6 +122,7 @@ void
 RdmaFabricHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
     m_channelFactory.Set(name, value);
+    m_remoteChannelFactory.Set(name, value);
 }
 
 void

@@ -77,6 +77,18 @@ class RdmaFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForD
     void SetChannelType(const std::string& typeId);
     /// \param name an Attribute of the channel \param value its value
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Simulate node i of the graphs installed next on MPI rank \p systemIds[i]: each
+     * Node is created with that system id, and each cable whose ends' ids differ is the
+     * fabric's remote channel (RoceRemoteChannel, IbRemoteChannel: SetChannelAttribute
+     * applies to it too), which carries frames between ranks with its delay as the
+     * lookahead. Empty (the default): every node on system 0, the plain channel.
+     * A partition comes from RankPartition::Partition. With nodes given by a
+     * FabricTopology, their own system ids decide the cables.
+     */
+    void SetPartition(std::vector<uint32_t> systemIds);
+    /// \return the partition SetPartition set (empty: none)
+    const std::vector<uint32_t>& GetPartition() const;
 
   protected:
     /**
@@ -185,6 +197,8 @@ class RdmaFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForD
     ObjectFactory m_hostFactory;          //!< one NIC / HCA per host
     ObjectFactory m_switchFactory;        //!< one switch per switch node
     ObjectFactory m_channelFactory;       //!< one channel per cable
+    ObjectFactory m_remoteChannelFactory; //!< one channel per cable between ranks
+    std::vector<uint32_t> m_partition;    //!< system id per node (SetPartition)
     TypeId m_channelBase;                 //!< the fabric's channel class
     CongestionControlFactory m_ccFactory; //!< every queue pair's controller
 };
@@ -204,9 +218,19 @@ RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
     {
         nodes = *given;
     }
-    else
+    else if (m_partition.empty())
     {
         nodes.Create(n);
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(m_partition.size() != n,
+                        "RdmaFabricHelper: a partition of " << m_partition.size()
+                                                            << " nodes for a graph of " << n);
+        for (uint32_t node = 0; node < n; ++node)
+        {
+            nodes.Add(CreateObject<Node>(m_partition[node]));
+        }
     }
     devices.resize(n);
     for (uint32_t node = 0; node < n; ++node)
@@ -223,7 +247,9 @@ RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
     for (uint32_t l = 0; l < graph.GetNLinks(); ++l)
     {
         const TopologyGraph::Link& link = graph.GetLink(l);
-        Ptr<Channel> ch = m_channelFactory.Create<Channel>();
+        // A cable between ranks: the remote channel (a subclass of Channel).
+        const bool cut = nodes.Get(link.a)->GetSystemId() != nodes.Get(link.b)->GetSystemId();
+        Ptr<Channel> ch = (cut ? m_remoteChannelFactory : m_channelFactory).Create<Channel>();
         ch->SetAttribute("Delay", TimeValue(link.delay));
         if (channels != nullptr)
         {
@@ -235,6 +261,10 @@ RdmaFabricHelper::InstallPorts(const TopologyGraph& graph,
             Ptr<Device> dev = devices[node][port];
             dev->SetAttribute("DataRate", DataRateValue(link.rate));
             dev->Attach(ch);
+        }
+        if (cut)
+        {
+            ch->Initialize(); // both ends attached: its ends on this rank listen to MPI
         }
     }
 }

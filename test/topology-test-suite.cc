@@ -802,8 +802,8 @@ class TopologySizeTestCase : public TestCase
         // 805e6 cables x 29 KiB + 1.34e6 x 2.7e8 x 5 B: far beyond any machine
         const uint64_t ib = MemoryEstimate::FabricBytes(ftSize, "infiniband");
         NS_TEST_ASSERT_MSG_EQ(ib,
-                              MemoryEstimate::PROCESS_BYTES + 805306368ULL * 29 * 1024 +
-                                  1310720ULL * (1ULL << 28) * 5,
+                              MemoryEstimate::PROCESS_BYTES + MemoryEstimate::MPI_PROCESS_BYTES +
+                                  805306368ULL * 29 * 1024 + 1310720ULL * (1ULL << 28) * 5,
                               "the estimate's three terms");
         m = ThrownMessage([&ftSize] {
             MemoryEstimate::Check(ftSize, "infiniband", "--topology=fattree --k=1024");

@@ -20,7 +20,7 @@ MemoryEstimate::FabricBytes(const TopologyHelper::Size& size, const std::string&
         TopologyHelper::SaturatingMultiply(size.switches, size.hosts),
         ROUTE_BYTES_PER_ENTRY);
     return TopologyHelper::SaturatingAdd(
-        TopologyHelper::SaturatingAdd(PROCESS_BYTES,
+        TopologyHelper::SaturatingAdd(PROCESS_BYTES + MPI_PROCESS_BYTES,
                                       TopologyHelper::SaturatingMultiply(size.cables, perCable)),
         routes);
 }

@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/net-device.h"
 #include "ns3/pcap-file-wrapper.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -275,6 +276,13 @@ RdmaFabric::PostMessage(uint32_t src,
     RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
     peer.PostReceive(tag);
     uint64_t id = TakeMessageId();
+    // Across MPI ranks (RankPartition) every rank posts the same messages, so that the
+    // connections, receives and message ids agree; only the sender's rank sends.
+    if (RankPartition::GetNRanks() > 1 &&
+        GetNodes().Get(GetGraph()->GetHosts()[src])->GetSystemId() != RankPartition::GetLocalRank())
+    {
+        return id;
+    }
     if (send)
     {
         qp->PostSend(id, bytes, tag, kind);
@@ -311,6 +319,12 @@ RdmaFabric::PostRead(uint32_t requester,
     Ptr<RdmaQueuePair> qp = GetQueuePair(requester, responder, connection);
     m_connections[MakeConnectionKey(requester, responder, connection)].idleSince = -1;
     uint64_t id = TakeMessageId();
+    if (RankPartition::GetNRanks() > 1 &&
+        GetNodes().Get(GetGraph()->GetHosts()[requester])->GetSystemId() !=
+            RankPartition::GetLocalRank())
+    {
+        return id; // only the requester's rank sends the request (see PostMessage)
+    }
     qp->PostRead(id, bytes, tag, kind);
     return id;
 }

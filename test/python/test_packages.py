@@ -64,7 +64,10 @@ def test_script_installs_the_list(source_dir):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["test", "--bogus"], "test: unknown argument '--bogus' (allowed: --sanitize)"),
+        (["test", "--bogus"], "test: unknown argument '--bogus' (allowed: --sanitize, --mpi)"),
+        (["mpi"], "mpi: the number of processes is missing"),
+        (["mpi", "0"], "mpi: N '0' is not allowed (allowed: a whole number of processes"),
+        (["mpi-setup", "x"], "mpi-setup takes no arguments (got: x)"),
         (["fuzz", "0"], "fuzz: SECONDS '0' is not allowed (allowed: a whole number of seconds"),
         (["fuzz", "30", "nosuch"], "fuzz: unknown target 'nosuch' (allowed: cdf flow-file "
          "json-config size-parser topology-file)"),
@@ -163,9 +166,16 @@ def configuration_paths(build_dir):
     if not record.is_file():
         pytest.skip(f"{record} is not there (not a standalone build)")
     paths = [p for p in record.read_text().splitlines() if p]
-    for line in (build_dir / "CMakeCache.txt").read_text().splitlines():
+    cache = (build_dir / "CMakeCache.txt").read_text()
+    # With -DAI_FABRIC_MPI=ON: ns-3's mpi module as ./ai-fabric mpi-setup built it into
+    # its cache folder (doc/distributed.md), no Debian package's.
+    mpi = re.search(r"^AI_FABRIC_MPI:BOOL=(ON|TRUE|1)$", cache, re.M)
+    prefix = re.search(r"^AI_FABRIC_MPI_PREFIX:PATH=(/.+)$", cache, re.M)
+    for line in cache.splitlines():
         match = re.match(r"^(\w+)_DIR:PATH=(/.+)$", line)
         if match and os.path.isdir(match.group(2)) and not match.group(2).startswith(str(build_dir)):
+            if mpi and prefix and match.group(2).startswith(prefix.group(1)):
+                continue
             paths.append(match.group(2))
     return paths
 
@@ -176,7 +186,13 @@ def test_configuration_needs_only_listed_packages(source_dir, build_dir):
     ns3_owners = [owners(p) for p in paths if "/cmake/ns3" in p]
     if ns3_owners and not any(ns3_owners):
         pytest.skip("ns-3 is not installed from Debian's packages here")
-    closure = installed_dependency_closure(listed_packages(source_dir, optional=True))
+    packages = listed_packages(source_dir, optional=True)
+    cache = (build_dir / "CMakeCache.txt").read_text()
+    if re.search(r"^AI_FABRIC_MPI:BOOL=(ON|TRUE|1)$", cache, re.M):
+        # -DAI_FABRIC_MPI=ON: also what `./ai-fabric mpi-setup` installs (MPI_PACKAGES).
+        script = (source_dir / "ai-fabric").read_text()
+        packages += re.search(r"^MPI_PACKAGES=\(([^)]*)\)", script, re.M).group(1).split()
+    closure = installed_dependency_closure(packages)
     unlisted = {}
     for path in paths:
         found = owners(path)

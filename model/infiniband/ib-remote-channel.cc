@@ -1,0 +1,213 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ib-remote-channel.h"
+
+#include "ib-net-device.h"
+#include "ib-vcrc-trailer.h"
+
+#include "ns3/fabric-simulator.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/rank-partition.h"
+
+#ifdef AI_FABRIC_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IbRemoteChannel");
+NS_OBJECT_ENSURE_REGISTERED(IbRemoteChannel);
+
+TypeId
+IbRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IbRemoteChannel")
+                            .SetParent<IbChannel>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<IbRemoteChannel>();
+    return tid;
+}
+
+IbRemoteChannel::IbRemoteChannel() = default;
+
+namespace
+{
+#ifdef AI_FABRIC_MPI
+/// \p p with the envelope \p kind, \p ticks in front.
+Ptr<Packet>
+Envelope(uint8_t kind, int64_t ticks, Ptr<const Packet> body)
+{
+    uint8_t head[IbRemoteChannel::ENVELOPE_BYTES];
+    head[0] = kind;
+    const auto t = static_cast<uint64_t>(ticks);
+    for (int i = 0; i < 8; ++i)
+    {
+        head[1 + i] = static_cast<uint8_t>(t >> (56 - 8 * i));
+    }
+    Ptr<Packet> p = Create<Packet>(head, sizeof(head));
+    if (body)
+    {
+        p->AddAtEnd(body);
+    }
+    return p;
+}
+
+#else
+[[noreturn]] void
+NoMpi(uint32_t node, uint32_t rank)
+{
+    NS_FATAL_ERROR("IbRemoteChannel: node " << node << " is on rank " << rank
+                                            << ", but ai-fabric was built without MPI "
+                                               "(./ai-fabric mpi-setup; cmake -DAI_FABRIC_MPI=ON)");
+}
+#endif
+} // namespace
+
+void
+IbRemoteChannel::WriteFlowControlPacket(uint8_t* out, uint8_t vl, uint16_t fctbs, uint16_t fccl)
+{
+    out[0] = static_cast<uint8_t>((fctbs >> 8) & 0x0F); // Op 0 (normal) in the high nibble
+    out[1] = static_cast<uint8_t>(fctbs & 0xFF);
+    out[2] = static_cast<uint8_t>(((vl & 0x0F) << 4) | ((fccl >> 8) & 0x0F));
+    out[3] = static_cast<uint8_t>(fccl & 0xFF);
+    const uint16_t crc = IbVcrcTrailer::Calculate(out, 4);
+    out[4] = static_cast<uint8_t>(crc & 0xFF);
+    out[5] = static_cast<uint8_t>(crc >> 8);
+}
+
+bool
+IbRemoteChannel::ReadFlowControlPacket(const uint8_t* in,
+                                       uint8_t& vl,
+                                       uint16_t& fctbs,
+                                       uint16_t& fccl)
+{
+    const uint16_t crc = IbVcrcTrailer::Calculate(in, 4);
+    if ((in[0] >> 4) != 0 || in[4] != static_cast<uint8_t>(crc & 0xFF) ||
+        in[5] != static_cast<uint8_t>(crc >> 8))
+    {
+        return false;
+    }
+    fctbs = static_cast<uint16_t>(((in[0] & 0x0F) << 8) | in[1]);
+    vl = static_cast<uint8_t>(in[2] >> 4);
+    fccl = static_cast<uint16_t>(((in[2] & 0x0F) << 8) | in[3]);
+    return true;
+}
+
+void
+IbRemoteChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime)
+{
+    Ptr<IbNetDevice> dst = GetPeer(src);
+    const uint32_t rank = dst->GetNode()->GetSystemId();
+    if (rank == RankPartition::GetLocalRank())
+    {
+        IbChannel::TransmitStart(p, src, txTime);
+        return;
+    }
+#ifdef AI_FABRIC_MPI
+    MpiInterface::SendPacket(Envelope(DATA, txTime.GetTimeStep(), p),
+                             FabricSimulator::Now() + GetDelay(),
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
+    ++m_sent;
+#else
+    NoMpi(dst->GetNode()->GetId(), rank);
+#endif
+}
+
+void
+IbRemoteChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
+                                     uint8_t vl,
+                                     uint16_t fctbs,
+                                     uint16_t fccl,
+                                     Time txTime)
+{
+    Ptr<IbNetDevice> dst = GetPeer(src);
+    const uint32_t rank = dst->GetNode()->GetSystemId();
+    if (rank == RankPartition::GetLocalRank())
+    {
+        IbChannel::TransmitFlowControl(src, vl, fctbs, fccl, txTime);
+        return;
+    }
+#ifdef AI_FABRIC_MPI
+    uint8_t fc[6];
+    WriteFlowControlPacket(fc, vl, fctbs, fccl);
+    MpiInterface::SendPacket(Envelope(FLOW_CONTROL, txTime.GetTimeStep(), Create<Packet>(fc, 6)),
+                             FabricSimulator::Now() + txTime + GetDelay(),
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
+    ++m_sent;
+#else
+    NoMpi(dst->GetNode()->GetId(), rank);
+#endif
+}
+
+void
+IbRemoteChannel::ReceiveFromRank(Ptr<IbNetDevice> dev, Ptr<Packet> p)
+{
+    uint8_t head[ENVELOPE_BYTES];
+    NS_ABORT_MSG_IF(p->GetSize() < ENVELOPE_BYTES ||
+                        p->CopyData(head, ENVELOPE_BYTES) != ENVELOPE_BYTES,
+                    "IbRemoteChannel: a message of " << p->GetSize()
+                                                     << " bytes from another rank is truncated");
+    uint64_t ticks = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        ticks = (ticks << 8) | head[1 + i];
+    }
+    p->RemoveAtStart(ENVELOPE_BYTES);
+    ++m_received;
+    if (head[0] == DATA)
+    {
+        dev->Receive(p, TimeStep(static_cast<int64_t>(ticks)));
+        return;
+    }
+    uint8_t fc[6];
+    uint8_t vl = 0;
+    uint16_t fctbs = 0;
+    uint16_t fccl = 0;
+    NS_ABORT_MSG_UNLESS(head[0] == FLOW_CONTROL && p->GetSize() == 6 && p->CopyData(fc, 6) == 6 &&
+                            ReadFlowControlPacket(fc, vl, fctbs, fccl),
+                        "IbRemoteChannel: a message from another rank is neither a data packet "
+                        "nor a valid flow-control packet (kind "
+                            << +head[0] << ", " << p->GetSize() << " bytes)");
+    dev->ReceiveFlowControl(vl, fctbs, fccl);
+}
+
+void
+IbRemoteChannel::DoInitialize()
+{
+#ifdef AI_FABRIC_MPI
+    const uint32_t local = RankPartition::GetLocalRank();
+    for (std::size_t i = 0; i < GetNDevices(); ++i)
+    {
+        Ptr<IbNetDevice> dev = GetIbDevice(i);
+        if (dev->GetNode()->GetSystemId() == local &&
+            GetPeer(dev)->GetNode()->GetSystemId() != local && !dev->GetObject<MpiReceiver>())
+        {
+            Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
+            rx->SetReceiveCallback(MakeCallback(&IbRemoteChannel::ReceiveFromRank, this).Bind(dev));
+            dev->AggregateObject(rx);
+        }
+    }
+#endif
+    IbChannel::DoInitialize();
+}
+
+uint64_t
+IbRemoteChannel::GetMessagesSent() const
+{
+    return m_sent;
+}
+
+uint64_t
+IbRemoteChannel::GetMessagesReceived() const
+{
+    return m_received;
+}
+
+} // namespace ns3

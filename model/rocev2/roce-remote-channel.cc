@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-remote-channel.h"
+
+#include "roce-net-device.h"
+
+#include "ns3/fabric-simulator.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/rank-partition.h"
+#include "ns3/roce-frame.h"
+
+#ifdef AI_FABRIC_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#endif
+
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceRemoteChannel");
+NS_OBJECT_ENSURE_REGISTERED(RoceRemoteChannel);
+
+TypeId
+RoceRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoceRemoteChannel")
+                            .SetParent<RoceChannel>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<RoceRemoteChannel>();
+    return tid;
+}
+
+RoceRemoteChannel::RoceRemoteChannel() = default;
+
+void
+RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
+{
+    Ptr<RoceNetDevice> dst = GetRoceDevice(src == PeekPointer(GetRoceDevice(0)) ? 1 : 0);
+    const uint32_t dstRank = dst->GetNode()->GetSystemId();
+    if (dstRank == RankPartition::GetLocalRank())
+    {
+        RoceChannel::TransmitStart(frame, src, txTime);
+        return;
+    }
+#ifdef AI_FABRIC_MPI
+    const Time rxTime = FabricSimulator::Now() + txTime + GetDelay();
+    // The bytes (written now if the frame had only its view); the copy is the one
+    // MpiInterface serializes, the frame's own reference is released below.
+    Ptr<Packet> bytes = frame.GetPacket()->Copy();
+    NS_LOG_LOGIC("frame of " << bytes->GetSize() << " bytes to node " << dst->GetNode()->GetId()
+                             << " on rank " << dstRank << " at " << rxTime);
+    MpiInterface::SendPacket(bytes, rxTime, dst->GetNode()->GetId(), dst->GetIfIndex());
+    RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
+    ++m_framesSent;
+#else
+    NS_FATAL_ERROR("RoceRemoteChannel: node "
+                   << dst->GetNode()->GetId() << " is on rank " << dstRank
+                   << ", but ai-fabric was built without MPI "
+                      "(./ai-fabric mpi-setup; cmake -DAI_FABRIC_MPI=ON)");
+#endif
+}
+
+void
+RoceRemoteChannel::ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p)
+{
+    RoceFrameView view;
+    NS_ABORT_MSG_UNLESS(RoceFrame::Peek(*p, view),
+                        "RoceRemoteChannel: a frame of " << p->GetSize()
+                                                         << " bytes from another rank does not "
+                                                            "decode (neither IPv4 nor PFC)");
+    RoceParsedFrame frame(p, view);
+    ++m_framesReceived;
+    dev->Receive(frame);
+}
+
+void
+RoceRemoteChannel::DoInitialize()
+{
+#ifdef AI_FABRIC_MPI
+    for (std::size_t i = 0; i < GetNDevices(); ++i)
+    {
+        Ptr<RoceNetDevice> dev = GetRoceDevice(i);
+        Ptr<RoceNetDevice> peer = GetRoceDevice(1 - i);
+        if (dev->GetNode()->GetSystemId() == RankPartition::GetLocalRank() &&
+            peer->GetNode()->GetSystemId() != RankPartition::GetLocalRank() &&
+            !dev->GetObject<MpiReceiver>())
+        {
+            Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
+            rx->SetReceiveCallback(
+                MakeCallback(&RoceRemoteChannel::ReceiveFromRank, this).Bind(dev));
+            dev->AggregateObject(rx);
+        }
+    }
+#endif
+    RoceChannel::DoInitialize();
+}
+
+uint64_t
+RoceRemoteChannel::GetFramesSent() const
+{
+    return m_framesSent;
+}
+
+uint64_t
+RoceRemoteChannel::GetFramesReceived() const
+{
+    return m_framesReceived;
+}
+
+} // namespace ns3
