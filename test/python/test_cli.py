@@ -1636,3 +1636,27 @@ def test_verb_read_where_it_cannot_apply_is_exit_2(run, tmp_path, flags, part):
     r = run(*SMALL, "--verb=read", *flags, f"--out={tmp_path}/o")
     assert r.returncode == 2, r.stdout
     assert part in r.stderr
+
+
+@pytest.mark.parametrize("fabric", [["--fabric=rocev2"], ["--fabric=infiniband", "--mtu=4096"]])
+def test_training_on_gpu_servers_keeps_tp_on_the_scale_up_domain(run, tmp_path, source_dir, fabric):
+    """examples/gpt-tiny.json (TP 8 inside a server, PP 2, DP 2) on 4 rail-optimized
+    servers of 8 GPUs (doc/gpu-servers.md, doc/training.md): each TP group is one
+    server's GPUs, so its allreduces cross the scale-up crossbar, not the NICs; the same
+    model on 32 one-GPU hosts of a leaf-spine spends several times longer in TP."""
+    model = source_dir / "examples" / "gpt-tiny.json"
+    tp = {}
+    for name, topo in (("rail", ["--topology=rail", "--servers=4", "--gpus-per-server=8"]),
+                       ("flat", ["--topology=leafspine", "--leaves=4", "--spines=2",
+                                 "--hosts-per-switch=8"])):
+        out = tmp_path / name
+        r = run(*fabric, "--workload=training", f"--training={model}", *topo, f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        t = json.loads((out / "summary.json").read_text())["training"]
+        assert t["complete"] and t["gpus"] == 32
+        for it in t["iterations"]:
+            assert it["iteration_ns"] == it["compute_ns"] + it["exposed_comm_ns"]
+        tp[name] = t["by_parallelism"]["tp"]["mean_ns"]
+    assert json.loads((tmp_path / "rail" / "summary.json").read_text())["training"][
+        "gpus_per_server"] == 8
+    assert tp["rail"] * 3 < tp["flat"], tp
