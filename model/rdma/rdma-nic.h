@@ -163,19 +163,19 @@ class RdmaNic : public Object
      * branch that unsupported opcodes take.
      */
     template <typename PayloadBytes>
-    void Deliver(uint32_t destQp,
-                 uint8_t opcode,
-                 uint32_t psn,
-                 uint8_t aethSyndrome,
-                 PayloadBytes payloadBytes,
-                 bool ackReq,
-                 bool congested,
-                 Time now,
-                 int64_t remoteDelaySteps = 0,
-                 uint32_t echoedHops = 0,
-                 bool ecnEcho = false,
-                 const IntHeader* ackInt = nullptr,
-                 uint32_t rethDmaLen = 0);
+    [[gnu::always_inline]] inline void Deliver(uint32_t destQp,
+                                               uint8_t opcode,
+                                               uint32_t psn,
+                                               uint8_t aethSyndrome,
+                                               PayloadBytes payloadBytes,
+                                               bool ackReq,
+                                               bool congested,
+                                               Time now,
+                                               int64_t remoteDelaySteps = 0,
+                                               uint32_t echoedHops = 0,
+                                               bool ecnEcho = false,
+                                               const IntHeader* ackInt = nullptr,
+                                               uint32_t rethDmaLen = 0);
 
     /// The transport fields of data packet \p s of \p qp: opcode, destination QP, AckReq,
     /// PSN, payload size, and RETH (the message's length) and ImmDt as the opcode has them.

@@ -177,7 +177,7 @@ class RdmaRequester
     void WakeIfData();
     const RdmaMessage* MessageOf(uint64_t psn) const;
     /// The segment carrying psn (which must belong to a posted message).
-    RdmaSegment MakeSegment(uint64_t psn) const;
+    [[gnu::always_inline]] inline RdmaSegment MakeSegment(uint64_t psn) const;
     /// Record the send time of psn in the ring of [una, next) send times.
     void RecordSendTime(uint64_t psn, Time now);
     /// The entropy of the next data packet (NicEntropy cycling).
@@ -185,7 +185,7 @@ class RdmaRequester
     /// Charge pacing (at the controller's rate) and the controller with one packet.
     void ChargePacing(Time now, uint32_t wireBytes, uint32_t payloadBytes);
     /// The READ request segment of \p m re-issued from \p psn.
-    RdmaSegment MakeReadRequest(const RdmaMessage& m, uint64_t psn) const;
+    [[gnu::noinline]] RdmaSegment MakeReadRequest(const RdmaMessage& m, uint64_t psn) const;
     /// The next READ response packet (m_readResponses' front).
     RdmaSegment NextReadResponse(Time now, uint32_t wireBytes);
     /// Admit the posted messages waiting behind the MaxRdAtomic limit that now fit.

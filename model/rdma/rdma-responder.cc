@@ -78,10 +78,12 @@ RdmaResponder::Consume(uint32_t payloadBytes, bool last)
 {
     m_rxMessageBytes += payloadBytes;
     m_unackedPackets++;
-    if (!last)
-    {
-        return false;
-    }
+    return last && EndMessage();
+}
+
+bool
+RdmaResponder::EndMessage()
+{
     m_msn++;
     uint64_t tag = 0;
     if (!m_rxTags.empty())

@@ -173,6 +173,8 @@ class RdmaResponder
     bool TakeReceive(uint8_t opcode);
     /// Account one in-order packet (bytes and completion); true if it ended a message.
     bool Consume(uint32_t payloadBytes, bool last);
+    /// The last packet of a message was consumed: complete it. \return true
+    [[gnu::noinline]] bool EndMessage();
     /// The reply to a packet at the expected PSN, arrived at \p now.
     RdmaReply ReceiveExpected(uint32_t& slot,
                               uint32_t payloadBytes,
