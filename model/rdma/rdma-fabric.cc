@@ -247,6 +247,43 @@ RdmaFabric::PostSend(uint32_t src,
     return PostMessage(src, dst, bytes, tag, kind, connection, true);
 }
 
+Ptr<RdmaQueuePair>
+RdmaFabric::PrepareConnection(const char* verb,
+                              uint32_t from,
+                              uint32_t to,
+                              uint64_t bytes,
+                              uint32_t connection,
+                              RdmaQueuePair*& peer)
+{
+    const uint32_t hosts = GetNHosts();
+    NS_ABORT_MSG_IF(from >= hosts || to >= hosts || from == to,
+                    verb << ": hosts " << from << ", " << to << " invalid (hosts 0.." << hosts - 1
+                         << ", distinct)");
+    NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
+                    verb << ": " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
+    if (!m_ownIdle.empty())
+    {
+        ReleaseOwnConnections();
+    }
+    if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
+    {
+        ReleaseIdle(Simulator::Now().GetTimeStep());
+    }
+    Ptr<RdmaQueuePair> qp = GetQueuePair(from, to, connection);
+    Connection& c = m_connections[MakeConnectionKey(from, to, connection)];
+    c.idleSince = -1; // in use
+    peer = PeekPointer(qp == c.a ? c.b : c.a);
+    return qp;
+}
+
+bool
+RdmaFabric::SendsHere(uint32_t host) const
+{
+    return RankPartition::GetNRanks() <= 1 ||
+           GetNodes().Get(GetGraph()->GetHosts()[host])->GetSystemId() ==
+               RankPartition::GetLocalRank();
+}
+
 uint64_t
 RdmaFabric::PostMessage(uint32_t src,
                         uint32_t dst,
@@ -256,30 +293,12 @@ RdmaFabric::PostMessage(uint32_t src,
                         uint32_t connection,
                         bool send)
 {
-    const uint32_t hosts = GetNHosts();
-    NS_ABORT_MSG_IF(src >= hosts || dst >= hosts || src == dst,
-                    "PostWrite: hosts " << src << " -> " << dst << " invalid (hosts 0.."
-                                        << hosts - 1 << ", distinct)");
-    NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
-                    "PostWrite: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
-    if (!m_ownIdle.empty())
-    {
-        ReleaseOwnConnections();
-    }
-    if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
-    {
-        ReleaseIdle(Simulator::Now().GetTimeStep());
-    }
-    Ptr<RdmaQueuePair> qp = GetQueuePair(src, dst, connection);
-    Connection& c = m_connections[MakeConnectionKey(src, dst, connection)];
-    c.idleSince = -1; // in use
-    RdmaQueuePair& peer = qp == c.a ? *c.b : *c.a;
-    peer.PostReceive(tag);
+    RdmaQueuePair* peer = nullptr;
+    Ptr<RdmaQueuePair> qp =
+        PrepareConnection(send ? "PostSend" : "PostWrite", src, dst, bytes, connection, peer);
+    peer->PostReceive(tag);
     uint64_t id = TakeMessageId();
-    // Across MPI ranks (RankPartition) every rank posts the same messages, so that the
-    // connections, receives and message ids agree; only the sender's rank sends.
-    if (RankPartition::GetNRanks() > 1 &&
-        GetNodes().Get(GetGraph()->GetHosts()[src])->GetSystemId() != RankPartition::GetLocalRank())
+    if (!SendsHere(src))
     {
         return id;
     }
@@ -302,30 +321,14 @@ RdmaFabric::PostRead(uint32_t requester,
                      uint8_t kind,
                      uint32_t connection)
 {
-    const uint32_t hosts = GetNHosts();
-    NS_ABORT_MSG_IF(requester >= hosts || responder >= hosts || requester == responder,
-                    "PostRead: hosts " << requester << " <- " << responder << " invalid (hosts 0.."
-                                       << hosts - 1 << ", distinct)");
-    NS_ABORT_MSG_IF(bytes == 0 || bytes > MAX_MESSAGE_BYTES,
-                    "PostRead: " << bytes << " bytes (allowed 1.." << MAX_MESSAGE_BYTES << ")");
-    if (!m_ownIdle.empty())
-    {
-        ReleaseOwnConnections();
-    }
-    if (m_qpIdleTimeout.IsStrictlyPositive() && !m_idle.empty())
-    {
-        ReleaseIdle(Simulator::Now().GetTimeStep());
-    }
-    Ptr<RdmaQueuePair> qp = GetQueuePair(requester, responder, connection);
-    m_connections[MakeConnectionKey(requester, responder, connection)].idleSince = -1;
+    RdmaQueuePair* peer = nullptr;
+    Ptr<RdmaQueuePair> qp =
+        PrepareConnection("PostRead", requester, responder, bytes, connection, peer);
     uint64_t id = TakeMessageId();
-    if (RankPartition::GetNRanks() > 1 &&
-        GetNodes().Get(GetGraph()->GetHosts()[requester])->GetSystemId() !=
-            RankPartition::GetLocalRank())
+    if (SendsHere(requester))
     {
-        return id; // only the requester's rank sends the request (see PostMessage)
+        qp->PostRead(id, bytes, tag, kind);
     }
-    qp->PostRead(id, bytes, tag, kind);
     return id;
 }
 

@@ -330,6 +330,22 @@ class RdmaFabric : public Object
                                     uint64_t last);
 
   private:
+    /**
+     * What every post does first: aborts for an unknown host, from == to, or bytes
+     * outside 1..MAX_MESSAGE_BYTES (named with \p verb), releases idle connections,
+     * and \return the connection's queue pair at \p from, marked in use (its other
+     * end in \p peer).
+     */
+    Ptr<RdmaQueuePair> PrepareConnection(const char* verb,
+                                         uint32_t from,
+                                         uint32_t to,
+                                         uint64_t bytes,
+                                         uint32_t connection,
+                                         RdmaQueuePair*& peer);
+    /// Whether this process sends what host \p host posts: across MPI ranks
+    /// (RankPartition) every rank posts the same messages, so that connections, receives
+    /// and message ids agree, and only the host's own rank sends.
+    bool SendsHere(uint32_t host) const;
     /// PostWrite's and PostSend's work: a SEND if \p send.
     uint64_t PostMessage(uint32_t src,
                          uint32_t dst,
