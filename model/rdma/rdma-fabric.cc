@@ -339,15 +339,7 @@ RdmaFabric::PostReadOnOwnConnection(uint32_t requester,
                                     uint64_t tag,
                                     uint8_t kind)
 {
-    const uint32_t index = m_nextOwnConnection;
-    m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
-    const uint64_t id = PostRead(requester, responder, bytes, tag, kind, index);
-    auto it = m_connections.find(MakeConnectionKey(requester, responder, index));
-    if (it != m_connections.end())
-    {
-        it->second.ownConnection = true;
-    }
-    return id;
+    return PostOnOwnConnection(requester, responder, bytes, tag, kind, OwnVerb::READ);
 }
 
 uint64_t
@@ -357,7 +349,7 @@ RdmaFabric::PostWriteOnOwnConnection(uint32_t src,
                                      uint64_t tag,
                                      uint8_t kind)
 {
-    return PostOnOwnConnection(src, dst, bytes, tag, kind, false);
+    return PostOnOwnConnection(src, dst, bytes, tag, kind, OwnVerb::WRITE);
 }
 
 uint64_t
@@ -367,7 +359,7 @@ RdmaFabric::PostSendOnOwnConnection(uint32_t src,
                                     uint64_t tag,
                                     uint8_t kind)
 {
-    return PostOnOwnConnection(src, dst, bytes, tag, kind, true);
+    return PostOnOwnConnection(src, dst, bytes, tag, kind, OwnVerb::SEND);
 }
 
 uint64_t
@@ -376,14 +368,15 @@ RdmaFabric::PostOnOwnConnection(uint32_t src,
                                 uint64_t bytes,
                                 uint64_t tag,
                                 uint8_t kind,
-                                bool send)
+                                OwnVerb verb)
 {
     const uint32_t index = m_nextOwnConnection;
     // After 2^31 own connections the indices come round again: the ones given out
     // 2^31 posts ago are long released.
     m_nextOwnConnection = index == UINT32_MAX ? FIRST_OWN_CONNECTION : index + 1;
-    const uint64_t id = send ? PostSend(src, dst, bytes, tag, kind, index)
-                             : PostWrite(src, dst, bytes, tag, kind, index);
+    const uint64_t id = verb == OwnVerb::READ   ? PostRead(src, dst, bytes, tag, kind, index)
+                        : verb == OwnVerb::SEND ? PostSend(src, dst, bytes, tag, kind, index)
+                                                : PostWrite(src, dst, bytes, tag, kind, index);
     auto it = m_connections.find(MakeConnectionKey(src, dst, index));
     if (it != m_connections.end())
     {

@@ -354,13 +354,22 @@ class RdmaFabric : public Object
                          uint8_t kind,
                          uint32_t connection,
                          bool send);
-    /// PostWriteOnOwnConnection's and PostSendOnOwnConnection's work.
+    /// The verb of a post on a connection of its own.
+    enum class OwnVerb : uint8_t
+    {
+        WRITE,
+        SEND,
+        READ, //!< src is the requester, dst the responder
+    };
+
+    /// PostWriteOnOwnConnection's, PostSendOnOwnConnection's and
+    /// PostReadOnOwnConnection's work.
     uint64_t PostOnOwnConnection(uint32_t src,
                                  uint32_t dst,
                                  uint64_t bytes,
                                  uint64_t tag,
                                  uint8_t kind,
-                                 bool send);
+                                 OwnVerb verb);
     /// The controller's view of the path from -> to: rates, sizes, hops and the unloaded
     /// RTT (one full packet and one ACK through every link, both ways' delay, and the
     /// switches' latency both ways).
