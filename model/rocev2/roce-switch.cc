@@ -24,6 +24,7 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/route-table.h"
@@ -97,8 +98,10 @@ RoceSwitch::GetTypeId()
                           MakeUintegerAccessor(&RoceSwitch::m_dwrrQuantum),
                           MakeUintegerChecker<uint32_t>(64))
             .AddAttribute("HashSeed",
-                          "ECMP hash seed; 0 derives a distinct seed from the node id so "
-                          "switches decorrelate (avoids hash polarization)",
+                          "ECMP hash seed; 0 derives a distinct seed from the node id (so "
+                          "switches decorrelate: no hash polarization) and from ns-3's "
+                          "RngSeed and RngRun (so runs sample ECMP's flow collisions, as "
+                          "jobs do on a real fabric; seed 1, run 1: the node id's alone)",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RoceSwitch::m_hashSeed),
                           MakeUintegerChecker<uint32_t>())
@@ -260,7 +263,12 @@ RoceSwitch::SetRouting(Ptr<const RouteTable> table, uint32_t graphNode)
     m_graph = table->GetGraph();
     if (m_hashSeed == 0)
     {
-        m_hashSeed = (graphNode + 1) * 2654435761U;
+        // Distinct per switch, and per ns-3 seed and run: real switches' hash seeds and
+        // the QP numbers a NIC's UDP source ports derive from differ from one job to the
+        // next, so runs sample ECMP's collisions; seed 1, run 1 gives the node's own.
+        const uint64_t draw = (RngSeedManager::GetSeed() - 1) * 0x85EBCA77ULL ^
+                              (RngSeedManager::GetRun() - 1) * 0x9E3779B1ULL;
+        m_hashSeed = (graphNode + 1) * 2654435761U ^ static_cast<uint32_t>(draw ^ (draw >> 32));
     }
     m_numClasses = m_useClassRule ? table->GetNumClasses() : 1;
     if (m_numClasses > 1 && m_classBase + m_numClasses - 1 > 6)
