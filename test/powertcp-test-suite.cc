@@ -543,11 +543,13 @@ constexpr uint32_t BURST_SENDERS = 10;
  * simulator's host links: 25 Gb/s, 1 us): host 1 sends a long flow to host 0; at 1 ms
  * hosts 2..11 start ten more long flows to host 0 (a 10:1 incast). ACK per packet.
  * \p tau > 0 sets PowerTCP's and HPCC's BaseRtt (the authors' simulator uses the
- * network's largest RTT for every flow). Prints a trace of the first 150 us.
+ * network's largest RTT for every flow); \p flows > 0 sets PowerTCP's ExpectedFlows.
+ * Prints a trace of the first 150 us.
  */
 BurstResult
-RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0))
+RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0), uint32_t flows = 0)
 {
+    Config::SetDefault("ns3::PowertcpCongestionControl::ExpectedFlows", UintegerValue(flows));
     Config::SetDefault("ns3::PowertcpCongestionControl::QueueGradient", BooleanValue(gradient));
     Config::SetDefault("ns3::PowertcpCongestionControl::BaseRtt", TimeValue(tau));
     Config::SetDefault("ns3::HpccCongestionControl::BaseRtt", TimeValue(tau));
@@ -669,6 +671,7 @@ RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0))
               << (tau.IsStrictlyPositive()
                       ? " (BaseRtt " + std::to_string(tau.GetMicroSeconds()) + " us)"
                       : std::string())
+              << (flows > 0 ? " (ExpectedFlows " + std::to_string(flows) + ")" : std::string())
               << " 10-to-1 burst on a long flow at 25 Gb/s: long flow alone " << r.longBefore
               << " of the line; queue peak " << r.peakKb << " KB at +" << r.peakUs
               << " us, under 10 KB at +" << r.drainUs << " us; from +500 us max " << r.laterMaxKb
@@ -706,6 +709,8 @@ class PowertcpBurstTest : public TestCase
         BurstResult n = RunBurst("powertcp", false, MicroSeconds(30));
         BurstResult h = RunBurst("hpcc", true, MicroSeconds(30));
         BurstResult t = RunBurst("theta-powertcp");
+        // beta as the paper's text sets it, HostBw x tau / N with N = 10 (9.4 KB).
+        BurstResult b = RunBurst("powertcp", true, MicroSeconds(30), 10);
         // The model's defaults: tau is each path's unloaded RTT (5.4 us here).
         BurstResult pp = RunBurst("powertcp");
         BurstResult np = RunBurst("powertcp", false);
@@ -742,6 +747,11 @@ class PowertcpBurstTest : public TestCase
         NS_TEST_ASSERT_MSG_LT(t.peakKb, 200.0, "theta: peak under 200 KB");
         NS_TEST_ASSERT_MSG_LT(t.drainUs, 150.0, "theta: drained within 150 us");
         NS_TEST_ASSERT_MSG_LT(t.laterMaxKb, 50.0, "theta: later queue under 50 KB");
+        // With beta = B tau / 10 the eleven flows hold about 11 beta (103 KB) queued: the
+        // queue never falls under 10 KB (later maximum 149 KB), the port stays full.
+        NS_TEST_ASSERT_MSG_EQ(b.drainUs, 0.0, "beta B tau / 10: never under 10 KB");
+        NS_TEST_ASSERT_MSG_GT(b.laterMaxKb, 100.0, "beta B tau / 10: a standing queue");
+        NS_TEST_ASSERT_MSG_GT(b.util, 0.99, "beta B tau / 10: the port full");
         // The model's defaults (tau 5.4 us): all ten initial windows arrive before any
         // feedback (peak 155 KB for both); PowerTCP under 10 KB at +164 us, HPCC +78 us.
         NS_TEST_ASSERT_MSG_EQ_TOL(pp.peakKb, hp.peakKb, 0.02 * hp.peakKb, "the same burst");
