@@ -4,9 +4,11 @@
  * PowerTCP (Addanki et al., NSDI 2022, Algorithm 1) against hand-computed steps:
  * NORM_POWER's per-hop current (dq/dt + mu), voltage (q + B tau) and power over the
  * base power B^2 tau, the most loaded hop, the dt/tau smoothing; UPDATE_WINDOW with
- * W_old refreshed once per round trip, the clamps and R = W / tau; the registry entry.
- * On the RoCEv2 fabric (INT bytes on the wire): an 8-to-1 incast on a k = 4 fat tree
- * against HPCC, and two flows sharing a port. Figures are in doc/powertcp.md.
+ * W_old remembered once per round trip and taken as of the acknowledged packet's
+ * sending (GETCWND), the clamps and R = W / tau; the registry entry. On the RoCEv2
+ * fabric (INT bytes on the wire): an 8-to-1 incast on a k = 4 fat tree against HPCC,
+ * two flows sharing a port, and the paper's 10:1 burst on a long flow at 25 Gb/s
+ * against theta-PowerTCP and HPCC. Figures are in doc/powertcp.md.
  */
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
