@@ -158,6 +158,8 @@ PowertcpCongestionControl::Start(const RdmaCcContext& ctx)
     m_ackedPackets = 0;
     m_updateMark = 0;
     m_updates = 0;
+    m_oldWindows.clear();
+    m_oldWindows.emplace_back(0, m_w);
     Apply();
 }
 
@@ -175,6 +177,12 @@ PowertcpCongestionControl::OnAck(const RdmaAckSample& sample)
     {
         return; // no telemetry (a fabric without INT): the window stays
     }
+    // GETCWND(ack.seq): the latest W remembered before packet m_ackedPackets was sent.
+    while (m_oldWindows.size() > 1 && m_oldWindows[1].first < m_ackedPackets)
+    {
+        m_oldWindows.pop_front();
+    }
+    m_wOld = m_oldWindows.front().second;
     // UPDATE_OLD: ack.seq > lastUpdated, with packets for sequence numbers.
     const bool refreshOld = m_ackedPackets > m_updateMark;
     const bool computed = Update(*sample.intHeader, refreshOld);
@@ -197,6 +205,7 @@ PowertcpCongestionControl::Update(const IntHeader& h, bool refreshOld)
     if (refreshOld)
     {
         m_wOld = m_w;
+        m_oldWindows.emplace_back(m_sentPackets, m_w);
     }
     return true;
 }

@@ -13,7 +13,9 @@
 #include "ns3/traced-value.h"
 
 #include <array>
+#include <deque>
 #include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -37,10 +39,13 @@ namespace ns3
  *
  *   W = gamma (W_old / Gamma + beta) + (1 - gamma) W,  R = W / tau
  *
- * where W_old is the window of one round trip ago: it takes W once per round trip (on
- * the first ACK of a packet sent after the previous refresh: Algorithm 1's
- * UPDATE_OLD). W is in wire bytes (the INT counters'), at least one full packet and at
- * most the line rate times tau; the queue pair's window is W in payload bytes.
+ * where W_old is the window in effect when the acknowledged packet was sent (Eq. 7's
+ * w(t - theta(t)), Algorithm 1's GETCWND(ack.seq)): W is remembered once per round
+ * trip (on the first ACK of a packet sent after the previous refresh: Algorithm 1's
+ * UPDATE_OLD), and an ACK takes the latest remembered W from before its packet was
+ * sent, as the authors' Linux module (inet-tub/powertcp-linux, get_cwnd) does. W is in
+ * wire bytes (the INT counters'), at least one full packet and at most the line rate
+ * times tau; the queue pair's window is W in payload bytes.
  */
 class PowertcpCongestionControl : public RdmaCongestionControl
 {
@@ -102,19 +107,22 @@ class PowertcpCongestionControl : public RdmaCongestionControl
     Time m_baseRttAttr;       //!< tau; 0 = the path's unloaded RTT
 
     // State
-    double m_tau;                     //!< tau, seconds
-    double m_power;                   //!< Gamma
-    double m_lastPower;               //!< latest most loaded hop's power
-    double m_w;                       //!< W, wire bytes
-    double m_wOld;                    //!< W_old, wire bytes
-    double m_beta;                    //!< beta, wire bytes
-    double m_wMax;                    //!< line rate x tau, wire bytes
-    double m_wMin;                    //!< one full packet, wire bytes
-    IntRecordHistory m_prev;          //!< the previous ACK's records (prevInt)
-    uint64_t m_sentPackets;           //!< packets handed to the wire
-    uint64_t m_ackedPackets;          //!< packets acknowledged
-    uint64_t m_updateMark;            //!< lastUpdated, as sent packets
-    uint64_t m_updates;               //!< windows computed
+    double m_tau;            //!< tau, seconds
+    double m_power;          //!< Gamma
+    double m_lastPower;      //!< latest most loaded hop's power
+    double m_w;              //!< W, wire bytes
+    double m_wOld;           //!< W_old, wire bytes
+    double m_beta;           //!< beta, wire bytes
+    double m_wMax;           //!< line rate x tau, wire bytes
+    double m_wMin;           //!< one full packet, wire bytes
+    IntRecordHistory m_prev; //!< the previous ACK's records (prevInt)
+    uint64_t m_sentPackets;  //!< packets handed to the wire
+    uint64_t m_ackedPackets; //!< packets acknowledged
+    uint64_t m_updateMark;   //!< lastUpdated, as sent packets
+    uint64_t m_updates;      //!< windows computed
+    /// The remembered windows (UPDATE_OLD), oldest first: (packets sent when it was
+    /// remembered, W). A packet numbered above the first entry was sent under its W.
+    std::deque<std::pair<uint64_t, double>> m_oldWindows;
     TracedValue<double> m_powerTrace; //!< Gamma of each update
 };
 

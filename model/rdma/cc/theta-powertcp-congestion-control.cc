@@ -152,8 +152,12 @@ ThetaPowertcpCongestionControl::Update(const RdmaAckSample& sample, Time now)
 void
 ThetaPowertcpCongestionControl::Apply()
 {
-    // The window's rate may exceed the line rate (cwnd above one BDP): the line caps it.
-    m_cwnd = std::max(m_cwnd, static_cast<double>(m_ctx.mtuBytes));
+    // cwnd stays between one MTU and one BDP (line rate x tau), as the authors' ns-3
+    // simulator clamps the rate of its update at the line rate (inet-tub/ns3-datacenter,
+    // RdmaHw::UpdateRatePower: m_max_rate). Without the cap, a flow alone keeps dividing
+    // cwnd_old by a power below 1 every RTT: its window grew without bound (gigabytes)
+    // and took dozens of RTTs to come back below a BDP when a burst arrived.
+    m_cwnd = std::max(std::min(m_cwnd, m_bdp), static_cast<double>(m_ctx.mtuBytes));
     const double line = static_cast<double>(m_ctx.lineRate.GetBitRate());
     const double rate = std::min(line, m_cwnd * 8.0 / m_ctx.baseRtt.GetSeconds());
     SetRate(DataRate(static_cast<uint64_t>(rate + 0.5)));
