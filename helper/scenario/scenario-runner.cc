@@ -1359,9 +1359,16 @@ ScenarioRunner::CheckMpi() const
     {
         refused = "--transport=tcp (the TCP stack's objects are per process)";
     }
-    else if ((!c.background.empty() && c.background != "none") || !c.flows.empty())
+    else if (!c.flows.empty())
     {
-        refused = "--background / --flows (the flow workload is not checked across ranks)";
+        refused = "--flows (its fct.txt is one file of one process)";
+    }
+    else if (!c.background.empty() && c.background != "none" && c.qpSharing != "pair")
+    {
+        // A connection of its own per flow is released when the flow is done, which
+        // only the sender's rank sees: the queue pair numbers would disagree.
+        refused = "--background with --qp-sharing=" + c.qpSharing +
+                  " (allowed across ranks: --qp-sharing=pair)";
     }
     else if (c.deadlockStallTime > Time(0) &&
              c.deadlockStallTime != ScenarioConfig().deadlockStallTime)
@@ -1391,7 +1398,8 @@ ScenarioRunner::CheckMpi() const
                               }
                               return names;
                           }() +
-                          ") or none, on RDMA, without those flags");
+                          ") or none, with or without --background at --qp-sharing=pair, "
+                          "on RDMA, without those flags");
     }
 }
 
@@ -1432,8 +1440,11 @@ ScenarioRunner::PartitionRanks()
 void
 ScenarioRunner::GlobalCheck()
 {
-    const std::vector<uint64_t> sum = RankCoordinator::Sum({m_finishedMessages});
-    if (sum[0] >= m_expectedMessages)
+    const std::vector<uint64_t> sum = RankCoordinator::Sum({m_finishedMessages, m_finishedFlows});
+    // (every rank posts every message; each finishes on its sender's rank)
+    const bool flowsDone = !m_flowWorkload || (m_flowWorkload->AllPosted() &&
+                                               sum[1] >= m_flowWorkload->GetMessageCount());
+    if (sum[0] >= m_expectedMessages && flowsDone)
     {
         m_workDone = true;
         Simulator::Stop();

@@ -8,8 +8,8 @@ aggregation-core cables that --mpi-partition=group cuts): once in one process, o
 under `mpirun -np 2 ai-fabric-sim --mpi`. Rank 0's merged fct.csv, pfc.csv, qlen.csv
 and drops.csv must hold the one-process rows (sorted by their key columns), and
 summary.json must be the one-process one but for the keys that describe the run.
-Also: the flags' errors (exit 2), a collective refused across ranks, and
-aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
+Also: background traffic (--qp-sharing=pair), the flags' errors (exit 2), a
+collective refused across ranks, and aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
 """
 
 import csv
@@ -127,6 +127,23 @@ def test_two_ranks_equal_one_process_rocev2(mpi_sim, tmp_path):
     assert (m["ranks"], m["partition"], m["cut_cables"], m["lookahead_ns"]) == (2, "group", 8, 1000)
     assert [(r["nodes"], r["hosts"], r["cut_cables"]) for r in m["per_rank"]] == [(18, 8, 8)] * 2
     assert sum(r["events"] for r in m["per_rank"]) == s2["events"]
+
+
+def test_two_ranks_background(mpi_sim, tmp_path):
+    # websearch flows on shared connections (--qp-sharing=pair), posted by every rank at
+    # the times the seeded generator gives; the default (a connection per flow, released
+    # when done) is refused across ranks
+    flags = ["--topology=fattree", "--k=4", "--workload=none", "--background=websearch",
+             "--load=0.5", "--background-duration=200us"]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, [*flags, "--qp-sharing=pair"])
+    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv"])
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) >= 10 and all(r[-1] == "background" for r in fct)
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    assert s1["fct_by_kind"] == s2["fct_by_kind"] and s1["messages"] == s2["messages"]
+    p = _run([*_mpirun(2), mpi_sim, "--mpi", *flags, f"--out={tmp_path}/flow"])
+    assert p.returncode == 2 and "--qp-sharing=pair" in p.stderr, p.stderr
 
 
 # Equal-time ties: ns-3's DistributedSimulatorImpl orders events of equal time by
