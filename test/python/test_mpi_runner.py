@@ -149,8 +149,9 @@ def test_two_ranks_background(mpi_sim, tmp_path):
 # Equal-time ties: ns-3's DistributedSimulatorImpl orders events of equal time by
 # insertion, and a frame from another rank is inserted when its window's messages are
 # read, not when its sender scheduled it; where frames contend (InfiniBand heads at
-# once, RoCEv2 queues under PFC) the order can differ from one process
-# (doc/distributed.md, Lookahead and ties). strict: fails once they agree.
+# once; RoCEv2 in the incast below, where frames of two senders reach a core switch in
+# the same picosecond) the order can differ from one process (doc/distributed.md,
+# Lookahead and ties). strict: fails once they agree.
 TIES = pytest.mark.xfail(reason="equal-time ties across ranks (doc/distributed.md)",
                          strict=True)
 
