@@ -786,6 +786,10 @@ ScenarioRunner::BuildRoceFabric()
         {
             throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
         }
+        if (!Owns(m_graph->GetHosts()[storm.host]))
+        {
+            continue; // --mpi: the host's rank stalls it
+        }
         Ptr<RoceNic> nic = roce->GetNic(storm.host);
         Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
         if (storm.end > Time(0))
@@ -1149,6 +1153,10 @@ ScenarioRunner::ConnectMonitors()
     Ptr<TopologyGraph> g = m_graph;
     for (uint32_t node = 0; node < g->GetNNodes(); ++node)
     {
+        if (!Owns(node))
+        {
+            continue; // --mpi: the node's rank writes its rows
+        }
         Ptr<Node> n = m_fabric->GetNodes().Get(node);
         for (uint32_t i = 0; i < n->GetNDevices(); ++i)
         {
