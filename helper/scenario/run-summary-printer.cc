@@ -288,6 +288,21 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
         os << ", " << Text(s, {"packet_hops"}) << " packet hops";
     }
     os << "\n";
+    if (const json* mpi = At(s, {"mpi"}))
+    {
+        os << "  ranks:        " << Text(*mpi, {"ranks"}) << " (partition "
+           << Text(*mpi, {"partition"}) << ", " << Text(*mpi, {"cut_cables"})
+           << " cables cut, lookahead " << Text(*mpi, {"lookahead_ns"}) << " ns)";
+        if (const json* per = At(*mpi, {"per_rank"}); per != nullptr && per->is_array())
+        {
+            for (const json& r : *per)
+            {
+                os << "; rank " << Text(r, {"rank"}) << " " << Text(r, {"nodes"}) << " nodes, "
+                   << Text(r, {"events"}) << " events, " << Text(r, {"wall_s"}) << " s";
+            }
+        }
+        os << "\n";
+    }
     if (auto n = Number(s, {"fct", "count"}); n && *n > 0)
     {
         // all rows of fct.csv, then each traffic class on its own line when there are

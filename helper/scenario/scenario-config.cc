@@ -14,6 +14,7 @@
 #include "ns3/congestion-control-registry.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/rounded-time.h"
 #include "ns3/routing-engine-registry.h"
@@ -1306,6 +1307,20 @@ BuildKnobs()
                        "(ns3::DefaultSimulatorImpl)",
                        &C::simulator,
                        Names(C::SimulatorImpls())));
+    k.push_back(Flag("mpi",
+                     "run one simulation across the MPI ranks of mpirun (mpirun -np N "
+                     "ai-fabric-sim --mpi ..., or ./ai-fabric mpi N ...): each rank simulates "
+                     "the nodes --mpi-partition gives it on ns-3's ns3::DistributedSimulatorImpl, "
+                     "rank 0 merges the outputs; needs a build with -DAI_FABRIC_MPI=ON and a "
+                     "point-to-point --workload or none (--background only with "
+                     "--qp-sharing=pair); the deadlock detector is off (doc/distributed.md)",
+                     &C::mpi));
+    k.push_back(Choice("mpi-partition",
+                       "how --mpi splits the fabric over the ranks: group (pods / DragonFly "
+                       "groups in blocks, the top tier spread; cuts only long cables) or block "
+                       "(node ids in contiguous blocks) (RankPartition, doc/distributed.md)",
+                       &C::mpiPartition,
+                       RankPartition::GetMethods()));
     k.push_back(Unsigned("priority",
                          "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
                          "lossless RoCE class in vendor defaults",
@@ -1930,6 +1945,12 @@ ScenarioConfig::Validate() const
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
     ValidateApplicableFlags();
+    if (!mpi && mpiPartition != ScenarioConfig().mpiPartition)
+    {
+        throw ConfigError("--mpi-partition=" + mpiPartition +
+                          " applies only to a run across ranks; give --mpi (under mpirun) or "
+                          "drop it");
+    }
     if (qpCache == 0 && qpCacheMiss != ScenarioConfig().qpCacheMiss)
     {
         throw ConfigError("--qp-cache-miss=" + FormatTime(qpCacheMiss) +

@@ -160,6 +160,8 @@ class ScenarioConfig
     Time qpCacheMiss{MicroSeconds(1)};       ///< RdmaNic::QpCacheMissLatency
     std::string scheduler{"timing-wheel"};   ///< event list (EventLists())
     std::string simulator{"fabric"};         ///< simulator implementation (SimulatorImpls())
+    bool mpi{false};                         ///< run across the MPI ranks of mpirun
+    std::string mpiPartition{"group"};       ///< RankPartition method of the ranks
     uint32_t priority{3};                    ///< RDMA traffic class
     std::optional<uint64_t> kmin;            ///< ECN Kmin bytes; unset = scale from link rate
     std::optional<uint64_t> kmax;            ///< ECN Kmax bytes; unset = scale from link rate

@@ -7,6 +7,8 @@
 #include "memory-estimate.h"
 #include "output-error.h"
 #include "output-writer.h"
+#include "rank-coordinator.h"
+#include "rank-output-merger.h"
 #include "size-parser.h"
 
 #include "ns3/boolean.h"
@@ -372,8 +374,11 @@ ScenarioRunner::ConfigureDefaults()
     StringValue previousImpl;
     GlobalValue::GetValueByName("SimulatorImplementationType", previousImpl);
     m_previousSimulatorImpl = previousImpl.Get();
+    // --mpi: the ranks' engine, chosen in one place (RankCoordinator::GetEngineTypeName)
     GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(TypeNameOf(ScenarioConfig::SimulatorImpls(), c.simulator)));
+                      StringValue(c.mpi
+                                      ? RankCoordinator::GetEngineTypeName()
+                                      : TypeNameOf(ScenarioConfig::SimulatorImpls(), c.simulator)));
     ObjectFactory scheduler;
     scheduler.SetTypeId(TypeNameOf(ScenarioConfig::EventLists(), c.scheduler));
     Simulator::SetScheduler(scheduler);
@@ -636,6 +641,25 @@ ScenarioRunner::BuildFabric()
     }
 }
 
+std::string
+ScenarioRunner::PcapDirectory() const
+{
+    return m_partition.empty() ? m_writer->GetDirectory() : m_config.out;
+}
+
+std::function<bool(uint32_t, uint32_t)>
+ScenarioRunner::OwnPorts(std::function<bool(uint32_t, uint32_t)> filter) const
+{
+    if (m_partition.empty())
+    {
+        return filter;
+    }
+    // --mpi: each rank writes the pcaps of the ports of its own nodes
+    return [filter, partition = m_partition, rank = m_rank](uint32_t node, uint32_t port) {
+        return partition[node] == rank && filter(node, port);
+    };
+}
+
 void
 ScenarioRunner::BuildRoceFabric()
 {
@@ -718,6 +742,10 @@ ScenarioRunner::BuildRoceFabric()
     c.ApplyAttributes();
     ApplyCongestionControlOverrides(helper);
     m_switchTiming = ApplySwitchTiming<RoceSwitch>(c, helper);
+    if (!m_partition.empty())
+    {
+        helper.SetPartition(m_partition);
+    }
     Ptr<RoceFabric> roce;
     try
     {
@@ -734,7 +762,8 @@ ScenarioRunner::BuildRoceFabric()
         {
             roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        roce->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, PcapPortFilter(c, *m_graph));
+        roce->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX,
+                         OwnPorts(PcapPortFilter(c, *m_graph)));
         for (const std::string& name : roce->GetPcapFiles())
         {
             m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
@@ -756,6 +785,10 @@ ScenarioRunner::BuildRoceFabric()
         if (!problem.empty())
         {
             throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
+        }
+        if (!Owns(m_graph->GetHosts()[storm.host]))
+        {
+            continue; // --mpi: the host's rank stalls it
         }
         Ptr<RoceNic> nic = roce->GetNic(storm.host);
         Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
@@ -834,6 +867,10 @@ ScenarioRunner::BuildIbFabric()
     }
     }
     m_switchTiming = ApplySwitchTiming<IbSwitch>(c, helper);
+    if (!m_partition.empty())
+    {
+        helper.SetPartition(m_partition);
+    }
     try
     {
         helper.SetCongestionControl(c.cc, c.ccPreset);
@@ -871,7 +908,7 @@ ScenarioRunner::BuildIbFabric()
         {
             ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
         }
-        ib->EnablePcap(m_writer->GetDirectory() + "/" + PCAP_PREFIX, PcapPortFilter(c, *m_graph));
+        ib->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX, OwnPorts(PcapPortFilter(c, *m_graph)));
         for (const std::string& name : ib->GetPcapFiles())
         {
             m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
@@ -1088,7 +1125,10 @@ ScenarioRunner::CheckDeadlockFreedom()
             cdg.DescribeCycle(8) +
             "), so lossless links can lock up (the run then stops with exit 4); updown is "
             "deadlock free on any topology";
-        std::cerr << "ai-fabric-sim: warning: " << warning << "\n";
+        if (m_rank == 0)
+        {
+            std::cerr << "ai-fabric-sim: warning: " << warning << "\n";
+        }
         m_extraSummary["warnings"].push_back(warning);
     }
 }
@@ -1113,6 +1153,10 @@ ScenarioRunner::ConnectMonitors()
     Ptr<TopologyGraph> g = m_graph;
     for (uint32_t node = 0; node < g->GetNNodes(); ++node)
     {
+        if (!Owns(node))
+        {
+            continue; // --mpi: the node's rank writes its rows
+        }
         Ptr<Node> n = m_fabric->GetNodes().Get(node);
         for (uint32_t i = 0; i < n->GetNDevices(); ++i)
         {
@@ -1167,6 +1211,7 @@ ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
     f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
     f.kind = tcp ? TcpMessageKindName(r.kind) : MessageKindName(r.kind);
     m_writer->AppendFct(f);
+    m_lastCompletionPs = std::max(m_lastCompletionPs, r.end.GetPicoSeconds());
     if (tcp && m_flowWorkload)
     {
         m_flowWorkload->NotifyFinished(r); // (RDMA flows reach it from the fabric)
@@ -1234,6 +1279,10 @@ ScenarioRunner::SampleQueues()
     for (uint32_t s = 0; s < switches.size(); ++s)
     {
         const Ptr<RoceSwitch>& sw = switches[s];
+        if (!Owns(roce->GetSwitchNode(s)))
+        {
+            continue; // --mpi: another rank's switch
+        }
         for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
         {
             // Only queues holding frames (most of a fabric's are empty at any time).
@@ -1258,6 +1307,10 @@ ScenarioRunner::SampleQueues()
 void
 ScenarioRunner::MaybeFinish()
 {
+    if (m_config.mpi)
+    {
+        return; // GlobalCheck decides, with every rank's counts
+    }
     if (m_workDone || m_finished.empty() || m_fabric->GetPendingMessages() != 0 ||
         (m_tcp && m_tcp->GetPendingFlows() != 0))
     {
@@ -1273,6 +1326,213 @@ ScenarioRunner::MaybeFinish()
         m_workDone = true;
         Simulator::Stop();
     }
+}
+
+void
+ScenarioRunner::CheckMpi() const
+{
+    const ScenarioConfig& c = m_config;
+    if (!c.mpi)
+    {
+        return;
+    }
+    if (!RankCoordinator::IsBuilt())
+    {
+        throw ConfigError("--mpi=1: this ai-fabric-sim was built without MPI support; allowed "
+                          "only in a build configured with -DAI_FABRIC_MPI=ON after "
+                          "./ai-fabric mpi-setup (doc/distributed.md)");
+    }
+    if (!RankCoordinator::IsEnabled())
+    {
+        throw ConfigError("--mpi=1: this process was not started by mpirun (no "
+                          "OMPI_COMM_WORLD_SIZE or PMI_SIZE in its environment); run "
+                          "mpirun -np N ai-fabric-sim --mpi ... or ./ai-fabric mpi N ...");
+    }
+    if (c.simulator != ScenarioConfig().simulator)
+    {
+        throw ConfigError("--simulator=" + c.simulator +
+                          " does not apply with --mpi: the ranks run " +
+                          RankCoordinator::GetEngineTypeName() + "; drop --simulator");
+    }
+    // What a run across ranks cannot do yet: each needs state of several ranks at one
+    // simulated time (doc/distributed.md, The scenario runner across ranks).
+    const WorkloadRegistry::Family family = WorkloadRegistry::Get(c.workload).family;
+    std::string refused;
+    if (family == WorkloadRegistry::COLLECTIVE || family == WorkloadRegistry::TRAINING)
+    {
+        refused = "--workload=" + c.workload +
+                  " (a collective's next step waits for messages that finish on other ranks)";
+    }
+    else if (c.transport == "tcp")
+    {
+        refused = "--transport=tcp (the TCP stack's objects are per process)";
+    }
+    else if (!c.flows.empty())
+    {
+        refused = "--flows (its fct.txt is one file of one process)";
+    }
+    else if (!c.background.empty() && c.background != "none" && c.qpSharing != "pair")
+    {
+        // A connection of its own per flow is released when the flow is done, which
+        // only the sender's rank sees: the queue pair numbers would disagree.
+        refused = "--background with --qp-sharing=" + c.qpSharing +
+                  " (allowed across ranks: --qp-sharing=pair)";
+    }
+    else if (c.deadlockStallTime > Time(0) &&
+             c.deadlockStallTime != ScenarioConfig().deadlockStallTime)
+    {
+        // (its default means off with --mpi: summary.json mpi.deadlock_detector)
+        refused = "--deadlock-stall-time=" + FormatTime(c.deadlockStallTime) +
+                  " (the detector sees one rank's queues; with --mpi it is off)";
+    }
+    else if (c.pfcWatchdogDetect > Time(0))
+    {
+        refused = "--pfc-watchdog (its events are per rank)";
+    }
+    else if (!c.linkFailures.empty() || !c.nodeFailures.empty())
+    {
+        refused = "--link-failure / --node-failure (the routing's reaction is per rank)";
+    }
+    if (!refused.empty())
+    {
+        throw ConfigError("--mpi=1 does not run " + refused +
+                          " yet; allowed with --mpi: a point-to-point --workload (" +
+                          [] {
+                              std::string names;
+                              for (const std::string& n :
+                                   WorkloadRegistry::GetNames(WorkloadRegistry::POINT_TO_POINT))
+                              {
+                                  names += (names.empty() ? "" : ", ") + n;
+                              }
+                              return names;
+                          }() +
+                          ") or none, with or without --background at --qp-sharing=pair, "
+                          "on RDMA, without those flags");
+    }
+}
+
+void
+ScenarioRunner::PartitionRanks()
+{
+    m_rank = RankCoordinator::GetRank();
+    m_ranks = RankCoordinator::GetSize();
+    try
+    {
+        m_partition = RankPartition::Partition(*m_graph, m_ranks, m_config.mpiPartition);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError("--mpi-partition=" + m_config.mpiPartition + " over " +
+                          std::to_string(m_ranks) + " ranks: " + e.what());
+    }
+    m_partitionStats = RankPartition::GetStats(*m_graph, m_partition);
+    if (m_rank != 0)
+    {
+        return;
+    }
+    const RankPartition::Stats& st = m_partitionStats;
+    std::cout << "ai-fabric-sim: --mpi: " << m_ranks << " ranks on "
+              << RankCoordinator::GetEngineTypeName() << ", partition " << m_config.mpiPartition
+              << ", " << st.cutCables << " cables cut, lookahead "
+              << (st.minCutDelayTicks < 0 ? std::string("none (no cable cut)")
+                                          : FormatTime(Time(st.minCutDelayTicks)))
+              << "\n";
+    for (uint32_t r = 0; r < m_ranks; ++r)
+    {
+        std::cout << "  rank " << r << ": " << st.nodes[r] << " nodes (" << st.hosts[r]
+                  << " hosts), " << st.remoteCables[r] << " cables to other ranks\n";
+    }
+    std::cout << std::flush;
+}
+
+void
+ScenarioRunner::GlobalCheck()
+{
+    const std::vector<uint64_t> sum = RankCoordinator::Sum({m_finishedMessages, m_finishedFlows});
+    // (every rank posts every message; each finishes on its sender's rank)
+    const bool flowsDone = !m_flowWorkload || (m_flowWorkload->AllPosted() &&
+                                               sum[1] >= m_flowWorkload->GetMessageCount());
+    if (sum[0] >= m_expectedMessages && flowsDone)
+    {
+        m_workDone = true;
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(NanoSeconds(kGlobalCheckIntervalNs), &ScenarioRunner::GlobalCheck, this);
+}
+
+std::string
+ScenarioRunner::PartDirectory(uint32_t rank) const
+{
+    return (std::filesystem::path(m_config.out) / (".rank" + std::to_string(rank))).string();
+}
+
+void
+ScenarioRunner::MergeRanks(int64_t endNs)
+{
+    m_writer->Close();
+    RankCoordinator::Barrier(); // every rank's rows are on disk
+    if (m_rank != 0)
+    {
+        return;
+    }
+    auto merged = std::make_unique<OutputWriter>(m_config.out);
+    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
+    {
+        const auto& ports = m_graph->GetPorts(node);
+        for (uint32_t port = 0; port < ports.size(); ++port)
+        {
+            const TopologyGraph::Port& p = ports[port];
+            merged->AppendPort(node,
+                               port,
+                               m_graph->GetNodeName(node),
+                               p.peer,
+                               p.peerPort,
+                               m_graph->GetNodeName(p.peer),
+                               p.link);
+        }
+    }
+    std::vector<std::string> parts;
+    for (uint32_t r = 0; r < m_ranks; ++r)
+    {
+        parts.push_back(PartDirectory(r));
+    }
+    RankOutputMerger::Merge(parts, endNs, *merged);
+    for (const std::string& dir : parts)
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    m_writer = std::move(merged);
+}
+
+nlohmann::json
+ScenarioRunner::MpiJson(double wallSeconds) const
+{
+    const std::vector<double> walls = RankCoordinator::Gather(wallSeconds);
+    const std::vector<double> events =
+        RankCoordinator::Gather(static_cast<double>(Simulator::GetEventCount()));
+    const RankPartition::Stats& st = m_partitionStats;
+    nlohmann::json perRank = nlohmann::json::array();
+    for (uint32_t r = 0; r < m_ranks; ++r)
+    {
+        perRank.push_back({{"rank", r},
+                           {"nodes", st.nodes[r]},
+                           {"hosts", st.hosts[r]},
+                           {"cut_cables", st.remoteCables[r]},
+                           {"events", static_cast<uint64_t>(events[r])},
+                           {"wall_s", walls[r]}});
+    }
+    return {{"ranks", m_ranks},
+            {"partition", m_config.mpiPartition},
+            {"engine", RankCoordinator::GetEngineTypeName()},
+            {"cut_cables", st.cutCables},
+            {"lookahead_ns",
+             st.minCutDelayTicks < 0 ? nlohmann::json()
+                                     : nlohmann::json(Time(st.minCutDelayTicks).GetNanoSeconds())},
+            {"completion_check_interval_ns", kGlobalCheckIntervalNs},
+            {"deadlock_detector", "off (it sees one rank's queues)"},
+            {"per_rank", perRank}};
 }
 
 nlohmann::json
@@ -1314,6 +1574,30 @@ nlohmann::json
 ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
 {
     RdmaFabric::Counters k = m_fabric->GetCounters();
+    if (m_config.mpi)
+    {
+        // Every rank counts what its own nodes did; connections are made alike on every
+        // rank, so their counts are one rank's.
+        std::vector<uint64_t*> fields = {
+            &k.losslessDrops,  &k.lossyDrops,        &k.pfcPausesSent,
+            &k.pfcResumesSent, &k.creditUpdates,     &k.retransmittedPackets,
+            &k.timeouts,       &k.ecnMarks,          &k.cnpsSent,
+            &k.packetHops,     &k.txBytes,           &k.staleFrames,
+            &k.qpCacheMisses,  &k.outOfOrderPackets, &k.spuriousRetransmissions,
+            &k.linkDownDrops,  &k.pfcWatchdogDrops,  &k.stalledReceiveDrops,
+            &k.readBytes,      &k.rnrNaks,           &k.rnrRetries,
+            &k.qpErrors};
+        std::vector<uint64_t> local;
+        for (const uint64_t* f : fields)
+        {
+            local.push_back(*f);
+        }
+        const std::vector<uint64_t> sum = RankCoordinator::Sum(local);
+        for (size_t i = 0; i < fields.size(); ++i)
+        {
+            *fields[i] = sum[i];
+        }
+    }
     nlohmann::json s;
     s["complete"] = complete;
     s["config"] = m_config.ToJson();
@@ -1352,8 +1636,19 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
                      {"hosts", m_graph->GetNHosts()},
                      {"switches", m_graph->GetNSwitches()},
                      {"links", m_graph->GetNLinks()}};
-    double simSeconds = Simulator::Now().GetSeconds();
+    double simSeconds = m_config.mpi ? Time(m_endPs).GetSeconds() : Simulator::Now().GetSeconds();
     uint64_t events = Simulator::GetEventCount();
+    uint64_t peakRss = PeakRssBytes();
+    uint64_t finished = m_finishedMessages + m_finishedFlows;
+    if (m_config.mpi)
+    {
+        events = RankCoordinator::Sum({events})[0];
+        finished = RankCoordinator::Sum({finished})[0];
+        peakRss = static_cast<uint64_t>(RankCoordinator::Max({static_cast<int64_t>(peakRss)})[0]);
+        s["mpi"] = MpiJson(wallSeconds);
+        // the run's wall time is its slowest rank's
+        wallSeconds = RankCoordinator::Max({static_cast<int64_t>(wallSeconds * 1e9)})[0] / 1e9;
+    }
     s["sim_time_s"] = simSeconds;
     s["wall_s"] = wallSeconds;
     s["simulator_impl"] = Simulator::GetImplementation()->GetInstanceTypeId().GetName();
@@ -1361,7 +1656,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["events_per_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
     s["packet_hops"] = k.packetHops;
     s["packet_hops_per_s"] = wallSeconds > 0 ? k.packetHops / wallSeconds : 0.0;
-    s["peak_rss_bytes"] = PeakRssBytes();
+    s["peak_rss_bytes"] = peakRss;
     s["drops"] = {{"lossless", k.losslessDrops},
                   {"lossy", k.lossyDrops},
                   {"link_down", k.linkDownDrops},
@@ -1390,9 +1685,12 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["stale_frames"] = k.staleFrames;
     s["qp_cache_misses"] = k.qpCacheMisses;
     uint64_t flows = m_flowWorkload ? m_flowWorkload->GetMessageCount() : 0;
+    // (--mpi: every rank posts every message, each finishes on its sender's rank)
+    const uint64_t unfinished =
+        m_config.mpi ? m_expectedMessages + flows - finished : m_fabric->GetPendingMessages();
     s["messages"] = {{"expected", m_expectedMessages + flows},
-                     {"finished", m_finishedMessages + m_finishedFlows},
-                     {"unfinished", m_fabric->GetPendingMessages()}};
+                     {"finished", finished},
+                     {"unfinished", unfinished}};
     s["fct"] = m_writer->FctStats();
     s["fct_by_kind"] = m_writer->FctStatsByKind();
     s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
@@ -1436,14 +1734,13 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
                          {"text", m_detector->DescribeCycle()}};
         s["unfinished"] = "deadlock at " +
                           std::to_string(m_detector->GetDetectionTime().GetSeconds()) + " s with " +
-                          std::to_string(m_fabric->GetPendingMessages()) +
+                          std::to_string(unfinished) +
                           " messages in flight: " + m_detector->DescribeCycle();
     }
     else if (!complete)
     {
         s["unfinished"] = "stop time " + std::to_string(m_config.stopTime.GetSeconds()) +
-                          " s reached with " + std::to_string(m_fabric->GetPendingMessages()) +
-                          " messages in flight";
+                          " s reached with " + std::to_string(unfinished) + " messages in flight";
     }
     return s;
 }
@@ -1490,15 +1787,25 @@ ScenarioRunner::Run()
 {
     ConfigureDefaults();
     m_config.Validate();
+    CheckMpi();
     ResolveCcPreset();
     ApplyAttributeOverrides();
     m_graph = BuildTopology(m_config);
+    if (m_config.mpi)
+    {
+        PartitionRanks();
+    }
     m_extraSummary["memory_estimate_bytes"] =
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
     m_routes = BuildRoutes(m_config, m_graph);
-    m_writer = std::make_unique<OutputWriter>(m_config.out);
+    // --mpi: each rank writes its rows into its part folder; rank 0 merges them.
+    m_writer = std::make_unique<OutputWriter>(m_config.mpi ? PartDirectory(m_rank) : m_config.out);
     // The writer removes only its own stale files; the runner's pcaps are the runner's.
-    RemoveStaleRunnerPcaps(m_writer->GetDirectory());
+    if (m_rank == 0)
+    {
+        RemoveStaleRunnerPcaps(PcapDirectory());
+    }
+    RankCoordinator::Barrier(); // (--mpi: before any rank opens its pcaps)
     // topology.csv: each node's name built once, not once per port that reaches it
     std::vector<std::string> names(m_graph->GetNNodes());
     for (uint32_t node = 0; node < names.size(); ++node)
@@ -1536,7 +1843,7 @@ ScenarioRunner::Run()
     {
         Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);
     }
-    if (m_config.deadlockStallTime > Time(0))
+    if (m_config.deadlockStallTime > Time(0) && !m_config.mpi)
     {
         m_detector = CreateObject<DeadlockDetector>();
         m_detector->SetAttribute("StallTime", TimeValue(m_config.deadlockStallTime));
@@ -1546,11 +1853,25 @@ ScenarioRunner::Run()
     {
         m_workDone = true; // nothing to wait for: do not sample queues until the stop time
     }
+    else if (m_config.mpi)
+    {
+        Simulator::Schedule(NanoSeconds(kGlobalCheckIntervalNs),
+                            &ScenarioRunner::GlobalCheck,
+                            this);
+    }
     Simulator::Stop(m_config.stopTime);
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bool complete = (m_workDone || m_finished.empty()) && !(m_detector && m_detector->Found());
+    if (m_config.mpi)
+    {
+        // The run ended at its last message (as in one process), not at the completion
+        // check that found it: rows after it are not the run's.
+        const int64_t last = RankCoordinator::Max({m_lastCompletionPs})[0];
+        m_endPs = complete && last >= 0 ? last : Simulator::Now().GetPicoSeconds();
+        MergeRanks(m_endPs / 1000);
+    }
     nlohmann::json summary = MakeSummary(wall, complete);
     try
     {
@@ -1605,7 +1926,10 @@ ScenarioRunner::Run()
         {
             m_writer->AbandonAfterWriteError("cannot write " + pcap);
         }
-        summary = m_writer->WriteSummary(summary);
+        if (m_rank == 0) // (--mpi: the other ranks' rows are in rank 0's files)
+        {
+            summary = m_writer->WriteSummary(summary);
+        }
     }
     catch (const OutputError&)
     {

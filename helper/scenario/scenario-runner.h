@@ -8,6 +8,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/topology-helper.h"
 #include "ns3/workload-registry.h"
@@ -102,6 +103,31 @@ class ScenarioRunner
     void ConnectIbDrops();
     void SampleQueues();
     void MaybeFinish();
+    /// --mpi: refuse what a run across ranks cannot do yet (ConfigError, exit 2)
+    void CheckMpi() const;
+    /// --mpi: the graph's partition over the ranks (m_partition), printed by rank 0
+    void PartitionRanks();
+    /// --mpi: sum the ranks' finished messages; stop every rank once all are done.
+    /// Scheduled every kGlobalCheckInterval at the same times on every rank.
+    void GlobalCheck();
+    /// --mpi: the folder where \p rank writes its rows (merged by rank 0, then removed)
+    std::string PartDirectory(uint32_t rank) const;
+    /// --mpi, after the run: rank 0 merges the ranks' rows into --out (m_writer)
+    void MergeRanks(int64_t endNs);
+    /// --mpi: summary.json's "mpi" (partition, per-rank events and wall time)
+    nlohmann::json MpiJson(double wallSeconds) const;
+    /// The folder of the run's pcaps: --out (m_writer's folder is a rank's part with --mpi)
+    std::string PcapDirectory() const;
+    /// --mpi: \p filter and the port's node on this rank (else \p filter)
+    std::function<bool(uint32_t, uint32_t)> OwnPorts(
+        std::function<bool(uint32_t, uint32_t)> filter) const;
+
+    /// \return true when this process simulates graph node \p node
+    bool Owns(uint32_t node) const
+    {
+        return m_partition.empty() || m_partition[node] == m_rank;
+    }
+
     /// --transport=tcp: ns-3's internet stack and TCP on every host (BuildRoceFabric)
     void InstallTcp();
     /// One finished message or TCP flow: its fct.csv row and the end-of-run counts.
@@ -115,6 +141,10 @@ class ScenarioRunner
     /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a
     /// second); larger fabrics are reported as not checked.
     static constexpr uint64_t kDependencyCheckBudget = 50'000'000;
+    /// --mpi: simulated time between two completion checks across the ranks (each an
+    /// MPI_Allreduce); a run ends at most this long after its last message (the outputs
+    /// and summary.json end at the last message, as in one process)
+    static constexpr int64_t kGlobalCheckIntervalNs = 10'000;
 
     ScenarioConfig m_config;
     /// every switch's SwitchLatency and CutThrough in force (summary.json)
@@ -140,7 +170,13 @@ class ScenarioRunner
     std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
     /// link -> the switch whose --node-failure failed it, for summary.json's failures
     std::unordered_map<uint32_t, uint32_t> m_failedNodeOfLink;
-    std::string m_previousSimulatorImpl;   //!< SimulatorImplementationType before Run
+    uint32_t m_rank{0};                    //!< --mpi: this process's rank
+    uint32_t m_ranks{1};                   //!< --mpi: the number of ranks
+    std::vector<uint32_t> m_partition;     //!< --mpi: rank of each graph node; empty without
+    RankPartition::Stats m_partitionStats; //!< --mpi: nodes, hosts, cut cables per rank
+    int64_t m_lastCompletionPs{-1};        //!< the latest message end seen here, ps
+    int64_t m_endPs{-1};                 //!< --mpi: the run's end over every rank (sim_time_s), ps
+    std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
     bool m_previousChecksumEnabled{false}; //!< ChecksumEnabled before Run
 };
 

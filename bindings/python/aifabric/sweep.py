@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -61,8 +62,32 @@ def point_label(index, params):
     return text[:120]
 
 
-def run_point(config, timeout=None):
-    """Run one scenario (a to_dict()-style dict) in a fresh Python process.
+def _mpi_command(config, ranks):
+    """The mpirun command that runs ``config`` across ``ranks`` MPI processes.
+
+    ai-fabric-sim (AI_FABRIC_SIM, else on PATH) with --mpi and the configuration as a
+    JSON file (--config=) in the point's output directory.
+    """
+    sim = os.environ.get("AI_FABRIC_SIM") or shutil.which("ai-fabric-sim")
+    mpirun = shutil.which("mpirun")
+    if not sim or not mpirun:
+        missing = "ai-fabric-sim (set AI_FABRIC_SIM)" if not sim else "mpirun (OpenMPI)"
+        raise RuntimeError(f"ranks={ranks}: {missing} not found")
+    out_dir = config["out"]
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "mpi-config.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({**config, "mpi": 1}, f)
+    cmd = [mpirun, "-np", str(ranks), "--oversubscribe"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    return cmd + [sim, f"--config={path}"]
+
+
+def run_point(config, timeout=None, ranks=None):
+    """Run one scenario (a to_dict()-style dict) in a fresh Python process, or with
+    ``ranks`` (an integer >= 1) across that many MPI processes: mpirun -np ranks
+    ai-fabric-sim --mpi (doc/distributed.md; ai-fabric-sim from AI_FABRIC_SIM or PATH).
 
     Returns {"status": "ok" | "incomplete" | "error", "error": message or None,
     "returncode", "wall_s", "summary": summary.json as a dict or None}. Never
@@ -73,10 +98,18 @@ def run_point(config, timeout=None):
     env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = "from aifabric.sweep import _child_main; _child_main()"
     t0 = time.monotonic()
+    cmd = [sys.executable, "-c", code]
+    stdin = json.dumps(config)
+    if ranks is not None:
+        try:
+            cmd = _mpi_command(config, ranks)
+        except RuntimeError as e:
+            return {"status": "error", "error": str(e), "returncode": None, "wall_s": 0.0,
+                    "summary": None}
+        stdin = None
     try:
-        proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(config),
-                              capture_output=True, text=True, timeout=timeout, env=env,
-                              check=False)
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
+                              timeout=timeout, env=env, check=False)
     except subprocess.TimeoutExpired:
         return {"status": "error", "error": f"timed out after {timeout} s", "returncode": None,
                 "wall_s": time.monotonic() - t0, "summary": None}
@@ -94,6 +127,10 @@ def run_point(config, timeout=None):
         return {"status": "incomplete", "error": None, "returncode": 3, "wall_s": wall,
                 "summary": summary}
     lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
+    if ranks is not None:
+        # mpirun adds its own report after the program's error
+        errors = [ln for ln in lines if ln.startswith("ai-fabric-sim: error: ")]
+        lines = errors[-1:] or lines
     if proc.returncode == 2 and lines:
         message = lines[-1]  # the ConfigError, as the CLI prints it
     elif proc.returncode < 0:
@@ -251,7 +288,7 @@ def _is_dask_client(executor):
 
 
 def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=True,
-          timeout=None, seeds=None):
+          timeout=None, seeds=None, ranks=None):
     """Run ``base`` with every point of ``grid``, each point in its own process.
 
     base      a Scenario, a dict of knobs, or None (ai-fabric-sim's defaults)
@@ -266,6 +303,10 @@ def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=
     seeds     a list of --seed values: every point runs once per seed (a "seed"
               column); SweepTable.aggregate() then gives each point's mean, standard
               deviation and 95% confidence interval per figure
+    ranks     None (each point in one process) or an integer >= 1: each point runs
+              across that many MPI processes (mpirun -np ranks ai-fabric-sim --mpi;
+              a build with -DAI_FABRIC_MPI=ON, doc/distributed.md); mind that
+              workers x ranks processes then run at once
 
     Returns a SweepTable (a list of row dicts, in grid order). A point that fails
     (bad value, runtime error, crash, timeout) is a row with ``error`` set; the
@@ -273,6 +314,9 @@ def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=
     """
     from . import ConfigError, Scenario  # pylint: disable=import-outside-toplevel
 
+    if ranks is not None and (isinstance(ranks, bool) or not isinstance(ranks, int) or ranks < 1):
+        raise ValueError(f"sweep: ranks={ranks!r}; allowed: None or an integer >= 1 (MPI "
+                         "processes per point)")
     if base is None:
         base = Scenario()
     elif isinstance(base, dict):
@@ -349,7 +393,7 @@ def sweep(base=None, grid=None, workers=None, executor=None, out=None, progress=
         kwargs = {"pure": False} if _is_dask_client(executor) else {}
         futures = {}
         for i, config in jobs:
-            futures[executor.submit(run_point, config, timeout, **kwargs)] = i
+            futures[executor.submit(run_point, config, timeout, ranks, **kwargs)] = i
 
         def finish(fut, i):
             row = rows[i]

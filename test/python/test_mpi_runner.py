@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""ai-fabric-sim --mpi: one scenario across MPI ranks writes what one process writes
+(doc/distributed.md, The scenario runner across ranks).
+
+A k=4 fat-tree (16 hosts, 20 switches), a permutation of 256 KiB messages (every pair
+chosen by the seed; most messages cross pods, so their frames cross the
+aggregation-core cables that --mpi-partition=group cuts): once in one process, once
+under `mpirun -np 2 ai-fabric-sim --mpi`. Rank 0's merged fct.csv, pfc.csv, qlen.csv
+and drops.csv must hold the one-process rows (sorted by their key columns), and
+summary.json must be the one-process one but for the keys that describe the run.
+Also: background traffic (--qp-sharing=pair), the flags' errors (exit 2), a
+collective refused across ranks, and aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+# Queue samples every 999 ns: a sample at the picosecond a frame from another rank
+# arrives is an equal-time tie (see TIES below); at 1 us or 1.1 us one of the ~600
+# samples here is one, at 999 ns none.
+K4 = ["--topology=fattree", "--k=4", "--workload=permutation", "--bytes=256KiB",
+      "--qlen-interval=999ns"]
+# summary.json keys that describe the run rather than the simulated fabric
+RUN_KEYS = {"wall_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_bytes",
+            "simulator_impl", "mpi", "output"}
+
+
+def _mpi_build(sim):
+    """The skip reason when this ai-fabric-sim has no MPI (asks the program itself)."""
+    p = subprocess.run([str(sim), "--mpi", "--out=/nonexistent-dir-not-used"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert p.returncode == 2, p.stderr
+    if "built without MPI support" in p.stderr:
+        return ("ai-fabric-sim was built without MPI: run ./ai-fabric mpi-setup and "
+                "configure with -DAI_FABRIC_MPI=ON")
+    assert "not started by mpirun" in p.stderr, p.stderr
+    if shutil.which("mpirun") is None:
+        return "mpirun is missing (Debian: openmpi-bin; ./ai-fabric mpi-setup)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def mpi_sim(ai_fabric_sim):
+    reason = _mpi_build(ai_fabric_sim)
+    if reason:
+        pytest.skip(reason)
+    return ai_fabric_sim
+
+
+def _mpirun(n):
+    cmd = ["mpirun", "-np", str(n), "--oversubscribe"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    return cmd
+
+
+def _run(cmd):
+    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300,
+                          env=env, check=False)
+
+
+def _rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    return rows[0], sorted(rows[1:])
+
+
+def _one_and_two(sim, tmp_path, flags):
+    one, two = tmp_path / "one", tmp_path / "two"
+    p = _run([sim, *flags, f"--out={one}"])
+    assert p.returncode == 0, p.stderr
+    p = _run([*_mpirun(2), sim, "--mpi", *flags, f"--out={two}"])
+    assert p.returncode == 0, p.stdout + p.stderr
+    return one, two, p.stdout
+
+
+def _assert_same_rows(one, two, names):
+    for name in names:
+        h1, r1 = _rows(one / name)
+        h2, r2 = _rows(two / name)
+        assert h1 == h2, name
+        assert r1 == r2, f"{name}: {len(r1)} rows in one process, {len(r2)} across ranks"
+
+
+def test_flag_errors(ai_fabric_sim, tmp_path):
+    cases = [
+        (["--mpi-partition=block"], "--mpi-partition=block applies only to a run across ranks"),
+        (["--mpi-partition=ring"], "'ring' is not one of group, block"),
+        (["--mpi"], "--mpi=1: "),
+    ]
+    for flags, message in cases:
+        p = _run([ai_fabric_sim, *flags, f"--out={tmp_path}/x"])
+        assert p.returncode == 2, (flags, p.stderr)
+        assert message in p.stderr, (flags, p.stderr)
+        assert p.stderr.count("\n") == 1, p.stderr  # one line, no crash report
+
+
+def test_two_ranks_equal_one_process_rocev2(mpi_sim, tmp_path):
+    one, two, stdout = _one_and_two(mpi_sim, tmp_path, K4)
+    # rank 0's header: the partition of the k=4 fat-tree (doc/distributed.md's closed form)
+    assert "2 ranks on ns3::DistributedSimulatorImpl, partition group, 8 cables cut" in stdout
+    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv",
+                                 "collective.csv", "topology.csv"])
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) == 16
+    # the merged rows are in completion order (start_ns + fct_ns, then flow_id)
+    with open(two / "fct.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    ends = [(int(r["start_ns"]) + int(r["fct_ns"]), int(r["flow_id"])) for r in rows]
+    assert ends == sorted(ends)
+    assert not list(two.glob(".rank*")), "the ranks' part folders are removed"
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    assert s2["config"].pop("mpi") == 1 and s1["config"].pop("mpi") == 0
+    assert s1["config"].pop("out") != s2["config"].pop("out")
+    for key in sorted(set(s1) | set(s2)):
+        if key not in RUN_KEYS:
+            assert s1.get(key) == s2.get(key), key
+    assert s2["output"]["rows"] == s1["output"]["rows"]
+    m = s2["mpi"]
+    assert (m["ranks"], m["partition"], m["cut_cables"], m["lookahead_ns"]) == (2, "group", 8, 1000)
+    assert [(r["nodes"], r["hosts"], r["cut_cables"]) for r in m["per_rank"]] == [(18, 8, 8)] * 2
+    assert sum(r["events"] for r in m["per_rank"]) == s2["events"]
+
+
+def test_two_ranks_background(mpi_sim, tmp_path):
+    # websearch flows on shared connections (--qp-sharing=pair), posted by every rank at
+    # the times the seeded generator gives; the default (a connection per flow, released
+    # when done) is refused across ranks
+    flags = ["--topology=fattree", "--k=4", "--workload=none", "--background=websearch",
+             "--load=0.5", "--background-duration=200us"]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, [*flags, "--qp-sharing=pair"])
+    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv"])
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) >= 10 and all(r[-1] == "background" for r in fct)
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    assert s1["fct_by_kind"] == s2["fct_by_kind"] and s1["messages"] == s2["messages"]
+    p = _run([*_mpirun(2), mpi_sim, "--mpi", *flags, f"--out={tmp_path}/flow"])
+    assert p.returncode == 2 and "--qp-sharing=pair" in p.stderr, p.stderr
+
+
+# Equal-time ties: ns-3's DistributedSimulatorImpl orders events of equal time by
+# insertion, and a frame from another rank is inserted when its window's messages are
+# read, not when its sender scheduled it; where frames contend (InfiniBand heads at
+# once; RoCEv2 in the incast below, where frames of two senders reach a core switch in
+# the same picosecond) the order can differ from one process (doc/distributed.md,
+# Lookahead and ties). strict: fails once they agree.
+TIES = pytest.mark.xfail(reason="equal-time ties across ranks (doc/distributed.md)",
+                         strict=True)
+
+
+@TIES
+def test_two_ranks_equal_one_process_infiniband(mpi_sim, tmp_path):
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, ["--fabric=infiniband", "--mtu=4096", *K4])
+    _assert_same_rows(one, two, ["fct.csv"])
+
+
+@TIES
+def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
+    flags = ["--topology=fattree", "--k=4", "--workload=incast", "--bytes=256KiB",
+             "--buffer=400KB"]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    _, pfc = _rows(one / "pfc.csv")
+    assert len(pfc) > 100  # the 8-to-1 incast pauses
+    _assert_same_rows(one, two, ["fct.csv", "pfc.csv"])
+
+
+def test_collective_refused_across_ranks(mpi_sim, tmp_path):
+    p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
+              "--workload=allreduce", "--bytes=1MB", f"--out={tmp_path}/c"])
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "--mpi=1 does not run --workload=allreduce" in p.stderr, p.stderr
+    assert "allowed with --mpi: a point-to-point --workload" in p.stderr
+
+
+def test_sweep_ranks(mpi_sim, tmp_path, monkeypatch):
+    aifabric = pytest.importorskip("aifabric", reason="the aifabric Python module is not built")
+    monkeypatch.setenv("AI_FABRIC_SIM", str(mpi_sim))
+    base = aifabric.Scenario(topology="fattree", k=4, workload="permutation", bytes=262144)
+    with pytest.raises(ValueError, match="ranks=0"):
+        aifabric.sweep(base, {"seed": [1]}, ranks=0, out=str(tmp_path / "bad"))
+    tables = [aifabric.sweep(base, {"seed": [1, 2]}, workers=1, ranks=r, progress=False,
+                             out=str(tmp_path / f"r{r}")) for r in (None, 2)]
+    for one, two in zip(*tables):
+        assert one["status"] == two["status"] == "ok", (one, two)
+        _, a = _rows(os.path.join(one["out"], "fct.csv"))
+        _, b = _rows(os.path.join(two["out"], "fct.csv"))
+        assert a == b and len(a) == 16
+    summary = json.loads(open(os.path.join(tables[1][0]["out"], "summary.json")).read())
+    assert summary["mpi"]["ranks"] == 2
