@@ -13,7 +13,7 @@
 #include "ns3/roce-frame.h"
 
 #ifdef AI_FABRIC_MPI
-#include "ns3/mpi-interface.h"
+#include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/mpi-receiver.h"
 #endif
 
@@ -54,7 +54,10 @@ RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* sr
     Ptr<Packet> bytes = frame.GetPacket()->Copy();
     NS_LOG_LOGIC("frame of " << bytes->GetSize() << " bytes to node " << dst->GetNode()->GetId()
                              << " on rank " << dstRank << " at " << rxTime);
-    MpiInterface::SendPacket(bytes, rxTime, dst->GetNode()->GetId(), dst->GetIfIndex());
+    FabricDistributedSimulatorImpl::SendPacket(bytes,
+                                               rxTime,
+                                               dst->GetNode()->GetId(),
+                                               dst->GetIfIndex());
     RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
     ++m_framesSent;
 #else

@@ -19,7 +19,9 @@ namespace ns3
  * A frame towards a port whose node has another system id (Node::GetSystemId) leaves
  * this rank as its bytes (RoceParsedFrame::GetPacket: Ethernet, IPv4, UDP, BTH... as
  * on the wire; ns-3's Packet serialization, so packet tags such as the DragonFly
- * route tag come along) through MpiInterface::SendPacket, to arrive at the far port
+ * route tag come along) through FabricDistributedSimulatorImpl::SendPacket (batched
+ * per window and peer rank under that engine, MpiInterface::SendPacket under ns-3's
+ * DistributedSimulatorImpl), to arrive at the far port
  * after the serialization time plus the Delay; the far rank decodes the headers
  * again (RoceFrame::Peek) and hands the frame to RoceNetDevice::Receive in the far
  * node's context. Data frames, ACKs, CNPs and PFC pause frames all take this path
