@@ -39,7 +39,7 @@ struct FabricDistributedSimulatorImpl::Comm
 
 namespace
 {
-/// A frame's head in a batch (then its serialized Packet, padded to 8 bytes).
+/// A frame's head in a batch (then its bytes, padded to 8).
 struct FrameHead
 {
     uint64_t rxTs;          //!< arrival time (ticks)
@@ -47,10 +47,15 @@ struct FrameHead
     uint32_t originContext; //!< the sender's context (node)
     uint32_t node;          //!< destination node id
     uint32_t ifIndex;       //!< destination device's ifIndex
-    uint32_t bytes;         //!< serialized Packet bytes that follow
+    uint32_t bytes;         //!< bytes that follow
+    uint32_t kind;          //!< 0: a serialized Packet; else a RawReceiver's kind
+    uint32_t reserved;      //!< zero
 };
 
-static_assert(sizeof(FrameHead) == 32, "a frame head is 32 bytes");
+static_assert(sizeof(FrameHead) == 40, "a frame head is 40 bytes");
+
+/// RawReceiver by kind (index 0 unused: Packets).
+FabricDistributedSimulatorImpl::RawReceiver g_rawReceivers[256] = {};
 
 constexpr uint64_t NO_EVENT = std::numeric_limits<uint64_t>::max();
 constexpr int BATCH_TAG = 0x41f; //!< tag of the batches on the duplicated communicator
@@ -107,6 +112,7 @@ FabricDistributedSimulatorImpl::DoDispose()
         s_distributed = nullptr;
     }
     m_rx.clear();
+    m_rawCache.clear();
     m_out.clear();
     m_in.clear();
     FabricSimulatorImpl::DoDispose();
@@ -181,7 +187,41 @@ FabricDistributedSimulatorImpl::SendPacket(Ptr<Packet> p,
 }
 
 void
-FabricDistributedSimulatorImpl::Batch(Ptr<Packet> p, uint64_t rxTs, uint32_t node, uint32_t ifIndex)
+FabricDistributedSimulatorImpl::SetRawReceiver(uint8_t kind, RawReceiver rx)
+{
+    NS_ABORT_MSG_IF(kind == 0, "FabricDistributedSimulatorImpl: raw kind 0 is the Packets'");
+    g_rawReceivers[kind] = rx;
+}
+
+bool
+FabricDistributedSimulatorImpl::SendRaw(uint8_t kind,
+                                        const void* data,
+                                        uint32_t bytes,
+                                        const Time& rxTime,
+                                        uint32_t node,
+                                        uint32_t ifIndex)
+{
+    FabricDistributedSimulatorImpl* sim = s_distributed;
+    if (sim == nullptr)
+    {
+        return false;
+    }
+    NS_ABORT_MSG_IF(kind == 0 || g_rawReceivers[kind] == nullptr,
+                    "FabricDistributedSimulatorImpl: no receiver of raw kind " << +kind);
+    std::memcpy(
+        sim->NewRecord(kind, bytes, static_cast<uint64_t>(rxTime.GetTimeStep()), node, ifIndex),
+        data,
+        bytes);
+    ++sim->m_stats.framesSent;
+    return true;
+}
+
+uint8_t*
+FabricDistributedSimulatorImpl::NewRecord(uint8_t kind,
+                                          uint32_t bytes,
+                                          uint64_t rxTs,
+                                          uint32_t node,
+                                          uint32_t ifIndex)
 {
     NS_ABORT_MSG_IF(node >= m_nodeRank.size(),
                     "FabricDistributedSimulatorImpl: a frame to node "
@@ -192,13 +232,20 @@ FabricDistributedSimulatorImpl::Batch(Ptr<Packet> p, uint64_t rxTs, uint32_t nod
                         << node << " on rank " << peer << " is not for another of the " << m_ranks
                         << " ranks");
     const EventOrigin origin = CurrentOrigin();
-    const uint32_t size = p->GetSerializedSize();
     std::vector<uint8_t>& out = m_out[peer];
     const std::size_t at = out.size();
-    out.resize(at + sizeof(FrameHead) + Pad8(size));
-    const FrameHead head{rxTs, origin.ts, origin.context, node, ifIndex, size};
+    out.resize(at + sizeof(FrameHead) + Pad8(bytes));
+    const FrameHead head{rxTs, origin.ts, origin.context, node, ifIndex, bytes, kind, 0};
     std::memcpy(out.data() + at, &head, sizeof(head));
-    NS_ABORT_MSG_UNLESS(p->Serialize(out.data() + at + sizeof(FrameHead), size) == 1,
+    return out.data() + at + sizeof(FrameHead);
+}
+
+void
+FabricDistributedSimulatorImpl::Batch(Ptr<Packet> p, uint64_t rxTs, uint32_t node, uint32_t ifIndex)
+{
+    const uint32_t size = p->GetSerializedSize();
+    uint8_t* room = NewRecord(0, size, rxTs, node, ifIndex);
+    NS_ABORT_MSG_UNLESS(p->Serialize(room, size) == 1,
                         "FabricDistributedSimulatorImpl: a packet of "
                             << p->GetSize() << " bytes does not serialize");
     ++m_stats.framesSent;
@@ -217,6 +264,27 @@ FabricDistributedSimulatorImpl::Deliver(const uint8_t* data, std::size_t bytes)
         at += sizeof(FrameHead);
         NS_ABORT_MSG_IF(bytes - at < head.bytes,
                         "FabricDistributedSimulatorImpl: a batch ends inside a frame");
+        NS_ABORT_MSG_IF(head.rxTs < static_cast<uint64_t>(Now().GetTimeStep()),
+                        "FabricDistributedSimulatorImpl: a frame arrives at "
+                            << head.rxTs << " ps, before the window's end " << Now().GetTimeStep());
+        if (head.kind != 0)
+        {
+            RawReceiver rx = head.kind < 256 ? g_rawReceivers[head.kind] : nullptr;
+            NS_ABORT_MSG_IF(rx == nullptr,
+                            "FabricDistributedSimulatorImpl: a record of kind "
+                                << head.kind << " that nothing on this rank receives");
+            // Scheduled as by the sender: its instant and node (EventOrigin).
+            const EventOrigin here = CurrentOrigin();
+            SetCurrent(EventOrigin{head.originTs, head.originContext});
+            auto& cache = m_rawCache[(uint64_t{head.node} << 32) | head.ifIndex];
+            void* slots[2] = {cache.first, cache.second};
+            rx(head.node, head.ifIndex, head.rxTs, data + at, head.bytes, slots);
+            cache = {slots[0], slots[1]};
+            SetCurrent(here);
+            at += Pad8(head.bytes);
+            ++m_stats.framesReceived;
+            continue;
+        }
         // (Packet's deserializing constructor reads 32-bit words: the batch keeps
         // each frame at an 8-byte boundary.)
         Ptr<Packet> p = Create<Packet>(data + at, head.bytes, true);
@@ -245,9 +313,6 @@ FabricDistributedSimulatorImpl::Deliver(const uint8_t* data, std::size_t bytes)
                                 << " with an MpiReceiver for frames from another rank");
             it = m_rx.emplace(key, rx).first;
         }
-        NS_ABORT_MSG_IF(head.rxTs < static_cast<uint64_t>(Now().GetTimeStep()),
-                        "FabricDistributedSimulatorImpl: a frame arrives at "
-                            << head.rxTs << " ps, before the window's end " << Now().GetTimeStep());
         InsertFrom(head.node,
                    head.rxTs,
                    MakeEvent(&MpiReceiver::Receive, it->second, p),

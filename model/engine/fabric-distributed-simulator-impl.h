@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -71,6 +72,39 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
      */
     static void SendPacket(Ptr<Packet> p, const Time& rxTime, uint32_t node, uint32_t ifIndex);
 
+    /**
+     * What a model sends in a batch instead of a Packet when both ranks can rebuild the
+     * frame from fewer bytes (a RoCEv2 frame's decoded headers, RoceFrameView, whose
+     * wire bytes are a function of them): called on the receiving rank when the window's
+     * batch is read, with \p data (\p bytes) as sent; it schedules the arrival through
+     * FabricSimulator, \p rxTicks - FabricSimulator::NowTicks() ahead (the clock reads
+     * the sender's instant then, and the context is the sender's node, so the event
+     * gets the sender's EventOrigin). \p cache: two pointers the receiver may keep
+     * for this (node, ifIndex) until the simulator is destroyed (nullptr at first).
+     */
+    using RawReceiver = void (*)(uint32_t node,
+                                 uint32_t ifIndex,
+                                 uint64_t rxTicks,
+                                 const uint8_t* data,
+                                 uint32_t bytes,
+                                 void** cache);
+
+    /// Handle records of \p kind (1..255) with \p rx (every rank the same).
+    static void SetRawReceiver(uint8_t kind, RawReceiver rx);
+
+    /**
+     * Send \p bytes of \p data of \p kind (SetRawReceiver) to device \p ifIndex of node
+     * \p node on another rank, arriving at \p rxTime.
+     * \return false, doing nothing, unless this engine runs across ranks (then use
+     * SendPacket)
+     */
+    static bool SendRaw(uint8_t kind,
+                        const void* data,
+                        uint32_t bytes,
+                        const Time& rxTime,
+                        uint32_t node,
+                        uint32_t ifIndex);
+
     /// What a run across ranks did (this rank's view; zero with one rank).
     struct Stats
     {
@@ -93,6 +127,13 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
   private:
     /// Queue the frame for its destination's rank.
     void Batch(Ptr<Packet> p, uint64_t rxTs, uint32_t node, uint32_t ifIndex);
+    /// Room for a record of \p bytes (kind \p kind) in the batch of \p node's rank;
+    /// \return where its bytes go
+    uint8_t* NewRecord(uint8_t kind,
+                       uint32_t bytes,
+                       uint64_t rxTs,
+                       uint32_t node,
+                       uint32_t ifIndex);
     /// Send the window's batches, receive the peers', schedule their frames.
     void Exchange();
     /// Schedule the frames of one received batch.
@@ -112,7 +153,8 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
     std::vector<std::vector<uint8_t>> m_out;         //!< this window's batch per peer rank
     std::vector<std::vector<uint8_t>> m_in;          //!< the batch received per peer rank
     std::unordered_map<uint64_t, MpiReceiver*> m_rx; //!< (node << 32 | ifIndex) -> receiver
-    Stats m_stats;                                   //!< figures of the run
+    std::unordered_map<uint64_t, std::pair<void*, void*>> m_rawCache; //!< RawReceiver's cache
+    Stats m_stats;                                                    //!< figures of the run
 };
 
 } // namespace ns3

@@ -242,6 +242,14 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// \return true if no event is scheduled
     bool NoEvents() const;
 
+    /// Make the clock and context read \p now (a frame from another rank is scheduled
+    /// as at its sender: see FabricDistributedSimulatorImpl::RawReceiver), or back.
+    void SetCurrent(const EventOrigin& now)
+    {
+        m_currentTs = now.ts;
+        m_currentContext = now.context;
+    }
+
     /// \return true if Stop was called since Run began
     bool StopCalled() const
     {

@@ -56,6 +56,19 @@ class RoceRemoteChannel : public RoceChannel
     /// The frame \p p from another rank arrives at \p dev (an end of this cable).
     void ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p);
 
+    /**
+     * A frame from another rank sent as its decoded headers (RoceFrameView, \p bytes of
+     * \p data; FabricDistributedSimulatorImpl::RawReceiver): it arrives at device
+     * \p ifIndex of node \p node at \p rxTicks as a frame of this rank's cable does
+     * (RoceChannel::Direction::Carry), its bytes written when first asked for.
+     */
+    static void ReceiveViewFromRank(uint32_t node,
+                                    uint32_t ifIndex,
+                                    uint64_t rxTicks,
+                                    const uint8_t* data,
+                                    uint32_t bytes,
+                                    void** cache);
+
     uint64_t m_framesSent{0};     //!< frames sent to another rank
     uint64_t m_framesReceived{0}; //!< frames received from another rank
 };
