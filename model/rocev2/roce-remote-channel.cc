@@ -40,14 +40,26 @@ RoceRemoteChannel::GetTypeId()
 
 RoceRemoteChannel::RoceRemoteChannel() = default;
 
-#ifdef AI_FABRIC_MPI
 namespace
 {
+#ifdef AI_FABRIC_MPI
 /// FabricDistributedSimulatorImpl's record kind of a frame sent as its RoceFrameView.
 constexpr uint8_t VIEW_KIND = 1;
 static_assert(std::is_trivially_copyable<RoceFrameView>::value, "a view is plain bytes");
-} // namespace
 #endif
+
+/// A frame's arrival from another rank: the port gets the frame its call carried (what
+/// RoceChannel's arrival does; its own copy, so that the one-process path's call stays
+/// inlined where it is).
+void
+ArriveFromRank(void* port, void* frame)
+{
+    static_cast<RoceNetDevice*>(port)->Receive(*static_cast<RoceParsedFrame*>(frame));
+}
+
+const FabricSimulator::CallOps g_arrivalFromRank{&ArriveFromRank,
+                                                 &FabricSimulator::DestroyPayload<RoceParsedFrame>};
+} // namespace
 
 void
 RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
@@ -141,10 +153,11 @@ RoceRemoteChannel::ReceiveViewFromRank(uint32_t node,
     std::memcpy(&view, data, sizeof(view));
     RoceParsedFrame frame(view);
     ++static_cast<RoceRemoteChannel*>(cache[1])->m_framesReceived;
-    RoceChannel::Direction::Carry(frame,
-                                  static_cast<RoceNetDevice*>(cache[0]),
-                                  node,
-                                  static_cast<int64_t>(rxTicks) - FabricSimulator::NowTicks());
+    FabricSimulator::ScheduleCall(node,
+                                  static_cast<int64_t>(rxTicks) - FabricSimulator::NowTicks(),
+                                  &g_arrivalFromRank,
+                                  cache[0],
+                                  frame);
 }
 
 void

@@ -60,7 +60,8 @@ class RoceRemoteChannel : public RoceChannel
      * A frame from another rank sent as its decoded headers (RoceFrameView, \p bytes of
      * \p data; FabricDistributedSimulatorImpl::RawReceiver): it arrives at device
      * \p ifIndex of node \p node at \p rxTicks as a frame of this rank's cable does
-     * (RoceChannel::Direction::Carry), its bytes written when first asked for.
+     * (the same call of RoceNetDevice::Receive with the frame as payload), its bytes
+     * written when first asked for.
      */
     static void ReceiveViewFromRank(uint32_t node,
                                     uint32_t ifIndex,
