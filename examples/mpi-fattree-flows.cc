@@ -16,6 +16,7 @@
  */
 #include "ns3/channel-list.h"
 #include "ns3/command-line.h"
+#include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
@@ -48,6 +49,7 @@ main(int argc, char* argv[])
     uint64_t bytes = 1 << 20;
     std::string csv = "mpi-fattree-flows";
     std::string method = "group";
+    std::string engine = "fabric";
     Time stop = MilliSeconds(2);
     CommandLine cmd(__FILE__);
     cmd.AddValue("mpi", "run across the MPI ranks of mpirun (else one process)", mpi);
@@ -56,6 +58,10 @@ main(int argc, char* argv[])
     cmd.AddValue("bytes", "bytes each host writes", bytes);
     cmd.AddValue("csv", "prefix of the per-rank CSVs (<csv>.rank<r>)", csv);
     cmd.AddValue("partition", "rank partition method: group or block", method);
+    cmd.AddValue("engine",
+                 "with --mpi: fabric (ns3::FabricDistributedSimulatorImpl: our engine, frames "
+                 "batched per window and peer) or ns3 (ns3::DistributedSimulatorImpl)",
+                 engine);
     cmd.AddValue("stop",
                  "simulated time to run (every rank synchronizes once per lookahead until "
                  "then, with or without traffic)",
@@ -72,12 +78,27 @@ main(int argc, char* argv[])
         std::cerr << "mpi-fattree-flows: --k=" << k << " is not allowed (allowed: even, 4..16)\n";
         return 2;
     }
+    if (engine != "fabric" && engine != "ns3")
+    {
+        std::cerr << "mpi-fattree-flows: --engine='" << engine
+                  << "' is not allowed (allowed: fabric, ns3)\n";
+        return 2;
+    }
+    // The timing wheel: equal-time events in EventOrigin's order, which does not depend
+    // on the partition (ns-3's DistributedSimulatorImpl takes it as any event list).
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::TimingWheelScheduler"));
     if (mpi)
     {
-        // ns-3's granted-time-window engine (our FabricSimulatorImpl is not distributed).
+        // MpiInterface::Enable binds ns-3's engine (ns3::DistributedSimulatorImpl);
+        // ours is bound after it.
         GlobalValue::Bind("SimulatorImplementationType",
                           StringValue("ns3::DistributedSimulatorImpl"));
         MpiInterface::Enable(&argc, &argv);
+        if (engine == "fabric")
+        {
+            GlobalValue::Bind("SimulatorImplementationType",
+                              StringValue("ns3::FabricDistributedSimulatorImpl"));
+        }
     }
     else
     {
@@ -166,6 +187,27 @@ main(int argc, char* argv[])
                 static_cast<unsigned long long>(crossed),
                 static_cast<unsigned long long>(Simulator::GetEventCount()),
                 wall);
+    if (auto* fab = dynamic_cast<FabricDistributedSimulatorImpl*>(
+            PeekPointer(Simulator::GetImplementation())))
+    {
+        const FabricDistributedSimulatorImpl::Stats& st = fab->GetStats();
+        const double windows = st.windows > 0 ? static_cast<double>(st.windows) : 1.0;
+        std::printf("rank %u/%u: %llu windows of %.3f ns, %llu frames sent in %llu messages "
+                    "(%.2f messages and %.0f bytes per window), %llu frames received, %.3f s "
+                    "in MPI (%.2f us per window) of %.3f s\n",
+                    rank,
+                    ranks,
+                    static_cast<unsigned long long>(st.windows),
+                    st.lookaheadTicks / 1000.0,
+                    static_cast<unsigned long long>(st.framesSent),
+                    static_cast<unsigned long long>(st.messagesSent),
+                    st.messagesSent / windows,
+                    st.bytesSent / windows,
+                    static_cast<unsigned long long>(st.framesReceived),
+                    st.mpiSeconds,
+                    st.mpiSeconds * 1e6 / windows,
+                    st.runSeconds);
+    }
     Simulator::Destroy();
     if (mpi)
     {

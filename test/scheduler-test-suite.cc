@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 #include <new>
 #include <set>
 #include <thread>
@@ -461,7 +462,8 @@ class FabricSimulatorImplTestCase : public TestCase
 {
   public:
     FabricSimulatorImplTestCase()
-        : TestCase("FabricSimulatorImpl runs every event as DefaultSimulatorImpl does")
+        : TestCase("FabricSimulatorImpl runs every event as DefaultSimulatorImpl does with "
+                   "ns-3's event lists, and alike with both of ours")
     {
     }
 
@@ -490,23 +492,33 @@ class FabricSimulatorImplTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(std::count(reference.begin(), reference.end(), 0xF0000003U),
                               0,
                               "and never after");
-        const char* const lists[] = {"ns3::TimingWheelScheduler",
-                                     "ns3::MapScheduler",
-                                     "ns3::QuaternaryHeapScheduler"};
-        for (const char* list : lists)
+        // ns-3's list: ns-3's order of equal times (insertion uid).
+        const std::vector<uint64_t> map =
+            EngineWorkload::Trace("ns3::FabricSimulatorImpl", "ns3::MapScheduler", payloads);
+        NS_TEST_ASSERT_MSG_EQ(map.back(), 1, "FabricSimulatorImpl ran");
+        NS_TEST_ASSERT_MSG_EQ((map == reference), true, "same trace with ns3::MapScheduler");
+        // Ours: EventOrigin's order of equal times (the workload has ties), the same
+        // with both, and every event kind as above.
+        const std::vector<uint64_t> wheel = EngineWorkload::Trace("ns3::FabricSimulatorImpl",
+                                                                  "ns3::TimingWheelScheduler",
+                                                                  payloads);
+        NS_TEST_ASSERT_MSG_GT(payloads, 1000, "events carried their payloads");
+        const std::vector<uint64_t> heap = EngineWorkload::Trace("ns3::FabricSimulatorImpl",
+                                                                 "ns3::QuaternaryHeapScheduler",
+                                                                 payloads);
+        for (const auto* trace : {&wheel, &heap})
         {
-            const std::vector<uint64_t> trace =
-                EngineWorkload::Trace("ns3::FabricSimulatorImpl", list, payloads);
-            if (std::string(list) == "ns3::TimingWheelScheduler")
-            {
-                NS_TEST_ASSERT_MSG_GT(payloads, 1000, "events carried their payloads");
-            }
-            NS_TEST_ASSERT_MSG_EQ(trace.back(), 1, "FabricSimulatorImpl ran");
-            NS_TEST_ASSERT_MSG_EQ((trace == reference), true, "same trace with " << list);
-            NS_TEST_ASSERT_MSG_EQ(std::count(trace.begin(), trace.end(), 0xF0000003U),
+            NS_TEST_ASSERT_MSG_EQ(trace->back(), 1, "FabricSimulatorImpl ran");
+            NS_TEST_ASSERT_MSG_GT(trace->size(), 100000, "a long trace");
+            NS_TEST_ASSERT_MSG_EQ((*trace)[trace->size() - 2], 0, "every payload destroyed");
+            NS_TEST_ASSERT_MSG_GT(std::count(trace->begin(), trace->end(), 0xF0000001U),
+                                  1000,
+                                  "the reusable direct event ran many times");
+            NS_TEST_ASSERT_MSG_EQ(std::count(trace->begin(), trace->end(), 0xF0000003U),
                                   0,
                                   "a disabled event never runs");
         }
+        NS_TEST_ASSERT_MSG_EQ((wheel == heap), true, "the same trace with both of our lists");
         NS_TEST_ASSERT_MSG_EQ((EngineWorkload::Trace("ns3::DefaultSimulatorImpl",
                                                      "ns3::TimingWheelScheduler",
                                                      payloads) == reference),
@@ -578,11 +590,11 @@ class WheelPayloadTestCase : public TestCase
                 {
                     NS_TEST_ASSERT_MSG_EQ(wheel->InWheel(ev.key.m_ts), true, "in the span");
                     ev.impl = nullptr; // a call event
-                    new (wheel->InsertCall(ev, &carrying, this)) CountedPayload(uid);
+                    new (wheel->InsertCall(ev, EventOrigin{}, &carrying, this)) CountedPayload(uid);
                 }
                 else
                 {
-                    wheel->InsertEvent(ev, nullptr, true);
+                    wheel->InsertEvent(ev, EventOrigin{}, nullptr, true);
                 }
             }
             NS_TEST_ASSERT_MSG_EQ(CountedPayload::s_alive, 1000, "1000 payloads");
@@ -618,7 +630,7 @@ class WheelPayloadTestCase : public TestCase
                     ++wrong; // a payload or call on the wrong event
                 }
                 // Events inserted while one runs must not disturb its payload.
-                wheel->InsertEvent(MakeEv(ev.key.m_ts + 60, uid++), nullptr, true);
+                wheel->InsertEvent(MakeEv(ev.key.m_ts + 60, uid++), EventOrigin{}, nullptr, true);
                 if (hasPayload && static_cast<CountedPayload*>(payload)->value != ev.key.m_uid)
                 {
                     ++wrong;
@@ -705,6 +717,92 @@ class SwitchSchedulerMidRunTestCase : public TestCase
     }
 };
 
+/**
+ * Equal-time events run in EventOrigin's order (scheduling time, then scheduling
+ * context, then insertion) with ai-fabric's lists, whatever order they were inserted
+ * in: two nodes' events at t = 10 ns each schedule an event at t = 20 ns; the one
+ * scheduled by the lower node id runs first, whichever of the two nodes ran first
+ * (ns-3's insertion order would run them as their schedulers ran). And EventId still
+ * says which of them has run (IsRunning of a lower-uid event not yet run).
+ */
+class TieOrderTestCase : public TestCase
+{
+  public:
+    TieOrderTestCase()
+        : TestCase("equal-time events run in EventOrigin's order, not insertion order")
+    {
+    }
+
+  private:
+    struct Run
+    {
+        std::vector<uint32_t> order;     //!< the contexts that scheduled the t=20 events, as run
+        std::map<uint32_t, EventId> ids; //!< each t=20 event, by the context that scheduled it
+        uint32_t pendingSeen{0};         //!< the other t=20 event was pending when one ran
+        uint32_t expiredSeen{0};         //!< the other t=20 event had run when one ran
+    };
+
+    static void Second(Run* run, uint32_t from)
+    {
+        run->order.push_back(from);
+        for (const auto& [other, id] : run->ids)
+        {
+            if (other != from)
+            {
+                (id.IsRunning() ? run->pendingSeen : run->expiredSeen)++;
+            }
+        }
+    }
+
+    static void First(Run* run)
+    {
+        const uint32_t ctx = Simulator::GetContext();
+        run->ids[ctx] = Simulator::Schedule(NanoSeconds(10), &TieOrderTestCase::Second, run, ctx);
+    }
+
+    /// \return the run with the node \p a's event inserted before node \p b's
+    static Run Trace(const std::string& list, uint32_t a, uint32_t b)
+    {
+        StringValue previous;
+        GlobalValue::GetValueByName("SimulatorImplementationType", previous);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::FabricSimulatorImpl"));
+        ObjectFactory factory;
+        factory.SetTypeId(list);
+        Simulator::SetScheduler(factory);
+        Run run;
+        Simulator::ScheduleWithContext(a, NanoSeconds(10), &TieOrderTestCase::First, &run);
+        Simulator::ScheduleWithContext(b, NanoSeconds(10), &TieOrderTestCase::First, &run);
+        Simulator::Run();
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", previous);
+        return run;
+    }
+
+    void DoRun() override
+    {
+        for (const char* list : {"ns3::TimingWheelScheduler", "ns3::QuaternaryHeapScheduler"})
+        {
+            for (const auto& [a, b] : {std::pair<uint32_t, uint32_t>{7, 3}, {3, 7}})
+            {
+                const Run run = Trace(list, a, b);
+                NS_TEST_ASSERT_MSG_EQ(run.order.size(), 2, "both ran");
+                NS_TEST_ASSERT_MSG_EQ(run.order[0],
+                                      3,
+                                      list << ": node 3's first (inserted " << a << " then " << b
+                                           << ")");
+                NS_TEST_ASSERT_MSG_EQ(run.order[1], 7, list << ": node 7's second");
+                NS_TEST_ASSERT_MSG_EQ(run.pendingSeen, 1, "the second pending when the first ran");
+                NS_TEST_ASSERT_MSG_EQ(run.expiredSeen, 1, "the first run when the second ran");
+            }
+        }
+        // ns-3's list in our engine keeps ns-3's order: node 7's event was inserted first.
+        const Run ns3 = Trace("ns3::MapScheduler", 7, 3);
+        NS_TEST_ASSERT_MSG_EQ(ns3.order.size(), 2, "both ran");
+        NS_TEST_ASSERT_MSG_EQ(ns3.order[0], 7, "insertion order with ns3::MapScheduler");
+        NS_TEST_ASSERT_MSG_EQ(ns3.pendingSeen, 1, "and EventId agrees");
+    }
+};
+
 class QuaternaryHeapSchedulerTestSuite : public TestSuite
 {
   public:
@@ -726,6 +824,7 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
             AI_FABRIC_QUICK);
         AddTestCase(new WheelPayloadTestCase, AI_FABRIC_QUICK);
         AddTestCase(new FabricSimulatorImplTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TieOrderTestCase, AI_FABRIC_QUICK);
         AddTestCase(new SwitchSchedulerMidRunTestCase, AI_FABRIC_QUICK);
     }
 };

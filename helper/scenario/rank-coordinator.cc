@@ -36,8 +36,9 @@ RankCoordinator::LaunchedByMpirun()
 std::string
 RankCoordinator::GetEngineTypeName()
 {
-    // ns-3's granted-time-window engine; our FabricSimulatorImpl is not distributed yet.
-    return "ns3::DistributedSimulatorImpl";
+    // Our engine in granted-time windows, frames batched per window and peer, equal-time
+    // events in an order every partition computes alike (doc/distributed.md).
+    return "ns3::FabricDistributedSimulatorImpl";
 }
 
 void

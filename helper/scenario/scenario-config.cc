@@ -1294,17 +1294,19 @@ BuildKnobs()
                          &C::qpCacheMiss,
                          true));
     k.push_back(Choice("scheduler",
-                       "ns-3 event list; every one gives the same results (events are "
-                       "ordered by time, then by insertion); timing-wheel "
-                       "(ns3::TimingWheelScheduler) is the fastest here, quaternary-heap "
-                       "(ns3::QuaternaryHeapScheduler) the next; map, heap, calendar, list are "
-                       "ns-3's own",
+                       "ns-3 event list: timing-wheel (ns3::TimingWheelScheduler, the "
+                       "fastest here) and quaternary-heap (ns3::QuaternaryHeapScheduler) "
+                       "take equal-time events by when, then from which node, they were "
+                       "scheduled (the same order on any number of MPI ranks; the only two "
+                       "with --mpi); map, heap, calendar, list are ns-3's own, taking them "
+                       "by insertion (results can differ where equal-time events meet)",
                        &C::scheduler,
                        Names(C::EventLists())));
     k.push_back(Choice("simulator",
-                       "ns-3 simulator implementation; both give the same results: fabric "
-                       "(ns3::FabricSimulatorImpl, a lighter per-event path) or default "
-                       "(ns3::DefaultSimulatorImpl)",
+                       "ns-3 simulator implementation: fabric (ns3::FabricSimulatorImpl, "
+                       "a lighter per-event path) or default (ns3::DefaultSimulatorImpl, "
+                       "which takes equal-time events by insertion with any event list, as "
+                       "fabric does with ns-3's own lists)",
                        &C::simulator,
                        Names(C::SimulatorImpls())));
     k.push_back(Flag("mpi",

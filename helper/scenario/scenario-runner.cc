@@ -1354,6 +1354,13 @@ ScenarioRunner::CheckMpi() const
                           " does not apply with --mpi: the ranks run " +
                           RankCoordinator::GetEngineTypeName() + "; drop --simulator");
     }
+    if (c.scheduler != "timing-wheel" && c.scheduler != "quaternary-heap")
+    {
+        throw ConfigError("--scheduler=" + c.scheduler +
+                          " does not apply with --mpi: " + RankCoordinator::GetEngineTypeName() +
+                          " orders equal-time events alike on every rank only with its own "
+                          "event lists; allowed: timing-wheel, quaternary-heap");
+    }
     // What a run across ranks cannot do yet: each needs state of several ranks at one
     // simulated time (doc/distributed.md, The scenario runner across ranks).
     const WorkloadRegistry::Family family = WorkloadRegistry::Get(c.workload).family;

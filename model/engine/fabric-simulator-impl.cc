@@ -76,6 +76,7 @@ FabricSimulatorImpl::DoDispose()
     m_events = nullptr;
     m_replacedEvents = nullptr;
     m_wheel = nullptr;
+    m_heap = nullptr;
     if (s_running == this)
     {
         s_running = nullptr;
@@ -122,6 +123,8 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
     m_replacedEvents = m_events; // an event running now may hold one of its nodes
     m_events = scheduler;
     m_wheel = dynamic_cast<TimingWheelScheduler*>(PeekPointer(scheduler));
+    m_heap = m_wheel != nullptr ? nullptr
+                                : dynamic_cast<QuaternaryHeapScheduler*>(PeekPointer(scheduler));
 }
 
 uint32_t
@@ -134,6 +137,33 @@ bool
 FabricSimulatorImpl::NoEvents() const
 {
     return m_wheel != nullptr ? m_wheel->IsEmptyInline() : m_events->IsEmpty();
+}
+
+uint64_t
+FabricSimulatorImpl::NextEventTs() const
+{
+    return m_wheel != nullptr ? m_wheel->NextTs() : m_events->PeekNext().key.m_ts;
+}
+
+void
+FabricSimulatorImpl::InsertFrom(uint32_t context,
+                                uint64_t ts,
+                                EventImpl* event,
+                                const EventOrigin& origin)
+{
+    const Scheduler::Event ev = NewEvent(context, ts, event);
+    if (m_wheel != nullptr)
+    {
+        m_wheel->InsertEvent(ev, origin);
+    }
+    else if (m_heap != nullptr)
+    {
+        m_heap->InsertFrom(ev, origin);
+    }
+    else
+    {
+        m_events->Insert(ev);
+    }
 }
 
 bool
@@ -164,10 +194,23 @@ FabricSimulatorImpl::InsertEventsFromThreads()
 void
 FabricSimulatorImpl::RunEvents()
 {
+    RunLoop<false>(0);
+}
+
+void
+FabricSimulatorImpl::RunEventsBefore(uint64_t limit)
+{
+    RunLoop<true>(limit);
+}
+
+template <bool Limited>
+void
+FabricSimulatorImpl::RunLoop(uint64_t limit)
+{
     // The loop DefaultSimulatorImpl::ProcessOneEvent runs, minus its PreEventHook
     // EventId and logging; the event list without virtual calls when it is the wheel,
     // and a FabricEvent scheduled by the fast path run by Fire, not Invoke.
-    while (!m_stop && !NoEvents())
+    while (!m_stop && !NoEvents() && (!Limited || NextEventTs() < limit))
     {
         bool direct = false;
         uint32_t node = 0;
@@ -218,13 +261,19 @@ FabricSimulatorImpl::RunEvents()
 }
 
 void
-FabricSimulatorImpl::Run()
+FabricSimulatorImpl::BeginRun()
 {
-    NS_LOG_FUNCTION(this);
     m_mainThreadId = std::this_thread::get_id();
     s_running = this;
     InsertEventsFromThreads();
     m_stop = false;
+}
+
+void
+FabricSimulatorImpl::Run()
+{
+    NS_LOG_FUNCTION(this);
+    BeginRun();
     RunEvents();
     NS_ASSERT(!NoEvents() || m_unscheduledEvents == 0);
 }
@@ -357,10 +406,27 @@ FabricSimulatorImpl::IsExpired(const EventId& id) const
         }
         return true;
     }
-    // Run already (earlier, or this one and before it at the same time), or cancelled.
-    return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs ||
-           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) ||
-           id.PeekEventImpl()->IsCancelled();
+    if (id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs ||
+        id.PeekEventImpl()->IsCancelled())
+    {
+        return true; // run already (earlier), or cancelled
+    }
+    if (id.GetTs() > m_currentTs)
+    {
+        return false;
+    }
+    // The same time as now: run already if no longer in the list. (With ns-3's
+    // schedulers uids give the order; with ours EventOrigin does, under which an
+    // event of a higher uid may have run before.)
+    if (m_wheel != nullptr)
+    {
+        return !m_wheel->Contains(id.GetTs(), id.GetUid());
+    }
+    if (m_heap != nullptr)
+    {
+        return !m_heap->Contains(id.GetTs(), id.GetUid());
+    }
+    return id.GetUid() <= m_currentUid;
 }
 
 Time

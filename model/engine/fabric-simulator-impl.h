@@ -4,7 +4,9 @@
 #ifndef FABRIC_SIMULATOR_IMPL_H
 #define FABRIC_SIMULATOR_IMPL_H
 
+#include "event-origin.h"
 #include "fabric-event.h"
+#include "quaternary-heap-scheduler.h"
 #include "timing-wheel-scheduler.h"
 
 #include "ns3/event-id.h"
@@ -28,10 +30,15 @@ namespace ns3
  * \brief A sequential simulator implementation for packet-level fabric runs:
  * ns-3's DefaultSimulatorImpl semantics with a lighter per-event path.
  *
- * Same event order as DefaultSimulatorImpl (time stamp, then a uid given in the
- * same sequence), so a run gives byte-identical results with either; select it
- * with GlobalValue SimulatorImplementationType = ns3::FabricSimulatorImpl before
- * the first Simulator call (the scenario runner does, see --simulator). What it
+ * Events run in time stamp order. Equal times: with ai-fabric's event lists
+ * (TimingWheelScheduler, QuaternaryHeapScheduler) in EventOrigin's order (when the
+ * event was scheduled, by which context, then insertion), an order that does not
+ * depend on how the fabric is partitioned over MPI ranks
+ * (FabricDistributedSimulatorImpl gives the same); with ns-3's schedulers in
+ * DefaultSimulatorImpl's order (insertion uid, given in the same sequence), so then a
+ * run gives byte-identical results with either. Select it with GlobalValue
+ * SimulatorImplementationType = ns3::FabricSimulatorImpl before the first
+ * Simulator call (the scenario runner does, see --simulator). What it
  * leaves out per event: the EventId DefaultSimulatorImpl builds for
  * PreEventHook (two reference-count updates), logging checks, and, when the
  * event list is a TimingWheelScheduler, the virtual calls into it.
@@ -141,7 +148,10 @@ class FabricSimulatorImpl : public SimulatorImpl
         {
             return nullptr;
         }
-        return sim->m_wheel->InsertCall(sim->NewEvent(context, ts, nullptr), ops, arg);
+        return sim->m_wheel->InsertCall(sim->NewEvent(context, ts, nullptr),
+                                        sim->CurrentOrigin(),
+                                        ops,
+                                        arg);
     }
 
     /**
@@ -170,7 +180,11 @@ class FabricSimulatorImpl : public SimulatorImpl
         {
             return false;
         }
-        sim->m_wheel->RelinkCall(sim->m_runningNode, sim->NewEvent(context, ts, nullptr), ops, arg);
+        sim->m_wheel->RelinkCall(sim->m_runningNode,
+                                 sim->NewEvent(context, ts, nullptr),
+                                 sim->CurrentOrigin(),
+                                 ops,
+                                 arg);
         sim->m_runningPayload = nullptr; // (once: the node is the new event's now)
         return true;
     }
@@ -209,7 +223,59 @@ class FabricSimulatorImpl : public SimulatorImpl
   protected:
     void DoDispose() override;
 
+    /// \return the origin of an event scheduled now (EventOrigin)
+    EventOrigin CurrentOrigin() const
+    {
+        return EventOrigin{m_currentTs, m_currentContext};
+    }
+
+    /// Insert \p event (its reference is the list's) at \p ts in \p context as if
+    /// scheduled at \p origin (a frame from another rank: its sender's instant and node).
+    void InsertFrom(uint32_t context, uint64_t ts, EventImpl* event, const EventOrigin& origin);
+
+    /// Run events until the list is empty or Stop is called.
+    void RunEvents();
+    /// Run the events before \p limit (ticks) until the list has none or Stop is called.
+    void RunEventsBefore(uint64_t limit);
+    /// \return the time (ticks) of the next event; the list must not be empty
+    uint64_t NextEventTs() const;
+    /// \return true if no event is scheduled
+    bool NoEvents() const;
+
+    /// Make the clock and context read \p now (a frame from another rank is scheduled
+    /// as at its sender: see FabricDistributedSimulatorImpl::RawReceiver), or back.
+    void SetCurrent(const EventOrigin& now)
+    {
+        m_currentTs = now.ts;
+        m_currentContext = now.context;
+    }
+
+    /// \return true if Stop was called since Run began
+    bool StopCalled() const
+    {
+        return m_stop;
+    }
+
+    /// Mark the run as stopped (Run returns once the events running now are done).
+    void SetStopped()
+    {
+        m_stop = true;
+    }
+
+    /// Begin Run: the calling thread is the simulation's, events from threads are in.
+    void BeginRun();
+
+    /// \return true if the event list orders equal times by EventOrigin (ours)
+    bool OrdersByOrigin() const
+    {
+        return m_wheel != nullptr || m_heap != nullptr;
+    }
+
   private:
+    /// The loop of RunEvents (\p Limited false) and RunEventsBefore.
+    template <bool Limited>
+    void RunLoop(uint64_t limit);
+
     /// An event scheduled from another thread, inserted at the next event boundary.
     struct EventFromThread
     {
@@ -218,8 +284,8 @@ class FabricSimulatorImpl : public SimulatorImpl
         EventImpl* event; //!< the event (its reference is the simulator's)
     };
 
-    /// Insert \p event at absolute time \p ts with the next uid (\p hint, \p direct:
-    /// see TimingWheelScheduler::InsertEvent).
+    /// Insert \p event at absolute time \p ts with the next uid, scheduled now
+    /// (\p hint, \p direct: see TimingWheelScheduler::InsertEvent).
     void Insert(uint32_t context,
                 uint64_t ts,
                 EventImpl* event,
@@ -229,7 +295,11 @@ class FabricSimulatorImpl : public SimulatorImpl
         const Scheduler::Event ev = NewEvent(context, ts, event);
         if (m_wheel != nullptr)
         {
-            m_wheel->InsertEvent(ev, hint, direct);
+            m_wheel->InsertEvent(ev, CurrentOrigin(), hint, direct);
+        }
+        else if (m_heap != nullptr)
+        {
+            m_heap->InsertFrom(ev, CurrentOrigin());
         }
         else
         {
@@ -252,19 +322,16 @@ class FabricSimulatorImpl : public SimulatorImpl
 
     /// Move events scheduled by other threads into the event list.
     void InsertEventsFromThreads();
-    /// Run events until the list is empty or Stop is called.
-    void RunEvents();
-    /// \return true if no event is scheduled
-    bool NoEvents() const;
 
     static FabricSimulatorImpl* s_running; //!< the instance in use, if one is
 
-    Ptr<Scheduler> m_events;                       //!< the event list
-    Ptr<Scheduler> m_replacedEvents;               //!< the one SetScheduler replaced last
-    TimingWheelScheduler* m_wheel{nullptr};        //!< m_events when it is a TimingWheelScheduler
-    std::list<EventId> m_destroyEvents;            //!< run by Destroy, in order
-    std::list<EventFromThread> m_fromThreads;      //!< scheduled by other threads
-    std::mutex m_fromThreadsMutex;                 //!< guards m_fromThreads
+    Ptr<Scheduler> m_events;                  //!< the event list
+    Ptr<Scheduler> m_replacedEvents;          //!< the one SetScheduler replaced last
+    TimingWheelScheduler* m_wheel{nullptr};   //!< m_events when it is a TimingWheelScheduler
+    QuaternaryHeapScheduler* m_heap{nullptr}; //!< m_events when it is a QuaternaryHeapScheduler
+    std::list<EventId> m_destroyEvents;       //!< run by Destroy, in order
+    std::list<EventFromThread> m_fromThreads; //!< scheduled by other threads
+    std::mutex m_fromThreadsMutex;            //!< guards m_fromThreads
     std::atomic<bool> m_fromThreadsPending{false}; //!< m_fromThreads is not empty
     std::thread::id m_mainThreadId;                //!< the thread that runs the simulation
 

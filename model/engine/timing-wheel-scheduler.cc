@@ -91,18 +91,20 @@ TimingWheelScheduler::RefreshFarHead()
     if (!m_farEmpty)
     {
         m_farHead = m_far->PeekNext().key;
+        m_farHeadOrigin = m_far->PeekNextOrigin();
     }
 }
 
 void
-TimingWheelScheduler::InsertFar(const Event& ev)
+TimingWheelScheduler::InsertFar(const Event& ev, const EventOrigin& origin)
 {
     // (Or, never in a simulation, before the wheel's present.)
-    m_far->Insert(ev);
-    if (m_farEmpty || ev.key < m_farHead)
+    m_far->InsertFrom(ev, origin);
+    if (m_farEmpty || EventOrigin::Earlier(ev.key, origin, m_farHead, m_farHeadOrigin))
     {
         m_farEmpty = false;
         m_farHead = ev.key;
+        m_farHeadOrigin = origin;
     }
 }
 
@@ -132,10 +134,10 @@ TimingWheelScheduler::GrowPool()
 void
 TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
 {
-    const EventKey& key = m_nodes[node].ev.key;
+    const Node& inserted = m_nodes[node];
     uint32_t prev = NIL;
     uint32_t cur = m_slots[slot].head;
-    while (m_nodes[cur].ev.key < key)
+    while (Earlier(m_nodes[cur], inserted))
     {
         prev = cur;
         cur = m_nodes[cur].next;
@@ -154,7 +156,25 @@ TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
 void
 TimingWheelScheduler::Insert(const Event& ev)
 {
-    InsertEvent(ev);
+    InsertEvent(ev, EventOrigin{});
+}
+
+bool
+TimingWheelScheduler::Contains(uint64_t ts, uint32_t uid) const
+{
+    const uint64_t index = ts >> m_shift;
+    if (index - m_current <= m_mask)
+    {
+        const auto slot = static_cast<uint32_t>(index & m_mask);
+        for (uint32_t cur = m_slots[slot].head; cur != NIL; cur = m_nodes[cur].next)
+        {
+            if (m_nodes[cur].ev.key.m_ts == ts && m_nodes[cur].ev.key.m_uid == uid)
+            {
+                return true;
+            }
+        }
+    }
+    return m_far->Contains(ts, uid);
 }
 
 bool

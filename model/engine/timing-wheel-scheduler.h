@@ -31,8 +31,12 @@ namespace ns3
  * per pop. Events beyond the wheel's span (timers, flow starts) go to a
  * QuaternaryHeapScheduler; RemoveNext takes the smaller of the two heads.
  *
- * The order is ns-3's (time stamp, then insertion uid), so results are
- * byte-identical to every other ns-3 scheduler's. Nodes live in one pool
+ * Events of equal time are ordered by their origin (EventOrigin: when and in which
+ * context they were scheduled, then the uid), which FabricSimulatorImpl gives with
+ * each insert, so that the order does not depend on how a fabric is partitioned over
+ * MPI ranks. Through ns-3's Scheduler::Insert an event has the default origin: among
+ * such events the order is ns-3's (time stamp, then insertion uid), as every other
+ * ns-3 scheduler's. Nodes live in one pool
  * recycled through a free list: no allocation per event once it has grown.
  *
  * The wheel holds an event only if its slot index (time / SlotWidth) is less
@@ -54,13 +58,20 @@ class TimingWheelScheduler : public Scheduler
     void Remove(const Event& ev) override;
 
     /**
-     * Insert without a virtual call (what Insert does; for FabricSimulatorImpl).
+     * Insert without a virtual call (for FabricSimulatorImpl).
      * \param ev the event
+     * \param origin when and where it was scheduled (the order among equal times)
      * \param hint memory the event will read when it runs, or nullptr: prefetched
      *        with the event object while the event before it runs (PrefetchNext)
      * \param direct ev.impl is a FabricEvent, to be run by FabricEvent::Fire
      */
-    inline void InsertEvent(const Event& ev, const void* hint = nullptr, bool direct = false);
+    inline void InsertEvent(const Event& ev,
+                            const EventOrigin& origin,
+                            const void* hint = nullptr,
+                            bool direct = false);
+
+    /// \return true if the event at \p ts with uid \p uid is in the list
+    bool Contains(uint64_t ts, uint32_t uid) const;
 
     /// Bytes an event's payload may take (InsertCall), 64-byte aligned.
     static constexpr std::size_t PAYLOAD_BYTES = 128;
@@ -92,14 +103,21 @@ class TimingWheelScheduler : public Scheduler
      * or is discarded. Only this wheel can hold a call event (see GetCallEvents).
      * \return where to construct the payload (PAYLOAD_BYTES)
      */
-    inline void* InsertCall(const Event& ev, const CallOps* ops, const void* arg);
+    inline void* InsertCall(const Event& ev,
+                            const EventOrigin& origin,
+                            const CallOps* ops,
+                            const void* arg);
     /**
      * Put node \p n, taken by TakeNext and not released, back into the wheel as the
      * call event \p ev (InsertCall's arguments) with the payload it holds: a frame
      * forwarded by the event that carried it stays where it is. The node is then
      * not to be released by its taker.
      */
-    inline void RelinkCall(uint32_t n, const Event& ev, const CallOps* ops, const void* arg);
+    inline void RelinkCall(uint32_t n,
+                           const Event& ev,
+                           const EventOrigin& origin,
+                           const CallOps* ops,
+                           const void* arg);
 
     /// \return the ops of node \p n's call event (taken or not), or nullptr
     const CallOps* GetCall(uint32_t n) const
@@ -144,6 +162,9 @@ class TimingWheelScheduler : public Scheduler
     /// the order): a packet hop's event reads memory last touched microseconds ago.
     inline void PrefetchNext() const;
 
+    /// \return the time stamp of the next event (the list must not be empty)
+    inline uint64_t NextTs() const;
+
     /// IsEmpty without a virtual call.
     bool IsEmptyInline() const
     {
@@ -159,15 +180,22 @@ class TimingWheelScheduler : public Scheduler
 
     static constexpr uint32_t PAYLOAD_CHUNK = 1024; //!< payload slots per allocation
 
-    /// One scheduled event in a slot's list.
-    struct Node
+    /// One scheduled event in a slot's list (one cache line).
+    struct alignas(64) Node
     {
         Event ev;            //!< the event (impl nullptr for a call event)
         const void* hint;    //!< what it will read (InsertEvent), or a call's argument
         const CallOps* call; //!< a call event's ops, or nullptr
+        EventOrigin origin;  //!< when and where it was scheduled
         uint32_t next;       //!< next node of the slot (later key), or NIL
         bool direct;         //!< ev.impl is a FabricEvent (InsertEvent)
     };
+
+    /// \return true if node \p a runs before node \p b
+    static bool Earlier(const Node& a, const Node& b)
+    {
+        return EventOrigin::Earlier(a.ev.key, a.origin, b.ev.key, b.origin);
+    }
 
     /// Room for one node's payload (same index as the node), two whole cache lines.
     struct alignas(64) Payload
@@ -182,7 +210,10 @@ class TimingWheelScheduler : public Scheduler
     }
 
     /// Take a free node (growing the pool) holding \p ev; \return its index.
-    inline uint32_t NewNode(const Event& ev, const void* hint, bool direct);
+    inline uint32_t NewNode(const Event& ev,
+                            const EventOrigin& origin,
+                            const void* hint,
+                            bool direct);
     /// Link node \p n (its event at slot index \p index) into its slot's list.
     inline void LinkNode(uint32_t n, uint64_t index);
 
@@ -196,7 +227,7 @@ class TimingWheelScheduler : public Scheduler
     /// Unlink the head node of \p slot; \return its index (not freed).
     inline uint32_t UnlinkHead(uint32_t slot);
     /// Put \p ev into the far heap (beyond the wheel's span).
-    void InsertFar(const Event& ev);
+    void InsertFar(const Event& ev, const EventOrigin& origin);
     /// Take the far heap's next event.
     Event RemoveNextFar();
     /// Insert \p ev into \p slot's list, after a walk from its head (ev is not its last).
@@ -235,6 +266,7 @@ class TimingWheelScheduler : public Scheduler
     Ptr<QuaternaryHeapScheduler> m_far; //!< events beyond the wheel's span
     bool m_farEmpty{true};              //!< m_far holds nothing
     EventKey m_farHead{};               //!< m_far's next key when not empty
+    EventOrigin m_farHeadOrigin{};      //!< and its origin
 };
 
 // Per-event paths, inline so that FabricSimulatorImpl calls them directly.
@@ -258,7 +290,10 @@ TimingWheelScheduler::ClearSlot(uint32_t slot)
 }
 
 inline uint32_t
-TimingWheelScheduler::NewNode(const Event& ev, const void* hint, bool direct)
+TimingWheelScheduler::NewNode(const Event& ev,
+                              const EventOrigin& origin,
+                              const void* hint,
+                              bool direct)
 {
     uint32_t n = m_free;
     if (n != NIL)
@@ -273,6 +308,7 @@ TimingWheelScheduler::NewNode(const Event& ev, const void* hint, bool direct)
     node.ev = ev;
     node.hint = hint;
     node.call = nullptr;
+    node.origin = origin;
     node.next = NIL;
     node.direct = direct;
     return n;
@@ -289,9 +325,9 @@ TimingWheelScheduler::LinkNode(uint32_t n, uint64_t index)
         m_slots[slot].tail = n;
         MarkSlot(slot);
     }
-    else if (m_nodes[tail].ev.key < m_nodes[n].ev.key)
+    else if (Earlier(m_nodes[tail], m_nodes[n]))
     {
-        // The common case: later than everything in its slot (uids only grow).
+        // The common case: later than everything in its slot.
         m_nodes[tail].next = n;
         m_slots[slot].tail = n;
     }
@@ -303,21 +339,27 @@ TimingWheelScheduler::LinkNode(uint32_t n, uint64_t index)
 }
 
 inline void
-TimingWheelScheduler::InsertEvent(const Event& ev, const void* hint, bool direct)
+TimingWheelScheduler::InsertEvent(const Event& ev,
+                                  const EventOrigin& origin,
+                                  const void* hint,
+                                  bool direct)
 {
     const uint64_t index = ev.key.m_ts >> m_shift;
     if (index - m_current > m_mask)
     {
-        InsertFar(ev); // beyond the wheel's span (runs through Invoke, as any event)
+        InsertFar(ev, origin); // beyond the wheel's span (runs through Invoke, as any event)
         return;
     }
-    LinkNode(NewNode(ev, hint, direct), index);
+    LinkNode(NewNode(ev, origin, hint, direct), index);
 }
 
 inline void*
-TimingWheelScheduler::InsertCall(const Event& ev, const CallOps* ops, const void* arg)
+TimingWheelScheduler::InsertCall(const Event& ev,
+                                 const EventOrigin& origin,
+                                 const CallOps* ops,
+                                 const void* arg)
 {
-    const uint32_t n = NewNode(ev, arg, false);
+    const uint32_t n = NewNode(ev, origin, arg, false);
     m_nodes[n].call = ops;
     ++m_callEvents;
     LinkNode(n, ev.key.m_ts >> m_shift);
@@ -325,12 +367,17 @@ TimingWheelScheduler::InsertCall(const Event& ev, const CallOps* ops, const void
 }
 
 inline void
-TimingWheelScheduler::RelinkCall(uint32_t n, const Event& ev, const CallOps* ops, const void* arg)
+TimingWheelScheduler::RelinkCall(uint32_t n,
+                                 const Event& ev,
+                                 const EventOrigin& origin,
+                                 const CallOps* ops,
+                                 const void* arg)
 {
     Node& node = m_nodes[n];
     node.ev = ev;
     node.hint = arg;
     node.call = ops; // (still counted in m_callEvents: it was never released)
+    node.origin = origin;
     node.next = NIL;
     node.direct = false;
     LinkNode(n, ev.key.m_ts >> m_shift);
@@ -371,7 +418,9 @@ TimingWheelScheduler::FirstSlot() const
 inline bool
 TimingWheelScheduler::FarFirst(uint32_t wheelHead) const
 {
-    return !m_farEmpty && m_farHead < m_nodes[wheelHead].ev.key;
+    const Node& head = m_nodes[wheelHead];
+    return !m_farEmpty &&
+           EventOrigin::Earlier(m_farHead, m_farHeadOrigin, head.ev.key, head.origin);
 }
 
 inline uint32_t
@@ -466,6 +515,17 @@ TimingWheelScheduler::RemoveNextEvent(bool& direct)
         (slot == NIL || FarFirst(m_slots[slot].head)) ? RemoveNextFar() : PopSlot(slot, direct);
     m_current = ev.key.m_ts >> m_shift;
     return ev;
+}
+
+inline uint64_t
+TimingWheelScheduler::NextTs() const
+{
+    const uint32_t slot = FirstSlot();
+    if (slot == NIL || FarFirst(m_slots[slot].head))
+    {
+        return m_farHead.m_ts;
+    }
+    return m_nodes[m_slots[slot].head].ev.key.m_ts;
 }
 
 inline void

@@ -13,7 +13,7 @@
 #include "ns3/rank-partition.h"
 
 #ifdef AI_FABRIC_MPI
-#include "ns3/mpi-interface.h"
+#include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/mpi-receiver.h"
 #endif
 
@@ -109,10 +109,10 @@ IbRemoteChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time t
         return;
     }
 #ifdef AI_FABRIC_MPI
-    MpiInterface::SendPacket(Envelope(DATA, txTime.GetTimeStep(), p),
-                             FabricSimulator::Now() + GetDelay(),
-                             dst->GetNode()->GetId(),
-                             dst->GetIfIndex());
+    FabricDistributedSimulatorImpl::SendPacket(Envelope(DATA, txTime.GetTimeStep(), p),
+                                               FabricSimulator::Now() + GetDelay(),
+                                               dst->GetNode()->GetId(),
+                                               dst->GetIfIndex());
     ++m_sent;
 #else
     NoMpi(dst->GetNode()->GetId(), rank);
@@ -136,10 +136,11 @@ IbRemoteChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
 #ifdef AI_FABRIC_MPI
     uint8_t fc[6];
     WriteFlowControlPacket(fc, vl, fctbs, fccl);
-    MpiInterface::SendPacket(Envelope(FLOW_CONTROL, txTime.GetTimeStep(), Create<Packet>(fc, 6)),
-                             FabricSimulator::Now() + txTime + GetDelay(),
-                             dst->GetNode()->GetId(),
-                             dst->GetIfIndex());
+    FabricDistributedSimulatorImpl::SendPacket(
+        Envelope(FLOW_CONTROL, txTime.GetTimeStep(), Create<Packet>(fc, 6)),
+        FabricSimulator::Now() + txTime + GetDelay(),
+        dst->GetNode()->GetId(),
+        dst->GetIfIndex());
     ++m_sent;
 #else
     NoMpi(dst->GetNode()->GetId(), rank);

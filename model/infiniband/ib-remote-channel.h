@@ -20,7 +20,9 @@ namespace ns3
  * packet (its bytes: LRH, GRH, BTH, ..., ICRC, VCRC, with its packet tags, through
  * ns-3's Packet serialization) and a credit update (the 6-byte flow-control packet
  * of IBA vol. 1 sec. 7.9.4: Op, FCTBS, VL, FCCL, then LPCRC, computed as the VCRC's
- * CRC-16) leave through MpiInterface::SendPacket with a 9-byte envelope (kind, and
+ * CRC-16) leave through FabricDistributedSimulatorImpl::SendPacket (batched per window
+ * and peer rank under that engine, MpiInterface::SendPacket under ns-3's
+ * DistributedSimulatorImpl) with a 9-byte envelope (kind, and
  * the data packet's serialization time, which the receiving port needs: packets are
  * handed over at head arrival, IbNetDevice::Receive). A data packet's head arrives
  * after the Delay, a flow-control packet after its serialization plus the Delay:

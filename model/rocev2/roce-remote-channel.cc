@@ -7,16 +7,19 @@
 
 #include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/rank-partition.h"
 #include "ns3/roce-frame.h"
 
 #ifdef AI_FABRIC_MPI
-#include "ns3/mpi-interface.h"
+#include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/mpi-receiver.h"
 #endif
 
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace ns3
@@ -37,6 +40,27 @@ RoceRemoteChannel::GetTypeId()
 
 RoceRemoteChannel::RoceRemoteChannel() = default;
 
+namespace
+{
+#ifdef AI_FABRIC_MPI
+/// FabricDistributedSimulatorImpl's record kind of a frame sent as its RoceFrameView.
+constexpr uint8_t VIEW_KIND = 1;
+static_assert(std::is_trivially_copyable<RoceFrameView>::value, "a view is plain bytes");
+#endif
+
+/// A frame's arrival from another rank: the port gets the frame its call carried (what
+/// RoceChannel's arrival does; its own copy, so that the one-process path's call stays
+/// inlined where it is).
+void
+ArriveFromRank(void* port, void* frame)
+{
+    static_cast<RoceNetDevice*>(port)->Receive(*static_cast<RoceParsedFrame*>(frame));
+}
+
+const FabricSimulator::CallOps g_arrivalFromRank{&ArriveFromRank,
+                                                 &FabricSimulator::DestroyPayload<RoceParsedFrame>};
+} // namespace
+
 void
 RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* src, Time txTime)
 {
@@ -49,12 +73,29 @@ RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* sr
     }
 #ifdef AI_FABRIC_MPI
     const Time rxTime = FabricSimulator::Now() + txTime + GetDelay();
+    // A frame known only by its view (nothing asked for its bytes, no packet tag)
+    // crosses as the view under our engine: the far rank writes the same bytes from it
+    // if something asks, as this rank would have.
+    if (!frame.HasPacket() && FabricDistributedSimulatorImpl::SendRaw(VIEW_KIND,
+                                                                      &frame.view,
+                                                                      sizeof(frame.view),
+                                                                      rxTime,
+                                                                      dst->GetNode()->GetId(),
+                                                                      dst->GetIfIndex()))
+    {
+        RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
+        ++m_framesSent;
+        return;
+    }
     // The bytes (written now if the frame had only its view); the copy is the one
     // MpiInterface serializes, the frame's own reference is released below.
     Ptr<Packet> bytes = frame.GetPacket()->Copy();
     NS_LOG_LOGIC("frame of " << bytes->GetSize() << " bytes to node " << dst->GetNode()->GetId()
                              << " on rank " << dstRank << " at " << rxTime);
-    MpiInterface::SendPacket(bytes, rxTime, dst->GetNode()->GetId(), dst->GetIfIndex());
+    FabricDistributedSimulatorImpl::SendPacket(bytes,
+                                               rxTime,
+                                               dst->GetNode()->GetId(),
+                                               dst->GetIfIndex());
     RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
     ++m_framesSent;
 #else
@@ -79,9 +120,52 @@ RoceRemoteChannel::ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p)
 }
 
 void
+RoceRemoteChannel::ReceiveViewFromRank(uint32_t node,
+                                       uint32_t ifIndex,
+                                       uint64_t rxTicks,
+                                       const uint8_t* data,
+                                       uint32_t bytes,
+                                       void** cache)
+{
+    NS_ABORT_MSG_UNLESS(bytes == sizeof(RoceFrameView),
+                        "RoceRemoteChannel: a frame view of " << bytes << " bytes from another "
+                                                              << "rank (a view is "
+                                                              << sizeof(RoceFrameView) << ")");
+    if (cache[0] == nullptr)
+    {
+        // First frame for this port: find it and its channel (kept for the next ones).
+        NS_ABORT_MSG_UNLESS(node < NodeList::GetNNodes() &&
+                                ifIndex < NodeList::GetNode(node)->GetNDevices(),
+                            "RoceRemoteChannel: a frame from another rank for node "
+                                << node << " device " << ifIndex << ", which does not exist");
+        Ptr<RoceNetDevice> dev =
+            DynamicCast<RoceNetDevice>(NodeList::GetNode(node)->GetDevice(ifIndex));
+        Ptr<RoceRemoteChannel> ch =
+            dev ? DynamicCast<RoceRemoteChannel>(dev->GetChannel()) : Ptr<RoceRemoteChannel>();
+        NS_ABORT_MSG_UNLESS(ch,
+                            "RoceRemoteChannel: a frame from another rank for node "
+                                << node << " device " << ifIndex
+                                << ", which is not a RoCEv2 port on a remote channel");
+        cache[0] = PeekPointer(dev);
+        cache[1] = PeekPointer(ch);
+    }
+    RoceFrameView view;
+    std::memcpy(&view, data, sizeof(view));
+    RoceParsedFrame frame(view);
+    ++static_cast<RoceRemoteChannel*>(cache[1])->m_framesReceived;
+    FabricSimulator::ScheduleCall(node,
+                                  static_cast<int64_t>(rxTicks) - FabricSimulator::NowTicks(),
+                                  &g_arrivalFromRank,
+                                  cache[0],
+                                  frame);
+}
+
+void
 RoceRemoteChannel::DoInitialize()
 {
 #ifdef AI_FABRIC_MPI
+    FabricDistributedSimulatorImpl::SetRawReceiver(VIEW_KIND,
+                                                   &RoceRemoteChannel::ReceiveViewFromRank);
     for (std::size_t i = 0; i < GetNDevices(); ++i)
     {
         Ptr<RoceNetDevice> dev = GetRoceDevice(i);

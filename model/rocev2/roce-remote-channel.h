@@ -19,7 +19,9 @@ namespace ns3
  * A frame towards a port whose node has another system id (Node::GetSystemId) leaves
  * this rank as its bytes (RoceParsedFrame::GetPacket: Ethernet, IPv4, UDP, BTH... as
  * on the wire; ns-3's Packet serialization, so packet tags such as the DragonFly
- * route tag come along) through MpiInterface::SendPacket, to arrive at the far port
+ * route tag come along) through FabricDistributedSimulatorImpl::SendPacket (batched
+ * per window and peer rank under that engine, MpiInterface::SendPacket under ns-3's
+ * DistributedSimulatorImpl), to arrive at the far port
  * after the serialization time plus the Delay; the far rank decodes the headers
  * again (RoceFrame::Peek) and hands the frame to RoceNetDevice::Receive in the far
  * node's context. Data frames, ACKs, CNPs and PFC pause frames all take this path
@@ -53,6 +55,20 @@ class RoceRemoteChannel : public RoceChannel
   private:
     /// The frame \p p from another rank arrives at \p dev (an end of this cable).
     void ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p);
+
+    /**
+     * A frame from another rank sent as its decoded headers (RoceFrameView, \p bytes of
+     * \p data; FabricDistributedSimulatorImpl::RawReceiver): it arrives at device
+     * \p ifIndex of node \p node at \p rxTicks as a frame of this rank's cable does
+     * (the same call of RoceNetDevice::Receive with the frame as payload), its bytes
+     * written when first asked for.
+     */
+    static void ReceiveViewFromRank(uint32_t node,
+                                    uint32_t ifIndex,
+                                    uint64_t rxTicks,
+                                    const uint8_t* data,
+                                    uint32_t bytes,
+                                    void** cache);
 
     uint64_t m_framesSent{0};     //!< frames sent to another rank
     uint64_t m_framesReceived{0}; //!< frames received from another rank

@@ -20,11 +20,11 @@ import subprocess
 
 import pytest
 
-# Queue samples every 999 ns: a sample at the picosecond a frame from another rank
-# arrives is an equal-time tie (see TIES below); at 1 us or 1.1 us one of the ~600
-# samples here is one, at 999 ns none.
+# Queue samples every 1 us: samples at the picosecond a frame from another rank arrives
+# are equal-time ties (under ns-3's DistributedSimulatorImpl one of the ~600 here
+# differed; the ranks' engine orders them as one process does).
 K4 = ["--topology=fattree", "--k=4", "--workload=permutation", "--bytes=256KiB",
-      "--qlen-interval=999ns"]
+      "--qlen-interval=1us"]
 # summary.json keys that describe the run rather than the simulated fabric
 RUN_KEYS = {"wall_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_bytes",
             "simulator_impl", "mpi", "output"}
@@ -101,10 +101,17 @@ def test_flag_errors(ai_fabric_sim, tmp_path):
         assert p.stderr.count("\n") == 1, p.stderr  # one line, no crash report
 
 
+def test_event_list_refused_across_ranks(mpi_sim, tmp_path):
+    p = _run([*_mpirun(2), mpi_sim, "--mpi", *K4, "--scheduler=map", f"--out={tmp_path}/m"])
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "--scheduler=map does not apply with --mpi" in p.stderr, p.stderr
+    assert "allowed: timing-wheel, quaternary-heap" in p.stderr
+
+
 def test_two_ranks_equal_one_process_rocev2(mpi_sim, tmp_path):
     one, two, stdout = _one_and_two(mpi_sim, tmp_path, K4)
     # rank 0's header: the partition of the k=4 fat-tree (doc/distributed.md's closed form)
-    assert "2 ranks on ns3::DistributedSimulatorImpl, partition group, 8 cables cut" in stdout
+    assert "2 ranks on ns3::FabricDistributedSimulatorImpl, partition group, 8 cables cut" in stdout
     _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv",
                                  "collective.csv", "topology.csv"])
     _, fct = _rows(two / "fct.csv")
@@ -146,23 +153,17 @@ def test_two_ranks_background(mpi_sim, tmp_path):
     assert p.returncode == 2 and "--qp-sharing=pair" in p.stderr, p.stderr
 
 
-# Equal-time ties: ns-3's DistributedSimulatorImpl orders events of equal time by
-# insertion, and a frame from another rank is inserted when its window's messages are
-# read, not when its sender scheduled it; where frames contend (InfiniBand heads at
-# once; RoCEv2 in the incast below, where frames of two senders reach a core switch in
-# the same picosecond) the order can differ from one process (doc/distributed.md,
-# Lookahead and ties). strict: fails once they agree.
-TIES = pytest.mark.xfail(reason="equal-time ties across ranks (doc/distributed.md)",
-                         strict=True)
+# Equal-time ties: where frames contend (InfiniBand heads at once; RoCEv2 in the incast
+# below, where frames of two senders reach a core switch in the same picosecond) the
+# ranks' engine takes them in the order one process does (doc/distributed.md,
+# Lookahead and ties); under ns-3's DistributedSimulatorImpl these two differed.
 
 
-@TIES
 def test_two_ranks_equal_one_process_infiniband(mpi_sim, tmp_path):
     one, two, _ = _one_and_two(mpi_sim, tmp_path, ["--fabric=infiniband", "--mtu=4096", *K4])
     _assert_same_rows(one, two, ["fct.csv"])
 
 
-@TIES
 def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
     flags = ["--topology=fattree", "--k=4", "--workload=incast", "--bytes=256KiB",
              "--buffer=400KB"]
