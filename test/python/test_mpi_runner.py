@@ -8,8 +8,9 @@ aggregation-core cables that --mpi-partition=group cuts): once in one process, o
 under `mpirun -np 2 ai-fabric-sim --mpi`. Rank 0's merged fct.csv, pfc.csv, qlen.csv
 and drops.csv must hold the one-process rows (sorted by their key columns), and
 summary.json must be the one-process one but for the keys that describe the run.
-Also: background traffic (--qp-sharing=pair), the flags' errors (exit 2), a
-collective refused across ranks, and aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
+Also: background traffic (--qp-sharing=pair), allreduce (ring, tree) on RoCEv2 and
+InfiniBand, the flags' errors (exit 2), what collectives across ranks still refuse, and
+aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
 """
 
 import csv
@@ -172,12 +173,63 @@ def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
     _assert_same_rows(one, two, ["fct.csv", "pfc.csv"])
 
 
-def test_collective_refused_across_ranks(mpi_sim, tmp_path):
-    p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
-              "--workload=allreduce", "--bytes=1MB", f"--out={tmp_path}/c"])
-    assert p.returncode == 2, p.stdout + p.stderr
-    assert "--mpi=1 does not run --workload=allreduce" in p.stderr, p.stderr
-    assert "allowed with --mpi: a point-to-point --workload" in p.stderr
+# A collective across ranks: every rank makes the operation's connections and posts its
+# receives at the start, in transfer order (RdmaCollectiveTransport MatchInAdvance), posts
+# only what its own hosts send, completes what its hosts receive, and the ranks' counts
+# are summed at the completion checks; rank 0 writes collective.csv with the latest
+# completion over the ranks (doc/distributed.md, The scenario runner across ranks).
+COLL = ["--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=2MB"]
+
+
+def _assert_collective_equal(one, two, transfers):
+    _assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv"])
+    _, coll = _rows(two / "collective.csv")
+    assert len(coll) == 1
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) == transfers and all(r[-1] == "collective" for r in fct)
+    # flow ids are the iteration's first id plus the transfer index: 0..transfers-1
+    assert sorted(int(r[0]) for r in fct) == list(range(transfers))
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    for key in ("collectives", "sim_time_s", "messages", "fct", "queue_pairs", "pfc_pauses"):
+        assert s1[key] == s2[key], key
+    assert s2["collectives"][0]["complete"] is True
+
+
+def _transfers(algorithm):
+    # 16 ranks, 2 channels, 1 MiB per channel in 512 KiB chunks: ring 2 x 2(n-1) steps
+    # x n ranks x 1 chunk of S/(2n) per channel; tree: up and down each edge of both
+    # trees, 2 chunks of 512 KiB
+    return {"ring": 2 * 2 * 15 * 16, "tree": 2 * 2 * 15 * 2}[algorithm]
+
+
+@pytest.mark.parametrize("algorithm", ["ring", "tree"])
+def test_collective_two_ranks_rocev2(mpi_sim, tmp_path, algorithm):
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, [*COLL, f"--algorithm={algorithm}"])
+    _assert_collective_equal(one, two, _transfers(algorithm))
+
+
+@TIES
+@pytest.mark.parametrize("algorithm", ["ring", "tree"])
+def test_collective_two_ranks_infiniband(mpi_sim, tmp_path, algorithm):
+    flags = ["--fabric=infiniband", "--mtu=4096", *COLL, f"--algorithm={algorithm}"]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    _assert_collective_equal(one, two, _transfers(algorithm))
+
+
+def test_collective_refusals_across_ranks(mpi_sim, tmp_path):
+    cases = [
+        (["--workload=allreduce", "--iterations=2"], "with --iterations=2"),
+        (["--workload=allreduce", "--background=websearch", "--qp-sharing=pair"],
+         "with --background or --flows"),
+        (["--workload=training"], "--mpi=1 does not run --workload=training"),
+    ]
+    for flags, message in cases:
+        p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
+                  "--bytes=1MB", *flags, f"--out={tmp_path}/c"])
+        assert p.returncode == 2, (flags, p.stdout + p.stderr)
+        assert message in p.stderr, (flags, p.stderr)
+        assert "a collective --workload (allreduce" in p.stderr, p.stderr
 
 
 def test_sweep_ranks(mpi_sim, tmp_path, monkeypatch):
