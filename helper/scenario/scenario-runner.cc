@@ -1042,8 +1042,7 @@ ScenarioRunner::ScheduleWorkload()
                               " yet: some of its transfers wait for deliveries at another host "
                               "than their source, which another rank may see; allowed across "
                               "ranks: an algorithm whose transfers wait only for deliveries at "
-                              "their source (allreduce ring, tree, hd; reducescatter and "
-                              "allgather ring)");
+                              "their source (every --algorithm of the runner's collectives)");
         }
         OutputWriter* w = m_writer.get();
         if (!c.mpi) // (--mpi: rank 0 writes the rows after the run, into the merged files)

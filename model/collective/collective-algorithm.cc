@@ -390,8 +390,10 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
         m_pendingDeps[i] = m_transfers[i].nDeps;
     }
     m_inFlight.assign(m_nSlots, 0);
+    m_inOrder = transport->NeedsTransferOrder();
+    m_waiting.assign(m_nSlots, std::deque<uint32_t>());
     m_slotNext.assign(m_nSlots, 0);
-    m_ready.assign(nt, 0);
+    m_ready.assign(m_inOrder ? nt : 0, 0);
     if (m_track)
     {
         uint32_t n = m_comm.GetSize();
@@ -470,8 +472,20 @@ CollectiveAlgorithm::MakeReady(uint32_t index)
     {
         return; // across MPI ranks: the source's rank posts it
     }
-    m_ready[index] = 1;
-    PostInOrder(m_transfers[index].slot);
+    const uint32_t slot = m_transfers[index].slot;
+    if (m_inOrder)
+    {
+        m_ready[index] = 1;
+        PostInOrder(slot);
+    }
+    else if (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight)
+    {
+        Post(index);
+    }
+    else
+    {
+        m_waiting[slot].push_back(index);
+    }
 }
 
 void
@@ -548,7 +562,16 @@ CollectiveAlgorithm::HandleSent(uint32_t index)
     uint32_t ch = m_transfers[index].slot;
     NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " completed twice at its sender");
     m_inFlight[ch]--;
-    PostInOrder(ch);
+    if (m_inOrder)
+    {
+        PostInOrder(ch);
+    }
+    else if (!m_waiting[ch].empty())
+    {
+        uint32_t next = m_waiting[ch].front();
+        m_waiting[ch].pop_front();
+        Post(next);
+    }
 }
 
 void

@@ -54,12 +54,11 @@ struct CollectiveTransfer
  * one byte). A subclass builds the graph in BuildSchedule() with AddTransfer();
  * the executor posts a transfer when its dependencies completed, with at most
  * MaxInFlight transfers outstanding (posted, not yet delivered) per channel and
- * ordered pair of ranks. Each channel and ordered pair (one connection) posts its
- * transfers in transfer order (the order the schedule adds them): a ready transfer waits
- * for the earlier transfers of its connection to be posted, as NCCL's kernel runs the
- * steps of a channel towards a peer in program order and its proxy posts them in that
- * order; the receiver can so match each arriving message to its transfer by its place
- * on the connection. A transfer is outstanding
+ * ordered pair of ranks, in the order they became ready; over a transport whose
+ * receiver tells messages apart by their place on the connection
+ * (CollectiveTransport::NeedsTransferOrder), each channel and ordered pair posts in
+ * transfer order instead (the order the schedule adds them): a ready transfer waits for
+ * the earlier transfers of its connection. A transfer is outstanding
  * until its sender's completion (HandleSent): NCCL's sender reuses one of its
  * NCCL_STEPS buffer slots when the receiver's clear-to-send for it comes back, one
  * one-way latency after the delivery, which is when the RDMA WRITE's acknowledgement
@@ -265,6 +264,8 @@ class CollectiveAlgorithm : public Object
     bool m_depsAtSource{true}; //!< DependsOnlyOnDeliveriesAtSource
     std::vector<uint32_t> m_pendingDeps;
     std::vector<uint32_t> m_inFlight;
+    bool m_inOrder{false}; //!< the transport needs transfer order per connection
+    std::vector<std::deque<uint32_t>> m_waiting;  //!< per slot: ready, over MaxInFlight
     std::vector<uint32_t> m_slotNext;             //!< per slot: next in m_slotSeq to post
     std::vector<uint8_t> m_ready;                 //!< per transfer: dependencies complete
     std::vector<std::vector<uint32_t>> m_slotSeq; //!< per slot: its transfers, in order

@@ -50,6 +50,12 @@ CollectiveTransport::IsLocal(uint32_t /* rank */) const
     return true;
 }
 
+bool
+CollectiveTransport::NeedsTransferOrder() const
+{
+    return false;
+}
+
 void
 CollectiveTransport::NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes)
 {

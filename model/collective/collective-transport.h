@@ -60,6 +60,12 @@ class CollectiveTransport : public Object
      * completions): across MPI ranks only the rank owning its host does. Default: true.
      */
     virtual bool IsLocal(uint32_t rank) const;
+    /**
+     * \return whether the receiver tells messages apart by their place on their
+     * connection (channel and ordered pair), so each connection must send in the order
+     * Expect named them (RdmaCollectiveTransport MatchInAdvance). Default: false.
+     */
+    virtual bool NeedsTransferOrder() const;
     /// onDelivered fires at the receiver when all bytes arrived; onSent at the
     /// sender when all bytes were acknowledged.
     void SetCallbacks(MessageCallback onDelivered, MessageCallback onSent);

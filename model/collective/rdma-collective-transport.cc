@@ -275,6 +275,12 @@ RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag
 }
 
 bool
+RdmaCollectiveTransport::NeedsTransferOrder() const
+{
+    return m_matchInAdvance;
+}
+
+bool
 RdmaCollectiveTransport::IsLocal(uint32_t rank) const
 {
     return !m_fabric || m_fabric->IsLocalHost(m_hostOf.at(rank));

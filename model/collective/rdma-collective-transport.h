@@ -85,6 +85,8 @@ class RdmaCollectiveTransport : public CollectiveTransport
     void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
     /// RdmaFabric::IsLocalHost of the rank's host.
     bool IsLocal(uint32_t rank) const override;
+    /// True with MatchInAdvance.
+    bool NeedsTransferOrder() const override;
 
     /// Fabric host of a transport rank.
     uint32_t GetHost(uint32_t rank) const;
