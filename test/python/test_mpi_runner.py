@@ -225,12 +225,14 @@ def test_collective_two_ranks_ring_two_channels(mpi_sim, tmp_path, fabric, extra
     _assert_collective_equal(one, two, TRANSFERS["ring"])
 
 
-def test_collective_refusals_across_ranks(mpi_sim, tmp_path):
+def test_collective_refusals_across_ranks(mpi_sim, tmp_path, source_dir):
+    training = source_dir / "bench" / "training-1024-gpus.json"
     cases = [
         (["--workload=allreduce", "--iterations=2"], "with --iterations=2"),
         (["--workload=allreduce", "--background=websearch", "--qp-sharing=pair"],
          "with --background or --flows"),
-        (["--workload=training"], "--mpi=1 does not run --workload=training"),
+        (["--workload=training", f"--training={training}"],
+         "--mpi=1 does not run --workload=training"),
     ]
     for flags, message in cases:
         p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
