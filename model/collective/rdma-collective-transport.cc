@@ -60,12 +60,14 @@ RdmaCollectiveTransport::GetTypeId()
             .AddAttribute("MatchInAdvance",
                           "Post every receive of an operation, and take its message ids, when "
                           "it starts (in transfer order), instead of each receive as its "
-                          "message is posted. The results are the same (a connection sends "
-                          "in transfer order, checked); the connections of the operation are "
-                          "made at its start and its message ids follow transfer order. What "
-                          "a run across MPI ranks needs: the receiver's rank does not see "
-                          "when another rank posts. Default false; the scenario runner's "
-                          "collective workload sets it.",
+                          "message is posted: what a run across MPI ranks needs, where the "
+                          "receiver's rank does not see when another rank posts. Each "
+                          "connection then sends in transfer order (CollectiveAlgorithm "
+                          "holds a ready transfer behind the earlier ones of its connection; "
+                          "Send checks), the operation's connections are made at its start "
+                          "and its message ids follow transfer order. Default false; the "
+                          "scenario runner's collective workload sets it when no background "
+                          "traffic or flow file shares its connections.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaCollectiveTransport::m_matchInAdvance),
                           MakeBooleanChecker());
