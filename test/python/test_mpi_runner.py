@@ -216,8 +216,13 @@ def test_collective_two_ranks(mpi_sim, tmp_path, fabric, algorithm, extra):
 
 # The ring's two channels start together with equal messages on their own connections:
 # frames of both reach a switch in the same picosecond from different ranks (on one
-# channel, and for the tree, the two ranks give every row of one process).
-@TIES
+# channel, and for the tree, the two ranks give every row of one process). Its own
+# marker, so that it stays strict where TIES goes.
+RING_TIES = pytest.mark.xfail(reason="equal-time ties across ranks (doc/distributed.md)",
+                              strict=True)
+
+
+@RING_TIES
 @pytest.mark.parametrize("fabric,extra", [("rocev2", []), ("infiniband", ["--mtu=4096"])])
 def test_collective_two_ranks_ring_two_channels(mpi_sim, tmp_path, fabric, extra):
     flags = [*COLL, f"--fabric={fabric}", "--algorithm=ring", *extra]
