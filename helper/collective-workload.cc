@@ -5,6 +5,7 @@
 
 #include "message-kind.h"
 
+#include "ns3/boolean.h"
 #include "ns3/communicator.h"
 #include "ns3/config-error.h"
 #include "ns3/log.h"
@@ -141,6 +142,9 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     // Server-aware algorithms (hierring) read the servers' size.
     alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
     m_transport = CreateObject<RdmaCollectiveTransport>();
+    // Receives matched in advance, unless other messages share the connections.
+    const bool background = !c.background.empty() && c.background != "none";
+    m_transport->SetAttribute("MatchInAdvance", BooleanValue(!background && c.flows.empty()));
     m_transport->Attach(fabric, m_hosts);
     m_app = CreateObject<CollectiveApplication>();
     m_app->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
@@ -184,6 +188,37 @@ bool
 CollectiveWorkload::IsFinished() const
 {
     return m_app && m_app->IsFinished();
+}
+
+uint64_t
+CollectiveWorkload::GetNTransfers() const
+{
+    return m_app ? m_app->GetAlgorithm(0)->GetNTransfers() : 0;
+}
+
+uint64_t
+CollectiveWorkload::GetCompletedTransfers() const
+{
+    return m_app ? m_app->GetAlgorithm(0)->GetCompletedTransfers() : 0;
+}
+
+Time
+CollectiveWorkload::GetLastCompletion() const
+{
+    return m_app ? m_app->GetAlgorithm(0)->GetLastCompletion() : Time(-1);
+}
+
+bool
+CollectiveWorkload::DependsOnlyOnDeliveriesAtSource() const
+{
+    return m_app && m_app->GetAlgorithm(0)->DependsOnlyOnDeliveriesAtSource();
+}
+
+void
+CollectiveWorkload::FinishAcrossRanks(int64_t endNs)
+{
+    NS_ABORT_MSG_IF(!m_app, "CollectiveWorkload::FinishAcrossRanks before Setup");
+    m_app->FinishAcrossRanks(endNs);
 }
 
 OutputCollectiveRow

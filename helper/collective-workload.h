@@ -35,6 +35,13 @@ namespace ns3
  * Communicator, a CollectiveApplication and an RdmaCollectiveTransport, reports
  * every finished operation as a collective.csv row and summarises the run for
  * summary.json. --workload=alltoall stays the runner's point-to-point pattern.
+ *
+ * Without background traffic or a flow file (whose messages share connection 0 with
+ * the collective's channel 0) the transport matches receives in advance
+ * (RdmaCollectiveTransport MatchInAdvance): each iteration's connections and receives
+ * are made at its start, in transfer order, and its message ids (fct.csv flow_id) are
+ * the first id of the iteration plus the transfer index, so every MPI rank of a run
+ * across ranks agrees on them.
  */
 class CollectiveWorkload : public Object
 {
@@ -62,6 +69,19 @@ class CollectiveWorkload : public Object
     void Start();
     /// Every iteration finished (every transfer delivered).
     bool IsFinished() const;
+
+    /// Transfers of one iteration (CollectiveAlgorithm::GetNTransfers).
+    uint64_t GetNTransfers() const;
+    /// Across MPI ranks: transfers this rank completed (delivered to its hosts).
+    uint64_t GetCompletedTransfers() const;
+    /// When the last of them completed (-1 ps if none did).
+    Time GetLastCompletion() const;
+    /// Whether each transfer waits only for deliveries at its own source, as a run
+    /// across MPI ranks needs (CollectiveAlgorithm::DependsOnlyOnDeliveriesAtSource).
+    bool DependsOnlyOnDeliveriesAtSource() const;
+    /// Across MPI ranks: the running operation ended at \p endNs, the latest
+    /// completion over the ranks (CollectiveApplication::FinishAcrossRanks).
+    void FinishAcrossRanks(int64_t endNs);
 
     /// The summary.json "collectives" value: an array with one object per job.
     nlohmann::json ToJson() const;

@@ -17,6 +17,7 @@
 #include "ns3/communicator.h"
 #include "ns3/enum.h"
 #include "ns3/halving-doubling-allreduce.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/simulator.h"
 #include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
@@ -25,6 +26,8 @@
 #include <functional>
 #include <set>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 
@@ -524,6 +527,178 @@ class BrokenScheduleTest : public TestCase
     }
 };
 
+/// A schedule whose transfer 2 -> 3 waits for a delivery at rank 1, not at its source.
+class ElsewhereDependency : public CollectiveAlgorithm
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::CollectiveTestElsewhereDependency")
+                                .SetParent<CollectiveAlgorithm>()
+                                .SetGroupName("AiFabric");
+        return tid;
+    }
+
+    CollectiveOp GetOp() const override
+    {
+        return CollectiveOp::ALLREDUCE;
+    }
+
+    std::string GetName() const override
+    {
+        return "elsewhere";
+    }
+
+  protected:
+    void BuildSchedule() override
+    {
+        SetNUnits(2);
+        uint32_t first = AddTransfer(0, 1, 0, 1, false, {});
+        AddTransfer(2, 3, 1, 2, false, {first});
+    }
+};
+
+/**
+ * On one channel and ordered pair, a transfer ready early waits for the earlier one:
+ * 1 -> 0 (units [0, 1)), then 0 -> 2 of units [0, 2) once it arrived, then 0 -> 2 of
+ * unit [2, 3), ready at the start.
+ */
+class HeldBehindEarlier : public CollectiveAlgorithm
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::CollectiveTestHeldBehindEarlier")
+                                .SetParent<CollectiveAlgorithm>()
+                                .SetGroupName("AiFabric");
+        return tid;
+    }
+
+    CollectiveOp GetOp() const override
+    {
+        return CollectiveOp::ALLREDUCE;
+    }
+
+    std::string GetName() const override
+    {
+        return "held";
+    }
+
+  protected:
+    void BuildSchedule() override
+    {
+        SetNUnits(3);
+        uint32_t in = AddTransfer(1, 0, 0, 1, false, {});
+        AddTransfer(0, 2, 0, 2, false, {in});
+        AddTransfer(0, 2, 2, 3, false, {});
+    }
+};
+
+/// The alpha-beta transport with a receiver that matches messages by their place on
+/// the connection (as RdmaCollectiveTransport with MatchInAdvance).
+class OrderedAlphaBetaTransport : public AlphaBetaCollectiveTransport
+{
+  public:
+    bool NeedsTransferOrder() const override
+    {
+        return true;
+    }
+};
+
+/**
+ * What a run across MPI ranks relies on (doc/distributed.md): every transfer of the
+ * built-in schedules waits only for deliveries at its own source; a connection (channel
+ * and ordered pair) posts in transfer order; MaxInFlight slots free at the sender's
+ * completion, one alpha after the delivery on the alpha-beta transport.
+ */
+class RankLocalityTest : public TestCase
+{
+  public:
+    RankLocalityTest()
+        : TestCase("transfers wait for deliveries at their source; connections post in order; "
+                   "slots free at the sender's completion")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<CollectiveOp, std::string>> algorithms = {
+            {CollectiveOp::ALLREDUCE, "ring"},
+            {CollectiveOp::ALLREDUCE, "tree"},
+            {CollectiveOp::ALLREDUCE, "hd"},
+            {CollectiveOp::ALLREDUCE, "2d"},
+            {CollectiveOp::ALLREDUCE, "hierring"},
+            {CollectiveOp::REDUCE_SCATTER, "ring"},
+            {CollectiveOp::ALL_GATHER, "ring"}};
+        for (const auto& [op, name] : algorithms)
+        {
+            // pipelined, 2 channels, 12 ranks (hd: 4 of them fold into partners)
+            Ptr<CollectiveAlgorithm> alg = CollectiveAlgorithm::Create(op, name);
+            alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
+            alg->Setup(Communicator::AllHosts(12), 12 * 1024 * 1024);
+            NS_TEST_ASSERT_MSG_EQ(alg->DependsOnlyOnDeliveriesAtSource(),
+                                  true,
+                                  name << " waits for a delivery elsewhere");
+        }
+        Ptr<CollectiveAlgorithm> elsewhere = CreateObject<ElsewhereDependency>();
+        elsewhere->Setup(Communicator::AllHosts(4), 1000);
+        NS_TEST_ASSERT_MSG_EQ(elsewhere->DependsOnlyOnDeliveriesAtSource(),
+                              false,
+                              "2 -> 3 waits for a delivery at rank 1");
+
+        // 0 -> 2's second transfer is ready at 0; over a transport that matches by
+        // place it goes after the first, which waits for 1 -> 0: alpha + 1000 B at
+        // 100 Gb/s (80 ns) after the start; over another, at once
+        for (bool ordered : {true, false})
+        {
+            Ptr<CollectiveAlgorithm> held = CreateObject<HeldBehindEarlier>();
+            held->SetAttribute("ChunkBytes", UintegerValue(0));
+            held->SetAttribute("Channels", UintegerValue(1));
+            std::vector<std::pair<int64_t, uint64_t>> posts; // (ns, bytes) of 0 -> 2
+            held->TraceConnectWithoutContext(
+                "Post",
+                MakeLambdaCallback<void, uint32_t, uint32_t, uint64_t>(
+                    [&posts](uint32_t src, uint32_t dst, uint64_t bytes) {
+                        if (src == 0 && dst == 2)
+                        {
+                            posts.emplace_back(Simulator::Now().GetNanoSeconds(), bytes);
+                        }
+                    }));
+            Ptr<AlphaBetaCollectiveTransport> t = MakeTransport(3);
+            if (ordered)
+            {
+                t = CreateObject<OrderedAlphaBetaTransport>();
+                t->SetAttribute("NRanks", UintegerValue(3));
+                t->SetAttribute("Bandwidth", DataRateValue(DataRate("100Gbps")));
+                t->SetAttribute("Alpha", TimeValue(NanoSeconds(static_cast<int64_t>(kAlpha))));
+            }
+            RunJob(t, held, 3, 3000);
+            const int64_t arrived = static_cast<int64_t>(kAlpha) + 80;
+            const uint64_t firstBytes = ordered ? 2000 : 1000;
+            const int64_t firstNs = ordered ? arrived : 0;
+            NS_TEST_ASSERT_MSG_EQ(posts.size(), 2, "two transfers 0 -> 2");
+            NS_TEST_ASSERT_MSG_EQ(posts[0].second, firstBytes, "first 0 -> 2");
+            NS_TEST_ASSERT_MSG_EQ(posts[0].first, firstNs, "first 0 -> 2's post");
+            NS_TEST_ASSERT_MSG_EQ(posts[1].first, arrived, "second 0 -> 2's post");
+        }
+
+        // MaxInFlight 1: the ring's next chunk to a peer waits for the previous chunk's
+        // sender completion, one alpha after its delivery: per chunk alpha + S/B + alpha
+        Ptr<CollectiveAlgorithm> one =
+            CollectiveAlgorithm::Create(CollectiveOp::ALL_GATHER, "ring");
+        one->SetAttribute("Channels", UintegerValue(1));
+        one->SetAttribute("ChunkBytes", UintegerValue(100000));
+        one->SetAttribute("MaxInFlight", UintegerValue(1));
+        // 2 ranks, 400 kB each: 4 chunks of 100 kB (8 us at 100 Gb/s) from each rank; each
+        // chunk is posted at the previous one's completion, delivered alpha + 8 us later,
+        // acknowledged alpha after that; the last ends at its delivery
+        RunResult r = RunJob(MakeTransport(2), one, 2, 800000);
+        const double expect = 4 * (kAlpha + 8000) + 3 * kAlpha;
+        NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r), expect, 1, "chunks spaced by 2 alpha + S/B");
+    }
+};
+
 /// Training loop and concurrent communicators.
 class TrainingLoopTest : public TestCase
 {
@@ -886,6 +1061,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);
+        AddTestCase(new RankLocalityTest, AI_FABRIC_QUICK);
     }
 };
 

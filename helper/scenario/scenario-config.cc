@@ -1315,7 +1315,9 @@ BuildKnobs()
                      "the nodes --mpi-partition gives it on ns-3's ns3::DistributedSimulatorImpl, "
                      "rank 0 merges the outputs; needs a build with -DAI_FABRIC_MPI=ON and a "
                      "point-to-point --workload or none (--background only with "
-                     "--qp-sharing=pair); the deadlock detector is off (doc/distributed.md)",
+                     "--qp-sharing=pair), or a collective --workload of one iteration "
+                     "without --background or --flows; the deadlock detector is off "
+                     "(doc/distributed.md)",
                      &C::mpi));
     k.push_back(Choice("mpi-partition",
                        "how --mpi splits the fabric over the ranks: group (pods / DragonFly "

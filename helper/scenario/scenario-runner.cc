@@ -1035,9 +1035,21 @@ ScenarioRunner::ScheduleWorkload()
     case WorkloadRegistry::COLLECTIVE: {
         m_collective = CreateObject<CollectiveWorkload>();
         m_collective->Setup(c, m_fabric);
+        if (c.mpi && !m_collective->DependsOnlyOnDeliveriesAtSource())
+        {
+            throw ConfigError("--mpi=1 does not run --workload=" + c.workload +
+                              " --algorithm=" + c.algorithm +
+                              " yet: some of its transfers wait for deliveries at another host "
+                              "than their source, which another rank may see; allowed across "
+                              "ranks: an algorithm whose transfers wait only for deliveries at "
+                              "their source (every --algorithm of the runner's collectives)");
+        }
         OutputWriter* w = m_writer.get();
-        m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
-            [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
+        if (!c.mpi) // (--mpi: rank 0 writes the rows after the run, into the merged files)
+        {
+            m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
+                [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
+        }
         m_collective->Start();
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
         break;
@@ -1224,6 +1236,10 @@ ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
     {
         m_finishedMessages++; // a point-to-point workload's
     }
+    else
+    {
+        m_finishedCollective++; // (--mpi: the completion checks wait for every one)
+    }
     MaybeFinish();
 }
 
@@ -1365,10 +1381,24 @@ ScenarioRunner::CheckMpi() const
     // simulated time (doc/distributed.md, The scenario runner across ranks).
     const WorkloadRegistry::Family family = WorkloadRegistry::Get(c.workload).family;
     std::string refused;
-    if (family == WorkloadRegistry::COLLECTIVE || family == WorkloadRegistry::TRAINING)
+    const bool background = !c.background.empty() && c.background != "none";
+    if (family == WorkloadRegistry::TRAINING)
     {
         refused = "--workload=" + c.workload +
-                  " (a collective's next step waits for messages that finish on other ranks)";
+                  " (its steps wait for operations that finish on other ranks)";
+    }
+    else if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1)
+    {
+        refused = "--workload=" + c.workload +
+                  " with --iterations=" + std::to_string(c.iterations) +
+                  " (an iteration starts when the last one ended, which no rank sees; "
+                  "allowed across ranks: --iterations=1)";
+    }
+    else if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
+    {
+        refused = "--workload=" + c.workload +
+                  " with --background or --flows (their messages share the collective's "
+                  "connections, whose receives are matched in advance only without them)";
     }
     else if (c.transport == "tcp")
     {
@@ -1378,7 +1408,7 @@ ScenarioRunner::CheckMpi() const
     {
         refused = "--flows (its fct.txt is one file of one process)";
     }
-    else if (!c.background.empty() && c.background != "none" && c.qpSharing != "pair")
+    else if (background && c.qpSharing != "pair")
     {
         // A connection of its own per flow is released when the flow is done, which
         // only the sender's rank sees: the queue pair numbers would disagree.
@@ -1402,19 +1432,30 @@ ScenarioRunner::CheckMpi() const
     }
     if (!refused.empty())
     {
-        throw ConfigError("--mpi=1 does not run " + refused +
-                          " yet; allowed with --mpi: a point-to-point --workload (" +
-                          [] {
-                              std::string names;
-                              for (const std::string& n :
-                                   WorkloadRegistry::GetNames(WorkloadRegistry::POINT_TO_POINT))
-                              {
-                                  names += (names.empty() ? "" : ", ") + n;
-                              }
-                              return names;
-                          }() +
-                          ") or none, with or without --background at --qp-sharing=pair, "
-                          "on RDMA, without those flags");
+        throw ConfigError(
+            "--mpi=1 does not run " + refused +
+            " yet; allowed with --mpi: a point-to-point --workload (" +
+            [] {
+                std::string names;
+                for (const std::string& n :
+                     WorkloadRegistry::GetNames(WorkloadRegistry::POINT_TO_POINT))
+                {
+                    names += (names.empty() ? "" : ", ") + n;
+                }
+                return names;
+            }() +
+            ") or none, with or without --background at --qp-sharing=pair, "
+            "or a collective --workload (" +
+            [] {
+                std::string names;
+                for (const std::string& n :
+                     WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE))
+                {
+                    names += (names.empty() ? "" : ", ") + n;
+                }
+                return names;
+            }() +
+            ") of one iteration alone, on RDMA, without those flags");
     }
 }
 
@@ -1455,11 +1496,19 @@ ScenarioRunner::PartitionRanks()
 void
 ScenarioRunner::GlobalCheck()
 {
-    const std::vector<uint64_t> sum = RankCoordinator::Sum({m_finishedMessages, m_finishedFlows});
-    // (every rank posts every message; each finishes on its sender's rank)
+    const std::vector<uint64_t> sum =
+        RankCoordinator::Sum({m_finishedMessages,
+                              m_finishedFlows,
+                              m_collective ? m_collective->GetCompletedTransfers() : 0,
+                              m_finishedCollective});
+    // (every rank posts every message; each finishes on its sender's rank, and each
+    // collective transfer completes on its receiver's rank: the run ends when every
+    // transfer completed and every message was acknowledged, as in one process)
     const bool flowsDone = !m_flowWorkload || (m_flowWorkload->AllPosted() &&
                                                sum[1] >= m_flowWorkload->GetMessageCount());
-    if (sum[0] >= m_expectedMessages && flowsDone)
+    const bool collectiveDone = !m_collective || (sum[2] >= m_collective->GetNTransfers() &&
+                                                  sum[3] >= m_collective->GetNTransfers());
+    if (sum[0] >= m_expectedMessages && flowsDone && collectiveDone)
     {
         m_workDone = true;
         Simulator::Stop();
@@ -1875,9 +1924,28 @@ ScenarioRunner::Run()
     {
         // The run ended at its last message (as in one process), not at the completion
         // check that found it: rows after it are not the run's.
-        const int64_t last = RankCoordinator::Max({m_lastCompletionPs})[0];
-        m_endPs = complete && last >= 0 ? last : Simulator::Now().GetPicoSeconds();
+        const std::vector<int64_t> last = RankCoordinator::Max(
+            {m_lastCompletionPs,
+             m_collective ? m_collective->GetLastCompletion().GetPicoSeconds() : -1});
+        const int64_t end = std::max(last[0], last[1]);
+        m_endPs = complete && end >= 0 ? end : Simulator::Now().GetPicoSeconds();
         MergeRanks(m_endPs / 1000);
+        if (m_collective)
+        {
+            if (complete)
+            {
+                // Unless one rank holds every host, no rank saw the operation end: it
+                // ended at its latest completion over the ranks.
+                m_collective->FinishAcrossRanks(PicoSeconds(last[1]).GetNanoSeconds());
+            }
+            if (m_rank == 0)
+            {
+                for (const CollectiveRecord& r : m_collective->GetApplication()->GetRecords())
+                {
+                    m_writer->AppendCollective(CollectiveWorkload::ToOutputRow(r));
+                }
+            }
+        }
     }
     nlohmann::json summary = MakeSummary(wall, complete);
     try

@@ -153,9 +153,10 @@ class ScenarioRunner
     Ptr<RouteTable> m_routes;
     Ptr<RdmaFabric> m_fabric;
     std::unique_ptr<OutputWriter> m_writer;
-    uint64_t m_expectedMessages{0}; //!< point-to-point messages of the workload
-    uint64_t m_finishedMessages{0}; //!< point-to-point messages finished
-    uint64_t m_finishedFlows{0};    //!< background and flow-file messages finished
+    uint64_t m_expectedMessages{0};   //!< point-to-point messages of the workload
+    uint64_t m_finishedMessages{0};   //!< point-to-point messages finished
+    uint64_t m_finishedFlows{0};      //!< background and flow-file messages finished
+    uint64_t m_finishedCollective{0}; //!< collective messages finished (acknowledged) here
     Ptr<FlowWorkload> m_flowWorkload;
     Ptr<CollectiveWorkload> m_collective;
     Ptr<TrainingWorkload> m_training; //!< --workload=training

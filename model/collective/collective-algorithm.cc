@@ -53,8 +53,11 @@ CollectiveAlgorithm::GetTypeId()
                           MakeUintegerAccessor(&CollectiveAlgorithm::m_channels),
                           MakeUintegerChecker<uint32_t>(1, MAX_CHANNELS))
             .AddAttribute("MaxInFlight",
-                          "Chunks outstanding (posted, not yet delivered) per channel and "
-                          "ordered pair of ranks; 0 = unlimited. Default 8 = NCCL_STEPS.",
+                          "Chunks outstanding per channel and ordered pair of ranks: from "
+                          "its post until its sender's completion (the WRITE acknowledged), "
+                          "when NCCL's sender would see the receiver's clear-to-send for the "
+                          "slot, one one-way latency after the delivery; 0 = unlimited. "
+                          "Default 8 = NCCL_STEPS (src/include/device.h).",
                           UintegerValue(8),
                           MakeUintegerAccessor(&CollectiveAlgorithm::m_maxInFlight),
                           MakeUintegerChecker<uint32_t>())
@@ -143,6 +146,19 @@ CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
     m_buildChannel = 0;
     m_unitOffset = 0;
     m_slotOf.clear();
+    m_slotSeq.assign(m_nSlots, std::vector<uint32_t>());
+    for (uint32_t i = 0; i < m_transfers.size(); ++i)
+    {
+        m_slotSeq[m_transfers[i].slot].push_back(i);
+    }
+    m_depsAtSource = true;
+    for (uint32_t d = 0; d < m_dependents.size(); ++d)
+    {
+        for (uint32_t t : m_dependents[d])
+        {
+            m_depsAtSource = m_depsAtSource && m_transfers[d].dst == m_transfers[t].src;
+        }
+    }
     m_setup = true;
 }
 
@@ -365,6 +381,8 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     m_onDone = onDone;
     m_running = true;
     m_completed = 0;
+    m_unacked = 0; // (completions of an earlier run still due: its caller filters them)
+    m_lastCompletion = Time(-1);
     size_t nt = m_transfers.size();
     m_pendingDeps.resize(nt);
     for (size_t i = 0; i < nt; ++i)
@@ -372,7 +390,10 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
         m_pendingDeps[i] = m_transfers[i].nDeps;
     }
     m_inFlight.assign(m_nSlots, 0);
+    m_inOrder = transport->NeedsTransferOrder();
     m_waiting.assign(m_nSlots, std::deque<uint32_t>());
+    m_slotNext.assign(m_nSlots, 0);
+    m_ready.assign(m_inOrder ? nt : 0, 0);
     if (m_track)
     {
         uint32_t n = m_comm.GetSize();
@@ -390,6 +411,14 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
             }
         }
         m_snapshots.assign(nt, std::vector<uint64_t>());
+    }
+    // Every transfer of the run, in index order: a transport that matches receives in
+    // advance posts them now (every process alike), before the first Send.
+    transport->BeginOperation(tagBase, static_cast<uint32_t>(nt));
+    for (uint32_t i = 0; i < nt; ++i)
+    {
+        const CollectiveTransfer& t = m_transfers[i];
+        transport->Expect(m_comm.GetHost(t.src), m_comm.GetHost(t.dst), tagBase | i, t.channel);
     }
     if (nt == 0)
     {
@@ -412,17 +441,62 @@ CollectiveAlgorithm::IsRunning() const
     return m_running;
 }
 
+uint32_t
+CollectiveAlgorithm::GetCompletedTransfers() const
+{
+    return m_completed;
+}
+
+uint32_t
+CollectiveAlgorithm::GetUnacknowledged() const
+{
+    return m_unacked;
+}
+
+Time
+CollectiveAlgorithm::GetLastCompletion() const
+{
+    return m_lastCompletion;
+}
+
+bool
+CollectiveAlgorithm::DependsOnlyOnDeliveriesAtSource() const
+{
+    return m_depsAtSource;
+}
+
 void
 CollectiveAlgorithm::MakeReady(uint32_t index)
 {
-    uint32_t ch = m_transfers[index].slot;
-    if (m_maxInFlight == 0 || m_inFlight[ch] < m_maxInFlight)
+    if (!m_transport->IsLocal(m_comm.GetHost(m_transfers[index].src)))
+    {
+        return; // across MPI ranks: the source's rank posts it
+    }
+    const uint32_t slot = m_transfers[index].slot;
+    if (m_inOrder)
+    {
+        m_ready[index] = 1;
+        PostInOrder(slot);
+    }
+    else if (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight)
     {
         Post(index);
     }
     else
     {
-        m_waiting[ch].push_back(index);
+        m_waiting[slot].push_back(index);
+    }
+}
+
+void
+CollectiveAlgorithm::PostInOrder(uint32_t slot)
+{
+    const std::vector<uint32_t>& seq = m_slotSeq[slot];
+    uint32_t& next = m_slotNext[slot];
+    while (next < seq.size() && m_ready[seq[next]] &&
+           (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight))
+    {
+        Post(seq[next++]);
     }
 }
 
@@ -432,6 +506,7 @@ CollectiveAlgorithm::Post(uint32_t index)
     const CollectiveTransfer& t = m_transfers[index];
     NS_LOG_LOGIC("post " << index << " " << t.src << "->" << t.dst << " " << t.bytes << " B");
     m_inFlight[t.slot]++;
+    m_unacked++;
     if (m_track)
     {
         auto& snap = m_snapshots[index];
@@ -452,15 +527,6 @@ CollectiveAlgorithm::HandleDelivered(uint32_t index)
     NS_ABORT_MSG_IF(!m_running || index >= m_transfers.size(),
                     "delivery of unknown collective transfer " << index);
     const CollectiveTransfer& t = m_transfers[index];
-    uint32_t ch = t.slot;
-    NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " delivered twice");
-    m_inFlight[ch]--;
-    if (!m_waiting[ch].empty())
-    {
-        uint32_t next = m_waiting[ch].front();
-        m_waiting[ch].pop_front();
-        Post(next);
-    }
     if (m_track)
     {
         const auto& snap = m_snapshots[index];
@@ -484,10 +550,36 @@ CollectiveAlgorithm::HandleDelivered(uint32_t index)
 }
 
 void
+CollectiveAlgorithm::HandleSent(uint32_t index)
+{
+    NS_ABORT_MSG_IF(index >= m_transfers.size() || m_unacked == 0,
+                    "sender completion of unknown collective transfer " << index);
+    m_unacked--;
+    if (!m_running)
+    {
+        return; // the operation ended at its last delivery, before this completion
+    }
+    uint32_t ch = m_transfers[index].slot;
+    NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " completed twice at its sender");
+    m_inFlight[ch]--;
+    if (m_inOrder)
+    {
+        PostInOrder(ch);
+    }
+    else if (!m_waiting[ch].empty())
+    {
+        uint32_t next = m_waiting[ch].front();
+        m_waiting[ch].pop_front();
+        Post(next);
+    }
+}
+
+void
 CollectiveAlgorithm::Complete(uint32_t index)
 {
     if (index != 0xffffffffu)
     {
+        m_lastCompletion = Simulator::Now();
         for (uint32_t d : m_dependents[index])
         {
             if (--m_pendingDeps[d] == 0)

@@ -54,7 +54,15 @@ struct CollectiveTransfer
  * one byte). A subclass builds the graph in BuildSchedule() with AddTransfer();
  * the executor posts a transfer when its dependencies completed, with at most
  * MaxInFlight transfers outstanding (posted, not yet delivered) per channel and
- * ordered pair of ranks, in the order they became ready.
+ * ordered pair of ranks, in the order they became ready; over a transport whose
+ * receiver tells messages apart by their place on the connection
+ * (CollectiveTransport::NeedsTransferOrder), each channel and ordered pair posts in
+ * transfer order instead (the order the schedule adds them): a ready transfer waits for
+ * the earlier transfers of its connection. A transfer is outstanding
+ * until its sender's completion (HandleSent): NCCL's sender reuses one of its
+ * NCCL_STEPS buffer slots when the receiver's clear-to-send for it comes back, one
+ * one-way latency after the delivery, which is when the RDMA WRITE's acknowledgement
+ * reaches the sender.
  *
  * Channels (NCCL's): the data is split into Channels equal slices, and each
  * channel runs the algorithm's schedule on its slice, independently, on its own
@@ -126,7 +134,31 @@ class CollectiveAlgorithm : public Object
                Callback<void, uint64_t> onDone);
     /// The transport delivered transfer index (the low 32 bits of its tag).
     void HandleDelivered(uint32_t index);
+    /**
+     * The transport's sender completion of transfer index: the sender learns that the
+     * chunk was delivered, which frees its place among the MaxInFlight chunks of its
+     * channel and pair. After the operation's last delivery it only counts (see
+     * GetUnacknowledged).
+     */
+    void HandleSent(uint32_t index);
+    /// Transfers of the current (or last) run posted in this process whose sender
+    /// completion has not come yet; a caller that reuses this object for another run
+    /// while some are due cannot tell their completions from the new run's.
+    uint32_t GetUnacknowledged() const;
     bool IsRunning() const;
+    /// Transfers of the current (or last) run completed in this process (delivered, and
+    /// reduced if they reduce). Across MPI ranks each rank completes those delivered to
+    /// its own hosts, and the operation is done when the ranks' counts sum to
+    /// GetNTransfers().
+    uint32_t GetCompletedTransfers() const;
+    /// When the last of those completed (-1 ps if none did).
+    Time GetLastCompletion() const;
+    /**
+     * \return true if every transfer waits only for transfers delivered to its own
+     * source (so the process that sends it sees all it waits for): what a run across MPI
+     * ranks needs. Set by Setup.
+     */
+    bool DependsOnlyOnDeliveriesAtSource() const;
 
     uint32_t GetNTransfers() const;
     const CollectiveTransfer& GetTransfer(uint32_t index) const;
@@ -199,6 +231,9 @@ class CollectiveAlgorithm : public Object
 
   private:
     void MakeReady(uint32_t index);
+    /// Post the transfers of \p slot that are next in transfer order, ready and within
+    /// MaxInFlight.
+    void PostInOrder(uint32_t slot);
     void Post(uint32_t index);
     void Complete(uint32_t index);
     uint64_t* Mask(uint32_t rank, uint32_t unit);
@@ -224,9 +259,16 @@ class CollectiveAlgorithm : public Object
     Callback<void, uint64_t> m_onDone; //!< called with m_tagBase
     bool m_running{false};
     uint32_t m_completed{0};
+    uint32_t m_unacked{0}; //!< posted, sender completion not yet come
+    Time m_lastCompletion{-1};
+    bool m_depsAtSource{true}; //!< DependsOnlyOnDeliveriesAtSource
     std::vector<uint32_t> m_pendingDeps;
     std::vector<uint32_t> m_inFlight;
-    std::vector<std::deque<uint32_t>> m_waiting;
+    bool m_inOrder{false}; //!< the transport needs transfer order per connection
+    std::vector<std::deque<uint32_t>> m_waiting;  //!< per slot: ready, over MaxInFlight
+    std::vector<uint32_t> m_slotNext;             //!< per slot: next in m_slotSeq to post
+    std::vector<uint8_t> m_ready;                 //!< per transfer: dependencies complete
+    std::vector<std::vector<uint32_t>> m_slotSeq; //!< per slot: its transfers, in order
 
     // contribution tracking
     uint32_t m_words{0};

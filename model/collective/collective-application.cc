@@ -257,11 +257,57 @@ CollectiveApplication::OnDelivered(uint32_t /* src */,
 void
 CollectiveApplication::OnSent(uint32_t /* src */,
                               uint32_t /* dst */,
-                              uint64_t /* tag */,
+                              uint64_t tag,
                               uint64_t /* bytes */)
 {
-    // slots are freed on delivery (the receiver consumed the chunk, as in NCCL);
-    // the sender's completion carries no extra information for the schedule
+    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
+    {
+        return;
+    }
+    uint32_t job = static_cast<uint32_t>((tag >> (32 + kIterBits)) & (kMaxJobs - 1));
+    uint32_t iter = static_cast<uint32_t>((tag >> 32) & ((1u << kIterBits) - 1));
+    if (job >= m_jobs.size())
+    {
+        return;
+    }
+    Job& j = m_jobs[job];
+    if (iter != (j.iteration & ((1u << kIterBits) - 1)) || !j.algorithm->IsRunning())
+    {
+        return; // a late completion of an operation that ended at its last delivery
+    }
+    // the sender learns the chunk was delivered: its in-flight slot is free again
+    j.algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL));
+}
+
+void
+CollectiveApplication::FinishAcrossRanks(int64_t endNs)
+{
+    for (uint32_t job = 0; job < m_jobs.size(); ++job)
+    {
+        Job& j = m_jobs[job];
+        if (j.finished || !j.algorithm->IsRunning())
+        {
+            continue;
+        }
+        const Ptr<CollectiveAlgorithm>& a = j.algorithm;
+        CollectiveRecord r = CollectiveMetrics::MakeRecord(j.opId,
+                                                           a->GetOp(),
+                                                           a->GetName(),
+                                                           job,
+                                                           j.iteration,
+                                                           a->GetCommunicator().GetSize(),
+                                                           a->GetBytes(),
+                                                           j.startNs,
+                                                           endNs);
+        m_records.push_back(r);
+        m_finishedTrace(r);
+        if (!m_recordCb.IsNull())
+        {
+            m_recordCb(r);
+        }
+        j.iteration++;
+        j.finished = j.iteration >= j.iterations;
+    }
 }
 
 void

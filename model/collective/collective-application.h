@@ -86,6 +86,14 @@ class CollectiveApplication : public Object
     /// True when every job ran all its iterations.
     bool IsFinished() const;
 
+    /**
+     * Across MPI ranks: record, for each job whose operation is running, that it ended
+     * at \p endNs, the latest completion over the ranks (no rank sees every transfer
+     * complete, so none ends it itself). The scenario runner calls it after the run, with
+     * one iteration per job.
+     */
+    void FinishAcrossRanks(int64_t endNs);
+
     /// The tag layout above (iteration taken mod 4096).
     static uint64_t MakeTagBase(uint8_t space, uint32_t job, uint32_t iteration);
 

@@ -32,6 +32,31 @@ CollectiveTransport::DoDispose()
 }
 
 void
+CollectiveTransport::BeginOperation(uint64_t /* tagBase */, uint32_t /* nTransfers */)
+{
+}
+
+void
+CollectiveTransport::Expect(uint32_t /* srcRank */,
+                            uint32_t /* dstRank */,
+                            uint64_t /* tag */,
+                            uint32_t /* channel */)
+{
+}
+
+bool
+CollectiveTransport::IsLocal(uint32_t /* rank */) const
+{
+    return true;
+}
+
+bool
+CollectiveTransport::NeedsTransferOrder() const
+{
+    return false;
+}
+
+void
 CollectiveTransport::NotifyDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes)
 {
     if (!m_onDelivered.IsNull())

@@ -42,6 +42,30 @@ class CollectiveTransport : public Object
                       uint64_t bytes,
                       uint64_t tag,
                       uint32_t channel) = 0;
+    /**
+     * An operation of \p nTransfers messages, tags tagBase | 0 .. tagBase | nTransfers-1,
+     * starts; Expect follows for each, in tag order, before the first Send. A transport
+     * that matches receives in advance (RdmaCollectiveTransport MatchInAdvance) takes its
+     * message ids and posts its receives then. Default: nothing.
+     */
+    virtual void BeginOperation(uint64_t tagBase, uint32_t nTransfers);
+    /**
+     * The message \p tag of the operation begun will be sent srcRank -> dstRank on
+     * \p channel (Send's arguments), and on that channel and ordered pair after every
+     * message Expect named before it. Default: nothing.
+     */
+    virtual void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel);
+    /**
+     * \return whether this process sends what \p rank posts (and sees its sender
+     * completions): across MPI ranks only the rank owning its host does. Default: true.
+     */
+    virtual bool IsLocal(uint32_t rank) const;
+    /**
+     * \return whether the receiver tells messages apart by their place on their
+     * connection (channel and ordered pair), so each connection must send in the order
+     * Expect named them (RdmaCollectiveTransport MatchInAdvance). Default: false.
+     */
+    virtual bool NeedsTransferOrder() const;
     /// onDelivered fires at the receiver when all bytes arrived; onSent at the
     /// sender when all bytes were acknowledged.
     void SetCallbacks(MessageCallback onDelivered, MessageCallback onSent);

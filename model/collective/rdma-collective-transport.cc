@@ -3,10 +3,13 @@
  */
 #include "rdma-collective-transport.h"
 
+#include "ns3/boolean.h"
+#include "ns3/collective-algorithm.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +19,17 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaCollectiveTransport");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaCollectiveTransport);
+
+namespace
+{
+std::string
+ToHex(uint64_t v)
+{
+    std::ostringstream os;
+    os << std::hex << v;
+    return os.str();
+}
+} // namespace
 
 TypeId
 RdmaCollectiveTransport::GetTypeId()
@@ -42,13 +56,28 @@ RdmaCollectiveTransport::GetTypeId()
                           MakeEnumChecker(RdmaCollectiveTransport::VERB_WRITE,
                                           "Write",
                                           RdmaCollectiveTransport::VERB_SEND,
-                                          "Send"));
+                                          "Send"))
+            .AddAttribute("MatchInAdvance",
+                          "Post every receive of an operation, and take its message ids, when "
+                          "it starts (in transfer order), instead of each receive as its "
+                          "message is posted: what a run across MPI ranks needs, where the "
+                          "receiver's rank does not see when another rank posts. Each "
+                          "connection then sends in transfer order (CollectiveAlgorithm "
+                          "holds a ready transfer behind the earlier ones of its connection; "
+                          "Send checks), the operation's connections are made at its start "
+                          "and its message ids follow transfer order. Default false; the "
+                          "scenario runner's collective workload sets it when no background "
+                          "traffic or flow file shares its connections.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaCollectiveTransport::m_matchInAdvance),
+                          MakeBooleanChecker());
     return tid;
 }
 
 RdmaCollectiveTransport::RdmaCollectiveTransport()
     : m_tagSpace(0xC0),
-      m_verb(VERB_WRITE)
+      m_verb(VERB_WRITE),
+      m_matchInAdvance(false)
 {
 }
 
@@ -62,6 +91,8 @@ RdmaCollectiveTransport::DoDispose()
     m_hostOf.clear();
     m_rankOf.clear();
     m_zeroByte.clear();
+    m_idBase.clear();
+    m_expected.clear();
     CollectiveTransport::DoDispose();
 }
 
@@ -166,6 +197,33 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
         m_zeroByte[tag] = 2;
     }
     m_posted++;
+    if (m_matchInAdvance)
+    {
+        auto q = m_expected.find(ConnectionKey(srcRank, dstRank, channel));
+        const uint64_t first =
+            q == m_expected.end() || q->second.empty() ? UINT64_MAX : q->second.front();
+        NS_ABORT_MSG_IF(first != tag,
+                        "collective message tag 0x"
+                            << std::hex << tag << " posted on rank " << std::dec << srcRank
+                            << " -> " << dstRank << " channel " << channel
+                            << (first == UINT64_MAX
+                                    ? std::string(", which no receive expects")
+                                    : ", whose receiver expects tag 0x" + ToHex(first) + " first")
+                            << ": receives matched in advance (MatchInAdvance) need each "
+                               "connection to send in transfer order");
+        q->second.pop_front();
+        auto base = m_idBase.find(tag & ~0xffffffffULL);
+        NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
+        m_fabric->PostPrematched(m_hostOf[srcRank],
+                                 m_hostOf[dstRank],
+                                 wire,
+                                 tag,
+                                 KIND_COLLECTIVE,
+                                 channel,
+                                 base->second + (tag & 0xffffffffULL),
+                                 m_verb == VERB_SEND);
+        return;
+    }
     // one RC connection per channel and peer, as NCCL's net transport opens
     if (m_verb == VERB_SEND)
     {
@@ -177,6 +235,57 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
         m_fabric
             ->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
     }
+}
+
+uint64_t
+RdmaCollectiveTransport::ConnectionKey(uint32_t src, uint32_t dst, uint32_t channel) const
+{
+    const uint64_t n = m_hostOf.size();
+    return (static_cast<uint64_t>(src) * n + dst) * CollectiveAlgorithm::MAX_CHANNELS + channel;
+}
+
+void
+RdmaCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
+{
+    NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::BeginOperation before Attach");
+    if (!m_matchInAdvance)
+    {
+        return;
+    }
+    m_idBase[tagBase] = m_fabric->ReserveMessageIds(nTransfers);
+}
+
+void
+RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel)
+{
+    if (!m_matchInAdvance)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,
+                    "collective message rank " << srcRank << " -> " << dstRank
+                                               << " invalid (ranks 0.." << m_hostOf.size() - 1
+                                               << ", distinct)");
+    NS_ABORT_MSG_IF(channel >= CollectiveAlgorithm::MAX_CHANNELS,
+                    "collective channel " << channel << " (allowed 0.."
+                                          << CollectiveAlgorithm::MAX_CHANNELS - 1 << ")");
+    m_fabric->PostReceive(m_hostOf[srcRank], m_hostOf[dstRank], tag, channel);
+    if (IsLocal(srcRank))
+    {
+        m_expected[ConnectionKey(srcRank, dstRank, channel)].push_back(tag);
+    }
+}
+
+bool
+RdmaCollectiveTransport::NeedsTransferOrder() const
+{
+    return m_matchInAdvance;
+}
+
+bool
+RdmaCollectiveTransport::IsLocal(uint32_t rank) const
+{
+    return !m_fabric || m_fabric->IsLocalHost(m_hostOf.at(rank));
 }
 
 bool

@@ -10,6 +10,7 @@
 #include "ns3/rdma-fabric.h"
 
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,15 @@ namespace ns3
  * Lifetime: the fabric's listeners hold a reference to the transport, so the
  * transport lives as long as the fabric; the transport does not keep the fabric
  * alive (no reference cycle), so keep the fabric while the simulation runs.
+ *
+ * Receives matched in advance (attribute MatchInAdvance): BeginOperation takes the
+ * operation's message ids (tagBase | i gets the first id + i) and Expect has each
+ * receiver post its receives (RdmaFabric::PostReceive) in tag order, making every
+ * connection of the operation then; Send posts without a receive
+ * (RdmaFabric::PostPrematched). RC delivers a connection's messages in order, so this
+ * holds as long as each channel and ordered pair sends in tag order, which Send checks
+ * (it aborts naming both tags otherwise). Every MPI rank can so post the same receives
+ * and take the same ids at the start although only the sender's rank sees a post.
  *
  * Zero-byte messages (a schedule unit may be empty when S is tiny) travel as a
  * 1-byte WRITE: RDMA needs a work request to tell the receiver that the sender
@@ -69,6 +79,14 @@ class RdmaCollectiveTransport : public CollectiveTransport
               uint64_t bytes,
               uint64_t tag,
               uint32_t channel) override;
+    /// With MatchInAdvance: takes the operation's message ids from the fabric.
+    void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
+    /// With MatchInAdvance: the receiver posts the message's receive now.
+    void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
+    /// RdmaFabric::IsLocalHost of the rank's host.
+    bool IsLocal(uint32_t rank) const override;
+    /// True with MatchInAdvance.
+    bool NeedsTransferOrder() const override;
 
     /// Fabric host of a transport rank.
     uint32_t GetHost(uint32_t rank) const;
@@ -96,8 +114,9 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// zero-byte message.
     uint64_t ReportedBytes(uint64_t tag, uint64_t bytes);
 
-    uint8_t m_tagSpace; //!< attribute TagSpace
-    Verb m_verb;        //!< attribute Verb
+    uint8_t m_tagSpace;    //!< attribute TagSpace
+    Verb m_verb;           //!< attribute Verb
+    bool m_matchInAdvance; //!< attribute MatchInAdvance
     /// The fabric messages go through. Not a Ptr: the fabric's listeners hold this
     /// transport, so a Ptr back would be a reference cycle that nothing breaks.
     RdmaFabric* m_fabric{nullptr};
@@ -106,6 +125,13 @@ class RdmaCollectiveTransport : public CollectiveTransport
     uint64_t m_posted{0};                             //!< messages posted
     uint64_t m_acked{0};                              //!< sender completions seen
     std::unordered_map<uint64_t, uint8_t> m_zeroByte; //!< tag -> completions still due
+    /// MatchInAdvance: tagBase -> first message id of its operation
+    std::unordered_map<uint64_t, uint64_t> m_idBase;
+    /// MatchInAdvance: per (src rank, dst rank, channel) of a local sender, the tags
+    /// its receiver expects, in order
+    std::unordered_map<uint64_t, std::deque<uint64_t>> m_expected;
+    /// \return the key of m_expected
+    uint64_t ConnectionKey(uint32_t src, uint32_t dst, uint32_t channel) const;
 };
 
 } // namespace ns3

@@ -313,6 +313,58 @@ RdmaFabric::PostMessage(uint32_t src,
     return id;
 }
 
+void
+RdmaFabric::PostReceive(uint32_t src, uint32_t dst, uint64_t tag, uint32_t connection)
+{
+    RdmaQueuePair* peer = nullptr;
+    PrepareConnection("PostReceive", src, dst, 1, connection, peer);
+    peer->PostReceive(tag);
+}
+
+uint64_t
+RdmaFabric::ReserveMessageIds(uint64_t n)
+{
+    const uint64_t first = m_nextMessageId;
+    m_nextMessageId += n;
+    return first;
+}
+
+void
+RdmaFabric::PostPrematched(uint32_t src,
+                           uint32_t dst,
+                           uint64_t bytes,
+                           uint64_t tag,
+                           uint8_t kind,
+                           uint32_t connection,
+                           uint64_t id,
+                           bool send)
+{
+    NS_ABORT_MSG_IF(id >= m_nextMessageId,
+                    "PostPrematched: message id " << id << " was not reserved (ids 0.."
+                                                  << m_nextMessageId << " given out)");
+    RdmaQueuePair* peer = nullptr;
+    Ptr<RdmaQueuePair> qp =
+        PrepareConnection(send ? "PostSend" : "PostWrite", src, dst, bytes, connection, peer);
+    if (!SendsHere(src))
+    {
+        return;
+    }
+    if (send)
+    {
+        qp->PostSend(id, bytes, tag, kind);
+    }
+    else
+    {
+        qp->PostWrite(id, bytes, tag, kind);
+    }
+}
+
+bool
+RdmaFabric::IsLocalHost(uint32_t host) const
+{
+    return SendsHere(host);
+}
+
 uint64_t
 RdmaFabric::PostRead(uint32_t requester,
                      uint32_t responder,

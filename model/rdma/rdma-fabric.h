@@ -183,6 +183,40 @@ class RdmaFabric : public Object
                       uint64_t tag,
                       uint8_t kind,
                       uint32_t connection = 0);
+    /**
+     * Receive-side matching fixed in advance, for a workload whose messages are a static
+     * graph (a collective's transfers): the receiver \p dst posts now the receive of the
+     * next message \p src sends on their RC connection number \p connection (made now if
+     * it is not yet, as PostWrite makes it), with \p tag as what its completion reports.
+     * RC delivers a connection's messages in order, so the k-th receive posted here
+     * matches the k-th message posted with PostPrematched on that connection: every
+     * process of a run across MPI ranks can post them all at the start, in the same order,
+     * and connections, queue pair numbers and receives then agree, though only the
+     * sender's rank sees when each message is posted. Aborts as PostWrite does.
+     */
+    void PostReceive(uint32_t src, uint32_t dst, uint64_t tag, uint32_t connection = 0);
+    /**
+     * Take \p n message ids at once (counted as posted, as PostWrite's are); the caller
+     * gives them to its PostPrematched messages.
+     * \return the first; the others follow it
+     */
+    uint64_t ReserveMessageIds(uint64_t n);
+    /**
+     * Post a WRITE (or a SEND, \p send) as PostWrite does, but without posting its
+     * receive (PostReceive did, in the order of the connection's messages) and under
+     * message id \p id, taken with ReserveMessageIds. Only host \p src's process sends.
+     */
+    void PostPrematched(uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
+                        uint64_t tag,
+                        uint8_t kind,
+                        uint32_t connection,
+                        uint64_t id,
+                        bool send);
+    /// \return whether this process sends what host \p host posts: always in one
+    /// process; across MPI ranks (RankPartition) only on the rank that owns the host
+    bool IsLocalHost(uint32_t host) const;
     /// The first connection index PostWriteOnOwnConnection gives out; a workload's own
     /// indices (PostWrite's \p connection) stay below it.
     static constexpr uint32_t FIRST_OWN_CONNECTION = 1U << 31;

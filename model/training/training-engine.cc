@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace ns3
@@ -566,10 +567,16 @@ TrainingEngine::StartOp(uint32_t opIndex)
                             std::to_string(op.bytes);
     int32_t id = -1;
     std::vector<uint32_t>& idle = m_idle[key];
-    if (!idle.empty())
+    // An instance whose last run still awaits sender completions (they free its
+    // in-flight slots) is not reused: its tags would not tell them from the new run's.
+    for (auto it = idle.rbegin(); it != idle.rend(); ++it)
     {
-        id = static_cast<int32_t>(idle.back());
-        idle.pop_back();
+        if (m_instances[*it].algorithm->GetUnacknowledged() == 0)
+        {
+            id = static_cast<int32_t>(*it);
+            idle.erase(std::next(it).base());
+            break;
+        }
     }
     if (id < 0)
     {
@@ -629,9 +636,18 @@ TrainingEngine::OnDelivered(uint32_t /* src */, uint32_t /* dst */, uint64_t tag
 }
 
 void
-TrainingEngine::OnSent(uint32_t, uint32_t, uint64_t, uint64_t)
+TrainingEngine::OnSent(uint32_t, uint32_t, uint64_t tag, uint64_t)
 {
-    // a send is complete for the schedule when it was delivered
+    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace || (tag & kP2pBit))
+    {
+        return; // a point-to-point message: complete for the schedule when delivered
+    }
+    // a collective chunk's sender completion frees its in-flight slot (MaxInFlight)
+    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
+    if (id < m_instances.size())
+    {
+        m_instances[id].algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL));
+    }
 }
 
 void

@@ -8,8 +8,9 @@ aggregation-core cables that --mpi-partition=group cuts): once in one process, o
 under `mpirun -np 2 ai-fabric-sim --mpi`. Rank 0's merged fct.csv, pfc.csv, qlen.csv
 and drops.csv must hold the one-process rows (sorted by their key columns), and
 summary.json must be the one-process one but for the keys that describe the run.
-Also: background traffic (--qp-sharing=pair), the flags' errors (exit 2), a
-collective refused across ranks, and aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
+Also: background traffic (--qp-sharing=pair), allreduce (ring, tree) on RoCEv2 and
+InfiniBand, the flags' errors (exit 2), what collectives across ranks still refuse, and
+aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
 """
 
 import csv
@@ -173,12 +174,79 @@ def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
     _assert_same_rows(one, two, ["fct.csv", "pfc.csv"])
 
 
-def test_collective_refused_across_ranks(mpi_sim, tmp_path):
-    p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
-              "--workload=allreduce", "--bytes=1MB", f"--out={tmp_path}/c"])
-    assert p.returncode == 2, p.stdout + p.stderr
-    assert "--mpi=1 does not run --workload=allreduce" in p.stderr, p.stderr
-    assert "allowed with --mpi: a point-to-point --workload" in p.stderr
+# A collective across ranks: every rank makes the operation's connections and posts its
+# receives at the start, in transfer order (RdmaCollectiveTransport MatchInAdvance), posts
+# only what its own hosts send, completes what its hosts receive, and the ranks' counts
+# are summed at the completion checks; rank 0 writes collective.csv with the latest
+# completion over the ranks (doc/distributed.md, The scenario runner across ranks).
+COLL = ["--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=2MB"]
+
+
+def _assert_collective_equal(one, two, transfers):
+    _assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv"])
+    _, coll = _rows(two / "collective.csv")
+    assert len(coll) == 1
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) == transfers and all(r[-1] == "collective" for r in fct)
+    # flow ids are the iteration's first id plus the transfer index: 0..transfers-1
+    assert sorted(int(r[0]) for r in fct) == list(range(transfers))
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    for key in ("collectives", "sim_time_s", "messages", "fct", "queue_pairs", "pfc_pauses"):
+        assert s1[key] == s2[key], key
+    assert s2["collectives"][0]["complete"] is True
+
+
+# Transfers of the k=4 allreduce of 2 MB (16 ranks, 2 channels by default): ring
+# 2 channels x 2(n-1) steps x n ranks; tree (NCCL's chunk rule shrinks the chunk for
+# its depth) 960; ring on one channel half the ring's.
+TRANSFERS = {"ring": 2 * 2 * 15 * 16, "tree": 960}
+
+
+@pytest.mark.parametrize("fabric,algorithm,extra", [
+    ("rocev2", "tree", []),
+    ("rocev2", "ring", ["--channels=1"]),
+    ("infiniband", "tree", ["--mtu=4096"]),
+    # The ring's two channels start together with equal messages on their own
+    # connections: frames of both reach a switch in the same picosecond from different
+    # ranks, equal-time ties that the ranks' engine takes as one process does (under
+    # ns-3's DistributedSimulatorImpl these two differed).
+    ("rocev2", "ring", []),
+    ("infiniband", "ring", ["--mtu=4096"]),
+])
+def test_collective_two_ranks(mpi_sim, tmp_path, fabric, algorithm, extra):
+    flags = [*COLL, f"--fabric={fabric}", f"--algorithm={algorithm}", *extra]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    transfers = TRANSFERS[algorithm] // (2 if "--channels=1" in extra else 1)
+    _assert_collective_equal(one, two, transfers)
+
+
+@pytest.mark.parametrize("extra", [["--fabric=rocev2"], ["--fabric=infiniband", "--mtu=4096"]])
+def test_acceptance_k8_allreduce(mpi_sim, tmp_path, extra):
+    """The issue's command: ./ai-fabric mpi 2 --topology=fattree --k=8
+    --workload=allreduce --bytes=16MB against one process with the same flags (the ring
+    over 128 hosts on 2 channels: 65,024 messages)."""
+    flags = ["--topology=fattree", "--k=8", "--workload=allreduce", "--bytes=16MB",
+             "--qlen-interval=0", *extra]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    _assert_collective_equal(one, two, 2 * 2 * 127 * 128)
+
+
+def test_collective_refusals_across_ranks(mpi_sim, tmp_path, source_dir):
+    training = source_dir / "bench" / "training-1024-gpus.json"
+    cases = [
+        (["--workload=allreduce", "--iterations=2"], "with --iterations=2"),
+        (["--workload=allreduce", "--background=websearch", "--qp-sharing=pair"],
+         "with --background or --flows"),
+        (["--workload=training", f"--training={training}"],
+         "--mpi=1 does not run --workload=training"),
+    ]
+    for flags, message in cases:
+        p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
+                  "--bytes=1MB", *flags, f"--out={tmp_path}/c"])
+        assert p.returncode == 2, (flags, p.stdout + p.stderr)
+        assert message in p.stderr, (flags, p.stderr)
+        assert "a collective --workload (allgather, allreduce, reducescatter)" in p.stderr, p.stderr
 
 
 def test_sweep_ranks(mpi_sim, tmp_path, monkeypatch):
