@@ -4,6 +4,7 @@
 #include "rank-coordinator.h"
 
 #include "ns3/global-value.h"
+#include "ns3/rank-partition.h"
 #include "ns3/string.h"
 
 #ifdef AI_FABRIC_MPI
@@ -77,25 +78,13 @@ RankCoordinator::IsEnabled()
 uint32_t
 RankCoordinator::GetRank()
 {
-#ifdef AI_FABRIC_MPI
-    if (MpiInterface::IsEnabled())
-    {
-        return MpiInterface::GetSystemId();
-    }
-#endif
-    return 0;
+    return RankPartition::GetLocalRank();
 }
 
 uint32_t
 RankCoordinator::GetSize()
 {
-#ifdef AI_FABRIC_MPI
-    if (MpiInterface::IsEnabled())
-    {
-        return MpiInterface::GetSize();
-    }
-#endif
-    return 1;
+    return RankPartition::GetNRanks();
 }
 
 std::vector<uint64_t>

@@ -205,24 +205,7 @@ CollectiveApplication::IterationDone(uint64_t tagBase)
 {
     uint32_t job = static_cast<uint32_t>((tagBase >> (32 + kIterBits)) & (kMaxJobs - 1));
     Job& j = m_jobs[job];
-    const Ptr<CollectiveAlgorithm>& a = j.algorithm;
-    CollectiveRecord r = CollectiveMetrics::MakeRecord(j.opId,
-                                                       a->GetOp(),
-                                                       a->GetName(),
-                                                       job,
-                                                       j.iteration,
-                                                       a->GetCommunicator().GetSize(),
-                                                       a->GetBytes(),
-                                                       j.startNs,
-                                                       Simulator::Now().GetNanoSeconds());
-    NS_LOG_INFO("job " << job << " iteration " << j.iteration << " took " << r.durationNs << " ns");
-    m_records.push_back(r);
-    m_finishedTrace(r);
-    if (!m_recordCb.IsNull())
-    {
-        m_recordCb(r);
-    }
-    j.iteration++;
+    RecordIteration(job, Simulator::Now().GetNanoSeconds());
     if (j.iteration < j.iterations)
     {
         Simulator::Schedule(j.gap, &CollectiveApplication::StartIteration, this, job);
@@ -280,6 +263,30 @@ CollectiveApplication::OnSent(uint32_t /* src */,
 }
 
 void
+CollectiveApplication::RecordIteration(uint32_t job, int64_t endNs)
+{
+    Job& j = m_jobs[job];
+    const Ptr<CollectiveAlgorithm>& a = j.algorithm;
+    CollectiveRecord r = CollectiveMetrics::MakeRecord(j.opId,
+                                                       a->GetOp(),
+                                                       a->GetName(),
+                                                       job,
+                                                       j.iteration,
+                                                       a->GetCommunicator().GetSize(),
+                                                       a->GetBytes(),
+                                                       j.startNs,
+                                                       endNs);
+    NS_LOG_INFO("job " << job << " iteration " << j.iteration << " took " << r.durationNs << " ns");
+    m_records.push_back(r);
+    m_finishedTrace(r);
+    if (!m_recordCb.IsNull())
+    {
+        m_recordCb(r);
+    }
+    j.iteration++;
+}
+
+void
 CollectiveApplication::FinishAcrossRanks(int64_t endNs)
 {
     for (uint32_t job = 0; job < m_jobs.size(); ++job)
@@ -289,23 +296,7 @@ CollectiveApplication::FinishAcrossRanks(int64_t endNs)
         {
             continue;
         }
-        const Ptr<CollectiveAlgorithm>& a = j.algorithm;
-        CollectiveRecord r = CollectiveMetrics::MakeRecord(j.opId,
-                                                           a->GetOp(),
-                                                           a->GetName(),
-                                                           job,
-                                                           j.iteration,
-                                                           a->GetCommunicator().GetSize(),
-                                                           a->GetBytes(),
-                                                           j.startNs,
-                                                           endNs);
-        m_records.push_back(r);
-        m_finishedTrace(r);
-        if (!m_recordCb.IsNull())
-        {
-            m_recordCb(r);
-        }
-        j.iteration++;
+        RecordIteration(job, endNs);
         j.finished = j.iteration >= j.iterations;
     }
 }

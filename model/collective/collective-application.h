@@ -116,6 +116,9 @@ class CollectiveApplication : public Object
     void CheckHosts(const Communicator& comm) const;
     void StartIteration(uint32_t job);
     void IterationDone(uint64_t tagBase);
+    /// Record job \p job's current iteration as ended at \p endNs (its row, the trace,
+    /// the record callback) and count it.
+    void RecordIteration(uint32_t job, int64_t endNs);
     void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
 
