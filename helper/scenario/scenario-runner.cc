@@ -375,8 +375,10 @@ ScenarioRunner::ConfigureDefaults()
     GlobalValue::GetValueByName("SimulatorImplementationType", previousImpl);
     m_previousSimulatorImpl = previousImpl.Get();
     // --mpi: the ranks' engine, chosen in one place (RankCoordinator::GetEngineTypeName)
+    // (Only when MPI is running: otherwise CheckMpi refuses --mpi with its reason, and
+    // the engine's type may not even exist in this build.)
     GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(c.mpi
+                      StringValue(c.mpi && RankCoordinator::IsEnabled()
                                       ? RankCoordinator::GetEngineTypeName()
                                       : TypeNameOf(ScenarioConfig::SimulatorImpls(), c.simulator)));
     ObjectFactory scheduler;
