@@ -1434,30 +1434,22 @@ ScenarioRunner::CheckMpi() const
     }
     if (!refused.empty())
     {
-        throw ConfigError(
-            "--mpi=1 does not run " + refused +
-            " yet; allowed with --mpi: a point-to-point --workload (" +
-            [] {
-                std::string names;
-                for (const std::string& n :
-                     WorkloadRegistry::GetNames(WorkloadRegistry::POINT_TO_POINT))
-                {
-                    names += (names.empty() ? "" : ", ") + n;
-                }
-                return names;
-            }() +
-            ") or none, with or without --background at --qp-sharing=pair, "
-            "or a collective --workload (" +
-            [] {
-                std::string names;
-                for (const std::string& n :
-                     WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE))
-                {
-                    names += (names.empty() ? "" : ", ") + n;
-                }
-                return names;
-            }() +
-            ") of one iteration alone, on RDMA, without those flags");
+        // The workloads of a family, comma-separated.
+        auto NamesOf = [](WorkloadRegistry::Family family) {
+            std::string names;
+            for (const std::string& n : WorkloadRegistry::GetNames(family))
+            {
+                names += (names.empty() ? "" : ", ") + n;
+            }
+            return names;
+        };
+        throw ConfigError("--mpi=1 does not run " + refused +
+                          " yet; allowed with --mpi: a point-to-point --workload (" +
+                          NamesOf(WorkloadRegistry::POINT_TO_POINT) +
+                          ") or none, with or without --background at --qp-sharing=pair, "
+                          "or a collective --workload (" +
+                          NamesOf(WorkloadRegistry::COLLECTIVE) +
+                          ") of one iteration alone, on RDMA, without those flags");
     }
 }
 
