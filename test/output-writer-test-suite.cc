@@ -9,9 +9,11 @@
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/config-error.h"
+#include "ns3/output-error.h"
 #include "ns3/output-writer.h"
 #include "ns3/packet.h"
 #include "ns3/pcap-file-wrapper.h"
+#include "ns3/rank-output-merger.h"
 #include "ns3/run-summary-printer.h"
 #include "ns3/trace-helper.h"
 
@@ -331,6 +333,82 @@ class OutputWriterKeepsOthersFilesTestCase : public TestCase
     }
 };
 
+/// RankOutputMerger: the ranks' parts merged in key order, an unsorted part sorted, rows
+/// after the run's end left out, and a bad row named by its file and line.
+class RankOutputMergerTestCase : public TestCase
+{
+  public:
+    RankOutputMergerTestCase()
+        : TestCase("RankOutputMerger merges the ranks' parts by their key columns")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string root = ScratchDir("rank-merge");
+        const std::string a = root + "/.rank0";
+        const std::string b = root + "/.rank1";
+        std::filesystem::create_directories(a);
+        std::filesystem::create_directories(b);
+        const std::string fct = std::string(OutputWriter::FCT_HEADER) + "\n";
+        // rank 0 in completion order; rank 1 not (a tie at 300 ns in flow id order 9, 4)
+        std::ofstream(a + "/fct.csv") << fct << "7,0,1,1000,100,150,100,1.5,flow\n"
+                                      << "2,0,2,1000,0,400,100,4,incast\n";
+        std::ofstream(b + "/fct.csv") << fct << "9,2,3,1000,200,100,100,1,flow\n"
+                                      << "4,2,0,1000,100,200,100,2,flow\n"
+                                      << "5,3,1,1000,0,280,100,2.8,flow\n";
+        std::ofstream(a + "/pfc.csv") << "time_ns,node,port,priority,event\n"
+                                      << "10,4,1,3,pause\n30,4,1,3,resume\n1200,4,1,3,pause\n";
+        std::ofstream(b + "/pfc.csv") << "time_ns,node,port,priority,event\n"
+                                      << "10,2,0,3,pause\n20,2,0,3,resume\n";
+        std::ofstream(a + "/qlen.csv") << "time_ns,node,port,queue,bytes\n1000,1,0,3,64\n";
+        std::ofstream(b + "/qlen.csv") << "time_ns,node,port,queue,bytes\n1000,0,2,3,128\n";
+        std::ofstream(a + "/drops.csv") << "time_ns,node,port,reason\n";
+        std::ofstream(b + "/drops.csv") << "time_ns,node,port,reason\n50,6,2,buffer\n";
+        const std::string out = root + "/merged";
+        {
+            OutputWriter w(out);
+            RankOutputMerger::Merge({a, b}, 1000, w);
+            w.Close();
+        }
+        NS_TEST_ASSERT_MSG_EQ(ReadFile(out + "/fct.csv"),
+                              fct + "7,0,1,1000,100,150,100,1.5,flow\n" // ends at 250
+                                    "5,3,1,1000,0,280,100,2.8,flow\n"   // 280
+                                    "4,2,0,1000,100,200,100,2,flow\n"   // 300, flow 4
+                                    "9,2,3,1000,200,100,100,1,flow\n"   // 300, flow 9
+                                    "2,0,2,1000,0,400,100,4,incast\n",  // 400
+                              "fct.csv by completion time, then flow id");
+        NS_TEST_ASSERT_MSG_EQ(ReadFile(out + "/pfc.csv"),
+                              "time_ns,node,port,priority,event\n10,2,0,3,pause\n"
+                              "10,4,1,3,pause\n20,2,0,3,resume\n30,4,1,3,resume\n",
+                              "pfc.csv by time, then node; the pause at 1,200 ns, after the "
+                              "run's end at 1,000 ns, left out");
+        NS_TEST_ASSERT_MSG_EQ(ReadFile(out + "/qlen.csv"),
+                              "time_ns,node,port,queue,bytes\n1000,0,2,3,128\n1000,1,0,3,64\n",
+                              "qlen.csv by time, then node");
+        NS_TEST_ASSERT_MSG_EQ(ReadFile(out + "/drops.csv"),
+                              "time_ns,node,port,reason\n50,6,2,buffer\n",
+                              "drops.csv from the one part that has rows");
+
+        // a row that is not an integer where one is due: the part file and its line
+        std::ofstream(b + "/fct.csv") << fct << "9,2,3,1000,200,100,100,1,flow\n"
+                                      << "4,2,x,1000,100,200,100,2,flow\n";
+        std::string error;
+        try
+        {
+            OutputWriter w(root + "/bad");
+            RankOutputMerger::Merge({a, b}, 1000, w);
+        }
+        catch (const OutputError& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error, b + "/fct.csv line 3: 'x' is not an integer", "named");
+        std::filesystem::remove_all(root);
+    }
+};
+
 /// The suite.
 class OutputWriterTestSuite : public TestSuite
 {
@@ -342,6 +420,7 @@ class OutputWriterTestSuite : public TestSuite
         AddTestCase(new OutputRowsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new OutputWriterKeepsOthersFilesTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RunSummaryPrinterTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RankOutputMergerTestCase, AI_FABRIC_QUICK);
     }
 };
 

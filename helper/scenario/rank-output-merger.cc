@@ -7,9 +7,10 @@
 #include "output-writer.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <array>
+#include <charconv>
 #include <fstream>
-#include <sstream>
+#include <string_view>
 #include <tuple>
 
 namespace ns3
@@ -18,148 +19,229 @@ namespace ns3
 namespace
 {
 
-/// One data row: its fields and the file and line it came from (for errors).
+/// A data row of a part file: its integer sort key and its text (in the part's buffer).
+template <size_t N>
 struct Row
 {
-    std::vector<std::string> fields;
-    std::vector<int64_t> key;
+    std::array<int64_t, N> key;
+    std::string_view text;
+
+    bool operator<(const Row& o) const
+    {
+        return std::tie(key, text) < std::tie(o.key, o.text);
+    }
 };
 
-std::vector<std::string>
-Split(const std::string& line)
+/// One rank's part file: its text and its rows, sorted by key then text.
+template <size_t N>
+struct Part
 {
-    std::vector<std::string> out;
-    std::string field;
-    std::istringstream in(line);
-    while (std::getline(in, field, ','))
+    std::string text;
+    std::vector<Row<N>> rows;
+    size_t next{0}; ///< the first row not yet merged
+};
+
+/// The comma-separated fields of \p line; their count is \p columns or an OutputError.
+std::vector<std::string_view>
+Fields(std::string_view line, size_t columns, const std::string& path, uint64_t lineNo)
+{
+    std::vector<std::string_view> out;
+    out.reserve(columns);
+    size_t from = 0;
+    while (true)
     {
-        out.push_back(field);
+        const size_t comma = line.find(',', from);
+        out.push_back(line.substr(from, comma == std::string_view::npos ? comma : comma - from));
+        if (comma == std::string_view::npos)
+        {
+            break;
+        }
+        from = comma + 1;
     }
-    if (!line.empty() && line.back() == ',')
+    if (out.size() != columns)
     {
-        out.emplace_back();
+        throw OutputError(path + " line " + std::to_string(lineNo) + ": " +
+                          std::to_string(out.size()) + " fields, expected " +
+                          std::to_string(columns));
     }
     return out;
 }
 
 int64_t
-Integer(const std::string& text, const std::string& where)
+Integer(std::string_view text, const std::string& path, uint64_t lineNo)
 {
-    char* end = nullptr;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || end == nullptr || *end != '\0')
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
     {
-        throw OutputError(where + ": '" + text + "' is not an integer");
+        throw OutputError(path + " line " + std::to_string(lineNo) + ": '" + std::string(text) +
+                          "' is not an integer");
     }
     return v;
 }
 
 /**
- * The data rows of \p name in every part folder, each with the integer columns
- * \p keyColumns as its sort key, sorted by them (then by the whole row's text).
+ * \p name of every part folder, each part's rows keyed by \p keyOf (the integer columns
+ * \p keyColumns, in that order, given to it) and sorted by key, then by the row's text.
+ * A rank writes its rows in simulated-time order, so a part is usually sorted already;
+ * the sort is a check then.
  */
-std::vector<Row>
-ReadSorted(const std::vector<std::string>& parts,
-           const std::string& name,
-           size_t columns,
-           const std::vector<size_t>& keyColumns)
+template <size_t N, size_t K, typename KeyOf>
+std::vector<Part<N>>
+ReadParts(const std::vector<std::string>& dirs,
+          const std::string& name,
+          size_t columns,
+          const std::array<size_t, K>& keyColumns,
+          KeyOf keyOf)
 {
-    std::vector<Row> rows;
-    for (const std::string& dir : parts)
+    std::vector<Part<N>> parts(dirs.size());
+    for (size_t p = 0; p < dirs.size(); ++p)
     {
-        const std::string path = dir + "/" + name;
-        std::ifstream in(path);
+        const std::string path = dirs[p] + "/" + name;
+        std::ifstream in(path, std::ios::binary | std::ios::ate);
         if (!in)
         {
             throw OutputError("cannot read the rank part file " + path);
         }
-        std::string line;
-        std::getline(in, line); // header
-        for (uint64_t n = 2; std::getline(in, line); ++n)
+        std::string& text = parts[p].text;
+        text.resize(static_cast<size_t>(in.tellg()));
+        in.seekg(0);
+        if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
         {
-            const std::string where = path + " line " + std::to_string(n);
-            Row r;
-            r.fields = Split(line);
-            if (r.fields.size() != columns)
+            throw OutputError("cannot read the rank part file " + path);
+        }
+        const std::string_view all(text);
+        size_t at = all.find('\n'); // after the header
+        uint64_t lineNo = 1;
+        while (at != std::string_view::npos && at + 1 < all.size())
+        {
+            const size_t from = at + 1;
+            at = all.find('\n', from);
+            const std::string_view line =
+                all.substr(from, at == std::string_view::npos ? at : at - from);
+            ++lineNo;
+            const std::vector<std::string_view> fields = Fields(line, columns, path, lineNo);
+            std::array<int64_t, K> values;
+            for (size_t c = 0; c < K; ++c)
             {
-                throw OutputError(where + ": " + std::to_string(r.fields.size()) +
-                                  " fields, expected " + std::to_string(columns));
+                values[c] = Integer(fields[keyColumns[c]], path, lineNo);
             }
-            for (size_t c : keyColumns)
-            {
-                r.key.push_back(Integer(r.fields[c], where));
-            }
-            rows.push_back(std::move(r));
+            parts[p].rows.push_back({keyOf(values), line});
+        }
+        if (!std::is_sorted(parts[p].rows.begin(), parts[p].rows.end()))
+        {
+            std::sort(parts[p].rows.begin(), parts[p].rows.end());
         }
     }
-    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return std::tie(a.key, a.fields) < std::tie(b.key, b.fields);
-    });
-    return rows;
+    return parts;
+}
+
+/// Calls \p emit with every row of \p parts, in key order (a merge of the sorted parts).
+template <size_t N, typename Emit>
+void
+MergeParts(std::vector<Part<N>>& parts, Emit emit)
+{
+    while (true)
+    {
+        Part<N>* least = nullptr;
+        for (Part<N>& p : parts) // a handful of ranks: a linear scan per row
+        {
+            if (p.next < p.rows.size() &&
+                (least == nullptr || p.rows[p.next] < least->rows[least->next]))
+            {
+                least = &p;
+            }
+        }
+        if (least == nullptr)
+        {
+            return;
+        }
+        emit(least->rows[least->next++]);
+    }
 }
 
 } // namespace
 
 void
-RankOutputMerger::Merge(const std::vector<std::string>& parts, int64_t endNs, OutputWriter& into)
+RankOutputMerger::Merge(const std::vector<std::string>& dirs, int64_t endNs, OutputWriter& into)
 {
     auto late = [endNs](int64_t t) { return endNs >= 0 && t > endNs; };
-    // fct.csv: flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind
-    std::vector<Row> fct = ReadSorted(parts, "fct.csv", 9, {0, 1, 2, 3, 4, 5, 6});
-    for (Row& r : fct)
     {
-        r.key = {r.key[4] + r.key[5], r.key[0]}; // completion time, then flow id
+        // fct.csv: flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind;
+        // by completion time (start_ns + fct_ns), then flow id
+        auto parts = ReadParts<2>(dirs,
+                                  "fct.csv",
+                                  9,
+                                  std::array<size_t, 7>{0, 1, 2, 3, 4, 5, 6},
+                                  [](const std::array<int64_t, 7>& v) {
+                                      return std::array<int64_t, 2>{v[4] + v[5], v[0]};
+                                  });
+        MergeParts(parts, [&into](const Row<2>& r) {
+            const auto f = Fields(r.text, 9, "fct.csv", 0); // (checked when read)
+            FctRecord rec;
+            rec.flowId = static_cast<uint64_t>(Integer(f[0], "fct.csv", 0));
+            rec.src = static_cast<uint32_t>(Integer(f[1], "fct.csv", 0));
+            rec.dst = static_cast<uint32_t>(Integer(f[2], "fct.csv", 0));
+            rec.sizeBytes = static_cast<uint64_t>(Integer(f[3], "fct.csv", 0));
+            rec.startNs = Integer(f[4], "fct.csv", 0);
+            rec.fctNs = Integer(f[5], "fct.csv", 0);
+            rec.idealFctNs = Integer(f[6], "fct.csv", 0);
+            rec.kind = std::string(f[8]);
+            into.AppendFct(rec);
+        });
     }
-    std::stable_sort(fct.begin(), fct.end(), [](const Row& a, const Row& b) {
-        return a.key < b.key;
-    });
-    for (const Row& r : fct)
     {
-        FctRecord f;
-        f.flowId = static_cast<uint64_t>(Integer(r.fields[0], "fct.csv"));
-        f.src = static_cast<uint32_t>(Integer(r.fields[1], "fct.csv"));
-        f.dst = static_cast<uint32_t>(Integer(r.fields[2], "fct.csv"));
-        f.sizeBytes = static_cast<uint64_t>(Integer(r.fields[3], "fct.csv"));
-        f.startNs = Integer(r.fields[4], "fct.csv");
-        f.fctNs = Integer(r.fields[5], "fct.csv");
-        f.idealFctNs = Integer(r.fields[6], "fct.csv");
-        f.kind = r.fields[8];
-        into.AppendFct(f);
+        // pfc.csv: time_ns,node,port,priority,event
+        auto parts = ReadParts<4>(dirs,
+                                  "pfc.csv",
+                                  5,
+                                  std::array<size_t, 4>{0, 1, 2, 3},
+                                  [](const std::array<int64_t, 4>& v) { return v; });
+        MergeParts(parts, [&](const Row<4>& r) {
+            if (!late(r.key[0]))
+            {
+                into.AppendPfc(r.key[0],
+                               static_cast<uint32_t>(r.key[1]),
+                               static_cast<uint32_t>(r.key[2]),
+                               static_cast<uint32_t>(r.key[3]),
+                               Fields(r.text, 5, "pfc.csv", 0)[4] == "pause");
+            }
+        });
     }
-    // pfc.csv: time_ns,node,port,priority,event
-    for (const Row& r : ReadSorted(parts, "pfc.csv", 5, {0, 1, 2, 3}))
     {
-        if (!late(r.key[0]))
-        {
-            into.AppendPfc(r.key[0],
-                           static_cast<uint32_t>(r.key[1]),
-                           static_cast<uint32_t>(r.key[2]),
-                           static_cast<uint32_t>(r.key[3]),
-                           r.fields[4] == "pause");
-        }
+        // qlen.csv: time_ns,node,port,queue,bytes
+        auto parts = ReadParts<5>(dirs,
+                                  "qlen.csv",
+                                  5,
+                                  std::array<size_t, 5>{0, 1, 2, 3, 4},
+                                  [](const std::array<int64_t, 5>& v) { return v; });
+        MergeParts(parts, [&](const Row<5>& r) {
+            if (!late(r.key[0]))
+            {
+                into.AppendQlen(r.key[0],
+                                static_cast<uint32_t>(r.key[1]),
+                                static_cast<uint32_t>(r.key[2]),
+                                static_cast<uint32_t>(r.key[3]),
+                                static_cast<uint64_t>(r.key[4]));
+            }
+        });
     }
-    // qlen.csv: time_ns,node,port,queue,bytes
-    for (const Row& r : ReadSorted(parts, "qlen.csv", 5, {0, 1, 2, 3, 4}))
     {
-        if (!late(r.key[0]))
-        {
-            into.AppendQlen(r.key[0],
-                            static_cast<uint32_t>(r.key[1]),
-                            static_cast<uint32_t>(r.key[2]),
-                            static_cast<uint32_t>(r.key[3]),
-                            static_cast<uint64_t>(r.key[4]));
-        }
-    }
-    // drops.csv: time_ns,node,port,reason
-    for (const Row& r : ReadSorted(parts, "drops.csv", 4, {0, 1, 2}))
-    {
-        if (!late(r.key[0]))
-        {
-            into.AppendDrop(r.key[0],
-                            static_cast<uint32_t>(r.key[1]),
-                            static_cast<uint32_t>(r.key[2]),
-                            r.fields[3]);
-        }
+        // drops.csv: time_ns,node,port,reason
+        auto parts = ReadParts<3>(dirs,
+                                  "drops.csv",
+                                  4,
+                                  std::array<size_t, 3>{0, 1, 2},
+                                  [](const std::array<int64_t, 3>& v) { return v; });
+        MergeParts(parts, [&](const Row<3>& r) {
+            if (!late(r.key[0]))
+            {
+                into.AppendDrop(r.key[0],
+                                static_cast<uint32_t>(r.key[1]),
+                                static_cast<uint32_t>(r.key[2]),
+                                Fields(r.text, 4, "drops.csv", 0)[3]);
+            }
+        });
     }
 }
 

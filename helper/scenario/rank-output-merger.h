@@ -19,9 +19,11 @@ class OutputWriter;
  * nodes it simulates, in its own part folder) into one output directory, as one process
  * writes it (doc/distributed.md, The scenario runner across ranks).
  *
- * fct.csv, pfc.csv, qlen.csv and drops.csv are read from every part folder, sorted by
- * their key columns and appended to an OutputWriter (which recomputes slowdowns and the
- * FCT statistics). Order: fct.csv by completion time (start_ns + fct_ns), then flow_id;
+ * fct.csv, pfc.csv, qlen.csv and drops.csv are read from every part folder, each part
+ * keyed by its key columns (a rank writes rows in simulated-time order, so a part is
+ * sorted already unless equal times came in another order; then it is sorted), and the
+ * parts merged row by row into an OutputWriter (which recomputes slowdowns and the FCT
+ * statistics). Memory: one file's parts at a time, text and keys. Order: fct.csv by completion time (start_ns + fct_ns), then flow_id;
  * pfc.csv by time_ns, node, port, priority, event; qlen.csv by time_ns, node, port,
  * queue; drops.csv by time_ns, node, port, reason. Rows of time-stamped files later
  * than the run's end (the ranks stop at a completion check after it) are left out.
