@@ -352,16 +352,18 @@ class RankOutputMergerTestCase : public TestCase
         std::filesystem::create_directories(a);
         std::filesystem::create_directories(b);
         const std::string fct = std::string(OutputWriter::FCT_HEADER) + "\n";
-        // rank 0 in completion order; rank 1 not (a tie at 300 ns in flow id order 9, 4)
+        // in completion order, as ranks write them, but rank 1's tie at 300 ns in flow id
+        // order 9, 4
         std::ofstream(a + "/fct.csv") << fct << "7,0,1,1000,100,150,100,1.5,flow\n"
                                       << "2,0,2,1000,0,400,100,4,incast\n";
-        std::ofstream(b + "/fct.csv") << fct << "9,2,3,1000,200,100,100,1,flow\n"
-                                      << "4,2,0,1000,100,200,100,2,flow\n"
-                                      << "5,3,1,1000,0,280,100,2.8,flow\n";
+        std::ofstream(b + "/fct.csv") << fct << "5,3,1,1000,0,280,100,2.8,flow\n"
+                                      << "9,2,3,1000,200,100,100,1,flow\n"
+                                      << "4,2,0,1000,100,200,100,2,flow\n";
         std::ofstream(a + "/pfc.csv") << "time_ns,node,port,priority,event\n"
                                       << "10,4,1,3,pause\n30,4,1,3,resume\n1200,4,1,3,pause\n";
+        // not in time order: sorted whole
         std::ofstream(b + "/pfc.csv") << "time_ns,node,port,priority,event\n"
-                                      << "10,2,0,3,pause\n20,2,0,3,resume\n";
+                                      << "20,2,0,3,resume\n10,2,0,3,pause\n";
         std::ofstream(a + "/qlen.csv") << "time_ns,node,port,queue,bytes\n1000,1,0,3,64\n";
         std::ofstream(b + "/qlen.csv") << "time_ns,node,port,queue,bytes\n1000,0,2,3,128\n";
         std::ofstream(a + "/drops.csv") << "time_ns,node,port,reason\n";

@@ -81,10 +81,30 @@ Integer(std::string_view text, const std::string& path, uint64_t lineNo)
 }
 
 /**
+ * Sorts \p rows by key, then text. A rank writes its rows in time order (key[0]), so
+ * only runs of equal times may be out of order: those are sorted alone.
+ */
+template <size_t N>
+void
+SortRows(std::vector<Row<N>>& rows)
+{
+    auto earlier = [](const Row<N>& a, const Row<N>& b) { return a.key[0] < b.key[0]; };
+    if (!std::is_sorted(rows.begin(), rows.end(), earlier))
+    {
+        std::sort(rows.begin(), rows.end());
+        return;
+    }
+    for (auto from = rows.begin(); from != rows.end();)
+    {
+        const auto to = std::upper_bound(from, rows.end(), *from, earlier);
+        std::sort(from, to);
+        from = to;
+    }
+}
+
+/**
  * \p name of every part folder, each part's rows keyed by \p keyOf (the integer columns
  * \p keyColumns, in that order, given to it) and sorted by key, then by the row's text.
- * A rank writes its rows in simulated-time order, so a part is usually sorted already;
- * the sort is a check then.
  */
 template <size_t N, size_t K, typename KeyOf>
 std::vector<Part<N>>
@@ -128,10 +148,7 @@ ReadParts(const std::vector<std::string>& dirs,
             }
             parts[p].rows.push_back({keyOf(values), line});
         }
-        if (!std::is_sorted(parts[p].rows.begin(), parts[p].rows.end()))
-        {
-            std::sort(parts[p].rows.begin(), parts[p].rows.end());
-        }
+        SortRows(parts[p].rows);
     }
     return parts;
 }
