@@ -207,7 +207,7 @@ GroupPartition(const TopologyGraph& graph, uint32_t ranks)
     return part;
 }
 
-/// "graph": METIS k-way on the switches, hosts merged into theirs
+/// "graph": METIS on the switches, hosts merged into theirs
 std::vector<uint32_t>
 GraphPartition(const TopologyGraph& graph, uint32_t ranks, const std::string& method)
 {
@@ -297,46 +297,83 @@ GraphPartition(const TopologyGraph& graph, uint32_t ranks, const std::string& me
     options[METIS_OPTION_CONTIG] = 0;
     // METIS's default imbalance for k-way, 1.03 (ufactor 30), made explicit.
     options[METIS_OPTION_UFACTOR] = 30;
-    idx_t cut = 0;
-    std::vector<idx_t> unitPart(units, 0);
-    const int rc = METIS_PartGraphKway(&nvtxs,
-                                       &ncon,
-                                       xadj.data(),
-                                       adjncy.empty() ? nullptr : adjncy.data(),
-                                       vwgt.data(),
-                                       nullptr,
-                                       adjncy.empty() ? nullptr : adjwgt.data(),
-                                       &nparts,
-                                       nullptr,
-                                       nullptr,
-                                       options,
-                                       &cut,
-                                       unitPart.data());
-    if (rc != METIS_OK)
+    // METIS's two methods: k-way (multilevel k-way refinement) and recursive bisection;
+    // of those that leave no rank empty (k-way may, on a few heavy vertices), the one
+    // whose largest rank has the fewest nodes, then the smaller weighted cut, then k-way.
+    using Method = int (*)(idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*,
+                           real_t*,
+                           real_t*,
+                           idx_t*,
+                           idx_t*,
+                           idx_t*);
+    const std::pair<const char*, Method> methods[] = {
+        {"METIS_PartGraphKway", METIS_PartGraphKway},
+        {"METIS_PartGraphRecursive", METIS_PartGraphRecursive}};
+    idx_t bestCut = -1;
+    idx_t bestLargest = 0;
+    for (const auto& [name, partGraph] : methods)
     {
-        throw std::invalid_argument("rank partition '" + method + "': METIS_PartGraphKway " +
-                                    "failed (status " + std::to_string(rc) + ") on " +
-                                    std::to_string(units) + " switches and " +
-                                    std::to_string(ranks) + " ranks");
-    }
-    // Ranks numbered in the order of their first node, so the numbering is canonical.
-    std::vector<uint32_t> rankOf(ranks, NONE);
-    uint32_t next = 0;
-    for (uint32_t node = 0; node < n; ++node)
-    {
-        const uint32_t p = static_cast<uint32_t>(unitPart[unitOf[node]]);
-        if (rankOf[p] == NONE)
+        idx_t cut = 0;
+        std::vector<idx_t> unitPart(units, 0);
+        const int rc = partGraph(&nvtxs,
+                                 &ncon,
+                                 xadj.data(),
+                                 adjncy.empty() ? nullptr : adjncy.data(),
+                                 vwgt.data(),
+                                 nullptr,
+                                 adjncy.empty() ? nullptr : adjwgt.data(),
+                                 &nparts,
+                                 nullptr,
+                                 nullptr,
+                                 options,
+                                 &cut,
+                                 unitPart.data());
+        if (rc != METIS_OK)
         {
-            rankOf[p] = next++;
+            throw std::invalid_argument("rank partition '" + method + "': " + name +
+                                        " failed (status " + std::to_string(rc) + ") on " +
+                                        std::to_string(units) + " switches and " +
+                                        std::to_string(ranks) + " ranks");
         }
-        part[node] = rankOf[p];
+        // Ranks numbered in the order of their first node, so the numbering is canonical.
+        std::vector<uint32_t> rankOf(ranks, NONE);
+        std::vector<uint32_t> candidate(n, 0);
+        uint32_t next = 0;
+        for (uint32_t node = 0; node < n; ++node)
+        {
+            const uint32_t p = static_cast<uint32_t>(unitPart[unitOf[node]]);
+            if (rankOf[p] == NONE)
+            {
+                rankOf[p] = next++;
+            }
+            candidate[node] = rankOf[p];
+        }
+        std::vector<idx_t> weight(ranks, 0);
+        for (uint32_t u = 0; u < units; ++u)
+        {
+            weight[unitPart[u]] += vwgt[u];
+        }
+        const idx_t largest = *std::max_element(weight.begin(), weight.end());
+        if (next == ranks &&
+            (bestCut < 0 || largest < bestLargest || (largest == bestLargest && cut < bestCut)))
+        {
+            bestCut = cut;
+            bestLargest = largest;
+            part = std::move(candidate);
+        }
     }
-    if (next != ranks)
+    if (bestCut < 0)
     {
-        throw std::invalid_argument("rank partition '" + method + "': METIS left " +
-                                    std::to_string(ranks - next) + " of " + std::to_string(ranks) +
-                                    " ranks empty on " + std::to_string(units) +
-                                    " switches (use fewer ranks)");
+        throw std::invalid_argument("rank partition '" + method + "': METIS left a rank empty " +
+                                    "on " + std::to_string(units) + " switches and " +
+                                    std::to_string(ranks) + " ranks (use fewer ranks)");
     }
     return part;
 #endif
@@ -382,7 +419,7 @@ RankPartition::Partition(const TopologyGraph& graph, uint32_t ranks, const std::
 std::string
 RankPartition::Describe(const TopologyGraph& graph, const std::string& method)
 {
-    const std::string graphText = "METIS k-way on the switches, each host with its switch: "
+    const std::string graphText = "METIS on the switches, each host with its switch: "
                                   "balanced nodes, fewest cables cut (short ones last)";
     if (method == "block")
     {

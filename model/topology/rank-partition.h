@@ -34,8 +34,10 @@ class TopologyGraph;
  *    every group or server, are spread over the ranks by index in contiguous blocks.
  *    A topology file has no groups: "group" is then "graph".
  *  - "block": node ids in contiguous blocks of equal count.
- *  - "graph": a balanced partition of the graph with the fewest cables cut (METIS
- *    k-way, fixed seed): every switch a vertex weighted by its nodes, each host
+ *  - "graph": a balanced partition of the graph with the fewest cables cut (METIS,
+ *    k-way or recursive bisection, whichever has the smaller largest rank, then the
+ *    smaller cut; fixed seed; METIS's 3% imbalance, which units of several nodes can
+ *    exceed): every switch a vertex weighted by its nodes, each host
  *    merged into the switch of its first cable (so a server's GPUs with their
  *    crossbar), cables weighted by the inverse of their delay relative to the longest
  *    (a cable 8x shorter counts 8 cables) so short cables are cut last. METIS is
