@@ -133,6 +133,24 @@ if(AI_FABRIC_MPI)
   # run path does not apply to its libraries' dependencies).
   set_property(TARGET ai-fabric APPEND PROPERTY INSTALL_RPATH ${AI_FABRIC_MPI_PREFIX}/lib)
   target_compile_definitions(ai-fabric PUBLIC AI_FABRIC_MPI)
+  # METIS (Debian's libmetis-dev, installed by ./ai-fabric mpi-setup): the balanced
+  # graph partition of RankPartition's "graph" method (topology files); private, as
+  # only rank-partition.cc calls it
+  find_path(AI_FABRIC_METIS_INCLUDE_DIR metis.h)
+  find_library(AI_FABRIC_METIS_LIBRARY metis)
+  if(NOT AI_FABRIC_METIS_INCLUDE_DIR OR NOT AI_FABRIC_METIS_LIBRARY)
+    message(FATAL_ERROR "ai-fabric: AI_FABRIC_MPI=ON needs METIS (metis.h, libmetis): "
+                        "install libmetis-dev (./ai-fabric mpi-setup does)")
+  endif()
+  # (the define and include folder on that one file, so the others' flags stay as
+  # without METIS)
+  set_source_files_properties(${AI_FABRIC_ROOT}/model/topology/rank-partition.cc
+                              PROPERTIES COMPILE_DEFINITIONS AI_FABRIC_METIS)
+  if(NOT AI_FABRIC_METIS_INCLUDE_DIR IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    set_source_files_properties(${AI_FABRIC_ROOT}/model/topology/rank-partition.cc
+                                PROPERTIES INCLUDE_DIRECTORIES ${AI_FABRIC_METIS_INCLUDE_DIR})
+  endif()
+  target_link_libraries(ai-fabric PRIVATE ${AI_FABRIC_METIS_LIBRARY})
   message(STATUS "ai-fabric: MPI on, ns-3's mpi module from ${AI_FABRIC_MPI_PREFIX}")
 endif()
 # Public, so programs and tests including this module's headers log too.

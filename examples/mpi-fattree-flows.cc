@@ -57,7 +57,7 @@ main(int argc, char* argv[])
     cmd.AddValue("k", "fat-tree radix (even, 4..16)", k);
     cmd.AddValue("bytes", "bytes each host writes", bytes);
     cmd.AddValue("csv", "prefix of the per-rank CSVs (<csv>.rank<r>)", csv);
-    cmd.AddValue("partition", "rank partition method: group or block", method);
+    cmd.AddValue("partition", "rank partition method: group, block or graph", method);
     cmd.AddValue("engine",
                  "with --mpi: fabric (ns3::FabricDistributedSimulatorImpl: our engine, frames "
                  "batched per window and peer) or ns3 (ns3::DistributedSimulatorImpl)",

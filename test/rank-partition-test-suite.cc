@@ -12,14 +12,18 @@
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-remote-channel.h"
 #include "ns3/ib-vcrc-trailer.h"
+#include "ns3/leaf-spine-topology-helper.h"
+#include "ns3/rail-topology-helper.h"
 #include "ns3/rank-partition.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-remote-channel.h"
 #include "ns3/simulator.h"
+#include "ns3/topology-file-reader.h"
 #include "ns3/uinteger.h"
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +38,51 @@ FatTree4()
     Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
     h->SetAttribute("K", UintegerValue(4));
     return h->CreateTopology();
+}
+
+/// \return a k-ary fat-tree of servers of \p gpus GPUs each
+Ptr<TopologyGraph>
+FatTreeServers(uint32_t k, uint32_t gpus)
+{
+    Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
+    h->SetAttribute("K", UintegerValue(k));
+    h->SetAttribute("GpusPerServer", UintegerValue(gpus));
+    return h->CreateTopology()->GetGraph();
+}
+
+/// \return \p g written as a topology file (the HPCC-derived simulators' format) and
+/// read back: the same nodes and cables, no groups
+Ptr<TopologyGraph>
+AsFile(const TopologyGraph& g)
+{
+    std::ostringstream os;
+    os << g.GetNNodes() << " " << g.GetNSwitches() << " " << g.GetNLinks() << "\n";
+    for (uint32_t sw : g.GetSwitches())
+    {
+        os << sw << " ";
+    }
+    os << "\n";
+    for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+    {
+        const TopologyGraph::Link& link = g.GetLink(l);
+        os << link.a << " " << link.b << " " << link.rate.GetBitRate() << " "
+           << link.delay.GetNanoSeconds() << "ns 0\n";
+    }
+    std::istringstream in(os.str());
+    return TopologyFileReader::Parse(in, "test");
+}
+
+/// \return the number of cut cables of \p p on \p g whose delay is \p delay
+uint32_t
+CutWithDelay(const TopologyGraph& g, const std::vector<uint32_t>& p, Time delay)
+{
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+    {
+        const TopologyGraph::Link& link = g.GetLink(l);
+        n += p[link.a] != p[link.b] && link.delay == delay;
+    }
+    return n;
 }
 
 /// \return the message of the std::invalid_argument \p fn throws, or ""
@@ -110,7 +159,7 @@ class RankPartitionFatTreeTestCase : public TestCase
         std::string m = Thrown([&] { RankPartition::Partition(*g, 5, "group"); });
         NS_TEST_ASSERT_MSG_NE(m.find("5 ranks for 4 groups"), std::string::npos, m);
         m = Thrown([&] { RankPartition::Partition(*g, 2, "metis"); });
-        NS_TEST_ASSERT_MSG_NE(m.find("'metis' is unknown (allowed: group, block)"),
+        NS_TEST_ASSERT_MSG_NE(m.find("'metis' is unknown (allowed: group, block, graph)"),
                               std::string::npos,
                               m);
         m = Thrown([&] { RankPartition::Partition(*g, 0, "block"); });
@@ -118,6 +167,204 @@ class RankPartitionFatTreeTestCase : public TestCase
         // One process without MPI is rank 0 of 1.
         NS_TEST_ASSERT_MSG_EQ(RankPartition::GetLocalRank(), 0, "rank 0");
         NS_TEST_ASSERT_MSG_EQ(RankPartition::GetNRanks(), 1, "one rank");
+    }
+};
+
+/// "group" on GPU servers: a server's GPUs and scale-up crossbar (150 ns cables) on one
+/// rank, servers in equal blocks, the lookahead the 1 us fabric cable's.
+class RankPartitionServersTestCase : public TestCase
+{
+  public:
+    RankPartitionServersTestCase()
+        : TestCase("GPU servers whole: no scale-up cable cut, lookahead 1 us (fat-tree, "
+                   "leaf-spine, rail)")
+    {
+    }
+
+  private:
+    /// Servers whole and in equal contiguous blocks; no 150 ns cable cut.
+    void CheckServers(const TopologyGraph& g, const std::vector<uint32_t>& p, uint32_t ranks)
+    {
+        const TopologyGraph::Shape& sh = g.GetShape();
+        std::vector<uint32_t> servers(ranks, 0);
+        for (uint32_t s = 0; s < sh.servers; ++s)
+        {
+            const uint32_t rank = p[sh.firstScaleUpSwitch + s];
+            NS_TEST_ASSERT_MSG_EQ(rank, s * ranks / sh.servers, "server " << s << " in blocks");
+            servers[rank]++;
+            for (uint32_t j = 0; j < sh.gpusPerServer; ++j)
+            {
+                NS_TEST_ASSERT_MSG_EQ(p[g.GetHosts()[s * sh.gpusPerServer + j]],
+                                      rank,
+                                      "GPU " << j << " of server " << s << " with its crossbar");
+            }
+        }
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(servers[r], sh.servers / ranks, "servers on rank " << r);
+        }
+        NS_TEST_ASSERT_MSG_EQ(CutWithDelay(g, p, NanoSeconds(150)), 0, "no scale-up cable cut");
+    }
+
+    void DoRun() override
+    {
+        // k=8 fat-tree of 8-GPU servers: 128 GPUs, 16 servers (2 per pod), 80 fabric
+        // switches + 16 crossbars. Pods go with their servers, the 16 cores are spread;
+        // each core has one cable per pod, so (R-1)/R of its 8 cables are cut.
+        Ptr<TopologyGraph> g = FatTreeServers(8, 8);
+        NS_TEST_ASSERT_MSG_EQ(g->GetShape().servers, 16, "16 servers");
+        for (uint32_t ranks : {2U, 4U})
+        {
+            const std::vector<uint32_t> p = RankPartition::Partition(*g, ranks, "group");
+            CheckServers(*g, p, ranks);
+            const RankPartition::Stats s = RankPartition::GetStats(*g, p);
+            NS_TEST_ASSERT_MSG_EQ(s.cutCables, 16 * 8 * (ranks - 1) / ranks, ranks << " ranks");
+            NS_TEST_ASSERT_MSG_EQ(s.minCutDelayTicks,
+                                  MicroSeconds(1).GetTimeStep(),
+                                  "the fabric cable's 1 us is the lookahead");
+            for (uint32_t r = 0; r < ranks; ++r)
+            {
+                NS_TEST_ASSERT_MSG_EQ(s.nodes[r], (128 + 96) / ranks, "nodes on rank " << r);
+                NS_TEST_ASSERT_MSG_EQ(s.hosts[r], 128 / ranks, "GPUs on rank " << r);
+            }
+            // Same arguments, same partition.
+            NS_TEST_ASSERT_MSG_EQ((RankPartition::Partition(*g, ranks, "group") == p),
+                                  true,
+                                  "deterministic");
+            // "block" on the same graph cuts servers (the crossbars are the last nodes,
+            // away from their GPUs): the 150 ns scale-up cable becomes the lookahead.
+            const std::vector<uint32_t> b = RankPartition::Partition(*g, ranks, "block");
+            NS_TEST_ASSERT_MSG_GT(CutWithDelay(*g, b, NanoSeconds(150)), 0, "block cuts servers");
+            NS_TEST_ASSERT_MSG_EQ(RankPartition::GetStats(*g, b).minCutDelayTicks,
+                                  NanoSeconds(150).GetTimeStep(),
+                                  "block's lookahead");
+        }
+        // k=4 of 8-GPU servers: a server spans two pods (4 hosts each); 2 servers.
+        Ptr<TopologyGraph> g4 = FatTreeServers(4, 8);
+        const std::vector<uint32_t> p4 = RankPartition::Partition(*g4, 2, "group");
+        CheckServers(*g4, p4, 2);
+        const RankPartition::Stats s4 = RankPartition::GetStats(*g4, p4);
+        NS_TEST_ASSERT_MSG_EQ(s4.cutCables, 8, "4 cores x 2 cables to the other half");
+        NS_TEST_ASSERT_MSG_EQ(s4.minCutDelayTicks, MicroSeconds(1).GetTimeStep(), "1 us");
+        std::string m = Thrown([&] { RankPartition::Partition(*g4, 4, "group"); });
+        NS_TEST_ASSERT_MSG_NE(m.find("4 ranks for 2 servers"), std::string::npos, m);
+
+        // Leaf-spine, 4 leaves of 4 GPUs, 2 spines, 2 servers of 8 GPUs: each server's
+        // leaves with it, the spines one per rank: 4 leaf-spine cables cut.
+        Ptr<LeafSpineTopologyHelper> ls = CreateObject<LeafSpineTopologyHelper>();
+        ls->SetAttribute("GpusPerServer", UintegerValue(8));
+        Ptr<TopologyGraph> gl = ls->CreateTopology()->GetGraph();
+        const std::vector<uint32_t> pl = RankPartition::Partition(*gl, 2, "group");
+        CheckServers(*gl, pl, 2);
+        const RankPartition::Stats sl = RankPartition::GetStats(*gl, pl);
+        NS_TEST_ASSERT_MSG_EQ(sl.cutCables, 4, "4 leaves x 1 spine on the other rank");
+        NS_TEST_ASSERT_MSG_EQ(sl.nodes[0], 12, "8 GPUs, 1 crossbar, 2 leaves, 1 spine");
+        NS_TEST_ASSERT_MSG_EQ(sl.minCutDelayTicks, MicroSeconds(1).GetTimeStep(), "1 us");
+
+        // Rail-optimized, 4 servers of 8 GPUs, 8 rail leaves, 2 spines: the leaves join
+        // every server, so they are spread (4 per rank) as the spines (1 per rank); cut:
+        // each crossbar's 4 NIC cables to the other rank's rails (16) and half the 16
+        // leaf-spine cables (8).
+        Ptr<RailTopologyHelper> rail = CreateObject<RailTopologyHelper>();
+        rail->SetAttribute("GpusPerServer", UintegerValue(8));
+        rail->SetAttribute("Spines", UintegerValue(2));
+        Ptr<TopologyGraph> gr = rail->CreateTopology()->GetGraph();
+        const std::vector<uint32_t> pr = RankPartition::Partition(*gr, 2, "group");
+        CheckServers(*gr, pr, 2);
+        const RankPartition::Stats sr = RankPartition::GetStats(*gr, pr);
+        NS_TEST_ASSERT_MSG_EQ(sr.cutCables, 24, "16 NIC cables + 8 leaf-spine cables");
+        NS_TEST_ASSERT_MSG_EQ(sr.nodes[0], 16 + 2 + 4 + 1, "GPUs, crossbars, leaves, spine");
+        NS_TEST_ASSERT_MSG_EQ(sr.minCutDelayTicks, MicroSeconds(1).GetTimeStep(), "1 us");
+        NS_TEST_ASSERT_MSG_EQ(RankPartition::Describe(*g, "group"),
+                              "servers (GPUs and scale-up crossbar) whole in contiguous blocks, "
+                              "pods with the rank of most of their GPUs, cores spread by index",
+                              "the runner's line");
+    }
+};
+
+/// "graph" (and "group" on a topology file): METIS on the switches, hosts with theirs.
+class RankPartitionGraphTestCase : public TestCase
+{
+  public:
+    RankPartitionGraphTestCase()
+        : TestCase("topology file: balanced METIS partition, hosts with their switch, fewer "
+                   "cables cut than block, deterministic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A k=8 fat-tree as a file (no pods): 128 hosts (node ids 0-127), 80 switches,
+        // 384 cables; and a k=4 one, 36 nodes, 48 cables.
+        for (const uint32_t k : {4U, 8U})
+        {
+            Ptr<TopologyGraph> g = AsFile(*FatTreeServers(k, 1));
+            NS_TEST_ASSERT_MSG_EQ(g->GetShape().type, "file", "read as a file");
+            if (!RankPartition::HasGraphPartitioner())
+            {
+                const std::string m = Thrown([&] { RankPartition::Partition(*g, 2, "graph"); });
+                NS_TEST_ASSERT_MSG_NE(m.find("'graph' needs METIS"), std::string::npos, m);
+                NS_TEST_ASSERT_MSG_EQ(RankPartition::Partition(*g, 1, "graph").size(),
+                                      g->GetNNodes(),
+                                      "one rank needs no partitioner");
+                continue;
+            }
+            for (const uint32_t ranks : {2U, 4U})
+            {
+                const std::vector<uint32_t> p = RankPartition::Partition(*g, ranks, "graph");
+                NS_TEST_ASSERT_MSG_EQ((RankPartition::Partition(*g, ranks, "graph") == p),
+                                      true,
+                                      "the same partition twice (METIS's fixed seed)");
+                NS_TEST_ASSERT_MSG_EQ((RankPartition::Partition(*g, ranks, "group") == p),
+                                      true,
+                                      "a file's 'group' is 'graph'");
+                for (uint32_t host : g->GetHosts())
+                {
+                    NS_TEST_ASSERT_MSG_EQ(p[host],
+                                          p[g->GetPorts(host)[0].peer],
+                                          "host node " << host << " with its switch");
+                }
+                const RankPartition::Stats s = RankPartition::GetStats(*g, p);
+                const RankPartition::Stats b =
+                    RankPartition::GetStats(*g, RankPartition::Partition(*g, ranks, "block"));
+                // Balance: METIS's 3% imbalance on the units (a switch and its hosts),
+                // which are up to 1 + k/2 nodes: every rank within 10% of the mean.
+                const uint32_t mean = g->GetNNodes() / ranks;
+                for (uint32_t r = 0; r < ranks; ++r)
+                {
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(s.nodes[r] * 10, mean * 9, "rank " << r);
+                    NS_TEST_ASSERT_MSG_LT_OR_EQ(s.nodes[r] * 10, mean * 11, "rank " << r);
+                }
+                NS_TEST_ASSERT_MSG_LT(s.cutCables, b.cutCables, "k=" << k << ", " << ranks);
+            }
+        }
+        // Short cables are cut last: a ring of 8 switches, one host each, whose cables
+        // alternate 1 us and 100 ns; 2 ranks cut 2 cables, both 1 us.
+        if (RankPartition::HasGraphPartitioner())
+        {
+            Ptr<TopologyGraph> ring = Create<TopologyGraph>();
+            for (uint32_t i = 0; i < 8; ++i)
+            {
+                ring->AddSwitch();
+            }
+            for (uint32_t i = 0; i < 8; ++i)
+            {
+                const uint32_t h = ring->AddHost();
+                ring->AddLink(h, i, DataRate("100Gbps"), MicroSeconds(1));
+                ring->AddLink(i,
+                              (i + 1) % 8,
+                              DataRate("100Gbps"),
+                              i % 2 ? MicroSeconds(1) : NanoSeconds(100));
+            }
+            const RankPartition::Stats s =
+                RankPartition::GetStats(*ring, RankPartition::Partition(*ring, 2, "graph"));
+            NS_TEST_ASSERT_MSG_EQ(s.cutCables, 2, "a ring cut in two places");
+            NS_TEST_ASSERT_MSG_EQ(s.minCutDelayTicks,
+                                  MicroSeconds(1).GetTimeStep(),
+                                  "no 100 ns cable cut");
+            NS_TEST_ASSERT_MSG_EQ(s.nodes[0], 8, "4 switches and their 4 hosts");
+        }
     }
 };
 
@@ -222,6 +469,8 @@ class RankPartitionTestSuite : public TestSuite
         : TestSuite("ai-fabric-rank-partition", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new RankPartitionFatTreeTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RankPartitionServersTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new RankPartitionGraphTestCase, AI_FABRIC_QUICK);
         AddTestCase(new RankPartitionHelperTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbFlowControlPacketTestCase, AI_FABRIC_QUICK);
     }

@@ -1320,9 +1320,12 @@ BuildKnobs()
                      "(doc/distributed.md)",
                      &C::mpi));
     k.push_back(Choice("mpi-partition",
-                       "how --mpi splits the fabric over the ranks: group (pods / DragonFly "
-                       "groups in blocks, the top tier spread; cuts only long cables) or block "
-                       "(node ids in contiguous blocks) (RankPartition, doc/distributed.md)",
+                       "how --mpi splits the fabric over the ranks: group (the topology's "
+                       "structure: GPU servers whole, pods / leaves / torus slabs / DragonFly "
+                       "groups in blocks, the top tier spread; cuts no scale-up cable; a "
+                       "topology file: graph), block (node ids in contiguous blocks) or graph "
+                       "(METIS: balanced, fewest cables cut, short ones last; MPI builds) "
+                       "(RankPartition, doc/distributed.md)",
                        &C::mpiPartition,
                        RankPartition::GetMethods()));
     k.push_back(Unsigned("priority",

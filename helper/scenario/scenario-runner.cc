@@ -1479,6 +1479,8 @@ ScenarioRunner::PartitionRanks()
               << (st.minCutDelayTicks < 0 ? std::string("none (no cable cut)")
                                           : FormatTime(Time(st.minCutDelayTicks)))
               << "\n";
+    std::cout << "  " << m_config.mpiPartition << ": "
+              << RankPartition::Describe(*m_graph, m_config.mpiPartition) << "\n";
     for (uint32_t r = 0; r < m_ranks; ++r)
     {
         std::cout << "  rank " << r << ": " << st.nodes[r] << " nodes (" << st.hosts[r]
@@ -1575,6 +1577,7 @@ ScenarioRunner::MpiJson(double wallSeconds) const
     }
     return {{"ranks", m_ranks},
             {"partition", m_config.mpiPartition},
+            {"partition_detail", RankPartition::Describe(*m_graph, m_config.mpiPartition)},
             {"engine", RankCoordinator::GetEngineTypeName()},
             {"cut_cables", st.cutCables},
             {"lookahead_ns",

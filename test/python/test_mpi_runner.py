@@ -92,7 +92,7 @@ def _assert_same_rows(one, two, names):
 def test_flag_errors(ai_fabric_sim, tmp_path):
     cases = [
         (["--mpi-partition=block"], "--mpi-partition=block applies only to a run across ranks"),
-        (["--mpi-partition=ring"], "'ring' is not one of group, block"),
+        (["--mpi-partition=ring"], "'ring' is not one of group, block, graph"),
         (["--mpi"], "--mpi=1: "),
     ]
     for flags, message in cases:
@@ -135,6 +135,27 @@ def test_two_ranks_equal_one_process_rocev2(mpi_sim, tmp_path):
     assert (m["ranks"], m["partition"], m["cut_cables"], m["lookahead_ns"]) == (2, "group", 8, 1000)
     assert [(r["nodes"], r["hosts"], r["cut_cables"]) for r in m["per_rank"]] == [(18, 8, 8)] * 2
     assert sum(r["events"] for r in m["per_rank"]) == s2["events"]
+
+
+def test_two_ranks_gpu_servers(mpi_sim, tmp_path):
+    # A k=4 fat-tree of two 8-GPU servers: --mpi-partition=group keeps each server (its
+    # GPUs and scale-up crossbar, 150 ns cables) whole on one rank, its pods with it and
+    # the cores spread, so only aggregation-core cables (1 us) are cut.
+    flags = ["--topology=fattree", "--k=4", "--gpus-per-server=8", "--workload=permutation",
+             "--bytes=64KiB"]
+    one, two, stdout = _one_and_two(mpi_sim, tmp_path, flags)
+    assert "partition group, 8 cables cut, lookahead 1us" in stdout, stdout
+    assert "group: servers (GPUs and scale-up crossbar) whole in contiguous blocks" in stdout
+    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "drops.csv", "topology.csv"])
+    _, fct = _rows(two / "fct.csv")
+    assert len(fct) == 16
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    assert s1["fct"] == s2["fct"] and s1["sim_time_s"] == s2["sim_time_s"]
+    m = s2["mpi"]
+    assert (m["cut_cables"], m["lookahead_ns"]) == (8, 1000)
+    # 8 GPUs, their crossbar, 2 pods' 8 switches and 2 of the 4 cores per rank
+    assert [(r["nodes"], r["hosts"], r["cut_cables"]) for r in m["per_rank"]] == [(19, 8, 8)] * 2
 
 
 def test_two_ranks_background(mpi_sim, tmp_path):
