@@ -46,8 +46,11 @@ namespace ns3
  * ExpectConnection made every connection of the operation; Send posts without a receive
  * (RdmaFabric::PostPrematched). RC delivers a connection's messages in order, so this
  * holds as long as each channel and ordered pair sends in tag order, which Send checks
- * (it aborts naming both tags otherwise). Every MPI rank can so post the same receives
- * and take the same ids at the start although only the sender's rank sees a post.
+ * (it aborts naming both tags otherwise). Every MPI rank so makes the same connections
+ * in the same order (queue pair numbers agree) and takes the same ids at the start, and
+ * posts the receives of the transfers it holds (CollectiveAlgorithm::Setup with local
+ * ranks: those with a host of its own at either end), although only the sender's rank
+ * sees a post.
  *
  * Zero-byte messages (a schedule unit may be empty when S is tiny) travel as a
  * 1-byte WRITE: RDMA needs a work request to tell the receiver that the sender
