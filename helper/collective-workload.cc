@@ -197,6 +197,12 @@ CollectiveWorkload::GetNTransfers() const
 }
 
 uint64_t
+CollectiveWorkload::GetHeldTransfers() const
+{
+    return m_app ? m_app->GetAlgorithm(0)->GetNHeldTransfers() : 0;
+}
+
+uint64_t
 CollectiveWorkload::GetCompletedTransfers() const
 {
     return m_app ? m_app->GetAlgorithm(0)->GetCompletedTransfers() : 0;

@@ -72,6 +72,9 @@ class CollectiveWorkload : public Object
 
     /// Transfers of one iteration (CollectiveAlgorithm::GetNTransfers).
     uint64_t GetNTransfers() const;
+    /// Across MPI ranks: transfers of one iteration this rank holds (those whose source
+    /// or destination is one of its hosts; CollectiveAlgorithm::GetNHeldTransfers).
+    uint64_t GetHeldTransfers() const;
     /// Across MPI ranks: transfers this rank completed (delivered to its hosts).
     uint64_t GetCompletedTransfers() const;
     /// When the last of them completed (-1 ps if none did).

@@ -24,6 +24,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -1040,6 +1041,222 @@ class BadInputTest : public TestCase
     }
 };
 
+/**
+ * A transport split between two simulated "processes" as across MPI ranks: each side
+ * sends only from its own ranks (IsLocal); a message is delivered alpha + bytes / rate
+ * after its post to the algorithm of the side that owns its destination, and its
+ * sender's completion comes one alpha later to the sender's side. Each side counts the
+ * connections and receives expected of it and records the delivery time of each
+ * transfer (by the graph's index, the tag's low 32 bits).
+ */
+class SplitTransport : public CollectiveTransport
+{
+  public:
+    SplitTransport(std::vector<bool> local, std::map<uint32_t, int64_t>* delivered)
+        : m_local(std::move(local)),
+          m_delivered(delivered)
+    {
+    }
+
+    uint32_t GetNRanks() const override
+    {
+        return static_cast<uint32_t>(m_local.size());
+    }
+
+    bool IsLocal(uint32_t rank) const override
+    {
+        return m_local[rank];
+    }
+
+    bool NeedsTransferOrder() const override
+    {
+        return true;
+    }
+
+    void ExpectConnection(uint32_t, uint32_t, uint32_t) override
+    {
+        m_connections++;
+    }
+
+    void Expect(uint32_t, uint32_t, uint64_t, uint32_t) override
+    {
+        m_expects++;
+    }
+
+    void Send(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag, uint32_t) override
+    {
+        NS_ABORT_MSG_IF(!m_local[src], "a side posted for another side's rank " << src);
+        m_posts++;
+        const Time alpha = NanoSeconds(500);
+        const Time delay = alpha + NanoSeconds(bytes / 10); // 80 Gb/s
+        Ptr<CollectiveAlgorithm> rx = m_local[dst] ? m_alg : m_peer->m_alg;
+        std::map<uint32_t, int64_t>* log = m_delivered;
+        const uint32_t index = static_cast<uint32_t>(tag & 0xffffffffULL);
+        ScheduleLambda(delay, [rx, log, index]() {
+            (*log)[index] = Simulator::Now().GetNanoSeconds();
+            rx->HandleDelivered(index);
+        });
+        Ptr<CollectiveAlgorithm> tx = m_alg;
+        ScheduleLambda(delay + alpha, [tx, index]() { tx->HandleSent(index); });
+    }
+
+    std::vector<bool> m_local;
+    std::map<uint32_t, int64_t>* m_delivered;
+    Ptr<CollectiveAlgorithm> m_alg;  //!< this side's algorithm
+    SplitTransport* m_peer{nullptr}; //!< the other side
+    uint32_t m_connections{0};
+    uint32_t m_expects{0};
+    uint32_t m_posts{0};
+};
+
+/**
+ * Setup with local ranks (a run across MPI ranks) holds only the transfers whose source
+ * or destination is local, under the whole graph's indices; two such halves over a
+ * split transport deliver every transfer at the time one process does.
+ */
+class HeldTransfersTest : public TestCase
+{
+  public:
+    HeldTransfersTest()
+        : TestCase("a process holds only its ranks' transfers; two halves run as one process")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 12;
+        const std::vector<std::pair<CollectiveOp, std::string>> algorithms = {
+            {CollectiveOp::ALLREDUCE, "ring"},
+            {CollectiveOp::ALLREDUCE, "tree"},
+            {CollectiveOp::ALLREDUCE, "hd"},
+            {CollectiveOp::ALLREDUCE, "2d"},
+            {CollectiveOp::ALLREDUCE, "hierring"},
+            {CollectiveOp::REDUCE_SCATTER, "ring"},
+            {CollectiveOp::ALL_GATHER, "ring"}};
+        // ranks 0..5 on one side (a block, as the runner's partition), or the even ranks
+        for (bool block : {true, false})
+        {
+            std::vector<bool> mine(n);
+            std::vector<bool> theirs(n);
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                mine[r] = block ? r < n / 2 : r % 2 == 0;
+                theirs[r] = !mine[r];
+            }
+            for (const auto& [op, name] : algorithms)
+            {
+                auto make = [op = op, name = name]() {
+                    Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
+                    a->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
+                    a->SetAttribute("ChunkBytes", UintegerValue(256 * 1024));
+                    return a;
+                };
+                const uint64_t bytes = n * 1024 * 1024;
+                Ptr<CollectiveAlgorithm> whole = make();
+                whole->Setup(Communicator::AllHosts(n), bytes);
+                Ptr<CollectiveAlgorithm> a = make();
+                a->Setup(Communicator::AllHosts(n), bytes, mine);
+                Ptr<CollectiveAlgorithm> b = make();
+                b->Setup(Communicator::AllHosts(n), bytes, theirs);
+                const uint32_t nt = whole->GetNTransfers();
+                NS_TEST_ASSERT_MSG_EQ(a->GetNTransfers(), nt, name << ": the whole graph's count");
+                uint32_t heldA = 0;
+                uint32_t heldB = 0;
+                uint32_t cross = 0;
+                for (uint32_t i = 0; i < nt; ++i)
+                {
+                    const CollectiveTransfer& t = whole->GetTransfer(i);
+                    const bool inA = mine[t.src] || mine[t.dst];
+                    const bool inB = theirs[t.src] || theirs[t.dst];
+                    heldA += inA;
+                    heldB += inB;
+                    cross += inA && inB;
+                    NS_TEST_ASSERT_MSG_EQ(a->IsHeld(i), inA, name << " transfer " << i);
+                    NS_TEST_ASSERT_MSG_EQ(b->IsHeld(i), inB, name << " transfer " << i);
+                    const CollectiveTransfer& h = (inA ? a : b)->GetTransfer(i);
+                    NS_TEST_ASSERT_MSG_EQ((h.src == t.src && h.dst == t.dst &&
+                                           h.unitBegin == t.unitBegin && h.bytes == t.bytes &&
+                                           h.channel == t.channel && h.reduce == t.reduce),
+                                          true,
+                                          name << " transfer " << i << " held as in the graph");
+                }
+                NS_TEST_ASSERT_MSG_EQ(a->GetNHeldTransfers(), heldA, name);
+                NS_TEST_ASSERT_MSG_EQ(b->GetNHeldTransfers(), heldB, name);
+                // each side holds its own transfers and the ones crossing, not the other's
+                NS_TEST_ASSERT_MSG_EQ(heldA + heldB, nt + cross, name);
+                if (!block)
+                {
+                    // the ring and its relatives: every transfer has an even end
+                    NS_TEST_ASSERT_MSG_GT(heldA + heldB, nt, name);
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_LT(heldA, nt, name << ": holds another side's");
+                    NS_TEST_ASSERT_MSG_LT(heldB, nt, name << ": holds another side's");
+                }
+                bool threw = !block; // (nothing to refuse when a side holds everything)
+                for (uint32_t i = 0; i < nt && !threw; ++i)
+                {
+                    if (!a->IsHeld(i))
+                    {
+                        try
+                        {
+                            a->GetTransfer(i);
+                        }
+                        catch (const std::out_of_range&)
+                        {
+                            threw = true;
+                        }
+                    }
+                }
+                NS_TEST_ASSERT_MSG_EQ(threw, true, name << ": a transfer not held is refused");
+
+                // one process, then the two halves: every delivery at the same time
+                std::map<uint32_t, int64_t> one;
+                std::map<uint32_t, int64_t> two;
+                auto all = CreateObject<SplitTransport>(std::vector<bool>(n, true), &one);
+                all->m_alg = whole;
+                all->m_peer = PeekPointer(all);
+                whole->Start(all, 0, Callback<void, uint64_t>());
+                Simulator::Run();
+                Simulator::Destroy();
+                auto sa = CreateObject<SplitTransport>(mine, &two);
+                auto sb = CreateObject<SplitTransport>(theirs, &two);
+                sa->m_alg = a;
+                sb->m_alg = b;
+                sa->m_peer = PeekPointer(sb);
+                sb->m_peer = PeekPointer(sa);
+                a->Start(sa, 0, Callback<void, uint64_t>());
+                b->Start(sb, 0, Callback<void, uint64_t>());
+                Simulator::Run();
+                Simulator::Destroy();
+                NS_TEST_ASSERT_MSG_EQ(one.size(), nt, name << ": one process delivers all");
+                NS_TEST_ASSERT_MSG_EQ((one == two), true, name << ": deliveries as in one process");
+                NS_TEST_ASSERT_MSG_EQ(a->GetCompletedTransfers() + b->GetCompletedTransfers(),
+                                      nt,
+                                      name << ": each transfer completes on one side");
+                // every connection of the graph on both sides; receives only of the held
+                NS_TEST_ASSERT_MSG_EQ(sa->m_connections, all->m_connections, name);
+                NS_TEST_ASSERT_MSG_EQ(sb->m_connections, all->m_connections, name);
+                NS_TEST_ASSERT_MSG_EQ(sa->m_expects, heldA, name);
+                NS_TEST_ASSERT_MSG_EQ(sb->m_expects, heldB, name);
+                NS_TEST_ASSERT_MSG_EQ(sa->m_posts + sb->m_posts, nt, name);
+                NS_TEST_ASSERT_MSG_EQ(all->m_expects, nt, name);
+                // (the halves never see the operation end: break the reference cycles)
+                for (const Ptr<SplitTransport>& t : {all, sa, sb})
+                {
+                    t->m_alg = nullptr;
+                }
+                for (const Ptr<CollectiveAlgorithm>& alg : {whole, a, b})
+                {
+                    alg->Dispose();
+                }
+            }
+        }
+    }
+};
+
 /// The suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -1062,6 +1279,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);
         AddTestCase(new RankLocalityTest, AI_FABRIC_QUICK);
+        AddTestCase(new HeldTransfersTest, AI_FABRIC_QUICK);
     }
 };
 

@@ -1564,6 +1564,9 @@ ScenarioRunner::MpiJson(double wallSeconds) const
     const std::vector<double> walls = RankCoordinator::Gather(wallSeconds);
     const std::vector<double> events =
         RankCoordinator::Gather(static_cast<double>(Simulator::GetEventCount()));
+    const std::vector<double> rss = RankCoordinator::Gather(static_cast<double>(PeakRssBytes()));
+    const std::vector<double> held = RankCoordinator::Gather(
+        m_collective ? static_cast<double>(m_collective->GetHeldTransfers()) : 0.0);
     const RankPartition::Stats& st = m_partitionStats;
     nlohmann::json perRank = nlohmann::json::array();
     for (uint32_t r = 0; r < m_ranks; ++r)
@@ -1573,7 +1576,13 @@ ScenarioRunner::MpiJson(double wallSeconds) const
                            {"hosts", st.hosts[r]},
                            {"cut_cables", st.remoteCables[r]},
                            {"events", static_cast<uint64_t>(events[r])},
-                           {"wall_s", walls[r]}});
+                           {"wall_s", walls[r]},
+                           {"peak_rss_bytes", static_cast<uint64_t>(rss[r])}});
+        if (m_collective)
+        {
+            // the collective's transfers whose source or destination is on this rank
+            perRank.back()["collective_transfers"] = static_cast<uint64_t>(held[r]);
+        }
     }
     return {{"ranks", m_ranks},
             {"partition", m_config.mpiPartition},

@@ -109,7 +109,35 @@ CollectiveAlgorithm::Create(CollectiveOp op, const std::string& name)
 void
 CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
 {
-    NS_LOG_FUNCTION(this << comm.GetSize() << bytes);
+    Build(comm, bytes, {});
+}
+
+void
+CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local)
+{
+    if (local.size() != comm.GetSize())
+    {
+        throw std::invalid_argument("CollectiveAlgorithm::Setup: " + std::to_string(local.size()) +
+                                    " local flags for a communicator of " +
+                                    std::to_string(comm.GetSize()) + " ranks");
+    }
+    if (std::all_of(local.begin(), local.end(), [](bool l) { return l; }))
+    {
+        Build(comm, bytes, {});
+        return;
+    }
+    Build(comm, bytes, local);
+    if (!m_depsAtSource)
+    {
+        // a local source may wait for a transfer no local host sends or receives
+        Build(comm, bytes, {});
+    }
+}
+
+void
+CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local)
+{
+    NS_LOG_FUNCTION(this << comm.GetSize() << bytes << local.size());
     if (m_running)
     {
         throw std::logic_error("CollectiveAlgorithm::Setup while an operation is running");
@@ -122,9 +150,20 @@ CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
     m_comm = comm;
     m_bytes = bytes;
     m_transfers.clear();
-    m_dependents.clear();
+    m_nTransfers = 0;
+    m_filter = !local.empty();
+    m_local.assign(local.begin(), local.end());
+    m_heldIndex.clear();
+    m_heldBits.clear();
+    m_heldBefore.clear();
+    m_depBegin.clear();
+    m_depList.clear();
+    m_buildEdges.clear();
+    m_buildDst.clear();
     m_slotOf.clear();
+    m_slotPeers.clear();
     m_nSlots = 0;
+    m_depsAtSource = true;
     m_nUnits = 0;
     m_channelUnits = 0;
     m_nChannels = std::max<uint32_t>(1, m_channels);
@@ -145,21 +184,56 @@ CollectiveAlgorithm::Setup(const Communicator& comm, uint64_t bytes)
     }
     m_buildChannel = 0;
     m_unitOffset = 0;
-    m_slotOf.clear();
+    std::unordered_map<uint64_t, uint32_t>().swap(m_slotOf);
+    std::vector<uint32_t>().swap(m_buildDst);
     m_slotSeq.assign(m_nSlots, std::vector<uint32_t>());
     for (uint32_t i = 0; i < m_transfers.size(); ++i)
     {
         m_slotSeq[m_transfers[i].slot].push_back(i);
     }
-    m_depsAtSource = true;
-    for (uint32_t d = 0; d < m_dependents.size(); ++d)
+    // the dependents, grouped by dependency in the order they were added (a stable
+    // counting sort of the edges)
+    const uint32_t held = static_cast<uint32_t>(m_transfers.size());
+    m_depBegin.assign(held + 1, 0);
+    for (const auto& [dep, dependent] : m_buildEdges)
     {
-        for (uint32_t t : m_dependents[d])
-        {
-            m_depsAtSource = m_depsAtSource && m_transfers[d].dst == m_transfers[t].src;
-        }
+        m_depBegin[dep + 1]++;
     }
+    for (uint32_t i = 0; i < held; ++i)
+    {
+        m_depBegin[i + 1] += m_depBegin[i];
+    }
+    m_depList.resize(m_buildEdges.size());
+    std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
+    for (const auto& [dep, dependent] : m_buildEdges)
+    {
+        m_depList[fill[dep]++] = dependent;
+    }
+    std::vector<std::pair<uint32_t, uint32_t>>().swap(m_buildEdges);
+    m_transfers.shrink_to_fit();
+    m_heldIndex.shrink_to_fit();
     m_setup = true;
+}
+
+uint32_t
+CollectiveAlgorithm::LocalIndex(uint32_t global) const
+{
+    if (!m_filter)
+    {
+        return global < m_transfers.size() ? global : NOT_HELD;
+    }
+    const uint32_t word = global / 64;
+    if (word >= m_heldBits.size())
+    {
+        return NOT_HELD;
+    }
+    const uint64_t bit = 1ULL << (global % 64);
+    if (!(m_heldBits[word] & bit))
+    {
+        return NOT_HELD;
+    }
+    return m_heldBefore[word] +
+           static_cast<uint32_t>(__builtin_popcountll(m_heldBits[word] & (bit - 1)));
 }
 
 bool
@@ -281,9 +355,39 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
     NS_ASSERT(unitBegin < unitEnd && unitEnd <= m_channelUnits);
     unitBegin += m_unitOffset;
     unitEnd += m_unitOffset;
-    if (m_transfers.size() >= 0xffffffffu)
+    if (m_nTransfers >= 0xffffffffu)
     {
         throw std::invalid_argument("collective schedule exceeds 2^32 transfers");
+    }
+    uint64_t n = m_comm.GetSize();
+    uint64_t key = (m_buildChannel * n + src) * n + dst;
+    auto it = m_slotOf.find(key);
+    if (it == m_slotOf.end())
+    {
+        it = m_slotOf.emplace(key, m_nSlots++).first;
+        m_slotPeers.push_back({src, dst, m_buildChannel});
+    }
+    const uint32_t index = m_nTransfers++;
+    for (uint32_t d : deps)
+    {
+        NS_ASSERT(d < index);
+        const uint32_t depDst = m_filter ? m_buildDst[d] : m_transfers[d].dst;
+        m_depsAtSource = m_depsAtSource && depDst == src;
+    }
+    if (m_filter)
+    {
+        m_buildDst.push_back(dst);
+        if (index % 64 == 0)
+        {
+            m_heldBits.push_back(0);
+            m_heldBefore.push_back(static_cast<uint32_t>(m_transfers.size()));
+        }
+        if (!m_local[src] && !m_local[dst])
+        {
+            return index; // neither host is simulated here
+        }
+        m_heldBits.back() |= 1ULL << (index % 64);
+        m_heldIndex.push_back(index);
     }
     CollectiveTransfer t;
     t.src = src;
@@ -293,23 +397,19 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
     t.bytes = GetUnitBytes(unitBegin, unitEnd);
     t.reduce = reduce;
     t.channel = m_buildChannel;
-    uint64_t n = m_comm.GetSize();
-    uint64_t key = (m_buildChannel * n + src) * n + dst;
-    auto it = m_slotOf.find(key);
-    if (it == m_slotOf.end())
-    {
-        it = m_slotOf.emplace(key, m_nSlots++).first;
-    }
     t.slot = it->second;
-    uint32_t index = static_cast<uint32_t>(m_transfers.size());
-    t.nDeps = static_cast<uint32_t>(deps.size());
-    m_transfers.push_back(t);
-    m_dependents.emplace_back();
+    const uint32_t local = static_cast<uint32_t>(m_transfers.size());
+    t.nDeps = 0;
     for (uint32_t d : deps)
     {
-        NS_ASSERT(d < index);
-        m_dependents[d].push_back(index);
+        const uint32_t ld = m_filter ? LocalIndex(d) : d;
+        if (ld != NOT_HELD)
+        {
+            m_buildEdges.emplace_back(ld, local);
+            t.nDeps++;
+        }
     }
+    m_transfers.push_back(t);
     return index;
 }
 
@@ -412,15 +512,23 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
         }
         m_snapshots.assign(nt, std::vector<uint64_t>());
     }
-    // Every transfer of the run, in index order: a transport that matches receives in
-    // advance posts them now (every process alike), before the first Send.
-    transport->BeginOperation(tagBase, static_cast<uint32_t>(nt));
+    // Every connection of the run, in the order of its first transfer (every process
+    // alike), then each held transfer in index order: a transport that matches receives
+    // in advance makes the connections and posts the receives now, before the first Send.
+    transport->BeginOperation(tagBase, m_nTransfers);
+    for (const SlotPeers& p : m_slotPeers)
+    {
+        transport->ExpectConnection(m_comm.GetHost(p.src), m_comm.GetHost(p.dst), p.channel);
+    }
     for (uint32_t i = 0; i < nt; ++i)
     {
         const CollectiveTransfer& t = m_transfers[i];
-        transport->Expect(m_comm.GetHost(t.src), m_comm.GetHost(t.dst), tagBase | i, t.channel);
+        transport->Expect(m_comm.GetHost(t.src),
+                          m_comm.GetHost(t.dst),
+                          tagBase | GlobalIndex(i),
+                          t.channel);
     }
-    if (nt == 0)
+    if (m_nTransfers == 0)
     {
         // one rank: nothing to exchange, done now (asynchronously, like any completion)
         Simulator::ScheduleNow(&CollectiveAlgorithm::Complete, this, 0xffffffffu);
@@ -517,15 +625,16 @@ CollectiveAlgorithm::Post(uint32_t index)
     m_transport->Send(m_comm.GetHost(t.src),
                       m_comm.GetHost(t.dst),
                       t.bytes,
-                      m_tagBase | index,
+                      m_tagBase | GlobalIndex(index),
                       t.channel);
 }
 
 void
-CollectiveAlgorithm::HandleDelivered(uint32_t index)
+CollectiveAlgorithm::HandleDelivered(uint32_t global)
 {
-    NS_ABORT_MSG_IF(!m_running || index >= m_transfers.size(),
-                    "delivery of unknown collective transfer " << index);
+    const uint32_t index = LocalIndex(global);
+    NS_ABORT_MSG_IF(!m_running || index == NOT_HELD,
+                    "delivery of unknown collective transfer " << global);
     const CollectiveTransfer& t = m_transfers[index];
     if (m_track)
     {
@@ -550,10 +659,11 @@ CollectiveAlgorithm::HandleDelivered(uint32_t index)
 }
 
 void
-CollectiveAlgorithm::HandleSent(uint32_t index)
+CollectiveAlgorithm::HandleSent(uint32_t global)
 {
-    NS_ABORT_MSG_IF(index >= m_transfers.size() || m_unacked == 0,
-                    "sender completion of unknown collective transfer " << index);
+    const uint32_t index = LocalIndex(global);
+    NS_ABORT_MSG_IF(index == NOT_HELD || m_unacked == 0,
+                    "sender completion of unknown collective transfer " << global);
     m_unacked--;
     if (!m_running)
     {
@@ -580,8 +690,9 @@ CollectiveAlgorithm::Complete(uint32_t index)
     if (index != 0xffffffffu)
     {
         m_lastCompletion = Simulator::Now();
-        for (uint32_t d : m_dependents[index])
+        for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
         {
+            const uint32_t d = m_depList[k];
             if (--m_pendingDeps[d] == 0)
             {
                 MakeReady(d);
@@ -589,7 +700,7 @@ CollectiveAlgorithm::Complete(uint32_t index)
         }
         ++m_completed;
     }
-    if (m_completed == m_transfers.size())
+    if (m_completed == m_nTransfers)
     {
         m_running = false;
         m_transport = nullptr;
@@ -605,13 +716,34 @@ CollectiveAlgorithm::Complete(uint32_t index)
 uint32_t
 CollectiveAlgorithm::GetNTransfers() const
 {
+    return m_nTransfers;
+}
+
+uint32_t
+CollectiveAlgorithm::GetNHeldTransfers() const
+{
     return static_cast<uint32_t>(m_transfers.size());
+}
+
+bool
+CollectiveAlgorithm::IsHeld(uint32_t index) const
+{
+    return LocalIndex(index) != NOT_HELD;
 }
 
 const CollectiveTransfer&
 CollectiveAlgorithm::GetTransfer(uint32_t index) const
 {
-    return m_transfers.at(index);
+    const uint32_t local = LocalIndex(index);
+    if (local == NOT_HELD)
+    {
+        throw std::out_of_range("collective transfer " + std::to_string(index) +
+                                (index < m_nTransfers
+                                     ? " is not held in this process"
+                                     : " does not exist (the graph has " +
+                                           std::to_string(m_nTransfers) + " transfers)"));
+    }
+    return m_transfers[local];
 }
 
 uint32_t
@@ -654,6 +786,10 @@ CollectiveAlgorithm::VerifyContributions(std::string* why) const
     CollectiveOp op = GetOp();
     for (uint32_t r = 0; r < n; ++r)
     {
+        if (m_filter && !m_local[r])
+        {
+            continue; // another process simulates it: what it holds is not seen here
+        }
         for (uint32_t u = 0; u < m_nUnits; ++u)
         {
             const uint64_t* m = Mask(r, u);

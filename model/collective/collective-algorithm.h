@@ -118,6 +118,19 @@ class CollectiveAlgorithm : public Object
      * not change the schedule.
      */
     void Setup(const Communicator& comm, uint64_t bytes);
+    /**
+     * Setup for a process that simulates only some of the communicator's ranks (a run
+     * across MPI ranks): \p local[r] tells whether communicator rank r is simulated here
+     * (local.size() must equal comm.GetSize()). The whole graph is built, but only the
+     * transfers whose source or destination is local are held: Start makes every
+     * connection of the operation (CollectiveTransport::ExpectConnection), in the order
+     * of its first transfer, and expects, tracks and posts only the held transfers.
+     * Transfer indices (the tags' low 32 bits) stay those of the whole graph. Every
+     * transfer a local source waits for was delivered to that source, so it is held,
+     * if the schedule DependsOnlyOnDeliveriesAtSource; a schedule without that property
+     * holds every transfer. All ranks local: the same as Setup(comm, bytes).
+     */
+    void Setup(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local);
     bool IsSetup() const;
     const Communicator& GetCommunicator() const;
     uint64_t GetBytes() const;
@@ -160,7 +173,13 @@ class CollectiveAlgorithm : public Object
      */
     bool DependsOnlyOnDeliveriesAtSource() const;
 
+    /// Transfers of the whole graph (every process's).
     uint32_t GetNTransfers() const;
+    /// Transfers this process holds (Setup with local ranks); GetNTransfers() otherwise.
+    uint32_t GetNHeldTransfers() const;
+    /// \return whether transfer \p index (of the whole graph) is held here
+    bool IsHeld(uint32_t index) const;
+    /// Transfer \p index of the whole graph; throws std::out_of_range if it is not held.
     const CollectiveTransfer& GetTransfer(uint32_t index) const;
     /// Data units of all channels (GetChannelUnits() x channels built separately).
     uint32_t GetNUnits() const;
@@ -230,6 +249,21 @@ class CollectiveAlgorithm : public Object
     bool m_track;             //!< track contribution sets
 
   private:
+    /// Setup's work; \p local empty: every rank local.
+    void Build(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local);
+    /// \return the held transfer of graph index \p global (its index in m_transfers), or
+    /// NOT_HELD
+    uint32_t LocalIndex(uint32_t global) const;
+
+    /// \return the graph index of held transfer \p local
+    uint32_t GlobalIndex(uint32_t local) const
+    {
+        return m_filter ? m_heldIndex[local] : local;
+    }
+
+    /// LocalIndex of a transfer this process does not hold.
+    static constexpr uint32_t NOT_HELD = 0xffffffffu;
+
     void MakeReady(uint32_t index);
     /// Post the transfers of \p slot that are next in transfer order, ready and within
     /// MaxInFlight.
@@ -248,10 +282,38 @@ class CollectiveAlgorithm : public Object
     uint32_t m_buildChannel{0}; //!< channel of the transfers being added
     uint32_t m_unitOffset{0};   //!< first unit of that channel
 
+    /// The held transfers (every transfer unless m_filter), in graph order. Indices into
+    /// it are local; the graph's (tags, GetTransfer) are global (GlobalIndex, LocalIndex).
     std::vector<CollectiveTransfer> m_transfers;
-    std::vector<std::vector<uint32_t>> m_dependents;
+    uint32_t m_nTransfers{0};          //!< transfers of the whole graph
+    bool m_filter{false};              //!< only some transfers are held (Setup with local ranks)
+    std::vector<uint8_t> m_local;      //!< m_filter: per communicator rank, simulated here
+    std::vector<uint32_t> m_heldIndex; //!< m_filter: graph index of each held transfer
+    /// m_filter: bit g of word g / 64 set if transfer g is held, and per word the held
+    /// transfers before it (LocalIndex in constant time)
+    std::vector<uint64_t> m_heldBits;
+    std::vector<uint32_t> m_heldBefore; //!< see m_heldBits
+    /// Dependents of each held transfer (held ones only), compressed: those of transfer
+    /// i are m_depList[m_depBegin[i] .. m_depBegin[i + 1]), in the order they were added.
+    std::vector<uint32_t> m_depBegin;
+    std::vector<uint32_t> m_depList;
+    /// Build time only: (held dependency, held dependent) in the order AddTransfer met them.
+    std::vector<std::pair<uint32_t, uint32_t>> m_buildEdges;
+    /// Build time only, m_filter: destination of every transfer of the graph.
+    std::vector<uint32_t> m_buildDst;
     std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< build time only: (ch * N + src) * N + dst
     uint32_t m_nSlots{0};
+
+    /// Per slot (channel and ordered pair of the whole graph, in the order of its first
+    /// transfer): its source, destination and channel (Start makes their connections).
+    struct SlotPeers
+    {
+        uint32_t src;     //!< sending communicator rank
+        uint32_t dst;     //!< receiving communicator rank
+        uint32_t channel; //!< channel
+    };
+
+    std::vector<SlotPeers> m_slotPeers; //!< per slot, see SlotPeers
 
     // per execution
     Ptr<CollectiveTransport> m_transport;

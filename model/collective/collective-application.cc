@@ -139,7 +139,20 @@ CollectiveApplication::AddJob(const Communicator& comm,
                                     std::to_string(startOffset.GetNanoSeconds()) +
                                     " ns is negative; must be >= 0");
     }
-    algorithm->Setup(comm, bytes);
+    if (m_transport)
+    {
+        // Across MPI ranks this process holds only the transfers of its own hosts.
+        std::vector<bool> local(comm.GetSize());
+        for (uint32_t r = 0; r < comm.GetSize(); ++r)
+        {
+            local[r] = m_transport->IsLocal(comm.GetHost(r));
+        }
+        algorithm->Setup(comm, bytes, local);
+    }
+    else
+    {
+        algorithm->Setup(comm, bytes);
+    }
     Job j;
     j.algorithm = algorithm;
     j.iterations = m_iterations;

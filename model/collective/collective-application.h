@@ -55,7 +55,10 @@ class CollectiveApplication : public Object
      * comm, bytes per rank, Iterations and ComputeGap as currently set, starting
      * startOffset after Start(). Throws std::invalid_argument on an unknown
      * algorithm, an impossible shape or hosts the transport does not connect.
-     * Returns the job index.
+     * Returns the job index. With a transport set, the algorithm holds only the
+     * transfers of the ranks whose hosts the transport sends from here
+     * (CollectiveTransport::IsLocal; all of them in one process: see
+     * CollectiveAlgorithm::Setup with local ranks).
      */
     uint32_t AddJob(const Communicator& comm,
                     CollectiveOp op,

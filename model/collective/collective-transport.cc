@@ -37,6 +37,13 @@ CollectiveTransport::BeginOperation(uint64_t /* tagBase */, uint32_t /* nTransfe
 }
 
 void
+CollectiveTransport::ExpectConnection(uint32_t /* srcRank */,
+                                      uint32_t /* dstRank */,
+                                      uint32_t /* channel */)
+{
+}
+
+void
 CollectiveTransport::Expect(uint32_t /* srcRank */,
                             uint32_t /* dstRank */,
                             uint64_t /* tag */,

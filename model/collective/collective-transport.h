@@ -50,6 +50,15 @@ class CollectiveTransport : public Object
      */
     virtual void BeginOperation(uint64_t tagBase, uint32_t nTransfers);
     /**
+     * The operation begun sends srcRank -> dstRank on \p channel: called once for each
+     * channel and ordered pair of the operation (of every process's transfers, also those
+     * no host of this process sends or receives), in the order of its first transfer,
+     * after BeginOperation and before the first Expect. A transport that matches receives
+     * in advance makes the connection then, so that every process makes the same
+     * connections in the same order. Default: nothing.
+     */
+    virtual void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel);
+    /**
      * The message \p tag of the operation begun will be sent srcRank -> dstRank on
      * \p channel (Send's arguments), and on that channel and ordered pair after every
      * message Expect named before it. Default: nothing.

@@ -256,12 +256,8 @@ RdmaCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
 }
 
 void
-RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel)
+RdmaCollectiveTransport::CheckPeers(uint32_t srcRank, uint32_t dstRank, uint32_t channel) const
 {
-    if (!m_matchInAdvance)
-    {
-        return;
-    }
     NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,
                     "collective message rank " << srcRank << " -> " << dstRank
                                                << " invalid (ranks 0.." << m_hostOf.size() - 1
@@ -269,6 +265,28 @@ RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag
     NS_ABORT_MSG_IF(channel >= CollectiveAlgorithm::MAX_CHANNELS,
                     "collective channel " << channel << " (allowed 0.."
                                           << CollectiveAlgorithm::MAX_CHANNELS - 1 << ")");
+}
+
+void
+RdmaCollectiveTransport::ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel)
+{
+    NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::ExpectConnection before Attach");
+    if (!m_matchInAdvance)
+    {
+        return;
+    }
+    CheckPeers(srcRank, dstRank, channel);
+    m_fabric->OpenConnection(m_hostOf[srcRank], m_hostOf[dstRank], channel);
+}
+
+void
+RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel)
+{
+    if (!m_matchInAdvance)
+    {
+        return;
+    }
+    CheckPeers(srcRank, dstRank, channel);
     m_fabric->PostReceive(m_hostOf[srcRank], m_hostOf[dstRank], tag, channel);
     if (IsLocal(srcRank))
     {

@@ -42,12 +42,15 @@ namespace ns3
  *
  * Receives matched in advance (attribute MatchInAdvance): BeginOperation takes the
  * operation's message ids (tagBase | i gets the first id + i) and Expect has each
- * receiver post its receives (RdmaFabric::PostReceive) in tag order, making every
- * connection of the operation then; Send posts without a receive
+ * receiver post its receives (RdmaFabric::PostReceive) in tag order, after
+ * ExpectConnection made every connection of the operation; Send posts without a receive
  * (RdmaFabric::PostPrematched). RC delivers a connection's messages in order, so this
  * holds as long as each channel and ordered pair sends in tag order, which Send checks
- * (it aborts naming both tags otherwise). Every MPI rank can so post the same receives
- * and take the same ids at the start although only the sender's rank sees a post.
+ * (it aborts naming both tags otherwise). Every MPI rank so makes the same connections
+ * in the same order (queue pair numbers agree) and takes the same ids at the start, and
+ * posts the receives of the transfers it holds (CollectiveAlgorithm::Setup with local
+ * ranks: those with a host of its own at either end), although only the sender's rank
+ * sees a post.
  *
  * Zero-byte messages (a schedule unit may be empty when S is tiny) travel as a
  * 1-byte WRITE: RDMA needs a work request to tell the receiver that the sender
@@ -81,6 +84,8 @@ class RdmaCollectiveTransport : public CollectiveTransport
               uint32_t channel) override;
     /// With MatchInAdvance: takes the operation's message ids from the fabric.
     void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
+    /// With MatchInAdvance: makes the connection now (RdmaFabric::OpenConnection).
+    void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
     /// With MatchInAdvance: the receiver posts the message's receive now.
     void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
     /// RdmaFabric::IsLocalHost of the rank's host.
@@ -108,6 +113,9 @@ class RdmaCollectiveTransport : public CollectiveTransport
   private:
     void OnFabricDelivered(uint32_t srcHost, uint32_t dstHost, uint64_t tag, uint64_t bytes);
     void OnFabricMessage(const RdmaFabric::MessageRecord& r);
+    /// Aborts naming them unless both ranks exist, differ, and the channel is below
+    /// CollectiveAlgorithm::MAX_CHANNELS.
+    void CheckPeers(uint32_t srcRank, uint32_t dstRank, uint32_t channel) const;
     /// Translate a host to its rank; false if the host is not one of ours.
     bool RankOf(uint32_t host, uint32_t& rank) const;
     /// Bytes to report for a completion; consumes one of the two notifications of a

@@ -321,6 +321,13 @@ RdmaFabric::PostReceive(uint32_t src, uint32_t dst, uint64_t tag, uint32_t conne
     peer->PostReceive(tag);
 }
 
+void
+RdmaFabric::OpenConnection(uint32_t src, uint32_t dst, uint32_t connection)
+{
+    RdmaQueuePair* peer = nullptr;
+    PrepareConnection("OpenConnection", src, dst, 1, connection, peer);
+}
+
 uint64_t
 RdmaFabric::ReserveMessageIds(uint64_t n)
 {

@@ -196,6 +196,14 @@ class RdmaFabric : public Object
      */
     void PostReceive(uint32_t src, uint32_t dst, uint64_t tag, uint32_t connection = 0);
     /**
+     * Make the RC connection number \p connection between hosts \p src and \p dst now
+     * if it is not yet (as PostWrite makes it, and marked in use as a post marks it),
+     * posting nothing: a workload that makes its connections in advance in a fixed
+     * order, so that queue pair numbers agree on every MPI rank, also makes those that
+     * no host of this process uses. Aborts as PostWrite does.
+     */
+    void OpenConnection(uint32_t src, uint32_t dst, uint32_t connection);
+    /**
      * Take \p n message ids at once (counted as posted, as PostWrite's are); the caller
      * gives them to its PostPrematched messages.
      * \return the first; the others follow it

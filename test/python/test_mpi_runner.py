@@ -216,6 +216,12 @@ def _assert_collective_equal(one, two, transfers):
     for key in ("collectives", "sim_time_s", "messages", "fct", "queue_pairs", "pfc_pauses"):
         assert s1[key] == s2[key], key
     assert s2["collectives"][0]["complete"] is True
+    # each rank holds (pre-posts, tracks, posts) only the transfers whose source or
+    # destination is one of its hosts: none of the other rank's own, all that cross
+    held = [r["collective_transfers"] for r in s2["mpi"]["per_rank"]]
+    assert all(h < transfers for h in held), held
+    assert sum(held) > transfers, held
+    return held
 
 
 # Transfers of the k=4 allreduce of 2 MB (16 ranks, 2 channels by default): ring
@@ -238,8 +244,13 @@ TRANSFERS = {"ring": 2 * 2 * 15 * 16, "tree": 960}
 def test_collective_two_ranks(mpi_sim, tmp_path, fabric, algorithm, extra):
     flags = [*COLL, f"--fabric={fabric}", f"--algorithm={algorithm}", *extra]
     one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
-    transfers = TRANSFERS[algorithm] // (2 if "--channels=1" in extra else 1)
-    _assert_collective_equal(one, two, transfers)
+    channels = 1 if "--channels=1" in extra else 2
+    transfers = TRANSFERS[algorithm] // (2 // channels)
+    held = _assert_collective_equal(one, two, transfers)
+    if algorithm == "ring":
+        # hosts 0-7 on rank 0, 8-15 on rank 1: each rank's 8 hosts send 2 x 15 transfers
+        # per channel, and it receives those of the other rank's last host (7 -> 8, 15 -> 0)
+        assert held == [9 * 2 * 15 * channels] * 2, held
 
 
 @pytest.mark.parametrize("extra", [["--fabric=rocev2"], ["--fabric=infiniband", "--mtu=4096"]])
@@ -250,7 +261,8 @@ def test_acceptance_k8_allreduce(mpi_sim, tmp_path, extra):
     flags = ["--topology=fattree", "--k=8", "--workload=allreduce", "--bytes=16MB",
              "--qlen-interval=0", *extra]
     one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
-    _assert_collective_equal(one, two, 2 * 2 * 127 * 128)
+    held = _assert_collective_equal(one, two, 2 * 2 * 127 * 128)
+    assert held == [65 * 2 * 127 * 2] * 2, held  # 64 hosts per rank, one sender in
 
 
 def test_collective_refusals_across_ranks(mpi_sim, tmp_path, source_dir):
