@@ -81,6 +81,22 @@ class IbRemoteChannel : public IbChannel
     /// What another rank sent arrives at \p dev (an end of this cable).
     void ReceiveFromRank(Ptr<IbNetDevice> dev, Ptr<Packet> p);
 
+    struct DataRecord; //!< a data packet as it crosses ranks (its IbFrameHeaders)
+    struct FcRecord;   //!< a credit update as it crosses ranks (its fields)
+
+    /**
+     * A data packet from another rank sent as its headers (\p r;
+     * FabricDistributedSimulatorImpl::ReceiveRecord): its head arrives at \p dev \p delay
+     * ticks from now in context \p node as on a cable of this rank
+     * (IbChannel::ScheduleArrival), its bytes written again (IbFrame::Materialize).
+     */
+    void ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const DataRecord& r);
+    /// A credit update from another rank sent as its fields: it arrives as on a cable of
+    /// this rank (IbChannel::ScheduleFlowControlArrival).
+    void ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const FcRecord& r);
+
+    friend class FabricDistributedSimulatorImpl; // calls ArriveFromRank
+
     uint64_t m_sent{0};     //!< packets sent to another rank
     uint64_t m_received{0}; //!< packets received from another rank
 };
