@@ -101,26 +101,6 @@ const FabricSimulator::CallOps g_flowControlArrival{
     },
     &FabricSimulator::DestroyPayload<IbFlowControlArrival>};
 
-/// IbChannel::ScheduleArrival, inlined into TransmitStart (one hop's path).
-inline void
-Arrive(uint32_t context, int64_t delayTicks, IbNetDevice* dst, Ptr<Packet> p, Time txTime)
-{
-    IbArrival arrival{std::move(p), txTime};
-    FabricSimulator::ScheduleCall(context, delayTicks, &g_arrival, dst, arrival);
-}
-
-/// IbChannel::ScheduleFlowControlArrival, inlined into TransmitFlowControl.
-inline void
-ArriveFlowControl(uint32_t context,
-                  int64_t delayTicks,
-                  IbNetDevice* dst,
-                  uint8_t vl,
-                  uint16_t fctbs,
-                  uint16_t fccl)
-{
-    IbFlowControlArrival arrival{vl, fctbs, fccl};
-    FabricSimulator::ScheduleCall(context, delayTicks, &g_flowControlArrival, dst, arrival);
-}
 } // namespace
 
 void
@@ -130,7 +110,8 @@ IbChannel::ScheduleArrival(uint32_t context,
                            Ptr<Packet> p,
                            Time txTime)
 {
-    Arrive(context, delayTicks, dst, std::move(p), txTime);
+    IbArrival arrival{std::move(p), txTime};
+    FabricSimulator::ScheduleCall(context, delayTicks, &g_arrival, dst, arrival);
 }
 
 void
@@ -141,7 +122,8 @@ IbChannel::ScheduleFlowControlArrival(uint32_t context,
                                       uint16_t fctbs,
                                       uint16_t fccl)
 {
-    ArriveFlowControl(context, delayTicks, dst, vl, fctbs, fccl);
+    IbFlowControlArrival arrival{vl, fctbs, fccl};
+    FabricSimulator::ScheduleCall(context, delayTicks, &g_flowControlArrival, dst, arrival);
 }
 
 void
@@ -149,11 +131,12 @@ IbChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime)
 {
     Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
     // Shared, never written after transmission starts: no per-hop copy.
-    Arrive(dst->GetNode()->GetId(),
-           m_delay.GetTimeStep(),
-           PeekPointer(dst),
-           ConstCast<Packet>(p),
-           txTime);
+    IbArrival arrival{ConstCast<Packet>(p), txTime};
+    FabricSimulator::ScheduleCall(dst->GetNode()->GetId(),
+                                  m_delay.GetTimeStep(),
+                                  &g_arrival,
+                                  PeekPointer(dst),
+                                  arrival);
 }
 
 void
@@ -164,12 +147,12 @@ IbChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
                                Time txTime)
 {
     Ptr<IbNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
-    ArriveFlowControl(dst->GetNode()->GetId(),
-                      (txTime + m_delay).GetTimeStep(),
-                      PeekPointer(dst),
-                      vl,
-                      fctbs,
-                      fccl);
+    IbFlowControlArrival arrival{vl, fctbs, fccl};
+    FabricSimulator::ScheduleCall(dst->GetNode()->GetId(),
+                                  (txTime + m_delay).GetTimeStep(),
+                                  &g_flowControlArrival,
+                                  PeekPointer(dst),
+                                  arrival);
 }
 
 std::size_t
