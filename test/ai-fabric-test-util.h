@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-fabric.h"
+#include "ns3/rdma-transport-fields.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/topology-graph.h"
@@ -121,6 +122,29 @@ ReportValidation(const std::string& key, double value)
     std::ostringstream line;
     line << "validation: " << key << " = " << std::setprecision(6) << value << "\n";
     std::cout << line.str() << std::flush;
+}
+
+/**
+ * Draw every field the BTH, RETH, AETH and ImmDt carry into \p f (whatever the opcode:
+ * a header that does not carry one ignores it) from \p next, a generator of 24-bit or
+ * wider values, in one fixed order: the header round-trip tests of both fabrics.
+ */
+template <typename Next>
+void
+DrawTransportFields(RdmaTransportFields& f, Next& next)
+{
+    f.pKey = next() & 0xFFFF;
+    f.fecn = next() & 1;
+    f.becn = next() & 1;
+    f.destQp = next() & 0xFFFFFF;
+    f.ackReq = next() & 1;
+    f.psn = next() & 0xFFFFFF;
+    f.rethVa = (uint64_t(next()) << 40) ^ next();
+    f.rethRKey = next() * 31U;
+    f.rethDmaLen = next();
+    f.aethSyndrome = next() & 0xFF;
+    f.aethMsn = next() & 0xFFFFFF;
+    f.imm = next() * 131U;
 }
 
 } // namespace ns3

@@ -16,6 +16,7 @@
 #include "ns3/config.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/flow-id-tag.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
@@ -311,6 +312,145 @@ class IbCrcTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(frames, 16, "64 KiB in 4 KiB packets through the switch");
         NS_TEST_ASSERT_MSG_EQ(valid, frames, "every forwarded frame has valid CRCs");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * What IbRemoteChannel sends to another rank instead of a packet (IbFrameHeaders,
+ * IbFrame::ReadHeaders) gives the packet's bytes again (IbFrame::Materialize): every
+ * opcode the HCA sends, every LRH/BTH/RETH/ImmDt/AETH field drawn at random, payloads
+ * with every pad count, CRCs off and on, as the HCA built the packet and after a switch's
+ * VL rewrite and FECN mark. A lost or changed field, pad byte or CRC changes the bytes
+ * (and the view the far port decodes). A packet with a packet or byte tag, which its
+ * headers do not give, is refused (it crosses as a serialized Packet).
+ */
+class IbFrameHeadersTestCase : public TestCase
+{
+  public:
+    IbFrameHeadersTestCase()
+        : TestCase("IB packets rebuilt from IbFrameHeaders (the crossing between ranks) "
+                   "have every byte and field of the packet sent")
+    {
+    }
+
+  private:
+    static bool SameView(const IbFrameView& a, const IbFrameView& b)
+    {
+        return a.packetBytes == b.packetBytes && a.vl == b.vl && a.sl == b.sl && a.lnh == b.lnh &&
+               a.dlid == b.dlid && a.slid == b.slid && a.opcode == b.opcode && a.fecn == b.fecn &&
+               a.becn == b.becn && a.ackReq == b.ackReq && a.destQp == b.destQp && a.psn == b.psn &&
+               a.hasAeth == b.hasAeth && a.aethSyndrome == b.aethSyndrome &&
+               a.aethMsn == b.aethMsn && a.payloadBytes == b.payloadBytes &&
+               a.rethDmaLen == b.rethDmaLen;
+    }
+
+    void DoRun() override
+    {
+        ChecksumGuard guard;
+        const uint8_t opcodes[] = {RdmaOpcode::SEND_FIRST,
+                                   RdmaOpcode::SEND_MIDDLE,
+                                   RdmaOpcode::SEND_LAST,
+                                   RdmaOpcode::SEND_LAST_IMM,
+                                   RdmaOpcode::SEND_ONLY,
+                                   RdmaOpcode::SEND_ONLY_IMM,
+                                   RdmaOpcode::WRITE_FIRST,
+                                   RdmaOpcode::WRITE_MIDDLE,
+                                   RdmaOpcode::WRITE_LAST,
+                                   RdmaOpcode::WRITE_LAST_IMM,
+                                   RdmaOpcode::WRITE_ONLY,
+                                   RdmaOpcode::WRITE_ONLY_IMM,
+                                   RdmaOpcode::READ_REQUEST,
+                                   RdmaOpcode::READ_RESPONSE_FIRST,
+                                   RdmaOpcode::READ_RESPONSE_MIDDLE,
+                                   RdmaOpcode::READ_RESPONSE_LAST,
+                                   RdmaOpcode::READ_RESPONSE_ONLY,
+                                   RdmaOpcode::ACKNOWLEDGE,
+                                   RdmaOpcode::CNP};
+        uint32_t seed = 4242;
+        auto next = [&seed]() {
+            seed = seed * 1103515245U + 12345U; // any spread of values will do
+            return seed >> 8;
+        };
+        uint32_t cases = 0;
+        uint32_t bad = 0;
+        uint32_t crcsValid = 0;
+        for (bool crcs : {false, true})
+        {
+            IcrcTrailer::SetComputeEnabled(crcs);
+            for (uint8_t op : opcodes)
+            {
+                for (uint32_t rep = 0; rep < 8; ++rep)
+                {
+                    IbFrameFields f;
+                    f.opcode = op;
+                    f.vl = next() % 15;
+                    f.sl = next() % 16;
+                    f.dlid = next() & 0xFFFF;
+                    f.slid = next() & 0xFFFF;
+                    DrawTransportFields(f, next);
+                    f.hasReth = RdmaOpcode::HasReth(op);
+                    f.hasImm = RdmaOpcode::HasImm(op);
+                    f.hasAeth =
+                        op == RdmaOpcode::ACKNOWLEDGE || RdmaOpcode::ReadResponseHasAeth(op);
+                    const bool noPayload = op == RdmaOpcode::READ_REQUEST ||
+                                           op == RdmaOpcode::ACKNOWLEDGE || op == RdmaOpcode::CNP;
+                    // rep 0..3: a 4 KiB MTU's full packet, then 1..3 bytes short (every pad)
+                    f.payloadBytes = noPayload ? 0 : rep < 4 ? 4096 - rep : 1 + next() % 4096;
+                    Ptr<Packet> p = Create<Packet>(f.payloadBytes);
+                    IbFrame::Encapsulate(p, f);
+                    if (rep % 4 == 1)
+                    {
+                        IbFrame::SetVl(p, static_cast<uint8_t>((f.vl + 1) % 15)); // a switch's
+                    }
+                    if (rep % 4 == 2 && !f.fecn)
+                    {
+                        IbFrame::SetFecn(p);
+                    }
+                    ++cases;
+                    IbFrameHeaders h;
+                    bool ok = IbFrame::ReadHeaders(p, h) && h.packetBytes == p->GetSize() &&
+                              h.leadingBytes == std::min<uint32_t>(40, p->GetSize() - 6);
+                    Ptr<Packet> q = IbFrame::Materialize(h);
+                    ok = ok && q != p && PacketBytes(q) == PacketBytes(p);
+                    IbFrameView sent;
+                    IbFrameView rebuilt;
+                    ok = ok && IbFrame::Peek(p, sent) && IbFrame::Peek(q, rebuilt) &&
+                         SameView(sent, rebuilt);
+                    if (crcs)
+                    {
+                        crcsValid += IbFrame::VerifyCrcs(q) ? 1 : 0;
+                    }
+                    if (!ok)
+                    {
+                        ++bad;
+                        std::cout << "  mismatch: opcode 0x" << std::hex << +op << std::dec
+                                  << " crcs " << crcs << " rep " << rep << std::endl;
+                    }
+                }
+            }
+        }
+        IcrcTrailer::SetComputeEnabled(false);
+        NS_TEST_ASSERT_MSG_EQ(cases, 304u, "19 opcodes x 8 draws x CRCs off and on");
+        NS_TEST_ASSERT_MSG_EQ(bad, 0u, "every byte and field of every packet rebuilt");
+        NS_TEST_ASSERT_MSG_EQ(crcsValid, 152u, "the rebuilt packets' CRCs verify");
+
+        // What the headers do not give: tags (they cross with the serialized Packet).
+        IbFrameFields f;
+        f.opcode = RdmaOpcode::WRITE_MIDDLE;
+        f.payloadBytes = 256;
+        IbFrameHeaders h;
+        Ptr<Packet> tagged = Create<Packet>(256);
+        IbFrame::Encapsulate(tagged, f);
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::ReadHeaders(tagged, h), true, "untagged: headers");
+        tagged->AddPacketTag(FlowIdTag(7));
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::ReadHeaders(tagged, h), false, "a packet tag: refused");
+        Ptr<Packet> byteTagged = Create<Packet>(256);
+        IbFrame::Encapsulate(byteTagged, f);
+        byteTagged->AddByteTag(FlowIdTag(7));
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::ReadHeaders(byteTagged, h), false, "a byte tag: refused");
+        NS_TEST_ASSERT_MSG_EQ(IbFrame::ReadHeaders(Create<Packet>(25), h),
+                              false,
+                              "shorter than LRH, BTH, ICRC and VCRC: refused");
     }
 };
 
@@ -1143,6 +1283,7 @@ class InfinibandTestSuite : public TestSuite
     {
         AddTestCase(new IbFramingTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCrcTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbFrameHeadersTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbAckLaneTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbSwitchLatencyClosedFormTestCase, AI_FABRIC_QUICK);

@@ -6,6 +6,7 @@
  * real RoCE hardware).
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/aeth-header.h"
 #include "ns3/bth-header.h"
@@ -682,18 +683,7 @@ class RoceEncapsulateRoundTripTestCase : public TestCase
                     f.se = next() & 1;
                     f.migReq = next() & 1;
                     f.padCnt = next() % 4;
-                    f.pKey = next() & 0xFFFF;
-                    f.fecn = next() & 1;
-                    f.becn = next() & 1;
-                    f.destQp = next() & 0xFFFFFF;
-                    f.ackReq = next() & 1;
-                    f.psn = next() & 0xFFFFFF;
-                    f.rethVa = (uint64_t(next()) << 40) ^ next();
-                    f.rethRKey = next() * 31U;
-                    f.rethDmaLen = next();
-                    f.aethSyndrome = next() & 0xFF;
-                    f.aethMsn = next() & 0xFFFFFF;
-                    f.imm = next() * 131U;
+                    DrawTransportFields(f, next);
                     Ptr<Packet> p = Create<Packet>(f.payloadBytes);
                     RoceFrame::Encapsulate(p, f);
                     ++cases;

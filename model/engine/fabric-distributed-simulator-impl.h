@@ -9,12 +9,18 @@
 
 #include "fabric-simulator-impl.h"
 
+#include "ns3/abort.h"
+#include "ns3/net-device.h"
+#include "ns3/node-list.h"
+#include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -75,7 +81,8 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
     /**
      * What a model sends in a batch instead of a Packet when both ranks can rebuild the
      * frame from fewer bytes (a RoCEv2 frame's decoded headers, RoceFrameView, whose
-     * wire bytes are a function of them): called on the receiving rank when the window's
+     * wire bytes are a function of them; an InfiniBand packet's headers, IbFrameHeaders;
+     * a credit update's fields): called on the receiving rank when the window's
      * batch is read, with \p data (\p bytes) as sent; it schedules the arrival through
      * FabricSimulator, \p rxTicks - FabricSimulator::NowTicks() ahead (the clock reads
      * the sender's instant then, and the context is the sender's node, so the event
@@ -89,8 +96,66 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
                                  uint32_t bytes,
                                  void** cache);
 
+    /// The record kinds of the remote channels (one number per kind of record, so that
+    /// no two models register the same).
+    enum RawKind : uint8_t
+    {
+        ROCE_FRAME_VIEW = 1,   //!< RoceRemoteChannel: a RoCEv2 frame's RoceFrameView
+        IB_PACKET_HEADERS = 2, //!< IbRemoteChannel: a data packet's IbFrameHeaders
+        IB_FLOW_CONTROL = 3,   //!< IbRemoteChannel: a credit update's fields
+    };
+
     /// Handle records of \p kind (1..255) with \p rx (every rank the same).
     static void SetRawReceiver(uint8_t kind, RawReceiver rx);
+
+    /**
+     * The RawReceiver of records of type \p Record for a \p Device on a \p Channel (a
+     * remote channel, which befriends this class): the record, a copy of \p data whose
+     * \p bytes must be sizeof(Record), goes to the channel's
+     * ArriveFromRank(node, ticks from now to \p rxTicks, device, record). The port (device
+     * \p ifIndex of node \p node) is found for its first record and kept in \p cache ([0]
+     * the device, [1] the channel). A record of another size, or for a port that does not
+     * exist or is not a \p Device on a \p Channel, is a fatal error naming the types.
+     */
+    template <class Device, class Channel, class Record>
+    static void ReceiveRecord(uint32_t node,
+                              uint32_t ifIndex,
+                              uint64_t rxTicks,
+                              const uint8_t* data,
+                              uint32_t bytes,
+                              void** cache)
+    {
+        static_assert(std::is_trivially_copyable<Record>::value, "a record is plain bytes");
+        NS_ABORT_MSG_UNLESS(bytes == sizeof(Record),
+                            Channel::GetTypeId().GetName()
+                                << ": a record of " << bytes << " bytes from another rank (its "
+                                << "kind has " << sizeof(Record) << ")");
+        if (cache[0] == nullptr)
+        {
+            NS_ABORT_MSG_UNLESS(node < NodeList::GetNNodes() &&
+                                    ifIndex < NodeList::GetNode(node)->GetNDevices(),
+                                Channel::GetTypeId().GetName()
+                                    << ": a frame from another rank for node " << node << " device "
+                                    << ifIndex << ", which does not exist");
+            Ptr<Device> dev = DynamicCast<Device>(NodeList::GetNode(node)->GetDevice(ifIndex));
+            Ptr<Channel> ch = dev ? DynamicCast<Channel>(dev->GetChannel()) : Ptr<Channel>();
+            NS_ABORT_MSG_UNLESS(ch,
+                                Channel::GetTypeId().GetName()
+                                    << ": a frame from another rank for node " << node << " device "
+                                    << ifIndex << ", which is not a "
+                                    << Device::GetTypeId().GetName() << " on a "
+                                    << Channel::GetTypeId().GetName());
+            cache[0] = PeekPointer(dev);
+            cache[1] = PeekPointer(ch);
+        }
+        Record record;
+        std::memcpy(&record, data, sizeof(Record));
+        static_cast<Channel*>(cache[1])->ArriveFromRank(node,
+                                                        static_cast<int64_t>(rxTicks) -
+                                                            NowTicksFast(),
+                                                        static_cast<Device*>(cache[0]),
+                                                        record);
+    }
 
     /**
      * Send \p bytes of \p data of \p kind (SetRawReceiver) to device \p ifIndex of node
@@ -104,6 +169,20 @@ class FabricDistributedSimulatorImpl : public FabricSimulatorImpl
                         const Time& rxTime,
                         uint32_t node,
                         uint32_t ifIndex);
+
+    /// SendRaw of \p record (of kind \p kind, a RawReceiver's Record) to device \p dst on
+    /// another rank, arriving at \p rxTime. \return as SendRaw
+    template <class Record>
+    static bool SendRecord(uint8_t kind, const Record& record, const Time& rxTime, NetDevice& dst)
+    {
+        static_assert(std::is_trivially_copyable<Record>::value, "a record is plain bytes");
+        return SendRaw(kind,
+                       &record,
+                       sizeof(Record),
+                       rxTime,
+                       dst.GetNode()->GetId(),
+                       dst.GetIfIndex());
+    }
 
     /// What a run across ranks did (this rank's view; zero with one rank).
     struct Stats

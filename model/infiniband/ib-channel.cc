@@ -11,6 +11,8 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
+#include <utility>
+
 namespace ns3
 {
 
@@ -98,7 +100,31 @@ const FabricSimulator::CallOps g_flowControlArrival{
         static_cast<IbNetDevice*>(port)->ReceiveFlowControl(a->vl, a->fctbs, a->fccl);
     },
     &FabricSimulator::DestroyPayload<IbFlowControlArrival>};
+
 } // namespace
+
+void
+IbChannel::ScheduleArrival(uint32_t context,
+                           int64_t delayTicks,
+                           IbNetDevice* dst,
+                           Ptr<Packet> p,
+                           Time txTime)
+{
+    IbArrival arrival{std::move(p), txTime};
+    FabricSimulator::ScheduleCall(context, delayTicks, &g_arrival, dst, arrival);
+}
+
+void
+IbChannel::ScheduleFlowControlArrival(uint32_t context,
+                                      int64_t delayTicks,
+                                      IbNetDevice* dst,
+                                      uint8_t vl,
+                                      uint16_t fctbs,
+                                      uint16_t fccl)
+{
+    IbFlowControlArrival arrival{vl, fctbs, fccl};
+    FabricSimulator::ScheduleCall(context, delayTicks, &g_flowControlArrival, dst, arrival);
+}
 
 void
 IbChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time txTime)

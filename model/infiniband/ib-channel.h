@@ -60,6 +60,23 @@ class IbChannel : public Channel
     Ptr<IbNetDevice> GetPeer(Ptr<const IbNetDevice> dev) const; //!< \return the other end
     Time GetDelay() const;                                      //!< \return propagation delay
 
+  protected:
+    /// Schedule data packet \p p's head arriving at \p dst, \p delayTicks from now, in
+    /// context \p context, with its serialization time \p txTime (what TransmitStart
+    /// schedules; a remote channel's arrival from another rank too).
+    static void ScheduleArrival(uint32_t context,
+                                int64_t delayTicks,
+                                IbNetDevice* dst,
+                                Ptr<Packet> p,
+                                Time txTime);
+    /// Schedule a flow-control packet's arrival at \p dst, as ScheduleArrival.
+    static void ScheduleFlowControlArrival(uint32_t context,
+                                           int64_t delayTicks,
+                                           IbNetDevice* dst,
+                                           uint8_t vl,
+                                           uint16_t fctbs,
+                                           uint16_t fccl);
+
   private:
     Time m_delay;
     Ptr<IbNetDevice> m_dev[2];

@@ -14,7 +14,9 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/reth-header.h"
+#include "ns3/serialized-headers.h"
 
+#include <algorithm>
 #include <boost/crc.hpp>
 #include <cstring>
 #include <vector>
@@ -69,7 +71,10 @@ IbFrame::Encapsulate(Ptr<Packet> p, const IbFrameFields& f)
     bth.SetPadCount(pad);
     if (pad)
     {
-        p->AddPaddingAtEnd(pad);
+        // Zeros: AddPaddingAtEnd would leave the bytes unwritten (whatever the buffer
+        // held), in pcaps and under the ICRC. A sized Packet is zero-filled, and after a
+        // payload that is one too (the HCA's) its zero area only grows.
+        p->AddAtEnd(Create<Packet>(pad));
     }
     p->AddHeader(bth);
     IbLrhHeader lrh;
@@ -191,6 +196,71 @@ IbFrame::Peek(Ptr<const Packet> p, IbFrameView& v)
     uint32_t headers = HeaderBytes(v.opcode, v.hasAeth);
     v.payloadBytes = v.packetBytes >= headers + pad ? v.packetBytes - headers - pad : 0;
     return true;
+}
+
+bool
+IbFrame::ReadHeaders(Ptr<const Packet> p, IbFrameHeaders& h)
+{
+    constexpr uint32_t CRC_BYTES = ICRC_BYTES + VCRC_BYTES;
+    const uint32_t size = p->GetSize();
+    if (size < LRH_BYTES + BTH_BYTES + CRC_BYTES || p->GetPacketTagIterator().HasNext() ||
+        p->GetByteTagIterator().HasNext())
+    {
+        return false;
+    }
+    h.packetBytes = size;
+    h.leadingBytes = static_cast<uint8_t>(std::min(PEEK_BYTES, size - CRC_BYTES));
+    h.reserved = 0;
+    p->CopyData(h.leading, h.leadingBytes);
+    h.icrc = 0;
+    h.vcrc = 0;
+    if (IcrcTrailer::IsComputeEnabled())
+    {
+        // (Zeros otherwise: Encapsulate writes them, SetVl and SetFecn leave them.)
+        uint8_t crcs[CRC_BYTES];
+        p->CreateFragment(size - CRC_BYTES, CRC_BYTES)->CopyData(crcs, CRC_BYTES);
+        h.icrc = crcs[0] | (crcs[1] << 8) | (crcs[2] << 16) | (uint32_t(crcs[3]) << 24);
+        h.vcrc = static_cast<uint16_t>(crcs[4] | (crcs[5] << 8));
+    }
+#ifdef NS3_ASSERT_ENABLE
+    // The rest is zeros (IbFrameHeaders): checked where assertions are compiled in.
+    std::vector<uint8_t> sent(size);
+    std::vector<uint8_t> again(size);
+    p->CopyData(sent.data(), size);
+    Materialize(h)->CopyData(again.data(), size);
+    NS_ASSERT_MSG(sent == again,
+                  "IbFrame::ReadHeaders: a packet of " << size << " bytes whose payload is not "
+                                                       << "zeros or whose CRCs are not its own");
+#endif
+    return true;
+}
+
+Ptr<Packet>
+IbFrame::Materialize(const IbFrameHeaders& h)
+{
+    NS_ABORT_MSG_IF(h.leadingBytes > PEEK_BYTES ||
+                        h.packetBytes < h.leadingBytes + ICRC_BYTES + VCRC_BYTES,
+                    "IbFrame::Materialize: " << +h.leadingBytes << " leading bytes of a "
+                                             << h.packetBytes << "-byte packet");
+    SerializedHeaders headers;
+    std::memcpy(headers.Data(), h.leading, h.leadingBytes);
+    headers.SetSize(h.leadingBytes);
+    if (h.icrc == 0 && h.vcrc == 0)
+    {
+        // Zero CRCs (not computed, the default): zeros from the payload to the end.
+        Ptr<Packet> p = Create<Packet>(h.packetBytes - h.leadingBytes);
+        p->AddHeader(headers);
+        return p;
+    }
+    Ptr<Packet> p = Create<Packet>(h.packetBytes - h.leadingBytes - ICRC_BYTES - VCRC_BYTES);
+    p->AddHeader(headers);
+    IcrcTrailer icrc;
+    icrc.SetIcrc(h.icrc);
+    p->AddTrailer(icrc);
+    IbVcrcTrailer vcrc;
+    vcrc.SetVcrc(h.vcrc);
+    p->AddTrailer(vcrc);
+    return p;
 }
 
 void

@@ -55,6 +55,28 @@ struct IbFrameView
 
 /**
  * \ingroup ai-fabric
+ * \brief An InfiniBand packet as its headers and length, from which its bytes are
+ * written again (IbFrame::Materialize): what IbRemoteChannel sends to another rank
+ * instead of the packet.
+ *
+ * Every byte of a packet of the model past its first PEEK_BYTES (LRH, BTH, and the
+ * RETH, ImmDt or AETH its opcode carries; at most 40 bytes) up to its ICRC is payload
+ * or pad, which are zeros (IbHca makes its payloads as a zero-filled area; switches
+ * rewrite only the LRH's VL and the BTH's FECN, and the VCRC): the first bytes, the
+ * length and the two CRCs give every byte.
+ */
+struct IbFrameHeaders
+{
+    uint32_t packetBytes{0}; //!< whole packet, LRH to VCRC
+    uint32_t icrc{0};        //!< the ICRC as on the wire (0 unless computed)
+    uint16_t vcrc{0};        //!< the VCRC as on the wire (0 unless computed)
+    uint8_t leadingBytes{0}; //!< bytes of \c leading in use: the packet's first ones
+    uint8_t reserved{0};     //!< zero
+    uint8_t leading[40]{};   //!< the packet's first bytes (LRH, BTH, extended headers)
+};
+
+/**
+ * \ingroup ai-fabric
  * \brief InfiniBand framing: build, peek, change the VL, and credit arithmetic.
  *
  * Packets carry real header bytes; GetSize() is the whole packet from the LRH to the
@@ -76,6 +98,7 @@ class IbFrame
     static constexpr uint32_t VCRC_BYTES = 2;   //!< variant CRC
     static constexpr uint32_t BLOCK_BYTES = 64; //!< one flow-control credit
     static constexpr uint32_t PEEK_BYTES = 40;  //!< LRH + BTH + RETH + AETH at most
+    static_assert(sizeof(IbFrameHeaders::leading) == PEEK_BYTES, "room for PEEK_BYTES");
 
     /// Wrap the payload in p (size f.payloadBytes) into a full packet.
     static void Encapsulate(Ptr<Packet> p, const IbFrameFields& f);
@@ -84,6 +107,15 @@ class IbFrame
     static uint32_t HeaderBytes(uint8_t opcode, bool hasAeth);
     /// Decode p's headers into v without allocation. \return false if truncated.
     static bool Peek(Ptr<const Packet> p, IbFrameView& v);
+    /**
+     * The headers and length of \p p, from which Materialize writes its bytes again.
+     * \return false if \p p carries more than its bytes (a packet or byte tag), or is
+     * shorter than an LRH, a BTH and the CRCs
+     */
+    static bool ReadHeaders(Ptr<const Packet> p, IbFrameHeaders& h);
+    /// \return the packet of headers \p h (ReadHeaders): its first bytes, zeros up to
+    /// the ICRC, the ICRC and the VCRC
+    static Ptr<Packet> Materialize(const IbFrameHeaders& h);
     /// Rewrite the LRH's VL (switches do when SL-to-VL maps to another lane).
     static void SetVl(Ptr<Packet> p, uint8_t vl);
     /// Set the BTH's FECN bit (a congested switch port does, IB congestion control).

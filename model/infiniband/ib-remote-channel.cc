@@ -35,6 +35,23 @@ IbRemoteChannel::GetTypeId()
 
 IbRemoteChannel::IbRemoteChannel() = default;
 
+/// A data packet sent to another rank as its headers (IbFrame::ReadHeaders).
+struct IbRemoteChannel::DataRecord
+{
+    int64_t txTicks;        //!< its serialization time at the sender (time steps)
+    IbFrameHeaders headers; //!< its headers and length
+    uint32_t reserved{0};   //!< zero (no padding of unknown value in a batch)
+};
+
+/// A credit update sent to another rank as its fields.
+struct IbRemoteChannel::FcRecord
+{
+    uint16_t fctbs;      //!< the sender's FCTBS
+    uint16_t fccl;       //!< the sender's FCCL for the VL
+    uint8_t vl;          //!< the VL
+    uint8_t reserved[3]; //!< zero
+};
+
 namespace
 {
 #ifdef AI_FABRIC_MPI
@@ -109,8 +126,23 @@ IbRemoteChannel::TransmitStart(Ptr<const Packet> p, Ptr<IbNetDevice> src, Time t
         return;
     }
 #ifdef AI_FABRIC_MPI
+    const Time rxTime = FabricSimulator::Now() + GetDelay();
+    // A packet its headers give (no tag) crosses as them under our engine: the far
+    // rank writes the same bytes again.
+    static_assert(sizeof(DataRecord) == 64, "a data packet crosses in 64 bytes");
+    DataRecord record{txTime.GetTimeStep(), {}, 0};
+    if (IbFrame::ReadHeaders(p, record.headers) &&
+        FabricDistributedSimulatorImpl::SendRecord(
+            FabricDistributedSimulatorImpl::IB_PACKET_HEADERS,
+            record,
+            rxTime,
+            *dst))
+    {
+        ++m_sent;
+        return;
+    }
     FabricDistributedSimulatorImpl::SendPacket(Envelope(DATA, txTime.GetTimeStep(), p),
-                                               FabricSimulator::Now() + GetDelay(),
+                                               rxTime,
                                                dst->GetNode()->GetId(),
                                                dst->GetIfIndex());
     ++m_sent;
@@ -134,11 +166,23 @@ IbRemoteChannel::TransmitFlowControl(Ptr<IbNetDevice> src,
         return;
     }
 #ifdef AI_FABRIC_MPI
+    const Time rxTime = FabricSimulator::Now() + txTime + GetDelay();
+    // Its fields under our engine (the far rank schedules the arrival the plain channel
+    // schedules); the flow-control packet's bytes under ns-3's.
+    const FcRecord record{fctbs, fccl, vl, {0, 0, 0}};
+    if (FabricDistributedSimulatorImpl::SendRecord(FabricDistributedSimulatorImpl::IB_FLOW_CONTROL,
+                                                   record,
+                                                   rxTime,
+                                                   *dst))
+    {
+        ++m_sent;
+        return;
+    }
     uint8_t fc[6];
     WriteFlowControlPacket(fc, vl, fctbs, fccl);
     FabricDistributedSimulatorImpl::SendPacket(
         Envelope(FLOW_CONTROL, txTime.GetTimeStep(), Create<Packet>(fc, 6)),
-        FabricSimulator::Now() + txTime + GetDelay(),
+        rxTime,
         dst->GetNode()->GetId(),
         dst->GetIfIndex());
     ++m_sent;
@@ -180,9 +224,28 @@ IbRemoteChannel::ReceiveFromRank(Ptr<IbNetDevice> dev, Ptr<Packet> p)
 }
 
 void
+IbRemoteChannel::ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const DataRecord& r)
+{
+    ++m_received;
+    ScheduleArrival(node, delay, dev, IbFrame::Materialize(r.headers), TimeStep(r.txTicks));
+}
+
+void
+IbRemoteChannel::ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const FcRecord& r)
+{
+    ++m_received;
+    ScheduleFlowControlArrival(node, delay, dev, r.vl, r.fctbs, r.fccl);
+}
+
+void
 IbRemoteChannel::DoInitialize()
 {
 #ifdef AI_FABRIC_MPI
+    using Engine = FabricDistributedSimulatorImpl;
+    Engine::SetRawReceiver(Engine::IB_PACKET_HEADERS,
+                           &Engine::ReceiveRecord<IbNetDevice, IbRemoteChannel, DataRecord>);
+    Engine::SetRawReceiver(Engine::IB_FLOW_CONTROL,
+                           &Engine::ReceiveRecord<IbNetDevice, IbRemoteChannel, FcRecord>);
     const uint32_t local = RankPartition::GetLocalRank();
     for (std::size_t i = 0; i < GetNDevices(); ++i)
     {

@@ -16,17 +16,23 @@ namespace ns3
  * \brief An InfiniBand cable whose two ends may be simulated by different MPI ranks,
  * as ns-3's PointToPointRemoteChannel is for point-to-point links.
  *
- * Towards a port whose node has another system id (Node::GetSystemId), a data
- * packet (its bytes: LRH, GRH, BTH, ..., ICRC, VCRC, with its packet tags, through
- * ns-3's Packet serialization) and a credit update (the 6-byte flow-control packet
- * of IBA vol. 1 sec. 7.9.4: Op, FCTBS, VL, FCCL, then LPCRC, computed as the VCRC's
- * CRC-16) leave through FabricDistributedSimulatorImpl::SendPacket (batched per window
- * and peer rank under that engine, MpiInterface::SendPacket under ns-3's
- * DistributedSimulatorImpl) with a 9-byte envelope (kind, and
- * the data packet's serialization time, which the receiving port needs: packets are
- * handed over at head arrival, IbNetDevice::Receive). A data packet's head arrives
- * after the Delay, a flow-control packet after its serialization plus the Delay:
- * the Delay is the lookahead this cable gives the distributed engine.
+ * Towards a port whose node has another system id (Node::GetSystemId), under
+ * FabricDistributedSimulatorImpl across ranks (batched per window and peer rank), a
+ * data packet crosses as its headers (IbFrameHeaders, IbFrame::ReadHeaders: its first
+ * 40 bytes, its length and CRCs, with its serialization time) and the far rank writes
+ * the same bytes again (IbFrame::Materialize), and a credit update crosses as its
+ * fields: both arrive as on a cable of one rank (IbChannel::ScheduleArrival,
+ * ScheduleFlowControlArrival). A data packet with a packet or byte tag, which its
+ * headers do not give, and everything under ns-3's DistributedSimulatorImpl
+ * (MpiInterface::SendPacket), leave through FabricDistributedSimulatorImpl::SendPacket
+ * as bytes with a 9-byte envelope (kind, and the data packet's serialization time,
+ * which the receiving port needs: packets are handed over at head arrival,
+ * IbNetDevice::Receive): a data packet's bytes (LRH, BTH, ..., ICRC, VCRC, with its
+ * packet tags, through ns-3's Packet serialization), a credit update as the 6-byte
+ * flow-control packet of IBA vol. 1 sec. 7.9.4 (Op, FCTBS, VL, FCCL, then LPCRC,
+ * computed as the VCRC's CRC-16). A data packet's head arrives after the Delay, a
+ * flow-control packet after its serialization plus the Delay: the Delay is the
+ * lookahead this cable gives the distributed engine.
  *
  * Between ports on the same rank it is an IbChannel. The fabric helpers choose it
  * for every cable whose ends' nodes have different system ids
@@ -80,6 +86,22 @@ class IbRemoteChannel : public IbChannel
   private:
     /// What another rank sent arrives at \p dev (an end of this cable).
     void ReceiveFromRank(Ptr<IbNetDevice> dev, Ptr<Packet> p);
+
+    struct DataRecord; //!< a data packet as it crosses ranks (its IbFrameHeaders)
+    struct FcRecord;   //!< a credit update as it crosses ranks (its fields)
+
+    /**
+     * A data packet from another rank sent as its headers (\p r;
+     * FabricDistributedSimulatorImpl::ReceiveRecord): its head arrives at \p dev \p delay
+     * ticks from now in context \p node as on a cable of this rank
+     * (IbChannel::ScheduleArrival), its bytes written again (IbFrame::Materialize).
+     */
+    void ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const DataRecord& r);
+    /// A credit update from another rank sent as its fields: it arrives as on a cable of
+    /// this rank (IbChannel::ScheduleFlowControlArrival).
+    void ArriveFromRank(uint32_t node, int64_t delay, IbNetDevice* dev, const FcRecord& r);
+
+    friend class FabricDistributedSimulatorImpl; // calls ArriveFromRank
 
     uint64_t m_sent{0};     //!< packets sent to another rank
     uint64_t m_received{0}; //!< packets received from another rank

@@ -7,7 +7,6 @@
 
 #include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
-#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/rank-partition.h"
@@ -18,8 +17,6 @@
 #include "ns3/mpi-receiver.h"
 #endif
 
-#include <cstring>
-#include <type_traits>
 #include <utility>
 
 namespace ns3
@@ -42,12 +39,6 @@ RoceRemoteChannel::RoceRemoteChannel() = default;
 
 namespace
 {
-#ifdef AI_FABRIC_MPI
-/// FabricDistributedSimulatorImpl's record kind of a frame sent as its RoceFrameView.
-constexpr uint8_t VIEW_KIND = 1;
-static_assert(std::is_trivially_copyable<RoceFrameView>::value, "a view is plain bytes");
-#endif
-
 /// A frame's arrival from another rank: the port gets the frame its call carried (what
 /// RoceChannel's arrival does; its own copy, so that the one-process path's call stays
 /// inlined where it is).
@@ -76,12 +67,11 @@ RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* sr
     // A frame known only by its view (nothing asked for its bytes, no packet tag)
     // crosses as the view under our engine: the far rank writes the same bytes from it
     // if something asks, as this rank would have.
-    if (!frame.HasPacket() && FabricDistributedSimulatorImpl::SendRaw(VIEW_KIND,
-                                                                      &frame.view,
-                                                                      sizeof(frame.view),
-                                                                      rxTime,
-                                                                      dst->GetNode()->GetId(),
-                                                                      dst->GetIfIndex()))
+    if (!frame.HasPacket() &&
+        FabricDistributedSimulatorImpl::SendRecord(FabricDistributedSimulatorImpl::ROCE_FRAME_VIEW,
+                                                   frame.view,
+                                                   rxTime,
+                                                   *dst))
     {
         RoceParsedFrame sent(std::move(frame)); // moved from, as the plain channel leaves it
         ++m_framesSent;
@@ -120,52 +110,23 @@ RoceRemoteChannel::ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p)
 }
 
 void
-RoceRemoteChannel::ReceiveViewFromRank(uint32_t node,
-                                       uint32_t ifIndex,
-                                       uint64_t rxTicks,
-                                       const uint8_t* data,
-                                       uint32_t bytes,
-                                       void** cache)
+RoceRemoteChannel::ArriveFromRank(uint32_t node,
+                                  int64_t delay,
+                                  RoceNetDevice* dev,
+                                  const RoceFrameView& v)
 {
-    NS_ABORT_MSG_UNLESS(bytes == sizeof(RoceFrameView),
-                        "RoceRemoteChannel: a frame view of " << bytes << " bytes from another "
-                                                              << "rank (a view is "
-                                                              << sizeof(RoceFrameView) << ")");
-    if (cache[0] == nullptr)
-    {
-        // First frame for this port: find it and its channel (kept for the next ones).
-        NS_ABORT_MSG_UNLESS(node < NodeList::GetNNodes() &&
-                                ifIndex < NodeList::GetNode(node)->GetNDevices(),
-                            "RoceRemoteChannel: a frame from another rank for node "
-                                << node << " device " << ifIndex << ", which does not exist");
-        Ptr<RoceNetDevice> dev =
-            DynamicCast<RoceNetDevice>(NodeList::GetNode(node)->GetDevice(ifIndex));
-        Ptr<RoceRemoteChannel> ch =
-            dev ? DynamicCast<RoceRemoteChannel>(dev->GetChannel()) : Ptr<RoceRemoteChannel>();
-        NS_ABORT_MSG_UNLESS(ch,
-                            "RoceRemoteChannel: a frame from another rank for node "
-                                << node << " device " << ifIndex
-                                << ", which is not a RoCEv2 port on a remote channel");
-        cache[0] = PeekPointer(dev);
-        cache[1] = PeekPointer(ch);
-    }
-    RoceFrameView view;
-    std::memcpy(&view, data, sizeof(view));
-    RoceParsedFrame frame(view);
-    ++static_cast<RoceRemoteChannel*>(cache[1])->m_framesReceived;
-    FabricSimulator::ScheduleCall(node,
-                                  static_cast<int64_t>(rxTicks) - FabricSimulator::NowTicks(),
-                                  &g_arrivalFromRank,
-                                  cache[0],
-                                  frame);
+    RoceParsedFrame frame(v);
+    ++m_framesReceived;
+    FabricSimulator::ScheduleCall(node, delay, &g_arrivalFromRank, dev, frame);
 }
 
 void
 RoceRemoteChannel::DoInitialize()
 {
 #ifdef AI_FABRIC_MPI
-    FabricDistributedSimulatorImpl::SetRawReceiver(VIEW_KIND,
-                                                   &RoceRemoteChannel::ReceiveViewFromRank);
+    using Engine = FabricDistributedSimulatorImpl;
+    Engine::SetRawReceiver(Engine::ROCE_FRAME_VIEW,
+                           &Engine::ReceiveRecord<RoceNetDevice, RoceRemoteChannel, RoceFrameView>);
     for (std::size_t i = 0; i < GetNDevices(); ++i)
     {
         Ptr<RoceNetDevice> dev = GetRoceDevice(i);

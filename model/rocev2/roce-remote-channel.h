@@ -57,18 +57,15 @@ class RoceRemoteChannel : public RoceChannel
     void ReceiveFromRank(Ptr<RoceNetDevice> dev, Ptr<Packet> p);
 
     /**
-     * A frame from another rank sent as its decoded headers (RoceFrameView, \p bytes of
-     * \p data; FabricDistributedSimulatorImpl::RawReceiver): it arrives at device
-     * \p ifIndex of node \p node at \p rxTicks as a frame of this rank's cable does
-     * (the same call of RoceNetDevice::Receive with the frame as payload), its bytes
-     * written when first asked for.
+     * A frame from another rank sent as its decoded headers \p v (RoceFrameView;
+     * FabricDistributedSimulatorImpl::ReceiveRecord): it arrives at \p dev \p delay
+     * ticks from now in context \p node as a frame of this rank's cable does (the same
+     * call of RoceNetDevice::Receive with the frame as payload), its bytes written when
+     * first asked for.
      */
-    static void ReceiveViewFromRank(uint32_t node,
-                                    uint32_t ifIndex,
-                                    uint64_t rxTicks,
-                                    const uint8_t* data,
-                                    uint32_t bytes,
-                                    void** cache);
+    void ArriveFromRank(uint32_t node, int64_t delay, RoceNetDevice* dev, const RoceFrameView& v);
+
+    friend class FabricDistributedSimulatorImpl; // calls ArriveFromRank
 
     uint64_t m_framesSent{0};     //!< frames sent to another rank
     uint64_t m_framesReceived{0}; //!< frames received from another rank

@@ -186,6 +186,21 @@ def test_two_ranks_equal_one_process_infiniband(mpi_sim, tmp_path):
     _assert_same_rows(one, two, ["fct.csv"])
 
 
+def test_two_ranks_pcaps_infiniband(mpi_sim, tmp_path):
+    # InfiniBand packets cross ranks as their headers (IbFrameHeaders) and are written
+    # again there: every port's pcap, received packets included, holds the bytes one
+    # process writes, computed ICRCs and VCRCs and the pad of each message's odd last
+    # packet (10,001 bytes: 2 x 4096 + 1809, 3 pad bytes) included.
+    flags = ["--fabric=infiniband", "--mtu=4096", "--topology=fattree", "--k=4",
+             "--workload=permutation", "--bytes=10001", "--checksums=1", "--pcap=1"]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    pcaps = sorted(p.name for p in one.glob("*.pcap"))
+    assert len(pcaps) == 96  # every port of the 36 nodes: 16 hosts x 1 + 20 switches x 4
+    assert sorted(p.name for p in two.glob("*.pcap")) == pcaps
+    differ = [n for n in pcaps if (one / n).read_bytes() != (two / n).read_bytes()]
+    assert differ == [], f"{len(differ)} of {len(pcaps)} pcaps differ across ranks"
+
+
 def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
     flags = ["--topology=fattree", "--k=4", "--workload=incast", "--bytes=256KiB",
              "--buffer=400KB"]

@@ -6,7 +6,6 @@
 #include "cnp-payload-header.h"
 #include "pfc-header.h"
 #include "roce-ethernet-header.h"
-#include "serialized-headers.h"
 
 #include "ns3/aeth-header.h"
 #include "ns3/bth-header.h"
@@ -17,6 +16,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/reth-header.h"
+#include "ns3/serialized-headers.h"
 #include "ns3/udp-header.h"
 
 #include <cstring>

@@ -22,7 +22,8 @@ namespace ns3
  * buffer grow and a serialization pass through an iterator). The bytes are the
  * same as the header classes write, so the header classes (RoceEthernetHeader,
  * Ipv4Header, BthHeader, ...) remove and decode them as usual, and pcaps read
- * the same. Deserialize reads back as many bytes as SetSize says.
+ * the same. Deserialize reads back as many bytes as SetSize says. IbFrame::Materialize
+ * writes an InfiniBand packet's first bytes (LRH, BTH, extended headers) with one too.
  */
 class SerializedHeaders : public Header
 {
