@@ -115,6 +115,16 @@ Duration(const RunResult& r)
     return r.records.empty() ? -1.0 : static_cast<double>(r.records.back().durationNs);
 }
 
+/// The operations and algorithms the runner runs across MPI ranks.
+const std::vector<std::pair<CollectiveOp, std::string>> ACROSS_RANKS = {
+    {CollectiveOp::ALLREDUCE, "ring"},
+    {CollectiveOp::ALLREDUCE, "tree"},
+    {CollectiveOp::ALLREDUCE, "hd"},
+    {CollectiveOp::ALLREDUCE, "2d"},
+    {CollectiveOp::ALLREDUCE, "hierring"},
+    {CollectiveOp::REDUCE_SCATTER, "ring"},
+    {CollectiveOp::ALL_GATHER, "ring"}};
+
 } // namespace
 
 /// Ring allreduce = 2(N-1)(alpha + S/(N B)).
@@ -624,15 +634,7 @@ class RankLocalityTest : public TestCase
   private:
     void DoRun() override
     {
-        const std::vector<std::pair<CollectiveOp, std::string>> algorithms = {
-            {CollectiveOp::ALLREDUCE, "ring"},
-            {CollectiveOp::ALLREDUCE, "tree"},
-            {CollectiveOp::ALLREDUCE, "hd"},
-            {CollectiveOp::ALLREDUCE, "2d"},
-            {CollectiveOp::ALLREDUCE, "hierring"},
-            {CollectiveOp::REDUCE_SCATTER, "ring"},
-            {CollectiveOp::ALL_GATHER, "ring"}};
-        for (const auto& [op, name] : algorithms)
+        for (const auto& [op, name] : ACROSS_RANKS)
         {
             // pipelined, 2 channels, 12 ranks (hd: 4 of them fold into partners)
             Ptr<CollectiveAlgorithm> alg = CollectiveAlgorithm::Create(op, name);
@@ -1126,14 +1128,6 @@ class HeldTransfersTest : public TestCase
     void DoRun() override
     {
         const uint32_t n = 12;
-        const std::vector<std::pair<CollectiveOp, std::string>> algorithms = {
-            {CollectiveOp::ALLREDUCE, "ring"},
-            {CollectiveOp::ALLREDUCE, "tree"},
-            {CollectiveOp::ALLREDUCE, "hd"},
-            {CollectiveOp::ALLREDUCE, "2d"},
-            {CollectiveOp::ALLREDUCE, "hierring"},
-            {CollectiveOp::REDUCE_SCATTER, "ring"},
-            {CollectiveOp::ALL_GATHER, "ring"}};
         // ranks 0..5 on one side (a block, as the runner's partition), or the even ranks
         for (bool block : {true, false})
         {
@@ -1144,7 +1138,7 @@ class HeldTransfersTest : public TestCase
                 mine[r] = block ? r < n / 2 : r % 2 == 0;
                 theirs[r] = !mine[r];
             }
-            for (const auto& [op, name] : algorithms)
+            for (const auto& [op, name] : ACROSS_RANKS)
             {
                 auto make = [op = op, name = name]() {
                     Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
