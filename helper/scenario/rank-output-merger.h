@@ -21,11 +21,12 @@ class OutputWriter;
  *
  * fct.csv, pfc.csv, qlen.csv and drops.csv are read from every part folder, each part
  * keyed by its key columns (a rank writes rows in simulated-time order, so a part is
- * sorted already unless equal times came in another order; then it is sorted), and the
- * parts merged row by row into an OutputWriter (which recomputes slowdowns and the FCT
- * statistics). Memory: one file's parts at a time, text and keys. Order: fct.csv by completion time (start_ns + fct_ns), then flow_id;
- * pfc.csv by time_ns, node, port, priority, event; qlen.csv by time_ns, node, port,
- * queue; drops.csv by time_ns, node, port, reason. Rows of time-stamped files later
+ * sorted already unless equal times came in another order; then those are sorted), and
+ * the parts merged row by row into an OutputWriter (which recomputes slowdowns and the
+ * FCT statistics). Memory: one file's parts at a time, their text and keys. Order:
+ * fct.csv by completion time (start_ns + fct_ns), then flow_id; pfc.csv by time_ns,
+ * node, port, priority, event; qlen.csv by time_ns, node, port, queue; drops.csv by
+ * time_ns, node, port, reason. Rows of time-stamped files later
  * than the run's end (the ranks stop at a completion check after it) are left out.
  */
 class RankOutputMerger
