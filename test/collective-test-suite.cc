@@ -481,16 +481,23 @@ class SlowRankTest : public TestCase
     }
 };
 
-/// A ring that does not wait for its inputs: the contribution check must catch it.
-class BrokenRing : public CollectiveAlgorithm
+/// An allreduce whose schedule a test writes: BuildSchedule calls the test's function.
+class ScriptedAllreduce : public CollectiveAlgorithm
 {
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::CollectiveTestBrokenRing")
+        static TypeId tid = TypeId("ns3::CollectiveTestScriptedAllreduce")
                                 .SetParent<CollectiveAlgorithm>()
                                 .SetGroupName("AiFabric");
         return tid;
+    }
+
+    /// \param name GetName's \param build writes the schedule (AddTransfer, SetNUnits)
+    ScriptedAllreduce(std::string name, std::function<void(ScriptedAllreduce&)> build)
+        : m_name(std::move(name)),
+          m_build(std::move(build))
+    {
     }
 
     CollectiveOp GetOp() const override
@@ -500,24 +507,40 @@ class BrokenRing : public CollectiveAlgorithm
 
     std::string GetName() const override
     {
-        return "broken";
+        return m_name;
     }
+
+    using CollectiveAlgorithm::AddTransfer;
+    using CollectiveAlgorithm::SetNUnits;
 
   protected:
     void BuildSchedule() override
     {
-        uint32_t n = GetCommunicator().GetSize();
-        SetNUnits(n);
+        m_build(*this);
+    }
+
+  private:
+    std::string m_name;
+    std::function<void(ScriptedAllreduce&)> m_build;
+};
+
+/// A ring that does not wait for its inputs: the contribution check must catch it.
+Ptr<CollectiveAlgorithm>
+BrokenRing()
+{
+    return CreateObject<ScriptedAllreduce>("broken", [](ScriptedAllreduce& a) {
+        uint32_t n = a.GetCommunicator().GetSize();
+        a.SetNUnits(n);
         for (uint32_t step = 0; step < 2 * (n - 1); ++step)
         {
             for (uint32_t i = 0; i < n; ++i)
             {
                 uint32_t seg = (i + 2 * n - step - 1) % n;
-                AddTransfer(i, (i + 1) % n, seg, seg + 1, step < n - 1, {});
+                a.AddTransfer(i, (i + 1) % n, seg, seg + 1, step < n - 1, {});
             }
         }
-    }
-};
+    });
+}
 
 class BrokenScheduleTest : public TestCase
 {
@@ -530,7 +553,7 @@ class BrokenScheduleTest : public TestCase
   private:
     void DoRun() override
     {
-        RunResult r = RunJob(MakeTransport(4), Unpipelined(CreateObject<BrokenRing>()), 4, kS);
+        RunResult r = RunJob(MakeTransport(4), Unpipelined(BrokenRing()), 4, kS);
         NS_TEST_ASSERT_MSG_EQ(r.verified, false, "a schedule without dependencies must fail");
         // and it beats the closed form: it pays alpha once, not once per step
         double correct = 2.0 * 3 * (kAlpha + kS / (4 * kB));
@@ -539,71 +562,31 @@ class BrokenScheduleTest : public TestCase
 };
 
 /// A schedule whose transfer 2 -> 3 waits for a delivery at rank 1, not at its source.
-class ElsewhereDependency : public CollectiveAlgorithm
+Ptr<CollectiveAlgorithm>
+ElsewhereDependency()
 {
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::CollectiveTestElsewhereDependency")
-                                .SetParent<CollectiveAlgorithm>()
-                                .SetGroupName("AiFabric");
-        return tid;
-    }
-
-    CollectiveOp GetOp() const override
-    {
-        return CollectiveOp::ALLREDUCE;
-    }
-
-    std::string GetName() const override
-    {
-        return "elsewhere";
-    }
-
-  protected:
-    void BuildSchedule() override
-    {
-        SetNUnits(2);
-        uint32_t first = AddTransfer(0, 1, 0, 1, false, {});
-        AddTransfer(2, 3, 1, 2, false, {first});
-    }
-};
+    return CreateObject<ScriptedAllreduce>("elsewhere", [](ScriptedAllreduce& a) {
+        a.SetNUnits(2);
+        uint32_t first = a.AddTransfer(0, 1, 0, 1, false, {});
+        a.AddTransfer(2, 3, 1, 2, false, {first});
+    });
+}
 
 /**
  * On one channel and ordered pair, a transfer ready early waits for the earlier one:
  * 1 -> 0 (units [0, 1)), then 0 -> 2 of units [0, 2) once it arrived, then 0 -> 2 of
  * unit [2, 3), ready at the start.
  */
-class HeldBehindEarlier : public CollectiveAlgorithm
+Ptr<CollectiveAlgorithm>
+HeldBehindEarlier()
 {
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::CollectiveTestHeldBehindEarlier")
-                                .SetParent<CollectiveAlgorithm>()
-                                .SetGroupName("AiFabric");
-        return tid;
-    }
-
-    CollectiveOp GetOp() const override
-    {
-        return CollectiveOp::ALLREDUCE;
-    }
-
-    std::string GetName() const override
-    {
-        return "held";
-    }
-
-  protected:
-    void BuildSchedule() override
-    {
-        SetNUnits(3);
-        uint32_t in = AddTransfer(1, 0, 0, 1, false, {});
-        AddTransfer(0, 2, 0, 2, false, {in});
-        AddTransfer(0, 2, 2, 3, false, {});
-    }
-};
+    return CreateObject<ScriptedAllreduce>("held", [](ScriptedAllreduce& a) {
+        a.SetNUnits(3);
+        uint32_t in = a.AddTransfer(1, 0, 0, 1, false, {});
+        a.AddTransfer(0, 2, 0, 2, false, {in});
+        a.AddTransfer(0, 2, 2, 3, false, {});
+    });
+}
 
 /// The alpha-beta transport with a receiver that matches messages by their place on
 /// the connection (as RdmaCollectiveTransport with MatchInAdvance).
@@ -644,7 +627,7 @@ class RankLocalityTest : public TestCase
                                   true,
                                   name << " waits for a delivery elsewhere");
         }
-        Ptr<CollectiveAlgorithm> elsewhere = CreateObject<ElsewhereDependency>();
+        Ptr<CollectiveAlgorithm> elsewhere = ElsewhereDependency();
         elsewhere->Setup(Communicator::AllHosts(4), 1000);
         NS_TEST_ASSERT_MSG_EQ(elsewhere->DependsOnlyOnDeliveriesAtSource(),
                               false,
@@ -655,7 +638,7 @@ class RankLocalityTest : public TestCase
         // 100 Gb/s (80 ns) after the start; over another, at once
         for (bool ordered : {true, false})
         {
-            Ptr<CollectiveAlgorithm> held = CreateObject<HeldBehindEarlier>();
+            Ptr<CollectiveAlgorithm> held = HeldBehindEarlier();
             held->SetAttribute("ChunkBytes", UintegerValue(0));
             held->SetAttribute("Channels", UintegerValue(1));
             std::vector<std::pair<int64_t, uint64_t>> posts; // (ns, bytes) of 0 -> 2
