@@ -15,6 +15,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/double.h"
 #include "ns3/fat-tree-topology-helper.h"
@@ -248,6 +249,81 @@ class PowertcpOldWindowTest : public TestCase
     }
 };
 
+/// The "ns3-datacenter" preset: the current's floor, eta and the latest update as W_old.
+class PowertcpNs3DatacenterPresetTest : public TestCase
+{
+  public:
+    PowertcpNs3DatacenterPresetTest()
+        : TestCase("PowerTCP 'ns3-datacenter' preset: a current floored at half the line rate, "
+                   "eta 0.95, W_old and the EWMA's other term the latest per-RTT update")
+    {
+    }
+
+  private:
+    static RdmaAckSample Ack(uint32_t packets, const IntHeader& h)
+    {
+        RdmaAckSample s;
+        s.ackedPackets = packets;
+        s.ackedBytes = packets * 1000;
+        s.intHeader = &h;
+        return s;
+    }
+
+    void DoRun() override
+    {
+        Ptr<RdmaCongestionControl> base =
+            CongestionControlFactory::Create("powertcp", "ns3-datacenter");
+        Ptr<PowertcpCongestionControl> cc = DynamicCast<PowertcpCongestionControl>(base);
+        NS_TEST_ASSERT_MSG_NE(cc, nullptr, "a PowerTCP");
+        BooleanValue gradient;
+        cc->GetAttribute("QueueGradient", gradient);
+        NS_TEST_ASSERT_MSG_EQ(gradient.Get(), true, "lambda = dq/dt + mu (its arrival counter)");
+        // 100 Gb/s (b = 12.5e9 B/s), tau = 8 us, W = W_old = 100,000 B, beta 150 B.
+        cc->Start(UnitTestCcContext());
+        for (int i = 0; i < 10; ++i)
+        {
+            cc->OnPacketSent(1000);
+        }
+        IntHeader h1 = Records({{0, 0, 0}});
+        cc->OnAck(Ack(1, h1)); // records kept; the next refresh after packet 10
+        for (int i = 0; i < 10; ++i)
+        {
+            cc->OnPacketSent(1000); // packets 11..20, under W 100,000
+        }
+        // Packets 2..11 (a refresh): 781 units sent and 1000 queued in 8 us: current
+        // 16e9 + 12.496e9 B/s, voltage 228,000 B: Gamma 5.1976704; W = 0.9 (0.95 x
+        // 100,000 / 5.1976704 + 150) + 0.1 x 100,000 = 26,584.677, remembered.
+        IntHeader h2 = Records({{8000, 781, 1000}});
+        cc->OnAck(Ack(10, h2));
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetPower(), 5.1976704, TOL, "Gamma");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetWindow(), 26584.67714767, 1e-3, "eta W / Gamma");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetOldWindow(), 26584.67714767, 1e-3, "remembered");
+        // Packet 12 (sent before that refresh): the queue falls by 64,000 B while 49,920
+        // B leave: current -1.76e9 B/s, raised to half the line, 6.25e9; voltage 164,000
+        // B: Gamma 0.82 (0 without the floor: W back at the line rate). W_old is the
+        // latest update (GETCWND would give 100,000): W = 0.9 (0.95 x 26,584.677 / 0.82 +
+        // 150) + 0.1 x 26,584.677 = 30,512.857.
+        IntHeader h3 = Records({{16000, 1171, 500}});
+        cc->OnAck(Ack(1, h3));
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetLastHopPower(), 0.82, TOL, "the current's floor");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetOldWindow(), 26584.67714767, 1e-3, "latest update");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetWindow(), 30512.85669191, 1e-3, "from the update");
+        // Packet 13: the queue steady at 64,000 B, 12.496e9 B/s: Gamma 1.6394752. The
+        // EWMA's other term is the update too (not W = 30,512.857, which would give
+        // 17,050.417): W = 0.9 (0.95 x 26,584.677 / 1.6394752 + 150) + 0.1 x 26,584.677.
+        IntHeader h4 = Records({{24000, 1952, 500}});
+        cc->OnAck(Ack(1, h4));
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetPower(), 1.6394752, TOL, "steady queue");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetWindow(), 16657.59872526, 1e-3, "EWMA on the update");
+
+        const auto names = CongestionControlFactory::GetPresets("powertcp");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), 2, "paper and ns3-datacenter");
+        NS_TEST_ASSERT_MSG_EQ(CongestionControlRegistry::Get("powertcp").defaultPreset,
+                              "paper",
+                              "the attribute defaults are the paper's");
+    }
+};
+
 namespace
 {
 
@@ -374,8 +450,8 @@ RunIncast(const std::string& cc, uint64_t bytes, bool gradient = true)
 
 /**
  * 8-to-1 incast of 2 MB per sender across a k = 4 fat tree (100 Gb/s, 5-switch paths,
- * INT): PowerTCP (Algorithm 1, and without the queue gradient as the authors'
- * simulator runs it) against HPCC: the time to drain the first round trip's burst, the
+ * INT): PowerTCP (Algorithm 1, and without the queue gradient, the transmit rate as
+ * the current) against HPCC: the time to drain the first round trip's burst, the
  * port's rate and the queue afterwards.
  */
 class PowertcpIncastTest : public TestCase
@@ -509,8 +585,8 @@ class PowertcpFairnessTest : public TestCase
                                   0.53,
                                   0.1,
                                   "defaults: 63.3 / 33.2");
-        // Without the gradient (the authors' simulator), or with beta = B tau / 10 (the
-        // Linux module): each near half (49.3 / 47.4, 50.0 / 50.0, 50.0 / 50.0).
+        // Without the gradient (the transmit rate as the current), or with beta = B tau /
+        // 10 (the Linux module): each near half (49.3 / 47.4, 50.0 / 50.0, 50.0 / 50.0).
         for (const auto& [f0, f1] : {b, c, d})
         {
             NS_TEST_ASSERT_MSG_GT(f0 + f1, 93.0, "together the port");
@@ -549,7 +625,11 @@ constexpr uint32_t BURST_SENDERS = 10;
  * Prints a trace of the first 150 us.
  */
 BurstResult
-RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0), uint32_t flows = 0)
+RunBurst(const std::string& cc,
+         bool gradient = true,
+         Time tau = Time(0),
+         uint32_t flows = 0,
+         const std::string& preset = "")
 {
     Config::SetDefault("ns3::PowertcpCongestionControl::ExpectedFlows", UintegerValue(flows));
     Config::SetDefault("ns3::PowertcpCongestionControl::QueueGradient", BooleanValue(gradient));
@@ -564,7 +644,7 @@ RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0), uint32
     Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
     Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(1));
     RoceFabricHelper helper;
-    helper.SetCongestionControl(cc, "");
+    helper.SetCongestionControl(cc, preset);
     Ptr<RoceFabric> fabric = helper.Install(g, routes);
     Ptr<RoceSwitch> tor = fabric->GetSwitches()[0];
     uint32_t port = 0;
@@ -669,7 +749,8 @@ RunBurst(const std::string& cc, bool gradient = true, Time tau = Time(0), uint32
     RdmaFabric::Counters k = fabric->GetCounters();
     r.pauses = k.pfcPausesSent;
     r.drops = k.losslessDrops + k.lossyDrops;
-    std::cout << cc << (gradient ? "" : " (QueueGradient false)")
+    std::cout << cc << (preset.empty() ? "" : " (preset " + preset + ")")
+              << (gradient ? "" : " (QueueGradient false)")
               << (tau.IsStrictlyPositive()
                       ? " (BaseRtt " + std::to_string(tau.GetMicroSeconds()) + " us)"
                       : std::string())
@@ -710,6 +791,8 @@ class PowertcpBurstTest : public TestCase
         BurstResult p = RunBurst("powertcp", true, MicroSeconds(30));
         BurstResult n = RunBurst("powertcp", false, MicroSeconds(30));
         BurstResult h = RunBurst("hpcc", true, MicroSeconds(30));
+        // The authors' ns-3 simulator's PowerTCP (its preset).
+        BurstResult d = RunBurst("powertcp", true, MicroSeconds(30), 0, "ns3-datacenter");
         BurstResult t = RunBurst("theta-powertcp");
         // beta as the paper's text sets it, HostBw x tau / N with N = 10 (9.4 KB).
         BurstResult b = RunBurst("powertcp", true, MicroSeconds(30), 10);
@@ -723,10 +806,14 @@ class PowertcpBurstTest : public TestCase
         ReportValidation("powertcp-burst-10to1-drain-us.expected", h.drainUs);
         ReportValidation("powertcp-burst-10to1-util", p.util);
         ReportValidation("hpcc-burst-10to1-util", h.util);
+        ReportValidation("hpcc-burst-10to1-peak-kb", h.peakKb);
+        ReportValidation("hpcc-burst-10to1-drain-us", h.drainUs);
+        ReportValidation("powertcp-ns3dc-burst-10to1-peak-kb", d.peakKb);
+        ReportValidation("powertcp-ns3dc-burst-10to1-drain-us", d.drainUs);
         ReportValidation("theta-powertcp-burst-10to1-drain-us", t.drainUs);
         ReportValidation("powertcp-pathrtt-burst-10to1-drain-us", pp.drainUs);
         ReportValidation("powertcp-pathrtt-burst-10to1-drain-us.expected", hp.drainUs);
-        for (const BurstResult* r : {&p, &n, &h, &t, &pp, &np, &hp})
+        for (const BurstResult* r : {&p, &n, &h, &d, &t, &pp, &np, &hp})
         {
             NS_TEST_ASSERT_MSG_EQ(r->pauses + r->drops, 0, "no pause, no drop");
             NS_TEST_ASSERT_MSG_GT(r->drainUs, 0.0, "the burst drains under 10 KB");
@@ -745,6 +832,21 @@ class PowertcpBurstTest : public TestCase
         // slowly near the end; HPCC's U counts the queue at the line rate and cuts further.
         NS_TEST_ASSERT_MSG_GT(p.drainUs, 1.5 * h.drainUs, "PowerTCP drains slower than HPCC");
         NS_TEST_ASSERT_MSG_LT(p.drainUs, 2.0 * h.drainUs, "within 2x of HPCC's drain");
+        // Side by side with the authors' simulator (inet-tub/ns3-datacenter, its burst
+        // experiment on its 256-host topology with flow-burstExp-10, tau = its maxRtt
+        // 28.96 us, the queue sampled every 6.96 us), measured: HPCC peaks at 550.5 KB
+        // (+22.8 us) and is under 10 KB at +238.6 us; ours 552 KB and +238 us.
+        NS_TEST_ASSERT_MSG_EQ_TOL(h.peakKb, 550.5, 0.05 * 550.5, "HPCC's peak as the peer's");
+        NS_TEST_ASSERT_MSG_EQ_TOL(h.drainUs, 238.6, 0.1 * 238.6, "HPCC's drain as the peer's");
+        // Its PowerTCP with HPCC's first-round-trip branch added (the first ACK only keeps
+        // the records, as UpdateRateHp does; as published it divides by a power computed
+        // against zeroed records: 215.8 KB, +203.8 us): 311.7 KB, +301.2 us. Its preset
+        // here: 327 KB, +319 us, the port at 0.993 of the line.
+        NS_TEST_ASSERT_MSG_EQ_TOL(d.peakKb, 311.7, 0.15 * 311.7, "ns3-datacenter: the peak");
+        NS_TEST_ASSERT_MSG_EQ_TOL(d.drainUs, 301.2, 0.15 * 301.2, "ns3-datacenter: the drain");
+        NS_TEST_ASSERT_MSG_GT(d.drainUs, 1.1 * h.drainUs, "ns3-datacenter: slower than HPCC");
+        NS_TEST_ASSERT_MSG_GT(d.util, 0.98, "ns3-datacenter: the port full");
+        NS_TEST_ASSERT_MSG_LT(d.laterMaxKb, 15.0, "ns3-datacenter: no later swing");
         // theta-PowerTCP (window capped at a BDP): 171 KB, under 10 KB at +119 us.
         NS_TEST_ASSERT_MSG_LT(t.peakKb, 200.0, "theta: peak under 200 KB");
         NS_TEST_ASSERT_MSG_LT(t.drainUs, 150.0, "theta: drained within 150 us");
@@ -772,6 +874,7 @@ class PowertcpTestSuite : public TestSuite
     {
         AddTestCase(new PowertcpAlgorithmTest, AI_FABRIC_QUICK);
         AddTestCase(new PowertcpOldWindowTest, AI_FABRIC_QUICK);
+        AddTestCase(new PowertcpNs3DatacenterPresetTest, AI_FABRIC_QUICK);
         AddTestCase(new PowertcpIncastTest, AI_FABRIC_QUICK);
         AddTestCase(new PowertcpFairnessTest, AI_FABRIC_QUICK);
         AddTestCase(new PowertcpBurstTest, AI_FABRIC_QUICK);

@@ -8,11 +8,13 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -61,10 +63,13 @@ PowertcpCongestionControl::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("QueueGradient",
                           "Include the queue-length gradient dq/dt in the current lambda = "
-                          "dq/dt + mu (Algorithm 1); false: lambda = mu, the transmit rate "
-                          "alone, as the authors' ns-3 simulator computes it (inet-tub/"
-                          "ns3-datacenter RdmaHw::UpdateRatePower, the gradient commented "
-                          "out). Default true: Addanki et al. 2022, Algorithm 1.",
+                          "dq/dt + mu, the rate at which bytes arrive at the queue; false: "
+                          "lambda = mu, the transmit rate alone (HPCC's view of the link). "
+                          "Default true: Addanki et al. 2022, Algorithm 1; the authors' ns-3 "
+                          "simulator (inet-tub/ns3-datacenter) measures the same arrival "
+                          "rate directly, its switches writing the queue's received-bytes "
+                          "counter into INT when PowerTCP runs (SwitchNode, "
+                          "GetNBytesRxTotal).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&PowertcpCongestionControl::m_queueGradient),
                           MakeBooleanChecker())
@@ -77,6 +82,30 @@ PowertcpCongestionControl::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&PowertcpCongestionControl::m_eta),
                           MakeDoubleChecker<double>(1e-9, 1.0))
+            .AddAttribute("MinCurrent",
+                          "A floor on the current lambda of each hop, as a fraction of the "
+                          "hop's link rate (dimensionless, [0, 1]). Default 0: none "
+                          "(Addanki et al. 2022, Algorithm 1); the authors' ns-3 simulator "
+                          "(inet-tub/ns3-datacenter, RdmaHw::UpdateRatePower) raises a "
+                          "current below half the line rate to half (0.5).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&PowertcpCongestionControl::m_minCurrent),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("ReferenceWindow",
+                          "W_old, the window an ACK's update divides by the power. AtSend: the "
+                          "window remembered (once per round trip) before the acknowledged packet "
+                          "was sent, Algorithm 1's GETCWND, with the current W as the EWMA's other "
+                          "term (Addanki et al. 2022, Eq. 7; the authors' Linux module inet-tub/"
+                          "powertcp-linux). LatestUpdate: the window of the latest once-per-round-"
+                          "trip update, also the EWMA's other term, as the authors' ns-3 simulator "
+                          "(inet-tub/ns3-datacenter, RdmaHw::UpdateRatePower: m_curRate, as HPCC's "
+                          "reference). Default AtSend.",
+                          EnumValue(PowertcpCongestionControl::REFERENCE_AT_SEND),
+                          MakeEnumAccessor(&PowertcpCongestionControl::m_reference),
+                          MakeEnumChecker(PowertcpCongestionControl::REFERENCE_AT_SEND,
+                                          "AtSend",
+                                          PowertcpCongestionControl::REFERENCE_LATEST_UPDATE,
+                                          "LatestUpdate"))
             .AddAttribute("BaseRtt",
                           "tau, the base RTT that sets the BDP (voltage), the base power and "
                           "R = W / tau (time). Default 0: the queue pair's path's unloaded RTT "
@@ -98,6 +127,8 @@ PowertcpCongestionControl::PowertcpCongestionControl()
       m_expectedFlows(0),
       m_queueGradient(true),
       m_eta(1.0),
+      m_minCurrent(0.0),
+      m_reference(REFERENCE_AT_SEND),
       m_tau(0),
       m_power(1.0),
       m_lastPower(0),
@@ -177,12 +208,15 @@ PowertcpCongestionControl::OnAck(const RdmaAckSample& sample)
     {
         return; // no telemetry (a fabric without INT): the window stays
     }
-    // GETCWND(ack.seq): the latest W remembered before packet m_ackedPackets was sent.
-    while (m_oldWindows.size() > 1 && m_oldWindows[1].first < m_ackedPackets)
+    if (m_reference == REFERENCE_AT_SEND)
     {
-        m_oldWindows.pop_front();
+        // GETCWND(ack.seq): the latest W remembered before packet m_ackedPackets was sent.
+        while (m_oldWindows.size() > 1 && m_oldWindows[1].first < m_ackedPackets)
+        {
+            m_oldWindows.pop_front();
+        }
+        m_wOld = m_oldWindows.front().second;
     }
-    m_wOld = m_oldWindows.front().second;
     // UPDATE_OLD: ack.seq > lastUpdated, with packets for sequence numbers.
     const bool refreshOld = m_ackedPackets > m_updateMark;
     const bool computed = Update(*sample.intHeader, refreshOld);
@@ -205,7 +239,10 @@ PowertcpCongestionControl::Update(const IntHeader& h, bool refreshOld)
     if (refreshOld)
     {
         m_wOld = m_w;
-        m_oldWindows.emplace_back(m_sentPackets, m_w);
+        if (m_reference == REFERENCE_AT_SEND)
+        {
+            m_oldWindows.emplace_back(m_sentPackets, m_w);
+        }
     }
     return true;
 }
@@ -231,9 +268,10 @@ PowertcpCongestionControl::NormPower(const IntHeader& h)
         const double q = static_cast<double>(now.GetQlenBytes());
         const double dq = q - static_cast<double>(before.GetQlenBytes());
         const double mu = static_cast<double>(now.BytesSince(before)) / dt;
-        const double current = (m_queueGradient ? dq / dt : 0.0) + mu; // lambda, bytes/s
-        const double voltage = q + b * m_tau;                          // nu, bytes
-        const double power = current * voltage / (b * b * m_tau);      // / base power
+        const double current =
+            std::max((m_queueGradient ? dq / dt : 0.0) + mu, m_minCurrent * b); // lambda, B/s
+        const double voltage = q + b * m_tau;                                   // nu, bytes
+        const double power = current * voltage / (b * b * m_tau);               // / base power
         if (!any || power > best)
         {
             best = power;
@@ -255,8 +293,9 @@ double
 PowertcpCongestionControl::UpdateWindow(double power)
 {
     // Gamma = 0 (an idle path) allows the most: the line rate.
+    const double kept = m_reference == REFERENCE_AT_SEND ? m_w : m_wOld;
     double w =
-        power > 0 ? m_gamma * (m_wOld * m_eta / power + m_beta) + (1.0 - m_gamma) * m_w : m_wMax;
+        power > 0 ? m_gamma * (m_wOld * m_eta / power + m_beta) + (1.0 - m_gamma) * kept : m_wMax;
     w = std::min(std::max(w, m_wMin), m_wMax);
     m_w = w;
     ++m_updates;
@@ -313,6 +352,55 @@ uint64_t
 PowertcpCongestionControl::GetUpdates() const
 {
     return m_updates;
+}
+
+std::vector<std::string>
+PowertcpCongestionControl::GetPresetNames()
+{
+    return {"paper", "ns3-datacenter"};
+}
+
+std::string
+PowertcpCongestionControl::GetDefaultPresetName()
+{
+    return "paper";
+}
+
+std::vector<std::pair<std::string, std::string>>
+PowertcpCongestionControl::GetPreset(const std::string& name)
+{
+    // BaseRtt (tau) is left as set: the paper and the authors' runs take the network's
+    // largest RTT, which depends on the topology.
+    std::vector<std::pair<std::string, std::string>> values = {{"Gamma", "0.9"},
+                                                               {"BetaRate", "150Mbps"},
+                                                               {"ExpectedFlows", "0"}};
+    if (name == "paper")
+    {
+        // Addanki et al. 2022, Algorithm 1: lambda = dq/dt + mu, no eta, no floor,
+        // W_old = GETCWND(ack.seq).
+        values.insert(values.end(),
+                      {{"QueueGradient", "true"},
+                       {"TargetUtilization", "1"},
+                       {"MinCurrent", "0"},
+                       {"ReferenceWindow", "AtSend"}});
+        return values;
+    }
+    if (name == "ns3-datacenter")
+    {
+        // The authors' ns-3 simulator, which ran the paper's evaluation (inet-tub/
+        // ns3-datacenter, RdmaHw::UpdateRatePower with U_TARGET 0.95 of its PowerTCP
+        // configurations): lambda = the transmit rate, at least half the line rate,
+        // divided by eta 0.95; W_old and the EWMA's other term = m_curRate, the latest
+        // once-per-round-trip update.
+        values.insert(values.end(),
+                      {{"QueueGradient", "true"},
+                       {"TargetUtilization", "0.95"},
+                       {"MinCurrent", "0.5"},
+                       {"ReferenceWindow", "LatestUpdate"}});
+        return values;
+    }
+    throw std::invalid_argument("unknown PowerTCP preset '" + name +
+                                "'; allowed: paper, ns3-datacenter");
 }
 
 } // namespace ns3

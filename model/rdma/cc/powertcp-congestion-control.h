@@ -16,6 +16,7 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -50,6 +51,17 @@ namespace ns3
 class PowertcpCongestionControl : public RdmaCongestionControl
 {
   public:
+    /// Which remembered window an ACK's update divides by the power (W_old).
+    enum ReferenceWindow
+    {
+        /// The window remembered before the acknowledged packet was sent (Algorithm 1's
+        /// GETCWND); the EWMA's other term is the current W.
+        REFERENCE_AT_SEND,
+        /// The window of the latest once-per-round-trip update, which is also the
+        /// EWMA's other term (the authors' ns-3 simulator, m_curRate).
+        REFERENCE_LATEST_UPDATE,
+    };
+
     static TypeId GetTypeId();
     PowertcpCongestionControl();
     ~PowertcpCongestionControl() override;
@@ -94,17 +106,30 @@ class PowertcpCongestionControl : public RdmaCongestionControl
     /// Windows computed since Start
     uint64_t GetUpdates() const;
 
+    /// Preset names: "paper" (Algorithm 1, the attribute defaults) and "ns3-datacenter".
+    static std::vector<std::string> GetPresetNames();
+    /// "paper": the attribute defaults.
+    static std::string GetDefaultPresetName();
+    /**
+     * \param name a preset name
+     * \return its attribute values
+     * \throws std::invalid_argument for another name
+     */
+    static std::vector<std::pair<std::string, std::string>> GetPreset(const std::string& name);
+
   private:
     /// Hand W to the queue pair: its window (payload bytes) and R = W / tau.
     void Apply();
 
     // Attributes
-    double m_gamma;           //!< EWMA weight gamma of the window update
-    DataRate m_betaRate;      //!< beta / tau
-    uint32_t m_expectedFlows; //!< N > 0: beta = line rate x tau / N
-    bool m_queueGradient;     //!< lambda = dq/dt + mu (false: mu)
-    double m_eta;             //!< Attribute TargetUtilization (dimensionless)
-    Time m_baseRttAttr;       //!< tau; 0 = the path's unloaded RTT
+    double m_gamma;              //!< EWMA weight gamma of the window update
+    DataRate m_betaRate;         //!< beta / tau
+    uint32_t m_expectedFlows;    //!< N > 0: beta = line rate x tau / N
+    bool m_queueGradient;        //!< lambda = dq/dt + mu (false: mu)
+    double m_eta;                //!< Attribute TargetUtilization (dimensionless)
+    double m_minCurrent;         //!< lambda's floor, a fraction of the hop's rate
+    ReferenceWindow m_reference; //!< which remembered window W_old is
+    Time m_baseRttAttr;          //!< tau; 0 = the path's unloaded RTT
 
     // State
     double m_tau;            //!< tau, seconds
