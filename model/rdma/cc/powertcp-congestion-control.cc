@@ -268,10 +268,13 @@ PowertcpCongestionControl::NormPower(const IntHeader& h)
         const double q = static_cast<double>(now.GetQlenBytes());
         const double dq = q - static_cast<double>(before.GetQlenBytes());
         const double mu = static_cast<double>(now.BytesSince(before)) / dt;
-        const double current =
-            std::max((m_queueGradient ? dq / dt : 0.0) + mu, m_minCurrent * b); // lambda, B/s
-        const double voltage = q + b * m_tau;                                   // nu, bytes
-        const double power = current * voltage / (b * b * m_tau);               // / base power
+        double current = (m_queueGradient ? dq / dt : 0.0) + mu; // lambda, bytes/s
+        if (m_minCurrent > 0)
+        {
+            current = std::max(current, m_minCurrent * b); // the authors' simulator's floor
+        }
+        const double voltage = q + b * m_tau;                     // nu, bytes
+        const double power = current * voltage / (b * b * m_tau); // / base power
         if (!any || power > best)
         {
             best = power;
