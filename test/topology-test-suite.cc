@@ -369,8 +369,9 @@ class TopologyFileTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(g->GetLink(1).rate.GetBitRate(), 25000000000ULL, "25Gbps");
         NS_TEST_ASSERT_MSG_EQ(g->IsHost(2), false, "node 2 is the switch");
 
-        // 4-field header variant with plain bps; a two-tier tree: tiers by host distance
-        std::istringstream v("6 3 5 2\n3 4 5\n0 3 100000000000 0.001ms 0\n"
+        // ns3-datacenter's header (nodes switches tors links) with plain bps; a two-tier
+        // tree: tiers by host distance
+        std::istringstream v("6 3 2 5\n3 4 5\n0 3 100000000000 0.001ms 0\n"
                              "1 4 100000000000 0.001ms 0\n2 4 100000000000 0.001ms 0\n"
                              "3 5 400000000000 0.001ms 0\n4 5 400000000000 0.001ms 0\n");
         g = TopologyFileReader::Parse(v, "tree.txt");
@@ -378,6 +379,25 @@ class TopologyFileTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(g->GetTier(3), 0u, "ToR tier");
         NS_TEST_ASSERT_MSG_EQ(g->GetTier(5), 1u, "spine tier");
         NS_TEST_ASSERT_MSG_EQ(g->GetLink(3).rate.GetBitRate(), 400000000000ULL, "plain bps");
+        // ... and with the host and uplink capacities after it
+        std::istringstream six("6 3 2 5 100000000000 400000000000\n3 4 5\n"
+                               "0 3 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 4 100Gbps 1us 0\n"
+                               "3 5 400Gbps 1us 0\n4 5 400Gbps 1us 0\n");
+        g = TopologyFileReader::Parse(six, "six.txt");
+        NS_TEST_ASSERT_MSG_EQ(g->GetNLinks(), 5u, "6-field header: 5 links");
+        NS_TEST_ASSERT_MSG_EQ(ThrownMessage([] {
+                                  std::istringstream in("6 3 4 5\n3 4 5\n");
+                                  TopologyFileReader::Parse(in, "tors.txt");
+                              }),
+                              "tors.txt:1: top-of-rack count 4 is more than the 3 switches",
+                              "more top-of-rack switches than switches");
+        NS_TEST_ASSERT_MSG_EQ(ThrownMessage([] {
+                                  std::istringstream in(
+                                      "6 3 2 5\n3 4 5\n0 3 100000000000 0.001ms 0\n");
+                                  TopologyFileReader::Parse(in, "five.txt");
+                              }).find("five.txt:1: header declares 5 links"),
+                              0,
+                              "the 4-field header's links are its 4th field (5 expected, 1 given)");
 
         std::string m = ThrownMessage([] {
             std::istringstream in("3 1 3\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0\n");

@@ -203,15 +203,36 @@ TopologyFileReader::Parse(std::istream& in, const std::string& name)
     {
         r.Fail("file is empty (expected header line 'nodes switches links')");
     }
-    if (tok.size() != 3 && tok.size() != 4)
+    // The HPCC simulator's header is 'nodes switches links'; the PowerTCP authors'
+    // simulator (inet-tub/ns3-datacenter) inserts the top-of-rack count before the links,
+    // and some of its descendants add the host and uplink capacities after them. The
+    // extra fields are checked and otherwise unused (each cable line has its rate).
+    if (tok.size() != 3 && tok.size() != 4 && tok.size() != 6)
     {
         r.Fail("header has " + std::to_string(tok.size()) +
-               " fields (expected 'nodes switches links' or 'nodes switches links tors')");
+               " fields (expected 'nodes switches links', 'nodes switches tors links', or "
+               "'nodes switches tors links host_capacity uplink_capacity')");
     }
     const uint64_t big = 1u << 30;
     const uint32_t nNodes = r.ParseId(tok[0], "node count", big);
     const uint32_t nSwitches = r.ParseId(tok[1], "switch count", big);
-    const uint32_t nLinks = r.ParseId(tok[2], "link count", big);
+    const bool withTors = tok.size() > 3;
+    const uint32_t nLinks = r.ParseId(tok[withTors ? 3 : 2], "link count", big);
+    if (withTors && r.ParseId(tok[2], "top-of-rack count", big) > nSwitches)
+    {
+        r.Fail("top-of-rack count " + tok[2] + " is more than the " + tok[1] + " switches");
+    }
+    for (size_t i = 4; i < tok.size(); ++i)
+    {
+        try
+        {
+            ParseRate(tok[i]);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            r.Fail(std::string("header capacity: ") + e.what());
+        }
+    }
     if (nNodes < 2)
     {
         r.Fail("node count " + tok[0] + " is not allowed (need >= 2: a switch and a host)");
