@@ -72,6 +72,17 @@ Records(std::initializer_list<Rec> hops)
 
 const double TOL = 1e-6; //!< bytes (W) and dimensionless (power)
 
+/// An ACK of \p packets 1000-byte packets echoing records \p h.
+RdmaAckSample
+Ack(uint32_t packets, const IntHeader& h)
+{
+    RdmaAckSample s;
+    s.ackedPackets = packets;
+    s.ackedBytes = packets * 1000;
+    s.intHeader = &h;
+    return s;
+}
+
 } // namespace
 
 /// Algorithm 1 step by step on a two-hop path (hand-computed figures in comments).
@@ -196,15 +207,6 @@ class PowertcpOldWindowTest : public TestCase
     }
 
   private:
-    static RdmaAckSample Ack(uint32_t packets, const IntHeader& h)
-    {
-        RdmaAckSample s;
-        s.ackedPackets = packets;
-        s.ackedBytes = packets * 1000;
-        s.intHeader = &h;
-        return s;
-    }
-
     void DoRun() override
     {
         // 100 Gb/s, tau = 8 us, W = W_old = 100,000 B, beta 150 B; one hop.
@@ -260,15 +262,6 @@ class PowertcpNs3DatacenterPresetTest : public TestCase
     }
 
   private:
-    static RdmaAckSample Ack(uint32_t packets, const IntHeader& h)
-    {
-        RdmaAckSample s;
-        s.ackedPackets = packets;
-        s.ackedBytes = packets * 1000;
-        s.intHeader = &h;
-        return s;
-    }
-
     void DoRun() override
     {
         Ptr<RdmaCongestionControl> base =
