@@ -586,9 +586,17 @@ RoceParsedFrame::SetIntBlock(const IntHeader& h)
 }
 
 void
-RoceParsedFrame::FreeIntBlock()
+RoceParsedFrame::ReleaseHeld()
 {
-    IntBlockPool().push_back(GetIntBlock());
+    if ((m_held & INT_TAG) != 0)
+    {
+        IntBlockPool().push_back(GetIntBlock());
+    }
+    else
+    {
+        reinterpret_cast<Packet*>(m_held)->Unref();
+    }
+    m_held = 0;
 }
 
 RoceParsedFrame

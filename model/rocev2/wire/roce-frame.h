@@ -221,20 +221,12 @@ class RoceParsedFrame
     {
         if (m_held != 0)
         {
-            if ((m_held & INT_TAG) != 0)
-            {
-                FreeIntBlock(); // out of line: INT runs only
-            }
-            else
-            {
-                reinterpret_cast<Packet*>(m_held)->Unref();
-            }
-            m_held = 0;
+            ReleaseHeld(); // out of line: most frames hold nothing
         }
     }
 
-    /// Give the INT block back to the pool.
-    void FreeIntBlock();
+    /// Drop the packet's reference or give the INT block back to its pool; m_held = 0.
+    [[gnu::noinline]] void ReleaseHeld();
 
     // The packet pointer first, then the view's fields a switch reads: a frame's
     // hop through a switch reads one cache line of it. One word holds the bytes or
