@@ -12,10 +12,13 @@
  *   mpirun -np 2 build/examples/mpi-fattree-flows --mpi --fabric=ib --csv=out/ib
  *   build/examples/mpi-fattree-flows --fabric=ib --csv=out/ib-one
  *
+ * --cc=hpcc (RoCEv2): frames carry INT records, which must cross ranks with them.
+ *
  * Built only with -DAI_FABRIC_MPI=ON (./ai-fabric mpi-setup).
  */
 #include "ns3/channel-list.h"
 #include "ns3/command-line.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/global-value.h"
@@ -33,6 +36,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -50,6 +54,7 @@ main(int argc, char* argv[])
     std::string csv = "mpi-fattree-flows";
     std::string method = "group";
     std::string engine = "fabric";
+    std::string cc;
     Time stop = MilliSeconds(2);
     CommandLine cmd(__FILE__);
     cmd.AddValue("mpi", "run across the MPI ranks of mpirun (else one process)", mpi);
@@ -62,6 +67,10 @@ main(int argc, char* argv[])
                  "with --mpi: fabric (ns3::FabricDistributedSimulatorImpl: our engine, frames "
                  "batched per window and peer) or ns3 (ns3::DistributedSimulatorImpl)",
                  engine);
+    cmd.AddValue("cc",
+                 "RoCEv2 congestion control (a CongestionControlRegistry name, e.g. hpcc: "
+                 "frames carry INT records across ranks); '' = the helper's default",
+                 cc);
     cmd.AddValue("stop",
                  "simulated time to run (every rank synchronizes once per lookahead until "
                  "then, with or without traffic)",
@@ -83,6 +92,21 @@ main(int argc, char* argv[])
         std::cerr << "mpi-fattree-flows: --engine='" << engine
                   << "' is not allowed (allowed: fabric, ns3)\n";
         return 2;
+    }
+    if (!cc.empty())
+    {
+        const std::vector<std::string> names = CongestionControlRegistry::GetNames();
+        if (fabricName != "roce" || std::find(names.begin(), names.end(), cc) == names.end())
+        {
+            std::cerr << "mpi-fattree-flows: --cc='" << cc << "' with --fabric=" << fabricName
+                      << " is not allowed (allowed: a RoCEv2 congestion control:";
+            for (const std::string& n : names)
+            {
+                std::cerr << " " << n;
+            }
+            std::cerr << ")\n";
+            return 2;
+        }
     }
     // The timing wheel: equal-time events in EventOrigin's order, which does not depend
     // on the partition (ns-3's DistributedSimulatorImpl takes it as any event list).
@@ -129,6 +153,10 @@ main(int argc, char* argv[])
     {
         RoceFabricHelper helper;
         helper.SetPartition(partition);
+        if (!cc.empty())
+        {
+            helper.SetCongestionControl(cc);
+        }
         fabric = helper.Install(graph, topology->GetRoutes());
     }
     else

@@ -513,12 +513,7 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
         v.aethMsn = s.msn;
         v.frameBytes += AethHeader::SIZE;
     }
-    if (m_intEnabled)
-    {
-        // Its bytes now, with an empty INT block: the switches write into them.
-        frame = RoceParsedFrame(RoceFrame::Materialize(v), v);
-        return;
-    }
+    // With INT, no records yet: the first switch's WriteInt gives the frame its block.
     RoceFrame::CompleteParsed(frame);
 }
 
@@ -543,21 +538,15 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
         if (m_intEnabled)
         {
             // The records of the data packet it answers (none: an empty block).
-            // The latest records of this queue pair's data (an ACK a timer sends too).
+            // The latest records of this queue pair's data (an ACK a timer sends too),
+            // carried with the view (bytes only if something asks for them).
             const uint32_t i = qp.GetLocalQpn() - 1;
             IntHeader echo = i < m_qpInt.size() ? m_qpInt[i] : IntHeader();
             echo.SetEcho(true);
-            frame = RoceParsedFrame(RoceFrame::MaterializeWithInt(v, echo), v);
-        }
-        else
-        {
-            RoceFrame::CompleteParsed(frame);
+            RoceFrame::WriteInt(frame, echo);
         }
     }
-    else
-    {
-        RoceFrame::CompleteParsed(frame);
-    }
+    RoceFrame::CompleteParsed(frame);
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {

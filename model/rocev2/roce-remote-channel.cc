@@ -64,10 +64,10 @@ RoceRemoteChannel::TransmitStart(RoceParsedFrame& frame, const RoceNetDevice* sr
     }
 #ifdef AI_FABRIC_MPI
     const Time rxTime = FabricSimulator::Now() + txTime + GetDelay();
-    // A frame known only by its view (nothing asked for its bytes, no packet tag)
-    // crosses as the view under our engine: the far rank writes the same bytes from it
-    // if something asks, as this rank would have.
-    if (!frame.HasPacket() &&
+    // A frame known only by its view (nothing asked for its bytes, no packet tag, no
+    // INT records carried) crosses as the view under our engine: the far rank writes
+    // the same bytes from it if something asks, as this rank would have.
+    if (!frame.HasPacket() && frame.GetIntBlock() == nullptr &&
         FabricDistributedSimulatorImpl::SendRecord(FabricDistributedSimulatorImpl::ROCE_FRAME_VIEW,
                                                    frame.view,
                                                    rxTime,

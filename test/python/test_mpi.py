@@ -62,12 +62,17 @@ ENGINES = {
 
 # ns-3's engine orders equal times by insertion, so InfiniBand's ties can differ there
 # (64 of 128 messages on k=8); only ours is asked to agree on InfiniBand.
+# With HPCC, frames carry INT records (without bytes, RoceParsedFrame's block): they
+# must cross ranks with them, or the senders' windows differ from one process's.
 @pytest.mark.parametrize(
-    "fabric,engine", [("roce", "fabric"), ("ib", "fabric"), ("roce", "ns3")]
+    "fabric,engine,cc",
+    [("roce", "fabric", ""), ("ib", "fabric", ""), ("roce", "ns3", ""), ("roce", "fabric", "hpcc")],
 )
-def test_two_ranks_equal_one_process(tmp_path, fabric, engine):
+def test_two_ranks_equal_one_process(tmp_path, fabric, engine, cc):
     _require()
     args = [f"--fabric={fabric}", "--k=4", "--bytes=262144", "--stop=1ms"]
+    if cc:
+        args.append(f"--cc={cc}")
     one = subprocess.run(
         [str(PROGRAM), *args, f"--csv={tmp_path}/one"],
         capture_output=True, text=True, timeout=300,

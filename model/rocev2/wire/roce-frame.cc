@@ -483,6 +483,14 @@ RoceFrame::MaterializeWithInt(const RoceFrameView& v, const IntHeader& h)
 bool
 RoceFrame::ReadInt(RoceParsedFrame& frame, IntHeader& h)
 {
+    if (!frame.HasPacket())
+    {
+        // The records travel with the view: none until one is written (Materialize
+        // writes an empty block then).
+        const IntHeader* carried = frame.GetIntBlock();
+        h = carried != nullptr ? *carried : IntHeader();
+        return true;
+    }
     const uint32_t off = IntOffset(frame.view);
     uint8_t b[SerializedHeaders::MAX_BYTES + IntHeader::SIZE];
     const Ptr<Packet> p = frame.GetPacket();
@@ -496,6 +504,11 @@ RoceFrame::ReadInt(RoceParsedFrame& frame, IntHeader& h)
 void
 RoceFrame::WriteInt(RoceParsedFrame& frame, const IntHeader& h)
 {
+    if (!frame.HasPacket())
+    {
+        frame.SetIntBlock(h); // written into the bytes when they are (GetPacket)
+        return;
+    }
     const uint32_t off = IntOffset(frame.view);
     const uint32_t n = off + IntHeader::SIZE;
     NS_ASSERT(n <= SerializedHeaders::MAX_BYTES);
@@ -520,17 +533,70 @@ RoceFrame::WriteInt(RoceParsedFrame& frame, const IntHeader& h)
     }
 }
 
+namespace
+{
+/// INT blocks of frames without bytes, for reuse: one per such frame in flight. Never
+/// freed (a frame may outlive static destruction in the event list).
+std::vector<IntHeader*>&
+IntBlockPool()
+{
+    static auto* pool = new std::vector<IntHeader*>();
+    return *pool;
+}
+} // namespace
+
 Ptr<Packet>
 RoceParsedFrame::GetPacket()
 {
-    if (m_packet == nullptr)
+    if (!HasPacket())
     {
-        Ptr<Packet> p = RoceFrame::Materialize(view);
-        m_packet = PeekPointer(p);
-        m_packet->Ref(); // this frame's reference, beyond the returned Ptr's
+        // The bytes of the view, with the INT records the frame carries, if any; from
+        // now on they live in the bytes (RoceFrame::ReadInt, WriteInt).
+        const IntHeader* carried = GetIntBlock();
+        Ptr<Packet> p = carried != nullptr ? RoceFrame::MaterializeWithInt(view, *carried)
+                                           : RoceFrame::Materialize(view);
+        Release();
+        m_held = reinterpret_cast<uintptr_t>(PeekPointer(p));
+        p->Ref(); // this frame's reference, beyond the returned Ptr's
         return p;
     }
-    return Ptr<Packet>(m_packet);
+    return Ptr<Packet>(reinterpret_cast<Packet*>(m_held));
+}
+
+void
+RoceParsedFrame::SetIntBlock(const IntHeader& h)
+{
+    IntHeader* block = GetIntBlock();
+    if (block == nullptr)
+    {
+        NS_ASSERT_MSG(m_held == 0, "RoceParsedFrame::SetIntBlock: the frame has bytes");
+        std::vector<IntHeader*>& pool = IntBlockPool();
+        if (pool.empty())
+        {
+            block = new IntHeader();
+        }
+        else
+        {
+            block = pool.back();
+            pool.pop_back();
+        }
+        m_held = reinterpret_cast<uintptr_t>(block) | INT_TAG;
+    }
+    *block = h;
+}
+
+void
+RoceParsedFrame::ReleaseHeld()
+{
+    if ((m_held & INT_TAG) != 0)
+    {
+        IntBlockPool().push_back(GetIntBlock());
+    }
+    else
+    {
+        reinterpret_cast<Packet*>(m_held)->Unref();
+    }
+    m_held = 0;
 }
 
 RoceParsedFrame
@@ -554,7 +620,7 @@ RoceFrame::CompleteParsed(RoceParsedFrame& frame)
 {
     if (IcrcTrailer::IsComputeEnabled())
     {
-        frame = RoceParsedFrame(Materialize(frame.view), frame.view);
+        frame.GetPacket(); // with the INT records it carries, if any
     }
 }
 

@@ -127,7 +127,9 @@ struct RoceFrameView
  * (pcap, PhyTxBegin, ...), or non-minimal DragonFly routing's packet tag. A NIC's
  * frame that nothing observes never allocates a packet, which is most of a
  * frame's cost otherwise. What changes a frame on its way (ECN marking, a class
- * change) changes the view, and the bytes too when they exist.
+ * change) changes the view, and the bytes too when they exist. A frame without bytes
+ * carries its INT records (RoceFrame::HasInt) as a pooled IntHeader once a NIC or a
+ * switch writes some (RoceFrame::WriteInt); its bytes, when written, hold them.
  */
 class RoceParsedFrame
 {
@@ -142,24 +144,24 @@ class RoceParsedFrame
 
     /// \p packet (one more reference to it) with its decoded headers \p view.
     RoceParsedFrame(const Ptr<Packet>& packet, const RoceFrameView& view)
-        : m_packet(PeekPointer(packet)),
+        : m_held(reinterpret_cast<uintptr_t>(PeekPointer(packet))),
           view(view)
     {
-        if (m_packet != nullptr)
+        if (m_held != 0)
         {
-            m_packet->Ref();
+            packet->Ref();
         }
     }
 
-    // Moves hand the packet's reference over without touching the packet: ns-3's Ptr
-    // (before ns-3.42) copies even from an rvalue, a reference-count update on the
-    // packet object, whose cache line a hop would otherwise never need.
+    // Moves hand the packet's reference (or the INT block) over without touching it:
+    // ns-3's Ptr (before ns-3.42) copies even from an rvalue, a reference-count update
+    // on the packet object, whose cache line a hop would otherwise never need.
     RoceParsedFrame(RoceParsedFrame&& other) noexcept
-        : m_packet(other.m_packet),
+        : m_held(other.m_held),
           view(other.view),
           readyTicks(other.readyTicks)
     {
-        other.m_packet = nullptr;
+        other.m_held = 0;
     }
 
     RoceParsedFrame& operator=(RoceParsedFrame&& other) noexcept
@@ -169,8 +171,8 @@ class RoceParsedFrame
             Release();
             view = other.view;
             readyTicks = other.readyTicks;
-            m_packet = other.m_packet;
-            other.m_packet = nullptr;
+            m_held = other.m_held;
+            other.m_held = 0;
         }
         return *this;
     }
@@ -198,22 +200,39 @@ class RoceParsedFrame
     /// \return true if the bytes have been written (GetPacket was called, or given)
     bool HasPacket() const
     {
-        return m_packet != nullptr;
+        return m_held != 0 && (m_held & INT_TAG) == 0;
     }
 
+    /// \return the INT records of a frame without bytes (RoceFrame::WriteInt), or
+    /// nullptr (none written yet, or the frame has bytes)
+    IntHeader* GetIntBlock() const
+    {
+        return (m_held & INT_TAG) != 0 ? reinterpret_cast<IntHeader*>(m_held & ~INT_TAG) : nullptr;
+    }
+
+    /// Carry \p h as the INT records of this frame, which has no bytes (!HasPacket()).
+    void SetIntBlock(const IntHeader& h);
+
   private:
+    /// m_held's low bit: it holds an INT block, not a packet (both are 8-byte aligned).
+    static constexpr uintptr_t INT_TAG = 1;
+
     void Release()
     {
-        if (m_packet != nullptr)
+        if (m_held != 0)
         {
-            m_packet->Unref();
-            m_packet = nullptr;
+            ReleaseHeld(); // out of line: most frames hold nothing
         }
     }
 
+    /// Drop the packet's reference or give the INT block back to its pool; m_held = 0.
+    [[gnu::noinline]] void ReleaseHeld();
+
     // The packet pointer first, then the view's fields a switch reads: a frame's
-    // hop through a switch reads one cache line of it.
-    Packet* m_packet{nullptr}; //!< the bytes, if written (holds one reference)
+    // hop through a switch reads one cache line of it. One word holds the bytes or
+    // the INT block (a frame with bytes keeps its records there): a frame stays 128
+    // bytes, the event payload's room.
+    uintptr_t m_held{0}; //!< Packet* (one reference), or IntHeader* | INT_TAG, or 0
 
   public:
     RoceFrameView view; //!< the frame's decoded headers
@@ -275,11 +294,13 @@ class RoceFrame
      * block) with INT block \p h: what Materialize gives, with \p h's records.
      */
     static Ptr<Packet> MaterializeWithInt(const RoceFrameView& v, const IntHeader& h);
-    /// Read the INT block of \p frame (HasInt) from its bytes (written if need be).
+    /// Read the INT block of \p frame (HasInt): from its bytes if it has them, else
+    /// the records it carries (none: an empty block, what its bytes would hold).
     /// \return false if the block is not a version this model reads
     static bool ReadInt(RoceParsedFrame& frame, IntHeader& h);
-    /// Overwrite the INT block of \p frame (HasInt) in its bytes with \p h; the ICRC
-    /// is recomputed when ICRC computation is on (it covers the block).
+    /// Overwrite the INT block of \p frame (HasInt) with \p h: in its bytes if it has
+    /// them (the ICRC is recomputed when ICRC computation is on: it covers the block),
+    /// else in the records it carries until its bytes are written.
     static void WriteInt(RoceParsedFrame& frame, const IntHeader& h);
 
     /**
