@@ -392,9 +392,9 @@ PowertcpCongestionControl::GetPreset(const std::string& name)
     {
         // The authors' ns-3 simulator, which ran the paper's evaluation (inet-tub/
         // ns3-datacenter, RdmaHw::UpdateRatePower with U_TARGET 0.95 of its PowerTCP
-        // configurations): lambda = the transmit rate, at least half the line rate,
-        // divided by eta 0.95; W_old and the EWMA's other term = m_curRate, the latest
-        // once-per-round-trip update.
+        // configurations): lambda = the arrival rate its switches count (dq/dt + mu
+        // here), at least half the line rate; the power divided by eta 0.95; W_old and
+        // the EWMA's other term = m_curRate, the latest once-per-round-trip update.
         values.insert(values.end(),
                       {{"QueueGradient", "true"},
                        {"TargetUtilization", "0.95"},

@@ -44,7 +44,8 @@ namespace ns3
  * w(t - theta(t)), Algorithm 1's GETCWND(ack.seq)): W is remembered once per round
  * trip (on the first ACK of a packet sent after the previous refresh: Algorithm 1's
  * UPDATE_OLD), and an ACK takes the latest remembered W from before its packet was
- * sent, as the authors' Linux module (inet-tub/powertcp-linux, get_cwnd) does. W is in
+ * sent, as the authors' Linux module (inet-tub/powertcp-linux, get_cwnd) does (the
+ * ReferenceWindow attribute selects the authors' ns-3 simulator's rule instead). W is in
  * wire bytes (the INT counters'), at least one full packet and at most the line rate
  * times tau; the queue pair's window is W in payload bytes.
  */
