@@ -36,7 +36,6 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -95,12 +94,11 @@ main(int argc, char* argv[])
     }
     if (!cc.empty())
     {
-        const std::vector<std::string> names = CongestionControlRegistry::GetNames();
-        if (fabricName != "roce" || std::find(names.begin(), names.end(), cc) == names.end())
+        if (fabricName != "roce" || !CongestionControlRegistry::Has(cc))
         {
             std::cerr << "mpi-fattree-flows: --cc='" << cc << "' with --fabric=" << fabricName
                       << " is not allowed (allowed: a RoCEv2 congestion control:";
-            for (const std::string& n : names)
+            for (const std::string& n : CongestionControlRegistry::GetNames())
             {
                 std::cerr << " " << n;
             }
