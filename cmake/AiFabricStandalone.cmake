@@ -18,6 +18,7 @@ option(AI_FABRIC_WERROR "Treat warnings in this module's own targets as errors" 
 option(AI_FABRIC_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(AI_FABRIC_EXAMPLES "Build the programs in examples/" ON)
 option(AI_FABRIC_TESTS "Build ai-fabric-test-runner and register the CTest tests" ON)
+option(AI_FABRIC_LTO "Link-time optimization of the library in Release builds" ON)
 set(AI_FABRIC_PGO OFF CACHE STRING
     "Profile-guided optimization of the library: OFF, GENERATE (instrumented; then build pgo-train) or USE")
 set_property(CACHE AI_FABRIC_PGO PROPERTY STRINGS OFF GENERATE USE)
@@ -164,9 +165,12 @@ target_compile_options(ai-fabric PRIVATE -fno-semantic-interposition)
 # Link-time optimization of the library in Release builds: the per-packet path crosses
 # files (device, channel, switch, MMU, event list); -2.4% instructions on the k=4
 # permutation benchmark (doc/performance.md). Debug and sanitizer builds stay without it.
+# -DAI_FABRIC_LTO=OFF skips it (faster edit-build cycles while developing).
 include(CheckIPOSupported)
 check_ipo_supported(RESULT AI_FABRIC_IPO OUTPUT AI_FABRIC_IPO_WHY LANGUAGES CXX)
-if(AI_FABRIC_IPO)
+if(NOT AI_FABRIC_LTO)
+  message(STATUS "ai-fabric: no link-time optimization (AI_FABRIC_LTO=OFF)")
+elseif(AI_FABRIC_IPO)
   set_property(TARGET ai-fabric PROPERTY INTERPROCEDURAL_OPTIMIZATION_RELEASE TRUE)
 else()
   message(STATUS "ai-fabric: no link-time optimization (${AI_FABRIC_IPO_WHY})")
