@@ -1760,6 +1760,13 @@ ScenarioConfig::ToJson() const
     return j;
 }
 
+// NS_DEPRECATED: ValidateTopologyFlags (until 1a2e136)
+void
+ScenarioConfig::ValidateTopologyFlags() const
+{
+    ValidateApplicableFlags();
+}
+
 void
 ScenarioConfig::ValidateApplicableFlags() const
 {
