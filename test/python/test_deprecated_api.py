@@ -127,3 +127,9 @@ def test_old_names_behave_as_before(compiled):
     m = re.search(r"PFC pauses (\d+), resumes (\d+), pauseFramesSent (\d+)", r.stdout)
     assert m and int(m.group(3)) == int(m.group(1)) + int(m.group(2)) > 0, r.stdout
 
+
+def test_changes_md_lists_each_deprecated_name_with_its_commit():
+    text = (ROOT / "CHANGES.md").read_text()
+    for name, commit in OLD_NAMES.items():
+        lines = [line for line in text.splitlines() if name in line and commit in line]
+        assert lines, f"CHANGES.md names {name} without its commit {commit}"
