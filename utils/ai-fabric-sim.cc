@@ -4,11 +4,13 @@
  * ai-fabric-sim: the command-line front end of ScenarioRunner.
  *   ai-fabric-sim --topology=fattree --k=4 --workload=allreduce --bytes=16MiB --out=out
  *   mpirun -np 2 ai-fabric-sim --mpi --topology=fattree --k=8 --workload=permutation
- * Exit status: 0 finished, 2 bad configuration, 3 stopped by --stop-time with work
- * left, 4 stopped by a deadlock (summary.json "deadlock"), 1 any other error.
+ * Exit status (ns3::ExitStatus; --help lists them): 0 done, 1 environment failure
+ * (a file that could not be written, memory that ran out; named), 2 bad configuration,
+ * 3 stopped by --stop-time with work left, 4 deadlock detected (summary.json "deadlock").
  * With --mpi (doc/distributed.md) every rank exits alike; rank 0 prints the summary.
  */
 #include "ns3/config-error.h"
+#include "ns3/exit-status.h"
 #include "ns3/rank-coordinator.h"
 #include "ns3/run-summary-printer.h"
 #include "ns3/scenario-config.h"
@@ -16,6 +18,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 
 namespace
@@ -39,13 +42,7 @@ Run(int argc, char** argv)
         {
             ns3::PrintRunSummary(std::cout, summary);
         }
-        const bool complete = summary.contains("complete") && summary["complete"].is_boolean() &&
-                              summary["complete"].get<bool>();
-        if (summary.contains("deadlock"))
-        {
-            return 4;
-        }
-        return complete ? 0 : 3;
+        return static_cast<int>(ns3::ExitStatusOfRun(summary));
     }
     catch (const ns3::ConfigError& e)
     {
@@ -53,12 +50,20 @@ Run(int argc, char** argv)
         {
             std::cerr << "ai-fabric-sim: error: " << e.what() << "\n";
         }
-        return 2;
+        return static_cast<int>(ns3::ExitStatus::BAD_CONFIGURATION);
+    }
+    catch (const std::bad_alloc& e)
+    {
+        // (what() is only "std::bad_alloc": say what it means)
+        std::cerr << "ai-fabric-sim: error: out of memory (" << e.what()
+                  << "); a smaller fabric or workload needs less\n";
+        return static_cast<int>(ns3::ExitStatus::ENVIRONMENT_FAILURE);
     }
     catch (const std::exception& e)
     {
+        // OutputError names the file and why; anything else is named by its message
         std::cerr << "ai-fabric-sim: error: " << e.what() << "\n";
-        return 1;
+        return static_cast<int>(ns3::ExitStatus::ENVIRONMENT_FAILURE);
     }
 }
 

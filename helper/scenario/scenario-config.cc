@@ -4,6 +4,7 @@
 #include "scenario-config.h"
 
 #include "config-error.h"
+#include "exit-status.h"
 #include "size-parser.h"
 
 #include "ns3/assert.h"
@@ -1760,6 +1761,13 @@ ScenarioConfig::ToJson() const
     return j;
 }
 
+// NS_DEPRECATED: ValidateTopologyFlags (until 1a2e136)
+void
+ScenarioConfig::ValidateTopologyFlags() const
+{
+    ValidateApplicableFlags();
+}
+
 void
 ScenarioConfig::ValidateApplicableFlags() const
 {
@@ -2015,9 +2023,8 @@ ScenarioConfig::FromCommandLine(int argc, char** argv)
               "('-' or '_'); flags on the command line override it. ns-3 attribute defaults: "
               "--ns3::Class::Attribute=value.\n"
               "Writes into --out: summary.json (last, when the run completes), fct.csv, "
-              "collective.csv, pfc.csv, qlen.csv, drops.csv and, with --pcap=1, *.pcap.\n"
-              "Exit status: 0 done, 2 bad configuration, 3 stopped by --stop-time with work "
-              "unfinished.");
+              "collective.csv, pfc.csv, qlen.csv, drops.csv and, with --pcap=1, *.pcap.\n" +
+              ExitStatusHelp());
     cmd.AddValue("config",
                  "JSON file of flag names and values, applied before the other flags",
                  MakeBoundCallback(&RecordConfig, &configFile));

@@ -4,6 +4,7 @@
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
@@ -260,6 +261,14 @@ class ScenarioConfig
     /// (TopologyRegistry's flags) of another family than --topology's, and a RoCEv2
     /// switch flag (pfc, ecn, buffer, kmin, kmax, pmax) on InfiniBand.
     void ValidateApplicableFlags() const;
+    /**
+     * \deprecated The name until commit 1a2e136, which added the RoCEv2 switch flags on
+     * InfiniBand to its checks; kept for one release (CHANGES.md): calls
+     * ValidateApplicableFlags.
+     */
+    AI_FABRIC_DEPRECATED("ScenarioConfig::ValidateTopologyFlags is now ValidateApplicableFlags "
+                         "(see CHANGES.md)")
+    void ValidateTopologyFlags() const;
 
     /**
      * \brief Build a config from the command line: defaults, then --config=FILE,

@@ -4,6 +4,8 @@
 #ifndef COLLECTIVE_METRICS_H
 #define COLLECTIVE_METRICS_H
 
+#include "ns3/ai-fabric-deprecated.h"
+
 #include <cstdint>
 #include <string>
 
@@ -49,8 +51,26 @@ struct CollectiveRecord
     int64_t startNs{0};    //!< when the operation was started
     int64_t endNs{0};      //!< when its last transfer completed
     int64_t durationNs{0}; //!< endNs - startNs
-    double algbwGBps{0};   //!< S / duration, GB/s
-    double busbwGBps{0};   //!< algbw x BusBwFactor, GB/s
+
+    // The names before commit 8abbc0e, kept for one release as deprecated aliases of
+    // the same storage (CHANGES.md): an anonymous union gives each GB/s value a second
+    // name, so old code reads and writes it unchanged, with a warning, while the
+    // layout, size, copies and aggregate initialisation stay those of the new names.
+    union {
+        double algbwGBps{0}; //!< S / duration, GB/s
+        /// \deprecated the same value as algbwGBps (GB/s despite its spelling)
+        AI_FABRIC_DEPRECATED("CollectiveRecord::algbwGbps held GB/s, not Gbit/s: use algbwGBps "
+                             "(same value; see CHANGES.md)")
+        double algbwGbps;
+    };
+
+    union {
+        double busbwGBps{0}; //!< algbw x BusBwFactor, GB/s
+        /// \deprecated the same value as busbwGBps (GB/s despite its spelling)
+        AI_FABRIC_DEPRECATED("CollectiveRecord::busbwGbps held GB/s, not Gbit/s: use busbwGBps "
+                             "(same value; see CHANGES.md)")
+        double busbwGbps;
+    };
 };
 
 /**

@@ -4,6 +4,7 @@
 #ifndef RDMA_FABRIC_H
 #define RDMA_FABRIC_H
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
 #include "ns3/congestion-control-factory.h"
 #include "ns3/data-rate.h"
@@ -67,6 +68,10 @@ class RdmaFabric : public Object
         Time ideal;
     };
 
+    // (the constructor the compiler writes initialises the deprecated member below:
+    // that is no use of it, so it does not warn; a program's own use of it does)
+    AI_FABRIC_WARNING_PUSH_DEPRECATED
+
     /// Fabric-wide counters for summary.json.
     struct Counters
     {
@@ -96,7 +101,19 @@ class RdmaFabric : public Object
         uint64_t rnrNaks{0};    //!< RNR NAKs sent (SENDs that found no posted receive)
         uint64_t rnrRetries{0}; //!< resends after an RNR NAK's wait
         uint64_t qpErrors{0};   //!< queue pairs in the error state (RNR retries exhausted)
+
+        /**
+         * \deprecated Until commit bef3edc, all the PFC frames sent: pauses and resumes.
+         * Kept for one release with that meaning, filled by RoceFabric::GetCounters
+         * (pfcPausesSent + pfcResumesSent; 0 on InfiniBand, as before). Last, so the
+         * members before it keep their places (CHANGES.md).
+         */
+        AI_FABRIC_DEPRECATED("RdmaFabric::Counters::pauseFramesSent counted pauses and resumes: "
+                             "use pfcPausesSent + pfcResumesSent (see CHANGES.md)")
+        uint64_t pauseFramesSent{0};
     };
+
+    AI_FABRIC_WARNING_POP
 
     /**
      * One cable failure (RoceFabric::FailLink, IbFabric::FailLink) and what the

@@ -3,6 +3,7 @@
  */
 #include "roce-fabric.h"
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/log.h"
 #include "ns3/none-congestion-control.h"
 #include "ns3/rdma-opcode.h"
@@ -411,6 +412,9 @@ RoceFabric::GetCounters() const
         }
     }
     SetConnectionCounters(c);
+    AI_FABRIC_WARNING_PUSH_DEPRECATED
+    c.pauseFramesSent = c.pfcPausesSent + c.pfcResumesSent; // (its meaning until bef3edc)
+    AI_FABRIC_WARNING_POP
     return c;
 }
 

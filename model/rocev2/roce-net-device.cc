@@ -618,6 +618,19 @@ RoceNetDevice::GetPfcResumesReceived() const
     return m_pfcResumesReceived;
 }
 
+// NS_DEPRECATED: GetPauseFramesSent and GetPauseFramesReceived (until bef3edc)
+uint64_t
+RoceNetDevice::GetPauseFramesSent() const
+{
+    return m_pfcPausesSent + m_pfcResumesSent;
+}
+
+uint64_t
+RoceNetDevice::GetPauseFramesReceived() const
+{
+    return m_pfcPausesReceived + m_pfcResumesReceived;
+}
+
 Time
 RoceNetDevice::GetPauseStart(uint8_t prio) const
 {

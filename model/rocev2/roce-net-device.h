@@ -7,6 +7,7 @@
 #include "roce-channel.h"
 #include "roce-port-owner.h"
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -189,6 +190,22 @@ class RoceNetDevice : public NetDevice
     uint64_t GetPfcPausesReceived() const;
     /// \return PFC resume frames (every enabled class at quanta 0) that arrived
     uint64_t GetPfcResumesReceived() const;
+    /**
+     * \deprecated The name until commit bef3edc, kept for one release (CHANGES.md).
+     * \return all PFC frames this port sent, pauses and resumes, as it always did:
+     * GetPfcPausesSent() + GetPfcResumesSent()
+     */
+    AI_FABRIC_DEPRECATED("RoceNetDevice::GetPauseFramesSent counts pauses and resumes: use "
+                         "GetPfcPausesSent() + GetPfcResumesSent() (see CHANGES.md)")
+    uint64_t GetPauseFramesSent() const;
+    /**
+     * \deprecated The name until commit bef3edc, kept for one release (CHANGES.md).
+     * \return all PFC frames that arrived at this port, pauses and resumes, as it always
+     * did: GetPfcPausesReceived() + GetPfcResumesReceived()
+     */
+    AI_FABRIC_DEPRECATED("RoceNetDevice::GetPauseFramesReceived counts pauses and resumes: use "
+                         "GetPfcPausesReceived() + GetPfcResumesReceived() (see CHANGES.md)")
+    uint64_t GetPauseFramesReceived() const;
     /// When the peer's current pause of \p prio began (meaningful while IsPausedByPeer).
     Time GetPauseStart(uint8_t prio) const;
     /// Time during which priority prio was paused by the peer, so far.

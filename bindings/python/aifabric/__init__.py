@@ -11,19 +11,33 @@
 Scenario knobs are ai-fabric-sim's flags with '-' turned into '_'
 (``Scenario.knobs()`` lists them); bad values raise ConfigError, a ValueError
 carrying the CLI's message. See doc/python.md.
+
+The extension is built for one interpreter (CMake's Python3_EXECUTABLE, by default
+Debian's /usr/bin/python3); under another one a failed import says so, naming both
+(``require("distributed")`` does the same for a dependency).
 """
 
 import os
 import tempfile
 
-from ._aifabric import ConfigError, Scenario
-from ._aifabric import run_native as _run_native
+from . import _interpreter
+from ._interpreter import require
+
+try:
+    from ._aifabric import ConfigError, Scenario
+    from ._aifabric import run_native as _run_native
+except ImportError as _e:
+    # Built for another interpreter (another Python version finds no extension file of
+    # its own suffix), or the extension's libraries are missing: say which and what to run.
+    # (from None: one traceback; the message carries the original error's text)
+    raise _interpreter.import_error("aifabric's extension module (_aifabric)", _e) from None
 from .result import Result, read_csv
 from .sweep import SweepTable, expand_grid, run_point, sweep
 
 __all__ = [
     "ConfigError", "Scenario", "Result", "SweepTable", "run", "sweep", "expand_grid",
     "run_point", "read_csv", "available", "available_fabrics", "available_workloads",
+    "require",
 ]
 
 

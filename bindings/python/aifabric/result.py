@@ -214,10 +214,19 @@ class Result:
 
     def array(self, name):
         """One CSV as a numpy structured array (field per column); needs numpy."""
-        try:  # optional, and imported late: sweep children start faster without it
-            import numpy as _np  # pylint: disable=import-outside-toplevel
-        except ImportError as e:
-            raise ImportError("Result.array needs numpy (Debian: python3-numpy)") from e
+        # optional, and imported late: sweep children start faster without it
+        try:
+            from ._interpreter import require  # pylint: disable=import-outside-toplevel
+        except ImportError:  # this file loaded on its own, not as part of the package
+            require = None
+        if require is not None:
+            # the error names the interpreters when this one is not the build's
+            _np = require("numpy")
+        else:
+            try:
+                import numpy as _np  # pylint: disable=import-outside-toplevel
+            except ImportError as e:
+                raise ImportError("Result.array needs numpy (Debian: python3-numpy)") from e
         rows = self.records(name)
         record = self._records[name][0]
         schema = _SCHEMA.get(name, {})
