@@ -794,8 +794,8 @@ BuildKnobs()
         true));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out, one file per port (nanosecond timestamps; "
-                     "link type RoCEv2 1, Ethernet; InfiniBand 197, ERF, as --ib-pcap-format "
-                     "says)",
+                     "link type RoCEv2 1, Ethernet; InfiniBand as --ib-pcap-format says, 197 "
+                     "ERF records by default)",
                      &C::pcap));
     k.push_back(Choice("ib-pcap-format",
                        "records of the InfiniBand pcaps (--fabric=infiniband --pcap=1): erf "

@@ -51,7 +51,9 @@ RdmaFabric::GetTypeId()
                           "from the frame's first byte; the record's original length stays the "
                           "frame's. 0 = whole frames (the files' snapshot length is then "
                           "65535, ns-3 PcapFile's default, above every frame of either fabric). "
-                          "Read when EnablePcap opens the files",
+                          "InfiniBand ERF records keep their 16-byte ERF header besides (the "
+                          "files' snapshot length is then this + 16). Read when EnablePcap "
+                          "opens the files",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaFabric::m_pcapSnapLength),
                           MakeUintegerChecker<uint32_t>(0, MAX_PCAP_SNAP_LENGTH));
