@@ -6,9 +6,11 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
+#include "ns3/ib-pcap-writer.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -246,13 +248,21 @@ RdmaFabricHelper::EnablePcapInternal(std::string prefix,
                                      bool explicitFilename)
 {
     uint32_t linkType;
+    IbPcapWriter::Format ibFormat = IbPcapWriter::RAW;
+    const bool ib = DynamicCast<IbNetDevice>(nd) != nullptr;
     if (DynamicCast<RoceNetDevice>(nd))
     {
         linkType = RoceFabric::PCAP_LINK_TYPE;
     }
-    else if (DynamicCast<IbNetDevice>(nd))
+    else if (ib)
     {
-        linkType = IbFabric::PCAP_LINK_TYPE;
+        // The records IbFabric's EnablePcap writes: its PcapFormat attribute's default
+        // (Config::SetDefault("ns3::IbFabric::PcapFormat", ...) chooses).
+        TypeId::AttributeInformation info;
+        NS_ABORT_UNLESS(IbFabric::GetTypeId().LookupAttributeByName("PcapFormat", &info));
+        ibFormat = static_cast<IbPcapWriter::Format>(
+            DynamicCast<const EnumValue>(info.initialValue)->Get());
+        linkType = IbPcapWriter::GetLinkType(ibFormat);
     }
     else
     {
@@ -269,9 +279,17 @@ RdmaFabricHelper::EnablePcapInternal(std::string prefix,
         CreateObjectWithAttributes<PcapFileWrapper>("NanosecMode", BooleanValue(true));
     file->Open(filename, std::ios::out);
     NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
+    // Whole frames: 65535 holds any frame, with an ERF header before it too.
     file->Init(linkType, RdmaFabric::MAX_PCAP_SNAP_LENGTH);
     NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
-    pcapHelper.HookDefaultSink<NetDevice>(nd, "PromiscSniffer", file);
+    if (ib)
+    {
+        IbPcapWriter::Attach(nd, file, ibFormat);
+    }
+    else
+    {
+        pcapHelper.HookDefaultSink<NetDevice>(nd, "PromiscSniffer", file);
+    }
 }
 
 void

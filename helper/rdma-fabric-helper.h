@@ -93,7 +93,8 @@ class RdmaFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForD
   protected:
     /**
      * Pcap of one port device (PcapHelperForDevice): the fabric's link type (RoCEv2:
-     * Ethernet, 1; InfiniBand: 247), nanosecond timestamps, whole frames (up to
+     * Ethernet, 1; InfiniBand: the default of ns3::IbFabric::PcapFormat, ERF 197 with an
+     * ERF header before each packet, or raw 247), nanosecond timestamps, whole frames (up to
      * RdmaFabric::MAX_PCAP_SNAP_LENGTH), every frame the device's PromiscSniffer
      * gives, in PREFIX-NODEID-DEVICEID.pcap (ns-3's naming: Node id and device index)
      * unless \p explicitFilename. \p promiscuous changes nothing (a port sees only its

@@ -591,7 +591,24 @@ class TracingMixinTestCase : public TestCase
             uint32_t header[6] = {};
             pcap.read(reinterpret_cast<char*>(header), sizeof(header));
             NS_TEST_ASSERT_MSG_EQ(header[0], 0xa1b23c4du, "nanosecond pcap magic");
-            NS_TEST_ASSERT_MSG_EQ(header[5], infiniband ? 247u : 1u, "link type");
+            // InfiniBand: IbFabric's default PcapFormat, ERF (197): the first record is a
+            // 16-byte ERF InfiniBand header (type 21, varying length, rlen 16 + wlen)
+            // before the packet from its LRH.
+            NS_TEST_ASSERT_MSG_EQ(header[5], infiniband ? 197u : 1u, "link type");
+            if (infiniband)
+            {
+                uint32_t record[4] = {}; // ts s, ts ns, incl_len, orig_len
+                uint8_t erf[16] = {};
+                pcap.read(reinterpret_cast<char*>(record), sizeof(record));
+                pcap.read(reinterpret_cast<char*>(erf), sizeof(erf));
+                const uint32_t rlen = (uint32_t(erf[10]) << 8) | erf[11];
+                const uint32_t wlen = (uint32_t(erf[14]) << 8) | erf[15];
+                NS_TEST_ASSERT_MSG_EQ(+erf[8], 21, "ERF type InfiniBand");
+                NS_TEST_ASSERT_MSG_EQ(+erf[9], 4, "ERF flags: varying length");
+                NS_TEST_ASSERT_MSG_EQ(rlen, record[2], "rlen = the record's bytes");
+                NS_TEST_ASSERT_MSG_EQ(wlen + 16, record[3], "wlen = the packet's bytes");
+                NS_TEST_ASSERT_MSG_GT(wlen, mtu, "a full data packet: LRH to VCRC");
+            }
             pcap.seekg(0, std::ios::end);
             // Every payload byte passes host 0's port, with its headers.
             NS_TEST_ASSERT_MSG_GT(static_cast<uint64_t>(pcap.tellg()), 24u + 10000u, "frames");

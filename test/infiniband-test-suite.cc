@@ -15,6 +15,7 @@
 #include "ns3/communicator.h"
 #include "ns3/config.h"
 #include "ns3/dragonfly-topology-helper.h"
+#include "ns3/erf-header.h"
 #include "ns3/fat-tree-topology-helper.h"
 #include "ns3/flow-id-tag.h"
 #include "ns3/global-value.h"
@@ -24,6 +25,7 @@
 #include "ns3/ib-hca.h"
 #include "ns3/ib-lrh-header.h"
 #include "ns3/ib-net-device.h"
+#include "ns3/ib-pcap-writer.h"
 #include "ns3/ib-switch.h"
 #include "ns3/ib-vcrc-trailer.h"
 #include "ns3/icrc-trailer.h"
@@ -33,6 +35,7 @@
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/pcap-file-wrapper.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-fabric-helper.h"
@@ -47,6 +50,9 @@
 #include "ns3/uinteger.h"
 #include "ns3/vl-arbiter.h"
 
+#include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -1275,6 +1281,103 @@ class IbSubnetManagerMeshDragonflyTestCase : public TestCase
     }
 };
 
+/**
+ * The ERF record header of the default InfiniBand pcaps: its 16 bytes as Wireshark's
+ * wiretap reads them (timestamp little-endian, rlen, lctr, wlen big-endian), timestamps
+ * rounded to the nearest 2^-32 s (a whole picosecond second rounds up into the next
+ * second) and read back by Wireshark's rounding to the very nanosecond, and one record
+ * IbPcapWriter writes under a snapshot length: rlen and the pcap record's lengths.
+ */
+class IbErfHeaderTestCase : public TestCase
+{
+  public:
+    IbErfHeaderTestCase()
+        : TestCase("ERF InfiniBand pcap records: header bytes, 2^-32 s timestamps, snaplen")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        ErfHeader h;
+        h.SetTimestamp(Seconds(1) + MilliSeconds(250)); // 1 s + 2^30 / 2^32 s
+        h.SetRecordLength(16 + 1066);
+        h.SetWireLength(1066);
+        Packet p;
+        p.AddHeader(h);
+        NS_TEST_ASSERT_MSG_EQ(p.GetSize(), 16u, "16 bytes");
+        uint8_t b[16];
+        p.CopyData(b, 16);
+        const uint8_t want[16] = {0, 0, 0, 0x40, 1, 0, 0, 0, 21, 4, 0x04, 0x3A, 0, 0, 0x04, 0x2A};
+        for (uint32_t i = 0; i < 16; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(+b[i], +want[i], "byte " << i);
+        }
+        ErfHeader back;
+        p.RemoveHeader(back);
+        NS_TEST_EXPECT_MSG_EQ(back.GetFixedPointTimestamp(), 0x140000000ULL, "timestamp");
+        NS_TEST_EXPECT_MSG_EQ(+back.GetType(), +ErfHeader::TYPE_INFINIBAND, "type 21");
+        NS_TEST_EXPECT_MSG_EQ(+back.GetFlags(), +ErfHeader::FLAG_VARYING_LENGTH, "vlen");
+        NS_TEST_EXPECT_MSG_EQ(back.GetRecordLength(), 1082, "rlen");
+        NS_TEST_EXPECT_MSG_EQ(back.GetLossCounter(), 0, "lctr");
+        NS_TEST_EXPECT_MSG_EQ(back.GetWireLength(), 1066, "wlen");
+
+        // Every nanosecond comes back as itself; a picosecond time is within half a
+        // 2^-32 s unit (116.4 ps) of its ERF timestamp.
+        for (uint64_t ns = 0; ns < 3000000000ULL; ns += 999983)
+        {
+            for (uint64_t extra : {0ULL, 1ULL, 499ULL, 500ULL, 999ULL})
+            {
+                const uint64_t ps = ns * 1000 + extra;
+                const uint64_t ts = ErfHeader::ToFixedPoint(PicoSeconds(ps));
+                const double err = double(ts >> 32) * 1e12 +
+                                   double(ts & 0xFFFFFFFFULL) * 1e12 / 4294967296.0 - double(ps);
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(std::abs(err), 116.5, "ps " << ps);
+                if (extra == 0)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(ErfHeader::ToNanoSeconds(ts), ns, "ns " << ns);
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(ErfHeader::ToFixedPoint(PicoSeconds(999999999999ULL)),
+                              1ULL << 32,
+                              "the last picosecond of a second rounds to the next");
+        NS_TEST_EXPECT_MSG_EQ(ErfHeader::ToFixedPoint(NanoSeconds(1)), 4ULL, "1 ns: 4.29 units");
+
+        // One record under a 16 + 40 byte snapshot length: rlen 56 (what the record
+        // holds), wlen 100, the pcap record's included length 56 and original 116.
+        const std::string name = CreateTempDirFilename("erf.pcap");
+        Ptr<PcapFileWrapper> file =
+            CreateObjectWithAttributes<PcapFileWrapper>("NanosecMode", BooleanValue(true));
+        file->Open(name, std::ios::out);
+        file->Init(ErfHeader::LINKTYPE_ERF, 16 + 40);
+        Ptr<Packet> packet = Create<Packet>(100);
+        IbPcapWriter::WriteErfRecord(file, packet);
+        IbPcapWriter::WriteErfRecord(file, Create<Packet>(30)); // whole: rlen 46
+        file->Close();
+        std::ifstream in(name, std::ios::binary);
+        std::vector<uint8_t> d((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        NS_TEST_ASSERT_MSG_EQ(d.size(), 24u + 16 + 56 + 16 + 46, "two records");
+        auto le32 = [&d](size_t o) {
+            return uint32_t(d[o]) | uint32_t(d[o + 1]) << 8 | uint32_t(d[o + 2]) << 16 |
+                   uint32_t(d[o + 3]) << 24;
+        };
+        auto be16 = [&d](size_t o) { return uint32_t(d[o]) << 8 | d[o + 1]; };
+        NS_TEST_EXPECT_MSG_EQ(le32(20), 197u, "LINKTYPE_ERF");
+        NS_TEST_EXPECT_MSG_EQ(le32(24 + 8), 56u, "included: the snapshot length");
+        NS_TEST_EXPECT_MSG_EQ(le32(24 + 12), 116u, "original: ERF header + packet");
+        NS_TEST_EXPECT_MSG_EQ(be16(40 + 10), 56u, "rlen: the record's bytes");
+        NS_TEST_EXPECT_MSG_EQ(be16(40 + 14), 100u, "wlen: the packet's bytes");
+        const size_t second = 24 + 16 + 56;
+        NS_TEST_EXPECT_MSG_EQ(le32(second + 8), 46u, "a short packet whole");
+        NS_TEST_EXPECT_MSG_EQ(be16(second + 16 + 10), 46u, "its rlen");
+        NS_TEST_EXPECT_MSG_EQ(be16(second + 16 + 14), 30u, "its wlen");
+        Simulator::Destroy();
+    }
+};
+
 class InfinibandTestSuite : public TestSuite
 {
   public:
@@ -1284,6 +1387,7 @@ class InfinibandTestSuite : public TestSuite
         AddTestCase(new IbFramingTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbCrcTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbFrameHeadersTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbErfHeaderTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbIncastTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbAckLaneTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbSwitchLatencyClosedFormTestCase, AI_FABRIC_QUICK);

@@ -16,7 +16,9 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-frame.h"
@@ -133,6 +135,9 @@ class RoceReleaseTestCase : public TestCase
         fabric->PostWrite(0, 1, 10000, 11, 0);
         ScheduleLambda(MicroSeconds(50),
                        [&] { releasedQpn = nic1->GetQueuePairs().at(0)->GetLocalQpn(); });
+        ScheduleLambda(MicroSeconds(60), [&] {
+            NS_TEST_EXPECT_MSG_EQ(releasedQpn, 16, "host 1's first QPN: QpnBase (16)");
+        });
         ScheduleLambda(MilliSeconds(1), [&] {
             NS_TEST_EXPECT_MSG_EQ(fabric->GetLiveConnections(), 1, "0-1 idle, not released");
             fabric->PostWrite(2, 3, 10000, 22, 0); // posting releases what idled 100 us
@@ -155,7 +160,7 @@ class RoceReleaseTestCase : public TestCase
             // Within QpnReuseDelay of the release: a new QPN, not the released one.
             fabric->PostWrite(1, 0, 3000, 33, 0);
             NS_TEST_EXPECT_MSG_EQ(nic1->GetQueuePairs().at(0)->GetLocalQpn(),
-                                  nic1->GetQpnSlots(),
+                                  nic1->GetQpnBase() + nic1->GetQpnSlots() - 1,
                                   "a new QPN while the released one is held back");
             NS_TEST_EXPECT_MSG_NE(nic1->GetQueuePairs().at(0)->GetLocalQpn(),
                                   releasedQpn,
@@ -307,6 +312,97 @@ class SequentialFlowsTestCase : public TestCase
     bool m_release;    //!< QpIdleTimeout 20 us, else 0 (never)
 };
 
+/**
+ * QPNs as an HCA gives them out (both fabrics): host 0 connects to hosts 1, 2 and 3 in
+ * that order and gets QPNs QpnBase, QpnBase + 1, QpnBase + 2 (16, 17, 18 by default;
+ * 2, 3, 4 with QpnBase 2), never 0 or 1 (the SMI and GSI QPs); each peer's first QPN is
+ * its QpnBase, each queue pair knows its peer's QPN, every message arrives. QpnBase
+ * below 2 or above 2^24 - 1 is refused; QPN 1 and QPNs below QpnBase have no queue pair.
+ */
+class QpnAllocationTestCase : public TestCase
+{
+  public:
+    QpnAllocationTestCase(bool infiniband)
+        : TestCase(std::string(infiniband ? "InfiniBand" : "RoCEv2") +
+                   ": QPNs from QpnBase (16) in allocation order, never 0 or 1"),
+          m_infiniband(infiniband)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        for (uint32_t base : {RdmaNic::DEFAULT_QPN_BASE, 2U})
+        {
+            Ptr<TopologyGraph> g = SmallLeafSpine(2, 2);
+            Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+            Ptr<RdmaFabric> fabric;
+            std::vector<Ptr<RdmaNic>> nics;
+            if (m_infiniband)
+            {
+                Ptr<IbFabric> ib = IbFabricHelper().Install(g, routes);
+                for (uint32_t h = 0; h < 4; ++h)
+                {
+                    nics.push_back(ib->GetHca(h));
+                }
+                fabric = ib;
+            }
+            else
+            {
+                Ptr<RoceFabric> roce = RoceFabricHelper().Install(g, routes);
+                for (uint32_t h = 0; h < 4; ++h)
+                {
+                    nics.push_back(roce->GetNic(h));
+                }
+                fabric = roce;
+            }
+            NS_TEST_EXPECT_MSG_EQ(nics[0]->GetQpnBase(), 16u, "the default QpnBase");
+            for (const auto& nic : nics)
+            {
+                NS_TEST_EXPECT_MSG_EQ(nic->SetAttributeFailSafe("QpnBase", UintegerValue(1)),
+                                      false,
+                                      "QPN 1 is the GSI's: refused");
+                NS_TEST_EXPECT_MSG_EQ(nic->SetAttributeFailSafe("QpnBase", UintegerValue(1U << 24)),
+                                      false,
+                                      "QPNs are 24 bits: refused");
+                nic->SetAttribute("QpnBase", UintegerValue(base));
+            }
+            Completions done;
+            done.Listen(fabric);
+            for (uint32_t dst : {1U, 2U, 3U})
+            {
+                fabric->PostWrite(0, dst, 3000, dst, 0);
+            }
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(done.delivered.size(), 3, "every message delivered");
+            const std::vector<Ptr<RdmaQueuePair>> qps = nics[0]->GetQueuePairs();
+            NS_TEST_ASSERT_MSG_EQ(qps.size(), 3, "host 0: one queue pair per peer");
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(qps[i]->GetLocalQpn(), base + i, "allocation order");
+                NS_TEST_EXPECT_MSG_EQ(qps[i]->GetPeerHost(), i + 1, "its peer");
+                Ptr<RdmaNic> peer = nics[i + 1];
+                NS_TEST_ASSERT_MSG_EQ(peer->GetQueuePairs().size(), 1, "the peer's one");
+                const Ptr<RdmaQueuePair> p = peer->GetQueuePairs().at(0);
+                NS_TEST_EXPECT_MSG_EQ(p->GetLocalQpn(), base, "the peer's first QPN");
+                NS_TEST_EXPECT_MSG_EQ(qps[i]->GetPeerQpn(), p->GetLocalQpn(), "connected");
+                NS_TEST_EXPECT_MSG_EQ(p->GetPeerQpn(), qps[i]->GetLocalQpn(), "both ways");
+            }
+            NS_TEST_EXPECT_MSG_EQ((nics[0]->GetQueuePair(1) == nullptr), true, "no QP 1");
+            NS_TEST_EXPECT_MSG_EQ((nics[0]->GetQueuePair(base - 1) == nullptr),
+                                  true,
+                                  "none below QpnBase");
+            NS_TEST_EXPECT_MSG_EQ((nics[0]->GetQueuePair(base + 3) == nullptr),
+                                  true,
+                                  "none beyond the three");
+            Simulator::Destroy();
+        }
+    }
+
+    bool m_infiniband; //!< InfiniBand, else RoCEv2
+};
+
 /// The queue-pair release suite.
 class QueuePairReleaseTestSuite : public TestSuite
 {
@@ -315,6 +411,8 @@ class QueuePairReleaseTestSuite : public TestSuite
         : TestSuite("ai-fabric-queue-pair-release", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new RoceReleaseTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QpnAllocationTestCase(false), AI_FABRIC_QUICK);
+        AddTestCase(new QpnAllocationTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new SequentialFlowsTestCase(false, true), AI_FABRIC_QUICK);
         AddTestCase(new SequentialFlowsTestCase(true, true), AI_FABRIC_QUICK);
         AddTestCase(new SequentialFlowsTestCase(false, false), AI_FABRIC_QUICK);

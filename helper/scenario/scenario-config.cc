@@ -795,8 +795,18 @@ BuildKnobs()
         true));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out, one file per port (nanosecond timestamps; "
-                     "link type RoCEv2 1, Ethernet; InfiniBand 247, frames from the LRH)",
+                     "link type RoCEv2 1, Ethernet; InfiniBand as --ib-pcap-format says, 197 "
+                     "ERF records by default)",
                      &C::pcap));
+    k.push_back(Choice("ib-pcap-format",
+                       "records of the InfiniBand pcaps (--fabric=infiniband --pcap=1): erf "
+                       "(link type 197, LINKTYPE_ERF: each packet from its LRH after a "
+                       "16-byte ERF header of type InfiniBand, as NVIDIA's ibdump writes; "
+                       "Wireshark and tshark open it as it is) or raw (link type 247, "
+                       "LINKTYPE_INFINIBAND: the packet alone; Wireshark 4.0 does not open "
+                       "it)",
+                       &C::ibPcapFormat,
+                       {"erf", "raw"}));
     k.push_back(Unsigned("pcap-snaplen",
                          "bytes of each frame a pcap record keeps (the pcap snapshot length; "
                          "the record keeps the frame's original length); 0 = whole frames; "
@@ -1862,6 +1872,12 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
                           " needs --pcap=1: without it no pcap is written");
+    }
+    if (ibPcapFormat != defaults.ibPcapFormat && (!pcap || fabric != "infiniband"))
+    {
+        throw ConfigError("--ib-pcap-format=" + ibPcapFormat +
+                          " needs --fabric=infiniband --pcap=1: it chooses the records of "
+                          "the InfiniBand pcaps");
     }
     if (verb != "write" && transport == "tcp")
     {

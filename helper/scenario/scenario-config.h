@@ -118,6 +118,8 @@ class ScenarioConfig
     std::optional<bool> ecn;        ///< ECN marking on; unset = on unless the cc ignores ECN
     bool pcap{false};               ///< write pcap traces
     uint32_t pcapSnaplen{0};        ///< bytes kept per pcap record; 0 = whole frames
+    /// --ib-pcap-format: the InfiniBand pcaps' records, erf (LINKTYPE_ERF) or raw (247)
+    std::string ibPcapFormat{"erf"};
     /// --pcap-nodes: the nodes (name or id) and optional ports to trace; empty = all
     std::vector<std::pair<std::string, std::optional<uint32_t>>> pcapNodes;
     bool checksums{false};          ///< compute ICRC / VCRC into every frame

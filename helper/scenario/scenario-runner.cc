@@ -20,6 +20,7 @@
 #include "ns3/deadlock-detector.h"
 #include "ns3/double.h"
 #include "ns3/ecn-marker.h"
+#include "ns3/enum.h"
 #include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric-helper.h"
@@ -502,6 +503,10 @@ ScenarioRunner::ApplyAttributeOverrides() const
     {
         given.emplace_back("ns3::RdmaFabric::PcapSnapLength", "pcap-snaplen");
     }
+    if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
+    {
+        given.emplace_back("ns3::IbFabric::PcapFormat", "ib-pcap-format");
+    }
     if (c.cutThrough)
     {
         given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
@@ -909,6 +914,12 @@ ScenarioRunner::BuildIbFabric()
         if (c.pcapSnaplen != 0)
         {
             ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
+        }
+        if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
+        {
+            ib->SetAttribute(
+                "PcapFormat",
+                EnumValue(c.ibPcapFormat == "raw" ? IbPcapWriter::RAW : IbPcapWriter::ERF));
         }
         ib->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX, OwnPorts(PcapPortFilter(c, *m_graph)));
         for (const std::string& name : ib->GetPcapFiles())

@@ -4,6 +4,7 @@
 #include "ib-fabric.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-frame.h"
@@ -11,6 +12,7 @@
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
 #include "ns3/log.h"
+#include "ns3/pcap-file-wrapper.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
@@ -55,6 +57,17 @@ IbFabric::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&IbFabric::m_reroute),
                           MakeBooleanChecker())
+            .AddAttribute("PcapFormat",
+                          "Records of the pcaps EnablePcap writes. Erf: link type "
+                          "LINKTYPE_ERF (197), each record a 16-byte ERF header of type "
+                          "InfiniBand (21) and the packet from its LRH, the form NVIDIA's "
+                          "ibdump writes, which Wireshark and tshark (4.0 included) open as "
+                          "they are. Raw: link type LINKTYPE_INFINIBAND (247), the packet "
+                          "alone (tcpdump.org's link-type list; Wireshark 4.0 does not open "
+                          "it). Read when EnablePcap opens the files",
+                          EnumValue(IbPcapWriter::ERF),
+                          MakeEnumAccessor(&IbFabric::m_pcapFormat),
+                          MakeEnumChecker(IbPcapWriter::ERF, "Erf", IbPcapWriter::RAW, "Raw"))
             .AddTraceSource("LinkFailed",
                             "A cable failed: (graph link id)",
                             MakeTraceSourceAccessor(&IbFabric::m_linkFailedTrace),
@@ -72,6 +85,7 @@ IbFabric::IbFabric()
       m_cutThrough(true),
       m_smReactionTime(MilliSeconds(10)),
       m_reroute(true),
+      m_pcapFormat(IbPcapWriter::ERF),
       m_reroutes(0),
       m_rerouteChanged(0)
 {
@@ -481,6 +495,12 @@ IbFabric::GetCounters() const
     return c;
 }
 
+uint32_t
+IbFabric::GetPcapLinkType() const
+{
+    return IbPcapWriter::GetLinkType(m_pcapFormat);
+}
+
 void
 IbFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
 {
@@ -499,7 +519,13 @@ IbFabric::EnablePcap(const std::string& prefix,
         {
             if (select(node, port))
             {
-                AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
+                IbPcapWriter::Attach(m_devices[node][port],
+                                     OpenPcapFile(prefix,
+                                                  node,
+                                                  port,
+                                                  IbPcapWriter::GetLinkType(m_pcapFormat),
+                                                  IbPcapWriter::GetRecordHeaderBytes(m_pcapFormat)),
+                                     m_pcapFormat);
             }
         }
     }

@@ -4,6 +4,7 @@
 #ifndef IB_FABRIC_H
 #define IB_FABRIC_H
 
+#include "ib-pcap-writer.h"
 #include "subnet-manager.h"
 
 #include "ns3/congestion-control-factory.h"
@@ -81,20 +82,24 @@ class IbFabric : public RdmaFabric
     /// Each failure: detected and converged when the SM's sweep reprogrammed the LFTs
     /// (the switches have no local repair); up is -1 (a failed cable stays down).
 
-    /// pcap link type of the files EnablePcap writes: LINKTYPE_INFINIBAND (247,
-    /// DLT_INFINIBAND; tcpdump.org's list of link-layer header types): raw InfiniBand
-    /// packets from the Local Route Header on (IBTA Vol. 1 chapter 5), here LRH, BTH,
-    /// [RETH], [ImmDt], [AETH], payload and pad, ICRC, VCRC.
+    /// pcap link type of the files EnablePcap writes with PcapFormat Raw:
+    /// LINKTYPE_INFINIBAND (247, DLT_INFINIBAND; tcpdump.org's list of link-layer header
+    /// types): raw InfiniBand packets from the Local Route Header on (IBTA Vol. 1
+    /// chapter 5), here LRH, BTH, [RETH], [ImmDt], [AETH], payload and pad, ICRC, VCRC.
+    /// With PcapFormat Erf (the default) the files are LINKTYPE_ERF (197) and each record
+    /// is an ERF InfiniBand header (ErfHeader) before the same bytes (IbPcapWriter).
     static constexpr uint32_t PCAP_LINK_TYPE = 247;
+    /// \return the link type of the files EnablePcap writes (PcapFormat: 197 or 247)
+    uint32_t GetPcapLinkType() const;
     /**
-     * Write one pcap (PCAP_LINK_TYPE, nanosecond timestamps, snapshot length the
-     * PcapSnapLength attribute) per port of every node (of the hosts only if
+     * Write one pcap (GetPcapLinkType, nanosecond timestamps, PcapSnapLength bytes of
+     * each packet) per port of every node (of the hosts only if
      * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. A port records
      * each data packet it sends when its first bit goes on the wire, and each it
      * receives when its head arrives (IbNetDevice::Receive), both as the packet's bytes
      * are then (a switch's VL and FECN rewrites show on its output). Link-layer
      * flow-control packets are not written: the model carries their fields, not
-     * packets, and LINKTYPE_INFINIBAND is for data packets, which start with an LRH.
+     * packets, and both formats are for data packets, which start with an LRH.
      */
     void EnablePcap(const std::string& prefix, bool hostsOnly);
     /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
@@ -147,6 +152,7 @@ class IbFabric : public RdmaFabric
     std::vector<Ptr<IbChannel>> m_channels; //!< by graph link
     Time m_smReactionTime;                  //!< Attribute
     bool m_reroute;                         //!< Attribute
+    IbPcapWriter::Format m_pcapFormat;      //!< PcapFormat attribute
     uint32_t m_reroutes;
     uint64_t m_rerouteChanged;
 

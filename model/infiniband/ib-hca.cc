@@ -88,13 +88,13 @@ IbHca::CreateQueuePair(uint32_t peerHost, uint16_t peerLid, uint8_t sl)
 {
     NS_ABORT_MSG_IF(sl > 15, "service level " << +sl << " invalid (0..15)");
     Ptr<RdmaQueuePair> qp = AddQueuePair(peerHost, sl, 0);
-    if (qp->GetLocalQpn() > m_peerLid.size())
+    if (QpnSlot(qp->GetLocalQpn()) == m_peerLid.size())
     {
         m_peerLid.push_back(peerLid);
     }
     else
     {
-        m_peerLid[qp->GetLocalQpn() - 1] = peerLid; // a released QPN, given out again
+        m_peerLid[QpnSlot(qp->GetLocalQpn())] = peerLid; // a released QPN, given out again
     }
     return qp;
 }
@@ -180,7 +180,7 @@ IbHca::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s)
     IbFrameFields f;
     f.sl = qp.GetPriority();
     f.vl = VlOf(f.sl);
-    f.dlid = m_peerLid[qp.GetLocalQpn() - 1];
+    f.dlid = m_peerLid[QpnSlot(qp.GetLocalQpn())];
     f.slid = m_lid;
     DataFields(qp, s, f);
     IbFrame::Encapsulate(p, f);
@@ -196,7 +196,7 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
     // responder QP's address vector gives it); a CNP (BECN) on the QP's.
     f.sl = opcode == RdmaOpcode::CNP ? qp.GetPriority() : AckPriorityOf(qp);
     f.vl = VlOf(f.sl);
-    f.dlid = m_peerLid[qp.GetLocalQpn() - 1];
+    f.dlid = m_peerLid[QpnSlot(qp.GetLocalQpn())];
     f.slid = m_lid;
     ControlFields(qp, opcode, psn, msn, nak, f);
     IbFrame::Encapsulate(p, f);

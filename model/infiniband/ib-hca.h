@@ -75,7 +75,7 @@ class IbHca final : public RdmaNic
 
     Ptr<IbNetDevice> m_device;
     uint16_t m_lid;
-    std::vector<uint16_t> m_peerLid;                   //!< by QPN - 1
+    std::vector<uint16_t> m_peerLid;                   //!< by QpnSlot of the local QPN
     std::array<Ptr<Packet>, 16> m_staged;              //!< per VL
     std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
 };

@@ -51,7 +51,9 @@ RdmaFabric::GetTypeId()
                           "from the frame's first byte; the record's original length stays the "
                           "frame's. 0 = whole frames (the files' snapshot length is then "
                           "65535, ns-3 PcapFile's default, above every frame of either fabric). "
-                          "Read when EnablePcap opens the files",
+                          "InfiniBand ERF records keep their 16-byte ERF header besides (the "
+                          "files' snapshot length is then this + 16). Read when EnablePcap "
+                          "opens the files",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaFabric::m_pcapSnapLength),
                           MakeUintegerChecker<uint32_t>(0, MAX_PCAP_SNAP_LENGTH));
@@ -85,19 +87,30 @@ RdmaFabric::AddPcapPort(const std::string& prefix,
                         Ptr<NetDevice> device,
                         uint32_t linkType)
 {
+    Ptr<PcapFileWrapper> file = OpenPcapFile(prefix, node, port, linkType, 0);
+    PcapHelper().HookDefaultSink<NetDevice>(device, "PromiscSniffer", file);
+}
+
+Ptr<PcapFileWrapper>
+RdmaFabric::OpenPcapFile(const std::string& prefix,
+                         uint32_t node,
+                         uint32_t port,
+                         uint32_t linkType,
+                         uint32_t recordHeaderBytes)
+{
     Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
     const std::string name =
         prefix + "-" + std::to_string(node) + "-" + std::to_string(port) + ".pcap";
     PcapHelper pcap;
     // PcapHelper::DataLinkType lists a few types; its range (up to DLT_LORATAP, 270)
-    // holds every LINKTYPE_ value these fabrics write (1, 247).
-    Ptr<PcapFileWrapper> file =
-        pcap.CreateFile(name,
-                        std::ios::out,
-                        static_cast<PcapHelper::DataLinkType>(linkType),
-                        m_pcapSnapLength == 0 ? MAX_PCAP_SNAP_LENGTH : m_pcapSnapLength);
-    pcap.HookDefaultSink<NetDevice>(device, "PromiscSniffer", file);
+    // holds every LINKTYPE_ value these fabrics write (1, 197, 247).
+    Ptr<PcapFileWrapper> file = pcap.CreateFile(
+        name,
+        std::ios::out,
+        static_cast<PcapHelper::DataLinkType>(linkType),
+        m_pcapSnapLength == 0 ? MAX_PCAP_SNAP_LENGTH : m_pcapSnapLength + recordHeaderBytes);
     m_pcapFiles.emplace_back(name, file);
+    return file;
 }
 
 std::string

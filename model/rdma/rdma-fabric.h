@@ -338,6 +338,18 @@ class RdmaFabric : public Object
                      uint32_t port,
                      Ptr<NetDevice> device,
                      uint32_t linkType);
+    /**
+     * Open PREFIX-NODE-PORT.pcap as AddPcapPort does, for records that hold
+     * \p recordHeaderBytes of their own before each frame (an ERF header): the file's
+     * snapshot length is PcapSnapLength plus those (65535 for whole frames), so a record
+     * keeps PcapSnapLength bytes of the frame. The caller connects the sink; the file is
+     * in GetPcapFiles and GetPcapWriteError.
+     */
+    Ptr<PcapFileWrapper> OpenPcapFile(const std::string& prefix,
+                                      uint32_t node,
+                                      uint32_t port,
+                                      uint32_t linkType,
+                                      uint32_t recordHeaderBytes);
 
     /// What a host's port tells a new connection's congestion controller.
     struct HostPort

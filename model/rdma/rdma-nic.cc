@@ -45,6 +45,22 @@ RdmaNic::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_qpnReuseDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("QpnBase",
+                          "The first QPN the adapter gives a queue pair; the next new ones "
+                          "follow in allocation order (QpnBase + 1, + 2, ...), released "
+                          "ones come back after QpnReuseDelay. QPNs 0 and 1 are the "
+                          "InfiniBand management QPs (IBTA Vol. 1: QP0 the Subnet Management "
+                          "Interface, QP1 the General Services Interface; Wireshark reads "
+                          "data to QP 1 as a management datagram), "
+                          "so 2 at least. Default 16: RXE_MIN_QP_INDEX of Linux's software "
+                          "RoCE HCA (drivers/infiniband/sw/rxe/rxe_param.h), whose pool "
+                          "gives QPNs from there upward; ConnectX HCAs likewise show small "
+                          "QPNs above the reserved ones in perftest (e.g. 0x32 and 0x3a on "
+                          "an mlx5 InfiniBand port, linux-rdma/perftest issue 132). Set it "
+                          "before the first queue pair",
+                          UintegerValue(DEFAULT_QPN_BASE),
+                          MakeUintegerAccessor(&RdmaNic::SetQpnBase, &RdmaNic::GetQpnBase),
+                          MakeUintegerChecker<uint32_t>(2, MAX_QPN))
             .AddAttribute("SharedReceiveQueueDepth",
                           "A shared receive queue (SRQ, ibv_create_srq): SENDs to any of the "
                           "adapter's queue pairs consume receives from one queue, this many "
@@ -169,7 +185,10 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
 {
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     qp->SetAttribute("Mtu", UintegerValue(m_mtu));
-    uint32_t qpn = static_cast<uint32_t>(m_qps.size()) + 1;
+    NS_ABORT_MSG_IF(m_qps.size() > MAX_QPN - m_qpnBase,
+                    "host " << m_hostIndex << ": no QPN left above QpnBase " << m_qpnBase
+                            << " (QPNs are 24 bits)");
+    uint32_t qpn = m_qpnBase + static_cast<uint32_t>(m_qps.size()); // in allocation order
     if (!m_freeQpns.empty() &&
         m_freeQpns.front().second + m_qpnReuseDelay.GetTimeStep() <= Simulator::Now().GetTimeStep())
     {
@@ -191,14 +210,14 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
         }
         qp->SetSharedReceiveQueue(m_srq);
     }
-    if (qpn > m_qps.size())
+    if (QpnSlot(qpn) == m_qps.size())
     {
         m_qps.push_back(qp);
         m_isActive.push_back(false);
     }
     else
     {
-        m_qps[qpn - 1] = qp;
+        m_qps[QpnSlot(qpn)] = qp;
     }
     m_qpsCreated++;
     m_liveQps++;
@@ -214,18 +233,19 @@ RdmaNic::NotifyQueuePairCreated(Ptr<RdmaQueuePair> qp)
 void
 RdmaNic::ReleaseQueuePair(uint32_t qpn)
 {
-    NS_ABORT_MSG_IF(qpn == 0 || qpn > m_qps.size() || !m_qps[qpn - 1],
+    const uint32_t slot = QpnSlot(qpn); // (a QPN below QpnBase wraps: beyond every slot)
+    NS_ABORT_MSG_IF(slot >= m_qps.size() || !m_qps[slot],
                     "ReleaseQueuePair: QPN " << qpn << " is not a live queue pair of host "
                                              << m_hostIndex);
-    Ptr<RdmaQueuePair> qp = m_qps[qpn - 1];
+    Ptr<RdmaQueuePair> qp = m_qps[slot];
     NS_LOG_FUNCTION(this << qpn);
-    if (m_isActive[qpn - 1])
+    if (m_isActive[slot])
     {
         // Out of the round robin as NextSender takes a queue pair out (swap with the last).
         auto it = std::find(m_active.begin(), m_active.end(), PeekPointer(qp));
         *it = m_active.back();
         m_active.pop_back();
-        m_isActive[qpn - 1] = false;
+        m_isActive[slot] = false;
     }
     m_releasedRetransmitted += qp->GetRetransmittedPackets();
     m_releasedTimeouts += qp->GetTimeouts();
@@ -240,7 +260,7 @@ RdmaNic::ReleaseQueuePair(uint32_t qpn)
         QpCacheForget(qpn);
     }
     qp->Dispose();
-    m_qps[qpn - 1] = nullptr;
+    m_qps[slot] = nullptr;
     m_liveQps--;
     m_freeQpns.emplace_back(qpn, Simulator::Now().GetTimeStep());
 }
@@ -262,10 +282,11 @@ RdmaNic::IsQpContextCached(uint32_t qpn) const
 {
     if (m_qpCacheSize == 0)
     {
-        return qpn >= 1 && qpn <= m_qps.size() && m_qps[qpn - 1];
+        return QpnSlot(qpn) < m_qps.size() && m_qps[QpnSlot(qpn)];
     }
-    return qpn >= 1 && qpn <= m_qpCtx.size() &&
-           (m_qpCtx[qpn - 1] == QpCtx::CACHED || m_qpCtx[qpn - 1] == QpCtx::FETCHED);
+    const uint32_t slot = QpnSlot(qpn);
+    return slot < m_qpCtx.size() &&
+           (m_qpCtx[slot] == QpCtx::CACHED || m_qpCtx[slot] == QpCtx::FETCHED);
 }
 
 void
@@ -282,8 +303,8 @@ RdmaNic::QpCacheGrow(std::size_t slots)
 void
 RdmaNic::QpCacheForget(uint32_t qpn)
 {
-    QpCacheGrow(qpn);
-    const uint32_t idx = qpn - 1;
+    const uint32_t idx = QpnSlot(qpn);
+    QpCacheGrow(idx + 1);
     switch (m_qpCtx[idx])
     {
     case QpCtx::CACHED:
@@ -309,8 +330,8 @@ bool
 RdmaNic::QpContextReady(RdmaQueuePair& qp)
 {
     const uint32_t qpn = qp.GetLocalQpn();
-    QpCacheGrow(qpn);
-    const uint32_t idx = qpn - 1;
+    const uint32_t idx = QpnSlot(qpn);
+    QpCacheGrow(idx + 1);
     switch (m_qpCtx[idx])
     {
     case QpCtx::CACHED:
@@ -365,12 +386,12 @@ RdmaNic::QpCacheStartFetch(uint32_t qpn)
         }
         const uint32_t victim = m_qpLru.front();
         m_qpLru.pop_front();
-        m_qpCtx[victim - 1] = QpCtx::NONE;
-        m_qpLruPos[victim - 1] = m_qpLru.end();
+        m_qpCtx[QpnSlot(victim)] = QpCtx::NONE;
+        m_qpLruPos[QpnSlot(victim)] = m_qpLru.end();
     }
-    m_qpCtx[qpn - 1] = QpCtx::FETCHING;
+    m_qpCtx[QpnSlot(qpn)] = QpCtx::FETCHING;
     m_qpFetching++;
-    const uint64_t serial = ++m_qpFetchSerial[qpn - 1];
+    const uint64_t serial = ++m_qpFetchSerial[QpnSlot(qpn)];
     Simulator::Schedule(m_qpCacheMissLatency,
                         &RdmaNic::QpContextFetched,
                         Ptr<RdmaNic>(this),
@@ -385,7 +406,7 @@ RdmaNic::QpCacheStartWaiting()
     while (!m_qpFetchWait.empty())
     {
         const uint32_t qpn = m_qpFetchWait.front();
-        if (qpn <= m_qpCtx.size() && m_qpCtx[qpn - 1] == QpCtx::WAITING)
+        if (QpnSlot(qpn) < m_qpCtx.size() && m_qpCtx[QpnSlot(qpn)] == QpCtx::WAITING)
         {
             if (!QpCacheStartFetch(qpn))
             {
@@ -399,12 +420,13 @@ RdmaNic::QpCacheStartWaiting()
 void
 RdmaNic::QpContextFetched(uint32_t qpn, uint64_t serial)
 {
-    if (qpn > m_qpCtx.size() || m_qpFetchSerial[qpn - 1] != serial ||
-        m_qpCtx[qpn - 1] != QpCtx::FETCHING)
+    const uint32_t slot = QpnSlot(qpn);
+    if (slot >= m_qpCtx.size() || m_qpFetchSerial[slot] != serial ||
+        m_qpCtx[slot] != QpCtx::FETCHING)
     {
         return; // its queue pair was released meanwhile (QpCacheForget counted it)
     }
-    m_qpCtx[qpn - 1] = QpCtx::FETCHED;
+    m_qpCtx[slot] = QpCtx::FETCHED;
     m_qpFetching--;
     m_qpPinned++;
     QpCacheStartWaiting(); // the slot goes to the next waiting context
@@ -432,7 +454,7 @@ void
 RdmaNic::WakeQueuePair(void* nic, RdmaQueuePair& qp)
 {
     RdmaNic* self = static_cast<RdmaNic*>(nic);
-    uint32_t idx = qp.GetLocalQpn() - 1;
+    const uint32_t idx = self->QpnSlot(qp.GetLocalQpn());
     if (!self->m_isActive[idx])
     {
         self->m_isActive[idx] = true;
@@ -589,7 +611,7 @@ RdmaNic::GetQueuePairs() const
 Ptr<RdmaQueuePair>
 RdmaNic::GetQueuePair(uint32_t qpn) const
 {
-    return qpn == 0 || qpn > m_qps.size() ? nullptr : m_qps[qpn - 1];
+    return QpnSlot(qpn) >= m_qps.size() ? nullptr : m_qps[QpnSlot(qpn)];
 }
 
 uint64_t
@@ -608,6 +630,22 @@ uint32_t
 RdmaNic::GetQpnSlots() const
 {
     return static_cast<uint32_t>(m_qps.size());
+}
+
+uint32_t
+RdmaNic::GetQpnBase() const
+{
+    return m_qpnBase;
+}
+
+void
+RdmaNic::SetQpnBase(uint32_t base)
+{
+    NS_ABORT_MSG_IF(m_qpsCreated != 0 && base != m_qpnBase,
+                    "RdmaNic::QpnBase: host " << m_hostIndex << " already has queue pairs "
+                                              << "from QPN " << m_qpnBase
+                                              << "; set it before the first one");
+    m_qpnBase = base;
 }
 
 uint64_t

@@ -31,7 +31,7 @@ struct RdmaMessage;
 /**
  * \ingroup ai-fabric
  * \brief The host core every RDMA adapter shares, whatever its framing: the queue
- * pairs (by local QPN - 1), the round robin that picks which of them sends next, the
+ * pairs (by local QPN - QpnBase), the round robin that picks which of them sends next, the
  * pacing wake-ups, the dispatch of arrivals (ACK, NAK, CNP, data) to their queue pair,
  * the message-completion trace sources and the counters summed over the queue pairs.
  *
@@ -71,6 +71,13 @@ class RdmaNic : public Object
     uint32_t GetLiveQueuePairs() const;
     /// \return QPN slots: live queue pairs plus released QPNs not yet given out again
     uint32_t GetQpnSlots() const;
+    /// \return the QpnBase attribute: the first QPN this adapter gives out
+    uint32_t GetQpnBase() const;
+    /// The largest QPN (BTH DestQP is 24 bits)
+    static constexpr uint32_t MAX_QPN = 0xFFFFFF;
+    /// QpnBase's default: 16, RXE_MIN_QP_INDEX of Linux's software RoCE HCA (rxe), the
+    /// first QPN it gives a queue pair (QPNs 0 and 1 are the SMI and GSI QPs)
+    static constexpr uint32_t DEFAULT_QPN_BASE = 16;
     /// \return arrivals for a released QPN (late duplicates, ACKs, CNPs), dropped
     uint64_t GetStaleFrames() const;
     /**
@@ -121,8 +128,9 @@ class RdmaNic : public Object
     void DoDispose() override;
 
     /**
-     * Add a queue pair (local QPN: the oldest released one past QpnReuseDelay, else a
-     * new one) to \p peerHost on \p priority (the
+     * Add a queue pair (local QPN: the oldest released one past QpnReuseDelay, else the
+     * next new one, QpnBase, QpnBase + 1, ... in allocation order) to \p peerHost on
+     * \p priority (the
      * service level on InfiniBand), UDP source port \p entropy (0 on InfiniBand),
      * packets of GetMtu() payload bytes; its peer's QPN comes with SetPeerQpn.
      */
@@ -205,7 +213,15 @@ class RdmaNic : public Object
                               uint32_t msn,
                               bool nak) = 0;
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QPN - 1; nullptr: released
+    /// \return the slot of local QPN \p qpn in m_qps and the per-QPN vectors (a QPN
+    /// below QpnBase wraps around to a slot beyond every vector's size)
+    uint32_t QpnSlot(uint32_t qpn) const
+    {
+        return qpn - m_qpnBase;
+    }
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by QpnSlot of the local QPN; nullptr: released
+    uint32_t m_qpnBase{DEFAULT_QPN_BASE};  //!< QpnBase attribute (beside m_qps: per packet)
     uint32_t m_hostIndex{0};               //!< GetHostIndex (set by the subclass's Setup)
     uint32_t m_mtu{0};                     //!< the subclass's Mtu Attribute
     int32_t m_ackPriority{-1};             //!< AckPriority attribute (-1: the QP's class)
@@ -215,6 +231,9 @@ class RdmaNic : public Object
 
   private:
     class WakeEvent;
+
+    /// The QpnBase attribute's setter: only before the first queue pair.
+    void SetQpnBase(uint32_t base);
 
     /// The queue pairs' sender-completion hook: fires MessageSent.
     void MessageSent(Ptr<RdmaQueuePair> qp, const RdmaMessage& m);
@@ -276,7 +295,7 @@ class RdmaNic : public Object
 
     /// QPs with data to send, in round-robin order (raw pointers: m_qps owns them)
     std::vector<RdmaQueuePair*> m_active;
-    std::vector<bool> m_isActive; //!< by QPN - 1
+    std::vector<bool> m_isActive; //!< by QpnSlot
     std::size_t m_rrNext{0};      //!< round-robin position in m_active
     /// Released QPNs with their release time (time steps), oldest first
     std::deque<std::pair<uint32_t, int64_t>> m_freeQpns;
@@ -301,11 +320,11 @@ class RdmaNic : public Object
     uint32_t m_qpCacheSize{0};       //!< QpCacheSize attribute (0: unlimited, no model)
     Time m_qpCacheMissLatency;       //!< QpCacheMissLatency attribute
     uint32_t m_qpCacheMaxFetches{0}; //!< QpCacheMaxFetches attribute
-    std::vector<QpCtx> m_qpCtx;      //!< by QPN - 1
+    std::vector<QpCtx> m_qpCtx;      //!< by QpnSlot
     /// Cached contexts by QPN, least recently used first (FETCHED ones are not in it)
     std::list<uint32_t> m_qpLru;
-    std::vector<std::list<uint32_t>::iterator> m_qpLruPos; //!< by QPN - 1: place in m_qpLru
-    std::vector<uint64_t> m_qpFetchSerial; //!< by QPN - 1: number of its latest fetch
+    std::vector<std::list<uint32_t>::iterator> m_qpLruPos; //!< by QpnSlot: place in m_qpLru
+    std::vector<uint64_t> m_qpFetchSerial; //!< by QpnSlot: number of its latest fetch
     /// Missed contexts waiting for a fetch, in miss order (QPNs; a released QPN's stale
     /// entry is skipped: its state is no longer WAITING)
     std::deque<uint32_t> m_qpFetchWait;
@@ -344,7 +363,7 @@ RdmaNic::NextSender(Time now, Skip skip)
         if (!qp->HasDataToSend())
         {
             // Done for now: leave the round robin until the QP wakes again.
-            m_isActive[qp->GetLocalQpn() - 1] = false;
+            m_isActive[QpnSlot(qp->GetLocalQpn())] = false;
             m_active[m_rrNext] = m_active.back();
             m_active.pop_back();
             continue;
@@ -443,12 +462,13 @@ RdmaNic::Deliver(uint32_t destQp,
                  const IntHeader* ackInt,
                  uint32_t rethDmaLen)
 {
-    if (destQp == 0 || destQp > m_qps.size())
+    const uint32_t slot = QpnSlot(destQp); // below QpnBase it wraps: beyond every slot
+    if (slot >= m_qps.size())
     {
         WarnDropped("packet for unknown QP ", destQp);
         return;
     }
-    RdmaQueuePair* qp = PeekPointer(m_qps[destQp - 1]);
+    RdmaQueuePair* qp = PeekPointer(m_qps[slot]);
     if (qp == nullptr)
     {
         m_staleFrames++; // for a released queue pair: late, nobody waits for it

@@ -298,14 +298,14 @@ Ptr<RdmaQueuePair>
 RoceNic::CreateQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
 {
     Ptr<RdmaQueuePair> qp = AddQueuePair(peerHost, priority, entropy);
-    if (qp->GetLocalQpn() > m_templates.size())
+    if (QpnSlot(qp->GetLocalQpn()) == m_templates.size())
     {
         m_templates.emplace_back(); // a new QPN (else a released one's, overwritten)
     }
     if (m_intEnabled)
     {
         m_qpInt.resize(m_templates.size());
-        m_qpInt[qp->GetLocalQpn() - 1] = IntHeader(); // nothing to echo yet
+        m_qpInt[QpnSlot(qp->GetLocalQpn())] = IntHeader(); // nothing to echo yet
     }
     MakeFrameTemplates(*qp);
     m_fullPacketWireBytes = GetFullPacketWireBytes(); // (Mtu, UseVlan may change after Setup)
@@ -460,7 +460,7 @@ RoceNic::MakeFrameTemplates(const RdmaQueuePair& qp)
 {
     // A payload-less WRITE middle, an ACK and a CNP of this queue pair: everything
     // but the per-packet fields BuildData and QueueControl fill in.
-    FrameTemplates& t = m_templates[qp.GetLocalQpn() - 1];
+    FrameTemplates& t = m_templates[QpnSlot(qp.GetLocalQpn())];
     RdmaSegment middle;
     middle.opcode = RdmaOpcode::WRITE_MIDDLE;
     RoceFrame::Describe(DataFrameFields(qp, middle), t.data);
@@ -482,7 +482,7 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
 {
     // What RoceFrame::Describe(DataFrameFields(qp, s)) gives, from the queue pair's
     // template: the same view without building the fields of every packet.
-    frame.Assign(m_templates[qp.GetLocalQpn() - 1].data);
+    frame.Assign(m_templates[QpnSlot(qp.GetLocalQpn())].data);
     RoceFrameView& v = frame.view;
     if (s.entropy != 0)
     {
@@ -520,7 +520,7 @@ RoceNic::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFram
 void
 RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint32_t msn, bool nak)
 {
-    const FrameTemplates& t = m_templates[qp.GetLocalQpn() - 1];
+    const FrameTemplates& t = m_templates[QpnSlot(qp.GetLocalQpn())];
     // Written in place: one copy of the template's view, none of a temporary.
     RoceParsedFrame frame(opcode == RdmaOpcode::CNP ? t.cnp : t.ack);
     if (opcode != RdmaOpcode::CNP)
@@ -540,7 +540,7 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
             // The records of the data packet it answers (none: an empty block).
             // The latest records of this queue pair's data (an ACK a timer sends too),
             // carried with the view (bytes only if something asks for them).
-            const uint32_t i = qp.GetLocalQpn() - 1;
+            const uint32_t i = QpnSlot(qp.GetLocalQpn());
             IntHeader echo = i < m_qpInt.size() ? m_qpInt[i] : IntHeader();
             echo.SetEcho(true);
             RoceFrame::WriteInt(frame, echo);
@@ -639,9 +639,9 @@ RoceNic::ReceiveIntFrame(RoceParsedFrame& frame)
     m_echoTtl = view.ttl;
     if (RdmaOpcode::IsData(op))
     {
-        if (view.destQp >= 1 && view.destQp <= m_qpInt.size())
+        if (QpnSlot(view.destQp) < m_qpInt.size())
         {
-            m_qpInt[view.destQp - 1] = h;
+            m_qpInt[QpnSlot(view.destQp)] = h;
         }
     }
     const uint32_t intBytes = RoceFrame::HasInt(view) ? IntHeader::SIZE : 0;
@@ -752,9 +752,9 @@ RoceNic::DeliverFromHost(HostArrival a)
     m_echoIpId = EncodeEchoDelay(now - a.arrival);
     if (m_intEnabled && !m_hostInt.empty())
     {
-        if (a.destQp >= 1 && a.destQp <= m_qpInt.size())
+        if (QpnSlot(a.destQp) < m_qpInt.size())
         {
-            m_qpInt[a.destQp - 1] = m_hostInt.front();
+            m_qpInt[QpnSlot(a.destQp)] = m_hostInt.front();
         }
         m_hostInt.pop_front();
     }

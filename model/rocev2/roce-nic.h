@@ -231,7 +231,7 @@ class RoceNic final : public RdmaNic, public RocePortOwner
         RoceFrameView cnp;  //!< CNP
     };
 
-    std::vector<FrameTemplates> m_templates; //!< by local QPN - 1
+    std::vector<FrameTemplates> m_templates; //!< by QpnSlot of the local QPN
     uint32_t m_fullPacketWireBytes{0};       //!< GetFullPacketWireBytes(), per new QP
     /// ACK/NAK/CNP frames by priority, sent before data (highest priority first)
     std::array<FrameFifo<RoceParsedFrame>, 8> m_control;
@@ -253,7 +253,7 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     uint64_t m_ipReceived{0};      //!< GetIpReceived
     uint64_t m_ipDrops{0};         //!< GetIpDrops
     TracedCallback<Ptr<const Packet>> m_ipDropTrace; //!< IpDrop
-    std::vector<IntHeader> m_qpInt;           //!< IntEnabled: latest data INT by local QPN - 1
+    std::vector<IntHeader> m_qpInt;                  //!< IntEnabled: latest data INT by QpnSlot
     std::deque<IntHeader> m_hostInt;          //!< IntEnabled: INT of data frames in the host model
     std::array<uint64_t, 8> m_controlBytes{}; //!< GetControlQueueBytes, by priority
 

@@ -8,9 +8,11 @@ RRoCE (InfiniBand BTH onwards) without any -d option, and EtherType 0x8808 opcod
 0x0101 as MAC control "Class Based Flow Control".
 
 The runner's pcaps (ai-fabric-sim --pcap=1, the ai_fabric_sim fixture): InfiniBand
-files (LINKTYPE_INFINIBAND, 247) decoded field by field, their ICRC/VCRC recomputed,
-their timestamps and determinism; --pcap-snaplen on both fabrics (file sizes, original
-lengths kept, headers still decoded) and its bad values.
+files (LINKTYPE_ERF, 197, by default; LINKTYPE_INFINIBAND, 247, with
+--ib-pcap-format=raw) decoded field by field by plain tshark, their ERF headers, ICRC/VCRC
+recomputed, their timestamps and determinism, QPNs as an HCA gives them (never the
+management QPs 0 and 1); --pcap-snaplen on both fabrics and both InfiniBand formats
+(file sizes, original lengths kept, headers still decoded) and bad values.
 """
 import json
 import os
@@ -89,19 +91,24 @@ def test_tshark_decodes_rocev2_and_pfc(tmp_path):
         assert row["ip.checksum.status"] == "1", f"frame {i + 1}: bad IPv4 checksum"
 
 
-# --- pcaps the runner writes: InfiniBand (LINKTYPE_INFINIBAND) and --pcap-snaplen ------
+# --- pcaps the runner writes: InfiniBand (ERF, raw) and --pcap-snaplen ------------------
 #
 # The runner writes one pcap per port, PREFIX ai-fabric-NODE-PORT.pcap, with ns-3's
-# nanosecond-resolution pcap format (magic 0xa1b23c4d). LINKTYPE_INFINIBAND (247) is
-# tcpdump.org's link type for raw InfiniBand packets from the LRH on; Wireshark 4.0's
-# wiretap maps no pcap link type to its InfiniBand dissector ("network type 247 unknown
-# or unsupported"), so _tshark relabels a copy as LINKTYPE_USER0 (147) and maps that to
-# the "infiniband" dissector with a user DLT: the bytes tshark decodes are the file's.
+# nanosecond-resolution pcap format (magic 0xa1b23c4d). InfiniBand files are by default
+# LINKTYPE_ERF (197): each record a 16-byte ERF header (type 21, InfiniBand) before the
+# packet from its LRH, as NVIDIA's ibdump writes them; tshark opens them as they are.
+# --ib-pcap-format=raw writes LINKTYPE_INFINIBAND (247), tcpdump.org's link type for raw
+# InfiniBand packets from the LRH on, which Wireshark 4.0's wiretap does not open
+# ("network type 247 unknown or unsupported"): for those alone _tshark relabels a copy
+# as LINKTYPE_USER0 (147) mapped to the "infiniband" dissector.
 
 LINKTYPE_ETHERNET = 1
+LINKTYPE_ERF = 197
 LINKTYPE_INFINIBAND = 247
 LINKTYPE_USER0 = 147
 USER0_IS_INFINIBAND = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+ERF_TYPE_INFINIBAND = 21
+ERF_FLAG_VARYING_LENGTH = 4
 
 # Two leaves of two hosts under one spine: host 3 -> host 0 crosses leaf, spine, leaf.
 IB_SCENARIO = [
@@ -118,8 +125,19 @@ IB_FIELDS = [
 ]
 
 
+def _erf_ns(ts):
+    """An ERF timestamp (seconds . 2^-32 s fraction) in ns, rounded as Wireshark does."""
+    return (ts >> 32) * 10**9 + (((ts & 0xFFFFFFFF) * 10**9 + 2**31) >> 32)
+
+
 def _read_pcap(path):
-    """(link type, snaplen, [(time_ns, orig_len, bytes)]) of a little-endian ns pcap."""
+    """(link type, snaplen, [(time_ns, orig_len, bytes)]) of a little-endian ns pcap.
+
+    LINKTYPE_ERF records are checked and unwrapped: each is a 16-byte ERF InfiniBand
+    header (type 21, flags 'varying length', rlen the record's captured bytes, lctr 0,
+    wlen the packet's bytes = the pcap original length - 16, a timestamp within a
+    nanosecond of the record's) and the packet; the tuple holds the packet's original
+    length and bytes, as a raw file's record would."""
     data = pathlib.Path(path).read_bytes()
     magic, major, minor, _, _, snaplen, linktype = struct.unpack_from("<IHHiIII", data, 0)
     assert (magic, major, minor) == (0xA1B23C4D, 2, 4), f"{path}: not a ns pcap 2.4"
@@ -128,7 +146,18 @@ def _read_pcap(path):
         sec, nsec, incl, orig = struct.unpack_from("<IIII", data, off)
         off += 16
         assert incl <= orig and off + incl <= len(data), f"{path}: bad record at {off}"
-        records.append((sec * 10**9 + nsec, orig, data[off:off + incl]))
+        t, body = sec * 10**9 + nsec, data[off:off + incl]
+        if linktype == LINKTYPE_ERF:
+            ts, rtype, flags, rlen, lctr, wlen = struct.unpack_from("<QBB", body) + \
+                struct.unpack_from(">HHH", body, 10)
+            where = f"{path}: ERF record at {t} ns"
+            assert (rtype, flags, lctr) == (ERF_TYPE_INFINIBAND, ERF_FLAG_VARYING_LENGTH, 0), where
+            assert (rlen, wlen + 16) == (incl, orig), where
+            # The ERF time rounds the model's ps to 2^-32 s; the record's is truncated to ns.
+            assert _erf_ns(ts) - t in (0, 1), where
+            records.append((t, wlen, body[16:]))
+        else:
+            records.append((t, orig, body))
         off += incl
     return linktype, snaplen, records
 
@@ -195,7 +224,7 @@ def test_infiniband_pcap_has_the_lrh_bth_aeth_bytes(ai_fabric_sim, tmp_path):
                            for p in range(ports))
     for name in names:
         linktype, snaplen, records = _read_pcap(out / name)
-        assert (linktype, snaplen) == (LINKTYPE_INFINIBAND, 65535), name
+        assert (linktype, snaplen) == (LINKTYPE_ERF, 65535), name
         times = [t for t, _, _ in records]
         assert times == sorted(times), f"{name}: records out of time order"
         for t, orig, frame in records:
@@ -207,11 +236,12 @@ def test_infiniband_pcap_has_the_lrh_bth_aeth_bytes(ai_fabric_sim, tmp_path):
     # The sender, host 3 (LID 4), to host 0 (LID 1): 4000 bytes as RDMA WRITE first,
     # middle, middle, last with immediate (1024 + 1024 + 1024 + 928 payload bytes), and
     # the ACK of PSN 3 coming back. Sizes: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26, RETH
-    # 16, ImmDt 4, AETH 4.
+    # 16, ImmDt 4, AETH 4. Each host's one queue pair has QPN 16 (0x10, RdmaNic's
+    # QpnBase): the data go to host 0's QP 16, the ACK to host 3's.
     rows = _tshark(out / "ai-fabric-3-0.pcap", IB_FIELDS, tmp_path)
     data = {"infiniband.lrh.vl": "0x00", "infiniband.lrh.sl": "0", "infiniband.lrh.lnh": "0x02",
             "infiniband.lrh.dlid": "1", "infiniband.lrh.slid": "4",
-            "infiniband.bth.destqp": "0x000001"}
+            "infiniband.bth.destqp": "0x000010"}
     expected = [
         dict(data, **{"frame.len": "1066", "infiniband.lrh.pktlen": "266",
                       "infiniband.bth.opcode": "6", "infiniband.bth.psn": "0",
@@ -227,7 +257,7 @@ def test_infiniband_pcap_has_the_lrh_bth_aeth_bytes(ai_fabric_sim, tmp_path):
         # advertised), MSN 1 (the first message completed).
         {"frame.len": "30", "infiniband.lrh.vl": "0x00", "infiniband.lrh.dlid": "4",
          "infiniband.lrh.slid": "1", "infiniband.lrh.pktlen": "7",
-         "infiniband.bth.opcode": "17", "infiniband.bth.destqp": "0x000001",
+         "infiniband.bth.opcode": "17", "infiniband.bth.destqp": "0x000010",
          "infiniband.bth.psn": "3", "infiniband.aeth.syndrome.opcode": "0",
          "infiniband.aeth.syndrome.credit_count": "31", "infiniband.aeth.msn": "1"},
     ]
@@ -254,6 +284,81 @@ def test_infiniband_pcap_has_the_lrh_bth_aeth_bytes(ai_fabric_sim, tmp_path):
     _sim(ai_fabric_sim, *IB_SCENARIO, "--checksums=1", "--pcap=1", f"--out={again}")
     for name in names:
         assert (out / name).read_bytes() == (again / name).read_bytes(), name
+
+
+def _erf_timestamps(path):
+    """The ERF timestamps of a LINKTYPE_ERF pcap's records, in order."""
+    data = pathlib.Path(path).read_bytes()
+    out, off = [], 24
+    while off < len(data):
+        incl = struct.unpack_from("<I", data, off + 8)[0]
+        out.append(struct.unpack_from("<Q", data, off + 16)[0])
+        off += 16 + incl
+    return out
+
+
+@needs_tshark
+def test_plain_tshark_dissects_the_infiniband_pcaps(ai_fabric_sim, tmp_path):
+    """`tshark -r FILE`, with no decode-as or preference option, reads the default (ERF)
+    InfiniBand pcaps: every record is an InfiniBand packet (no malformed one), the RC
+    RDMA WRITE opcodes 6-9 and the ACKs (17) with their PSNs, every destination QPN at
+    least 2 (QPs 0 and 1 are the SMI and GSI: data to them would be read as management
+    datagrams), and frame.time_epoch the ERF timestamp rounded to the nanosecond."""
+    out = tmp_path / "ib"
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--out={out}")
+    pcap = out / "ai-fabric-3-0.pcap"
+    summary = subprocess.run(["tshark", "-r", str(pcap)], check=True, capture_output=True,
+                             text=True, timeout=120).stdout.splitlines()
+    assert len(summary) == 5, summary
+    assert all(" InfiniBand " in line for line in summary), summary
+    assert [("RC RDMA Write" in line, "RC Acknowledge" in line) for line in summary] == \
+        [(True, False)] * 4 + [(False, True)], summary
+    fields = ["frame.time_epoch", "frame.protocols", "infiniband.bth.opcode",
+              "infiniband.bth.psn", "infiniband.bth.destqp", "_ws.malformed"]
+    rows = []
+    for p in sorted(out.glob("*.pcap")):
+        got = _tshark(p, fields, tmp_path)
+        stamps = _erf_timestamps(p)
+        assert len(got) == len(stamps), p.name  # (hosts 1 and 2 send and receive none)
+        for row, ts in zip(got, stamps):
+            sec, frac = row["frame.time_epoch"].split(".")
+            assert int(sec) * 10**9 + int(frac.ljust(9, "0")[:9]) == _erf_ns(ts), p.name
+        rows += got
+    # 5 packets, each in 8 files: host 3's port, both ports of leaf 1, spine and leaf 0
+    # on the path, host 0's port
+    assert len(rows) == 5 * 8
+    # data packets' payload shows as "data" after the InfiniBand headers
+    assert {r["frame.protocols"] for r in rows} == {"erf:infiniband", "erf:infiniband:data"}
+    assert all(r["_ws.malformed"] == "" for r in rows)
+    opcodes = sorted({int(r["infiniband.bth.opcode"]) for r in rows})
+    assert opcodes == [6, 7, 9, 17], opcodes  # WRITE first, middle, last+imm; ACK
+    assert sorted({int(r["infiniband.bth.psn"]) for r in rows}) == [0, 1, 2, 3]
+    qpns = {int(r["infiniband.bth.destqp"], 16) for r in rows}
+    assert qpns == {16}, qpns  # one queue pair per host, QpnBase 16
+
+
+@needs_tshark
+def test_raw_infiniband_pcaps_are_link_type_247(ai_fabric_sim, tmp_path):
+    """--ib-pcap-format=raw (or --ns3::IbFabric::PcapFormat=Raw) writes LINKTYPE_INFINIBAND
+    (247): the same packets at the same times as the ERF files, without the 16-byte ERF
+    headers; a relabelled copy decodes to the same fields."""
+    erf, raw, attr = tmp_path / "erf", tmp_path / "raw", tmp_path / "attr"
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--out={erf}")
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", "--ib-pcap-format=raw", f"--out={raw}")
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", "--ns3::IbFabric::PcapFormat=Raw",
+         f"--out={attr}")
+    names = sorted(p.name for p in erf.glob("*.pcap"))
+    assert names and names == sorted(p.name for p in raw.glob("*.pcap"))
+    for name in names:
+        assert (attr / name).read_bytes() == (raw / name).read_bytes(), name
+        linktype, snaplen, packets = _read_pcap(raw / name)
+        assert (linktype, snaplen) == (LINKTYPE_INFINIBAND, 65535), name
+        assert _read_pcap(erf / name)[2] == packets, name
+        size = (erf / name).stat().st_size - 16 * len(packets)
+        assert (raw / name).stat().st_size == size, name
+    fields = ["infiniband.bth.opcode", "infiniband.bth.psn", "infiniband.bth.destqp"]
+    assert _tshark(raw / "ai-fabric-0-0.pcap", fields, tmp_path) == \
+        _tshark(erf / "ai-fabric-0-0.pcap", fields, tmp_path)
 
 
 ROCE_MTU_1000 = [
@@ -300,13 +405,19 @@ def test_pcap_snaplen_cuts_rocev2_records_and_keeps_their_length(ai_fabric_sim, 
 
 
 @needs_tshark
-def test_pcap_snaplen_cuts_infiniband_records(ai_fabric_sim, tmp_path):
+@pytest.mark.parametrize("fmt", ["erf", "raw"])
+def test_pcap_snaplen_cuts_infiniband_records(ai_fabric_sim, tmp_path, fmt):
+    """--pcap-snaplen=40 keeps 40 bytes of each packet in both formats: raw records hold
+    40 bytes (file snaplen 40); ERF records 16 + 40 (file snaplen 56, ERF rlen 56, wlen
+    and the pcap original length the whole packet's, as _read_pcap checks)."""
     full, cut = tmp_path / "full", tmp_path / "cut"
-    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--out={full}")
-    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", "--pcap-snaplen=40", f"--out={cut}")
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--ib-pcap-format={fmt}", f"--out={full}")
+    _sim(ai_fabric_sim, *IB_SCENARIO, "--pcap=1", f"--ib-pcap-format={fmt}",
+         "--pcap-snaplen=40", f"--out={cut}")
     _, _, whole = _read_pcap(full / "ai-fabric-3-0.pcap")
     linktype, snaplen, kept = _read_pcap(cut / "ai-fabric-3-0.pcap")
-    assert (linktype, snaplen) == (LINKTYPE_INFINIBAND, 40)
+    assert (linktype, snaplen) == ((LINKTYPE_ERF, 56) if fmt == "erf" else
+                                   (LINKTYPE_INFINIBAND, 40))
     assert [(t, orig, f[:40]) for t, orig, f in whole] == kept
     # 40 bytes hold LRH, BTH and RETH (36): tshark decodes them from the cut records.
     rows = _tshark(cut / "ai-fabric-3-0.pcap", ["frame.len", "frame.cap_len",
@@ -343,6 +454,30 @@ def test_bad_pcap_snaplen_is_exit_2(ai_fabric_sim, tmp_path, flags, message):
                        capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 2, r.stdout
     assert r.stderr == f"ai-fabric-sim: error: {message}\n"
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--fabric=infiniband", "--pcap=1", "--ib-pcap-format=pcapng"],
+     "--ib-pcap-format: 'pcapng' is not one of erf, raw"),
+    (["--fabric=infiniband", "--pcap=1", "--ib-pcap-format=ERF"],
+     "--ib-pcap-format: 'ERF' is not one of erf, raw"),
+    (["--fabric=infiniband", "--ib-pcap-format=raw"],
+     "--ib-pcap-format=raw needs --fabric=infiniband --pcap=1: it chooses the records of "
+     "the InfiniBand pcaps"),
+    (["--pcap=1", "--ib-pcap-format=raw"],
+     "--ib-pcap-format=raw needs --fabric=infiniband --pcap=1: it chooses the records of "
+     "the InfiniBand pcaps"),
+    (["--fabric=infiniband", "--pcap=1", "--ib-pcap-format=raw",
+      "--ns3::IbFabric::PcapFormat=Erf"],
+     "--ns3::IbFabric::PcapFormat=Erf: the runner sets ns3::IbFabric::PcapFormat from "
+     "--ib-pcap-format; set it there (allowed: an attribute no flag sets)"),
+])
+def test_bad_ib_pcap_format_is_exit_2(ai_fabric_sim, tmp_path, flags, message):
+    r = subprocess.run([str(ai_fabric_sim), *flags, f"--out={tmp_path}/o"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2, r.stdout
+    assert r.stderr == f"ai-fabric-sim: error: {message}\n"
+    assert not (tmp_path / "o").exists(), "--out untouched"
 
 
 @pytest.mark.parametrize("fabric", ["rocev2", "infiniband"])
