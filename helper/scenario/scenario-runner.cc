@@ -1002,7 +1002,16 @@ ScenarioRunner::InstallTcp()
     NS_ABORT_MSG_IF(typeName.empty(), "--tcp-variant=" << c.tcpVariant << " (checked)");
     // The hosts' IP path in --tcp-priority's class (RoCEv2: priority and DSCP; IB: the
     // IPoIB service level).
-    m_fabric->EnableIp(static_cast<uint8_t>(c.tcpPriority));
+    try
+    {
+        m_fabric->EnableIp(static_cast<uint8_t>(c.tcpPriority));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        m_fabric->Dispose(); // break the fabric's reference cycles before giving up
+        m_fabric = nullptr;
+        throw ConfigError(std::string("--transport=tcp: ") + e.what());
+    }
     // A segment and its IPv4 (20) and TCP (20 + 12 of timestamps) headers within the
     // IP device's MTU, which IPoIB makes 4 bytes less than the IB MTU: no IP
     // fragments (as Linux derives its MSS from the MTU).

@@ -168,6 +168,16 @@ IbFabric::GetChannel(uint32_t link) const
 void
 IbFabric::EnableIpoib(const ObjectFactory& factory)
 {
+    if (m_sm && m_sm->HasPathSls())
+    {
+        // One SL for every IP packet would leave the paths' virtual layers, whose SLs
+        // keep the routing free of credit deadlocks.
+        throw std::invalid_argument("IP over InfiniBand sends every packet on one service "
+                                    "level, but routing '" +
+                                    m_sm->GetRoutes()->GetEngineName() +
+                                    "' assigns the SL of every path (its virtual layer); "
+                                    "allowed: a routing without per-path SLs");
+    }
     for (const Ptr<IbHca>& hca : m_hcas)
     {
         hca->EnableIpoib(factory.Create<IpoibInterface>());

@@ -123,6 +123,8 @@ class IbFabric : public RdmaFabric
      * IP over InfiniBand (RFC 4391, datagram mode) on every host: an IpoibInterface
      * from \p factory (ns3::IpoibInterface) on each HCA (IbHca::EnableIpoib). Before
      * the hosts get their internet stack; ResolveIpNeighbours after their addresses.
+     * \throws std::invalid_argument under a routing with per-path SLs (dfsssp), whose
+     *         virtual layers one IPoIB SL would leave
      */
     void EnableIpoib(const ObjectFactory& factory);
     /// EnableIpoib with the IPoIB service level \p trafficClass (0..15).

@@ -168,3 +168,15 @@ def test_ipoib_packets_decode_in_tshark(ai_fabric_sim, tmp_path):
         assert r["ip.dst"] == "10.0.0.1"
     data = [int(r["tcp.len"]) for r in sent if r["tcp.len"] not in ("", "0")]
     assert data == [4040, 4040, 920]  # 9000 bytes in IPoIB-MTU segments
+
+
+def test_per_path_sl_routing_is_refused(ai_fabric_sim, tmp_path):
+    """dfsssp gives every path the SL of its virtual layer; IPoIB's one SL would leave
+    the layers (and their freedom from credit deadlocks): refused, naming the routing."""
+    cmd = [str(ai_fabric_sim), "--fabric=infiniband", "--mtu=4096", "--topology=torus",
+           "--dims=4x4", "--routing=dfsssp", "--workload=permutation", "--transport=tcp",
+           f"--out={tmp_path / 'd'}"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert "--transport=tcp: IP over InfiniBand sends every packet on one service level, " \
+           "but routing 'dfsssp' assigns the SL of every path" in r.stderr
