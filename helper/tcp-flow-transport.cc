@@ -10,11 +10,9 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/log.h"
+#include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
-#include "ns3/roce-fabric.h"
-#include "ns3/roce-net-device.h"
-#include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-l4-protocol.h"
@@ -124,7 +122,7 @@ TcpFlowTransport::Variants()
 }
 
 void
-TcpFlowTransport::Install(Ptr<RoceFabric> fabric, TypeId socketType, bool useEcn)
+TcpFlowTransport::Install(Ptr<RdmaFabric> fabric, TypeId socketType, bool useEcn)
 {
     NS_ABORT_MSG_IF(m_fabric, "TcpFlowTransport::Install: installed already");
     m_fabric = fabric;
@@ -134,21 +132,26 @@ TcpFlowTransport::Install(Ptr<RoceFabric> fabric, TypeId socketType, bool useEcn
     const uint32_t n = fabric->GetNHosts();
     for (uint32_t h = 0; h < n; ++h)
     {
-        Ptr<RoceNetDevice> dev = fabric->GetNic(h)->GetDevice();
+        Ptr<NetDevice> dev = fabric->GetIpDevice(h);
+        NS_ABORT_MSG_IF(!dev,
+                        "TcpFlowTransport::Install: host " << h << " has no IP device "
+                                                           << "(RdmaFabric::EnableIp)");
         hosts.Add(dev->GetNode());
         devices.Add(dev);
     }
     InternetStackHelper stack;
-    stack.SetIpv6StackInstall(false); // IPv4 only: the switches route IPv4 (RoceSwitch)
+    stack.SetIpv6StackInstall(false); // IPv4 only: the fabrics carry IPv4
     stack.Install(hosts);
-    // Host i gets 10.0.0.1 + i: the fabric's own address plan (RoceNic::HostAddress).
+    // Host i gets 10.0.0.1 + i: RoCEv2's address plan (RoceNic::HostAddress), which
+    // its switches route; InfiniBand resolves whatever the hosts have.
     Ipv4AddressHelper addresses("10.0.0.0", "255.0.0.0", "0.0.0.1");
     m_interfaces = addresses.Assign(devices);
+    fabric->ResolveIpNeighbours();
     for (uint32_t h = 0; h < n; ++h)
     {
-        NS_ABORT_MSG_IF(m_interfaces.GetAddress(h) != RoceNic::HostAddress(h),
-                        "host " << h << " got " << m_interfaces.GetAddress(h) << ", not "
-                                << RoceNic::HostAddress(h));
+        const Ipv4Address plan(Ipv4Address("10.0.0.1").Get() + h);
+        NS_ABORT_MSG_IF(m_interfaces.GetAddress(h) != plan,
+                        "host " << h << " got " << m_interfaces.GetAddress(h) << ", not " << plan);
         hosts.Get(h)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType",
                                                                TypeIdValue(socketType));
         Ptr<Socket> listener = Socket::CreateSocket(hosts.Get(h), TcpSocketFactory::GetTypeId());
@@ -216,7 +219,7 @@ TcpFlowTransport::Open(uint64_t id)
     s->Bind();
     Address local;
     s->GetSockName(local);
-    m_flowOfSender[EndpointKey(RoceNic::HostAddress(f.record.src),
+    m_flowOfSender[EndpointKey(m_interfaces.GetAddress(f.record.src),
                                InetSocketAddress::ConvertFrom(local).GetPort())] = id;
     f.sender = s;
     s->SetConnectCallback(
@@ -224,7 +227,7 @@ TcpFlowTransport::Open(uint64_t id)
         MakeNullCallback<void, Ptr<Socket>>());
     s->SetSendCallback(MakeLambdaCallback<void, Ptr<Socket>, uint32_t>(
         [this, id](Ptr<Socket>, uint32_t) { SendMore(id); }));
-    s->Connect(InetSocketAddress(RoceNic::HostAddress(f.record.dst), m_port));
+    s->Connect(InetSocketAddress(m_interfaces.GetAddress(f.record.dst), m_port));
 }
 
 void

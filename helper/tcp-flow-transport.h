@@ -21,17 +21,19 @@ namespace ns3
 {
 
 class Address;
-class RoceFabric;
 class Socket;
 
 /**
  * \ingroup ai-fabric
- * \brief Flows carried by ns-3's own TCP over a RoCEv2 fabric's hosts, reported as
- * RdmaFabric reports its messages (one RdmaFabric::MessageRecord per finished flow).
+ * \brief Flows carried by ns-3's own TCP over a fabric's hosts (RoCEv2, or InfiniBand
+ * through IP over InfiniBand), reported as RdmaFabric reports its messages (one
+ * RdmaFabric::MessageRecord per finished flow).
  *
- * Install gives every host ns-3's internet stack (InternetStackHelper) and its
- * fabric address (Ipv4AddressHelper over 10.0.0.0/8 from 10.0.0.1, host i taking
- * 10.0.0.1 + i: the address the switches route to host i), sets the TCP variant
+ * Install gives every host's IP device (RdmaFabric::GetIpDevice, after EnableIp)
+ * ns-3's internet stack (InternetStackHelper) and its address (Ipv4AddressHelper over
+ * 10.0.0.0/8 from 10.0.0.1, host i taking 10.0.0.1 + i: on RoCEv2 the address the
+ * switches route to host i), resolves them (RdmaFabric::ResolveIpNeighbours: the
+ * IPoIB neighbour tables on InfiniBand), sets the TCP variant
  * (ns3::TcpL4Protocol::SocketType) and opens a listening socket on every host. Each
  * PostFlow opens a TCP connection of its own from src to dst, writes the flow's bytes
  * as ns-3's BulkSendApplication does (as much as the send buffer takes, more when it
@@ -51,10 +53,10 @@ class TcpFlowTransport : public Object
     /**
      * Install the internet stack, the addresses, the TCP variant \p socketType (a
      * subclass of ns3::TcpCongestionOps, e.g. ns3::TcpDctcp) and the listeners on
-     * every host of \p fabric. \p useEcn: the sockets negotiate ECN (RFC 3168; DCTCP
-     * uses it whatever this says).
+     * every host of \p fabric, whose IP path is enabled (RdmaFabric::EnableIp). \p useEcn: the
+     * sockets negotiate ECN (RFC 3168; DCTCP uses it whatever this says).
      */
-    void Install(Ptr<RoceFabric> fabric, TypeId socketType, bool useEcn);
+    void Install(Ptr<RdmaFabric> fabric, TypeId socketType, bool useEcn);
     /// \return the hosts' interfaces, host i at index i
     const Ipv4InterfaceContainer& GetInterfaces() const;
 
@@ -90,7 +92,7 @@ class TcpFlowTransport : public Object
     /// A receiving socket has data to read.
     void Readable(Ptr<Socket> socket);
 
-    Ptr<RoceFabric> m_fabric;
+    Ptr<RdmaFabric> m_fabric;
     Ipv4InterfaceContainer m_interfaces;
     uint16_t m_port;                                        //!< Port attribute
     uint32_t m_segmentSize;                                 //!< SegmentSize attribute

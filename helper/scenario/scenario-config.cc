@@ -1051,9 +1051,9 @@ BuildKnobs()
     k.push_back(Choice("transport",
                        "transport of the point-to-point workloads (incast, permutation, "
                        "alltoall), --flows and --background: rdma (RDMA WRITEs on RC queue "
-                       "pairs) or tcp (ns-3's TCP over IPv4 on the hosts' RoCEv2 ports, with "
-                       "the host stack's latency; fct.csv kinds tcp-*; --fabric=rocev2 only; "
-                       "doc/tcp-over-fabric.md)",
+                       "pairs) or tcp (ns-3's TCP over IPv4 on the hosts' ports, RoCEv2's "
+                       "Ethernet or InfiniBand's IP over InfiniBand, with the host stack's "
+                       "latency; fct.csv kinds tcp-*; doc/tcp-over-fabric.md)",
                        &C::transport,
                        {"rdma", "tcp"}));
     k.push_back(Choice("verb",
@@ -1109,9 +1109,11 @@ BuildKnobs()
                            variants));
     }
     k.push_back(Unsigned("tcp-priority",
-                         "--transport=tcp's traffic class (802.1p priority, DSCP = 8 x "
-                         "priority; ns3::RoceNic::IpPriority): lossless with --pfc=1 when it "
-                         "is --priority's class, lossy otherwise",
+                         "--transport=tcp's traffic class: on RoCEv2 the 802.1p priority, DSCP "
+                         "= 8 x priority (ns3::RoceNic::IpPriority), lossless with --pfc=1 "
+                         "when it is --priority's class, lossy otherwise; on InfiniBand the "
+                         "IPoIB packets' service level (ns3::IpoibInterface::ServiceLevel), "
+                         "lossless as every VL",
                          &C::tcpPriority,
                          0,
                          7));
@@ -1895,11 +1897,6 @@ ScenarioConfig::ValidateApplicableFlags() const
                                   " needs --transport=tcp: RDMA flows use --cc");
             }
         }
-    }
-    else if (fabric == "infiniband")
-    {
-        throw ConfigError("--transport=tcp does not apply to --fabric=infiniband; IP is "
-                          "carried over --fabric=rocev2's Ethernet ports");
     }
     if (!training.empty() && workload != "training")
     {

@@ -641,10 +641,10 @@ ScenarioRunner::BuildFabric()
     else
     {
         BuildRoceFabric();
-        if (m_config.transport == "tcp")
-        {
-            InstallTcp();
-        }
+    }
+    if (m_config.transport == "tcp")
+    {
+        InstallTcp(); // RoCEv2's Ethernet ports, or InfiniBand's through IPoIB
     }
 }
 
@@ -1002,8 +1002,6 @@ void
 ScenarioRunner::InstallTcp()
 {
     const ScenarioConfig& c = m_config;
-    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-    NS_ABORT_MSG_IF(!roce, "--transport=tcp needs a RoCEv2 fabric (checked by the config)");
     std::string typeName;
     for (const auto& [name, type] : TcpFlowTransport::Variants())
     {
@@ -1013,13 +1011,27 @@ ScenarioRunner::InstallTcp()
         }
     }
     NS_ABORT_MSG_IF(typeName.empty(), "--tcp-variant=" << c.tcpVariant << " (checked)");
-    for (uint32_t h = 0; h < roce->GetNHosts(); ++h)
+    // The hosts' IP path in --tcp-priority's class (RoCEv2: priority and DSCP; IB: the
+    // IPoIB service level).
+    try
     {
-        roce->GetNic(h)->SetAttribute("IpPriority", UintegerValue(c.tcpPriority));
+        m_fabric->EnableIp(static_cast<uint8_t>(c.tcpPriority));
     }
+    catch (const std::invalid_argument& e)
+    {
+        m_fabric->Dispose(); // break the fabric's reference cycles before giving up
+        m_fabric = nullptr;
+        throw ConfigError(std::string("--transport=tcp: ") + e.what());
+    }
+    // A segment and its IPv4 (20) and TCP (20 + 12 of timestamps) headers within the
+    // IP device's MTU, which IPoIB makes 4 bytes less than the IB MTU: no IP
+    // fragments (as Linux derives its MSS from the MTU).
+    constexpr uint32_t IP_TCP_HEADER_BYTES = 20 + 20 + 12;
+    const uint32_t deviceMtu = m_fabric->GetIpDevice(0)->GetMtu();
     m_tcp = CreateObject<TcpFlowTransport>();
-    m_tcp->SetAttribute("SegmentSize", UintegerValue(c.mtu));
-    m_tcp->Install(roce, TypeId::LookupByName(typeName), c.ecn.value_or(true));
+    m_tcp->SetAttribute("SegmentSize",
+                        UintegerValue(std::min(c.mtu, deviceMtu - IP_TCP_HEADER_BYTES)));
+    m_tcp->Install(m_fabric, TypeId::LookupByName(typeName), c.ecn.value_or(true));
 }
 
 void
@@ -1969,22 +1981,13 @@ ScenarioRunner::Run()
     {
         if (m_tcp)
         {
-            Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-            uint64_t sent = 0;
-            uint64_t received = 0;
-            uint64_t drops = 0;
-            for (uint32_t h = 0; h < roce->GetNHosts(); ++h)
-            {
-                sent += roce->GetNic(h)->GetIpSent();
-                received += roce->GetNic(h)->GetIpReceived();
-                drops += roce->GetNic(h)->GetIpDrops();
-            }
+            const RdmaFabric::IpCounters ip = m_fabric->GetIpCounters();
             summary["tcp"] = {{"variant", m_config.tcpVariant},
                               {"flows", m_tcp->GetFlowCount()},
                               {"unfinished_flows", m_tcp->GetPendingFlows()},
-                              {"nic_ip_packets_sent", sent},
-                              {"nic_ip_packets_received", received},
-                              {"nic_ip_drops", drops}};
+                              {"nic_ip_packets_sent", ip.sent},
+                              {"nic_ip_packets_received", ip.received},
+                              {"nic_ip_drops", ip.drops}};
         }
         if (m_flowWorkload)
         {

@@ -11,6 +11,8 @@
 #include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
+#include "ns3/ipoib-interface.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/rdma-opcode.h"
@@ -20,6 +22,7 @@
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
@@ -174,6 +177,100 @@ Ptr<IbChannel>
 IbFabric::GetChannel(uint32_t link) const
 {
     return m_channels.at(link);
+}
+
+void
+IbFabric::EnableIpoib(const ObjectFactory& factory)
+{
+    if (m_sm && m_sm->HasPathSls())
+    {
+        // One SL for every IP packet would leave the paths' virtual layers, whose SLs
+        // keep the routing free of credit deadlocks.
+        throw std::invalid_argument("IP over InfiniBand sends every packet on one service "
+                                    "level, but routing '" +
+                                    m_sm->GetRoutes()->GetEngineName() +
+                                    "' assigns the SL of every path (its virtual layer); "
+                                    "allowed: a routing without per-path SLs");
+    }
+    for (const Ptr<IbHca>& hca : m_hcas)
+    {
+        hca->EnableIpoib(factory.Create<IpoibInterface>());
+    }
+}
+
+void
+IbFabric::EnableIp(uint8_t trafficClass)
+{
+    ObjectFactory factory("ns3::IpoibInterface");
+    factory.Set("ServiceLevel", UintegerValue(trafficClass));
+    EnableIpoib(factory);
+}
+
+Ptr<NetDevice>
+IbFabric::GetIpDevice(uint32_t host) const
+{
+    const Ptr<IbHca>& hca = m_hcas.at(host);
+    return hca->GetIpoib() ? hca->GetDevice() : nullptr;
+}
+
+void
+IbFabric::ResolveIpNeighbours()
+{
+    struct Entry
+    {
+        Ipv4Address ip;
+        uint16_t lid;
+        uint32_t qpn;
+    };
+
+    std::vector<Entry> entries;
+    for (uint32_t h = 0; h < m_hcas.size(); ++h)
+    {
+        Ptr<IpoibInterface> ipoib = m_hcas[h]->GetIpoib();
+        if (!ipoib)
+        {
+            continue;
+        }
+        Ptr<NetDevice> dev = m_hcas[h]->GetDevice();
+        Ptr<Ipv4> ipv4 = dev->GetNode()->GetObject<Ipv4>();
+        const int32_t iface = ipv4 ? ipv4->GetInterfaceForDevice(dev) : -1;
+        if (iface < 0 || ipv4->GetNAddresses(iface) == 0)
+        {
+            throw std::invalid_argument("IbFabric::ResolveIpNeighbours: host " + std::to_string(h) +
+                                        " has no IPv4 address on its HCA port");
+        }
+        for (uint32_t a = 0; a < ipv4->GetNAddresses(iface); ++a)
+        {
+            entries.push_back(
+                {ipv4->GetAddress(iface, a).GetLocal(), m_sm->GetHostLid(h), ipoib->GetQpn()});
+        }
+    }
+    for (const Ptr<IbHca>& hca : m_hcas)
+    {
+        if (Ptr<IpoibInterface> ipoib = hca->GetIpoib())
+        {
+            for (const Entry& e : entries)
+            {
+                ipoib->AddNeighbour(e.ip, e.lid, e.qpn);
+            }
+        }
+    }
+}
+
+RdmaFabric::IpCounters
+IbFabric::GetIpCounters() const
+{
+    IpCounters c;
+    for (const Ptr<IbHca>& hca : m_hcas)
+    {
+        if (Ptr<IpoibInterface> ipoib = hca->GetIpoib())
+        {
+            c.sent += ipoib->GetIpSent();
+            c.received += ipoib->GetIpReceived();
+            c.drops += ipoib->GetIpDrops();
+        }
+    }
+    return c;
 }
 
 void

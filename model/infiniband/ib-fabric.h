@@ -9,6 +9,7 @@
 
 #include "ns3/congestion-control-factory.h"
 #include "ns3/node-container.h"
+#include "ns3/object-factory.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/traced-callback.h"
 
@@ -122,6 +123,27 @@ class IbFabric : public RdmaFabric
     /// credits for the first packet, for stallTicks) and the input buffers they fill.
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
     std::string GetLaneName() const override;
+
+    /**
+     * IP over InfiniBand (RFC 4391, datagram mode) on every host: an IpoibInterface
+     * from \p factory (ns3::IpoibInterface) on each HCA (IbHca::EnableIpoib). Before
+     * the hosts get their internet stack; ResolveIpNeighbours after their addresses.
+     * \throws std::invalid_argument under a routing with per-path SLs (dfsssp), whose
+     *         virtual layers one IPoIB SL would leave
+     */
+    void EnableIpoib(const ObjectFactory& factory);
+    /// EnableIpoib with the IPoIB service level \p trafficClass (0..15).
+    void EnableIp(uint8_t trafficClass) override;
+    /// \return host \p host's HCA port, once IPoIB is enabled (null before)
+    Ptr<NetDevice> GetIpDevice(uint32_t host) const override;
+    /**
+     * Fill every IPoIB interface's neighbour table with every other host's IPv4
+     * address (its node's Ipv4, the interface of its HCA port), LID (the Subnet
+     * Manager's) and IPoIB QPN: what ARP and the SA's path records resolve on a real
+     * subnet. \throws std::invalid_argument if a host has no IPv4 address on that port
+     */
+    void ResolveIpNeighbours() override;
+    IpCounters GetIpCounters() const override;
 
   protected:
     void DoDispose() override;

@@ -4,6 +4,9 @@
 #include "ib-hca.h"
 
 #include "ib-net-device.h"
+#include "ipoib-frame.h"
+#include "ipoib-header.h"
+#include "ipoib-interface.h"
 
 #include "ns3/aeth-header.h"
 #include "ns3/fabric-simulator.h"
@@ -58,6 +61,7 @@ IbHca::DoDispose()
         c.clear();
     }
     m_device = nullptr;
+    m_ipoib = nullptr;
     RdmaNic::DoDispose();
 }
 
@@ -75,6 +79,31 @@ IbHca::Setup(Ptr<IbNetDevice> device, uint32_t hostIndex, uint16_t lid)
     device->SetHeadCallback(MakeCallback(&IbHca::Head, this));
     device->SetDequeueCallback(MakeCallback(&IbHca::Dequeue, this));
     device->SetFrameCallback(MakeCallback(&IbHca::ReceiveFrame, this));
+    // The port's MTU as a NetDevice (the largest packet its protocol stack may send):
+    // IPoIB's in datagram mode, the IB MTU less the 4-byte encapsulation header
+    // (RFC 4391 section 4: 2044 with a 2048 IB MTU, 4092 with 4096).
+    device->SetMtu(static_cast<uint16_t>(m_mtu - IpoibHeader::SIZE));
+}
+
+void
+IbHca::EnableIpoib(Ptr<IpoibInterface> ipoib)
+{
+    NS_ABORT_MSG_IF(!m_device, "IbHca::EnableIpoib before Setup");
+    NS_ABORT_MSG_IF(m_ipoib, "IbHca::EnableIpoib: enabled already");
+    m_ipoib = ipoib;
+    ipoib->Setup(m_device, m_hostIndex, m_lid, VlOf(ipoib->GetServiceLevel()));
+}
+
+Ptr<IpoibInterface>
+IbHca::GetIpoib() const
+{
+    return m_ipoib;
+}
+
+uint64_t
+IbHca::GetUnclaimedDatagrams() const
+{
+    return m_unclaimedDatagrams;
 }
 
 uint8_t
@@ -162,15 +191,29 @@ IbHca::BuildNext(uint8_t vl)
         m_control[vl].pop_front();
         return p;
     }
+    // IP packets (IPoIB) take turns with RDMA data on their VL, packet by packet.
+    const bool ipReady = __builtin_expect(m_ipoib != nullptr, false) && IpoibWaits(vl);
+    if (ipReady && m_ipoibTurn)
+    {
+        m_ipoibTurn = false;
+        return m_ipoib->Dequeue();
+    }
     const Time now = Simulator::Now();
     RdmaQueuePair* qp =
         NextSender(now, [this, vl](const RdmaQueuePair& q) { return VlOf(q.GetPriority()) != vl; });
     if (qp == nullptr)
     {
-        return nullptr;
+        return ipReady ? m_ipoib->Dequeue() : nullptr;
     }
+    m_ipoibTurn = ipReady;
     RdmaSegment s = qp->NextSegment(now, GetFullPacketBytes());
     return BuildData(*qp, s);
+}
+
+bool
+IbHca::IpoibWaits(uint8_t vl) const
+{
+    return vl == m_ipoib->GetVl() && m_ipoib->HasPacket();
 }
 
 Ptr<Packet>
@@ -205,11 +248,31 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
 }
 
 void
-IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */,
-                    Ptr<Packet> /* p */,
-                    const IbFrameView& v,
-                    Time txIn)
+IbHca::ReceiveDatagram(Ptr<Packet> p, const IbFrameView& v, Time txIn)
 {
+    Simulator::Schedule(txIn, &IbHca::ProcessDatagram, this, p, v.vl);
+}
+
+void
+IbHca::ProcessDatagram(Ptr<Packet> p, uint8_t vl)
+{
+    m_device->ReleaseBlocks(vl, IbFrame::Blocks(p->GetSize()));
+    if (!m_ipoib)
+    {
+        m_unclaimedDatagrams++; // no UD queue pair here: the HCA discards it
+        return;
+    }
+    m_ipoib->Receive(p);
+}
+
+void
+IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */, Ptr<Packet> p, const IbFrameView& v, Time txIn)
+{
+    if (__builtin_expect(v.opcode == IpoibFrame::OPCODE_UD_SEND_ONLY, false))
+    {
+        ReceiveDatagram(p, v, txIn);
+        return;
+    }
     // The head is in; the transport acts once the tail is (in the running event's
     // context, as Simulator::Schedule would). The header fields are all it needs.
     static const FabricSimulator::CallOps process{&IbHca::ProcessCall,

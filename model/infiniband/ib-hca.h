@@ -19,6 +19,7 @@ namespace ns3
 {
 
 class IbNetDevice;
+class IpoibInterface;
 class Packet;
 
 /**
@@ -33,6 +34,12 @@ class Packet;
  * its SL modulo the port's data VLs (the HCA port's SL2VL). Received packets are
  * processed when their tail is in; their buffer blocks are freed at once (an HCA
  * drains to host memory at line rate).
+ *
+ * IP over InfiniBand (EnableIpoib): the HCA also carries an IPoIB UD queue pair
+ * (IpoibInterface) whose packets take turns with RDMA data on their VL, packet by
+ * packet, after ACK/NAK/CNP; UD SEND-only packets received go to it. Without it the
+ * RDMA path pays one pointer test per packet built, and one opcode test per packet
+ * received.
  */
 class IbHca final : public RdmaNic
 {
@@ -46,6 +53,16 @@ class IbHca final : public RdmaNic
     /// Create a QP towards (peerHost, peerLid) on service level sl.
     Ptr<RdmaQueuePair> CreateQueuePair(uint32_t peerHost, uint16_t peerLid, uint8_t sl);
     void ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn);
+
+    /**
+     * Carry IP over this HCA's port (RFC 4391 datagram mode) through \p ipoib: it is
+     * set up on the port, on the VL of its service level.
+     */
+    void EnableIpoib(Ptr<IpoibInterface> ipoib);
+    /// \return the IPoIB interface (null unless EnableIpoib)
+    Ptr<IpoibInterface> GetIpoib() const;
+    /// \return UD packets received that no IPoIB interface took (none enabled)
+    uint64_t GetUnclaimedDatagrams() const;
 
     uint16_t GetLid() const;
     Ptr<IbNetDevice> GetDevice() const;
@@ -63,6 +80,12 @@ class IbHca final : public RdmaNic
     void Process(const IbFrameView& v);
     /// Process of the IbFrameView \p payload on \p hca, as a FabricSimulator call.
     static void ProcessCall(void* hca, void* payload);
+    /// A UD packet (IPoIB) whose head is in: its tail is \p txIn later.
+    [[gnu::noinline]] void ReceiveDatagram(Ptr<Packet> p, const IbFrameView& v, Time txIn);
+    /// Its tail is in: free its blocks and hand it to the IPoIB interface.
+    void ProcessDatagram(Ptr<Packet> p, uint8_t vl);
+    /// \return true if an IPoIB packet waits on \p vl (m_ipoib set)
+    [[gnu::noinline]] bool IpoibWaits(uint8_t vl) const;
     Ptr<Packet> BuildNext(uint8_t vl);
     Ptr<Packet> BuildData(const RdmaQueuePair& qp, const RdmaSegment& s);
     void QueueControl(const RdmaQueuePair& qp,
@@ -78,6 +101,9 @@ class IbHca final : public RdmaNic
     std::vector<uint16_t> m_peerLid;                   //!< by QpnSlot of the local QPN
     std::array<Ptr<Packet>, 16> m_staged;              //!< per VL
     std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
+    Ptr<IpoibInterface> m_ipoib;                       //!< EnableIpoib (null: no IP)
+    bool m_ipoibTurn{false}; //!< the next packet on the IPoIB VL is an IP one, if one waits
+    uint64_t m_unclaimedDatagrams{0}; //!< GetUnclaimedDatagrams
 };
 
 } // namespace ns3

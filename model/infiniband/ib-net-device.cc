@@ -86,6 +86,7 @@ IbNetDevice::GetTypeId()
 
 IbNetDevice::IbNetDevice()
     : m_ifIndex(0),
+      m_address(Mac48Address()),
       m_mtu(4096),
       m_rate(DataRate("100Gbps")),
       m_numDataVls(2),
@@ -119,6 +120,9 @@ IbNetDevice::DoDispose()
     m_head = HeadCallback();
     m_dequeue = DequeueCallback();
     m_frameCallback = FrameCallback();
+    m_send = SendCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
 }
 
@@ -164,6 +168,25 @@ void
 IbNetDevice::SetFrameCallback(FrameCallback cb)
 {
     m_frameCallback = cb;
+}
+
+void
+IbNetDevice::SetSendCallback(SendCallback cb)
+{
+    m_send = cb;
+}
+
+void
+IbNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from)
+{
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, protocol, from, m_address, NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, protocol, from);
+    }
 }
 
 uint8_t
@@ -543,7 +566,7 @@ IbNetDevice::GetChannel() const
 void
 IbNetDevice::SetAddress(Address address)
 {
-    m_address = Mac48Address::ConvertFrom(address);
+    m_address = address;
 }
 
 Address
@@ -620,19 +643,20 @@ IbNetDevice::IsBridge() const
 }
 
 bool
-IbNetDevice::Send(Ptr<Packet> /* packet */, const Address& /* dest */, uint16_t /* proto */)
+IbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
-    // Traffic enters through the owner's dequeue callback, not through Send.
-    return false;
+    // RDMA traffic enters through the owner's dequeue callback. The node's protocol
+    // stack sends here: IP over InfiniBand frames it (IpoibInterface), if enabled.
+    return !m_send.IsNull() && m_send(packet, dest, protocolNumber);
 }
 
 bool
-IbNetDevice::SendFrom(Ptr<Packet> /* packet */,
+IbNetDevice::SendFrom(Ptr<Packet> packet,
                       const Address& /* source */,
-                      const Address& /* dest */,
-                      uint16_t /* proto */)
+                      const Address& dest,
+                      uint16_t protocolNumber)
 {
-    return false;
+    return Send(packet, dest, protocolNumber);
 }
 
 Ptr<Node>
@@ -654,13 +678,15 @@ IbNetDevice::NeedsArp() const
 }
 
 void
-IbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback /* cb */)
+IbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
+    m_rxCallback = cb;
 }
 
 void
-IbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback /* cb */)
+IbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
 {
+    m_promiscCallback = cb;
 }
 
 bool

@@ -58,6 +58,9 @@ class IbNetDevice : public NetDevice
     typedef Callback<Ptr<Packet>, Ptr<IbNetDevice>, uint8_t> DequeueCallback;
     /// A packet's head arrived: (port, packet, decoded view, its transmit time).
     typedef Callback<void, Ptr<IbNetDevice>, Ptr<Packet>, const IbFrameView&, Time> FrameCallback;
+    /// A packet of the node's protocol stack (NetDevice::Send): (packet, destination,
+    /// protocol number); true if taken. IP over InfiniBand's (IpoibInterface) binds it.
+    typedef Callback<bool, Ptr<Packet>, const Address&, uint16_t> SendCallback;
 
     static constexpr uint32_t FC_PACKET_BYTES = 6;  //!< 4-byte FC packet + 2-byte LPCRC
     static constexpr uint16_t COUNTER_MASK = 0xFFF; //!< 12-bit FCTBS / FCCL / ABR
@@ -71,6 +74,17 @@ class IbNetDevice : public NetDevice
     void SetHeadCallback(HeadCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetFrameCallback(FrameCallback cb);
+    /**
+     * Where Send hands the stack's packets (IpoibInterface::Send); without one, Send
+     * refuses them (RDMA traffic enters through the dequeue callback, not Send).
+     */
+    void SetSendCallback(SendCallback cb);
+    /**
+     * Hand \p packet (an IP packet, its IB headers removed) to the node's protocol
+     * stack: the promiscuous and receive callbacks of NetDevice, as a packet for this
+     * host. IpoibInterface calls it for the IP packets it receives.
+     */
+    void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
 
     /// The owner has a new head packet: transmit if the wire and credits allow.
     void NotifyDataAvailable();
@@ -170,7 +184,7 @@ class IbNetDevice : public NetDevice
     Ptr<IbChannel> m_channel;
     Ptr<VlArbiter> m_arbiter;
     uint32_t m_ifIndex;
-    Mac48Address m_address;
+    Address m_address; //!< a Mac48Address, or the IPoIB hardware address (IpoibInterface)
     uint16_t m_mtu;
 
     // Attributes
@@ -215,6 +229,9 @@ class IbNetDevice : public NetDevice
     HeadCallback m_head;
     DequeueCallback m_dequeue;
     FrameCallback m_frameCallback;
+    SendCallback m_send;                                 //!< SetSendCallback
+    NetDevice::ReceiveCallback m_rxCallback;             //!< the stack's receive callback
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< and its promiscuous one
 
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< data packets sent and received

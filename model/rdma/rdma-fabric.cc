@@ -187,6 +187,29 @@ RdmaFabric::GetLaneName() const
     return "priority";
 }
 
+void
+RdmaFabric::EnableIp(uint8_t /* trafficClass */)
+{
+    throw std::invalid_argument(GetInstanceTypeId().GetName() + " carries no IP");
+}
+
+Ptr<NetDevice>
+RdmaFabric::GetIpDevice(uint32_t /* host */) const
+{
+    return nullptr;
+}
+
+void
+RdmaFabric::ResolveIpNeighbours()
+{
+}
+
+RdmaFabric::IpCounters
+RdmaFabric::GetIpCounters() const
+{
+    return IpCounters{};
+}
+
 uint64_t
 RdmaFabric::GetPendingMessages() const
 {

@@ -285,6 +285,34 @@ class RdmaFabric : public Object
     virtual void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph);
     /// \return what a WaitForGraph vertex's lane is on this fabric: "priority" or "vl"
     virtual std::string GetLaneName() const;
+
+    /// IP packet counters of the hosts' NICs (HCAs), summed (GetIpCounters).
+    struct IpCounters
+    {
+        uint64_t sent{0};     //!< IP packets framed and queued for the wire
+        uint64_t received{0}; //!< IP packets handed to the hosts' stacks
+        uint64_t drops{0};    //!< IP packets the NICs dropped
+    };
+
+    /**
+     * IP over the fabric (ns-3's internet stack on the hosts, e.g. TcpFlowTransport):
+     * carry the hosts' IP packets in traffic class \p trafficClass (RoCEv2: the 802.1p
+     * priority and DSCP of RoceNic::IpPriority; InfiniBand: the service level of the
+     * IPoIB interfaces it creates). Before the stack is installed.
+     * \throws std::invalid_argument if this fabric carries no IP (the default)
+     */
+    virtual void EnableIp(uint8_t trafficClass);
+    /// \return the device host \p host's IP stack sends on; null before EnableIp
+    virtual Ptr<NetDevice> GetIpDevice(uint32_t host) const;
+    /**
+     * The hosts' IPv4 addresses are assigned (on their GetIpDevice): resolve them as
+     * the fabric needs (InfiniBand: every IPoIB interface's neighbour table; RoCEv2
+     * resolves by its address plan, RoceNic::HostIndexOf, and needs nothing).
+     */
+    virtual void ResolveIpNeighbours();
+    /// \return the hosts' IP counters (zeros by default)
+    virtual IpCounters GetIpCounters() const;
+
     /// Messages posted and not yet acknowledged.
     uint64_t GetPendingMessages() const;
     /// \return RC connections alive now (made and not released)

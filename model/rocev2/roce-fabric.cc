@@ -20,6 +20,7 @@
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
@@ -218,6 +219,34 @@ Ptr<RoceNic>
 RoceFabric::GetNic(uint32_t host) const
 {
     return m_nics.at(host);
+}
+
+void
+RoceFabric::EnableIp(uint8_t trafficClass)
+{
+    for (const Ptr<RoceNic>& nic : m_nics)
+    {
+        nic->SetAttribute("IpPriority", UintegerValue(trafficClass));
+    }
+}
+
+Ptr<NetDevice>
+RoceFabric::GetIpDevice(uint32_t host) const
+{
+    return m_nics.at(host)->GetDevice();
+}
+
+RdmaFabric::IpCounters
+RoceFabric::GetIpCounters() const
+{
+    IpCounters c;
+    for (const Ptr<RoceNic>& nic : m_nics)
+    {
+        c.sent += nic->GetIpSent();
+        c.received += nic->GetIpReceived();
+        c.drops += nic->GetIpDrops();
+    }
+    return c;
 }
 
 const std::vector<Ptr<RoceSwitch>>&

@@ -65,6 +65,11 @@ class RoceFabric : public RdmaFabric
 
     Counters GetCounters() const override;
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
+    /// Every NIC's IpPriority becomes \p trafficClass (0..7): the NICs always carry IP.
+    void EnableIp(uint8_t trafficClass) override;
+    /// \return host \p host's NIC port
+    Ptr<NetDevice> GetIpDevice(uint32_t host) const override;
+    IpCounters GetIpCounters() const override;
 
     /// LinkStateChange trace: (graph link id, true if it works again).
     typedef void (*LinkStateChangeCallback)(uint32_t link, bool up);
