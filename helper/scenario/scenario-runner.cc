@@ -287,7 +287,12 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
 {
     try
     {
-        const TopologyRegistry::Links links{c.hostRate, c.linkDelay, c.fabricRate, c.linkDelay};
+        const TopologyRegistry::Links links{c.hostRate,
+                                            c.linkDelay,
+                                            c.fabricRate,
+                                            c.linkDelay,
+                                            c.cableLengths,
+                                            c.propagationDelay};
         const TopologyRegistry::Entry& entry = TopologyRegistry::Get(c.topology);
         const TopologyRegistry::FlagReader flag = [&c](const std::string& name) {
             return c.Get(name);
