@@ -12,6 +12,7 @@
 #include "size-parser.h"
 
 #include "ns3/boolean.h"
+#include "ns3/buffer-coverage-check.h"
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
@@ -1153,6 +1154,21 @@ ScenarioRunner::CheckDeadlockFreedom()
 }
 
 void
+ScenarioRunner::CheckBufferCoverage()
+{
+    const std::string warning = BufferCoverageCheck::Describe(*m_fabric);
+    if (warning.empty())
+    {
+        return;
+    }
+    if (m_rank == 0)
+    {
+        std::cerr << "ai-fabric-sim: warning: " << warning << "\n";
+    }
+    m_extraSummary["warnings"].push_back(warning);
+}
+
+void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
@@ -1895,6 +1911,7 @@ ScenarioRunner::Run()
     {
         BuildFabric();
         CheckDeadlockFreedom();
+        CheckBufferCoverage();
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();

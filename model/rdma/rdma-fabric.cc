@@ -174,6 +174,12 @@ RdmaFabric::GetLaneName() const
     return "priority";
 }
 
+std::vector<RdmaFabric::BufferShortfall>
+RdmaFabric::GetBufferShortfalls() const
+{
+    return {};
+}
+
 uint64_t
 RdmaFabric::GetPendingMessages() const
 {

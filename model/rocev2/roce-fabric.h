@@ -65,6 +65,9 @@ class RoceFabric : public RdmaFabric
 
     Counters GetCounters() const override;
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
+    /// Switch ports whose PFC headroom (per lossless priority group) is below what
+    /// arrives after XOFF (SharedBufferMmu::GetHeadroomNeeded): a lossless class drops.
+    std::vector<BufferShortfall> GetBufferShortfalls() const override;
 
     /// LinkStateChange trace: (graph link id, true if it works again).
     typedef void (*LinkStateChangeCallback)(uint32_t link, bool up);
