@@ -88,10 +88,10 @@ TopologyHelper::GetTypeId()
             .AddAttribute("PropagationDelayPerMetre",
                           "Propagation delay per metre of cable (CableLengths). Default 5 ns: "
                           "light in silica fibre (group index ~1.47) travels ~2.04e8 m/s, "
-                          "4.9 ns/m; twinax copper is ~4.3-4.6 ns/m.",
+                          "4.9 ns/m. Build() refuses 0.",
                           TimeValue(NanoSeconds(5)),
                           MakeTimeAccessor(&TopologyHelper::m_delayPerMetre),
-                          MakeTimeChecker(PicoSeconds(1), PicoSeconds(MAX_DELAY_PER_METRE_PS)));
+                          MakeTimeChecker(Time(0), NanoSeconds(100)));
     return tid;
 }
 
@@ -159,7 +159,8 @@ TopologyHelper::ParseCableLengths(const std::string& text)
 void
 TopologyHelper::CheckPropagationDelay(Time perMetre)
 {
-    if (perMetre < PicoSeconds(1) || perMetre > PicoSeconds(MAX_DELAY_PER_METRE_PS))
+    // (not against PicoSeconds(1): before Time::SetResolution(Time::PS) that is 0)
+    if (!perMetre.IsStrictlyPositive() || perMetre > PicoSeconds(MAX_DELAY_PER_METRE_PS))
     {
         std::ostringstream os;
         os << "propagation delay " << perMetre.As(Time::NS)
