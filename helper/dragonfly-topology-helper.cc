@@ -65,7 +65,8 @@ DragonflyTopologyHelper::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("GlobalLinkDelay",
                           "Global (inter-group) cable delay (default 1us; long optical "
-                          "cables are often several us).",
+                          "cables are often several us). TopologyHelper CableLengths, when "
+                          "set, gives the global cables (tier 2) their delay instead.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&DragonflyTopologyHelper::m_globalDelay),
                           MakeTimeChecker());
@@ -126,7 +127,7 @@ DragonflyTopologyHelper::Build() const
     {
         for (uint32_t j = 0; j < m_p; ++j)
         {
-            g->AddLink(g->GetHosts()[r * m_p + j], router[r], m_hostRate, m_hostDelay);
+            g->AddLink(g->GetHosts()[r * m_p + j], router[r], m_hostRate, m_hostDelay, 0);
         }
     }
     for (uint32_t grp = 0; grp < groups; ++grp)
@@ -138,7 +139,8 @@ DragonflyTopologyHelper::Build() const
                 g->AddLink(router[grp * m_a + i],
                            router[grp * m_a + j],
                            m_fabricRate,
-                           m_fabricDelay);
+                           m_fabricDelay,
+                           1); // local
             }
         }
     }
@@ -173,7 +175,8 @@ DragonflyTopologyHelper::Build() const
                     g->AddLink(router[G * m_a + j / m_h],
                                router[T * m_a + jb / m_h],
                                m_fabricRate,
-                               m_globalDelay);
+                               m_globalDelay,
+                               2); // global
                 }
             }
         }

@@ -100,7 +100,7 @@ FatTreeTopologyHelper::Build() const
     {
         for (uint32_t i = 0; i < hpe; ++i)
         {
-            g->AddLink(hosts[e * hpe + i], edge[e], m_hostRate, m_hostDelay);
+            g->AddLink(hosts[e * hpe + i], edge[e], m_hostRate, m_hostDelay, 0);
         }
     }
     for (uint32_t pod = 0; pod < k; ++pod)
@@ -109,7 +109,11 @@ FatTreeTopologyHelper::Build() const
         {
             for (uint32_t a = 0; a < half; ++a)
             {
-                g->AddLink(edge[pod * half + e], agg[pod * half + a], m_fabricRate, m_fabricDelay);
+                g->AddLink(edge[pod * half + e],
+                           agg[pod * half + a],
+                           m_fabricRate,
+                           m_fabricDelay,
+                           1);
             }
         }
     }
@@ -118,7 +122,7 @@ FatTreeTopologyHelper::Build() const
     {
         for (uint32_t pod = 0; pod < k; ++pod)
         {
-            g->AddLink(agg[pod * half + c / half], core[c], m_fabricRate, m_fabricDelay);
+            g->AddLink(agg[pod * half + c / half], core[c], m_fabricRate, m_fabricDelay, 2);
         }
     }
     TopologyGraph::Shape s;

@@ -87,13 +87,6 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                          dev.SetAttribute("NumDataVls", UintegerValue(needVls));
                      }
                  });
-    for (const auto& node : fabric->m_devices)
-    {
-        for (const auto& dev : node)
-        {
-            dev->InitializeCredits();
-        }
-    }
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {
@@ -134,6 +127,15 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
         }
         fabric->m_switches.push_back(sw);
         fabric->m_switchNodes.push_back(node);
+    }
+    // Credits last: an automatic VL buffer's size depends on its owner's hold time,
+    // which the HCAs and switches set above.
+    for (const auto& node : fabric->m_devices)
+    {
+        for (const auto& dev : node)
+        {
+            dev->InitializeCredits();
+        }
     }
     return fabric;
 }

@@ -97,7 +97,7 @@ LeafSpineTopologyHelper::Build() const
     {
         for (uint32_t i = 0; i < m_hostsPerLeaf; ++i)
         {
-            g->AddLink(g->GetHosts()[l * m_hostsPerLeaf + i], leaf[l], m_hostRate, m_hostDelay);
+            g->AddLink(g->GetHosts()[l * m_hostsPerLeaf + i], leaf[l], m_hostRate, m_hostDelay, 0);
         }
     }
     for (uint32_t l = 0; l < m_leaves; ++l)
@@ -106,7 +106,7 @@ LeafSpineTopologyHelper::Build() const
         {
             for (uint32_t p = 0; p < m_linksPerPair; ++p)
             {
-                g->AddLink(leaf[l], spine[s], m_fabricRate, m_fabricDelay);
+                g->AddLink(leaf[l], spine[s], m_fabricRate, m_fabricDelay, 1);
             }
         }
     }

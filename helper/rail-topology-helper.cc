@@ -79,13 +79,13 @@ RailTopologyHelper::Build() const
     }
     for (uint32_t h = 0; h < m_servers * gpus; ++h)
     {
-        g->AddLink(g->GetHosts()[h], leaf[h % gpus], m_hostRate, m_hostDelay);
+        g->AddLink(g->GetHosts()[h], leaf[h % gpus], m_hostRate, m_hostDelay, 0);
     }
     for (uint32_t r = 0; r < gpus; ++r)
     {
         for (uint32_t i = 0; i < m_spines; ++i)
         {
-            g->AddLink(leaf[r], spine[i], m_fabricRate, m_fabricDelay);
+            g->AddLink(leaf[r], spine[i], m_fabricRate, m_fabricDelay, 1);
         }
     }
     TopologyGraph::Shape shape;

@@ -5,8 +5,11 @@
 
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -69,7 +72,26 @@ TopologyHelper::GetTypeId()
                           "step of NCCL's tuning model (hwLat, NVLink, ring LL).",
                           TimeValue(NanoSeconds(150)),
                           MakeTimeAccessor(&TopologyHelper::m_scaleUpDelay),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CableLengths",
+                          "Cable length per tier in metres, 'L0[,L1[,L2]]': tier 0 host to "
+                          "its first switch, 1 the next switch layer (leaf-spine, "
+                          "edge-aggregation, torus/mesh router cables, DragonFly local), 2 "
+                          "aggregation-core (DragonFly global); the last value repeats for "
+                          "higher tiers. Each cable's delay is then its length x "
+                          "PropagationDelayPerMetre, in place of HostLinkDelay, "
+                          "FabricLinkDelay and GlobalLinkDelay; scale-up cables keep "
+                          "ScaleUpDelay. '' (default) = those delays.",
+                          StringValue(""),
+                          MakeStringAccessor(&TopologyHelper::m_cableLengths),
+                          MakeStringChecker())
+            .AddAttribute("PropagationDelayPerMetre",
+                          "Propagation delay per metre of cable (CableLengths). Default 5 ns: "
+                          "light in silica fibre (group index ~1.47) travels ~2.04e8 m/s, "
+                          "4.9 ns/m. Build() refuses 0.",
+                          TimeValue(NanoSeconds(5)),
+                          MakeTimeAccessor(&TopologyHelper::m_delayPerMetre),
+                          MakeTimeChecker(Time(0), NanoSeconds(100)));
     return tid;
 }
 
@@ -89,6 +111,88 @@ TopologyHelper::SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate,
     m_hostDelay = hostDelay;
     m_fabricRate = fabricRate;
     m_fabricDelay = fabricDelay;
+}
+
+std::vector<double>
+TopologyHelper::ParseCableLengths(const std::string& text)
+{
+    std::vector<double> lengths;
+    if (text.empty())
+    {
+        return lengths;
+    }
+    std::ostringstream max;
+    max << MAX_CABLE_METRES;
+    const std::string allowed = "allowed: 1 to 3 lengths in metres 'L0[,L1[,L2]]' (tier 0 host "
+                                "cables, 1 the next switch layer, 2 aggregation-core), each a "
+                                "number > 0 and <= " +
+                                max.str();
+    size_t start = 0;
+    while (true)
+    {
+        const size_t comma = text.find(',', start);
+        const std::string item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        char* end = nullptr;
+        const double v = item.empty() ? NAN : std::strtod(item.c_str(), &end);
+        if (item.empty() || end != item.c_str() + item.size() || !(v > 0) ||
+            !(v <= MAX_CABLE_METRES) || item.find_first_of("xX \t") != std::string::npos)
+        {
+            throw std::invalid_argument("cable lengths '" + text + "': '" + item +
+                                        "' is not a length; " + allowed);
+        }
+        lengths.push_back(v);
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
+    }
+    if (lengths.size() > 3)
+    {
+        throw std::invalid_argument("cable lengths '" + text +
+                                    "': " + std::to_string(lengths.size()) + " values; " + allowed);
+    }
+    return lengths;
+}
+
+void
+TopologyHelper::CheckPropagationDelay(Time perMetre)
+{
+    // (not against PicoSeconds(1): before Time::SetResolution(Time::PS) that is 0)
+    if (!perMetre.IsStrictlyPositive() || perMetre > PicoSeconds(MAX_DELAY_PER_METRE_PS))
+    {
+        std::ostringstream os;
+        os << "propagation delay " << perMetre.As(Time::NS)
+           << " per metre is out of range; allowed: 1ps..100ns per metre (fibre ~5ns)";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+Time
+TopologyHelper::CableDelay(const std::vector<double>& lengths, Time perMetre, uint32_t tier)
+{
+    const double metres = lengths.at(std::min<size_t>(tier, lengths.size() - 1));
+    return PicoSeconds(std::llround(metres * static_cast<double>(perMetre.GetPicoSeconds())));
+}
+
+void
+TopologyHelper::ApplyCableLengths(TopologyGraph& graph) const
+{
+    const std::vector<double> lengths = ParseCableLengths(m_cableLengths);
+    if (lengths.empty())
+    {
+        return;
+    }
+    CheckPropagationDelay(m_delayPerMetre);
+    for (uint32_t id = 0; id < graph.GetNLinks(); ++id)
+    {
+        const uint32_t tier = graph.GetLink(id).tier;
+        if (tier != TopologyGraph::NO_TIER)
+        {
+            graph.SetLinkDelay(id, CableDelay(lengths, m_delayPerMetre, tier));
+        }
+    }
 }
 
 uint64_t
@@ -167,7 +271,7 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
                                         " cables (a GPU's NIC has exactly one)");
         }
         const TopologyGraph::Link& l = graph->GetLink(ports[0].link);
-        g->AddLink(first + h / gpus, ports[0].peer, l.rate, l.delay);
+        g->AddLink(first + h / gpus, ports[0].peer, l.rate, l.delay, l.tier);
         done[ports[0].link] = 1;
     }
     for (uint32_t id = 0; id < graph->GetNLinks(); ++id)
@@ -175,7 +279,7 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
         if (!done[id])
         {
             const TopologyGraph::Link& l = graph->GetLink(id);
-            g->AddLink(l.a, l.b, l.rate, l.delay);
+            g->AddLink(l.a, l.b, l.rate, l.delay, l.tier);
         }
     }
     for (uint32_t h = 0; h < hosts; ++h)
@@ -200,6 +304,7 @@ TopologyHelper::Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& bui
     {
         graph = AddServers(graph, shape);
     }
+    ApplyCableLengths(*graph);
     graph->SetShape(shape);
     graph->Validate();
     NS_LOG_INFO(graph->Describe());

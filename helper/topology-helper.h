@@ -9,6 +9,9 @@
 #include "ns3/object.h"
 #include "ns3/topology-graph.h"
 
+#include <string>
+#include <vector>
+
 namespace ns3
 {
 
@@ -28,6 +31,13 @@ class FabricTopology;
  * ScaleUpRate to its server's crossbar (a switch of the fabric, lossless like the
  * others), and the host's scale-out cable starts at the crossbar (crossbar port j is
  * GPU j's NIC cable, port G + j its scale-up cable). --routing=auto is then "rail".
+ *
+ * CableLengths (metres per cable tier, TopologyGraph::Link::tier) replaces the delays
+ * of the tiered cables by length x PropagationDelayPerMetre: tier 0 host to its first
+ * switch, tier 1 the next switch layer (leaf-spine, edge-aggregation, torus/mesh
+ * router cables, DragonFly local), tier 2 aggregation-core (DragonFly global); the
+ * last length given repeats for higher tiers. A server's scale-up cables keep
+ * ScaleUpDelay. Unset, every cable keeps HostLinkDelay / FabricLinkDelay.
  */
 class TopologyHelper : public Object
 {
@@ -99,6 +109,34 @@ class TopologyHelper : public Object
      */
     void SetLinks(DataRate hostRate, Time hostDelay, DataRate fabricRate, Time fabricDelay);
 
+    /// Longest cable CableLengths accepts (metres): 100 km, beyond any cluster's cables.
+    static constexpr double MAX_CABLE_METRES = 100000;
+    /// Largest PropagationDelayPerMetre accepted: 100 ns/m (fibre is ~5 ns/m).
+    static constexpr int64_t MAX_DELAY_PER_METRE_PS = 100000;
+
+    /**
+     * Parse a CableLengths value: one to three lengths in metres, comma separated,
+     * each a number > 0 and <= MAX_CABLE_METRES; "" is no lengths.
+     * \param text the value ("3,30,500")
+     * eturn the lengths, tier 0 first
+     * 	hrows std::invalid_argument naming the value and what is allowed
+     */
+    static std::vector<double> ParseCableLengths(const std::string& text);
+    /**
+     * Check a PropagationDelayPerMetre value.
+     * \param perMetre the delay per metre of cable
+     * 	hrows std::invalid_argument naming the value and the allowed range
+     */
+    static void CheckPropagationDelay(Time perMetre);
+    /**
+     * The delay of a cable of a tier.
+     * \param lengths CableLengths parsed (not empty)
+     * \param perMetre delay per metre
+     * \param tier the cable's tier
+     * eturn lengths[min(tier, last)] x perMetre, rounded to the picosecond
+     */
+    static Time CableDelay(const std::vector<double>& lengths, Time perMetre, uint32_t tier);
+
   protected:
     /**
      * The last step of every Build(): record the shape, check the graph's invariants
@@ -116,6 +154,8 @@ class TopologyHelper : public Object
     uint32_t m_gpusPerServer{1}; //!< GPUs per server (1 = plain hosts)
     DataRate m_scaleUpRate;      //!< GPU-to-crossbar cable rate
     Time m_scaleUpDelay;         //!< GPU-to-crossbar cable delay
+    std::string m_cableLengths;  //!< metres per cable tier ("" = the delays above)
+    Time m_delayPerMetre;        //!< propagation delay per metre of cable
 
   private:
     /**
@@ -127,6 +167,8 @@ class TopologyHelper : public Object
      * \return the graph with the servers
      */
     Ptr<TopologyGraph> AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape) const;
+    /// Give every tiered cable of \p graph its CableLengths delay (if set).
+    void ApplyCableLengths(TopologyGraph& graph) const;
 };
 
 } // namespace ns3

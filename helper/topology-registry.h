@@ -36,13 +36,18 @@ namespace ns3
 class TopologyRegistry
 {
   public:
-    /// The cables of every family: the runner's --host-rate, --fabric-rate, --link-delay.
+    /// The cables of every family: the runner's --host-rate, --fabric-rate, --link-delay,
+    /// --cable-lengths and --propagation-delay.
     struct Links
     {
         DataRate hostRate;   //!< host-to-switch cable rate
         Time hostDelay;      //!< host-to-switch cable delay
         DataRate fabricRate; //!< switch-to-switch cable rate
         Time fabricDelay;    //!< switch-to-switch cable delay
+        /// metres per cable tier (TopologyHelper CableLengths); "" = the delays above
+        std::string cableLengths{};
+        /// delay per metre (TopologyHelper PropagationDelayPerMetre)
+        Time delayPerMetre{NanoSeconds(5)};
     };
 
     /// A flag's value as text, by flag name ("k" -> "4").
@@ -135,6 +140,8 @@ class TopologyRegistration
                               const TopologyRegistry::FlagReader& flag) {
             Ptr<T> helper = configure(flag);
             helper->SetLinks(links.hostRate, links.hostDelay, links.fabricRate, links.fabricDelay);
+            helper->SetAttribute("CableLengths", StringValue(links.cableLengths));
+            helper->SetAttribute("PropagationDelayPerMetre", TimeValue(links.delayPerMetre));
             return helper->Build();
         };
         e.size = [configure](const TopologyRegistry::FlagReader& flag) {

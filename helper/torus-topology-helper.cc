@@ -149,7 +149,11 @@ TorusTopologyHelper::Build() const
     {
         for (uint32_t i = 0; i < m_hostsPerRouter; ++i)
         {
-            g->AddLink(g->GetHosts()[r * m_hostsPerRouter + i], router[r], m_hostRate, m_hostDelay);
+            g->AddLink(g->GetHosts()[r * m_hostsPerRouter + i],
+                       router[r],
+                       m_hostRate,
+                       m_hostDelay,
+                       0);
         }
     }
     // each router adds its +1 neighbour per dimension; the wrap cable belongs to x = k-1
@@ -162,11 +166,11 @@ TorusTopologyHelper::Build() const
             uint32_t x = (r / stride) % k;
             if (x + 1 < k)
             {
-                g->AddLink(router[r], router[r + stride], m_fabricRate, m_fabricDelay);
+                g->AddLink(router[r], router[r + stride], m_fabricRate, m_fabricDelay, 1);
             }
             else if (m_wrap && k > 2)
             {
-                g->AddLink(router[r], router[r - x * stride], m_fabricRate, m_fabricDelay);
+                g->AddLink(router[r], router[r - x * stride], m_fabricRate, m_fabricDelay, 1);
             }
         }
         stride *= k;

@@ -692,6 +692,56 @@ BuildKnobs()
                          &C::linkDelay,
                          true));
     k.push_back(MakeKnob(
+        "cable-lengths",
+        "cable length per tier in metres, 'L0[,L1[,L2]]': tier 0 host to its first switch, 1 "
+        "the next switch layer (leaf-spine, edge-aggregation; torus/mesh router cables; "
+        "DragonFly local), 2 aggregation-core (DragonFly global); the last value repeats "
+        "for higher tiers; each cable's delay is length x --propagation-delay. Scale-up "
+        "cables keep --scaleup-latency. '' = --link-delay on every cable. Not with "
+        "--topology=file (its cables carry their delays) or a --link-delay other than its "
+        "default (doc/topologies.md, Cable tiers)",
+        "'' or 1 to 3 lengths in metres, each > 0 and <= 100000, joined by ','",
+        Type::STRING,
+        [](C& c, const std::string& v) {
+            std::vector<double> lengths;
+            try
+            {
+                lengths = TopologyHelper::ParseCableLengths(v);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ConfigError(e.what());
+            }
+            std::vector<std::string> parts;
+            for (double m : lengths)
+            {
+                parts.push_back(FormatReal(m));
+            }
+            c.cableLengths = Join(parts, ",");
+        },
+        [](const C& c) { return c.cableLengths; },
+        true));
+    k.push_back(MakeKnob(
+        "propagation-delay",
+        "propagation delay per metre of cable, for --cable-lengths (5ns: light in silica "
+        "fibre, group index ~1.47, travels ~2.04e8 m/s, 4.9 ns/m)",
+        "a time in 1ps..100ns per metre, in ns-3 units (ns, ps)",
+        Type::TIME,
+        [](C& c, const std::string& v) {
+            const Time t = ParseTime(v);
+            try
+            {
+                TopologyHelper::CheckPropagationDelay(t);
+            }
+            catch (const std::invalid_argument&)
+            {
+                throw ConfigError("'" + v + "' is out of range; allowed a time in 1ps..100ns " +
+                                  "per metre (fibre ~5ns)");
+            }
+            c.propagationDelay = t;
+        },
+        [](const C& c) { return FormatTime(c.propagationDelay); }));
+    k.push_back(MakeKnob(
         "switch-latency",
         "port-to-port forwarding latency of every switch, both fabrics; '' = the fabric's "
         "own (RoCEv2 300ns, NVIDIA Spectrum; InfiniBand 150ns, NVIDIA Quantum-2; sources in "
@@ -1973,6 +2023,25 @@ ScenarioConfig::Validate() const
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
     ValidateApplicableFlags();
+    if (!cableLengths.empty() && topology == "file")
+    {
+        throw ConfigError("--cable-lengths=" + cableLengths +
+                          " does not apply to --topology=file: the file gives every cable its "
+                          "own delay; allowed with it: '' (drop --cable-lengths)");
+    }
+    if (!cableLengths.empty() && linkDelay != ScenarioConfig().linkDelay)
+    {
+        throw ConfigError("--link-delay=" + FormatTime(linkDelay) +
+                          " and --cable-lengths=" + cableLengths +
+                          " both set the cables' delays; give one of them (--cable-lengths "
+                          "with --propagation-delay per tier, or --link-delay on every cable)");
+    }
+    if (cableLengths.empty() && propagationDelay != ScenarioConfig().propagationDelay)
+    {
+        throw ConfigError("--propagation-delay=" + FormatTime(propagationDelay) +
+                          " applies only with --cable-lengths (delay = length x it); give "
+                          "--cable-lengths or drop it");
+    }
     if (!mpi && mpiPartition != ScenarioConfig().mpiPartition)
     {
         throw ConfigError("--mpi-partition=" + mpiPartition +

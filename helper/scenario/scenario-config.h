@@ -106,6 +106,9 @@ class ScenarioConfig
     DataRate hostRate{100000000000ULL};     ///< host link rate
     DataRate fabricRate{100000000000ULL};   ///< switch-to-switch link rate
     Time linkDelay{MicroSeconds(1)};        ///< per-link propagation delay
+    /// --cable-lengths: metres per cable tier "L0[,L1[,L2]]" ("" = linkDelay everywhere)
+    std::string cableLengths;
+    Time propagationDelay{NanoSeconds(5)}; ///< delay per metre of cable (--cable-lengths)
     /// every switch's port-to-port latency; unset = the fabric's switch default
     std::optional<Time> switchLatency;
     /// cut-through (true) or store-and-forward switches; unset as switchLatency

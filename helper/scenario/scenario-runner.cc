@@ -12,6 +12,7 @@
 #include "size-parser.h"
 
 #include "ns3/boolean.h"
+#include "ns3/buffer-coverage-check.h"
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
@@ -288,7 +289,12 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
 {
     try
     {
-        const TopologyRegistry::Links links{c.hostRate, c.linkDelay, c.fabricRate, c.linkDelay};
+        const TopologyRegistry::Links links{c.hostRate,
+                                            c.linkDelay,
+                                            c.fabricRate,
+                                            c.linkDelay,
+                                            c.cableLengths,
+                                            c.propagationDelay};
         const TopologyRegistry::Entry& entry = TopologyRegistry::Get(c.topology);
         const TopologyRegistry::FlagReader flag = [&c](const std::string& name) {
             return c.Get(name);
@@ -1171,6 +1177,21 @@ ScenarioRunner::CheckDeadlockFreedom()
 }
 
 void
+ScenarioRunner::CheckBufferCoverage()
+{
+    const std::string warning = BufferCoverageCheck::Describe(*m_fabric);
+    if (warning.empty())
+    {
+        return;
+    }
+    if (m_rank == 0)
+    {
+        std::cerr << "ai-fabric-sim: warning: " << warning << "\n";
+    }
+    m_extraSummary["warnings"].push_back(warning);
+}
+
+void
 ScenarioRunner::ConnectMonitors()
 {
     OutputWriter* w = m_writer.get();
@@ -1913,6 +1934,7 @@ ScenarioRunner::Run()
     {
         BuildFabric();
         CheckDeadlockFreedom();
+        CheckBufferCoverage();
         ConnectMonitors();
         ScheduleWorkload();
         ScheduleFlows();

@@ -99,6 +99,9 @@ class ScenarioRunner
     /// Say whether the routing is deadlock free on the lossless fabric
     /// (summary.json routing_deadlock_free; a warning on stderr when it is not).
     void CheckDeadlockFreedom();
+    /// Name the ports whose buffer cannot cover their link's bandwidth-delay product
+    /// (BufferCoverageCheck: one warning on stderr and in summary.json warnings).
+    void CheckBufferCoverage();
     void ConnectMonitors();
     void ConnectIbDrops();
     void SampleQueues();

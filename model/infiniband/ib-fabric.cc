@@ -558,6 +558,34 @@ IbFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
         });
 }
 
+std::vector<RdmaFabric::BufferShortfall>
+IbFabric::GetBufferShortfalls() const
+{
+    std::vector<BufferShortfall> out;
+    for (uint32_t node = 0; node < m_devices.size(); ++node)
+    {
+        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
+        {
+            const IbNetDevice& dev = *m_devices[node][port];
+            const uint64_t buffer =
+                static_cast<uint64_t>(dev.GetVlBufferBlocks()) * IbFrame::BLOCK_BYTES;
+            const uint64_t needed = dev.GetCreditRoundTripBytes();
+            if (buffer < needed)
+            {
+                out.push_back({node,
+                               port,
+                               buffer,
+                               needed,
+                               buffer == IbNetDevice::MAX_VL_BUFFER_BLOCKS * IbFrame::BLOCK_BYTES
+                                   ? "VL buffer (at the 12-bit credit counters' cap)"
+                                   : "VL buffer",
+                               "credit round trip"});
+            }
+        }
+    }
+    return out;
+}
+
 std::string
 IbFabric::GetLaneName() const
 {

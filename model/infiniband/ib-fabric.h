@@ -123,6 +123,9 @@ class IbFabric : public RdmaFabric
     /// credits for the first packet, for stallTicks) and the input buffers they fill.
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
     std::string GetLaneName() const override;
+    /// Ports whose VL buffer is below their link's credit round trip
+    /// (IbNetDevice::GetCreditRoundTripBytes): such a link waits for credits.
+    std::vector<BufferShortfall> GetBufferShortfalls() const override;
 
     /**
      * IP over InfiniBand (RFC 4391, datagram mode) on every host: an IpoibInterface

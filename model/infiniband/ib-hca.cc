@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -76,6 +77,8 @@ IbHca::Setup(Ptr<IbNetDevice> device, uint32_t hostIndex, uint16_t lid)
     m_device = device;
     m_hostIndex = hostIndex;
     m_lid = lid;
+    // Process frees a packet's blocks when its tail is in.
+    device->SetReceiverHoldTime(RoundedTxTime(device->GetDataRate(), device->GetMaxPacketBytes()));
     device->SetHeadCallback(MakeCallback(&IbHca::Head, this));
     device->SetDequeueCallback(MakeCallback(&IbHca::Dequeue, this));
     device->SetFrameCallback(MakeCallback(&IbHca::ReceiveFrame, this));

@@ -16,6 +16,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -44,12 +46,17 @@ IbNetDevice::GetTypeId()
                           MakeUintegerAccessor(&IbNetDevice::m_numDataVls),
                           MakeUintegerChecker<uint8_t>(1, MAX_DATA_VLS))
             .AddAttribute("VlBufferBytes",
-                          "Receive buffer per data VL, bytes (whole 64-byte credits). At most "
-                          "2048 blocks (128 KiB): the 12-bit credit counters cannot advertise "
-                          "more. Default 64 KiB covers 100 Gb/s x ~5 us of round trip",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&IbNetDevice::m_vlBufferBytes),
-                          MakeUintegerChecker<uint32_t>(64, 2048 * 64))
+                          "Receive buffer per data VL, bytes (whole 64-byte credits), 64.."
+                          "131072: at most 2048 blocks, as the 12-bit credit counters cannot "
+                          "advertise more (IBTA Vol. 1, 7.9.4). 0 (default) = automatic: the "
+                          "link's credit round trip (GetCreditRoundTripBytes: rate x (2 x "
+                          "cable delay + the receiver's hold time) + 2 maximum packets + the "
+                          "6-byte flow-control packet), at least 64 KiB, at most 128 KiB "
+                          "(logged as a warning when the round trip needs more)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&IbNetDevice::SetVlBufferBytes,
+                                               &IbNetDevice::GetVlBufferBytesAttribute),
+                          MakeUintegerChecker<uint32_t>(0, MAX_VL_BUFFER_BLOCKS * 64))
             .AddAttribute("FlowControlPeriod",
                           "Period of the unconditional flow-control refresh while the link is "
                           "active (the IBTA asks for one at least every 65,536 symbol times, "
@@ -90,7 +97,8 @@ IbNetDevice::IbNetDevice()
       m_mtu(4096),
       m_rate(DataRate("100Gbps")),
       m_numDataVls(2),
-      m_vlBufferBytes(65536),
+      m_vlBufferBytes(0),
+      m_vlBufferBlocks(AUTO_MIN_VL_BUFFER_BYTES / IbFrame::BLOCK_BYTES),
       m_fcPeriod(MicroSeconds(2)),
       m_busy(false),
       m_fcPending(0),
@@ -131,7 +139,76 @@ IbNetDevice::Attach(Ptr<IbChannel> ch)
 {
     m_channel = ch;
     ch->Attach(this);
+    UpdateVlBufferBlocks();
     return true;
+}
+
+void
+IbNetDevice::SetVlBufferBytes(uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes != 0 && bytes < IbFrame::BLOCK_BYTES,
+                    "IbNetDevice VlBufferBytes = " << bytes
+                                                   << ": allowed 0 (automatic) or 64..131072");
+    m_vlBufferBytes = bytes;
+    UpdateVlBufferBlocks();
+}
+
+uint32_t
+IbNetDevice::GetVlBufferBytesAttribute() const
+{
+    return m_vlBufferBytes;
+}
+
+void
+IbNetDevice::SetReceiverHoldTime(Time hold)
+{
+    m_holdTime = hold;
+    UpdateVlBufferBlocks();
+}
+
+uint32_t
+IbNetDevice::GetMaxPacketBytes() const
+{
+    return m_mtu + MAX_HEADER_BYTES;
+}
+
+uint64_t
+IbNetDevice::GetCreditRoundTripBytes() const
+{
+    if (!m_channel)
+    {
+        return 0;
+    }
+    // bytes = rate x time: bit/s x ps / 8e12, rounded up
+    const uint64_t ps = static_cast<uint64_t>(
+        std::max<int64_t>((m_channel->GetDelay() * 2 + m_holdTime).GetPicoSeconds(), 0));
+    const __uint128_t bits = static_cast<__uint128_t>(m_rate.GetBitRate()) * ps;
+    const uint64_t wire = static_cast<uint64_t>((bits + 8000000000000ULL - 1) / 8000000000000ULL);
+    const uint64_t packet = IbFrame::Blocks(GetMaxPacketBytes()) * IbFrame::BLOCK_BYTES;
+    const uint64_t bytes = wire + 2 * packet + FC_PACKET_BYTES;
+    return (bytes + IbFrame::BLOCK_BYTES - 1) / IbFrame::BLOCK_BYTES * IbFrame::BLOCK_BYTES;
+}
+
+void
+IbNetDevice::UpdateVlBufferBlocks()
+{
+    if (m_vlBufferBytes != 0)
+    {
+        m_vlBufferBlocks = m_vlBufferBytes / IbFrame::BLOCK_BYTES;
+        return;
+    }
+    const uint64_t need = GetCreditRoundTripBytes() / IbFrame::BLOCK_BYTES;
+    const uint64_t floor = AUTO_MIN_VL_BUFFER_BYTES / IbFrame::BLOCK_BYTES;
+    m_vlBufferBlocks =
+        static_cast<uint32_t>(std::min<uint64_t>(std::max(need, floor), MAX_VL_BUFFER_BLOCKS));
+    if (need > MAX_VL_BUFFER_BLOCKS)
+    {
+        NS_LOG_WARN("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ifIndex
+                            << ": the credit round trip needs " << need * IbFrame::BLOCK_BYTES
+                            << " B of VL buffer, above the 12-bit credit counters' cap of "
+                            << MAX_VL_BUFFER_BLOCKS << " blocks (131072 B): the link cannot "
+                            << "run at line rate");
+    }
 }
 
 void
@@ -196,12 +273,6 @@ IbNetDevice::GetNumDataVls() const
 }
 
 uint32_t
-IbNetDevice::GetVlBufferBlocks() const
-{
-    return m_vlBufferBytes / IbFrame::BLOCK_BYTES;
-}
-
-uint32_t
 IbNetDevice::GetAvailableCredits(uint8_t vl) const
 {
     uint32_t c = (m_fccl[vl] - m_fctbs[vl]) & COUNTER_MASK;
@@ -231,6 +302,7 @@ IbNetDevice::SetDataRate(DataRate rate)
 {
     m_rate = rate;
     m_txTimes.fill(TxTimeSlot{});
+    UpdateVlBufferBlocks();
 }
 
 Time
@@ -579,6 +651,7 @@ bool
 IbNetDevice::SetMtu(const uint16_t mtu)
 {
     m_mtu = mtu;
+    UpdateVlBufferBlocks();
     return true;
 }
 

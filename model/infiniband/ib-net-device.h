@@ -32,7 +32,9 @@ class VlArbiter;
  * <= 2048, i.e. when b <= (FCCL - FCTBS) mod 4096 = available credits.
  *
  * Receive side, per data VL: a buffer of VlBufferBytes (whole 64-byte blocks) and the
- * ABR (adjusted blocks received). The owner returns blocks with ReleaseBlocks when the
+ * ABR (adjusted blocks received). VlBufferBytes 0 (the default) sizes it to the link's
+ * credit round trip (GetCreditRoundTripBytes), at least AUTO_MIN_VL_BUFFER_BYTES and at
+ * most MAX_VL_BUFFER_BLOCKS blocks. The owner returns blocks with ReleaseBlocks when the
  * packet leaves its buffer; the port then advertises FCCL = ABR + free blocks
  * (mod 4096) in a flow-control packet, on change and every FlowControlPeriod while the
  * link is active. A flow-control packet is 4 bytes (Op, FCTBS, VL, FCCL) plus a 2-byte
@@ -65,6 +67,15 @@ class IbNetDevice : public NetDevice
     static constexpr uint32_t FC_PACKET_BYTES = 6;  //!< 4-byte FC packet + 2-byte LPCRC
     static constexpr uint16_t COUNTER_MASK = 0xFFF; //!< 12-bit FCTBS / FCCL / ABR
     static constexpr uint8_t MAX_DATA_VLS = 15;     //!< VL0..VL14
+    /// Most blocks a VL's buffer may have: with 12-bit FCTBS/FCCL a limit more than 2048
+    /// blocks ahead reads as negative credits (IBTA Vol. 1, 7.9.4)
+    static constexpr uint32_t MAX_VL_BUFFER_BLOCKS = 2048;
+    /// The least VlBufferBytes 0 gives (64 KiB, the former fixed default): a short
+    /// cable's buffer still absorbs bursts and the outputs of 100 Gb/s, 1 us cables
+    /// stay what they were
+    static constexpr uint32_t AUTO_MIN_VL_BUFFER_BYTES = 65536;
+    /// Largest packet header the model writes: LRH, BTH, RETH, ImmDt, ICRC, VCRC
+    static constexpr uint32_t MAX_HEADER_BYTES = 46;
 
     static TypeId GetTypeId();
     IbNetDevice();
@@ -108,7 +119,31 @@ class IbNetDevice : public NetDevice
     void NotifyLinkDown();
 
     uint8_t GetNumDataVls() const;
-    uint32_t GetVlBufferBlocks() const;
+
+    /// \return blocks of each data VL's receive buffer (VlBufferBytes, or the automatic size)
+    uint32_t GetVlBufferBlocks() const
+    {
+        return m_vlBufferBlocks;
+    }
+
+    /**
+     * Bytes the peer can send on one VL before the credit for its first block can be back,
+     * rounded up to whole 64-byte blocks:
+     * rate x (2 x cable delay + receiver hold time) + 2 x the largest packet (the one
+     * being sent, and one the flow-control packet may wait behind on the way back) + the
+     * 6-byte flow-control packet. A VL buffer this large keeps the link busy.
+     * \return the bytes (0 before the port is attached to a cable)
+     */
+    uint64_t GetCreditRoundTripBytes() const;
+    /**
+     * The time from a packet's head arriving here to its blocks being freed, set by the
+     * port's owner once the port's rate is known (a switch: its forwarding latency; an
+     * HCA: the packet's tail), for the automatic buffer size.
+     * \param hold the time
+     */
+    void SetReceiverHoldTime(Time hold);
+    /// \return the largest packet (bytes) this port receives: its MTU plus MAX_HEADER_BYTES
+    uint32_t GetMaxPacketBytes() const;
     /// \return credits (blocks) this port may still send on a VL
     uint32_t GetAvailableCredits(uint8_t vl) const;
     /// \return blocks of a VL's receive buffer in use
@@ -176,6 +211,12 @@ class IbNetDevice : public NetDevice
     /// TransmitComplete of \p port, as a FabricSimulator call.
     static void CompleteCall(void* port, void* payload);
     void MarkFlowControl(uint8_t vl);
+    /// Set VlBufferBytes (attribute setter): 0 = automatic, else whole blocks
+    void SetVlBufferBytes(uint32_t bytes);
+    /// \return VlBufferBytes as set (0 = automatic)
+    uint32_t GetVlBufferBytesAttribute() const;
+    /// Recompute m_vlBufferBlocks from VlBufferBytes or the credit round trip.
+    void UpdateVlBufferBlocks();
     void PeriodicFlowControl();
     void NoteActivity();
     uint16_t AdvertisedLimit(uint8_t vl) const;
@@ -203,7 +244,9 @@ class IbNetDevice : public NetDevice
     mutable std::array<TxTimeSlot, 8> m_txTimes{};
     mutable uint8_t m_nextTxTime{0}; //!< the slot a new size replaces
     uint8_t m_numDataVls;
-    uint32_t m_vlBufferBytes;
+    uint32_t m_vlBufferBytes;  //!< attribute VlBufferBytes (0 = automatic)
+    uint32_t m_vlBufferBlocks; //!< blocks of each VL's buffer in force
+    Time m_holdTime;           //!< SetReceiverHoldTime
     Time m_fcPeriod;
 
     bool m_busy;

@@ -10,6 +10,7 @@
 #include "ns3/forwarding-timing.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/rounded-time.h"
 #include "ns3/route-table.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -123,6 +124,11 @@ IbSwitch::AddPort(Ptr<IbNetDevice> dev)
     NS_ABORT_MSG_IF(dev->GetIfIndex() != m_ports.size(),
                     "IbSwitch: port " << m_ports.size() << " has ifIndex " << dev->GetIfIndex());
     m_ports.push_back(dev);
+    // A packet's blocks leave this input's buffer when it starts on its output: the
+    // forwarding latency after its head (cut-through) or its tail (store-and-forward).
+    dev->SetReceiverHoldTime(
+        m_cutThrough ? m_latency
+                     : m_latency + RoundedTxTime(dev->GetDataRate(), dev->GetMaxPacketBytes()));
     std::array<uint8_t, 16> map{};
     for (uint8_t sl = 0; sl < 16; ++sl)
     {

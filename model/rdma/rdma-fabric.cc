@@ -210,6 +210,12 @@ RdmaFabric::GetIpCounters() const
     return IpCounters{};
 }
 
+std::vector<RdmaFabric::BufferShortfall>
+RdmaFabric::GetBufferShortfalls() const
+{
+    return {};
+}
+
 uint64_t
 RdmaFabric::GetPendingMessages() const
 {

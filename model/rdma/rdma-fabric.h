@@ -133,6 +133,20 @@ class RdmaFabric : public Object
         Time restoreConverged{-1}; //!< after up: every switch uses it again
     };
 
+    /**
+     * A port whose receive buffer cannot cover its link's bandwidth-delay product: what
+     * the peer may send before the buffer's flow control can act (GetBufferShortfalls).
+     */
+    struct BufferShortfall
+    {
+        uint32_t node{0};        //!< graph node id
+        uint32_t port{0};        //!< its port
+        uint64_t bufferBytes{0}; //!< the buffer that must cover it
+        uint64_t neededBytes{0}; //!< what arrives before flow control takes effect
+        std::string buffer;      //!< what the buffer is ("VL buffer", "PFC headroom")
+        std::string needed;      //!< what neededBytes is ("credit round trip", ...)
+    };
+
     typedef Callback<void, const MessageRecord&> MessageCallback;
     /// (src host, dst host, tag, bytes) when a message's last byte is placed.
     typedef Callback<void, uint32_t, uint32_t, uint64_t, uint64_t> DeliveredCallback;
@@ -313,6 +327,15 @@ class RdmaFabric : public Object
     /// \return the hosts' IP counters (zeros by default)
     virtual IpCounters GetIpCounters() const;
 
+    /**
+     * The ports whose buffer is smaller than the bytes their link delivers before flow
+     * control can stop or pace the sender (InfiniBand: a VL buffer below the credit
+     * round trip, so the link idles waiting for credits; RoCEv2: a PFC headroom below
+     * what arrives after XOFF, so a lossless class can drop), in graph node and port
+     * order. Checked once the fabric is built, before the run; the default finds none.
+     * \return the ports
+     */
+    virtual std::vector<BufferShortfall> GetBufferShortfalls() const;
     /// Messages posted and not yet acknowledged.
     uint64_t GetPendingMessages() const;
     /// \return RC connections alive now (made and not released)

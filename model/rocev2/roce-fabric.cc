@@ -447,6 +447,42 @@ RoceFabric::GetCounters() const
     return c;
 }
 
+std::vector<RdmaFabric::BufferShortfall>
+RoceFabric::GetBufferShortfalls() const
+{
+    std::vector<BufferShortfall> out;
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const Ptr<SharedBufferMmu> mmu = m_switches[s]->GetMmu();
+        uint8_t lossless = SharedBufferMmu::N_PRIO;
+        for (uint8_t prio = 0;
+             prio < SharedBufferMmu::N_PRIO && lossless == SharedBufferMmu::N_PRIO;
+             ++prio)
+        {
+            lossless = mmu->IsLossless(prio) ? prio : lossless;
+        }
+        if (lossless == SharedBufferMmu::N_PRIO)
+        {
+            continue; // no PFC: nothing is held back, nothing to cover
+        }
+        for (uint32_t port = 0; port < m_switches[s]->GetNPorts(); ++port)
+        {
+            const uint64_t headroom = mmu->GetHeadroomSize(port, lossless);
+            const uint64_t needed = mmu->GetHeadroomNeeded(port);
+            if (headroom < needed)
+            {
+                out.push_back({m_switchNodes[s],
+                               port,
+                               headroom,
+                               needed,
+                               "PFC headroom",
+                               "bytes arriving after XOFF"});
+            }
+        }
+    }
+    return out;
+}
+
 void
 RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
 {

@@ -70,6 +70,9 @@ class RoceFabric : public RdmaFabric
     /// \return host \p host's NIC port
     Ptr<NetDevice> GetIpDevice(uint32_t host) const override;
     IpCounters GetIpCounters() const override;
+    /// Switch ports whose PFC headroom (per lossless priority group) is below what
+    /// arrives after XOFF (SharedBufferMmu::GetHeadroomNeeded): a lossless class drops.
+    std::vector<BufferShortfall> GetBufferShortfalls() const override;
 
     /// LinkStateChange trace: (graph link id, true if it works again).
     typedef void (*LinkStateChangeCallback)(uint32_t link, bool up);

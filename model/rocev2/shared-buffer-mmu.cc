@@ -160,6 +160,7 @@ SharedBufferMmu::Configure(uint32_t nPorts,
         nLossless += (m_losslessMask >> p) & 1;
     }
     m_headroomSize.assign(nPorts, 0);
+    m_headroomNeed.assign(nPorts, 0);
     uint64_t totalHdrm = 0;
     for (uint32_t i = 0; i < nPorts; ++i)
     {
@@ -180,6 +181,7 @@ SharedBufferMmu::Configure(uint32_t nPorts,
             throw std::invalid_argument(msg.str());
         }
         m_headroomSize[i] = m_headroomOverride != 0 ? m_headroomOverride : needed;
+        m_headroomNeed[i] = needed;
         totalHdrm += m_headroomSize[i] * nLossless;
     }
     const uint64_t totalRes = static_cast<uint64_t>(nPorts) * N_PRIO * m_reservedPerPg;
@@ -461,6 +463,13 @@ SharedBufferMmu::GetHeadroomSize(uint32_t inPort, uint8_t prio) const
 {
     NS_ASSERT_MSG(inPort < m_nPorts, "port " << inPort << " out of range");
     return IsLossless(prio) ? m_headroomSize[inPort] : 0;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomNeeded(uint32_t inPort) const
+{
+    NS_ASSERT_MSG(inPort < m_nPorts, "port " << inPort << " out of range");
+    return m_headroomNeed[inPort];
 }
 
 uint64_t

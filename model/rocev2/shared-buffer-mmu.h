@@ -169,6 +169,9 @@ class SharedBufferMmu : public Object
     uint64_t GetTotalUsed() const;
     /// Headroom size of a lossless PG of this port (bytes; 0 for lossy priorities).
     uint64_t GetHeadroomSize(uint32_t inPort, uint8_t prio) const;
+    /// Headroom this port's round trip needs (PfcHeadroom::Compute of its rate, cable
+    /// delay and MTU; bytes), whatever HeadroomBytes says.
+    uint64_t GetHeadroomNeeded(uint32_t inPort) const;
     uint64_t GetReservedPerPg() const;
     uint32_t GetXonOffset() const;
     /// Lossless shared threshold now: LosslessAlpha * (shared pool free).
@@ -274,6 +277,7 @@ class SharedBufferMmu : public Object
     uint8_t m_losslessMask; //!< attribute: bit p set = priority p lossless
     TracedValue<uint64_t> m_sharedUsed;
     std::vector<uint64_t> m_headroomSize; //!< per port (same for each lossless PG)
+    std::vector<uint64_t> m_headroomNeed; //!< per port: PfcHeadroom::Compute
     uint32_t m_nPorts;
 
     // Attributes

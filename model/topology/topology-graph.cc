@@ -76,13 +76,29 @@ TopologyGraph::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay)
            b,
            static_cast<uint32_t>(m_ports[b].size()),
            rate,
-           delay};
+           delay,
+           NO_TIER};
     m_links.push_back(l);
     m_linkUp.push_back(1);
     m_ports[a].push_back(Port{id, b, l.portB});
     m_ports[b].push_back(Port{id, a, l.portA});
     NS_LOG_LOGIC("link " << id << ": " << a << ":" << l.portA << " <-> " << b << ":" << l.portB);
     return id;
+}
+
+uint32_t
+TopologyGraph::AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay, uint32_t tier)
+{
+    const uint32_t id = AddLink(a, b, rate, delay);
+    m_links[id].tier = tier;
+    return id;
+}
+
+void
+TopologyGraph::SetLinkDelay(uint32_t id, Time delay)
+{
+    GetLink(id); // throws for an unknown id
+    m_links[id].delay = delay;
 }
 
 uint32_t

@@ -42,6 +42,11 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
         uint32_t peerPort; //!< port number at the far end
     };
 
+    /// Cable tier of a link no topology family placed in a tier (a topology file's
+    /// cables, a custom graph's, a server's scale-up cables): per-tier cable lengths
+    /// leave its delay as it is.
+    static constexpr uint32_t NO_TIER = std::numeric_limits<uint32_t>::max();
+
     /// One cable (full duplex, same rate and delay both ways).
     struct Link
     {
@@ -51,6 +56,10 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
         uint32_t portB; //!< port on b
         DataRate rate;  //!< line rate
         Time delay;     //!< propagation delay
+        /// Cable tier (TopologyHelper CableLengths): 0 host to its first switch, 1 the
+        /// next switch layer (leaf-spine, edge-aggregation; torus/mesh router cables;
+        /// DragonFly local), 2 aggregation-core (DragonFly global); NO_TIER: none
+        uint32_t tier{NO_TIER};
     };
 
     /**
@@ -108,6 +117,13 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
      * \return the link id
      */
     uint32_t AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay);
+    /**
+     * Add a cable of a cable tier (Link::tier), as the topology families do.
+     * \return the link id
+     */
+    uint32_t AddLink(uint32_t a, uint32_t b, DataRate rate, Time delay, uint32_t tier);
+    /// Change a cable's propagation delay (TopologyHelper applies per-tier cable lengths).
+    void SetLinkDelay(uint32_t id, Time delay);
 
     uint32_t GetNNodes() const;    //!< \return hosts + switches
     uint32_t GetNHosts() const;    //!< \return number of hosts
