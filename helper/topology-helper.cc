@@ -3,10 +3,12 @@
  */
 #include "topology-helper.h"
 
+#include "ns3/double.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -69,7 +71,17 @@ TopologyHelper::GetTypeId()
                           "step of NCCL's tuning model (hwLat, NVLink, ring LL).",
                           TimeValue(NanoSeconds(150)),
                           MakeTimeAccessor(&TopologyHelper::m_scaleUpDelay),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ScaleUpEfficiency",
+                          "Payload share of ScaleUpRate (dimensionless, (0, 1]): the "
+                          "GPU-to-crossbar cables carry ScaleUpRate x this, the signalling "
+                          "rate less the scale-up link's own packet headers and flow control, "
+                          "which the frames on the cable do not carry. Default 1 (the whole "
+                          "rate). NVLink 4 (H100): 0.824, NCCL's 20.6 GB/s of payload per 25 "
+                          "GB/s link (SM90_NVLINK_BW, src/graph/topo.h of NVIDIA/nccl).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&TopologyHelper::m_scaleUpEfficiency),
+                          MakeDoubleChecker<double>(1e-6, 1.0));
     return tid;
 }
 
@@ -138,6 +150,13 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
         throw std::invalid_argument("scale-up rate 0 is not allowed (must be positive)");
     }
     const uint32_t servers = hosts / gpus;
+    // The payload rate of the scale-up cables: the signalling rate less what the
+    // scale-up link's own headers take (1: all of it, the rate as given).
+    const DataRate scaleUp =
+        m_scaleUpEfficiency == 1.0
+            ? m_scaleUpRate
+            : DataRate(static_cast<uint64_t>(std::llround(
+                  static_cast<double>(m_scaleUpRate.GetBitRate()) * m_scaleUpEfficiency)));
     Ptr<TopologyGraph> g = Create<TopologyGraph>();
     for (uint32_t node = 0; node < graph->GetNNodes(); ++node)
     {
@@ -180,7 +199,7 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
     }
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        g->AddLink(g->GetHosts()[h], first + h / gpus, m_scaleUpRate, m_scaleUpDelay);
+        g->AddLink(g->GetHosts()[h], first + h / gpus, scaleUp, m_scaleUpDelay);
     }
     shape.gpusPerServer = gpus;
     shape.servers = servers;

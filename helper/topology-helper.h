@@ -109,13 +109,14 @@ class TopologyHelper : public Object
      */
     Ptr<TopologyGraph> Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape) const;
 
-    DataRate m_hostRate;         //!< host-to-switch cable rate
-    Time m_hostDelay;            //!< host-to-switch cable delay
-    DataRate m_fabricRate;       //!< switch-to-switch cable rate
-    Time m_fabricDelay;          //!< switch-to-switch cable delay
-    uint32_t m_gpusPerServer{1}; //!< GPUs per server (1 = plain hosts)
-    DataRate m_scaleUpRate;      //!< GPU-to-crossbar cable rate
-    Time m_scaleUpDelay;         //!< GPU-to-crossbar cable delay
+    DataRate m_hostRate;             //!< host-to-switch cable rate
+    Time m_hostDelay;                //!< host-to-switch cable delay
+    DataRate m_fabricRate;           //!< switch-to-switch cable rate
+    Time m_fabricDelay;              //!< switch-to-switch cable delay
+    uint32_t m_gpusPerServer{1};     //!< GPUs per server (1 = plain hosts)
+    DataRate m_scaleUpRate;          //!< GPU-to-crossbar cable rate
+    Time m_scaleUpDelay;             //!< GPU-to-crossbar cable delay
+    double m_scaleUpEfficiency{1.0}; //!< payload share of m_scaleUpRate
 
   private:
     /**

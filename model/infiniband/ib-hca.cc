@@ -170,6 +170,7 @@ IbHca::BuildNext(uint8_t vl)
         return nullptr;
     }
     RdmaSegment s = qp->NextSegment(now, GetFullPacketBytes());
+    ChargeInjection(*qp, s.payloadBytes, now);
     return BuildData(*qp, s);
 }
 
