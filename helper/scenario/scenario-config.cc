@@ -725,8 +725,9 @@ BuildKnobs()
     k.push_back(MakeKnob(
         "nic-injection-cap",
         "most payload a NIC takes from its host interface per second and direction "
-        "(ns3::RdmaNic::InjectionCap): caps a NIC's data below --host-rate when lower; '' = "
-        "no cap (default). PCIe Gen5 x16 ~ 57.6 GB/s = 460.8Gbps (doc/hardware.md)",
+        "(ns3::RdmaNic::InjectionCap): caps a NIC's data to other servers below --host-rate "
+        "when lower; '' = no cap (default). PCIe Gen5 x16 ~ 57.6 GB/s = 460.8Gbps "
+        "(doc/hardware.md)",
         "'' (no cap) or a positive ns-3 DataRate (e.g. 460.8Gbps)",
         Type::RATE,
         [](C& c, const std::string& v) {
