@@ -73,7 +73,8 @@ TopologyHelper::GetTypeId()
                           MakeTimeAccessor(&TopologyHelper::m_scaleUpDelay),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ScaleUpEfficiency",
-                          "Payload share of ScaleUpRate (dimensionless, (0, 1]): the "
+                          "Payload share of ScaleUpRate (dimensionless, (0, 1]; Build() refuses "
+                          "others): the "
                           "GPU-to-crossbar cables carry ScaleUpRate x this, the signalling "
                           "rate less the scale-up link's own packet headers and flow control, "
                           "which the frames on the cable do not carry. Default 1 (the whole "
@@ -81,7 +82,7 @@ TopologyHelper::GetTypeId()
                           "GB/s link (SM90_NVLINK_BW, src/graph/topo.h of NVIDIA/nccl).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&TopologyHelper::m_scaleUpEfficiency),
-                          MakeDoubleChecker<double>(1e-6, 1.0));
+                          MakeDoubleChecker<double>());
     return tid;
 }
 
@@ -148,6 +149,11 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
     if (m_scaleUpRate.GetBitRate() == 0)
     {
         throw std::invalid_argument("scale-up rate 0 is not allowed (must be positive)");
+    }
+    if (!(m_scaleUpEfficiency > 0 && m_scaleUpEfficiency <= 1))
+    {
+        throw std::invalid_argument("scale-up efficiency " + std::to_string(m_scaleUpEfficiency) +
+                                    " is not allowed (must be in (0, 1])");
     }
     const uint32_t servers = hosts / gpus;
     // The payload rate of the scale-up cables: the signalling rate less what the
