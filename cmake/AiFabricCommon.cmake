@@ -77,3 +77,16 @@ function(ai_fabric_in_tree_third_party out_var)
   endif()
   set(${out_var} ${found} PARENT_SCOPE)
 endfunction()
+
+# Hardware presets (--cluster, doc/hardware.md): helper/scenario/clusters/*.json, shipped
+# and installed with the module. ClusterPreset (helper/scenario/cluster-preset.cc) reads
+# them from the source copy, then from the installed one; the paths are given to that
+# one file only, so no other object's compile line changes.
+include(GNUInstallDirs)
+set(AI_FABRIC_CLUSTER_DIRS
+    "${AI_FABRIC_ROOT}/helper/scenario/clusters:${CMAKE_INSTALL_FULL_DATADIR}/ai-fabric/clusters")
+set_source_files_properties(
+  helper/scenario/cluster-preset.cc PROPERTIES COMPILE_DEFINITIONS
+                                               "AI_FABRIC_CLUSTER_DIRS=\"${AI_FABRIC_CLUSTER_DIRS}\"")
+install(DIRECTORY ${AI_FABRIC_ROOT}/helper/scenario/clusters/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ai-fabric/clusters FILES_MATCHING PATTERN "*.json")

@@ -3,6 +3,7 @@
  */
 #include "topology-helper.h"
 
+#include "ns3/double.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -91,7 +92,18 @@ TopologyHelper::GetTypeId()
                           "4.9 ns/m. Build() refuses 0.",
                           TimeValue(NanoSeconds(5)),
                           MakeTimeAccessor(&TopologyHelper::m_delayPerMetre),
-                          MakeTimeChecker(Time(0), NanoSeconds(100)));
+                          MakeTimeChecker(Time(0), NanoSeconds(100)))
+            .AddAttribute("ScaleUpEfficiency",
+                          "Payload share of ScaleUpRate (dimensionless, (0, 1]; Build() refuses "
+                          "others): the "
+                          "GPU-to-crossbar cables carry ScaleUpRate x this, the signalling "
+                          "rate less the scale-up link's own packet headers and flow control, "
+                          "which the frames on the cable do not carry. Default 1 (the whole "
+                          "rate). NVLink 4 (H100): 0.824, NCCL's 20.6 GB/s of payload per 25 "
+                          "GB/s link (SM90_NVLINK_BW, src/graph/topo.h of NVIDIA/nccl).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&TopologyHelper::m_scaleUpEfficiency),
+                          MakeDoubleChecker<double>());
     return tid;
 }
 
@@ -241,7 +253,19 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
     {
         throw std::invalid_argument("scale-up rate 0 is not allowed (must be positive)");
     }
+    if (!(m_scaleUpEfficiency > 0 && m_scaleUpEfficiency <= 1))
+    {
+        throw std::invalid_argument("scale-up efficiency " + std::to_string(m_scaleUpEfficiency) +
+                                    " is not allowed (must be in (0, 1])");
+    }
     const uint32_t servers = hosts / gpus;
+    // The payload rate of the scale-up cables: the signalling rate less what the
+    // scale-up link's own headers take (1: all of it, the rate as given).
+    const DataRate scaleUp =
+        m_scaleUpEfficiency == 1.0
+            ? m_scaleUpRate
+            : DataRate(static_cast<uint64_t>(std::llround(
+                  static_cast<double>(m_scaleUpRate.GetBitRate()) * m_scaleUpEfficiency)));
     Ptr<TopologyGraph> g = Create<TopologyGraph>();
     for (uint32_t node = 0; node < graph->GetNNodes(); ++node)
     {
@@ -284,7 +308,7 @@ TopologyHelper::AddServers(Ptr<TopologyGraph> graph, TopologyGraph::Shape& shape
     }
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        g->AddLink(g->GetHosts()[h], first + h / gpus, m_scaleUpRate, m_scaleUpDelay);
+        g->AddLink(g->GetHosts()[h], first + h / gpus, scaleUp, m_scaleUpDelay);
     }
     shape.gpusPerServer = gpus;
     shape.servers = servers;

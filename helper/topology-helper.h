@@ -118,7 +118,8 @@ class TopologyHelper : public Object
      * Parse a CableLengths value: one to three lengths in metres, comma separated,
      * each a number > 0 and <= MAX_CABLE_METRES; "" is no lengths.
      * \param text the value ("3,30,500")
-     * eturn the lengths, tier 0 first
+     * 
+eturn the lengths, tier 0 first
      * 	hrows std::invalid_argument naming the value and what is allowed
      */
     static std::vector<double> ParseCableLengths(const std::string& text);
@@ -133,7 +134,8 @@ class TopologyHelper : public Object
      * \param lengths CableLengths parsed (not empty)
      * \param perMetre delay per metre
      * \param tier the cable's tier
-     * eturn lengths[min(tier, last)] x perMetre, rounded to the picosecond
+     * 
+eturn lengths[min(tier, last)] x perMetre, rounded to the picosecond
      */
     static Time CableDelay(const std::vector<double>& lengths, Time perMetre, uint32_t tier);
 
@@ -147,15 +149,16 @@ class TopologyHelper : public Object
      */
     Ptr<TopologyGraph> Finish(Ptr<TopologyGraph> graph, const TopologyGraph::Shape& shape) const;
 
-    DataRate m_hostRate;         //!< host-to-switch cable rate
-    Time m_hostDelay;            //!< host-to-switch cable delay
-    DataRate m_fabricRate;       //!< switch-to-switch cable rate
-    Time m_fabricDelay;          //!< switch-to-switch cable delay
-    uint32_t m_gpusPerServer{1}; //!< GPUs per server (1 = plain hosts)
-    DataRate m_scaleUpRate;      //!< GPU-to-crossbar cable rate
-    Time m_scaleUpDelay;         //!< GPU-to-crossbar cable delay
-    std::string m_cableLengths;  //!< metres per cable tier ("" = the delays above)
-    Time m_delayPerMetre;        //!< propagation delay per metre of cable
+    DataRate m_hostRate;             //!< host-to-switch cable rate
+    Time m_hostDelay;                //!< host-to-switch cable delay
+    DataRate m_fabricRate;           //!< switch-to-switch cable rate
+    Time m_fabricDelay;              //!< switch-to-switch cable delay
+    uint32_t m_gpusPerServer{1};     //!< GPUs per server (1 = plain hosts)
+    DataRate m_scaleUpRate;          //!< GPU-to-crossbar cable rate
+    Time m_scaleUpDelay;             //!< GPU-to-crossbar cable delay
+    double m_scaleUpEfficiency{1.0}; //!< payload share of m_scaleUpRate
+    std::string m_cableLengths;      //!< metres per cable tier ("" = the delays above)
+    Time m_delayPerMetre;            //!< propagation delay per metre of cable
 
   private:
     /**

@@ -106,8 +106,8 @@ class TopologyRegistration
      * \param help one line for --PrintHelp: what it is, with its source
      * \param flagAttributes (runner flag, helper Attribute) pairs that size it
      * \param servers whether the family builds GPU servers (TopologyHelper
-     *        GpusPerServer): then --gpus-per-server, --scaleup-rate and
-     *        --scaleup-latency size it too
+     *        GpusPerServer): then --gpus-per-server, --scaleup-rate,
+     *        --scaleup-latency and --scaleup-efficiency size it too
      */
     TopologyRegistration(const std::string& name,
                          const std::string& help,
@@ -119,6 +119,7 @@ class TopologyRegistration
             flagAttributes.emplace_back("gpus-per-server", "GpusPerServer");
             flagAttributes.emplace_back("scaleup-rate", "ScaleUpRate");
             flagAttributes.emplace_back("scaleup-latency", "ScaleUpDelay");
+            flagAttributes.emplace_back("scaleup-efficiency", "ScaleUpEfficiency");
         }
         TopologyRegistry::Entry e;
         e.name = name;

@@ -496,7 +496,8 @@ class TopologyRegistryTestCase : public TestCase
                                                        {"rail-spines", "0"},
                                                        {"gpus-per-server", "1"},
                                                        {"scaleup-rate", "3600Gbps"},
-                                                       {"scaleup-latency", "150ns"}};
+                                                       {"scaleup-latency", "150ns"},
+                                                       {"scaleup-efficiency", "1"}};
         auto flag = [&flags](const std::string& name) { return flags.at(name); };
         Ptr<TopologyGraph> fat = TopologyRegistry::Get("fattree").build(links, flag);
         NS_TEST_ASSERT_MSG_EQ(fat->GetHosts().size(), 54, "k=6: k^3/4 hosts");

@@ -87,8 +87,8 @@ TopologyDescription(const json& s)
                              At(s, {"config", "gpus-per-server"}) != nullptr;
         for (const std::string& flag : TopologyRegistry::Get(topo).flags)
         {
-            const bool serverFlag =
-                flag == "gpus-per-server" || flag == "scaleup-rate" || flag == "scaleup-latency";
+            const bool serverFlag = flag == "gpus-per-server" || flag == "scaleup-rate" ||
+                                    flag == "scaleup-latency" || flag == "scaleup-efficiency";
             if (!serverFlag || servers || topo == "rail")
             {
                 shape += " " + flag + "=" + Text(s, {"config", flag.c_str()});

@@ -3,6 +3,7 @@
  */
 #include "scenario-config.h"
 
+#include "cluster-preset.h"
 #include "config-error.h"
 #include "exit-status.h"
 #include "size-parser.h"
@@ -604,6 +605,26 @@ BuildKnobs()
 {
     using C = ScenarioConfig;
     std::vector<Knob> k;
+    {
+        const std::vector<std::string> names = ClusterPreset::GetNames();
+        std::string list;
+        for (const std::string& n : names)
+        {
+            list += (list.empty() ? "" : ", ") + n;
+        }
+        k.push_back(MakeKnob(
+            "cluster",
+            "hardware preset: sets the hardware flags of one cluster (GPUs per server, "
+            "scale-up and NIC rates, host-interface cap, switch latency and buffer, ECN/PFC "
+            "thresholds, MTU, cable lengths), each from a public source (doc/hardware.md), as "
+            "if given; a flag given besides it wins; summary.json's \"cluster\" echoes "
+            "every value and what was overridden",
+            "'' (none), a preset name (" + list + ") or a JSON file",
+            Type::STRING,
+            [](C& c, const std::string& v) { c.ApplyCluster(v); },
+            [](const C& c) { return c.cluster; },
+            true));
+    }
     k.push_back(Choice("fabric",
                        "fabric: RoCEv2 (Ethernet, PFC and ECN) or InfiniBand (credit-based "
                        "links, 64-byte credits)",
@@ -684,7 +705,52 @@ BuildKnobs()
                          "~0.6 us per NVLink step as in NCCL's tuning model)",
                          &C::scaleUpLatency,
                          true));
+    k.push_back(MakeKnob(
+        "scaleup-efficiency",
+        "payload share of the scale-up signalling rate (NVLink packet headers and "
+        "flow control): the GPU-to-crossbar cables carry --scaleup-rate x this. 1 = the "
+        "whole rate (default); NVLink 4: 0.824 (NCCL's 20.6 of 25 GB/s per link, "
+        "doc/hardware.md)",
+        "a number in (0, 1]",
+        Type::REAL,
+        [](C& c, const std::string& v) {
+            const double x = ParseReal(v);
+            if (!(x > 0 && x <= 1))
+            {
+                throw ConfigError("'" + v + "' is out of range; allowed a number in (0, 1]");
+            }
+            c.scaleUpEfficiency = x;
+        },
+        [](const C& c) { return FormatReal(c.scaleUpEfficiency); }));
     k.push_back(Rate("host-rate", "host (NIC) link rate, ns-3 DataRate units", &C::hostRate));
+    k.push_back(MakeKnob(
+        "nic-injection-cap",
+        "most payload a NIC takes from its host interface per second and direction "
+        "(ns3::RdmaNic::InjectionCap): caps a NIC's data to other servers below --host-rate "
+        "when lower; '' = no cap (default). PCIe Gen5 x16 ~ 57.6 GB/s = 460.8Gbps "
+        "(doc/hardware.md)",
+        "'' (no cap) or a positive ns-3 DataRate (e.g. 460.8Gbps)",
+        Type::RATE,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.nicInjectionCap = DataRate(0);
+                return;
+            }
+            const DataRate r = ParseDataRate(v);
+            if (r.GetBitRate() == 0)
+            {
+                throw ConfigError("'" + v +
+                                  "' is not a positive data rate; allowed '' (no "
+                                  "cap) or a positive rate");
+            }
+            c.nicInjectionCap = r;
+        },
+        [](const C& c) {
+            return c.nicInjectionCap.GetBitRate() == 0 ? std::string()
+                                                       : FormatDataRate(c.nicInjectionCap);
+        },
+        true));
     k.push_back(Rate("fabric-rate", "switch-to-switch link rate", &C::fabricRate));
     k.push_back(TimeKnob("link-delay",
                          "propagation delay of every link (1us as in the HPCC-derived "
@@ -1547,6 +1613,7 @@ ScenarioConfig::Set(const std::string& name, const std::string& value)
     {
         throw ConfigError("--" + knob->name + ": " + e.what());
     }
+    m_given.insert(knob->name);
 }
 
 namespace
@@ -1587,6 +1654,13 @@ NumericAttributeTextIsValid(const std::string& valueType, const std::string& tex
 
 void
 ScenarioConfig::SetAttribute(const std::string& name, const std::string& value)
+{
+    RecordAttribute(name, value);
+    m_given.insert(name);
+}
+
+void
+ScenarioConfig::RecordAttribute(const std::string& name, const std::string& value)
 {
     const size_t sep = name.rfind("::");
     TypeId tid;
@@ -1785,7 +1859,108 @@ ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
         {
             throw ConfigError(origin + ": key '" + key + "': " + e.what());
         }
+        m_given.insert(knob->name);
     }
+}
+
+void
+ScenarioConfig::ApplyCluster(const std::string& nameOrFile)
+{
+    NS_LOG_FUNCTION(this << nameOrFile);
+    std::shared_ptr<const ClusterPreset> next;
+    if (!nameOrFile.empty())
+    {
+        next = std::make_shared<const ClusterPreset>(ClusterPreset::Load(nameOrFile));
+    }
+    const ScenarioConfig defaults;
+    if (m_cluster)
+    {
+        // What the previous preset set and nobody gave goes back to its default.
+        for (const ClusterPreset::Field& f : m_cluster->GetFields())
+        {
+            if (!f.applied || m_given.count(f.name) != 0)
+            {
+                continue;
+            }
+            if (f.name.rfind("ns3::", 0) == 0)
+            {
+                attributes.erase(std::remove_if(attributes.begin(),
+                                                attributes.end(),
+                                                [&f](const auto& a) { return a.first == f.name; }),
+                                 attributes.end());
+            }
+            else
+            {
+                FindKnob(f.name)->set(*this, defaults.Get(f.name));
+            }
+        }
+    }
+    m_cluster = next;
+    cluster = nameOrFile;
+    if (!m_cluster)
+    {
+        return;
+    }
+    for (const ClusterPreset::Field& f : m_cluster->GetFields())
+    {
+        if (!f.applied || m_given.count(f.name) != 0)
+        {
+            continue; // a given flag wins, whenever it was given
+        }
+        if (f.name.rfind("ns3::", 0) == 0)
+        {
+            RecordAttribute(f.name, f.value);
+        }
+        else
+        {
+            FindKnob(f.name)->set(*this, f.value); // checked by ClusterPreset::Load
+        }
+    }
+}
+
+nlohmann::json
+ScenarioConfig::ClusterJson() const
+{
+    nlohmann::json j = nlohmann::json::object();
+    if (!m_cluster)
+    {
+        return j;
+    }
+    j["name"] = m_cluster->GetName();
+    j["file"] = m_cluster->GetFile();
+    j["description"] = m_cluster->GetDescription();
+    nlohmann::json values = nlohmann::json::object();
+    nlohmann::json sources = nlohmann::json::object();
+    nlohmann::json overridden = nlohmann::json::object();
+    nlohmann::json notApplied = nlohmann::json::object();
+    for (const ClusterPreset::Field& f : m_cluster->GetFields())
+    {
+        values[f.name] = f.value;
+        sources[f.name] = f.source;
+        if (!f.applied)
+        {
+            notApplied[f.name] = f.value;
+            continue;
+        }
+        std::string preset = f.value;
+        if (f.name.rfind("ns3::", 0) != 0)
+        {
+            // The preset's value as the knob writes it, to compare like with like.
+            ScenarioConfig scratch;
+            FindKnob(f.name)->set(scratch, f.value);
+            preset = scratch.Get(f.name);
+        }
+        const std::string used = Get(f.name);
+        if (m_given.count(f.name) != 0 && used != preset)
+        {
+            overridden[f.name] = used;
+        }
+    }
+    j["values"] = values;
+    j["sources"] = sources;
+    j["overridden"] = overridden;
+    j["not_applied"] = notApplied;
+    return j;
 }
 
 nlohmann::json
@@ -2022,7 +2197,29 @@ ScenarioConfig::Validate() const
     {
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
-    ValidateApplicableFlags();
+    try
+    {
+        ValidateApplicableFlags();
+    }
+    catch (const ConfigError& e)
+    {
+        // A preset's value that does not apply here: say where it came from.
+        const std::string what = e.what();
+        if (m_cluster)
+        {
+            for (const ClusterPreset::Field& f : m_cluster->GetFields())
+            {
+                if (f.applied && m_given.count(f.name) == 0 &&
+                    what.rfind("--" + f.name + "=", 0) == 0)
+                {
+                    throw ConfigError(what + " (--cluster=" + cluster + " sets it; give --" +
+                                      f.name + "=" + ScenarioConfig().Get(f.name) +
+                                      " or another cluster)");
+                }
+            }
+        }
+        throw;
+    }
     if (!cableLengths.empty() && topology == "file")
     {
         throw ConfigError("--cable-lengths=" + cableLengths +

@@ -10,13 +10,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class ClusterPreset;
 
 /**
  * \brief Everything that defines one ai-fabric scenario, as typed fields.
@@ -85,6 +89,8 @@ class ScenarioConfig
         std::function<std::string(const ScenarioConfig&)> get;
     };
 
+    /// --cluster: a hardware preset's name or JSON file ("" = none); ApplyCluster()
+    std::string cluster;
     // Fabric and topology
     std::string fabric{"rocev2"};      ///< rocev2 | infiniband
     std::string topology{"leafspine"}; ///< leafspine | fattree | torus | mesh | dragonfly | file
@@ -103,7 +109,9 @@ class ScenarioConfig
     uint32_t gpusPerServer{1};         ///< GPUs per server (1 = plain hosts)
     DataRate scaleUpRate{3600000000000ULL}; ///< GPU-to-crossbar rate per direction
     Time scaleUpLatency{NanoSeconds(150)};  ///< GPU-to-crossbar cable delay
+    double scaleUpEfficiency{1.0};          ///< payload share of the scale-up rate
     DataRate hostRate{100000000000ULL};     ///< host link rate
+    DataRate nicInjectionCap{0};            ///< NIC host-interface cap; 0 = none
     DataRate fabricRate{100000000000ULL};   ///< switch-to-switch link rate
     Time linkDelay{MicroSeconds(1)};        ///< per-link propagation delay
     /// --cable-lengths: metres per cable tier "L0[,L1[,L2]]" ("" = linkDelay everywhere)
@@ -199,6 +207,25 @@ class ScenarioConfig
 
     /// Config::SetDefault every recorded attribute (validated when recorded).
     void ApplyAttributes() const;
+
+    /**
+     * \brief Select a hardware preset (--cluster): its values are set as if given as
+     * flags, except those given by Set(), SetAttribute() or LoadJson() (before or after:
+     * a given value always wins); a previous preset's values not given are reset to the
+     * defaults first. "" selects none.
+     * \param nameOrFile a shipped preset's name or a JSON file (ClusterPreset::Load)
+     * \throws ConfigError from ClusterPreset::Load; the config is then unchanged
+     */
+    void ApplyCluster(const std::string& nameOrFile);
+
+    /**
+     * \brief summary.json's "cluster" block: the preset's name, file and description,
+     * every value it sets ("values", as in the file), the ones a given flag overrode
+     * ("overridden": the value used) and the ones this build's runner has no flag for
+     * ("not_applied"). An empty object without --cluster.
+     * \return the block
+     */
+    nlohmann::json ClusterJson() const;
 
     /**
      * \param name the flag name ('-' or '_')
@@ -297,6 +324,13 @@ class ScenarioConfig
     bool operator==(const ScenarioConfig& other) const;
     /// \return true if some knob differs
     bool operator!=(const ScenarioConfig& other) const;
+
+  private:
+    /// Record an attribute default (SetAttribute without marking it given).
+    void RecordAttribute(const std::string& name, const std::string& value);
+
+    std::shared_ptr<const ClusterPreset> m_cluster; //!< the --cluster preset, if any
+    std::set<std::string> m_given; //!< knobs and attributes given (not from the preset)
 };
 
 } // namespace ns3

@@ -303,8 +303,8 @@ ScenarioRunner::BuildTopology(const ScenarioConfig& c)
         for (const std::string& name : entry.flags)
         {
             // Plain hosts (one GPU per server): the server flags say nothing.
-            const bool serverFlag =
-                name == "gpus-per-server" || name == "scaleup-rate" || name == "scaleup-latency";
+            const bool serverFlag = name == "gpus-per-server" || name == "scaleup-rate" ||
+                                    name == "scaleup-latency" || name == "scaleup-efficiency";
             if (!serverFlag || c.gpusPerServer > 1 || c.topology == "rail")
             {
                 what += " --" + name + "=" + c.Get(name);
@@ -400,6 +400,8 @@ ScenarioRunner::ConfigureDefaults()
     Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(c.ackPriority));
     Config::SetDefault("ns3::RdmaNic::QpCacheSize", UintegerValue(c.qpCache));
     Config::SetDefault("ns3::RdmaNic::QpCacheMissLatency", TimeValue(c.qpCacheMiss));
+    Config::SetDefault("ns3::RdmaNic::InjectionCap", DataRateValue(c.nicInjectionCap));
+    Config::SetDefault("ns3::RdmaNic::HostsPerServer", UintegerValue(c.gpusPerServer));
     Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
     Config::SetDefault("ns3::RdmaQueuePair::ReceiveQueueDepth", UintegerValue(c.rqDepth));
     Config::SetDefault("ns3::RdmaQueuePair::RecvRepostDelay", TimeValue(c.rqRepostDelay));
@@ -484,6 +486,8 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::RdmaNic::AckPriority", "ack-priority"},
         {"ns3::RdmaNic::QpCacheSize", "qp-cache"},
         {"ns3::RdmaNic::QpCacheMissLatency", "qp-cache-miss"},
+        {"ns3::RdmaNic::InjectionCap", "nic-injection-cap"},
+        {"ns3::RdmaNic::HostsPerServer", "gpus-per-server"},
         {"ns3::IbSwitch::AdaptiveRouting", "lb"},
         {"ns3::PfcWatchdog::DetectionTime", "pfc-watchdog"},
         {"ns3::PfcWatchdog::RestorationTime", "pfc-watchdog"},
@@ -1707,6 +1711,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     nlohmann::json s;
     s["complete"] = complete;
     s["config"] = m_config.ToJson();
+    if (!m_config.cluster.empty())
+    {
+        s["cluster"] = m_config.ClusterJson();
+    }
     if (CongestionControlRegistry::Has(m_config.cc))
     {
         // What the preset and any --ns3:: overrides set: the controller's attributes and,

@@ -210,6 +210,7 @@ IbHca::BuildNext(uint8_t vl)
     }
     m_ipoibTurn = ipReady;
     RdmaSegment s = qp->NextSegment(now, GetFullPacketBytes());
+    ChargeInjection(*qp, s.payloadBytes, now);
     return BuildData(*qp, s);
 }
 

@@ -114,6 +114,26 @@ RdmaNic::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&RdmaNic::m_qpCacheMaxFetches),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "InjectionCap",
+                "Most payload the NIC takes from its host interface (PCIe) per "
+                "second and direction: data packets to other servers leave no "
+                "faster than this when it is below the link rate (bit/s). 0 = no cap (default): "
+                "the link rate alone. PCIe Gen5 x16: 32 GT/s x 16 lanes, "
+                "128b/130b, 256-byte TLP payloads with 24 bytes of TLP framing, "
+                "header and LCRC ~ 57.6 GB/s = 460.8 Gb/s (PCI-SIG PCIe 5.0 base "
+                "specification; Neugebauer et al., SIGCOMM 2018)",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&RdmaNic::m_injectionCap),
+                MakeDataRateChecker())
+            .AddAttribute("HostsPerServer",
+                          "Hosts (GPUs) per server, numbered server x G + GPU: data to a "
+                          "peer of the same server moves in the scale-up domain and is not "
+                          "held by InjectionCap. Default 1: every peer is on another server. "
+                          "The scenario runner sets it from --gpus-per-server",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_hostsPerServer),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged (sender completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSentTrace),

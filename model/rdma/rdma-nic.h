@@ -8,6 +8,7 @@
 #include "rdma-queue-pair.h"
 
 #include "ns3/aeth-header.h"
+#include "ns3/data-rate.h"
 #include "ns3/fabric-event.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/nstime.h"
@@ -154,6 +155,27 @@ class RdmaNic : public Object
      */
     template <typename Skip>
     RdmaQueuePair* NextSender(Time now, Skip skip);
+
+    /**
+     * The host-interface cap (InjectionCap attribute): \p qp's data packet of
+     * \p payloadBytes was just taken at \p now; if it leaves the server, the next such
+     * packet waits until the interface has carried these bytes at the cap (NextSender
+     * holds it back). Without a cap (the default) one predictable branch.
+     */
+    void ChargeInjection(const RdmaQueuePair& qp, uint32_t payloadBytes, Time now)
+    {
+        if (__builtin_expect(m_injectionCap.GetBitRate() != 0, false) && CrossesHostInterface(qp))
+        {
+            m_injectionReady = now + m_injectionCap.CalculateBytesTxTime(payloadBytes);
+        }
+    }
+
+    /// \return whether \p qp's peer is on another server (HostsPerServer), so that its
+    /// data crosses the host interface to the NIC (the scale-up domain's does not)
+    bool CrossesHostInterface(const RdmaQueuePair& qp) const
+    {
+        return qp.GetPeerHost() / m_hostsPerServer != m_hostIndex / m_hostsPerServer;
+    }
 
     /**
      * Hand an arrival for local QP \p destQp to its queue pair: an ACK or NAK (by the
@@ -318,6 +340,9 @@ class RdmaNic : public Object
     uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
 
     uint32_t m_qpCacheSize{0};       //!< QpCacheSize attribute (0: unlimited, no model)
+    DataRate m_injectionCap{0};      //!< InjectionCap attribute (0: no cap, no model)
+    uint32_t m_hostsPerServer{1};    //!< HostsPerServer attribute
+    Time m_injectionReady;           //!< the host interface can take the next packet then
     Time m_qpCacheMissLatency;       //!< QpCacheMissLatency attribute
     uint32_t m_qpCacheMaxFetches{0}; //!< QpCacheMaxFetches attribute
     std::vector<QpCtx> m_qpCtx;      //!< by QpnSlot
@@ -370,6 +395,15 @@ RdmaNic::NextSender(Time now, Skip skip)
         }
         if (skip(*qp))
         {
+            m_rrNext++;
+            continue;
+        }
+        // Host-interface cap (off, the default: one predictable branch): a queue pair
+        // to another server waits until the interface has carried the last packet.
+        if (__builtin_expect(m_injectionCap.GetBitRate() != 0, false) && now < m_injectionReady &&
+            CrossesHostInterface(*qp))
+        {
+            earliest = std::min(earliest, m_injectionReady);
             m_rrNext++;
             continue;
         }

@@ -408,6 +408,7 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     }
     m_ipTurn = ipReady;
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
+    ChargeInjection(*qp, s.payloadBytes, now);
     BuildData(*qp, s, frame);
     if (__builtin_expect(m_queueTraced, false))
     {

@@ -87,6 +87,10 @@ def test_installed_files(prefix):
         assert (prefix / "include" / "ns3" / name).is_file(), name
     assert list(prefix.glob("lib*/**/cmake/ai-fabric/ai-fabric-config.cmake"))
     assert list(prefix.glob("lib*/**/pkgconfig/ai-fabric.pc"))
+    # the hardware presets (--cluster, doc/hardware.md), every shipped one
+    shipped = sorted(p.name for p in (ROOT / "helper" / "scenario" / "clusters").glob("*.json"))
+    installed = sorted(p.name for p in (prefix / "share" / "ai-fabric" / "clusters").glob("*.json"))
+    assert installed == shipped and shipped
 
 
 def test_find_package(prefix, tmp_path):

@@ -1,0 +1,397 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-preset.h"
+
+#include "config-error.h"
+#include "scenario-config.h"
+#include "size-parser.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+// Where the shipped presets are: the build sets these on this file alone (the
+// installed copy and the source copy, ':'-separated); a build that sets neither still
+// reads $AI_FABRIC_CLUSTER_PATH and --cluster=FILE.json.
+#ifndef AI_FABRIC_CLUSTER_DIRS
+#define AI_FABRIC_CLUSTER_DIRS ""
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ClusterPreset");
+
+namespace
+{
+
+std::string
+JoinNames(const std::vector<std::string>& names)
+{
+    std::string s;
+    for (const std::string& n : names)
+    {
+        s += (s.empty() ? "" : ", ") + n;
+    }
+    return s;
+}
+
+void
+AppendPath(std::vector<std::string>& dirs, const std::string& list)
+{
+    std::size_t start = 0;
+    while (start <= list.size())
+    {
+        const std::size_t colon = list.find(':', start);
+        const std::string dir =
+            list.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (!dir.empty() && std::find(dirs.begin(), dirs.end(), dir) == dirs.end())
+        {
+            dirs.push_back(dir);
+        }
+        if (colon == std::string::npos)
+        {
+            break;
+        }
+        start = colon + 1;
+    }
+}
+
+bool
+IsFileArgument(const std::string& v)
+{
+    return v.find('/') != std::string::npos ||
+           (v.size() > 5 && v.compare(v.size() - 5, 5, ".json") == 0);
+}
+
+/// A JSON value as flag text (numbers as written, booleans 1/0 or, for an ns-3
+/// attribute, true/false).
+std::string
+ValueText(const nlohmann::json& v, bool attribute, const std::string& where)
+{
+    if (v.is_string())
+    {
+        return v.get<std::string>();
+    }
+    if (v.is_boolean())
+    {
+        return attribute ? (v.get<bool>() ? "true" : "false") : (v.get<bool>() ? "1" : "0");
+    }
+    if (v.is_number_unsigned())
+    {
+        return std::to_string(v.get<uint64_t>());
+    }
+    if (v.is_number_integer())
+    {
+        return std::to_string(v.get<int64_t>());
+    }
+    if (v.is_number_float())
+    {
+        char buf[64];
+        auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), v.get<double>());
+        return ec == std::errc() ? std::string(buf, ptr) : std::string();
+    }
+    throw ConfigError(where + " has the wrong type (" + std::string(v.type_name()) +
+                      "); allowed: a string, number or boolean, as the flag's value");
+}
+
+} // namespace
+
+const std::vector<std::string>&
+ClusterPreset::AllowedFields()
+{
+    // The hardware: server, scale-up domain, NIC and host interface, switches,
+    // cables, the RoCE guide's ECN/PFC settings and the IB ports' VL buffers. Not the
+    // topology's shape, the workload or the run (a preset describes parts, not a
+    // fabric's size or what runs on it).
+    static const std::vector<std::string> fields = {
+        "fabric",
+        "gpus-per-server",
+        "scaleup-rate",
+        "scaleup-latency",
+        "scaleup-efficiency",
+        "host-rate",
+        "fabric-rate",
+        "nic-injection-cap",
+        "switch-latency",
+        "cut-through",
+        "buffer",
+        "pfc",
+        "ecn",
+        "kmin",
+        "kmax",
+        "pmax",
+        "mtu",
+        "link-delay",
+        "cable-lengths",
+        "propagation-delay",
+        "ns3::IbNetDevice::VlBufferBytes",
+        "ns3::SharedBufferMmu::LosslessAlpha",
+        "ns3::SharedBufferMmu::XonOffsetBytes",
+        "ns3::SharedBufferMmu::ReservedBytesPerPg",
+    };
+    return fields;
+}
+
+const std::vector<std::string>&
+ClusterPreset::PendingFields()
+{
+    static const std::vector<std::string> fields = {"cable-lengths", "propagation-delay"};
+    return fields;
+}
+
+std::vector<std::string>
+ClusterPreset::GetDirectories()
+{
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("AI_FABRIC_CLUSTER_PATH"))
+    {
+        AppendPath(dirs, env);
+    }
+    AppendPath(dirs, AI_FABRIC_CLUSTER_DIRS);
+    return dirs;
+}
+
+std::vector<std::string>
+ClusterPreset::GetNames()
+{
+    std::set<std::string> names;
+    for (const std::string& dir : GetDirectories())
+    {
+        std::error_code ec;
+        for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
+             it.increment(ec))
+        {
+            const std::filesystem::path& p = it->path();
+            if (p.extension() == ".json" && it->is_regular_file(ec))
+            {
+                names.insert(p.stem().string());
+            }
+        }
+    }
+    return {names.begin(), names.end()};
+}
+
+ClusterPreset
+ClusterPreset::Load(const std::string& nameOrFile)
+{
+    NS_LOG_FUNCTION(nameOrFile);
+    std::string file;
+    if (IsFileArgument(nameOrFile))
+    {
+        file = nameOrFile;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec))
+        {
+            throw ConfigError("'" + nameOrFile + "': no such file; allowed: a preset name (" +
+                              JoinNames(GetNames()) + ") or an existing JSON file");
+        }
+    }
+    else
+    {
+        for (const std::string& dir : GetDirectories())
+        {
+            std::error_code ec;
+            const std::string candidate = dir + "/" + nameOrFile + ".json";
+            if (std::filesystem::is_regular_file(candidate, ec))
+            {
+                file = candidate;
+                break;
+            }
+        }
+        if (file.empty())
+        {
+            const std::vector<std::string> names = GetNames();
+            throw ConfigError("'" + nameOrFile + "' is not a cluster preset; allowed: " +
+                              (names.empty() ? std::string("none found (set "
+                                                           "AI_FABRIC_CLUSTER_PATH)")
+                                             : JoinNames(names)) +
+                              ", or a JSON file");
+        }
+    }
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw ConfigError("cannot open '" + file + "': " + std::strerror(errno));
+    }
+    // A key given twice in one object would silently keep its last value: refuse it.
+    std::vector<std::set<std::string>> seen;
+    const nlohmann::json::parser_callback_t noDuplicates =
+        [&seen,
+         &file](int /* depth */, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+            using E = nlohmann::json::parse_event_t;
+            if (event == E::object_start)
+            {
+                seen.emplace_back();
+            }
+            else if (event == E::object_end && !seen.empty())
+            {
+                seen.pop_back();
+            }
+            else if (event == E::key && !seen.empty() &&
+                     !seen.back().insert(parsed.get<std::string>()).second)
+            {
+                throw ConfigError(file + ": the key \"" + parsed.get<std::string>() +
+                                  "\" appears twice in one object; allowed: each key once");
+            }
+            return true;
+        };
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(in, noDuplicates);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        std::string what = e.what();
+        const std::size_t tag = what.find("] ");
+        throw ConfigError(
+            file + ": malformed JSON: " + (tag == std::string::npos ? what : what.substr(tag + 2)));
+    }
+    if (!j.is_object())
+    {
+        throw ConfigError(file + ": the top level must be an object with \"name\", "
+                                 "\"description\", \"values\" and \"sources\"");
+    }
+    static const std::set<std::string> keys = {"name", "description", "values", "sources"};
+    for (const auto& [key, value] : j.items())
+    {
+        if (keys.count(key) == 0)
+        {
+            throw ConfigError(file + ": unknown key '" + key +
+                              "'; allowed: name, description, values, sources");
+        }
+    }
+    for (const char* key : {"name", "description"})
+    {
+        if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+        {
+            throw ConfigError(file + ": \"" + key + "\" must be a non-empty string");
+        }
+    }
+    for (const char* key : {"values", "sources"})
+    {
+        if (!j.contains(key) || !j[key].is_object() || j[key].empty())
+        {
+            throw ConfigError(file + ": \"" + key + "\" must be a non-empty object");
+        }
+    }
+    ClusterPreset preset;
+    preset.m_file = file;
+    preset.m_name = j["name"].get<std::string>();
+    preset.m_description = j["description"].get<std::string>();
+    if (!IsFileArgument(nameOrFile) && preset.m_name != nameOrFile)
+    {
+        throw ConfigError(file + ": \"name\" is '" + preset.m_name + "'; allowed: '" + nameOrFile +
+                          "', the file's name");
+    }
+    const std::vector<std::string>& allowed = AllowedFields();
+    const std::vector<std::string>& pending = PendingFields();
+    ScenarioConfig scratch;
+    for (const auto& [field, value] : j["values"].items())
+    {
+        const std::string where = file + ": field '" + field + "'";
+        if (std::find(allowed.begin(), allowed.end(), field) == allowed.end())
+        {
+            throw ConfigError(
+                where + " is not a hardware flag a preset may set; allowed: " + JoinNames(allowed));
+        }
+        const bool attribute = field.rfind("ns3::", 0) == 0;
+        Field f;
+        f.name = field;
+        f.value = ValueText(value, attribute, where);
+        if (!j["sources"].contains(field) || !j["sources"][field].is_string() ||
+            j["sources"][field].get<std::string>().empty())
+        {
+            throw ConfigError(where + " has no source; allowed: a value with its public "
+                                      "source under \"sources\"");
+        }
+        f.source = j["sources"][field].get<std::string>();
+        const bool isPending = std::find(pending.begin(), pending.end(), field) != pending.end();
+        f.applied = attribute || ScenarioConfig::FindKnob(field) != nullptr;
+        if (!f.applied && !isPending)
+        {
+            throw ConfigError(where + ": this build's runner has no such flag");
+        }
+        if (field == "cable-lengths" &&
+            !std::regex_match(f.value, std::regex(R"(\d+(\.\d+)?(,\d+(\.\d+)?){0,2})")))
+        {
+            throw ConfigError(where + ": '" + f.value +
+                              "' is not L0[,L1[,L2]]; allowed: one to three lengths in metres "
+                              "(host tier first), e.g. 3,20,50");
+        }
+        if (field == "propagation-delay")
+        {
+            try
+            {
+                ParseTime(f.value);
+            }
+            catch (const ConfigError& e)
+            {
+                throw ConfigError(where + ": " + e.what());
+            }
+        }
+        try
+        {
+            if (attribute)
+            {
+                scratch.SetAttribute(field, f.value);
+            }
+            else if (f.applied)
+            {
+                scratch.Set(field, f.value);
+            }
+        }
+        catch (const ConfigError& e)
+        {
+            throw ConfigError(file + ": field " + e.what());
+        }
+        preset.m_fields.push_back(f);
+    }
+    for (const auto& [field, source] : j["sources"].items())
+    {
+        if (!j["values"].contains(field))
+        {
+            throw ConfigError(file + ": \"sources\" names '" + field +
+                              "', which \"values\" does not set; allowed: the fields of "
+                              "\"values\"");
+        }
+    }
+    return preset;
+}
+
+const std::string&
+ClusterPreset::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+ClusterPreset::GetFile() const
+{
+    return m_file;
+}
+
+const std::string&
+ClusterPreset::GetDescription() const
+{
+    return m_description;
+}
+
+const std::vector<ClusterPreset::Field>&
+ClusterPreset::GetFields() const
+{
+    return m_fields;
+}
+
+} // namespace ns3
