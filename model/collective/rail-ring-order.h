@@ -82,7 +82,7 @@ class RailRingOrder
     uint32_t GetExitGpu(uint32_t channel, uint32_t server) const;
 
     /**
-     * The number of channels NCCL (2.19 and later, Hopper GPUs) gives a communicator over
+     * The number of channels NCCL (source at 2.30.7, Hopper GPUs) gives a communicator over
      * servers of \p nicsPerServer NICs of \p nicRate each, one NIC per GPU, with NVLink
      * much faster than the NICs (doc/collectives.md): its ring search finds one channel
      * per NIC at the highest search speed the NIC reaches (sm90SpeedArrayInter of
