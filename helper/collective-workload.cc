@@ -9,6 +9,7 @@
 #include "ns3/communicator.h"
 #include "ns3/config-error.h"
 #include "ns3/log.h"
+#include "ns3/rail-ring-order.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
 
@@ -94,6 +95,21 @@ CollectiveWorkload::Handles(const std::string& workload)
            WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
 }
 
+uint32_t
+CollectiveWorkload::ChannelsFor(const ScenarioConfig& c)
+{
+    if (c.channels)
+    {
+        return *c.channels;
+    }
+    if (c.gpusPerServer > 1 && Handles(c.workload))
+    {
+        // NCCL's count, which on GPU servers follows their NICs
+        return RailRingOrder::NcclChannels(c.gpusPerServer, c.hostRate);
+    }
+    return CollectiveAlgorithm::DEFAULT_CHANNELS;
+}
+
 void
 CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
 {
@@ -137,10 +153,12 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                           e.what());
     }
     // --chunk and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
+    const uint32_t channels = ChannelsFor(c);
     alg->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
-    alg->SetAttribute("Channels", UintegerValue(c.channels));
-    // Server-aware algorithms (hierring) read the servers' size.
+    alg->SetAttribute("Channels", UintegerValue(channels));
+    // Server-aware algorithms (hierring, the rings) read the servers' size, the rings PXN.
     alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
+    alg->SetAttributeFailSafe("Pxn", BooleanValue(c.pxn));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     // Receives matched in advance, unless other messages share the connections.
     const bool background = !c.background.empty() && c.background != "none";
@@ -157,8 +175,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError("--algorithm=" + c.algorithm + " --ranks=" + std::to_string(n) + ": " +
-                          e.what());
+        throw ConfigError("--algorithm=" + c.algorithm + " --ranks=" + std::to_string(n) +
+                          (c.pxn ? "" : " --pxn=0") + ": " + e.what());
     }
     m_app->SetRecordCallback(MakeCallback(&CollectiveWorkload::OnRecord, this));
     m_operation = c.workload;
@@ -166,7 +184,7 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     m_bytes = c.bytes;
     m_iterations = c.iterations;
     m_chunk = c.chunk;
-    m_channels = c.channels;
+    m_channels = channels;
     NS_LOG_INFO(m_operation << " " << m_algorithm << " on " << n << " ranks, " << m_bytes
                             << " bytes, " << m_iterations << " iterations");
 }

@@ -57,6 +57,15 @@ class CollectiveWorkload : public Object
     static bool Handles(const std::string& workload);
 
     /**
+     * The channels a collective of \p c uses: --channels if given; otherwise NCCL's count
+     * for the servers' NICs (RailRingOrder::NcclChannels) for a collective workload on GPU
+     * servers, else CollectiveAlgorithm::DEFAULT_CHANNELS.
+     * \param c the configuration
+     * \return the channel count
+     */
+    static uint32_t ChannelsFor(const ScenarioConfig& c);
+
+    /**
      * Build communicator, transport and application on the fabric. Throws
      * ConfigError naming the flag and the allowed values for a workload it does
      * not run, --ranks of 1 or above the host count, or an algorithm the

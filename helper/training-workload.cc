@@ -3,6 +3,7 @@
  */
 #include "training-workload.h"
 
+#include "ns3/collective-algorithm.h"
 #include "ns3/config-error.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -153,7 +154,9 @@ TrainingWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     m_engine->SetAttribute("Iterations", UintegerValue(iterations));
     m_engine->SetAttribute("AllreduceAlgorithm", StringValue(c.algorithm));
     m_engine->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
-    m_engine->SetAttribute("Channels", UintegerValue(c.channels));
+    m_engine->SetAttribute(
+        "Channels",
+        UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));
     m_engine->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
     try
     {

@@ -18,10 +18,12 @@
 #include "ns3/enum.h"
 #include "ns3/halving-doubling-allreduce.h"
 #include "ns3/lambda-callback.h"
+#include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -909,6 +911,143 @@ class ChannelsTest : public TestCase
 };
 
 /**
+ * \brief Rings on GPU servers (RailRingOrder, RingAllreduce and RingCollective with
+ * GpusPerServer): with PXN channel c enters every server at GPU c mod G and leaves it
+ * from GPU c-1 (through NIC c by PXN); without PXN every network hop joins GPUs of the
+ * same local index; every ring visits each rank once; the schedules still verify; the
+ * channel counts follow NCCL's search and postset; bad shapes are refused.
+ */
+class RailRingsTest : public TestCase
+{
+  public:
+    RailRingsTest()
+        : TestCase("rail rings on GPU servers: per-channel entry NIC, PXN on and off, "
+                   "NCCL's channel counts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t g = 8;
+        for (uint32_t servers : {2u, 4u})
+        {
+            const uint32_t n = servers * g;
+            for (bool pxn : {true, false})
+            {
+                RailRingOrder order(n, g, pxn);
+                NS_TEST_ASSERT_MSG_EQ(order.IsRailAligned(), true, "servers of 8 GPUs");
+                // per NIC: how many channels send into the network through it
+                std::vector<uint32_t> sends(g, 0);
+                for (uint32_t c = 0; c < 16; ++c)
+                {
+                    const std::vector<uint32_t> ring = order.GetRing(c);
+                    std::vector<uint32_t> sorted = ring;
+                    std::sort(sorted.begin(), sorted.end());
+                    for (uint32_t r = 0; r < n; ++r)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(sorted[r], r, "the ring visits every rank once");
+                    }
+                    uint32_t crossings = 0;
+                    for (uint32_t i = 0; i < n; ++i)
+                    {
+                        const uint32_t a = ring[i];
+                        const uint32_t b = ring[(i + 1) % n];
+                        if (a / g == b / g)
+                        {
+                            continue; // over the scale-up domain
+                        }
+                        crossings++;
+                        NS_TEST_ASSERT_MSG_EQ(b / g, (a / g + 1) % servers, "servers in order");
+                        NS_TEST_ASSERT_MSG_EQ(b % g, order.GetEntryGpu(c, b / g), "entry GPU");
+                        NS_TEST_ASSERT_MSG_EQ(a % g, order.GetExitGpu(c, a / g), "exit GPU");
+                        if (pxn)
+                        {
+                            // enters at GPU c mod G, leaves from its predecessor, through
+                            // the destination's NIC c mod G
+                            NS_TEST_ASSERT_MSG_EQ(b % g, c % g, "PXN: entry NIC c mod G");
+                            NS_TEST_ASSERT_MSG_EQ(a % g, (c + g - 1) % g, "PXN: exit GPU");
+                            sends[b % g]++;
+                        }
+                        else
+                        {
+                            NS_TEST_ASSERT_MSG_EQ(a % g, b % g, "no PXN: one rail per hop");
+                            sends[a % g]++;
+                        }
+                    }
+                    NS_TEST_ASSERT_MSG_EQ(crossings, servers, "one network hop per server");
+                }
+                for (uint32_t nic = 0; nic < g; ++nic)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(sends[nic], 2 * servers, "every NIC sends alike");
+                }
+            }
+        }
+        // one-NIC hosts, one server, G not dividing the ranks: the flat ring
+        for (const auto& [n, gpus] :
+             std::vector<std::pair<uint32_t, uint32_t>>{{16, 1}, {8, 8}, {12, 8}})
+        {
+            RailRingOrder flat(n, gpus, true);
+            NS_TEST_ASSERT_MSG_EQ(flat.IsRailAligned(), false, "not rail-aligned");
+            const std::vector<uint32_t> ring = flat.GetRing(5);
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                NS_TEST_ASSERT_MSG_EQ(ring[r], r, "flat ring");
+            }
+        }
+        bool refused = false;
+        try
+        {
+            RailRingOrder(24, 8, false); // 3 servers: the closing hop would change rail
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("even number") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(refused, true, "PXN off on an odd number of servers");
+        // NCCL's counts (search, ncclTopoDupChannels, ncclTopoPostset; Hopper)
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(8, DataRate("400Gbps")), 16u, "8x400G");
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(8, DataRate("200Gbps")), 16u, "8x200G");
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(4, DataRate("400Gbps")), 16u, "4x400G");
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(2, DataRate("400Gbps")), 8u, "2x400G");
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(8, DataRate("100Gbps")), 16u, "8x100G");
+        NS_TEST_ASSERT_MSG_EQ(RailRingOrder::NcclChannels(32, DataRate("400Gbps")), 64u, "cap");
+        // the schedules over these rings still do what they promise
+        for (bool pxn : {true, false})
+        {
+            for (const auto& [op, name] : std::vector<std::pair<CollectiveOp, std::string>>{
+                     {CollectiveOp::ALLREDUCE, "ring"},
+                     {CollectiveOp::REDUCE_SCATTER, "ring"},
+                     {CollectiveOp::ALL_GATHER, "ring"}})
+            {
+                auto alg = CollectiveAlgorithm::Create(op, name);
+                alg->SetAttribute("Channels", UintegerValue(16));
+                alg->SetAttribute("GpusPerServer", UintegerValue(g));
+                alg->SetAttribute("Pxn", BooleanValue(pxn));
+                RunResult r = RunJob(MakeTransport(2 * g), alg, 2 * g, 3200000);
+                const std::string what = CollectiveOpToString(op) + (pxn ? " PXN" : " no PXN");
+                NS_TEST_ASSERT_MSG_EQ(r.verified, true, what + ": " + r.why);
+                // every transfer between servers is a ring's network hop of its channel
+                RailRingOrder order(2 * g, g, pxn);
+                for (uint32_t i = 0; i < alg->GetNTransfers(); ++i)
+                {
+                    const CollectiveTransfer& t = alg->GetTransfer(i);
+                    if (t.src / g != t.dst / g)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(t.src % g,
+                                              order.GetExitGpu(t.channel, t.src / g),
+                                              what + ": network hops leave at the exit GPU");
+                        NS_TEST_ASSERT_MSG_EQ(t.dst % g,
+                                              order.GetEntryGpu(t.channel, t.dst / g),
+                                              what + ": and arrive at the entry GPU");
+                    }
+                }
+            }
+        }
+    }
+};
+
+/**
  * \brief The collective algorithm registry: every operation's algorithms by name,
  * each made under its name performing its operation and answering to the name; an
  * empty name picks the default; an operation without algorithms is refused.
@@ -1252,6 +1391,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new TrainingLoopTest, AI_FABRIC_QUICK);
         AddTestCase(new OtherCollectivesTest, AI_FABRIC_QUICK);
         AddTestCase(new ChannelsTest(), AI_FABRIC_QUICK);
+        AddTestCase(new RailRingsTest, AI_FABRIC_QUICK);
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);

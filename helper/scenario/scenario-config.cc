@@ -1103,15 +1103,36 @@ BuildKnobs()
                      &C::chunk,
                      0,
                      std::numeric_limits<uint32_t>::max()));
-    k.push_back(Unsigned("channels",
-                         "collective channels (NCCL's): the data is split into this many equal "
-                         "slices, each on its own queue pairs (its own ECMP hash on RoCEv2); "
-                         "the tree puts its two trees on alternate channels "
-                         "(ns3::CollectiveAlgorithm::Channels; 2 = NCCL's doubled channel for "
-                         "one NIC per GPU)",
-                         &C::channels,
-                         1,
-                         CollectiveAlgorithm::MAX_CHANNELS));
+    k.push_back(MakeKnob(
+        "channels",
+        "collective channels (NCCL's): the data is split into this many equal slices, each on "
+        "its own queue pairs (its own ECMP hash on RoCEv2); the tree puts its two trees on "
+        "alternate channels, the ring on GPU servers gives each channel its own NIC "
+        "(ns3::CollectiveAlgorithm::Channels); '' = NCCL's choice: 2 on one-NIC hosts (its "
+        "doubled search channel), on GPU servers (--gpus-per-server > 1) the count NCCL's "
+        "search and ncclTopoPostset give one NIC per GPU at --host-rate, 16 for 8 x 400 Gb/s "
+        "(doc/collectives.md); the training workload keeps 2",
+        "'' or " + RangeText(1, CollectiveAlgorithm::MAX_CHANNELS),
+        Type::INTEGER,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.channels.reset();
+                return;
+            }
+            c.channels =
+                static_cast<uint32_t>(ParseUnsigned(v, 1, CollectiveAlgorithm::MAX_CHANNELS));
+        },
+        [](const C& c) { return c.channels ? std::to_string(*c.channels) : std::string(); },
+        true));
+    k.push_back(Flag("pxn",
+                     "NCCL's PXN (NCCL >= 2.12; NCCL_PXN_DISABLE=1 is 0) in the rings on GPU "
+                     "servers: 1 = each channel enters and leaves a server through one NIC, "
+                     "its last GPU's data moving over the scale-up domain to that NIC; 0 = "
+                     "NCCL's rings without PXN, alternating per server so that every network "
+                     "hop stays on one rail (needs even GPUs per server and servers) "
+                     "(ns3::RingAllreduce::Pxn, ns3::RingCollective::Pxn; doc/collectives.md)",
+                     &C::pxn));
     k.push_back(Unsigned("fanin",
                          "incast senders per receiver",
                          &C::fanin,
@@ -1354,6 +1375,11 @@ BuildKnobs()
                          "period of queue-length samples in qlen.csv (0 = off)",
                          &C::qlenInterval,
                          true));
+    k.push_back(Flag("port-bytes",
+                     "1 = write ports.csv at the end of the run: the bytes and frames every "
+                     "port of every node sent (the ports' own counters, read once; node and "
+                     "port as in topology.csv); 0 = no file",
+                     &C::portBytes));
     k.push_back(MakeKnob(
         "ack-interval",
         "ACK coalescing by count: the receiver acknowledges at least every K in-order data "
@@ -2238,6 +2264,11 @@ ScenarioConfig::Validate() const
         throw ConfigError("--propagation-delay=" + FormatTime(propagationDelay) +
                           " applies only with --cable-lengths (delay = length x it); give "
                           "--cable-lengths or drop it");
+    }
+    if (mpi && portBytes)
+    {
+        throw ConfigError("--port-bytes=1 is not available with --mpi (each rank sees only its "
+                          "own ports); allowed: --port-bytes=0, or a run in one process");
     }
     if (!mpi && mpiPartition != ScenarioConfig().mpiPartition)
     {

@@ -145,7 +145,10 @@ class ScenarioConfig
     std::string algorithm{"ring"};  ///< ring | tree | hd | 2d
     uint32_t iterations{1};         ///< collective iterations
     uint64_t chunk{512 * 1024};     ///< collective pipeline chunk; 0 = unpipelined
-    uint32_t channels{2};           ///< collective channels (NCCL's)
+    /// collective channels (NCCL's); unset = NCCL's choice for the topology (2 on one-NIC
+    /// hosts, RailRingOrder::NcclChannels on GPU servers)
+    std::optional<uint32_t> channels;
+    bool pxn{true};                 ///< NCCL's PXN in the rings on GPU servers (RingAllreduce::Pxn)
     uint32_t fanin{8};              ///< incast senders
     std::string background{"none"}; ///< none | websearch | fbhadoop | CDF file path
     double load{0.3};               ///< background load, fraction of host link
@@ -165,6 +168,7 @@ class ScenarioConfig
     Time stopTime{Seconds(1)};           ///< simulated-time cap
     std::string out{"out"};              ///< output directory
     Time qlenInterval{MicroSeconds(10)}; ///< queue sampling period; 0 = off
+    bool portBytes{false};               ///< write ports.csv (bytes sent per port)
     Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
     /// ACK at least every K packets; unset = 1 for a --cc that reads INT, else 10
     std::optional<uint32_t> ackInterval;

@@ -60,6 +60,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -358,6 +359,11 @@ ScenarioRunner::ConfigureDefaults()
                               CongestionControlRegistry::Get(m_config.cc).usesInt;
         m_config.ackInterval = readsInt ? 1 : 10;
     }
+    if (!m_config.channels)
+    {
+        // '' becomes the count used (echoed in summary.json): NCCL's for the topology
+        m_config.channels = CollectiveWorkload::ChannelsFor(m_config);
+    }
     if (m_config.fabric == "infiniband" && m_config.cc == "ibta")
     {
         // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
@@ -497,6 +503,10 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::DeadlockDetector::StallTime", "deadlock-stall-time"},
         {"ns3::CollectiveAlgorithm::ChunkBytes", "chunk"},
         {"ns3::CollectiveAlgorithm::Channels", "channels"},
+        {"ns3::RingAllreduce::GpusPerServer", "gpus-per-server"},
+        {"ns3::RingCollective::GpusPerServer", "gpus-per-server"},
+        {"ns3::RingAllreduce::Pxn", "pxn"},
+        {"ns3::RingCollective::Pxn", "pxn"},
         {"ns3::TrainingEngine::Iterations", "iterations"},
         {"ns3::TrainingEngine::AllreduceAlgorithm", "algorithm"},
         {"ns3::TrainingEngine::ChunkBytes", "chunk"},
@@ -1860,6 +1870,29 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
 }
 
 void
+ScenarioRunner::WritePortBytes()
+{
+    const std::string csv =
+        (std::filesystem::path(m_writer->GetDirectory()) / "ports.csv").string();
+    m_writer->AddRunFile(csv);
+    std::ofstream out(csv, std::ios::trunc);
+    out << "node,port,tx_bytes,tx_frames\n";
+    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
+    {
+        for (uint32_t port = 0; port < m_graph->GetPorts(node).size(); ++port)
+        {
+            const RdmaFabric::PortTx t = m_fabric->GetPortTx(node, port);
+            out << node << ',' << port << ',' << t.bytes << ',' << t.frames << '\n';
+        }
+    }
+    out.close();
+    if (!out)
+    {
+        m_writer->AbandonAfterWriteError("cannot write " + csv);
+    }
+}
+
+void
 ScenarioRunner::TearDown()
 {
     if (m_flowWorkload)
@@ -2046,6 +2079,10 @@ ScenarioRunner::Run()
             {
                 m_writer->AbandonAfterWriteError("cannot write " + names);
             }
+        }
+        if (m_config.portBytes)
+        {
+            WritePortBytes();
         }
         if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
         {

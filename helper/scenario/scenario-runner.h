@@ -139,6 +139,8 @@ class ScenarioRunner
     /// summary.json's failures: each failed cable, its ends, times and link_down drops.
     nlohmann::json FailuresJson() const;
     /// Dispose of the workloads, the detector and the fabric; Simulator::Destroy.
+    /// --port-bytes=1: ports.csv, every port's sent bytes and frames (after the run).
+    void WritePortBytes();
     void TearDown();
 
     /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a

@@ -308,6 +308,12 @@ CollectiveAlgorithm::SetBuildChannel(uint32_t channel)
 }
 
 uint32_t
+CollectiveAlgorithm::GetBuildChannel() const
+{
+    return m_buildChannel;
+}
+
+uint32_t
 CollectiveAlgorithm::GetNUnits() const
 {
     return m_nUnits;

@@ -215,6 +215,8 @@ class CollectiveAlgorithm : public Object
     uint64_t GetChannelBytes() const;
     /// For BuildsChannels() algorithms: the channel the next AddTransfer calls use.
     void SetBuildChannel(uint32_t channel);
+    /// The channel whose schedule is being built (the channel AddTransfer uses).
+    uint32_t GetBuildChannel() const;
     /// Adds a transfer; deps are indices of transfers added before. Returns its index.
     uint32_t AddTransfer(uint32_t src,
                          uint32_t dst,

@@ -3,8 +3,12 @@
  */
 #include "ring-allreduce.h"
 
+#include "rail-ring-order.h"
+
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -23,11 +27,38 @@ static CollectiveAlgorithmRegistration g_registration(
 TypeId
 RingAllreduce::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RingAllreduce")
-                            .SetParent<CollectiveAlgorithm>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<RingAllreduce>();
+    static TypeId tid =
+        TypeId("ns3::RingAllreduce")
+            .SetParent<CollectiveAlgorithm>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RingAllreduce>()
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server, one NIC each (ranks server * G + GPU): with G >= 2 "
+                          "dividing the ranks into >= 2 servers every channel gets its own "
+                          "ring, entering and leaving each server through NIC channel mod G "
+                          "(NCCL's rings, src/graph/search.cc); the scenario runner sets it "
+                          "from --gpus-per-server. 0 or 1 = one-NIC hosts: the ring 0..N-1 "
+                          "on every channel.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RingAllreduce::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Pxn",
+                          "NCCL's PXN (PCI x NVLink, NCCL >= 2.12, off with "
+                          "NCCL_PXN_DISABLE=1): true = a channel leaves each server through "
+                          "the NIC it entered by, its last GPU's data moving over the scale-up "
+                          "domain to that NIC; false = NCCL's rings without it, each network "
+                          "hop between GPUs of the same rail (needs an even number of GPUs per "
+                          "server and of servers). Default true: NCCL's default.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RingAllreduce::m_pxn),
+                          MakeBooleanChecker());
     return tid;
+}
+
+RingAllreduce::RingAllreduce()
+    : m_gpusPerServer(0),
+      m_pxn(true)
+{
 }
 
 CollectiveOp
@@ -49,11 +80,8 @@ RingAllreduce::BuildSchedule()
     uint32_t n = comm.GetSize();
     uint32_t c = ChunksFor(GetChannelBytes() / n);
     SetNUnits(n * c); // unit = segment * c + chunk
-    std::vector<uint32_t> ring(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        ring[i] = i;
-    }
+    const std::vector<uint32_t> ring =
+        RailRingOrder(n, m_gpusPerServer, m_pxn).GetRing(GetBuildChannel());
     auto units = [c](uint32_t seg, uint32_t chunk) {
         return std::make_pair(seg * c + chunk, seg * c + chunk + 1);
     };

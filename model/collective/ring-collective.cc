@@ -3,10 +3,14 @@
  */
 #include "ring-collective.h"
 
+#include "rail-ring-order.h"
+
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -52,8 +56,34 @@ RingCollective::GetTypeId()
                           MakeEnumChecker(RingCollective::REDUCE_SCATTER,
                                           "ReduceScatter",
                                           RingCollective::ALL_GATHER,
-                                          "AllGather"));
+                                          "AllGather"))
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server, one NIC each (ranks server * G + GPU): with G >= 2 "
+                          "dividing the ranks into >= 2 servers every channel gets its own "
+                          "ring, entering and leaving each server through NIC channel mod G "
+                          "(NCCL's rings, src/graph/search.cc); the scenario runner sets it "
+                          "from --gpus-per-server. 0 or 1 = one-NIC hosts: the ring 0..N-1 "
+                          "on every channel.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RingCollective::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Pxn",
+                          "NCCL's PXN (PCI x NVLink, NCCL >= 2.12, off with "
+                          "NCCL_PXN_DISABLE=1): true = a channel leaves each server through "
+                          "the NIC it entered by, its last GPU's data moving over the scale-up "
+                          "domain to that NIC; false = NCCL's rings without it, each network "
+                          "hop between GPUs of the same rail (needs an even number of GPUs per "
+                          "server and of servers). Default true: NCCL's default.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RingCollective::m_pxn),
+                          MakeBooleanChecker());
     return tid;
+}
+
+RingCollective::RingCollective()
+    : m_gpusPerServer(0),
+      m_pxn(true)
+{
 }
 
 CollectiveOp
@@ -80,16 +110,16 @@ RingCollective::BuildSchedule()
     uint32_t n = GetCommunicator().GetSize();
     uint32_t c = ChunksFor(GetChannelBytes() / n);
     SetNUnits(n * c);
-    std::vector<uint32_t> ring(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        ring[i] = i;
-    }
+    const std::vector<uint32_t> ring =
+        RailRingOrder(n, m_gpusPerServer, m_pxn).GetRing(GetBuildChannel());
+    // Position i of the ring ends with (reduce-scatter) or starts with (all-gather) the
+    // segment of its rank, ring[i] (GetUnitOwner).
     AddRingPhase(ring,
                  c,
                  m_operation == REDUCE_SCATTER,
-                 [c](uint32_t seg, uint32_t chunk) {
-                     return std::make_pair(seg * c + chunk, seg * c + chunk + 1);
+                 [c, &ring](uint32_t seg, uint32_t chunk) {
+                     const uint32_t owner = ring[seg];
+                     return std::make_pair(owner * c + chunk, owner * c + chunk + 1);
                  },
                  {});
 }

@@ -19,6 +19,8 @@ namespace ns3
  * all ranks. All-gather: rank i contributes segment i of S/N bytes (S is the gathered
  * size per rank) and ends with all of them. The schedules are the same; only
  * reduce-scatter reduces what it receives.
+ *
+ * On GPU servers each channel has its own ring, as RingAllreduce's (RailRingOrder).
  */
 class RingCollective : public CollectiveAlgorithm
 {
@@ -32,6 +34,7 @@ class RingCollective : public CollectiveAlgorithm
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    RingCollective();
     CollectiveOp GetOp() const override;
     std::string GetName() const override;
 
@@ -41,6 +44,8 @@ class RingCollective : public CollectiveAlgorithm
 
   private:
     Operation m_operation{REDUCE_SCATTER}; //!< reduce-scatter or all-gather
+    uint32_t m_gpusPerServer;              //!< attribute GpusPerServer, 0 = one-NIC hosts
+    bool m_pxn;                            //!< attribute Pxn
 };
 
 } // namespace ns3

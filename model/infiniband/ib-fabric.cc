@@ -592,6 +592,17 @@ IbFabric::GetLaneName() const
     return "vl";
 }
 
+IbFabric::PortTx
+IbFabric::GetPortTx(uint32_t node, uint32_t port) const
+{
+    const auto& dev = m_devices.at(node).at(port);
+    NS_ABORT_MSG_IF(!dev, "GetPortTx: node " << node << " is not simulated in this process");
+    PortTx t;
+    t.bytes = dev->GetTxBytes();
+    t.frames = dev->GetTxPackets();
+    return t;
+}
+
 IbFabric::Counters
 IbFabric::GetCounters() const
 {

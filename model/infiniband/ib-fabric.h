@@ -119,6 +119,7 @@ class IbFabric : public RdmaFabric
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
     Counters GetCounters() const override;
+    PortTx GetPortTx(uint32_t node, uint32_t port) const override;
     /// Credit-starved switch outputs (no VL bytes sent between two calls, too few
     /// credits for the first packet, for stallTicks) and the input buffers they fill.
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;

@@ -767,4 +767,12 @@ RdmaFabric::RecordLinkFailure(uint32_t link, Time down, Time up, const std::stri
     return static_cast<uint32_t>(m_linkFailures.size() - 1);
 }
 
+RdmaFabric::PortTx
+RdmaFabric::GetPortTx(uint32_t node, uint32_t port) const
+{
+    NS_ABORT_MSG(GetInstanceTypeId().GetName() << " keeps no per-port counters (GetPortTx of node "
+                                               << node << " port " << port << ")");
+    return PortTx();
+}
+
 } // namespace ns3

@@ -289,6 +289,25 @@ class RdmaFabric : public Object
     /// Unloaded completion time of a message on its path, ACK included.
     virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
     virtual Counters GetCounters() const = 0;
+
+    /// What one port has sent so far (its own counters).
+    struct PortTx
+    {
+        uint64_t bytes{0};  //!< bytes sent (RoCEv2: frames without preamble, FCS and gap;
+                            //!< InfiniBand: packets LRH to VCRC)
+        uint64_t frames{0}; //!< frames (packets) sent
+    };
+
+    /**
+     * \param node a TopologyGraph node id
+     * \param port one of its ports (TopologyGraph::GetPorts order)
+     * \return what that port has sent (read from its counters, kept anyway: reading
+     * costs nothing on the packet path)
+     *
+     * RoceFabric and IbFabric implement it; a fabric that keeps no per-port counters
+     * (the default) stops with a message naming it.
+     */
+    virtual PortTx GetPortTx(uint32_t node, uint32_t port) const;
     /**
      * Put into \p graph every switch egress queue that holds frames, is blocked by its
      * link partner (PFC pause on RoCEv2, too few credits on InfiniBand) and has sent

@@ -413,6 +413,17 @@ RoceFabric::GetHostPort(uint32_t host) const
             m_switches.empty() ? Time(0) : m_switches[0]->GetSwitchLatency()};
 }
 
+RoceFabric::PortTx
+RoceFabric::GetPortTx(uint32_t node, uint32_t port) const
+{
+    const auto& dev = m_devices.at(node).at(port);
+    NS_ABORT_MSG_IF(!dev, "GetPortTx: node " << node << " is not simulated in this process");
+    PortTx t;
+    t.bytes = dev->GetTxBytes();
+    t.frames = dev->GetTxFrames();
+    return t;
+}
+
 RoceFabric::Counters
 RoceFabric::GetCounters() const
 {

@@ -64,6 +64,7 @@ class RoceFabric : public RdmaFabric
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
 
     Counters GetCounters() const override;
+    PortTx GetPortTx(uint32_t node, uint32_t port) const override;
     void CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph) override;
     /// Every NIC's IpPriority becomes \p trafficClass (0..7): the NICs always carry IP.
     void EnableIp(uint8_t trafficClass) override;

@@ -1662,3 +1662,114 @@ def test_training_on_gpu_servers_keeps_tp_on_the_scale_up_domain(run, tmp_path, 
     assert json.loads((tmp_path / "rail" / "summary.json").read_text())["training"][
         "gpus_per_server"] == 8
     assert tp["rail"] * 3 < tp["flat"], tp
+
+
+# NCCL's rings on GPU servers (doc/collectives.md, "Rings on GPU servers"; issue #50): 2
+# servers x 8 GPUs, one 400 Gb/s NIC per GPU, rail-only. Goodput of a NIC: MTU payload
+# per packet on the wire. RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+# + preamble 8 + inter-frame gap 12 = 82 bytes per packet; InfiniBand: LRH 8 + BTH 12 +
+# ICRC 4 + VCRC 2 = 26 (RETH on a message's first packet only: below 0.1% here).
+RAIL_2X8 = ["--topology=rail", "--servers=2", "--gpus-per-server=8", "--host-rate=400Gbps",
+            "--workload=allreduce", "--bytes=64MiB", "--port-bytes=1"]
+RAIL_FABRICS = {
+    # fabric flags, per-packet overhead bytes, MTU
+    "rocev2": (["--fabric=rocev2"], 82, 1000),
+    # The crossbar is an InfiniBand switch here: 128 KiB per VL (the most the 12-bit
+    # credit counters advertise) and 50 ns scale-up cables, because with 64 KiB at 400 Gb/s
+    # and with the 150 ns default the credit loop caps a GPU's scale-up cable (which
+    # carries 8 x a NIC's bytes under 16 rings) near 285 GB/s, below the NICs' 397 GB/s.
+    "infiniband": (["--fabric=infiniband", "--mtu=4096",
+                    "--ns3::IbNetDevice::VlBufferBytes=131072", "--scaleup-latency=50ns"], 26, 4096),
+}
+
+
+def _nic_bytes(out):
+    """{(server, rail): (bytes up the NIC cable, bytes down it)} from ports.csv."""
+    tx = {}
+    with open(out / "ports.csv") as f:
+        for row in csv.DictReader(f):
+            tx[(int(row["node"]), int(row["port"]))] = int(row["tx_bytes"])
+    nics = {}
+    with open(out / "topology.csv") as f:
+        for row in csv.DictReader(f):
+            if row["name"].endswith("-xbar") and row["peer_name"].startswith("rail"):
+                server = int(row["name"][len("server"):-len("-xbar")])
+                rail = int(row["peer_name"][len("rail"):])
+                up = tx[(int(row["node"]), int(row["port"]))]
+                down = tx[(int(row["peer"]), int(row["peer_port"]))]
+                nics[(server, rail)] = (up, down)
+    return nics
+
+
+@pytest.mark.parametrize("fabric", sorted(RAIL_FABRICS))
+def test_nccl_rings_use_every_nic(run, tmp_path, fabric):
+    flags, overhead, mtu = RAIL_FABRICS[fabric]
+    out = tmp_path / "rings"
+    r = run(*flags, *RAIL_2X8, f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    c = s["collectives"][0]
+    # NCCL's count for 8 NICs of 400 Gb/s: 8 search channels, doubled once (ncclTopoPostset)
+    assert c["channels"] == 16 and s["config"]["channels"] == 16  # '' resolved, echoed
+    goodput_gbps = 400.0 * mtu / (mtu + overhead)
+    bound = 8 * goodput_gbps  # busbw bound: the 8 NICs of a server
+    print(f"{fabric}: busbw {c['busbw_gbps'] / 8:.1f} GB/s, {c['busbw_gbps'] / bound:.3f} of "
+          f"8 NICs x {goodput_gbps / 8:.2f} GB/s")
+    assert c["busbw_gbps"] >= 0.85 * bound, (c["busbw_gbps"], bound)
+    nics = _nic_bytes(out)
+    assert len(nics) == 16
+    for server in (0, 1):
+        up = [nics[(server, rail)][0] for rail in range(8)]
+        down = [nics[(server, rail)][1] for rail in range(8)]
+        for b in up + down:
+            # every NIC carries 1/8 of the server's inter-server bytes, each way
+            assert abs(b / (sum(up) / 8) - 1) < 0.01, (server, up, down)
+    # the inter-server bytes are the ring's: per server 2 (N-1)/N x S leave, one ring
+    # hop in 8, over its 16 channels (x 8 / 8 NICs), plus headers and ACKs
+    payload = 2 * 15 / 16 * 64 * 2**20
+    assert 1.0 < sum(nics[(0, rail)][0] for rail in range(8)) / payload < 1.1
+
+
+@pytest.mark.parametrize("pxn", ["1", "0"])
+def test_nccl_rings_pxn(run, tmp_path, pxn):
+    """With PXN a channel's network hop goes from GPU a-1 to GPU a of the next server (out
+    through NIC a); without it NCCL's alternating rings join GPUs of one rail. Both keep
+    every NIC busy; an odd server count without PXN is refused, --out untouched."""
+    out = tmp_path / "rings"
+    r = run(*RAIL_2X8, "--bytes=16MiB", f"--pxn={pxn}", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    hops = 0
+    with open(out / "fct.csv") as f:
+        for row in csv.DictReader(f):
+            src, dst = int(row["src"]), int(row["dst"])
+            if row["kind"] != "collective" or src // 8 == dst // 8:
+                continue
+            hops += 1
+            if pxn == "1":
+                assert dst % 8 == (src + 1) % 8, (src, dst)
+            else:
+                assert dst % 8 == src % 8, (src, dst)
+    assert hops > 0
+    up = [b for (server, rail), (b, _) in _nic_bytes(out).items()]
+    assert max(up) / min(up) < 1.01, up
+    bad = tmp_path / "odd"
+    r = run("--topology=rail", "--servers=3", "--gpus-per-server=8", "--workload=allreduce",
+            f"--pxn={pxn}", "--bytes=1MiB", f"--out={bad}")
+    if pxn == "1":
+        assert r.returncode == 0, r.stderr
+    else:
+        assert r.returncode == 2
+        assert "--pxn=0" in r.stderr and "even number of GPUs per server and of servers" in r.stderr
+        assert not (bad / "summary.json").exists() and not (bad / "fct.csv").exists()
+
+
+def test_channels_flag_forces_the_count_and_port_bytes_off_writes_nothing(run, tmp_path):
+    out = tmp_path / "four"
+    r = run(*[f for f in RAIL_2X8 if f != "--port-bytes=1"], "--bytes=4MiB", "--channels=4",
+            f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert s["collectives"][0]["channels"] == 4 and s["config"]["channels"] == 4
+    assert not (out / "ports.csv").exists()
+    r = run(*SMALL, "--mpi=1", "--port-bytes=1", f"--out={tmp_path}/mpi")
+    assert r.returncode == 2 and "--port-bytes=1 is not available with --mpi" in r.stderr
