@@ -765,7 +765,8 @@ BuildKnobs()
         "for higher tiers; each cable's delay is length x --propagation-delay. Scale-up "
         "cables keep --scaleup-latency. '' = --link-delay on every cable. Not with "
         "--topology=file (its cables carry their delays) or a --link-delay other than its "
-        "default (doc/topologies.md, Cable tiers)",
+        "default; a given --link-delay withdraws a --cluster preset's lengths "
+        "(doc/topologies.md, Cable tiers)",
         "'' or 1 to 3 lengths in metres, each > 0 and <= 100000, joined by ','",
         Type::STRING,
         [](C& c, const std::string& v) {
@@ -1639,7 +1640,7 @@ ScenarioConfig::Set(const std::string& name, const std::string& value)
     {
         throw ConfigError("--" + knob->name + ": " + e.what());
     }
-    m_given.insert(knob->name);
+    MarkGiven(knob->name);
 }
 
 namespace
@@ -1682,7 +1683,7 @@ void
 ScenarioConfig::SetAttribute(const std::string& name, const std::string& value)
 {
     RecordAttribute(name, value);
-    m_given.insert(name);
+    MarkGiven(name);
 }
 
 void
@@ -1885,8 +1886,64 @@ ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
         {
             throw ConfigError(origin + ": key '" + key + "': " + e.what());
         }
-        m_given.insert(knob->name);
+        MarkGiven(knob->name);
     }
+}
+
+namespace
+{
+
+/// Flags that set the same quantity another way: the cables' delays are --link-delay
+/// on every cable, or --cable-lengths x --propagation-delay per tier.
+const std::map<std::string, std::vector<std::string>>&
+RivalFlags()
+{
+    static const std::map<std::string, std::vector<std::string>> rivals{
+        {"link-delay", {"cable-lengths", "propagation-delay"}},
+        {"cable-lengths", {"link-delay"}},
+        {"propagation-delay", {"link-delay"}},
+    };
+    return rivals;
+}
+
+} // namespace
+
+void
+ScenarioConfig::MarkGiven(const std::string& name)
+{
+    m_given.insert(name);
+    const auto rivals = RivalFlags().find(name);
+    if (!m_cluster || rivals == RivalFlags().end())
+    {
+        return;
+    }
+    const ScenarioConfig defaults;
+    for (const ClusterPreset::Field& f : m_cluster->GetFields())
+    {
+        const auto& names = rivals->second;
+        if (f.applied && m_given.count(f.name) == 0 &&
+            std::find(names.begin(), names.end(), f.name) != names.end())
+        {
+            FindKnob(f.name)->set(*this, defaults.Get(f.name)); // the preset's value withdrawn
+        }
+    }
+}
+
+bool
+ScenarioConfig::GivenByUser(const std::string& name) const
+{
+    if (m_given.count(name) != 0)
+    {
+        return true;
+    }
+    const auto rivals = RivalFlags().find(name);
+    if (rivals == RivalFlags().end())
+    {
+        return false;
+    }
+    return std::any_of(rivals->second.begin(), rivals->second.end(), [this](const std::string& r) {
+        return m_given.count(r) != 0;
+    });
 }
 
 void
@@ -1929,7 +1986,7 @@ ScenarioConfig::ApplyCluster(const std::string& nameOrFile)
     }
     for (const ClusterPreset::Field& f : m_cluster->GetFields())
     {
-        if (!f.applied || m_given.count(f.name) != 0)
+        if (!f.applied || GivenByUser(f.name))
         {
             continue; // a given flag wins, whenever it was given
         }
@@ -1977,7 +2034,7 @@ ScenarioConfig::ClusterJson() const
             preset = scratch.Get(f.name);
         }
         const std::string used = Get(f.name);
-        if (m_given.count(f.name) != 0 && used != preset)
+        if (GivenByUser(f.name) && used != preset)
         {
             overridden[f.name] = used;
         }

@@ -332,6 +332,12 @@ class ScenarioConfig
   private:
     /// Record an attribute default (SetAttribute without marking it given).
     void RecordAttribute(const std::string& name, const std::string& value);
+    /// The user gave \p name: record it, and withdraw what the preset set for the flags
+    /// that set the same thing another way (RivalFlags: a given --link-delay withdraws a
+    /// preset's --cable-lengths and --propagation-delay, and the other way round).
+    void MarkGiven(const std::string& name);
+    /// \return whether the user gave \p name or a flag that sets the same thing
+    bool GivenByUser(const std::string& name) const;
 
     std::shared_ptr<const ClusterPreset> m_cluster; //!< the --cluster preset, if any
     std::set<std::string> m_given; //!< knobs and attributes given (not from the preset)

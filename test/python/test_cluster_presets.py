@@ -141,6 +141,27 @@ def test_a_given_flag_wins_and_is_echoed(run, tmp_path, where):
     assert summary(out2)["cluster"]["overridden"] == {}
 
 
+@pytest.mark.parametrize("before", [False, True])
+def test_a_given_link_delay_withdraws_the_presets_cable_lengths(run, tmp_path, before):
+    # --link-delay and --cable-lengths set the same delays two ways: the user's
+    # --link-delay wins over the preset's cable lengths, whichever comes first.
+    out = tmp_path / "out"
+    flags = ["--cluster=dgx-h100-ndr", *SERVERS, f"--out={out}"]
+    flags = (["--link-delay=2us"] + flags) if before else (flags + ["--link-delay=2us"])
+    r = run(*flags)
+    assert r.returncode == 0, r.stderr
+    s = summary(out)
+    assert s["config"]["link-delay"] == "2us" and s["config"]["cable-lengths"] == ""
+    assert s["cluster"]["overridden"] == {"cable-lengths": ""}
+    # The other way round: given cable lengths keep the preset's (default) link delay.
+    out2 = tmp_path / "out2"
+    r = run("--cluster=dgx-h100-ndr", "--cable-lengths=3,30", *SERVERS, f"--out={out2}")
+    assert r.returncode == 0, r.stderr
+    s = summary(out2)
+    assert s["config"]["cable-lengths"] == "3,30"
+    assert s["cluster"]["overridden"] == {"cable-lengths": "3,30"}
+
+
 def test_summary_json_reloads_to_the_same_run(run, tmp_path):
     out = tmp_path / "out"
     r = run("--cluster=dgx-h100-ndr", "--mtu=2048", "--topology=rail", "--servers=2",
