@@ -30,6 +30,7 @@
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
 #include "ns3/ibta-congestion-control.h"
+#include "ns3/ipoib-interface.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
@@ -116,6 +117,7 @@ Table()
         AI_FABRIC_TRACE(RoceNetDevice, "PromiscSniffer", Packet::TracedCallback),
         AI_FABRIC_TRACE(RoceNetDevice, "Pfc", RoceNetDevice::PfcTracedCallback),
         AI_FABRIC_TRACE(RoceNic, "IpDrop", Packet::TracedCallback),
+        AI_FABRIC_TRACE(IpoibInterface, "IpDrop", Packet::TracedCallback),
         AI_FABRIC_TRACE(RoceSwitch, "Drop", RoceSwitch::DropTracedCallback),
         AI_FABRIC_TRACE(RoceSwitch, "Enqueue", RoceSwitch::QueueFrameTracedCallback),
         AI_FABRIC_TRACE(RoceSwitch, "Dequeue", RoceSwitch::QueueFrameTracedCallback),
