@@ -6,6 +6,7 @@
 #include "config-error.h"
 #include "scenario-config.h"
 #include "size-parser.h"
+#include "strict-json.h"
 
 #include "ns3/log.h"
 
@@ -224,40 +225,7 @@ ClusterPreset::Load(const std::string& nameOrFile)
     {
         throw ConfigError("cannot open '" + file + "': " + std::strerror(errno));
     }
-    // A key given twice in one object would silently keep its last value: refuse it.
-    std::vector<std::set<std::string>> seen;
-    const nlohmann::json::parser_callback_t noDuplicates =
-        [&seen,
-         &file](int /* depth */, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-            using E = nlohmann::json::parse_event_t;
-            if (event == E::object_start)
-            {
-                seen.emplace_back();
-            }
-            else if (event == E::object_end && !seen.empty())
-            {
-                seen.pop_back();
-            }
-            else if (event == E::key && !seen.empty() &&
-                     !seen.back().insert(parsed.get<std::string>()).second)
-            {
-                throw ConfigError(file + ": the key \"" + parsed.get<std::string>() +
-                                  "\" appears twice in one object; allowed: each key once");
-            }
-            return true;
-        };
-    nlohmann::json j;
-    try
-    {
-        j = nlohmann::json::parse(in, noDuplicates);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        std::string what = e.what();
-        const std::size_t tag = what.find("] ");
-        throw ConfigError(
-            file + ": malformed JSON: " + (tag == std::string::npos ? what : what.substr(tag + 2)));
-    }
+    const nlohmann::json j = ParseStrictJson(in, file);
     if (!j.is_object())
     {
         throw ConfigError(file + ": the top level must be an object with \"name\", "

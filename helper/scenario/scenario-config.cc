@@ -7,6 +7,7 @@
 #include "config-error.h"
 #include "exit-status.h"
 #include "size-parser.h"
+#include "strict-json.h"
 
 #include "ns3/assert.h"
 #include "ns3/collective-algorithm-registry.h"
@@ -1754,45 +1755,7 @@ ScenarioConfig::LoadJsonFile(const std::string& path)
     {
         throw ConfigError("--config: cannot open '" + path + "': " + std::strerror(errno));
     }
-    // A key given twice in one object would silently keep its last value: refuse it.
-    std::vector<std::set<std::string>> keys; // per open object, the keys seen so far
-    const nlohmann::json::parser_callback_t noDuplicates =
-        [&keys,
-         &path](int /* depth */, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-            using E = nlohmann::json::parse_event_t;
-            if (event == E::object_start)
-            {
-                keys.emplace_back();
-            }
-            else if (event == E::object_end && !keys.empty())
-            {
-                keys.pop_back();
-            }
-            else if (event == E::key && !keys.empty() &&
-                     !keys.back().insert(parsed.get<std::string>()).second)
-            {
-                throw ConfigError(path + ": the key \"" + parsed.get<std::string>() +
-                                  "\" appears twice in one object; allowed: each key once");
-            }
-            return true;
-        };
-    nlohmann::json j;
-    try
-    {
-        j = nlohmann::json::parse(in, noDuplicates);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep "at line L, column C".
-        std::string what = e.what();
-        const std::size_t tag = what.find("] ");
-        if (tag != std::string::npos)
-        {
-            what = what.substr(tag + 2);
-        }
-        throw ConfigError(path + ": malformed JSON: " + what +
-                          (e.id == 406 ? " (numbers must fit a double)" : ""));
-    }
+    const nlohmann::json j = ParseStrictJson(in, path);
     LoadJson(j, path);
 }
 
