@@ -357,6 +357,26 @@ Rate(const std::string& name, const std::string& help, DataRate ScenarioConfig::
         [member](const ScenarioConfig& c) { return FormatDataRate(c.*member); });
 }
 
+/// A number in (0, 1]: a share or fraction (--load, --scaleup-efficiency).
+Knob
+Fraction(const std::string& name, const std::string& help, double ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        "a number in (0, 1]",
+        Type::REAL,
+        [member](ScenarioConfig& c, const std::string& v) {
+            const double x = ParseReal(v);
+            if (!(x > 0 && x <= 1))
+            {
+                throw ConfigError("'" + v + "' is out of range; allowed a number in (0, 1]");
+            }
+            c.*member = x;
+        },
+        [member](const ScenarioConfig& c) { return FormatReal(c.*member); });
+}
+
 Knob
 TimeKnob(const std::string& name,
          const std::string& help,
@@ -706,23 +726,12 @@ BuildKnobs()
                          "~0.6 us per NVLink step as in NCCL's tuning model)",
                          &C::scaleUpLatency,
                          true));
-    k.push_back(MakeKnob(
-        "scaleup-efficiency",
-        "payload share of the scale-up signalling rate (NVLink packet headers and "
-        "flow control): the GPU-to-crossbar cables carry --scaleup-rate x this. 1 = the "
-        "whole rate (default); NVLink 4: 0.824 (NCCL's 20.6 of 25 GB/s per link, "
-        "doc/hardware.md)",
-        "a number in (0, 1]",
-        Type::REAL,
-        [](C& c, const std::string& v) {
-            const double x = ParseReal(v);
-            if (!(x > 0 && x <= 1))
-            {
-                throw ConfigError("'" + v + "' is out of range; allowed a number in (0, 1]");
-            }
-            c.scaleUpEfficiency = x;
-        },
-        [](const C& c) { return FormatReal(c.scaleUpEfficiency); }));
+    k.push_back(Fraction("scaleup-efficiency",
+                         "payload share of the scale-up signalling rate (NVLink packet "
+                         "headers and flow control): the GPU-to-crossbar cables carry "
+                         "--scaleup-rate x this. 1 = the whole rate (default); NVLink 4: "
+                         "0.824 (NCCL's 20.6 of 25 GB/s per link, doc/hardware.md)",
+                         &C::scaleUpEfficiency));
     k.push_back(Rate("host-rate", "host (NIC) link rate, ns-3 DataRate units", &C::hostRate));
     k.push_back(MakeKnob(
         "nic-injection-cap",
@@ -1156,20 +1165,7 @@ BuildKnobs()
             c.background = v;
         },
         [](const C& c) { return c.background; }));
-    k.push_back(MakeKnob(
-        "load",
-        "background load as a fraction of the host link rate",
-        "a number in (0, 1]",
-        Type::REAL,
-        [](C& c, const std::string& v) {
-            const double x = ParseReal(v);
-            if (!(x > 0 && x <= 1))
-            {
-                throw ConfigError("'" + v + "' is out of range; allowed a number in (0, 1]");
-            }
-            c.load = x;
-        },
-        [](const C& c) { return FormatReal(c.load); }));
+    k.push_back(Fraction("load", "background load as a fraction of the host link rate", &C::load));
     k.push_back(TimeKnob("background-duration",
                          "how long background flows keep arriving, from t=0 (0 = until "
                          "--stop-time)",
