@@ -118,15 +118,14 @@ class TopologyHelper : public Object
      * Parse a CableLengths value: one to three lengths in metres, comma separated,
      * each a number > 0 and <= MAX_CABLE_METRES; "" is no lengths.
      * \param text the value ("3,30,500")
-     * 
-eturn the lengths, tier 0 first
-     * 	hrows std::invalid_argument naming the value and what is allowed
+     * \return the lengths, tier 0 first
+     * \throws std::invalid_argument naming the value and what is allowed
      */
     static std::vector<double> ParseCableLengths(const std::string& text);
     /**
      * Check a PropagationDelayPerMetre value.
      * \param perMetre the delay per metre of cable
-     * 	hrows std::invalid_argument naming the value and the allowed range
+     * \throws std::invalid_argument naming the value and the allowed range
      */
     static void CheckPropagationDelay(Time perMetre);
     /**
@@ -134,8 +133,7 @@ eturn the lengths, tier 0 first
      * \param lengths CableLengths parsed (not empty)
      * \param perMetre delay per metre
      * \param tier the cable's tier
-     * 
-eturn lengths[min(tier, last)] x perMetre, rounded to the picosecond
+     * \return lengths[min(tier, last)] x perMetre, rounded to the picosecond
      */
     static Time CableDelay(const std::vector<double>& lengths, Time perMetre, uint32_t tier);
 
