@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # libFuzzer targets for the module's text readers (-DAI_FABRIC_FUZZ=ON, clang only;
-# `./ai-fabric fuzz [SECONDS]` builds build-fuzz/ with it and runs them).
+# `./ai-fabric test --sanitize` and `./ai-fabric fuzz [SECONDS]` build build-sanitize/
+# with it, and with AI_FABRIC_SANITIZE, so that one instrumented library serves both).
 # Included by CMakeLists.txt after cmake/AiFabricStandalone.cmake; off by default,
 # and then it changes nothing in the build.
 #
@@ -12,8 +13,9 @@
 # sanitizers); the target sources with -fsanitize=fuzzer,address,undefined (libFuzzer's
 # main). The JSON configuration reader needs the registries, i.e. the whole module,
 # so every target links the one instrumented library instead of copies of the parser
-# sources. Build only the aggregate target `ai-fabric-fuzz` (the examples, tests and
-# ai-fabric-sim are not instrumented for libFuzzer).
+# sources. The examples, tests and ai-fabric-sim link it too, which needs the sanitizer
+# runtime (AI_FABRIC_SANITIZE=ON: its empty coverage hooks stand in for libFuzzer's);
+# without it, build only the aggregate target `ai-fabric-fuzz`.
 
 option(AI_FABRIC_FUZZ "Build the libFuzzer targets of test/fuzz/ (clang; instruments the library)"
        OFF)

@@ -25,6 +25,12 @@ target_link_libraries(ai-fabric-test-runner PRIVATE ai-fabric)
 target_include_directories(ai-fabric-test-runner PRIVATE ${AI_FABRIC_ROOT}/test)
 target_compile_definitions(ai-fabric-test-runner PRIVATE AI_FABRIC_SOURCE_DIR="${AI_FABRIC_ROOT}")
 ai_fabric_target_options(ai-fabric-test-runner)
+# The suites' own code only sets up and checks (the simulation runs in the library, which
+# keeps its optimization): -O1 in optimized builds compiles it in about half the time
+# of -O3 (test/collective-test-suite.cc: 8.0 s against 15.0 s with g++ 12).
+target_compile_options(
+  ai-fabric-test-runner
+  PRIVATE $<$<OR:$<CONFIG:Release>,$<CONFIG:RelWithDebInfo>,$<CONFIG:MinSizeRel>>:-O1>)
 set_target_properties(ai-fabric-test-runner PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 
 set(AI_FABRIC_TEST_LABELS unit)
