@@ -156,7 +156,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     const uint32_t channels = ChannelsFor(c);
     alg->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
     alg->SetAttribute("Channels", UintegerValue(channels));
-    // Server-aware algorithms (hierring, the rings) read the servers' size, the rings PXN.
+    // Server-aware algorithms (hierring, the rings, the tree) read the servers' size, the rings
+    // PXN.
     alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
     alg->SetAttributeFailSafe("Pxn", BooleanValue(c.pxn));
     m_transport = CreateObject<RdmaCollectiveTransport>();

@@ -505,6 +505,7 @@ ScenarioRunner::ApplyAttributeOverrides() const
         {"ns3::CollectiveAlgorithm::Channels", "channels"},
         {"ns3::RingAllreduce::GpusPerServer", "gpus-per-server"},
         {"ns3::RingCollective::GpusPerServer", "gpus-per-server"},
+        {"ns3::TreeAllreduce::GpusPerServer", "gpus-per-server"},
         {"ns3::RingAllreduce::Pxn", "pxn"},
         {"ns3::RingCollective::Pxn", "pxn"},
         {"ns3::TrainingEngine::Iterations", "iterations"},

@@ -3,9 +3,12 @@
  */
 #include "tree-allreduce.h"
 
+#include "nccl-tree.h"
+
 #include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -33,15 +36,28 @@ TreeAllreduce::GetTypeId()
             .SetGroupName("AiFabric")
             .AddConstructor<TreeAllreduce>()
             .AddAttribute("AdaptChunk",
-                          "Shrink ChunkBytes for a deep tree as NCCL does for the Simple "
-                          "protocol's tree (src/enqueue.cc, 'Optimize chunkSize / nSteps'): "
-                          "halve it while S / (Channels x chunk) < 8 x depth and chunk > 128 "
-                          "KiB, then while < 4 x depth and chunk > 64 KiB, then while < depth "
-                          "and chunk > 32 KiB, so the pipeline has enough chunks to fill the "
-                          "tree. Off: ChunkBytes as set.",
+                          "Shrink ChunkBytes for a deep tree as NCCL up to 2.19 did for the "
+                          "Simple protocol's tree (src/enqueue.cc, 'Optimize chunkSize / "
+                          "nSteps'; NCCL 2.20 removed it): halve it while S / (Channels x "
+                          "chunk) < 8 x depth and chunk > 128 KiB, then while < 4 x depth and "
+                          "chunk > 64 KiB, then while < depth and chunk > 32 KiB, so the "
+                          "pipeline has enough chunks to fill the tree; depth counts the edges "
+                          "from the deepest rank to the root. Off: ChunkBytes as set (NCCL "
+                          "2.30's Simple tree).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&TreeAllreduce::m_adaptChunk),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server, one NIC each (ranks server * G + GPU): with G >= 2 "
+                          "dividing the ranks into >= 2 servers the double binary tree spans "
+                          "the servers and each server runs a chain of its GPUs from the GPU "
+                          "whose NIC the channel uses, (channel / 2) mod G (NCCL's trees: "
+                          "src/graph/search.cc, connect.cc, trees.cc); the scenario runner "
+                          "sets it from --gpus-per-server. 0 or 1 = one-NIC hosts: the double "
+                          "binary tree over all ranks.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TreeAllreduce::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -56,31 +72,6 @@ TreeAllreduce::GetName() const
 {
     return "tree";
 }
-
-namespace
-{
-
-constexpr uint32_t NO_PARENT = UINT32_MAX;
-
-/// NCCL's binary tree on positions 0..n-1 (ncclGetBtree, src/graph/trees.cc): position
-/// 0 is the root with one child, the largest power of two below n; below it the
-/// in-order tree, where p with lowest set bit 2^k has children p -+ 2^(k-1) (the right
-/// one lowered while out of range) and parent (p ^ 2^k) | 2^(k+1), or p ^ 2^k when that
-/// is out of range.
-void
-BuildNcclBtree(uint32_t n, std::vector<uint32_t>& parent, std::vector<std::vector<uint32_t>>& kids)
-{
-    parent.assign(n, NO_PARENT);
-    kids.assign(n, {});
-    for (uint32_t p = 1; p < n; ++p)
-    {
-        uint32_t bit = p & (~p + 1);
-        uint64_t up = (p ^ bit) | (static_cast<uint64_t>(bit) << 1);
-        parent[p] = up < n ? static_cast<uint32_t>(up) : p ^ bit;
-        kids[parent[p]].push_back(p);
-    }
-}
-} // namespace
 
 uint32_t
 TreeAllreduce::GetChunkBytes() const
@@ -98,28 +89,18 @@ void
 TreeAllreduce::BuildSchedule()
 {
     uint32_t n = GetCommunicator().GetSize();
-    // Slices of S / max(Channels, 2): slice k runs on tree k % 2 and channel
-    // k % Channels, so with NCCL's even channel counts channel k carries tree k % 2
-    // (NCCL: channel c tree 0, channel c + nChannels tree 1); one channel carries both.
+    // Slices of S / max(Channels, 2): slice k runs on channel k % Channels and carries
+    // tree k % 2 (NcclTree: NCCL's channel j tree 0, its copy j + nChannels tree 1), so
+    // with NCCL's even channel counts every channel carries one tree; one channel
+    // carries both.
     uint32_t nCh = GetNChannels();
     uint32_t slices = std::max<uint32_t>(nCh, 2);
-    std::vector<uint32_t> parent;
-    std::vector<std::vector<uint32_t>> kids;
-    BuildNcclBtree(n, parent, kids);
+    const NcclTree layout(n, m_gpusPerServer);
     m_chunk = m_chunkBytes;
     if (m_adaptChunk && m_chunk > 0 && n >= 2)
     {
-        // depth: edges from the deepest leaf to the root (both trees have the same)
-        uint32_t depth = 0;
-        for (uint32_t p = 0; p < n; ++p)
-        {
-            uint32_t d = 0;
-            for (uint32_t q = p; parent[q] != NO_PARENT; q = parent[q])
-            {
-                ++d;
-            }
-            depth = std::max(depth, d);
-        }
+        // depth: edges from the deepest rank to the root (every channel's tree has it)
+        const uint32_t depth = layout.GetTree(0).depth;
         uint64_t s = GetChannelBytes();
         const std::pair<uint32_t, uint64_t> rules[] = {{8, 131072}, {4, 65536}, {1, 32768}};
         for (const auto& [perDepth, floor] : rules)
@@ -144,40 +125,29 @@ TreeAllreduce::BuildSchedule()
     {
         return;
     }
+    std::vector<uint32_t> upFrom(static_cast<size_t>(n) * c); // rank -> parent
+    std::vector<uint32_t> downTo(static_cast<size_t>(n) * c); // parent -> rank
+    std::vector<uint32_t> order;
+    std::vector<uint32_t> stack;
+    std::vector<uint32_t> deps;
     for (uint32_t slice = 0; slice < slices; ++slice)
     {
-        uint32_t tree = slice % 2;
         SetBuildChannel(slice % nCh);
-        // rank of position p in this tree: tree 0 puts rank r at position r; tree 1
-        // mirrors it for even n and shifts it by one for odd n (ncclGetDtree), so most
-        // of tree 0's leaves are tree 1's inner nodes
-        std::vector<uint32_t> rankOf(n);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            uint32_t p = r;
-            if (tree == 1)
-            {
-                p = (n % 2 == 0) ? n - 1 - r : (r + n - 1) % n;
-            }
-            rankOf[p] = r;
-        }
-        // order nodes leaves-first (post-order) so children's sends exist before parents'
-        std::vector<uint32_t> order;
-        std::vector<uint32_t> stack{0};
-        const uint32_t root = 0;
+        const NcclTree::RankTree tree = layout.GetTree(slice);
+        const uint32_t root = tree.root;
+        // order ranks leaves-first (post-order) so children's sends exist before parents'
+        order.clear();
+        stack.assign(1, root);
         while (!stack.empty())
         {
             uint32_t p = stack.back();
             stack.pop_back();
             order.push_back(p); // pre-order; reversed below
-            for (uint32_t k : kids[p])
+            for (uint32_t k : tree.children[p])
             {
                 stack.push_back(k);
             }
         }
-        std::vector<uint32_t> upFrom(static_cast<size_t>(n) * c); // p -> parent
-        std::vector<uint32_t> downTo(static_cast<size_t>(n) * c); // parent -> p
-        std::vector<uint32_t> deps;
         // Chunk by chunk, up then down: chunk ch goes down from the root while chunk
         // ch + 1 still goes up (its sends depend only on its own chunk's arrivals).
         for (uint32_t ch = 0; ch < c; ++ch)
@@ -191,21 +161,20 @@ TreeAllreduce::BuildSchedule()
                     continue;
                 }
                 deps.clear();
-                for (uint32_t k : kids[p])
+                for (uint32_t k : tree.children[p])
                 {
                     deps.push_back(upFrom[k * c + ch]);
                 }
-                upFrom[p * c + ch] =
-                    AddTransfer(rankOf[p], rankOf[parent[p]], u, u + 1, true, deps);
+                upFrom[p * c + ch] = AddTransfer(p, tree.parent[p], u, u + 1, true, deps);
             }
             for (uint32_t p : order)
             {
-                for (uint32_t k : kids[p])
+                for (uint32_t k : tree.children[p])
                 {
                     deps.clear();
                     if (p == root)
                     {
-                        for (uint32_t k2 : kids[p])
+                        for (uint32_t k2 : tree.children[p])
                         {
                             deps.push_back(upFrom[k2 * c + ch]);
                         }
@@ -214,7 +183,7 @@ TreeAllreduce::BuildSchedule()
                     {
                         deps.push_back(downTo[p * c + ch]);
                     }
-                    downTo[k * c + ch] = AddTransfer(rankOf[p], rankOf[k], u, u + 1, false, deps);
+                    downTo[k * c + ch] = AddTransfer(p, k, u, u + 1, false, deps);
                 }
             }
         }

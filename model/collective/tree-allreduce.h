@@ -25,12 +25,17 @@ namespace ns3
  * later chunks still go up: both trees, up and down, run at once, as NCCL's
  * ncclPatternTreeUpDown does. Pipelined time ~ 2 S/B + 2 depth x (alpha + chunk/B).
  *
- * AdaptChunk (default on) shrinks the chunk for deep trees as NCCL does.
+ * AdaptChunk (default on) shrinks the chunk for deep trees as NCCL up to 2.19 did.
  *
  * Channels: the data is cut into max(Channels, 2) slices; slice k runs on tree
  * k % 2 over channel k % Channels. With NCCL's even channel counts each channel
  * carries one tree, as NCCL's connectTrees gives channel c tree 0 and channel
  * c + nChannels tree 1 (src/graph/connect.cc).
+ *
+ * On GPU servers (GpusPerServer G >= 2 dividing the ranks into >= 2 servers) the
+ * double binary tree spans the servers and each server runs a chain of its G GPUs from
+ * the GPU whose NIC the channel uses, as NCCL builds its trees (NcclTree); elsewhere
+ * every rank is a node of the double binary tree.
  */
 class TreeAllreduce : public CollectiveAlgorithm
 {
@@ -46,8 +51,9 @@ class TreeAllreduce : public CollectiveAlgorithm
     bool BuildsChannels() const override;
 
   private:
-    bool m_adaptChunk{true}; //!< attribute AdaptChunk
-    uint32_t m_chunk{0};     //!< chunk size of the last Setup
+    bool m_adaptChunk{true};     //!< attribute AdaptChunk
+    uint32_t m_gpusPerServer{0}; //!< attribute GpusPerServer, 0 = one-NIC hosts
+    uint32_t m_chunk{0};         //!< chunk size of the last Setup
 };
 
 } // namespace ns3
