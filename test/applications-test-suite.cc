@@ -594,7 +594,7 @@ class TracingMixinTestCase : public TestCase
             // InfiniBand: IbFabric's default PcapFormat, ERF (197): the first record is a
             // 16-byte ERF InfiniBand header (type 21, varying length, rlen 16 + wlen)
             // before the packet from its LRH.
-            NS_TEST_ASSERT_MSG_EQ(header[5], infiniband ? 197u : 1u, "link type");
+            NS_TEST_ASSERT_MSG_EQ(header[5], (infiniband ? 197u : 1u), "link type");
             if (infiniband)
             {
                 uint32_t record[4] = {}; // ts s, ts ns, incl_len, orig_len
