@@ -107,7 +107,7 @@ class ProtocolWireTest : public TestCase
 };
 
 /// One ring allreduce over the alpha-beta transport with a protocol (or none).
-struct Run
+struct RingRun
 {
     int64_t durationNs{-1};
     uint64_t wireBytes{0};
@@ -115,7 +115,7 @@ struct Run
     bool verified{false};
 };
 
-Run
+RingRun
 RunRing(const std::string& protocol,
         uint32_t n,
         uint64_t bytes,
@@ -144,7 +144,7 @@ RunRing(const std::string& protocol,
     app->AddJob(Communicator::AllHosts(n), alg, bytes);
     app->Start();
     Simulator::Run();
-    Run r;
+    RingRun r;
     if (!app->GetRecords().empty())
     {
         r.durationNs = app->GetRecords().back().durationNs;
@@ -175,11 +175,11 @@ class ProtocolExecutorTest : public TestCase
         // 1 MiB per rank, 4 ranks, one channel: 4 segments of 256 KiB, 2 x 3 steps each.
         const uint64_t s = 1 << 20;
         const uint64_t payload = 2 * (n - 1) * s; // every rank sends 2(n-1) segments of s/n
-        const Run none = RunRing("", n, s, false);
-        const Run simple = RunRing("simple", n, s, false);
-        const Run ll = RunRing("ll", n, s, false);
-        const Run ll128 = RunRing("ll128", n, s, false);
-        for (const Run* r : {&none, &simple, &ll, &ll128})
+        const RingRun none = RunRing("", n, s, false);
+        const RingRun simple = RunRing("simple", n, s, false);
+        const RingRun ll = RunRing("ll", n, s, false);
+        const RingRun ll128 = RunRing("ll128", n, s, false);
+        for (const RingRun* r : {&none, &simple, &ll, &ll128})
         {
             NS_TEST_ASSERT_MSG_EQ(r->verified, true, "every rank ends with every input");
         }
@@ -200,10 +200,10 @@ class ProtocolExecutorTest : public TestCase
 
         // Step latency: 2 ranks, 8 bytes, one chunk: 2 steps in sequence, each adds the
         // protocol's latency once (network: separate servers; scale-up: one server).
-        const Run bare = RunRing("simple", 2, 8, false);
-        const Run net = RunRing("simple", 2, 8, true, 1);
-        const Run nvl = RunRing("simple", 2, 8, true, 2);
-        const Run llNet = RunRing("ll", 2, 8, true, 1);
+        const RingRun bare = RunRing("simple", 2, 8, false);
+        const RingRun net = RunRing("simple", 2, 8, true, 1);
+        const RingRun nvl = RunRing("simple", 2, 8, true, 2);
+        const RingRun llNet = RunRing("ll", 2, 8, true, 1);
         NS_TEST_ASSERT_MSG_EQ(net.durationNs - bare.durationNs, 2 * 11300, "2 x 11.3 us");
         NS_TEST_ASSERT_MSG_EQ(nvl.durationNs - bare.durationNs, 2 * 2800, "2 x 2.8 us");
         NS_TEST_ASSERT_MSG_EQ(llNet.durationNs,

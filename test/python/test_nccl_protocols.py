@@ -7,12 +7,23 @@ LL on large ones, what ran is in collective.csv and summary.json, bad values exi
 
 import csv
 import json
-import os
+import subprocess
 
 import pytest
 
 # 8 ranks on the default leaf-spine (100 Gb/s one-NIC hosts), ring allreduce
 SMALL = ["--workload=allreduce", "--ranks=8", "--algorithm=ring"]
+
+
+@pytest.fixture
+def run(ai_fabric_sim):
+    """run(*flags) -> CompletedProcess of ai-fabric-sim with those flags."""
+
+    def _run(*args, timeout=600):
+        return subprocess.run([str(ai_fabric_sim), *args], capture_output=True, text=True,
+                              timeout=timeout, check=False)
+
+    return _run
 
 
 def _run_ok(run, tmp_path, name, *args):
