@@ -326,6 +326,12 @@ CollectiveWorkload::FinishAcrossRanks(int64_t endNs)
     m_app->FinishAcrossRanks(endNs);
 }
 
+const std::string&
+CollectiveWorkload::GetProtocol() const
+{
+    return m_protocol;
+}
+
 OutputCollectiveRow
 CollectiveWorkload::ToOutputRow(const CollectiveRecord& r)
 {

@@ -115,7 +115,11 @@ class CollectiveWorkload : public Object
     /// The summary.json "collectives" value: an array with one object per job.
     nlohmann::json ToJson() const;
 
-    /// A CollectiveRecord (GB/s) as a collective.csv row (Gbit/s = 8 x GB/s).
+    /// The NCCL protocol the collective runs with ("ll", "ll128", "simple"; after Setup).
+    const std::string& GetProtocol() const;
+
+    /// A CollectiveRecord (GB/s) as a collective.csv row (Gbit/s = 8 x GB/s); its
+    /// protocol is left at "simple" (the record does not say: see GetProtocol).
     static OutputCollectiveRow ToOutputRow(const CollectiveRecord& r);
 
     Ptr<CollectiveApplication> GetApplication() const;

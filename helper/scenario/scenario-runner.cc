@@ -2066,7 +2066,9 @@ ScenarioRunner::Run()
             {
                 for (const CollectiveRecord& r : m_collective->GetApplication()->GetRecords())
                 {
-                    m_writer->AppendCollective(CollectiveWorkload::ToOutputRow(r));
+                    OutputCollectiveRow row = CollectiveWorkload::ToOutputRow(r);
+                    row.protocol = m_collective->GetProtocol();
+                    m_writer->AppendCollective(row);
                 }
             }
         }
