@@ -6,9 +6,11 @@
 #include "message-kind.h"
 
 #include "ns3/boolean.h"
+#include "ns3/collective-protocol.h"
 #include "ns3/communicator.h"
 #include "ns3/config-error.h"
 #include "ns3/log.h"
+#include "ns3/nccl-tuner.h"
 #include "ns3/rail-ring-order.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
@@ -68,6 +70,7 @@ CollectiveWorkload::DoDispose()
     }
     m_transport = nullptr;
     m_rowCb = RowCallback();
+    m_finishedCb = Callback<void>();
     Object::DoDispose();
 }
 
@@ -110,6 +113,17 @@ CollectiveWorkload::ChannelsFor(const ScenarioConfig& c)
     return CollectiveAlgorithm::DEFAULT_CHANNELS;
 }
 
+NcclTuner::Topology
+CollectiveWorkload::TunerTopology(const ScenarioConfig& c, uint32_t ranks)
+{
+    NcclTuner::Topology t;
+    t.ranks = ranks;
+    t.gpusPerServer = c.gpusPerServer;
+    t.channels = ChannelsFor(c);
+    t.nicRate = c.hostRate;
+    return t;
+}
+
 void
 CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
 {
@@ -142,19 +156,78 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         m_hosts.push_back(h);
     }
     CollectiveOp op = CollectiveOpFromString(c.workload);
+    const uint32_t channels = ChannelsFor(c);
+    // --algorithm=auto, --protocol=auto: NCCL's tuner on this communicator
+    std::string algorithm = c.algorithm;
+    std::string protocol = c.protocol;
+    m_tuner = nlohmann::json();
+    if (algorithm == "auto" || protocol == "auto")
+    {
+        Ptr<NcclTuner> tuner = CreateObject<NcclTuner>();
+        const NcclTuner::Topology t = TunerTopology(c, n);
+        std::vector<NcclAlgorithm> algorithms;
+        std::vector<NcclProtocol> protocols;
+        NcclTuner::Result r;
+        try
+        {
+            if (algorithm != "auto")
+            {
+                algorithms.push_back(NcclAlgorithmFromString(algorithm));
+            }
+            if (protocol != "auto")
+            {
+                protocols.push_back(NcclProtocolFromString(protocol));
+            }
+            r = tuner->Choose(op, c.bytes, t, algorithms, protocols);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ConfigError("--algorithm=" + c.algorithm + " --protocol=" + c.protocol +
+                              " for --workload=" + c.workload + ": " + e.what());
+        }
+        algorithm = NcclAlgorithmToString(r.choice.algorithm);
+        protocol = NcclProtocolToString(r.choice.protocol);
+        const NcclTuningInput in = tuner->MakeInput(t);
+        nlohmann::json simulated = nlohmann::json::array();
+        for (NcclAlgorithm a : NcclTuner::SimulatedAlgorithms(op))
+        {
+            simulated.push_back(NcclAlgorithmToString(a));
+        }
+        m_tuner = {
+            {"gpu_generation", NcclGpuGenerationToString(in.gpu)},
+            {"nodes", in.nodes},
+            {"graph_channels", in.graphs[static_cast<int>(NcclAlgorithm::RING)].channels},
+            {"graph_bw_gbytes_per_s", in.graphs[static_cast<int>(NcclAlgorithm::RING)].bwInterGBps},
+            {"algorithm", algorithm},
+            {"protocol", protocol},
+            {"predicted_us", r.choice.timeUs},
+            {"simulated_algorithms", simulated},
+            {"nccl_algorithm", NcclAlgorithmToString(r.fastest.algorithm)},
+            {"nccl_protocol", NcclProtocolToString(r.fastest.protocol)},
+            {"nccl_predicted_us", r.fastest.timeUs}};
+    }
     Ptr<CollectiveAlgorithm> alg;
     try
     {
-        alg = CollectiveAlgorithm::Create(op, c.algorithm);
+        alg = CollectiveAlgorithm::Create(op, algorithm);
     }
     catch (const std::invalid_argument& e)
     {
         throw ConfigError("--algorithm=" + c.algorithm + " for --workload=" + c.workload + ": " +
                           e.what());
     }
-    // --chunk and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
-    const uint32_t channels = ChannelsFor(c);
-    alg->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
+    // --protocol: wire bytes, step and (--protocol-latency) step latency; then --chunk
+    // and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
+    Ptr<CollectiveProtocol> proto = CollectiveProtocol::Create(protocol);
+    m_protocolLatency = c.protocolLatency.value_or(false);
+    if (!m_protocolLatency)
+    {
+        proto->SetAttribute("NetworkStepLatency", TimeValue(Time(0)));
+        proto->SetAttribute("ScaleUpStepLatency", TimeValue(Time(0)));
+    }
+    alg->SetProtocol(proto, c.gpusPerServer);
+    const uint64_t chunk = c.chunk.value_or(proto->GetStepBytes());
+    alg->SetAttribute("ChunkBytes", UintegerValue(chunk));
     alg->SetAttribute("Channels", UintegerValue(channels));
     // Server-aware algorithms (hierring, the rings, the tree) read the servers' size, the rings
     // PXN.
@@ -181,10 +254,11 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     }
     m_app->SetRecordCallback(MakeCallback(&CollectiveWorkload::OnRecord, this));
     m_operation = c.workload;
-    m_algorithm = c.algorithm;
+    m_algorithm = algorithm;
+    m_protocol = protocol;
     m_bytes = c.bytes;
     m_iterations = c.iterations;
-    m_chunk = c.chunk;
+    m_chunk = chunk;
     m_channels = channels;
     NS_LOG_INFO(m_operation << " " << m_algorithm << " on " << n << " ranks, " << m_bytes
                             << " bytes, " << m_iterations << " iterations");
@@ -206,7 +280,14 @@ CollectiveWorkload::Start()
 bool
 CollectiveWorkload::IsFinished() const
 {
-    return m_app && m_app->IsFinished();
+    // (the application marks its job finished just after recording its last iteration)
+    return m_app && (m_app->IsFinished() || m_app->GetRecords().size() >= m_iterations);
+}
+
+void
+CollectiveWorkload::SetFinishedCallback(Callback<void> cb)
+{
+    m_finishedCb = cb;
 }
 
 uint64_t
@@ -246,6 +327,12 @@ CollectiveWorkload::FinishAcrossRanks(int64_t endNs)
     m_app->FinishAcrossRanks(endNs);
 }
 
+const std::string&
+CollectiveWorkload::GetProtocol() const
+{
+    return m_protocol;
+}
+
 OutputCollectiveRow
 CollectiveWorkload::ToOutputRow(const CollectiveRecord& r)
 {
@@ -267,7 +354,13 @@ CollectiveWorkload::OnRecord(const CollectiveRecord& r)
 {
     if (!m_rowCb.IsNull())
     {
-        m_rowCb(ToOutputRow(r));
+        OutputCollectiveRow row = ToOutputRow(r);
+        row.protocol = m_protocol;
+        m_rowCb(row);
+    }
+    if (!m_finishedCb.IsNull() && m_app->GetRecords().size() >= m_iterations)
+    {
+        m_finishedCb();
     }
 }
 
@@ -291,6 +384,12 @@ CollectiveWorkload::ToJson() const
     nlohmann::json j;
     j["operation"] = m_operation;
     j["algorithm"] = m_algorithm;
+    j["protocol"] = m_protocol;
+    j["protocol_latency"] = m_protocolLatency;
+    if (!m_tuner.is_null())
+    {
+        j["tuner"] = m_tuner;
+    }
     j["ranks"] = m_hosts.size();
     j["hosts"] = "0.." + std::to_string(m_hosts.size() - 1);
     j["bytes"] = m_bytes;

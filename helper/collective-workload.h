@@ -7,6 +7,7 @@
 #include "ns3/callback.h"
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
+#include "ns3/nccl-tuner.h"
 #include "ns3/object.h"
 #include "ns3/output-writer.h"
 #include "ns3/ptr.h"
@@ -31,7 +32,9 @@ namespace ns3
  * 0..N-1, so ranks fill leaves / pods / routers in host order, as a job scheduler
  * packing a job does), --algorithm, --bytes (S, bytes per rank: nccl-tests'
  * "size"), --iterations (back-to-back operations, no compute gap), --chunk and
- * --channels (CollectiveAlgorithm ChunkBytes and Channels). It builds a
+ * --channels (CollectiveAlgorithm ChunkBytes and Channels), --protocol and
+ * --protocol-latency (CollectiveAlgorithm::SetProtocol); --algorithm=auto or
+ * --protocol=auto ask NcclTuner for NCCL's choice on this topology. It builds a
  * Communicator, a CollectiveApplication and an RdmaCollectiveTransport, reports
  * every finished operation as a collective.csv row and summarises the run for
  * summary.json. --workload=alltoall stays the runner's point-to-point pattern.
@@ -66,6 +69,16 @@ class CollectiveWorkload : public Object
     static uint32_t ChannelsFor(const ScenarioConfig& c);
 
     /**
+     * The communicator NCCL's tuner sees for --algorithm=auto or --protocol=auto:
+     * \p ranks GPUs on servers of --gpus-per-server, one --host-rate NIC each, the
+     * channels ChannelsFor gives.
+     * \param c the configuration
+     * \param ranks the collective's ranks
+     * \return the tuner's topology
+     */
+    static NcclTuner::Topology TunerTopology(const ScenarioConfig& c, uint32_t ranks);
+
+    /**
      * Build communicator, transport and application on the fabric. Throws
      * ConfigError naming the flag and the allowed values for a workload it does
      * not run, --ranks of 1 or above the host count, or an algorithm the
@@ -74,9 +87,13 @@ class CollectiveWorkload : public Object
      */
     void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
     void SetRowCallback(RowCallback cb);
+    /// Called when the last iteration was recorded (also when that is after the last
+    /// message's acknowledgement: a protocol's step latency or a reduction ends it later).
+    void SetFinishedCallback(Callback<void> cb);
     /// Start the first iteration now (call before or during Simulator::Run).
     void Start();
-    /// Every iteration finished (every transfer delivered).
+    /// Every iteration finished (every transfer delivered and completed; true from the
+    /// last iteration's record on).
     bool IsFinished() const;
 
     /// Transfers of one iteration (CollectiveAlgorithm::GetNTransfers).
@@ -98,7 +115,11 @@ class CollectiveWorkload : public Object
     /// The summary.json "collectives" value: an array with one object per job.
     nlohmann::json ToJson() const;
 
-    /// A CollectiveRecord (GB/s) as a collective.csv row (Gbit/s = 8 x GB/s).
+    /// The NCCL protocol the collective runs with ("ll", "ll128", "simple"; after Setup).
+    const std::string& GetProtocol() const;
+
+    /// A CollectiveRecord (GB/s) as a collective.csv row (Gbit/s = 8 x GB/s); its
+    /// protocol is left at "simple" (the record does not say: see GetProtocol).
     static OutputCollectiveRow ToOutputRow(const CollectiveRecord& r);
 
     Ptr<CollectiveApplication> GetApplication() const;
@@ -116,12 +137,16 @@ class CollectiveWorkload : public Object
     Ptr<RdmaCollectiveTransport> m_transport;
     std::vector<uint32_t> m_hosts;
     RowCallback m_rowCb;
+    Callback<void> m_finishedCb; //!< SetFinishedCallback
     std::string m_operation;
     std::string m_algorithm;
     uint64_t m_bytes{0};
     uint32_t m_iterations{0};
-    uint64_t m_chunk{0};    //!< --chunk
-    uint32_t m_channels{1}; //!< --channels
+    uint64_t m_chunk{0};           //!< --chunk
+    uint32_t m_channels{1};        //!< --channels
+    std::string m_protocol;        //!< the NCCL protocol it runs with
+    bool m_protocolLatency{false}; //!< the protocol's step latencies are added
+    nlohmann::json m_tuner;        //!< NCCL's tuner's choice (null: the flags chose)
 };
 
 } // namespace ns3

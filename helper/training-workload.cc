@@ -153,7 +153,9 @@ TrainingWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     m_engine = CreateObject<TrainingEngine>();
     m_engine->SetAttribute("Iterations", UintegerValue(iterations));
     m_engine->SetAttribute("AllreduceAlgorithm", StringValue(c.algorithm));
-    m_engine->SetAttribute("ChunkBytes", UintegerValue(c.chunk));
+    m_engine->SetAttribute(
+        "ChunkBytes",
+        UintegerValue(c.chunk.value_or(CollectiveAlgorithm::DEFAULT_CHUNK_BYTES)));
     m_engine->SetAttribute(
         "Channels",
         UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));

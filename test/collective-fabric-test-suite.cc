@@ -12,6 +12,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/collective-application.h"
+#include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/communicator.h"
 #include "ns3/config-error.h"
@@ -805,9 +806,12 @@ class NcclDefaultsFatTreeTestCase : public TestCase
 
     void DoRun() override
     {
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig().chunk,
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig().chunk.has_value(),
+                              false,
+                              "--chunk is unset by default: the protocol's step");
+        NS_TEST_ASSERT_MSG_EQ(CollectiveProtocol::Create("simple")->GetStepBytes(),
                               CollectiveAlgorithm::DEFAULT_CHUNK_BYTES,
-                              "--chunk's default is ChunkBytes'");
+                              "the default protocol's step is ChunkBytes' default");
         NS_TEST_ASSERT_MSG_EQ(ScenarioConfig().channels.has_value(),
                               false,
                               "--channels is unset by default (NCCL's choice)");

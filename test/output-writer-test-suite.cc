@@ -86,10 +86,10 @@ class OutputHeadersTestCase : public TestCase
             ReadFile(dir + "/fct.csv"),
             "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind\n",
             "fct.csv header");
-        NS_TEST_ASSERT_MSG_EQ(
-            ReadFile(dir + "/collective.csv"),
-            "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps\n",
-            "collective.csv header");
+        NS_TEST_ASSERT_MSG_EQ(ReadFile(dir + "/collective.csv"),
+                              "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
+                              "busbw_gbps,protocol\n",
+                              "collective.csv header");
         NS_TEST_ASSERT_MSG_EQ(ReadFile(dir + "/pfc.csv"),
                               "time_ns,node,port,priority,event\n",
                               "pfc.csv header");
@@ -194,8 +194,9 @@ class OutputRowsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ReadFile(dir + "/fct.csv"), fct, "fct.csv rows");
         NS_TEST_ASSERT_MSG_EQ(
             ReadFile(dir + "/collective.csv"),
-            "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps\n"
-            "7,ring,16,17179869184,5,3000000005,3000000000,33.3333,62.5\n",
+            "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps,"
+            "protocol\n"
+            "7,ring,16,17179869184,5,3000000005,3000000000,33.3333,62.5,simple\n",
             "collective.csv row: 6 significant digits");
         NS_TEST_ASSERT_MSG_EQ(ReadFile(dir + "/pfc.csv"),
                               "time_ns,node,port,priority,event\n"

@@ -3,7 +3,7 @@
 
 Column contract (doc/scenario-runner.md, Outputs); only the columns listed as required are used:
   fct.csv        flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind
-  collective.csv op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps
+  collective.csv op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,busbw_gbps,protocol
   pfc.csv        time_ns,node,port,priority,event   (event: pause/resume, also xoff/xon, 1/0)
   qlen.csv       time_ns,node,port,queue,bytes
   delay.csv      optional; any columns, one of them delay_ns (per-packet delay)

@@ -112,7 +112,8 @@ const std::vector<std::string>&
 ClusterPreset::AllowedFields()
 {
     // The hardware: server, scale-up domain, NIC and host interface, switches,
-    // cables, the RoCE guide's ECN/PFC settings and the IB ports' VL buffers. Not the
+    // cables, the RoCE guide's ECN/PFC settings, the IB ports' VL buffers and the GPUs'
+    // generation (NCCL's tuner reads it). Not the
     // topology's shape, the workload or the run (a preset describes parts, not a
     // fabric's size or what runs on it).
     static const std::vector<std::string> fields = {
@@ -140,6 +141,7 @@ ClusterPreset::AllowedFields()
         "ns3::SharedBufferMmu::LosslessAlpha",
         "ns3::SharedBufferMmu::XonOffsetBytes",
         "ns3::SharedBufferMmu::ReservedBytesPerPg",
+        "ns3::NcclTuner::GpuGeneration",
     };
     return fields;
 }

@@ -247,6 +247,8 @@ OutputWriter::AppendCollective(const OutputCollectiveRow& r)
     AppendReal(s, r.algbwGbps);
     s.push_back(',');
     AppendReal(s, r.busbwGbps);
+    s.push_back(',');
+    AppendText(s, r.protocol);
     EndRow(m_collective);
 }
 

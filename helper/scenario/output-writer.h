@@ -40,7 +40,8 @@ struct OutputCollectiveRow
     int64_t endNs{0};      ///< end, ns (duration_ns = end - start)
     double algbwGbps{
         0}; ///< nccl-tests algbw = S / t in Gbit/s (8 x GB/s), as the caller computes it
-    double busbwGbps{0}; ///< nccl-tests busbw = algbw x the operation's factor, Gbit/s
+    double busbwGbps{0};            ///< nccl-tests busbw = algbw x the operation's factor, Gbit/s
+    std::string protocol{"simple"}; ///< NCCL protocol it ran with: ll, ll128, simple
 };
 
 /**
@@ -69,7 +70,7 @@ class OutputWriter
         "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind"; ///< fct.csv
     static constexpr const char* COLLECTIVE_HEADER =
         "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,algbw_gbps,"
-        "busbw_gbps"; ///< collective.csv
+        "busbw_gbps,protocol"; ///< collective.csv
     static constexpr const char* PFC_HEADER = "time_ns,node,port,priority,event"; ///< pfc.csv
     static constexpr const char* QLEN_HEADER = "time_ns,node,port,queue,bytes";   ///< qlen.csv
     static constexpr const char* DROPS_HEADER = "time_ns,node,port,reason";       ///< drops.csv

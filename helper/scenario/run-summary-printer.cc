@@ -132,6 +132,11 @@ PrintCollectives(std::ostream& os, const json& s)
             {
                 os << Text(alg) << " ";
             }
+            // NCCL's protocol, when it is not the default Simple
+            if (auto proto = At(job, {"protocol"}); proto && Text(proto) != "simple")
+            {
+                os << Text(proto) << " ";
+            }
             if (auto ranks = At(job, {"ranks"}))
             {
                 os << Text(ranks) << " ranks, ";

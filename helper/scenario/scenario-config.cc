@@ -12,11 +12,13 @@
 #include "ns3/assert.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
+#include "ns3/collective-protocol.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
+#include "ns3/nccl-tuning-model.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/rounded-time.h"
@@ -1091,10 +1093,53 @@ BuildKnobs()
             }
             help.back() = ';';
         }
-        help.back() = '.';
         std::sort(names.begin(), names.end());
+        names.push_back("auto");
+        help += " auto: NCCL's tuner picks ring or tree per size from NCCL 2.30.7's model on "
+                "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md).";
         k.push_back(Choice("algorithm", help, &C::algorithm, names));
     }
+    {
+        std::vector<std::string> names = CollectiveProtocol::GetNames();
+        names.push_back("auto");
+        k.push_back(Choice(
+            "protocol",
+            "NCCL protocol of the collectives (like NCCL_PROTO): ll (16-byte lines of 8 data "
+            "bytes and 2 flags: 2 wire bytes per payload byte, 32 KiB steps), ll128 (128-byte "
+            "lines of 120 data bytes, 576000-byte steps), simple (the data itself, 512 KiB "
+            "steps: NCCL's 4 MiB buffer over NCCL_STEPS 8), auto (NCCL's tuner picks per size, "
+            "with --algorithm) (ns3::NcclLlProtocol, ns3::NcclLl128Protocol, "
+            "ns3::NcclSimpleProtocol; src/include/device.h, src/enqueue.cc of NCCL 2.30.7; "
+            "doc/collectives.md)",
+            &C::protocol,
+            names));
+    }
+    k.push_back(MakeKnob(
+        "protocol-latency",
+        "add each protocol's fixed cost per step beyond its bytes at the receiver (NCCL "
+        "2.30.7's per-hop latency over LL's, src/graph/tuning.cc: Simple 11.3 us per network "
+        "step and 2.8 us inside a server, LL128 1.3 and 1.3 us, LL 0; the protocols' "
+        "NetworkStepLatency, ScaleUpStepLatency); '' = 1 under --protocol=auto or "
+        "--algorithm=auto, where NCCL's model chose, 0 otherwise (the simulator's collectives "
+        "before protocols); echoed as the value used",
+        "'' or 0 or 1",
+        Type::FLAG,
+        [](C& c, const std::string& v) {
+            if (v.empty())
+            {
+                c.protocolLatency.reset();
+                return;
+            }
+            if (v != "0" && v != "1")
+            {
+                throw ConfigError("'" + v + "' is not '', 0 or 1");
+            }
+            c.protocolLatency = (v == "1");
+        },
+        [](const C& c) {
+            return c.protocolLatency ? std::string(*c.protocolLatency ? "1" : "0") : std::string();
+        },
+        true));
     k.push_back(Unsigned("iterations",
                          "collective iterations; training iterations of --workload=training "
                          "unless its JSON file gives \"iterations\"",
@@ -1105,15 +1150,36 @@ BuildKnobs()
                      "model of --workload=training: a JSON model (doc/training.md) or an "
                      "ASTRA-sim 1.0 / SimAI layer-per-line workload file, told apart by content",
                      &C::training));
-    k.push_back(Size("chunk",
-                     "collective pipeline chunk: each message of a channel is cut into chunks "
-                     "of at most this size, forwarded as each arrives "
-                     "(ns3::CollectiveAlgorithm::ChunkBytes; 512KiB = NCCL's Simple protocol "
-                     "step, its 4 MiB buffer over NCCL_STEPS 8; the tree shrinks it for deep "
-                     "trees as NCCL does); 0 = unpipelined, one message per step",
-                     &C::chunk,
-                     0,
-                     std::numeric_limits<uint32_t>::max()));
+    {
+        const std::string range = "a byte size " + FormatByteSize(0) + ".." +
+                                  FormatByteSize(std::numeric_limits<uint32_t>::max()) +
+                                  " (suffix KB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)";
+        k.push_back(MakeKnob(
+            "chunk",
+            "collective pipeline chunk: each message of a channel is cut into chunks of at "
+            "most this size, forwarded as each arrives (ns3::CollectiveAlgorithm::ChunkBytes; "
+            "the tree shrinks it for deep trees as NCCL does); 0 = unpipelined, one message "
+            "per step; '' = the --protocol's step: 512KiB for simple (NCCL's 4 MiB buffer over "
+            "NCCL_STEPS 8), 32KiB for ll, 576000 B for ll128; echoed as the value used",
+            "'' or " + range,
+            Type::SIZE,
+            [range](C& c, const std::string& v) {
+                if (v.empty())
+                {
+                    c.chunk.reset();
+                    return;
+                }
+                const uint64_t x = ParseByteSize(v);
+                if (x > std::numeric_limits<uint32_t>::max())
+                {
+                    throw ConfigError("'" + v + "' (" + std::to_string(x) +
+                                      " bytes) is out of range; allowed " + range);
+                }
+                c.chunk = x;
+            },
+            [](const C& c) { return c.chunk ? FormatByteSize(*c.chunk) : std::string(); },
+            true));
+    }
     k.push_back(MakeKnob(
         "channels",
         "collective channels (NCCL's): the data is split into this many equal slices, each on "
@@ -2224,6 +2290,37 @@ ScenarioConfig::ValidateApplicableFlags() const
     {
         throw ConfigError("--allow-lossy-headroom=1 needs --pfc=1: without PFC no class is "
                           "lossless and there is no headroom");
+    }
+    // NCCL's protocols and tuner: the collective workloads' (the training workload and
+    // the point-to-point ones post no NCCL collective of their own choosing). The resolved
+    // defaults (protocol-latency 0) load back from a summary.json.
+    const std::pair<const char*, bool> nccl[] = {
+        {"algorithm", algorithm == "auto"},
+        {"protocol", protocol != plain.protocol},
+        {"protocol-latency", protocolLatency.value_or(false)}};
+    for (const auto& [flag, set] : nccl)
+    {
+        if (!collective && set)
+        {
+            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
+                              " needs a collective --workload (" +
+                              Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+                              "); --workload=" + workload + " runs no NCCL collective");
+        }
+    }
+    if (protocol == "auto" && algorithm != "auto")
+    {
+        try
+        {
+            NcclAlgorithmFromString(algorithm);
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw ConfigError(
+                "--protocol=auto picks among NCCL's algorithms, and --algorithm=" + algorithm +
+                " is not one: give --algorithm=ring, tree or auto, or a "
+                "--protocol of ll, ll128, simple");
+        }
     }
 }
 

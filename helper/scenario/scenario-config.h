@@ -142,9 +142,16 @@ class ScenarioConfig
     uint32_t nicEntropy{1};         ///< entropy values (UDP source ports) per QP
     std::string workload{"incast"}; ///< none | incast | permutation | alltoall | ...
     uint32_t ranks{0};              ///< collective ranks; 0 = all hosts
-    std::string algorithm{"ring"};  ///< ring | tree | hd | 2d
-    uint32_t iterations{1};         ///< collective iterations
-    uint64_t chunk{512 * 1024};     ///< collective pipeline chunk; 0 = unpipelined
+    std::string algorithm{"ring"};  ///< ring | tree | hd | 2d | ... | auto (NCCL's tuner)
+    /// NCCL protocol of the collectives: ll | ll128 | simple | auto (NCCL's tuner)
+    std::string protocol{"simple"};
+    /// add the protocols' step latencies; unset = on under --protocol=auto or
+    /// --algorithm=auto, off otherwise (the runner resolves it)
+    std::optional<bool> protocolLatency;
+    uint32_t iterations{1}; ///< collective iterations
+    /// collective pipeline chunk; 0 = unpipelined; unset = the protocol's step (512 KiB
+    /// for Simple; the runner resolves it unless the tuner picks the protocol)
+    std::optional<uint64_t> chunk;
     /// collective channels (NCCL's); unset = NCCL's choice for the topology (2 on one-NIC
     /// hosts, RailRingOrder::NcclChannels on GPU servers)
     std::optional<uint32_t> channels;

@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/buffer-coverage-check.h"
 #include "ns3/channel-dependency-graph.h"
+#include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-factory.h"
@@ -364,6 +365,11 @@ ScenarioRunner::ConfigureDefaults()
         // '' becomes the count used (echoed in summary.json): NCCL's for the topology
         m_config.channels = CollectiveWorkload::ChannelsFor(m_config);
     }
+    if (!m_config.protocolLatency)
+    {
+        // '' becomes the value used: the protocols' step latencies where NCCL's model chose
+        m_config.protocolLatency = m_config.protocol == "auto" || m_config.algorithm == "auto";
+    }
     if (m_config.fabric == "infiniband" && m_config.cc == "ibta")
     {
         // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
@@ -537,6 +543,19 @@ ScenarioRunner::ApplyAttributeOverrides() const
     {
         // DCTCP reads CE from the ACKs alone: the NICs must echo it.
         given.emplace_back("ns3::RoceNic::EcnEchoInAck", "cc");
+    }
+    if (!c.protocolLatency.value_or(false))
+    {
+        // --protocol-latency=0 zeroes the protocols' step latencies
+        for (const char* attr : {"ns3::NcclLlProtocol::NetworkStepLatency",
+                                 "ns3::NcclLlProtocol::ScaleUpStepLatency",
+                                 "ns3::NcclLl128Protocol::NetworkStepLatency",
+                                 "ns3::NcclLl128Protocol::ScaleUpStepLatency",
+                                 "ns3::NcclSimpleProtocol::NetworkStepLatency",
+                                 "ns3::NcclSimpleProtocol::ScaleUpStepLatency"})
+        {
+            given.emplace_back(attr, "protocol-latency");
+        }
     }
     if (c.kmin || c.kmax || c.pmax)
     {
@@ -1095,6 +1114,13 @@ ScenarioRunner::ScheduleWorkload()
         {
             m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
                 [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
+        }
+        // The last iteration may end after its last message's acknowledgement (a
+        // protocol's step latency): then its record ends the run.
+        if (!c.mpi)
+        {
+            m_collective->SetFinishedCallback(
+                MakeLambdaCallback<void>([this]() { MaybeFinish(); }));
         }
         m_collective->Start();
         m_finished.push_back([this]() { return m_collective->IsFinished(); });
@@ -1938,6 +1964,12 @@ ScenarioRunner::Run()
     CheckMpi();
     ResolveCcPreset();
     ApplyAttributeOverrides();
+    if (!m_config.chunk && m_config.protocol != "auto")
+    {
+        // '' becomes the protocol's step (echoed), with its attributes as given; under
+        // --protocol=auto the step of the protocol the tuner picks
+        m_config.chunk = CollectiveProtocol::Create(m_config.protocol)->GetStepBytes();
+    }
     m_graph = BuildTopology(m_config);
     if (m_config.mpi)
     {
@@ -2035,7 +2067,9 @@ ScenarioRunner::Run()
             {
                 for (const CollectiveRecord& r : m_collective->GetApplication()->GetRecords())
                 {
-                    m_writer->AppendCollective(CollectiveWorkload::ToOutputRow(r));
+                    OutputCollectiveRow row = CollectiveWorkload::ToOutputRow(r);
+                    row.protocol = m_collective->GetProtocol();
+                    m_writer->AppendCollective(row);
                 }
             }
         }

@@ -96,6 +96,7 @@ void
 CollectiveAlgorithm::DoDispose()
 {
     m_transport = nullptr;
+    m_protocol = nullptr;
     m_onDone = Callback<void, uint64_t>();
     Object::DoDispose();
 }
@@ -258,6 +259,23 @@ uint32_t
 CollectiveAlgorithm::GetNChannels() const
 {
     return m_nChannels;
+}
+
+void
+CollectiveAlgorithm::SetProtocol(Ptr<CollectiveProtocol> protocol, uint32_t hostsPerServer)
+{
+    m_protocol = protocol;
+    m_hostsPerServer = std::max<uint32_t>(hostsPerServer, 1);
+    if (m_protocol)
+    {
+        m_chunkBytes = m_protocol->GetStepBytes();
+    }
+}
+
+Ptr<CollectiveProtocol>
+CollectiveAlgorithm::GetProtocol() const
+{
+    return m_protocol;
 }
 
 bool
@@ -628,9 +646,11 @@ CollectiveAlgorithm::Post(uint32_t index)
                     Mask(t.src, t.unitBegin) + (t.unitEnd - t.unitBegin) * m_words);
     }
     m_postTrace(t.src, t.dst, t.bytes);
+    // the protocol's lines on the wire; the payload is what the operation accounts
+    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(t.bytes) : t.bytes;
     m_transport->Send(m_comm.GetHost(t.src),
                       m_comm.GetHost(t.dst),
-                      t.bytes,
+                      wire,
                       m_tagBase | GlobalIndex(index),
                       t.channel);
 }
@@ -651,12 +671,24 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
             dst[w] |= snap[w];
         }
     }
+    // The protocol's fixed cost of the step (its fence, flag and flush), by the hop's kind.
+    Time stepLatency(0);
+    if (m_protocol)
+    {
+        const bool network =
+            m_comm.GetHost(t.src) / m_hostsPerServer != m_comm.GetHost(t.dst) / m_hostsPerServer;
+        stepLatency = m_protocol->GetStepLatency(network);
+    }
     if (t.reduce && m_reductionRate.GetBitRate() > 0)
     {
-        Simulator::Schedule(RoundedTxTime(m_reductionRate, t.bytes),
+        Simulator::Schedule(RoundedTxTime(m_reductionRate, t.bytes) + stepLatency,
                             &CollectiveAlgorithm::Complete,
                             this,
                             index);
+    }
+    else if (stepLatency.IsStrictlyPositive())
+    {
+        Simulator::Schedule(stepLatency, &CollectiveAlgorithm::Complete, this, index);
     }
     else
     {

@@ -5,6 +5,7 @@
 #define COLLECTIVE_ALGORITHM_H
 
 #include "collective-metrics.h"
+#include "collective-protocol.h"
 #include "communicator.h"
 
 #include "ns3/callback.h"
@@ -82,6 +83,14 @@ struct CollectiveTransfer
  *
  * Tags: tagBase | transfer index (32 bits); the index identifies step, chunk and
  * rank within one execution, the caller's tagBase the job and iteration.
+ *
+ * Protocol (SetProtocol; none by default): NCCL's LL, LL128 or Simple. With one, each
+ * transfer's message carries the protocol's wire bytes for its payload
+ * (CollectiveProtocol::GetWireBytes: LL twice, LL128 16/15 in 2048-byte units), the
+ * chunk is the protocol's step, and a delivered transfer completes the protocol's step
+ * latency later (network or scale-up, by whether its ranks' hosts share a server).
+ * Everything the operation reports (GetBytes, algbw, busbw) stays in payload bytes.
+ * Without one, messages carry their payload and nothing is added.
  */
 class CollectiveAlgorithm : public Object
 {
@@ -136,6 +145,20 @@ class CollectiveAlgorithm : public Object
     uint64_t GetBytes() const;
     /// Channels the schedule uses (attribute Channels, as at Setup).
     uint32_t GetNChannels() const;
+
+    /**
+     * The protocol the transfers run with (before Setup). Sets ChunkBytes to the
+     * protocol's step (CollectiveProtocol::GetStepBytes); set ChunkBytes afterwards to
+     * override it.
+     * \param protocol the protocol; null: none (payload bytes on the wire, no step latency)
+     * \param hostsPerServer communicator hosts h and h' are in one server when
+     *        h / hostsPerServer == h' / hostsPerServer (the rail topology's numbering,
+     *        RdmaNic::HostsPerServer); their steps take the protocol's scale-up latency,
+     *        all others its network latency. 0 is taken as 1.
+     */
+    void SetProtocol(Ptr<CollectiveProtocol> protocol, uint32_t hostsPerServer = 1);
+    /// \return the protocol set by SetProtocol (null: none)
+    Ptr<CollectiveProtocol> GetProtocol() const;
 
     /**
      * Runs the schedule once: transfers are posted with Send(host(src),
@@ -340,6 +363,10 @@ class CollectiveAlgorithm : public Object
     std::vector<std::vector<uint64_t>> m_snapshots;
 
     TracedCallback<uint32_t, uint32_t, uint64_t> m_postTrace; //!< (src rank, dst rank, bytes)
+
+    // protocol (SetProtocol): wire bytes and step latency
+    Ptr<CollectiveProtocol> m_protocol; //!< null: none
+    uint32_t m_hostsPerServer{1};       //!< servers for the step latency's kind
 };
 
 } // namespace ns3

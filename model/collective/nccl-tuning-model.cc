@@ -128,6 +128,13 @@ NcclProtocolToString(NcclProtocol protocol)
     return kProtocolNames[static_cast<int>(protocol)];
 }
 
+std::string
+NcclGpuGenerationToString(NcclGpuGeneration gpu)
+{
+    static const char* const names[] = {"volta", "ampere", "hopper", "blackwell"};
+    return names[static_cast<int>(gpu)];
+}
+
 NcclAlgorithm
 NcclAlgorithmFromString(const std::string& name)
 {

@@ -51,6 +51,8 @@ constexpr uint32_t NCCL_NUM_PROTOCOLS = 3;  //!< NcclProtocol's values
 std::string NcclAlgorithmToString(NcclAlgorithm algorithm);
 /// "ll", "ll128", "simple".
 std::string NcclProtocolToString(NcclProtocol protocol);
+/// "volta", "ampere", "hopper", "blackwell".
+std::string NcclGpuGenerationToString(NcclGpuGeneration gpu);
 /// Inverse of NcclAlgorithmToString; throws std::invalid_argument naming the allowed values.
 NcclAlgorithm NcclAlgorithmFromString(const std::string& name);
 /// Inverse of NcclProtocolToString; throws std::invalid_argument naming the allowed values.

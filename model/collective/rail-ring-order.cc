@@ -103,8 +103,11 @@ RailRingOrder::GetRing(uint32_t channel) const
     return ring;
 }
 
-uint32_t
-RailRingOrder::NcclChannels(uint32_t nicsPerServer, DataRate nicRate)
+void
+RailRingOrder::NcclRingGraph(uint32_t nicsPerServer,
+                             DataRate nicRate,
+                             uint32_t& channels,
+                             double& bwGBps)
 {
     // sm90SpeedArrayInter (src/graph/search.cc), GB/s: the ring search starts at the
     // highest speed the GPU-to-NIC path reaches.
@@ -136,7 +139,6 @@ RailRingOrder::NcclChannels(uint32_t nicsPerServer, DataRate nicRate)
         }
     }
     const uint32_t maxSearch = 32; // ringGraph->maxChannels = MAXCHANNELS / 2 (src/init.cc)
-    const uint32_t maxChannels = 64;
     // One channel per NIC: it enters through the NIC (the NET's bandwidth) and leaves
     // through it (the GPU-to-NIC path's), each at the search speed.
     uint32_t n = std::min(std::max(nicsPerServer, 1u), maxSearch);
@@ -146,6 +148,17 @@ RailRingOrder::NcclChannels(uint32_t nicsPerServer, DataRate nicRate)
         n = std::min(2 * n, maxSearch);
         speed /= 2;
     }
+    channels = n;
+    bwGBps = speed;
+}
+
+uint32_t
+RailRingOrder::NcclChannels(uint32_t nicsPerServer, DataRate nicRate)
+{
+    const uint32_t maxChannels = 64;
+    uint32_t n = 0;
+    double speed = 0;
+    NcclRingGraph(nicsPerServer, nicRate, n, speed);
     // ncclTopoPostset (src/graph/connect.cc): duplicated, then on Hopper doubled while
     // the per-channel speed is above 45 GB/s and fewer than 16 channels
     n = std::min(2 * n, maxChannels);

@@ -97,6 +97,21 @@ class RailRingOrder
      */
     static uint32_t NcclChannels(uint32_t nicsPerServer, DataRate nicRate);
 
+    /**
+     * NCCL's ring graph on such servers as its tuner reads it (ncclTopoTuneModel's
+     * graph->nChannels and bwInter = bwIntra): the search's channels and speed after
+     * ncclTopoDupChannels, before ncclTopoPostset doubles the communicator's channels.
+     * 8 x 400 Gb/s: 8 channels of 48 GB/s; one 100 Gb/s NIC: 1 channel of 12 GB/s.
+     * \param nicsPerServer NICs (GPUs) per server, >= 1
+     * \param nicRate one NIC's rate
+     * \param[out] channels the graph's channels
+     * \param[out] bwGBps bandwidth per channel, GB/s
+     */
+    static void NcclRingGraph(uint32_t nicsPerServer,
+                              DataRate nicRate,
+                              uint32_t& channels,
+                              double& bwGBps);
+
   private:
     uint32_t m_ranks;   //!< N
     uint32_t m_gpus;    //!< G (1 when not rail-aligned)

@@ -173,12 +173,12 @@ def test_result_records_agree_with_summary(tmp_path):
     s = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert r.summary == s
     assert r.sim_time_s == s["sim_time_s"] and r.pfc_pause_frames == s["pfc_pause_frames"]
-    # The summary names what ran: --ecn, --cc-preset, --ack-interval and --channels ''
-    # are echoed as resolved (DCQCN: an ACK per 10 packets; NCCL's 2 channels on one-NIC
-    # hosts).
+    # The summary names what ran: --ecn, --cc-preset, --ack-interval, --channels,
+    # --chunk and --protocol-latency '' are echoed as resolved (DCQCN: an ACK per 10
+    # packets; NCCL's 2 channels on one-NIC hosts; Simple's 512 KiB step, no step latency).
     assert r.scenario == aifabric.Scenario(**SMALL, ecn=1, cc_preset="default",
-                                           ack_interval=10, channels=2,
-                                           out=str(tmp_path / "r"))
+                                           ack_interval=10, channels=2, chunk=524288,
+                                           protocol_latency=0, out=str(tmp_path / "r"))
     fct = r.fct
     assert [f.kind for f in fct] == ["incast"] * 3
     assert {f.src for f in fct} == {3, 2, 1} and {f.dst for f in fct} == {0}

@@ -22,7 +22,7 @@ import pytest
 HEADERS = {
     "fct.csv": "flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind",
     "collective.csv": "op_id,algorithm,ranks,bytes,start_ns,end_ns,duration_ns,"
-    "algbw_gbps,busbw_gbps",
+    "algbw_gbps,busbw_gbps,protocol",
     "pfc.csv": "time_ns,node,port,priority,event",
     "qlen.csv": "time_ns,node,port,queue,bytes",
     "drops.csv": "time_ns,node,port,reason",

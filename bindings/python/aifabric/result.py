@@ -22,6 +22,7 @@ _SCHEMA = {
     "collectives": {
         "op_id": int, "algorithm": str, "ranks": int, "bytes": int, "start_ns": int,
         "end_ns": int, "duration_ns": int, "algbw_gbps": float, "busbw_gbps": float,
+        "protocol": str,
     },
     "pfc": {"time_ns": int, "node": int, "port": int, "priority": int, "event": str},
     "qlen": {"time_ns": int, "node": int, "port": int, "queue": int, "bytes": int},

@@ -1,0 +1,75 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "nccl-ll-protocol.h"
+
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(NcclLlProtocol);
+
+TypeId
+NcclLlProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NcclLlProtocol")
+            .SetParent<CollectiveProtocol>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<NcclLlProtocol>()
+            .AddAttribute("LineBytes",
+                          "Wire bytes of one LL line: sizeof(union ncclLLFifoLine) = 16 "
+                          "(src/include/device.h: data1, flag1, data2, flag2, 4 bytes each).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&NcclLlProtocol::m_lineBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LineDataBytes",
+                          "Payload bytes of one LL line: 8 (its two 4-byte data words; the flags "
+                          "take the other 8).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&NcclLlProtocol::m_lineDataBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "BufferBytes",
+                "Wire bytes of a connection's LL buffer (NCCL_LL_BUFFSIZE): NCCL 2.30.7's default "
+                "NCCL_LL_LINES_PER_THREAD 8 x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16-byte "
+                "lines = 524288 (src/init.cc DEFAULT_LL_BUFFSIZE); a step is 64 KiB of lines, 32 "
+                "KiB of data (src/enqueue.cc calcCollChunking: LL chunkSize = stepSize / 2).",
+                UintegerValue(524288),
+                MakeUintegerAccessor(&NcclLlProtocol::m_bufferBytes),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "NetworkStepLatency",
+                "Fixed cost of a network step beyond its bytes: 0, the reference. NCCL 2.30.7's "
+                "ring hwLat for LL on the network, 2.7 us (src/graph/tuning.cc), is the write and "
+                "the poll of its flag, which the simulation's packets already take.",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&NcclLlProtocol::m_networkLatency),
+                MakeTimeChecker(Time(0)))
+            .AddAttribute("ScaleUpStepLatency",
+                          "Fixed cost of a step inside a server beyond its bytes: 0, the reference "
+                          "(NCCL 2.30.7's ring hwLat for LL on NVLink, 0.6 us, "
+                          "src/graph/tuning.cc, is the write and the poll).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&NcclLlProtocol::m_scaleUpLatency),
+                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+NcclLlProtocol::NcclLlProtocol()
+{
+    m_lineBytes = 16;
+    m_lineDataBytes = 8;
+    m_bufferBytes = 524288;
+    m_networkLatency = Time(0);
+    m_scaleUpLatency = Time(0);
+}
+
+NcclProtocol
+NcclLlProtocol::GetProtocol() const
+{
+    return NcclProtocol::LL;
+}
+
+} // namespace ns3
