@@ -17,6 +17,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/node.h"
+#include "ns3/nvls-allreduce.h"
 #include "ns3/nvls-header.h"
 #include "ns3/nvls-switch-engine.h"
 #include "ns3/rail-topology-helper.h"
@@ -183,7 +184,7 @@ class NvlsServerTestCase : public TestCase
 };
 
 /// The nvls schedule refuses what it does not model: ranks of two servers, one-GPU hosts,
-/// an InfiniBand fabric.
+/// an InfiniBand fabric, slices beyond NvlsHeader's 16-bit frame numbers.
 class NvlsRefusesTestCase : public TestCase
 {
   public:
@@ -216,6 +217,21 @@ class NvlsRefusesTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(refused, true, "refused");
         }
+        Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "nvls");
+        a->SetAttribute("GpusPerServer", UintegerValue(8));
+        a->SetAttribute("ChunkBytes", UintegerValue(0));
+        a->SetAttribute("Channels", UintegerValue(1));
+        bool refused = false;
+        try
+        {
+            a->Setup(Communicator::AllHosts(8), 8 * (NvlsAllreduce::MAX_SLICE_BYTES + 1));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("--chunk") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(refused, true, "a slice beyond 65535 frames of 256 bytes");
+        a->Setup(Communicator::AllHosts(8), 8 * NvlsAllreduce::MAX_SLICE_BYTES);
     }
 };
 

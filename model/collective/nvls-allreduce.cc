@@ -107,6 +107,15 @@ NvlsAllreduce::BuildSchedule()
     }
     // Per chunk one slice per GPU (its owner), NCCL's loop of nHeads x chunkSize.
     const uint32_t chunks = ChunksFor(GetChannelBytes() / n);
+    // NvlsHeader numbers a slice's frames in 16 bits: 65535 frames of the smallest MTU.
+    const uint64_t sliceBytes = (GetChannelBytes() / n + chunks - 1) / chunks;
+    if (sliceBytes > MAX_SLICE_BYTES)
+    {
+        throw std::invalid_argument("nvls allreduce: slices of " + std::to_string(sliceBytes) +
+                                    " bytes are not allowed (at most " +
+                                    std::to_string(MAX_SLICE_BYTES) +
+                                    ", 65535 frames of 256 bytes: a smaller ChunkBytes, --chunk)");
+    }
     SetNUnits(n * chunks);
     const uint32_t first = static_cast<uint32_t>(m_sliceBytes.size());
     m_sliceBytes.resize(first + static_cast<size_t>(n) * chunks);

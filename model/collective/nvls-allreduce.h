@@ -36,6 +36,9 @@ namespace ns3
 class NvlsAllreduce : public CollectiveAlgorithm
 {
   public:
+    /// Largest slice: NvlsHeader's 16-bit frame numbers, frames of the smallest MTU (256)
+    static constexpr uint64_t MAX_SLICE_BYTES = 65535ULL * 256;
+
     static TypeId GetTypeId();
     NvlsAllreduce();
     CollectiveOp GetOp() const override;
