@@ -1125,11 +1125,10 @@ class BadInputTest : public TestCase
         {
             msg = e.what();
         }
-        NS_TEST_ASSERT_MSG_NE(
-            msg.find(
-                "unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, hierring, nvls, ring, tree"),
-            std::string::npos,
-            msg);
+        NS_TEST_ASSERT_MSG_NE(msg.find("unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, "
+                                       "hierring, nvls, ring, tree"),
+                              std::string::npos,
+                              msg);
         NS_TEST_ASSERT_MSG_NE(msg.find("butterfly"), std::string::npos, msg);
         bool threw = false;
         try
