@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/rail-ring-order.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
 
@@ -233,6 +234,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     // PXN.
     alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
     alg->SetAttributeFailSafe("Pxn", BooleanValue(c.pxn));
+    // An algorithm bound to one fabric (nvls: RoCEv2 crossbars) checks it at Setup.
+    alg->SetAttributeFailSafe("Fabric", StringValue(c.fabric));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     // Receives matched in advance, unless other messages share the connections.
     const bool background = !c.background.empty() && c.background != "none";

@@ -87,6 +87,18 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                          dev.SetAttribute("NumDataVls", UintegerValue(needVls));
                      }
                  });
+    // A server's scale-up cables (GPU to crossbar) are NVLink-class, not InfiniBand:
+    // their ports' credit counters are not IBTA's (IbNetDevice ScaleUp).
+    for (uint32_t l = 0; l < graph->GetNLinks(); ++l)
+    {
+        const TopologyGraph::Link& link = graph->GetLink(l);
+        if ((graph->IsScaleUpSwitch(link.a) && graph->IsHost(link.b)) ||
+            (graph->IsScaleUpSwitch(link.b) && graph->IsHost(link.a)))
+        {
+            fabric->m_devices[link.a][link.portA]->SetAttribute("ScaleUp", BooleanValue(true));
+            fabric->m_devices[link.b][link.portB]->SetAttribute("ScaleUp", BooleanValue(true));
+        }
+    }
     const std::vector<uint32_t>& hosts = graph->GetHosts();
     for (uint32_t h = 0; h < hosts.size(); ++h)
     {

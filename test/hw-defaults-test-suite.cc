@@ -162,6 +162,64 @@ class VlBufferAutoSizeTestCase : public TestCase
 };
 
 /**
+ * A server's scale-up cables on InfiniBand are ScaleUp ports (NVLink-class credits,
+ * 16-bit counters): at the default 3600 Gb/s and 150 ns a crossbar input needs
+ * 2 x 150 ns + 150 ns of forwarding at 450 B/ns + 2 x 4160 + 6 bytes = 3295 blocks,
+ * beyond IBTA's 2048, and gets them; no port is short. The crossbar's NIC cables and the
+ * rail switches stay InfiniBand ports (12-bit counters, 2048 blocks at most).
+ */
+class ScaleUpCreditTestCase : public TestCase
+{
+  public:
+    ScaleUpCreditTestCase()
+        : TestCase("scale-up cables on InfiniBand: buffers cover their credit loop uncapped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<RailTopologyHelper> h = CreateObject<RailTopologyHelper>();
+        h->SetAttribute("Servers", UintegerValue(2));
+        h->SetAttribute("GpusPerServer", UintegerValue(4));
+        Ptr<TopologyGraph> g = h->Build();
+        IbFabricHelper helper;
+        Ptr<IbFabric> f = helper.Install(g, RoutingEngine::BuildTable("rail", g));
+        uint32_t scaleUp = 0;
+        for (uint32_t l = 0; l < g->GetNLinks(); ++l)
+        {
+            const TopologyGraph::Link& link = g->GetLink(l);
+            const bool up = (g->IsScaleUpSwitch(link.a) && g->IsHost(link.b)) ||
+                            (g->IsScaleUpSwitch(link.b) && g->IsHost(link.a));
+            for (auto [node, port] :
+                 {std::make_pair(link.a, link.portA), std::make_pair(link.b, link.portB)})
+            {
+                Ptr<IbNetDevice> dev = f->GetDevice(node, port);
+                NS_TEST_ASSERT_MSG_EQ(dev->IsScaleUp(), up, "ScaleUp on scale-up cables only");
+                if (up && g->IsScaleUpSwitch(node))
+                {
+                    NS_TEST_ASSERT_MSG_EQ(dev->GetVlBufferBlocks(),
+                                          ExpectedBlocks(3600, 150, 150),
+                                          "crossbar input: the whole credit round trip");
+                    NS_TEST_ASSERT_MSG_EQ(dev->GetVlBufferBlocks(), 3295, "by hand");
+                    scaleUp++;
+                }
+                if (!up)
+                {
+                    NS_TEST_ASSERT_MSG_LT_OR_EQ(dev->GetVlBufferBlocks(),
+                                                IbNetDevice::MAX_VL_BUFFER_BLOCKS,
+                                                "InfiniBand ports keep IBTA's cap");
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(scaleUp, 8, "one crossbar port per GPU");
+        NS_TEST_ASSERT_MSG_EQ(f->GetBufferShortfalls().size(), 0, "no port short of credits");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * CableLengths gives each tier its delay, length x PropagationDelayPerMetre: fat-tree
  * host, edge-aggregation and aggregation-core cables; leaf-spine's two tiers (the last
  * length repeating); torus router cables one tier; DragonFly local and global; a GPU
@@ -507,6 +565,7 @@ class HwDefaultsTestSuite : public TestSuite
         : TestSuite("ai-fabric-hw-defaults", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new VlBufferAutoSizeTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new ScaleUpCreditTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new CableTierTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new PerPortCableTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new CableFlagErrorsTestCase(), AI_FABRIC_QUICK);

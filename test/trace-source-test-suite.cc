@@ -31,6 +31,7 @@
 #include "ns3/ib-switch.h"
 #include "ns3/ibta-congestion-control.h"
 #include "ns3/ipoib-interface.h"
+#include "ns3/nvls-switch-engine.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-watchdog.h"
@@ -106,6 +107,7 @@ Table()
         AI_FABRIC_TRACE(IbNetDevice, "LinkDownDrop", Packet::TracedCallback),
         AI_FABRIC_TRACE(IbNetDevice, "Credits", IbNetDevice::CreditsCallback),
         AI_FABRIC_TRACE(IbSwitch, "Drop", IbSwitch::DropTracedCallback),
+        AI_FABRIC_TRACE(NvlsSwitchEngine, "SliceReduced", NvlsSwitchEngine::SliceReducedCallback),
         AI_FABRIC_TRACE(IbFabric, "LinkFailed", IbFabric::LinkFailedCallback),
         AI_FABRIC_TRACE(IbFabric, "Rerouted", IbFabric::ReroutedCallback),
         AI_FABRIC_TRACE(RoceFabric, "LinkStateChange", RoceFabric::LinkStateChangeCallback),

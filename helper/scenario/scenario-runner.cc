@@ -1113,7 +1113,15 @@ ScenarioRunner::ScheduleWorkload()
         if (!c.mpi) // (--mpi: rank 0 writes the rows after the run, into the merged files)
         {
             m_collective->SetRowCallback(MakeLambdaCallback<void, const OutputCollectiveRow&>(
-                [w](const OutputCollectiveRow& r) { w->AppendCollective(r); }));
+                [w, this](const OutputCollectiveRow& r) {
+                    w->AppendCollective(r);
+                    if (m_fabric->GetPendingMessages() == 0)
+                    {
+                        // No fabric message left whose completion would check (nvls posts
+                        // none): check once the operation has marked itself finished.
+                        Simulator::ScheduleNow(&ScenarioRunner::MaybeFinish, this);
+                    }
+                }));
         }
         // The last iteration may end after its last message's acknowledgement (a
         // protocol's step latency): then its record ends the run.

@@ -500,6 +500,7 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     NS_ABORT_MSG_IF(!m_setup, "CollectiveAlgorithm::Start before Setup");
     NS_ABORT_MSG_IF(m_running, "CollectiveAlgorithm::Start while the previous run is going");
     NS_ABORT_MSG_IF((tagBase & 0xffffffffULL) != 0, "tagBase must have its low 32 bits zero");
+    transport = UseTransport(transport);
     m_transport = transport;
     m_tagBase = tagBase;
     m_onDone = onDone;
@@ -565,6 +566,12 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
             MakeReady(i);
         }
     }
+}
+
+Ptr<CollectiveTransport>
+CollectiveAlgorithm::UseTransport(Ptr<CollectiveTransport> transport)
+{
+    return transport;
 }
 
 bool

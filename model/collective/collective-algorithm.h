@@ -247,6 +247,13 @@ class CollectiveAlgorithm : public Object
                          uint32_t unitEnd,
                          bool reduce,
                          const std::vector<uint32_t>& deps);
+    /**
+     * The transport a run posts on, given the caller's (Start's \p transport): the
+     * default keeps it; an algorithm that moves data by other means than messages
+     * between ranks (NVLS: the switch reduces and multicasts) returns its own, which
+     * reports completions to this algorithm (HandleDelivered, HandleSent).
+     */
+    virtual Ptr<CollectiveTransport> UseTransport(Ptr<CollectiveTransport> transport);
     /// Number of pipeline chunks for a message of bytes (1 if ChunkBytes is 0).
     uint32_t ChunksFor(uint64_t bytes) const;
 

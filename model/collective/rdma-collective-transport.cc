@@ -155,6 +155,12 @@ RdmaCollectiveTransport::GetNRanks() const
     return static_cast<uint32_t>(m_hostOf.size());
 }
 
+Ptr<RdmaFabric>
+RdmaCollectiveTransport::GetFabric() const
+{
+    return Ptr<RdmaFabric>(m_fabric);
+}
+
 uint32_t
 RdmaCollectiveTransport::GetHost(uint32_t rank) const
 {

@@ -95,6 +95,8 @@ class RdmaCollectiveTransport : public CollectiveTransport
 
     /// Fabric host of a transport rank.
     uint32_t GetHost(uint32_t rank) const;
+    /// \return the fabric Attach gave (null before)
+    Ptr<RdmaFabric> GetFabric() const;
     /// Tag space (top 8 bits of the tags) this transport accepts.
     uint8_t GetTagSpace() const;
     /// Messages posted by this transport and not yet acknowledged to the sender.

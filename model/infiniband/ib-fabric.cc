@@ -576,7 +576,8 @@ IbFabric::GetBufferShortfalls() const
                                port,
                                buffer,
                                needed,
-                               buffer == IbNetDevice::MAX_VL_BUFFER_BLOCKS * IbFrame::BLOCK_BYTES
+                               !dev.IsScaleUp() && buffer == IbNetDevice::MAX_VL_BUFFER_BLOCKS *
+                                                                 IbFrame::BLOCK_BYTES
                                    ? "VL buffer (at the 12-bit credit counters' cap)"
                                    : "VL buffer",
                                "credit round trip"});

@@ -6,6 +6,7 @@
 #include "ib-channel.h"
 #include "vl-arbiter.h"
 
+#include "ns3/boolean.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -52,11 +53,26 @@ IbNetDevice::GetTypeId()
                           "link's credit round trip (GetCreditRoundTripBytes: rate x (2 x "
                           "cable delay + the receiver's hold time) + 2 maximum packets + the "
                           "6-byte flow-control packet), at least 64 KiB, at most 128 KiB "
-                          "(logged as a warning when the round trip needs more)",
+                          "(logged as a warning when the round trip needs more). A ScaleUp "
+                          "port (not InfiniBand) ignores it and is always automatic, up to "
+                          "2 MiB",
                           UintegerValue(0),
                           MakeUintegerAccessor(&IbNetDevice::SetVlBufferBytes,
                                                &IbNetDevice::GetVlBufferBytesAttribute),
                           MakeUintegerChecker<uint32_t>(0, MAX_VL_BUFFER_BLOCKS * 64))
+            .AddAttribute("ScaleUp",
+                          "A scale-up port: one end of a GPU's NVLink-class cable to its "
+                          "server's crossbar (IbFabricHelper sets it on both ends of "
+                          "TopologyGraph's scale-up cables; both ends must agree). NVLink's "
+                          "link-level flow control is credit-based but not IBTA's, so the "
+                          "12-bit counters' cap does not apply: the credit counters are 16 "
+                          "bits wide (the model's choice; NVIDIA publishes no width) and the "
+                          "buffer is sized to the credit round trip (as VlBufferBytes 0, "
+                          "which it ignores), up to 32768 blocks (2 MiB). false (default): "
+                          "an InfiniBand port",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&IbNetDevice::SetScaleUp, &IbNetDevice::IsScaleUp),
+                          MakeBooleanChecker())
             .AddAttribute("FlowControlPeriod",
                           "Period of the unconditional flow-control refresh while the link is "
                           "active (the IBTA asks for one at least every 65,536 symbol times, "
@@ -153,6 +169,13 @@ IbNetDevice::SetVlBufferBytes(uint32_t bytes)
     UpdateVlBufferBlocks();
 }
 
+void
+IbNetDevice::SetScaleUp(bool scaleUp)
+{
+    m_counterMask = scaleUp ? SCALE_UP_COUNTER_MASK : COUNTER_MASK;
+    UpdateVlBufferBlocks();
+}
+
 uint32_t
 IbNetDevice::GetVlBufferBytesAttribute() const
 {
@@ -192,22 +215,22 @@ IbNetDevice::GetCreditRoundTripBytes() const
 void
 IbNetDevice::UpdateVlBufferBlocks()
 {
-    if (m_vlBufferBytes != 0)
+    if (m_vlBufferBytes != 0 && !IsScaleUp())
     {
         m_vlBufferBlocks = m_vlBufferBytes / IbFrame::BLOCK_BYTES;
         return;
     }
     const uint64_t need = GetCreditRoundTripBytes() / IbFrame::BLOCK_BYTES;
     const uint64_t floor = AUTO_MIN_VL_BUFFER_BYTES / IbFrame::BLOCK_BYTES;
-    m_vlBufferBlocks =
-        static_cast<uint32_t>(std::min<uint64_t>(std::max(need, floor), MAX_VL_BUFFER_BLOCKS));
-    if (need > MAX_VL_BUFFER_BLOCKS)
+    const uint32_t cap = GetMaxVlBufferBlocks();
+    m_vlBufferBlocks = static_cast<uint32_t>(std::min<uint64_t>(std::max(need, floor), cap));
+    if (need > cap)
     {
         NS_LOG_WARN("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ifIndex
                             << ": the credit round trip needs " << need * IbFrame::BLOCK_BYTES
-                            << " B of VL buffer, above the 12-bit credit counters' cap of "
-                            << MAX_VL_BUFFER_BLOCKS << " blocks (131072 B): the link cannot "
-                            << "run at line rate");
+                            << " B of VL buffer, above the credit counters' cap of " << cap
+                            << " blocks (" << cap * IbFrame::BLOCK_BYTES
+                            << " B): the link cannot run at line rate");
     }
 }
 
@@ -218,10 +241,13 @@ IbNetDevice::InitializeCredits()
     NS_ABORT_MSG_IF(peer->m_numDataVls != m_numDataVls,
                     "IB link ends disagree on NumDataVls (" << +m_numDataVls << " vs "
                                                             << +peer->m_numDataVls << ")");
+    NS_ABORT_MSG_IF(peer->m_counterMask != m_counterMask,
+                    "IB link ends disagree on ScaleUp (" << IsScaleUp() << " vs "
+                                                         << peer->IsScaleUp() << ")");
     for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
     {
         m_fctbs[vl] = 0;
-        m_fccl[vl] = static_cast<uint16_t>(peer->GetVlBufferBlocks() & COUNTER_MASK);
+        m_fccl[vl] = static_cast<uint16_t>(peer->GetVlBufferBlocks() & m_counterMask);
     }
     if (m_arbiter->GetHighTable().empty() && m_arbiter->GetLowTable().empty())
     {
@@ -275,8 +301,8 @@ IbNetDevice::GetNumDataVls() const
 uint32_t
 IbNetDevice::GetAvailableCredits(uint8_t vl) const
 {
-    uint32_t c = (m_fccl[vl] - m_fctbs[vl]) & COUNTER_MASK;
-    return c > 2048 ? 0 : c;
+    uint32_t c = (m_fccl[vl] - m_fctbs[vl]) & m_counterMask;
+    return c > GetMaxVlBufferBlocks() ? 0 : c;
 }
 
 uint32_t
@@ -339,7 +365,7 @@ uint16_t
 IbNetDevice::AdvertisedLimit(uint8_t vl) const
 {
     uint32_t freeBlocks = GetVlBufferBlocks() - m_used[vl];
-    return static_cast<uint16_t>((m_abr[vl] + freeBlocks) & COUNTER_MASK);
+    return static_cast<uint16_t>((m_abr[vl] + freeBlocks) & m_counterMask);
 }
 
 void
@@ -392,8 +418,8 @@ IbNetDevice::TryTransmit()
         {
             continue;
         }
-        uint32_t raw = (m_fccl[vl] - m_fctbs[vl]) & COUNTER_MASK;
-        if (raw > 2048)
+        uint32_t raw = (m_fccl[vl] - m_fctbs[vl]) & m_counterMask;
+        if (raw > GetMaxVlBufferBlocks())
         {
             m_negative++; // FCTBS ran past FCCL: a flow-control bug
             continue;
@@ -420,7 +446,7 @@ IbNetDevice::TryTransmit()
     NS_ASSERT_MSG(p, "owner announced a head packet on VL " << +vl << " but gave none");
     uint32_t bytes = p->GetSize();
     m_arbiter->Charge(bytes);
-    m_fctbs[vl] = static_cast<uint16_t>((m_fctbs[vl] + IbFrame::Blocks(bytes)) & COUNTER_MASK);
+    m_fctbs[vl] = static_cast<uint16_t>((m_fctbs[vl] + IbFrame::Blocks(bytes)) & m_counterMask);
     m_txPackets++;
     m_txBytes += bytes;
     m_txVlBytes[vl] += bytes;
@@ -490,7 +516,7 @@ IbNetDevice::Receive(Ptr<Packet> p, Time txTime)
         return;
     }
     m_used[v.vl] += blocks;
-    m_abr[v.vl] = static_cast<uint16_t>((m_abr[v.vl] + blocks) & COUNTER_MASK);
+    m_abr[v.vl] = static_cast<uint16_t>((m_abr[v.vl] + blocks) & m_counterMask);
     NoteActivity();
     if (!m_frameCallback.IsNull())
     {
@@ -515,8 +541,8 @@ IbNetDevice::ReceiveFlowControl(uint8_t vl, uint16_t fctbs, uint16_t fccl)
     }
     // The peer's FCTBS counts every block it sent before this packet, all of which
     // have reached us (the link is FIFO): resynchronise the ABR with it.
-    m_abr[vl] = fctbs & COUNTER_MASK;
-    m_fccl[vl] = fccl & COUNTER_MASK;
+    m_abr[vl] = fctbs & m_counterMask;
+    m_fccl[vl] = fccl & m_counterMask;
     TryTransmit();
 }
 

@@ -34,17 +34,26 @@ class VlArbiter;
  * Receive side, per data VL: a buffer of VlBufferBytes (whole 64-byte blocks) and the
  * ABR (adjusted blocks received). VlBufferBytes 0 (the default) sizes it to the link's
  * credit round trip (GetCreditRoundTripBytes), at least AUTO_MIN_VL_BUFFER_BYTES and at
- * most MAX_VL_BUFFER_BLOCKS blocks. The owner returns blocks with ReleaseBlocks when the
- * packet leaves its buffer; the port then advertises FCCL = ABR + free blocks
- * (mod 4096) in a flow-control packet, on change and every FlowControlPeriod while the
- * link is active. A flow-control packet is 4 bytes (Op, FCTBS, VL, FCCL) plus a 2-byte
- * LPCRC: 6 bytes on the wire, sent ahead of data. On receiving one, the port sets
- * ABR = FCTBS (resynchronisation, as the IBTA prescribes) and FCCL for its sender.
+ * most MAX_VL_BUFFER_BLOCKS blocks (SCALE_UP_MAX_VL_BUFFER_BLOCKS on a ScaleUp port). The owner
+ * returns blocks with ReleaseBlocks when the packet leaves its buffer; the port then advertises
+ * FCCL = ABR + free blocks (mod 4096) in a flow-control packet, on change and every
+ * FlowControlPeriod while the link is active. A flow-control packet is 4 bytes (Op, FCTBS, VL,
+ * FCCL) plus a 2-byte LPCRC: 6 bytes on the wire, sent ahead of data. On receiving one, the port
+ * sets ABR = FCTBS (resynchronisation, as the IBTA prescribes) and FCCL for its sender.
  *
  * The port owns no data queue: when the wire is free it asks its owner, per data VL,
  * for the size of the head packet (HeadCallback); among the VLs whose head fits its
  * credits the VlArbiter picks one, and the port pulls it (DequeueCallback). VL15
  * (management, no flow control) is not modelled.
+ *
+ * ScaleUp (a GPU's NVLink-class cable to its server's crossbar, set by IbFabricHelper
+ * on both ends of such a cable): the same credit protocol with 16-bit counters instead
+ * of the IBTA's 12, so the automatic buffer covers the credit round trip of a
+ * multi-terabit cable. NVLink's link-level flow control is credit-based but not
+ * IBTA's, and NVIDIA publishes neither its counter width nor its buffer sizes: 16 bits
+ * is the model's choice (up to 32768 blocks, 2 MiB per VL). A ScaleUp port's buffer is
+ * always the automatic one (VlBufferBytes sizes InfiniBand ports: a cluster preset's
+ * InfiniBand buffer is not the NVLink port's).
  */
 class IbNetDevice : public NetDevice
 {
@@ -70,6 +79,10 @@ class IbNetDevice : public NetDevice
     /// Most blocks a VL's buffer may have: with 12-bit FCTBS/FCCL a limit more than 2048
     /// blocks ahead reads as negative credits (IBTA Vol. 1, 7.9.4)
     static constexpr uint32_t MAX_VL_BUFFER_BLOCKS = 2048;
+    /// The counters of a ScaleUp port (16 bits: the model's choice, see the class)
+    static constexpr uint16_t SCALE_UP_COUNTER_MASK = 0xFFFF;
+    /// Most blocks a ScaleUp port's VL buffer may have: half its counters' range
+    static constexpr uint32_t SCALE_UP_MAX_VL_BUFFER_BLOCKS = 32768;
     /// The least VlBufferBytes 0 gives (64 KiB, the former fixed default): a short
     /// cable's buffer still absorbs bursts and the outputs of 100 Gb/s, 1 us cables
     /// stay what they were
@@ -124,6 +137,19 @@ class IbNetDevice : public NetDevice
     uint32_t GetVlBufferBlocks() const
     {
         return m_vlBufferBlocks;
+    }
+
+    /// \return true for a scale-up port (attribute ScaleUp): 16-bit credit counters
+    bool IsScaleUp() const
+    {
+        return m_counterMask == SCALE_UP_COUNTER_MASK;
+    }
+
+    /// \return the most blocks the automatic VL buffer may have on this port
+    /// (MAX_VL_BUFFER_BLOCKS, or SCALE_UP_MAX_VL_BUFFER_BLOCKS on a ScaleUp port)
+    uint32_t GetMaxVlBufferBlocks() const
+    {
+        return (static_cast<uint32_t>(m_counterMask) + 1) / 2;
     }
 
     /**
@@ -217,6 +243,8 @@ class IbNetDevice : public NetDevice
     uint32_t GetVlBufferBytesAttribute() const;
     /// Recompute m_vlBufferBlocks from VlBufferBytes or the credit round trip.
     void UpdateVlBufferBlocks();
+    /// Set ScaleUp (attribute setter): the counters' width, then the buffer size
+    void SetScaleUp(bool scaleUp);
     void PeriodicFlowControl();
     void NoteActivity();
     uint16_t AdvertisedLimit(uint8_t vl) const;
@@ -246,7 +274,9 @@ class IbNetDevice : public NetDevice
     uint8_t m_numDataVls;
     uint32_t m_vlBufferBytes;  //!< attribute VlBufferBytes (0 = automatic)
     uint32_t m_vlBufferBlocks; //!< blocks of each VL's buffer in force
-    Time m_holdTime;           //!< SetReceiverHoldTime
+    /// FCTBS / FCCL / ABR width: COUNTER_MASK (IBTA), SCALE_UP_COUNTER_MASK (ScaleUp)
+    uint16_t m_counterMask{COUNTER_MASK};
+    Time m_holdTime; //!< SetReceiverHoldTime
     Time m_fcPeriod;
 
     bool m_busy;

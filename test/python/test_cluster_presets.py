@@ -352,13 +352,23 @@ NDR_ONE_NIC = ["--cluster=dgx-h100-ndr", "--gpus-per-server=1", "--topology=leaf
 ROCE_ONE_NIC = ["--cluster=dgx-h100-roce", "--gpus-per-server=1", "--topology=leafspine",
                 "--leaves=1", "--hosts-per-switch=2", "--workload=allreduce",
                 "--algorithm=ring", "--bytes=64MB"]
+# The same server on the InfiniBand preset: its crossbar is an InfiniBand switch whose
+# scale-up ports have NVLink-class credits (ns3::IbNetDevice::ScaleUp)
+NVLINK_RING_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=1",
+                   "--workload=allreduce", "--algorithm=ring", "--bytes=64MB"]
+# NVLS: the crossbar reduces and multicasts (NvlsSwitchEngine)
+NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
+             "--workload=allreduce", "--algorithm=nvls", "--bytes=64MB"]
 
 
 @pytest.mark.parametrize("published,flags", [
     (370.0, NVLINK_RING),   # NVIDIA/nccl-tests#212: 8 x H100, NCCL_ALGO=RING
+    (370.0, NVLINK_RING_NDR),  # the same on the NDR preset's InfiniBand crossbar
+    (480.0, NVLS_8GPU),     # NVIDIA/nccl#1455: 8 x H100, NCCL_ALGO=NVLS, ~480 GB/s
     (47.0, NDR_ONE_NIC),    # NVIDIA/nccl-tests#290: NDR 400G, 46-48 GB/s per NIC
     (48.5, ROCE_ONE_NIC),   # NVIDIA/nccl-tests#267: ConnectX-7 400G RoCE, 48-49 GB/s
-], ids=["nvlink4-ring-8gpu", "ndr-400g-per-nic", "roce-400g-per-nic"])
+], ids=["nvlink4-ring-8gpu", "nvlink4-ring-8gpu-ndr", "nvls-8gpu", "ndr-400g-per-nic",
+        "roce-400g-per-nic"])
 def test_measured_cluster_rows_within_10_percent(run, tmp_path, published, flags):
     out = tmp_path / "out"
     r = run(*flags, f"--out={out}")
@@ -374,3 +384,16 @@ def test_the_nvlink_row_needs_the_scaleup_efficiency(run, tmp_path):
     r = run(*NVLINK_RING, "--scaleup-efficiency=1", f"--out={out}")
     assert r.returncode == 0, r.stderr
     assert busbw_gbytes(out) / 370.0 > 1.1
+
+
+@pytest.mark.parametrize("flags,part", [
+    (["--cluster=dgx-h100-ndr", "--servers=1"], "fabric 'infiniband' is not allowed"),
+    (["--cluster=dgx-h100-roce", "--servers=2"], "NVLSTree, is not modelled"),
+], ids=["infiniband", "two-servers"])
+def test_nvls_refuses_what_it_does_not_model(run, tmp_path, flags, part):
+    out = tmp_path / "out"
+    r = run(*flags, "--topology=rail", "--workload=allreduce", "--algorithm=nvls",
+            "--bytes=1MB", f"--out={out}")
+    assert r.returncode == 2, r.stderr
+    assert part in r.stderr, r.stderr
+    assert not out.exists() or not any(out.iterdir())  # nothing written
