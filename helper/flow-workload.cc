@@ -19,6 +19,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 namespace ns3
@@ -225,11 +226,9 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
             }
         }
         m_fctTxtPath = c.out + "/" + m_fctTxtName;
-        m_fctTxt.open(m_fctTxtPath, std::ios::out | std::ios::trunc);
-        if (!m_fctTxt)
+        if (!m_deferFctTxt)
         {
-            throw ConfigError("--out=" + c.out + ": cannot write " + m_fctTxtPath +
-                              " (the HPCC-format FCT log of --flows)");
+            OpenFctTxt();
         }
         m_nextSport.clear();
         if (!m_listening && !m_poster)
@@ -401,6 +400,29 @@ Time
 FlowWorkload::GetBackgroundWindowEnd() const
 {
     return m_bgEnd;
+}
+
+void
+FlowWorkload::DeferFctTxt()
+{
+    m_deferFctTxt = true;
+}
+
+void
+FlowWorkload::OpenFctTxt()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_fctTxtPath.empty() || m_fctTxt.is_open())
+    {
+        return;
+    }
+    m_fctTxt.open(m_fctTxtPath, std::ios::out | std::ios::trunc);
+    if (!m_fctTxt)
+    {
+        throw ConfigError("--out=" + std::filesystem::path(m_fctTxtPath).parent_path().string() +
+                          ": cannot write " + m_fctTxtPath +
+                          " (the HPCC-format FCT log of --flows)");
+    }
 }
 
 std::string

@@ -129,6 +129,18 @@ class FlowWorkload : public Object
     /// \return path of the fct.txt being written ("" if none)
     std::string GetFctTxtPath() const;
 
+    /**
+     * Install() then leaves fct.txt unopened until OpenFctTxt(): a caller that may still
+     * refuse the configuration after Install touches nothing on disk before it decides.
+     */
+    void DeferFctTxt();
+    /**
+     * Opens (truncates) fct.txt in the output directory, when --flows gave file flows
+     * and it is not open yet; Install() calls it unless DeferFctTxt() was called.
+     * \throws ConfigError naming the file if it cannot be written
+     */
+    void OpenFctTxt();
+
     /// Flush and close fct.txt (also done on dispose).
     /// \return false if a write to it failed (a full disk): the file is incomplete
     bool Close();
@@ -196,6 +208,7 @@ class FlowWorkload : public Object
     std::unordered_map<uint64_t, uint16_t> m_nextSport; //!< src << 32 | dst -> flows posted
     std::ofstream m_fctTxt;                             //!< fct.txt, open with --flows
     std::string m_fctTxtPath;                           //!< its path
+    bool m_deferFctTxt{false};                          //!< DeferFctTxt() was called
     bool m_listening;                                   //!< message callback connected
 
     TracedCallback<const FlowSpec&, uint8_t, uint64_t> m_postedTrace; //!< every post

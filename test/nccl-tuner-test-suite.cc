@@ -185,7 +185,7 @@ class NcclTunerRestrictionTest : public TestCase
         const auto rs = NcclTuner::SimulatedAlgorithms(CollectiveOp::REDUCE_SCATTER);
         NS_TEST_ASSERT_MSG_EQ(rs.size(), 1, "reduce-scatter: ring only");
         const auto ar = NcclTuner::SimulatedAlgorithms(CollectiveOp::ALLREDUCE);
-        NS_TEST_ASSERT_MSG_EQ(ar.size(), 2, "allreduce: tree and ring");
+        NS_TEST_ASSERT_MSG_EQ(ar.size(), 3, "allreduce: tree, ring and nvls");
         const NcclTuner::Result r = tuner->Choose(CollectiveOp::REDUCE_SCATTER, 8, t);
         NS_TEST_EXPECT_MSG_EQ(NcclAlgorithmToString(r.choice.algorithm), "ring", "RS ring");
         bool threw = false;

@@ -84,17 +84,40 @@ Stats(std::vector<double> sample)
 } // namespace
 
 OutputWriter::OutputWriter(const std::string& dir)
+    : OutputWriter(dir, true)
+{
+}
+
+OutputWriter::OutputWriter(const std::string& dir, bool open)
     : m_dir(dir)
 {
-    NS_LOG_FUNCTION(this << dir);
+    NS_LOG_FUNCTION(this << dir << open);
+    if (open)
+    {
+        Open();
+    }
+}
+
+bool
+OutputWriter::IsOpen() const
+{
+    return m_open;
+}
+
+void
+OutputWriter::Open()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT_MSG(!m_open, "OutputWriter::Open: already open");
     namespace fs = std::filesystem;
     std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir))
+    fs::create_directories(m_dir, ec);
+    if (ec || !fs::is_directory(m_dir))
     {
-        throw ConfigError("--out: cannot create directory '" + dir +
+        throw ConfigError("--out: cannot create directory '" + m_dir +
                           "': " + (ec ? ec.message() : "a file of that name exists"));
     }
+    m_open = true;
     // Nothing of the writer's from a previous run may look current; files of other
     // names (pcaps opened before this writer, a user's notes) are not the writer's.
     RemoveContractFiles();
@@ -375,8 +398,9 @@ OutputWriter::GetWriteError() const
 void
 OutputWriter::Close()
 {
-    if (m_closed)
+    if (m_closed || !m_open)
     {
+        m_closed = true; // never opened: nothing on disk is this writer's
         return;
     }
     m_closed = true;
@@ -430,6 +454,10 @@ OutputWriter::Abandon()
 {
     NS_LOG_FUNCTION(this);
     m_closed = true;
+    if (!m_open)
+    {
+        return; // nothing written yet: the directory stays as it was
+    }
     for (Csv* csv : {&m_fct, &m_collective, &m_pfc, &m_qlen, &m_drops, &m_topology})
     {
         csv->buffer.clear();

@@ -82,6 +82,22 @@ class OutputWriter
      * \throws ConfigError naming the directory if it cannot be created or written
      */
     explicit OutputWriter(const std::string& dir);
+    /**
+     * A writer that touches nothing on disk until Open(): a caller that may still
+     * refuse its configuration (the scenario runner) leaves the directory as it was.
+     * \param dir the output directory
+     * \param open Open() now (true, as the one-argument constructor) or later (false)
+     */
+    OutputWriter(const std::string& dir, bool open);
+
+    /**
+     * Creates the directory (with its parents), removes this writer's files of an
+     * earlier run and opens the CSVs with their headers. Once; before any Append.
+     * \throws ConfigError naming the directory if it cannot be created or written
+     */
+    void Open();
+    /// \return whether Open() ran
+    bool IsOpen() const;
     /// Flushes and closes the CSVs (no summary.json: only WriteSummary writes it).
     ~OutputWriter();
 
@@ -229,6 +245,7 @@ class OutputWriter
     void Flush(Csv& csv);
 
     std::string m_dir;                    ///< output directory
+    bool m_open{false};                   ///< Open() ran
     bool m_closed{false};                 ///< Close() was called
     std::string m_writeError;             ///< the first failed write, empty if none
     std::function<void()> m_onWriteError; ///< SetWriteErrorCallback

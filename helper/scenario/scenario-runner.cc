@@ -803,19 +803,6 @@ ScenarioRunner::BuildRoceFabric()
         throw ConfigError(std::string("--fabric=rocev2: ") + e.what());
     }
     roce->SetPriority(static_cast<uint8_t>(c.priority));
-    if (c.pcap)
-    {
-        if (c.pcapSnaplen != 0)
-        {
-            roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
-        }
-        roce->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX,
-                         OwnPorts(PcapPortFilter(c, *m_graph)));
-        for (const std::string& name : roce->GetPcapFiles())
-        {
-            m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
-        }
-    }
     m_fabric = roce;
     for (const auto& storm : c.pfcStorms)
     {
@@ -949,7 +936,24 @@ ScenarioRunner::BuildIbFabric()
             throw ConfigError(f.flag + ": " + e.what());
         }
     }
-    if (c.pcap)
+}
+
+void
+ScenarioRunner::EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports)
+{
+    const ScenarioConfig& c = m_config;
+    const std::string prefix = PcapDirectory() + "/" + PCAP_PREFIX;
+    std::vector<std::string> files;
+    if (Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric))
+    {
+        if (c.pcapSnaplen != 0)
+        {
+            roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
+        }
+        roce->EnablePcap(prefix, ports);
+        files = roce->GetPcapFiles();
+    }
+    else if (Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric))
     {
         if (c.pcapSnaplen != 0)
         {
@@ -961,11 +965,12 @@ ScenarioRunner::BuildIbFabric()
                 "PcapFormat",
                 EnumValue(c.ibPcapFormat == "raw" ? IbPcapWriter::RAW : IbPcapWriter::ERF));
         }
-        ib->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX, OwnPorts(PcapPortFilter(c, *m_graph)));
-        for (const std::string& name : ib->GetPcapFiles())
-        {
-            m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
-        }
+        ib->EnablePcap(prefix, ports);
+        files = ib->GetPcapFiles();
+    }
+    for (const std::string& name : files)
+    {
+        m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
     }
 }
 
@@ -1177,6 +1182,7 @@ ScenarioRunner::ScheduleFlows()
                            : fabric->PostRead(f.dst, f.src, f.sizeBytes, f.id, kind);
         });
     }
+    m_flowWorkload->DeferFctTxt(); // (opened once the writer has opened --out)
     m_flowWorkload->Install(c, m_fabric);
     m_finished.push_back([this]() {
         return m_flowWorkload->AllPosted() && m_finishedFlows >= m_flowWorkload->GetMessageCount();
@@ -1986,14 +1992,37 @@ ScenarioRunner::Run()
     m_extraSummary["memory_estimate_bytes"] =
         MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
     m_routes = BuildRoutes(m_config, m_graph);
-    // --mpi: each rank writes its rows into its part folder; rank 0 merges them.
-    m_writer = std::make_unique<OutputWriter>(m_config.mpi ? PartDirectory(m_rank) : m_config.out);
+    // --mpi: each rank writes its rows into its part folder; rank 0 merges them. Nothing
+    // goes to disk until the configuration has passed every check below: a refused run
+    // leaves --out as it was.
+    m_writer =
+        std::make_unique<OutputWriter>(m_config.mpi ? PartDirectory(m_rank) : m_config.out, false);
+    BuildFabric();
+    CheckDeadlockFreedom();
+    CheckBufferCoverage();
+    ConnectMonitors();
+    ScheduleWorkload();
+    ScheduleFlows();
+    std::function<bool(uint32_t, uint32_t)> pcapPorts; // (checks --pcap-nodes)
+    if (m_config.pcap)
+    {
+        pcapPorts = OwnPorts(PcapPortFilter(m_config, *m_graph));
+    }
+    m_writer->Open();
+    if (m_flowWorkload)
+    {
+        m_flowWorkload->OpenFctTxt();
+    }
     // The writer removes only its own stale files; the runner's pcaps are the runner's.
     if (m_rank == 0)
     {
         RemoveStaleRunnerPcaps(PcapDirectory());
     }
     RankCoordinator::Barrier(); // (--mpi: before any rank opens its pcaps)
+    if (m_config.pcap)
+    {
+        EnablePcaps(pcapPorts);
+    }
     // topology.csv: each node's name built once, not once per port that reaches it
     std::vector<std::string> names(m_graph->GetNNodes());
     for (uint32_t node = 0; node < names.size(); ++node)
@@ -2012,22 +2041,6 @@ ScenarioRunner::Run()
     }
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.
     m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
-    try
-    {
-        BuildFabric();
-        CheckDeadlockFreedom();
-        CheckBufferCoverage();
-        ConnectMonitors();
-        ScheduleWorkload();
-        ScheduleFlows();
-    }
-    catch (const ConfigError&)
-    {
-        // The workload could not be installed (e.g. a flow file's flow starting after
-        // --stop-time): no header-only CSVs that would pass for a run without traffic.
-        m_writer->Abandon();
-        throw;
-    }
     if (m_config.qlenInterval > Time(0))
     {
         Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);

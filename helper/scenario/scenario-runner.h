@@ -79,6 +79,9 @@ class ScenarioRunner
     void BuildFabric();
     void BuildRoceFabric();
     void BuildIbFabric();
+    /// --pcap: the fabric's pcap files of these ports in the output directory (after the
+    /// writer opened it)
+    void EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports);
 
     /// A cable to fail: from --link-failure, or one of a --node-failure switch's cables.
     struct CableFailure

@@ -45,3 +45,26 @@ def ai_fabric_sim():
     if not sim.is_file() or not os.access(sim, os.X_OK):
         pytest.skip(f"ai-fabric-sim is not built ({sim})")
     return sim
+
+
+def _sanitizer_build():
+    """True in a build with AI_FABRIC_SANITIZE (./ai-fabric test --sanitize)."""
+    cache = BUILD_DIR / "CMakeCache.txt"
+    return cache.is_file() and "AI_FABRIC_SANITIZE:BOOL=ON" in cache.read_text()
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "figures: measures a figure (busbw, a validation row) on runs of many packets; "
+        "skipped in sanitizer builds, where the same code paths run in the C++ suites "
+        "and smaller runs, and the plain build checks the figure")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not _sanitizer_build():
+        return
+    skip = pytest.mark.skip(reason="a figure on a large run: checked by the plain build")
+    for item in items:
+        if "figures" in item.keywords:
+            item.add_marker(skip)

@@ -437,11 +437,10 @@ def test_stop_time_cuts_run_short(run, tmp_path):
     assert s.get("unfinished")
 
 
-def test_workload_error_leaves_no_output(run, tmp_path):
+def test_workload_error_leaves_out_as_it_was(run, tmp_path):
     # A flow file whose flow starts after --stop-time is found only when the workload
-    # is installed, after the output files were opened: exit 2 with one clear line,
-    # and nothing in --out that could pass for a run (header-only CSVs, pcaps, a
-    # previous run's summary).
+    # is installed: exit 2 with one clear line, and --out as it was (no header-only
+    # CSVs or pcaps; the previous run's files untouched), or not created at all.
     flows = tmp_path / "late.txt"
     flows.write_text("1\n0 1 3 100 1000 2.5\n")
     out = tmp_path / "out"
@@ -453,7 +452,29 @@ def test_workload_error_leaves_no_output(run, tmp_path):
     assert r.returncode == 2, r.stdout
     assert "--stop-time" in r.stderr and str(flows) in r.stderr
     assert r.stderr.count("\n") == 1, r.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "summary.json"]
+    assert (out / "summary.json").read_text() == "stale"
+    fresh = tmp_path / "fresh"
+    r = run(*SMALL[:4], "--workload=none", f"--flows={flows}", "--stop-time=1s",
+            "--pcap=1", f"--out={fresh}")
+    assert r.returncode == 2 and not fresh.exists(), r.stderr
+
+
+@pytest.mark.parametrize("flags", [
+    ["--fabric=infiniband", "--pcap=1", "--pcap-nodes=tor9"],
+    ["--workload=allreduce", "--algorithm=hierring", "--ranks=6", "--gpus-per-server=4"],
+])
+def test_late_config_errors_leave_out_as_it_was(run, tmp_path, flags):
+    # Errors found while the fabric and the workload are installed (an unknown
+    # --pcap-nodes, an algorithm refusing the ranks' shape) come before --out is touched.
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "fct.csv").write_text("a previous run")
+    r = run(*SMALL[:4], *flags, f"--out={out}")
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["fct.csv"]
+    assert (out / "fct.csv").read_text() == "a previous run"
 
 
 RING = ["--topology=torus", "--dims=8", "--hosts-per-switch=1", "--workload=alltoall"]

@@ -40,7 +40,7 @@ def _run_ok(run, tmp_path, name, *args):
     [
         (["--protocol=ll64"], "--protocol: 'll64' is not one of ll, ll128, simple, auto"),
         (["--protocol-latency=2"], "--protocol-latency: '2' is not '', 0 or 1"),
-        (["--algorithm=nvls", "--workload=allreduce"], "--algorithm: 'nvls' is not one of"),
+        (["--algorithm=collnet", "--workload=allreduce"], "--algorithm: 'collnet' is not one of"),
         (["--workload=allreduce", "--algorithm=hd", "--protocol=auto"],
          "--protocol=auto picks among NCCL's algorithms, and --algorithm=hd is not one"),
         (["--workload=incast", "--protocol=ll"], "--protocol=ll needs a collective --workload"),
@@ -124,7 +124,7 @@ def test_tuner_on_a_preset_cluster(run, tmp_path):
     assert tuner["gpu_generation"] == "hopper" and tuner["nodes"] == 2
     assert tuner["graph_channels"] == 8 and tuner["graph_bw_gbytes_per_s"] == 48.0
     assert abs(tuner["predicted_us"] - 25.2) < 0.01
-    assert tuner["simulated_algorithms"] == ["tree", "ring"]
+    assert tuner["simulated_algorithms"] == ["tree", "ring", "nvls"]
     assert s["config"]["algorithm"] == "auto" and s["config"]["chunk"] == ""
     assert c["chunk_bytes"] == 32768  # LL's step
     assert [(r["algorithm"], r["protocol"]) for r in rows] == [("tree", "ll")]
