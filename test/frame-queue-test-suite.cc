@@ -3,12 +3,14 @@
  *
  * The frame queues of the data path: FrameFifo (NIC control frames, cable FIFOs)
  * and FramePool (a switch's egress queues) keep FIFO order per queue through
- * growth and interleaved use, reuse freed room, and destroy every frame once.
+ * growth and interleaved use, reuse freed room, keep each frame's tag, and destroy
+ * every frame once; a switch's queued frame takes two cache lines and its link.
  */
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/frame-fifo.h"
 #include "ns3/frame-pool.h"
+#include "ns3/roce-frame.h"
 
 #include <cstdint>
 #include <deque>
@@ -91,7 +93,7 @@ class FrameQueueTestCase : public TestCase
                 const bool push = Next(state) % 100 < (op < 100000 ? 60u : 40u);
                 if (push)
                 {
-                    pool.EmplaceBack(queues[q], id);
+                    pool.EmplaceBackTagged(queues[q], static_cast<uint32_t>(id * 7), id);
                     fifos[q].emplace_back(id);
                     ref[q].push_back(id);
                     ++id;
@@ -100,6 +102,7 @@ class FrameQueueTestCase : public TestCase
                 else if (!ref[q].empty())
                 {
                     wrong += pool.Front(queues[q]).value != ref[q].front();
+                    wrong += pool.FrontTag(queues[q]) != static_cast<uint32_t>(ref[q].front() * 7);
                     wrong += fifos[q].front().value != ref[q].front();
                     wrong += queues[q].size != ref[q].size();
                     wrong += fifos[q].size() != ref[q].size();
@@ -114,6 +117,23 @@ class FrameQueueTestCase : public TestCase
                                   static_cast<int>(2 * queued),
                                   "one live frame per queued entry, in each structure");
             NS_TEST_ASSERT_MSG_GT(peak, 5000, "deep backlogs exercised");
+            NS_TEST_ASSERT_MSG_EQ(pool.GetSlots(), peak, "no more slots than the peak backlog");
+            // AnyTag finds the tag of a queued frame and not one of a popped frame.
+            uint32_t q0 = 0;
+            while (ref[q0].size() < 2)
+            {
+                ++q0;
+            }
+            const uint64_t last = ref[q0].back();
+            NS_TEST_ASSERT_MSG_EQ(
+                pool.AnyTag(queues[q0],
+                            [last](uint32_t t) { return t == static_cast<uint32_t>(last * 7); }),
+                true,
+                "a queued frame's tag is found");
+            NS_TEST_ASSERT_MSG_EQ(
+                pool.AnyTag(queues[q0], [](uint32_t t) { return t == 0xffffffffU; }),
+                false,
+                "no tag that was never given");
             for (uint32_t q = 0; q < 8; ++q)
             {
                 pool.Clear(queues[q]);
@@ -125,6 +145,34 @@ class FrameQueueTestCase : public TestCase
     }
 };
 
+/**
+ * The cause of issue #52's scale regression: a switch's queued frame grew from two
+ * cache lines (128 bytes) to three (192) when the switch-latency change added the
+ * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
+ * slot, so a fat-tree that queues millions of frames took half again the memory and
+ * the cache lines per hop. A queued RoCEv2 frame takes its two lines and an 8-byte
+ * link (ingress port and priority in the link's tag).
+ */
+class QueuedFrameBytesTestCase : public TestCase
+{
+  public:
+    QueuedFrameBytesTestCase()
+        : TestCase("A switch's queued frame takes two cache lines and its link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(sizeof(RoceParsedFrame),
+                                    128u,
+                                    "a parsed RoCEv2 frame fits two cache lines");
+        NS_TEST_ASSERT_MSG_EQ(FramePool<RoceParsedFrame>::BytesPerSlot(),
+                              136u,
+                              "a queued frame: its 128 bytes and an 8-byte link");
+    }
+};
+
 class FrameQueueTestSuite : public TestSuite
 {
   public:
@@ -132,6 +180,7 @@ class FrameQueueTestSuite : public TestSuite
         : TestSuite("ai-fabric-frame-queues", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new FrameQueueTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QueuedFrameBytesTestCase, AI_FABRIC_QUICK);
     }
 };
 

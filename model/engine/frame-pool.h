@@ -25,6 +25,11 @@ namespace ns3
  * its slots; a dequeue asks for the next frame's slot, so it is loaded by the time
  * the port pulls it. Slots live in fixed chunks: a frame does not move while the
  * pool grows.
+ *
+ * Each slot also carries a 32-bit tag its owner may set (EmplaceBackTagged), kept
+ * beside the slot's link rather than in the slot: a switch's 128-byte frame with its
+ * 3 bytes of ingress port and priority would take a 192-byte slot (three cache lines,
+ * half again the memory of every queued frame) where the frame alone takes two.
  */
 template <typename T>
 class FramePool
@@ -46,30 +51,42 @@ class FramePool
 
     ~FramePool()
     {
+        // Slots on the free list hold no frame; every other made slot does.
+        std::vector<bool> isFree(m_count, false);
+        for (uint32_t i = m_free; i != NIL; i = LinkAt(i).next)
+        {
+            isFree[i] = true;
+        }
         for (uint32_t i = 0; i < m_count; ++i)
         {
-            if (m_used[i])
+            if (!isFree[i])
             {
                 Value(i)->~T();
             }
         }
     }
 
-    /// Construct a frame at the back of \p q from \p args.
+    /// Construct a frame at the back of \p q from \p args (its tag 0).
     template <typename... Args>
     void EmplaceBack(Queue& q, Args&&... args)
     {
+        EmplaceBackTagged(q, 0, std::forward<Args>(args)...);
+    }
+
+    /// Construct a frame at the back of \p q from \p args, with tag \p tag (FrontTag).
+    template <typename... Args>
+    void EmplaceBackTagged(Queue& q, uint32_t tag, Args&&... args)
+    {
         const uint32_t i = Allocate();
         new (SlotAt(i).storage) T(std::forward<Args>(args)...);
-        m_used[i] = 1;
-        m_next[i] = NIL;
+        LinkAt(i) = Link{NIL, tag};
         if (q.tail == NIL)
         {
             q.head = i;
         }
         else
         {
-            m_next[q.tail] = i;
+            LinkAt(q.tail).next = i;
         }
         q.tail = i;
         ++q.size;
@@ -81,13 +98,18 @@ class FramePool
         return *Value(q.head);
     }
 
+    /// \return the tag of the oldest frame of \p q (which must not be empty)
+    uint32_t FrontTag(const Queue& q) const
+    {
+        return LinkAt(q.head).tag;
+    }
+
     /// Drop the oldest frame of \p q and start loading the next one.
     void PopFront(Queue& q)
     {
         const uint32_t i = q.head;
         Value(i)->~T();
-        m_used[i] = 0;
-        q.head = m_next[i];
+        q.head = LinkAt(i).next;
         if (q.head == NIL)
         {
             q.tail = NIL;
@@ -97,7 +119,7 @@ class FramePool
             __builtin_prefetch(&SlotAt(q.head));
         }
         --q.size;
-        m_next[i] = m_free;
+        LinkAt(i).next = m_free;
         m_free = i;
     }
 
@@ -105,7 +127,7 @@ class FramePool
     template <typename Pred>
     bool AnyOf(const Queue& q, Pred pred) const
     {
-        for (uint32_t i = q.head; i != NIL; i = m_next[i])
+        for (uint32_t i = q.head; i != NIL; i = LinkAt(i).next)
         {
             if (pred(*Value(i)))
             {
@@ -113,6 +135,32 @@ class FramePool
             }
         }
         return false;
+    }
+
+    /// \return true if \p pred holds for the tag of a frame of \p q (oldest first)
+    template <typename Pred>
+    bool AnyTag(const Queue& q, Pred pred) const
+    {
+        for (uint32_t i = q.head; i != NIL; i = LinkAt(i).next)
+        {
+            if (pred(LinkAt(i).tag))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// \return the slots made so far (the most frames queued at once)
+    uint32_t GetSlots() const
+    {
+        return m_count;
+    }
+
+    /// \return the bytes one slot takes: its room and its link
+    static constexpr std::size_t BytesPerSlot()
+    {
+        return sizeof(Chunk) / CHUNK;
     }
 
     /// Drop every frame of \p q.
@@ -127,16 +175,36 @@ class FramePool
   private:
     static constexpr uint32_t CHUNK = 256; //!< slots per allocation
 
-    /// One slot: a frame's room, on whole cache lines (links and flags live apart,
+    /// One slot: a frame's room, on whole cache lines (links and tags live apart,
     /// so a 128-byte frame takes two lines, not three).
     struct alignas(64) Slot
     {
         alignas(T) unsigned char storage[sizeof(T)]; //!< the frame
     };
 
+    /// A slot's link and tag, together: a dequeue reads both from one line.
+    struct Link
+    {
+        uint32_t next; //!< next slot of its queue or of the free list, or NIL
+        uint32_t tag;  //!< EmplaceBackTagged's tag
+    };
+
+    /// CHUNK slots and their links, allocated together: the pool grows without
+    /// moving a frame or copying the links, and without a vector's spare room.
+    struct Chunk
+    {
+        Slot slots[CHUNK]; //!< the frames' room
+        Link links[CHUNK]; //!< their links and tags
+    };
+
     Slot& SlotAt(uint32_t i) const
     {
-        return m_chunks[i / CHUNK][i % CHUNK];
+        return m_chunks[i / CHUNK]->slots[i % CHUNK];
+    }
+
+    Link& LinkAt(uint32_t i) const
+    {
+        return m_chunks[i / CHUNK]->links[i % CHUNK];
     }
 
     T* Value(uint32_t i) const
@@ -150,23 +218,19 @@ class FramePool
         if (m_free != NIL)
         {
             const uint32_t i = m_free;
-            m_free = m_next[i];
+            m_free = LinkAt(i).next;
             return i;
         }
         if (m_count % CHUNK == 0)
         {
-            m_chunks.emplace_back(new Slot[CHUNK]);
+            m_chunks.emplace_back(new Chunk);
         }
-        m_next.push_back(NIL);
-        m_used.push_back(0);
         return m_count++;
     }
 
-    std::vector<std::unique_ptr<Slot[]>> m_chunks; //!< the slots, CHUNK at a time
-    std::vector<uint32_t> m_next;                  //!< per slot: next of its queue / free list
-    std::vector<uint8_t> m_used;                   //!< per slot: holds a frame
-    uint32_t m_count{0};                           //!< slots made so far
-    uint32_t m_free{NIL};                          //!< free list head (last freed)
+    std::vector<std::unique_ptr<Chunk>> m_chunks; //!< the slots, CHUNK at a time
+    uint32_t m_count{0};                          //!< slots made so far
+    uint32_t m_free{NIL};                         //!< free list head (last freed)
 };
 
 } // namespace ns3

@@ -486,10 +486,9 @@ RoceSwitch::GetQueuePackets(uint32_t port, uint8_t queue) const
 bool
 RoceSwitch::HoldsFrameFrom(uint32_t port, uint8_t queue, uint32_t inPort, uint8_t inPrio) const
 {
-    return m_framePool.AnyOf(m_egress.at(port).queue.at(queue).frames,
-                             [inPort, inPrio](const QueuedFrame& f) {
-                                 return f.inPort == inPort && f.inPrio == inPrio;
-                             });
+    const uint32_t tag = IngressTag(inPort, inPrio);
+    return m_framePool.AnyTag(m_egress.at(port).queue.at(queue).frames,
+                              [tag](uint32_t t) { return t == tag; });
 }
 
 uint64_t
@@ -709,10 +708,10 @@ RoceSwitch::DiscardQueue(uint32_t port, uint8_t prio, bool linkDown)
     EgressQueue& queue = m_egress[port].queue[prio];
     while (queue.frames.size != 0)
     {
-        QueuedFrame& head = m_framePool.Front(queue.frames);
-        const uint16_t inPort = head.inPort;
-        const uint8_t inPrio = head.inPrio;
-        const uint32_t bytes = head.frame.view.frameBytes;
+        const uint32_t tag = m_framePool.FrontTag(queue.frames);
+        const uint32_t inPort = TagPort(tag);
+        const uint8_t inPrio = TagPrio(tag);
+        const uint32_t bytes = m_framePool.Front(queue.frames).view.frameBytes;
         m_framePool.PopFront(queue.frames);
         queue.bytes -= bytes;
         m_queueLengthTrace(m_graphNode, port, prio, queue.bytes);
@@ -928,7 +927,7 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     {
         TraceEnqueue(out, outPrio, frame);
     }
-    m_framePool.EmplaceBack(q.frames, std::move(frame), static_cast<uint16_t>(inPort), prio);
+    m_framePool.EmplaceBackTagged(q.frames, IngressTag(inPort, prio), std::move(frame));
     if (m_mmu->ShouldPause(inPort, prio))
     {
         m_mmu->SetPaused(inPort, prio, true);
@@ -1022,7 +1021,7 @@ RoceSwitch::PickAmong(uint32_t outPort, uint8_t ready)
                 queue.deficit += m_dwrrQuantum;
                 turn.granted = true;
             }
-            const uint32_t head = m_framePool.Front(queue.frames).frame.view.frameBytes;
+            const uint32_t head = m_framePool.Front(queue.frames).view.frameBytes;
             if (queue.deficit >= static_cast<int64_t>(head))
             {
                 queue.deficit -= head;
@@ -1055,7 +1054,7 @@ RoceSwitch::ReadyQueues(uint32_t outPort, uint8_t candidates)
         {
             continue;
         }
-        const int64_t r = m_framePool.Front(port.queue[q].frames).frame.readyTicks;
+        const int64_t r = m_framePool.Front(port.queue[q].frames).readyTicks;
         if (r <= now)
         {
             readyNow |= static_cast<uint8_t>(1U << q);
@@ -1089,10 +1088,10 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
         return false;
     }
     EgressQueue& queue = m_egress[outPort].queue[q];
-    QueuedFrame& head = m_framePool.Front(queue.frames);
-    const uint16_t inPort = head.inPort;
-    const uint8_t inPrio = head.inPrio;
-    frame = std::move(head.frame);
+    const uint32_t tag = m_framePool.FrontTag(queue.frames);
+    const uint32_t inPort = TagPort(tag);
+    const uint8_t inPrio = TagPrio(tag);
+    frame = std::move(m_framePool.Front(queue.frames));
     m_framePool.PopFront(queue.frames);
     if (queue.frames.size == 0)
     {

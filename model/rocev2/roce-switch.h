@@ -181,21 +181,26 @@ class RoceSwitch : public Object, public RocePortOwner
     void DoDispose() override;
 
   private:
-    struct QueuedFrame
+    /// The pool tag of a queued frame: its ingress port and priority group (PFC
+    /// accounting), kept beside the frame's slot so that the slot stays two cache lines.
+    static uint32_t IngressTag(uint32_t inPort, uint8_t inPrio)
     {
-        QueuedFrame(RoceParsedFrame&& f, uint16_t port, uint8_t prio)
-            : frame(std::move(f)),
-              inPort(port),
-              inPrio(prio)
-        {
-        }
+        return inPort << 8 | inPrio;
+    }
 
-        RoceParsedFrame frame; //!< the frame and its headers (view.frameBytes: its size)
-        uint16_t inPort;       //!< ingress port (PFC accounting)
-        uint8_t inPrio;        //!< ingress priority group (PFC accounting)
-    };
+    /// \return the ingress port of IngressTag \p tag
+    static uint32_t TagPort(uint32_t tag)
+    {
+        return tag >> 8;
+    }
 
-    using FrameQueue = FramePool<QueuedFrame>::Queue; //!< one priority queue
+    /// \return the ingress priority group of IngressTag \p tag
+    static uint8_t TagPrio(uint32_t tag)
+    {
+        return static_cast<uint8_t>(tag & 0xff);
+    }
+
+    using FrameQueue = FramePool<RoceParsedFrame>::Queue; //!< one priority queue
 
     /// One priority queue of an egress port: its frames (linked through the switch's
     /// FramePool), their bytes (ECN marking, adaptive routing, queue samples) and its
@@ -360,9 +365,9 @@ class RoceSwitch : public Object, public RocePortOwner
     RoutingMode m_routingMode; //!< attribute
     uint64_t m_forwarded;
     uint64_t m_reclassified;
-    FramePool<QueuedFrame> m_framePool; //!< every egress queue's frames
-    std::vector<Ptr<EcnMarker>> m_ecn;  //!< per port
-    std::vector<DwrrTurn> m_dwrrTurn;   //!< per port: whose DWRR turn it is
+    FramePool<RoceParsedFrame> m_framePool; //!< every egress queue's frames (IngressTag)
+    std::vector<Ptr<EcnMarker>> m_ecn;      //!< per port
+    std::vector<DwrrTurn> m_dwrrTurn;       //!< per port: whose DWRR turn it is
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
