@@ -939,6 +939,18 @@ ScenarioRunner::BuildIbFabric()
 }
 
 void
+ScenarioRunner::OpenOutput()
+{
+    m_writer->Open();
+    // The writer removes only its own stale files; the runner's pcaps are the runner's.
+    if (m_rank == 0)
+    {
+        RemoveStaleRunnerPcaps(PcapDirectory());
+    }
+    RankCoordinator::Barrier(); // (--mpi: before any rank opens its pcaps)
+}
+
+void
 ScenarioRunner::EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports)
 {
     const ScenarioConfig& c = m_config;
@@ -2001,27 +2013,33 @@ ScenarioRunner::Run()
     CheckDeadlockFreedom();
     CheckBufferCoverage();
     ConnectMonitors();
-    ScheduleWorkload();
-    ScheduleFlows();
     std::function<bool(uint32_t, uint32_t)> pcapPorts; // (checks --pcap-nodes)
     if (m_config.pcap)
     {
+        // A workload may send its first frames while it is installed: the pcaps must be
+        // there before it, so with --pcap an error of the workload's comes after --out
+        // was opened (its contract files are then removed, as for a failed run).
         pcapPorts = OwnPorts(PcapPortFilter(m_config, *m_graph));
+        OpenOutput();
+        EnablePcaps(pcapPorts);
     }
-    m_writer->Open();
+    try
+    {
+        ScheduleWorkload();
+        ScheduleFlows();
+    }
+    catch (const ConfigError&)
+    {
+        m_writer->Abandon(); // (nothing on disk is touched unless --pcap opened it)
+        throw;
+    }
+    if (!m_writer->IsOpen())
+    {
+        OpenOutput();
+    }
     if (m_flowWorkload)
     {
         m_flowWorkload->OpenFctTxt();
-    }
-    // The writer removes only its own stale files; the runner's pcaps are the runner's.
-    if (m_rank == 0)
-    {
-        RemoveStaleRunnerPcaps(PcapDirectory());
-    }
-    RankCoordinator::Barrier(); // (--mpi: before any rank opens its pcaps)
-    if (m_config.pcap)
-    {
-        EnablePcaps(pcapPorts);
     }
     // topology.csv: each node's name built once, not once per port that reaches it
     std::vector<std::string> names(m_graph->GetNNodes());

@@ -79,6 +79,8 @@ class ScenarioRunner
     void BuildFabric();
     void BuildRoceFabric();
     void BuildIbFabric();
+    /// Opens the output directory: the writer's files, stale pcaps removed (--mpi: all ranks)
+    void OpenOutput();
     /// --pcap: the fabric's pcap files of these ports in the output directory (after the
     /// writer opened it)
     void EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports);

@@ -100,6 +100,7 @@ def test_ll_beats_simple_on_small_messages(run, tmp_path, size):
     assert t["ll"] < t["simple"], t
 
 
+@pytest.mark.figures
 def test_simple_beats_ll_on_large_messages(run, tmp_path):
     # 256 MiB: bandwidth-bound, LL moves twice the bytes
     busbw = {}

@@ -97,6 +97,7 @@ def _btree_edges(n, tree):
     return sends
 
 
+@pytest.mark.figures
 @pytest.mark.parametrize("fabric", sorted(FABRICS))
 @pytest.mark.parametrize("servers", [2, 4])
 def test_nccl_tree_uses_every_nic(run, tmp_path, fabric, servers):
