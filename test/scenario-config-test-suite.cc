@@ -254,8 +254,10 @@ class KnobErrorsTestCase : public TestCase
             {"out", ""},
             {"cc", "cubic"},
         };
-        for (const auto& [name, value] : bad)
+        for (const auto& flag : bad)
         {
+            const std::string& name = flag.first; // (clang 14 cannot capture a binding)
+            const std::string& value = flag.second;
             const std::string e = ErrorOf([&] { c.Set(name, value); });
             NS_TEST_ASSERT_MSG_EQ(Contains(e, std::string("--") + name + ": '" + value + "'"),
                                   true,
