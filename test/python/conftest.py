@@ -7,6 +7,7 @@ AI_FABRIC_SOURCE_DIR set. Run by hand (`python3 -m pytest test/python`), the
 defaults are build/ and build/ai-fabric-sim of this checkout.
 """
 
+import csv
 import os
 import pathlib
 import sys
@@ -45,6 +46,32 @@ def ai_fabric_sim():
     if not sim.is_file() or not os.access(sim, os.X_OK):
         pytest.skip(f"ai-fabric-sim is not built ({sim})")
     return sim
+
+
+def _read_nic_bytes(out):
+    """{(server, rail): (bytes up the NIC cable, bytes down it)} of a rail topology's
+    run with --port-bytes=1, from its ports.csv and topology.csv (the crossbar's port to
+    rail leaf r is GPU r's NIC cable)."""
+    tx = {}
+    with open(out / "ports.csv") as f:
+        for row in csv.DictReader(f):
+            tx[(int(row["node"]), int(row["port"]))] = int(row["tx_bytes"])
+    nics = {}
+    with open(out / "topology.csv") as f:
+        for row in csv.DictReader(f):
+            if row["name"].endswith("-xbar") and row["peer_name"].startswith("rail"):
+                server = int(row["name"][len("server"):-len("-xbar")])
+                rail = int(row["peer_name"][len("rail"):])
+                up = tx[(int(row["node"]), int(row["port"]))]
+                down = tx[(int(row["peer"]), int(row["peer_port"]))]
+                nics[(server, rail)] = (up, down)
+    return nics
+
+
+@pytest.fixture(scope="session")
+def nic_bytes():
+    """The reader of per-NIC bytes of a GPU-server run (see _read_nic_bytes)."""
+    return _read_nic_bytes
 
 
 def _sanitizer_build():

@@ -1710,26 +1710,8 @@ RAIL_FABRICS = {
 }
 
 
-def _nic_bytes(out):
-    """{(server, rail): (bytes up the NIC cable, bytes down it)} from ports.csv."""
-    tx = {}
-    with open(out / "ports.csv") as f:
-        for row in csv.DictReader(f):
-            tx[(int(row["node"]), int(row["port"]))] = int(row["tx_bytes"])
-    nics = {}
-    with open(out / "topology.csv") as f:
-        for row in csv.DictReader(f):
-            if row["name"].endswith("-xbar") and row["peer_name"].startswith("rail"):
-                server = int(row["name"][len("server"):-len("-xbar")])
-                rail = int(row["peer_name"][len("rail"):])
-                up = tx[(int(row["node"]), int(row["port"]))]
-                down = tx[(int(row["peer"]), int(row["peer_port"]))]
-                nics[(server, rail)] = (up, down)
-    return nics
-
-
 @pytest.mark.parametrize("fabric", sorted(RAIL_FABRICS))
-def test_nccl_rings_use_every_nic(run, tmp_path, fabric):
+def test_nccl_rings_use_every_nic(run, tmp_path, fabric, nic_bytes):
     flags, overhead, mtu = RAIL_FABRICS[fabric]
     out = tmp_path / "rings"
     r = run(*flags, *RAIL_2X8, f"--out={out}")
@@ -1745,7 +1727,7 @@ def test_nccl_rings_use_every_nic(run, tmp_path, fabric):
     assert c["busbw_gbps"] >= 0.85 * bound, (c["busbw_gbps"], bound)
     # Every port's buffer covers its link (no scale-up cable waits for credits)
     assert "bandwidth-delay product" not in r.stderr, r.stderr
-    nics = _nic_bytes(out)
+    nics = nic_bytes(out)
     assert len(nics) == 16
     for server in (0, 1):
         up = [nics[(server, rail)][0] for rail in range(8)]
@@ -1760,7 +1742,7 @@ def test_nccl_rings_use_every_nic(run, tmp_path, fabric):
 
 
 @pytest.mark.parametrize("pxn", ["1", "0"])
-def test_nccl_rings_pxn(run, tmp_path, pxn):
+def test_nccl_rings_pxn(run, tmp_path, pxn, nic_bytes):
     """With PXN a channel's network hop goes from GPU a-1 to GPU a of the next server (out
     through NIC a); without it NCCL's alternating rings join GPUs of one rail. Both keep
     every NIC busy; an odd server count without PXN is refused, --out untouched."""
@@ -1779,7 +1761,7 @@ def test_nccl_rings_pxn(run, tmp_path, pxn):
             else:
                 assert dst % 8 == src % 8, (src, dst)
     assert hops > 0
-    up = [b for (server, rail), (b, _) in _nic_bytes(out).items()]
+    up = [b for (server, rail), (b, _) in nic_bytes(out).items()]
     assert max(up) / min(up) < 1.01, up
     bad = tmp_path / "odd"
     r = run("--topology=rail", "--servers=3", "--gpus-per-server=8", "--workload=allreduce",

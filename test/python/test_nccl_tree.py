@@ -41,23 +41,6 @@ def _flags(servers, size, algorithm="tree"):
             f"--bytes={size}", "--port-bytes=1"]
 
 
-def _nic_bytes(out):
-    """{(server, rail): (bytes up the NIC cable, bytes down it)} from ports.csv."""
-    tx = {}
-    with open(out / "ports.csv") as f:
-        for row in csv.DictReader(f):
-            tx[(int(row["node"]), int(row["port"]))] = int(row["tx_bytes"])
-    nics = {}
-    with open(out / "topology.csv") as f:
-        for row in csv.DictReader(f):
-            if row["name"].endswith("-xbar") and row["peer_name"].startswith("rail"):
-                server = int(row["name"][len("server"):-len("-xbar")])
-                rail = int(row["peer_name"][len("rail"):])
-                nics[(server, rail)] = (tx[(int(row["node"]), int(row["port"]))],
-                                        tx[(int(row["peer"]), int(row["peer_port"]))])
-    return nics
-
-
 def _btree_edges(n, tree):
     """NCCL's ncclGetDtree over n nodes: {node: number of tree edges it sends on}
     (to its parent if any, to each child)."""
@@ -100,7 +83,7 @@ def _btree_edges(n, tree):
 @pytest.mark.figures
 @pytest.mark.parametrize("fabric", sorted(FABRICS))
 @pytest.mark.parametrize("servers", [2, 4])
-def test_nccl_tree_uses_every_nic(run, tmp_path, fabric, servers):
+def test_nccl_tree_uses_every_nic(run, tmp_path, fabric, servers, nic_bytes):
     flags, overhead, mtu = FABRICS[fabric]
     size = 64 * 2**20
     out = tmp_path / "tree"
@@ -111,7 +94,7 @@ def test_nccl_tree_uses_every_nic(run, tmp_path, fabric, servers):
     assert c["channels"] == 16
     ranks = servers * GPUS
     nic = 400.0 * mtu / (mtu + overhead) / 8  # GB/s of payload per NIC
-    nics = _nic_bytes(out)
+    nics = nic_bytes(out)
     assert len(nics) == servers * GPUS
     # per server: each tree sends S / 2 on every edge it has (parent, children)
     sends = [_btree_edges(servers, 0)[v] + _btree_edges(servers, 1)[v] for v in range(servers)]
