@@ -143,6 +143,20 @@ NvlsCollectiveTransport::BeginOperation(uint64_t /* tagBase */, uint32_t /* nTra
 }
 
 void
+NvlsCollectiveTransport::SendSliceFrom(uint32_t member,
+                                       uint8_t kind,
+                                       uint32_t slice,
+                                       uint32_t owner)
+{
+    m_ports[member]->SendSlice(kind,
+                               m_group,
+                               slice,
+                               static_cast<uint16_t>(m_hostOf[owner]),
+                               static_cast<uint8_t>(m_ports.size()),
+                               m_sliceBytes[slice]);
+}
+
+void
 NvlsCollectiveTransport::Send(uint32_t srcRank,
                               uint32_t dstRank,
                               uint64_t bytes,
@@ -156,7 +170,6 @@ NvlsCollectiveTransport::Send(uint32_t srcRank,
     const Message& m = m_messages[index];
     const uint32_t src = static_cast<uint32_t>(m_memberOf[srcRank]);
     const uint32_t dst = static_cast<uint32_t>(m_memberOf[dstRank]);
-    const uint8_t members = static_cast<uint8_t>(m_ports.size());
     Slice& s = m_slices[m.slice];
     if (m.role == CONTRIBUTE)
     {
@@ -165,32 +178,17 @@ NvlsCollectiveTransport::Send(uint32_t srcRank,
         {
             // The sender's own slice of this chunk: its copy is read by the switch too.
             own.ownSent = true;
-            m_ports[src]->SendSlice(NvlsHeader::CONTRIBUTION,
-                                    m_group,
-                                    m.ownSlice,
-                                    static_cast<uint16_t>(m_hostOf[src]),
-                                    members,
-                                    m_sliceBytes[m.ownSlice]);
+            SendSliceFrom(src, NvlsHeader::CONTRIBUTION, m.ownSlice, src);
         }
         s.contributions.push_back(Posted{srcRank, dstRank, tag, bytes});
-        m_ports[src]->SendSlice(NvlsHeader::CONTRIBUTION,
-                                m_group,
-                                m.slice,
-                                static_cast<uint16_t>(m_hostOf[dst]),
-                                members,
-                                m_sliceBytes[m.slice]);
+        SendSliceFrom(src, NvlsHeader::CONTRIBUTION, m.slice, dst);
         return;
     }
     s.multicasts.push_back(Posted{srcRank, dstRank, tag, bytes});
     if (!s.multicastSent)
     {
         s.multicastSent = true;
-        m_ports[src]->SendSlice(NvlsHeader::MULTICAST,
-                                m_group,
-                                m.slice,
-                                static_cast<uint16_t>(m_hostOf[src]),
-                                members,
-                                m_sliceBytes[m.slice]);
+        SendSliceFrom(src, NvlsHeader::MULTICAST, m.slice, src);
     }
     // Posted after its copy arrived (MaxInFlight held it back): done at once.
     if (s.copyIn[dst])

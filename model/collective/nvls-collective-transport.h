@@ -86,6 +86,9 @@ class NvlsCollectiveTransport : public CollectiveTransport
     void DoDispose() override;
 
   private:
+    /// Member \p member's port sends the frames of \p slice of kind \p kind, naming the
+    /// host of member \p owner as the slice's owner.
+    void SendSliceFrom(uint32_t member, uint8_t kind, uint32_t slice, uint32_t owner);
     /// A whole slice reached host \p host (NvlsGpuPort's callback).
     void OnSlice(uint32_t host, uint8_t kind, uint16_t group, uint32_t slice);
 
