@@ -682,6 +682,7 @@ ScenarioRunner::BuildFabric()
     {
         BuildRoceFabric();
     }
+    InjectFaults();
     if (m_config.transport == "tcp")
     {
         InstallTcp(); // RoCEv2's Ethernet ports, or InfiniBand's through IPoIB
@@ -804,53 +805,6 @@ ScenarioRunner::BuildRoceFabric()
     }
     roce->SetPriority(static_cast<uint8_t>(c.priority));
     m_fabric = roce;
-    for (const auto& storm : c.pfcStorms)
-    {
-        std::string problem;
-        if (storm.host >= roce->GetNHosts())
-        {
-            problem = "host " + std::to_string(storm.host) + " does not exist (allowed 0.." +
-                      std::to_string(roce->GetNHosts() - 1) + ")";
-        }
-        else if (storm.start >= c.stopTime)
-        {
-            problem = "it starts at or after --stop-time=" + FormatTime(c.stopTime);
-        }
-        if (!problem.empty())
-        {
-            throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
-        }
-        if (!Owns(m_graph->GetHosts()[storm.host]))
-        {
-            continue; // --mpi: the host's rank stalls it
-        }
-        Ptr<RoceNic> nic = roce->GetNic(storm.host);
-        Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
-        if (storm.end > Time(0))
-        {
-            Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
-        }
-    }
-    for (const CableFailure& f : CableFailures())
-    {
-        try
-        {
-            roce->FailLink(f.link, f.down, f.up > Time(0) ? f.up : Time(-1));
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw ConfigError(f.flag + ": " + e.what());
-        }
-    }
-    if (c.pfcWatchdogDetect > Time(0))
-    {
-        m_watchdog = CreateObject<PfcWatchdog>();
-        m_watchdog->SetAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
-        m_watchdog->SetAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
-        m_watchdog->SetAttribute("Action",
-                                 StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
-        m_watchdog->Install(roce);
-    }
 }
 
 void
@@ -914,6 +868,67 @@ ScenarioRunner::BuildIbFabric()
     catch (const std::invalid_argument& e)
     {
         throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
+    }
+}
+
+void
+ScenarioRunner::InjectFaults()
+{
+    const ScenarioConfig& c = m_config;
+    if (Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric))
+    {
+        // The routing classes' priorities, as BuildRoceFabric made them lossless.
+        const auto classPriorities =
+            static_cast<uint8_t>(((1U << m_routes->GetNumClasses()) - 1) << c.priority);
+        for (const auto& storm : c.pfcStorms)
+        {
+            std::string problem;
+            if (storm.host >= roce->GetNHosts())
+            {
+                problem = "host " + std::to_string(storm.host) + " does not exist (allowed 0.." +
+                          std::to_string(roce->GetNHosts() - 1) + ")";
+            }
+            else if (storm.start >= c.stopTime)
+            {
+                problem = "it starts at or after --stop-time=" + FormatTime(c.stopTime);
+            }
+            if (!problem.empty())
+            {
+                throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
+            }
+            if (!Owns(m_graph->GetHosts()[storm.host]))
+            {
+                continue; // --mpi: the host's rank stalls it
+            }
+            Ptr<RoceNic> nic = roce->GetNic(storm.host);
+            Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
+            if (storm.end > Time(0))
+            {
+                Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
+            }
+        }
+        for (const CableFailure& f : CableFailures())
+        {
+            try
+            {
+                roce->FailLink(f.link, f.down, f.up > Time(0) ? f.up : Time(-1));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ConfigError(f.flag + ": " + e.what());
+            }
+        }
+        if (c.pfcWatchdogDetect > Time(0))
+        {
+            m_watchdog = CreateObject<PfcWatchdog>();
+            m_watchdog->SetAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
+            m_watchdog->SetAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
+            m_watchdog->SetAttribute(
+                "Action",
+                StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
+            m_watchdog->Install(roce);
+        }
+        return;
     }
     Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
     for (const CableFailure& f : CableFailures())

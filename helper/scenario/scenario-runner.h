@@ -79,6 +79,8 @@ class ScenarioRunner
     void BuildFabric();
     void BuildRoceFabric();
     void BuildIbFabric();
+    /// --pfc-storm, --link-failure, --node-failure, --pfc-watchdog on the built fabric
+    void InjectFaults();
     /// Opens the output directory: the writer's files, stale pcaps removed (--mpi: all ranks)
     void OpenOutput();
     /// --pcap: the fabric's pcap files of these ports in the output directory (after the
