@@ -35,7 +35,13 @@ set_target_properties(ai-fabric-test-runner PROPERTIES RUNTIME_OUTPUT_DIRECTORY 
 
 set(AI_FABRIC_TEST_LABELS unit)
 set(AI_FABRIC_TEST_ENV)
+# ns-3's test durations: QUICK cases check behaviour, EXTENSIVE ones measure a figure on a
+# large run (the C++ twin of the pytest marker 'figures'). Every build runs both, except
+# the sanitizer build, where a large run takes minutes and its code paths are the QUICK
+# cases' own.
+set(AI_FABRIC_TEST_FULLNESS EXTENSIVE)
 if(AI_FABRIC_SANITIZE)
+  set(AI_FABRIC_TEST_FULLNESS QUICK)
   list(APPEND AI_FABRIC_TEST_LABELS sanitize)
   list(APPEND AI_FABRIC_TEST_ENV "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0"
        "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
@@ -43,6 +49,7 @@ endif()
 
 foreach(suite IN LISTS AI_FABRIC_TEST_SUITES)
   add_test(NAME ${suite} COMMAND ai-fabric-test-runner --suite=${suite}
+                                   --fullness=${AI_FABRIC_TEST_FULLNESS}
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(${suite} PROPERTIES LABELS "${AI_FABRIC_TEST_LABELS}" TIMEOUT 600)
   if(AI_FABRIC_TEST_ENV)
