@@ -35,6 +35,17 @@ TopologyRegistry::GetNames()
     return Table().GetNames();
 }
 
+const std::vector<std::pair<std::string, std::string>>&
+TopologyRegistry::ServerFlags()
+{
+    static const std::vector<std::pair<std::string, std::string>> flags{
+        {"gpus-per-server", "GpusPerServer"},
+        {"scaleup-rate", "ScaleUpRate"},
+        {"scaleup-latency", "ScaleUpDelay"},
+        {"scaleup-efficiency", "ScaleUpEfficiency"}};
+    return flags;
+}
+
 /// A topology file in the HPCC-derived simulators' format: its cables carry their own
 /// rates and delays, so the Links are not used.
 static const bool g_fileRegistered = [] {

@@ -84,6 +84,10 @@ class TopologyRegistry
     /// The registered names, sorted.
     static std::vector<std::string> GetNames();
 
+    /// The flags that size a family of GPU servers besides its own (TopologyRegistration's
+    /// \c servers), each with the TopologyHelper Attribute it sets.
+    static const std::vector<std::pair<std::string, std::string>>& ServerFlags();
+
   private:
     /// The table, made on first use (registrations run in static constructors).
     /// Defined in the .cc on purpose: an inline one would be a separate copy in each
@@ -116,10 +120,8 @@ class TopologyRegistration
     {
         if (servers)
         {
-            flagAttributes.emplace_back("gpus-per-server", "GpusPerServer");
-            flagAttributes.emplace_back("scaleup-rate", "ScaleUpRate");
-            flagAttributes.emplace_back("scaleup-latency", "ScaleUpDelay");
-            flagAttributes.emplace_back("scaleup-efficiency", "ScaleUpEfficiency");
+            const auto& serverFlags = TopologyRegistry::ServerFlags();
+            flagAttributes.insert(flagAttributes.end(), serverFlags.begin(), serverFlags.end());
         }
         TopologyRegistry::Entry e;
         e.name = name;

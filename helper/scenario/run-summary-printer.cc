@@ -4,7 +4,9 @@
 #include "run-summary-printer.h"
 
 #include "ns3/topology-registry.h"
+#include "ns3/workload-registry.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -82,14 +84,19 @@ TopologyDescription(const json& s)
     std::string shape;
     try
     {
-        // Plain hosts (one GPU per server) leave out the server flags.
-        const bool servers = Text(s, {"config", "gpus-per-server"}) != "1" &&
-                             At(s, {"config", "gpus-per-server"}) != nullptr;
-        for (const std::string& flag : TopologyRegistry::Get(topo).flags)
+        // Plain hosts (one GPU per server) leave out the server flags, unless the family
+        // is sized in servers (rail).
+        const std::vector<std::string>& flags = TopologyRegistry::Get(topo).flags;
+        const bool servers = (Text(s, {"config", "gpus-per-server"}) != "1" &&
+                              At(s, {"config", "gpus-per-server"}) != nullptr) ||
+                             std::find(flags.begin(), flags.end(), "servers") != flags.end();
+        const auto& serverFlags = TopologyRegistry::ServerFlags();
+        for (const std::string& flag : flags)
         {
-            const bool serverFlag = flag == "gpus-per-server" || flag == "scaleup-rate" ||
-                                    flag == "scaleup-latency" || flag == "scaleup-efficiency";
-            if (!serverFlag || servers || topo == "rail")
+            const bool serverFlag = std::any_of(serverFlags.begin(),
+                                                serverFlags.end(),
+                                                [&flag](const auto& f) { return f.first == flag; });
+            if (!serverFlag || servers)
             {
                 shape += " " + flag + "=" + Text(s, {"config", flag.c_str()});
             }
@@ -223,7 +230,8 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
        << "\n";
     os << "  workload:     " << Text(s, {"config", "workload"});
     const std::string workload = Text(s, {"config", "workload"});
-    if (workload == "training")
+    if (WorkloadRegistry::Has(workload) &&
+        WorkloadRegistry::Get(workload).family == WorkloadRegistry::TRAINING)
     {
         os << " " << Text(s, {"config", "training"});
     }

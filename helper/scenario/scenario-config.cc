@@ -16,6 +16,7 @@
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/integer.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
 #include "ns3/nccl-tuning-model.h"
@@ -26,9 +27,11 @@
 #include "ns3/string.h"
 #include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-registry.h"
+#include "ns3/uinteger.h"
 #include "ns3/workload-registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -217,6 +220,17 @@ UnknownFlagMessage(const std::string& name)
     return "unknown flag '--" + name + "'; run with --help for the list" + Suggestion(name, "--");
 }
 
+/// "0" or "1" as a bool; nothing for any other text.
+std::optional<bool>
+ParseBit(const std::string& v)
+{
+    if (v.size() == 1 && (v[0] == '0' || v[0] == '1'))
+    {
+        return v[0] == '1';
+    }
+    return std::nullopt;
+}
+
 Knob
 MakeKnob(const std::string& name,
          const std::string& help,
@@ -279,11 +293,12 @@ Flag(const std::string& name, const std::string& help, bool ScenarioConfig::*mem
         "0 or 1",
         Type::FLAG,
         [member](ScenarioConfig& c, const std::string& v) {
-            if (v != "0" && v != "1")
+            const std::optional<bool> bit = ParseBit(v);
+            if (!bit)
             {
                 throw ConfigError("'" + v + "' is not 0 or 1");
             }
-            c.*member = (v == "1");
+            c.*member = *bit;
         },
         [member](const ScenarioConfig& c) { return std::string(c.*member ? "1" : "0"); });
 }
@@ -421,6 +436,401 @@ Path(const std::string& name, const std::string& help, std::string ScenarioConfi
         },
         [member](const ScenarioConfig& c) { return c.*member; },
         true);
+}
+
+/// A 0/1 flag that may be unset (''): the runner (or the fabric) then decides.
+Knob
+OptionalFlag(const std::string& name,
+             const std::string& help,
+             const std::string& allowed,
+             std::optional<bool> ScenarioConfig::*member)
+{
+    return MakeKnob(
+        name,
+        help,
+        allowed,
+        Type::FLAG,
+        [member](ScenarioConfig& c, const std::string& v) {
+            if (v.empty())
+            {
+                (c.*member).reset();
+                return;
+            }
+            const std::optional<bool> bit = ParseBit(v);
+            if (!bit)
+            {
+                throw ConfigError("'" + v + "' is not '', 0 or 1");
+            }
+            c.*member = *bit;
+        },
+        [member](const ScenarioConfig& c) {
+            return (c.*member) ? std::string(*(c.*member) ? "1" : "0") : std::string();
+        },
+        true);
+}
+
+using Attr = ScenarioConfig::KnobAttribute;
+/// What the runner's Config::SetDefault gives an attribute, from the configuration.
+using AttrValue = std::function<Ptr<AttributeValue>(const ScenarioConfig&)>;
+
+/// An attribute the knob sets whatever its value (a --ns3:: default of it is refused).
+Attr
+Always(const std::string& name, AttrValue value = nullptr)
+{
+    return Attr{name, nullptr, "", std::move(value)};
+}
+
+/// An attribute the knob sets when its value is not its default (Sets() adds the test).
+Attr
+WhenGiven(const std::string& name, AttrValue value = nullptr)
+{
+    return Attr{name, nullptr, "when not the default", std::move(value)};
+}
+
+/// An attribute the knob sets when \p when holds (\p condition says when, in words).
+Attr
+When(const std::string& name,
+     const std::string& condition,
+     std::function<bool(const ScenarioConfig&)> when)
+{
+    return Attr{name, std::move(when), condition, nullptr};
+}
+
+/// The runner's Config::SetDefault value of an attribute: member \p member as a V.
+template <typename V, typename T>
+AttrValue
+Value(T ScenarioConfig::*member)
+{
+    return [member](const ScenarioConfig& c) { return Ptr<AttributeValue>(Create<V>(c.*member)); };
+}
+
+/**
+ * \p knob, declaring the ns-3 attributes it sets.
+ * \param example flags (the knob's first) under which it sets all of them, for the test
+ *        that walks every knob; "" when the knob at its default does
+ */
+Knob
+Sets(Knob knob, std::vector<Attr> attributes, const std::string& example = "")
+{
+    for (Attr& a : attributes)
+    {
+        if (!a.when && !a.condition.empty()) // WhenGiven
+        {
+            const std::string name = knob.name;
+            a.when = [name](const ScenarioConfig& c) {
+                const Knob* k = ScenarioConfig::FindKnob(name);
+                return k->get(c) != k->defaultValue;
+            };
+        }
+    }
+    knob.attributes = std::move(attributes);
+    knob.example = example;
+    return knob;
+}
+
+/// --recovery's ns3::RdmaQueuePair::Recovery; auto: selective repeat when anything
+/// reorders packets within a queue pair (per-packet load balancing, NIC spraying,
+/// Valiant/UGAL): go-back-N would turn every reorder into a retransmission storm
+/// (doc/load-balancing.md).
+Ptr<AttributeValue>
+RecoveryValue(const ScenarioConfig& c)
+{
+    static const std::map<std::string, std::string> kRecovery{{"gbn", "GoBackN"},
+                                                              {"sr", "SelectiveRepeat"}};
+    const auto chosen = kRecovery.find(c.recovery);
+    if (chosen != kRecovery.end())
+    {
+        return Create<StringValue>(chosen->second);
+    }
+    const bool reorders =
+        (LoadBalancingRegistry::Has(c.lb) && LoadBalancingRegistry::Get(c.lb).reorders) ||
+        c.nicEntropy > 1 ||
+        (RoutingEngineRegistry::Has(c.routing) && RoutingEngineRegistry::Get(c.routing).reorders);
+    return Create<StringValue>(kRecovery.at(reorders ? "sr" : "gbn"));
+}
+
+/// --ack-interval's ns3::RdmaQueuePair::AckInterval (the runner resolves '' first).
+Ptr<AttributeValue>
+AckIntervalValue(const ScenarioConfig& c)
+{
+    return Create<UintegerValue>(c.ackInterval.value());
+}
+
+/// --collective-verb's ns3::RdmaCollectiveTransport::Verb: write -> Write, send -> Send.
+Ptr<AttributeValue>
+CollectiveVerbValue(const ScenarioConfig& c)
+{
+    std::string verb = c.collectiveVerb;
+    verb[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(verb[0])));
+    return Create<StringValue>(verb);
+}
+
+/// Whether --protocol-latency zeroes the protocols' step latencies (0; '' resolves to
+/// 0 unless NCCL's tuner chose).
+bool
+ProtocolLatencyOff(const ScenarioConfig& c)
+{
+    return !c.protocolLatency.value_or(false);
+}
+
+/// Whether --cc's algorithm reads CE from the ACKs (DCTCP): the NICs must echo it.
+bool
+EchoesEcnInAck(const ScenarioConfig& c)
+{
+    return CongestionControlRegistry::Has(c.cc) &&
+           CongestionControlRegistry::Get(c.cc).ecnEchoInAck;
+}
+
+/// Why a knob's value does not apply to a configuration ("" = it does).
+using Refusal = std::function<std::string(const ScenarioConfig&)>;
+
+/// \p knob, refused where \p refusal says it does not apply (KnobInfo::notApplicable).
+Knob
+Applies(Knob knob, Refusal refusal)
+{
+    knob.notApplicable = std::move(refusal);
+    return knob;
+}
+
+/// Applies where \p applies holds; refused elsewhere because \p why.
+Refusal
+Only(std::function<bool(const ScenarioConfig&)> applies, const std::string& why)
+{
+    return [applies, why](const ScenarioConfig& c) { return applies(c) ? std::string() : why; };
+}
+
+/// The first of \p refusals that refuses.
+Refusal
+FirstOf(std::vector<Refusal> refusals)
+{
+    return [refusals](const ScenarioConfig& c) {
+        for (const Refusal& r : refusals)
+        {
+            if (std::string why = r(c); !why.empty())
+            {
+                return why;
+            }
+        }
+        return std::string();
+    };
+}
+
+const char* const ROCE_SWITCH = "does not apply to --fabric=infiniband; it configures "
+                                "--fabric=rocev2's switches (InfiniBand links are lossless "
+                                "by credits)";
+const char* const ROCE_PFC_STORM = "does not apply to --fabric=infiniband; PFC storms are "
+                                   "--fabric=rocev2's (InfiniBand links have no pause frames)";
+const char* const NEEDS_PFC = "needs --pfc=1: without PFC there are no pauses";
+const char* const NEEDS_PCAP = "needs --pcap=1: without it no pcap is written";
+const char* const NEEDS_SEND =
+    "needs --verb=send or --collective-verb=send: WRITEs consume no receive";
+const char* const NEEDS_TCP = "needs --transport=tcp: RDMA flows use --cc";
+const char* const NOT_READ_BY_TRAINING = "is not read by --workload=training: the --training "
+                                         "file gives the GPUs (tp x pp x dp) and the sizes";
+
+bool
+OnInfiniBand(const ScenarioConfig& c)
+{
+    return c.fabric == "infiniband";
+}
+
+bool
+OnRoce(const ScenarioConfig& c)
+{
+    return !OnInfiniBand(c);
+}
+
+bool
+PfcOn(const ScenarioConfig& c)
+{
+    return c.pfc;
+}
+
+bool
+PcapOn(const ScenarioConfig& c)
+{
+    return c.pcap;
+}
+
+bool
+PcapOfInfiniBand(const ScenarioConfig& c)
+{
+    return c.pcap && OnInfiniBand(c);
+}
+
+bool
+WatchdogOn(const ScenarioConfig& c)
+{
+    return c.pfcWatchdogDetect != Time(0);
+}
+
+bool
+IsTcp(const ScenarioConfig& c)
+{
+    return c.transport == "tcp";
+}
+
+bool
+NotTcp(const ScenarioConfig& c)
+{
+    return !IsTcp(c);
+}
+
+/// Whether a queue pair of this configuration receives SENDs (posts receives).
+bool
+Sends(const ScenarioConfig& c)
+{
+    return c.verb == "send" || c.collectiveVerb == "send";
+}
+
+/// \return --workload's family (NONE for an unknown name, which its knob refuses)
+WorkloadRegistry::Family
+FamilyOf(const ScenarioConfig& c)
+{
+    return WorkloadRegistry::Has(c.workload) ? WorkloadRegistry::Get(c.workload).family
+                                             : WorkloadRegistry::NONE;
+}
+
+bool
+IsTraining(const ScenarioConfig& c)
+{
+    return FamilyOf(c) == WorkloadRegistry::TRAINING;
+}
+
+bool
+NotTraining(const ScenarioConfig& c)
+{
+    return !IsTraining(c);
+}
+
+/// --cc on InfiniBand: not an algorithm that reads in-band telemetry (INT).
+bool
+CarriesTelemetryIfNeeded(const ScenarioConfig& c)
+{
+    return !OnInfiniBand(c) || !CongestionControlRegistry::Has(c.cc) ||
+           !CongestionControlRegistry::Get(c.cc).usesInt;
+}
+
+/// Whether --topology's family is sized by --\p flag (its TopologyRegistry entry).
+bool
+SizedBy(const ScenarioConfig& c, const std::string& flag)
+{
+    const std::vector<std::string> names = TopologyRegistry::GetNames();
+    if (std::find(names.begin(), names.end(), c.topology) == names.end())
+    {
+        return false;
+    }
+    const std::vector<std::string>& flags = TopologyRegistry::Get(c.topology).flags;
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+bool
+NotFromFile(const ScenarioConfig& c)
+{
+    return !SizedBy(c, "topology-file");
+}
+
+bool
+HasCableLengths(const ScenarioConfig& c)
+{
+    return !c.cableLengths.empty();
+}
+
+bool
+IsMpi(const ScenarioConfig& c)
+{
+    return c.mpi;
+}
+
+bool
+NotMpi(const ScenarioConfig& c)
+{
+    return !c.mpi;
+}
+
+bool
+QpCacheOn(const ScenarioConfig& c)
+{
+    return c.qpCache != 0;
+}
+
+/// Whether a knob's value is "auto" (NCCL's tuner, the runner's choice).
+bool
+IsAuto(const std::string& value)
+{
+    return value == "auto";
+}
+
+/// NCCL's protocols and tuner are the collective workloads' (the training workload and
+/// the point-to-point ones post no NCCL collective of their own choosing).
+std::string
+NcclApplies(const ScenarioConfig& c)
+{
+    if (FamilyOf(c) == WorkloadRegistry::COLLECTIVE)
+    {
+        return "";
+    }
+    return "needs a collective --workload (" +
+           Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+           "); --workload=" + c.workload + " runs no NCCL collective";
+}
+
+std::string
+AutoAlgorithmApplies(const ScenarioConfig& c)
+{
+    return IsAuto(c.algorithm) ? NcclApplies(c) : std::string();
+}
+
+/// --protocol=auto: the tuner picks among NCCL's algorithms, so --algorithm must be one.
+std::string
+AutoProtocolApplies(const ScenarioConfig& c)
+{
+    if (!IsAuto(c.protocol) || IsAuto(c.algorithm))
+    {
+        return "";
+    }
+    try
+    {
+        NcclAlgorithmFromString(c.algorithm);
+    }
+    catch (const std::invalid_argument&)
+    {
+        return "picks among NCCL's algorithms, and --algorithm=" + c.algorithm +
+               " is not one: give --algorithm=ring, tree or auto, or a --protocol of ll, "
+               "ll128, simple";
+    }
+    return "";
+}
+
+/// (the resolved default, 0, loads back from a summary.json)
+std::string
+ProtocolLatencyApplies(const ScenarioConfig& c)
+{
+    return c.protocolLatency.value_or(false) ? NcclApplies(c) : std::string();
+}
+
+std::string
+CollectiveVerbApplies(const ScenarioConfig& c)
+{
+    if (FamilyOf(c) == WorkloadRegistry::COLLECTIVE)
+    {
+        return "";
+    }
+    return "needs a collective --workload (" +
+           Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+           "); --workload=" + c.workload + " posts no collective message";
+}
+
+std::string
+VerbApplies(const ScenarioConfig& c)
+{
+    if (FamilyOf(c) == WorkloadRegistry::POINT_TO_POINT || !c.flows.empty() ||
+        c.background != ScenarioConfig().background)
+    {
+        return "";
+    }
+    return "needs a point-to-point --workload, --flows or --background: --workload=" + c.workload +
+           " alone posts none of them (--collective-verb sets a collective's verb)";
 }
 
 std::vector<uint32_t>
@@ -623,11 +1033,11 @@ ParsePfcStorms(const std::string& v)
     return out;
 }
 
-std::vector<Knob>
-BuildKnobs()
+/// The knobs of --cluster, --fabric and --topology.
+void
+ClusterAndFamilyKnobs(std::vector<Knob>& k)
 {
     using C = ScenarioConfig;
-    std::vector<Knob> k;
     {
         const std::vector<std::string> names = ClusterPreset::GetNames();
         std::string list;
@@ -669,6 +1079,13 @@ BuildKnobs()
         help.back() = '.';
         k.push_back(Choice("topology", help, &C::topology, TopologyRegistry::GetNames()));
     }
+}
+
+/// The knobs of the topology families' sizes and GPU servers.
+void
+TopologySizeKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     k.push_back(Unsigned("k",
                          "fat-tree radix (even; Al-Fares: k^3/4 hosts, 5k^2/4 switches)",
                          &C::k,
@@ -711,14 +1128,19 @@ BuildKnobs()
                          &C::railSpines,
                          0,
                          65535));
-    k.push_back(Unsigned("gpus-per-server",
-                         "GPUs per server (fattree, leafspine, rail): every G consecutive "
-                         "hosts are one server's GPUs (host = server * G + GPU), joined by a "
-                         "scale-up crossbar simulated at packet level; 1 = plain one-NIC hosts "
-                         "(doc/gpu-servers.md)",
-                         &C::gpusPerServer,
-                         1,
-                         1024));
+    k.push_back(
+        Sets(Unsigned("gpus-per-server",
+                      "GPUs per server (fattree, leafspine, rail): every G consecutive "
+                      "hosts are one server's GPUs (host = server * G + GPU), joined by a "
+                      "scale-up crossbar simulated at packet level; 1 = plain one-NIC hosts "
+                      "(doc/gpu-servers.md)",
+                      &C::gpusPerServer,
+                      1,
+                      1024),
+             {Always("ns3::RdmaNic::HostsPerServer", Value<UintegerValue>(&C::gpusPerServer)),
+              Always("ns3::RingAllreduce::GpusPerServer"),
+              Always("ns3::RingCollective::GpusPerServer"),
+              Always("ns3::TreeAllreduce::GpusPerServer")}));
     k.push_back(Rate("scaleup-rate",
                      "GPU-to-crossbar (NVLink-like) rate per direction (3600Gbps: NVLink 4, "
                      "900 GB/s bidirectional per H100 GPU)",
@@ -734,159 +1156,202 @@ BuildKnobs()
                          "--scaleup-rate x this. 1 = the whole rate (default); NVLink 4: "
                          "0.824 (NCCL's 20.6 of 25 GB/s per link, doc/hardware.md)",
                          &C::scaleUpEfficiency));
+}
+
+/// The knobs of link rates, NIC injection cap, delays and cable lengths.
+void
+LinkKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     k.push_back(Rate("host-rate", "host (NIC) link rate, ns-3 DataRate units", &C::hostRate));
-    k.push_back(MakeKnob(
-        "nic-injection-cap",
-        "most payload a NIC takes from its host interface per second and direction "
-        "(ns3::RdmaNic::InjectionCap): caps a NIC's data to other servers below --host-rate "
-        "when lower; '' = no cap (default). PCIe Gen5 x16 ~ 57.6 GB/s = 460.8Gbps "
-        "(doc/hardware.md)",
-        "'' (no cap) or a positive ns-3 DataRate (e.g. 460.8Gbps)",
-        Type::RATE,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.nicInjectionCap = DataRate(0);
-                return;
-            }
-            const DataRate r = ParseDataRate(v);
-            if (r.GetBitRate() == 0)
-            {
-                throw ConfigError("'" + v +
-                                  "' is not a positive data rate; allowed '' (no "
-                                  "cap) or a positive rate");
-            }
-            c.nicInjectionCap = r;
-        },
-        [](const C& c) {
-            return c.nicInjectionCap.GetBitRate() == 0 ? std::string()
-                                                       : FormatDataRate(c.nicInjectionCap);
-        },
-        true));
+    k.push_back(Sets(
+        MakeKnob(
+            "nic-injection-cap",
+            "most payload a NIC takes from its host interface per second and direction "
+            "(ns3::RdmaNic::InjectionCap): caps a NIC's data to other servers below --host-rate "
+            "when lower; '' = no cap (default). PCIe Gen5 x16 ~ 57.6 GB/s = 460.8Gbps "
+            "(doc/hardware.md)",
+            "'' (no cap) or a positive ns-3 DataRate (e.g. 460.8Gbps)",
+            Type::RATE,
+            [](C& c, const std::string& v) {
+                if (v.empty())
+                {
+                    c.nicInjectionCap = DataRate(0);
+                    return;
+                }
+                const DataRate r = ParseDataRate(v);
+                if (r.GetBitRate() == 0)
+                {
+                    throw ConfigError("'" + v +
+                                      "' is not a positive data rate; allowed '' (no "
+                                      "cap) or a positive rate");
+                }
+                c.nicInjectionCap = r;
+            },
+            [](const C& c) {
+                return c.nicInjectionCap.GetBitRate() == 0 ? std::string()
+                                                           : FormatDataRate(c.nicInjectionCap);
+            },
+            true),
+        {Always("ns3::RdmaNic::InjectionCap", Value<DataRateValue>(&C::nicInjectionCap))}));
     k.push_back(Rate("fabric-rate", "switch-to-switch link rate", &C::fabricRate));
     k.push_back(TimeKnob("link-delay",
                          "propagation delay of every link (1us as in the HPCC-derived "
                          "simulators' topologies; fibre ~5 ns/m)",
                          &C::linkDelay,
                          true));
-    k.push_back(MakeKnob(
-        "cable-lengths",
-        "cable length per tier in metres, 'L0[,L1[,L2]]': tier 0 host to its first switch, 1 "
-        "the next switch layer (leaf-spine, edge-aggregation; torus/mesh router cables; "
-        "DragonFly local), 2 aggregation-core (DragonFly global); the last value repeats "
-        "for higher tiers; each cable's delay is length x --propagation-delay. Scale-up "
-        "cables keep --scaleup-latency. '' = --link-delay on every cable. Not with "
-        "--topology=file (its cables carry their delays) or a --link-delay other than its "
-        "default; a given --link-delay withdraws a --cluster preset's lengths "
-        "(doc/topologies.md, Cable tiers)",
-        "'' or 1 to 3 lengths in metres, each > 0 and <= 100000, joined by ','",
-        Type::STRING,
-        [](C& c, const std::string& v) {
-            std::vector<double> lengths;
-            try
-            {
-                lengths = TopologyHelper::ParseCableLengths(v);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ConfigError(e.what());
-            }
-            std::vector<std::string> parts;
-            for (double m : lengths)
-            {
-                parts.push_back(FormatReal(m));
-            }
-            c.cableLengths = Join(parts, ",");
-        },
-        [](const C& c) { return c.cableLengths; },
-        true));
-    k.push_back(MakeKnob(
-        "propagation-delay",
-        "propagation delay per metre of cable, for --cable-lengths (5ns: light in silica "
-        "fibre, group index ~1.47, travels ~2.04e8 m/s, 4.9 ns/m)",
-        "a time in 1ps..100ns per metre, in ns-3 units (ns, ps)",
-        Type::TIME,
-        [](C& c, const std::string& v) {
-            const Time t = ParseTime(v);
-            try
-            {
-                TopologyHelper::CheckPropagationDelay(t);
-            }
-            catch (const std::invalid_argument&)
-            {
-                throw ConfigError("'" + v + "' is out of range; allowed a time in 1ps..100ns " +
-                                  "per metre (fibre ~5ns)");
-            }
-            c.propagationDelay = t;
-        },
-        [](const C& c) { return FormatTime(c.propagationDelay); }));
-    k.push_back(MakeKnob(
-        "switch-latency",
-        "port-to-port forwarding latency of every switch, both fabrics; '' = the fabric's "
-        "own (RoCEv2 300ns, NVIDIA Spectrum; InfiniBand 150ns, NVIDIA Quantum-2; sources in "
-        "doc/switch-latency.md). summary.json switch_forwarding has the value in force",
-        "'' or a time in 0.." + std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) +
-            "s in ns-3 units (s, ms, us, ns, ps)",
-        Type::TIME,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.switchLatency.reset();
-                return;
-            }
-            c.switchLatency = ParseTime(v);
-        },
-        [](const C& c) { return c.switchLatency ? FormatTime(*c.switchLatency) : std::string(); },
-        true));
-    k.push_back(MakeKnob(
-        "cut-through",
-        "switches forward cut-through (1: once the header is in and --switch-latency has "
-        "passed, never ending before the tail) or store-and-forward (0: the whole packet, "
-        "then --switch-latency), both fabrics; '' = the fabric's own (1 on both). "
-        "summary.json switch_forwarding has the value in force",
-        "'', 0 or 1",
-        Type::FLAG,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.cutThrough.reset();
-                return;
-            }
-            if (v != "0" && v != "1")
-            {
-                throw ConfigError("'" + v + "' is not '', 0 or 1");
-            }
-            c.cutThrough = (v == "1");
-        },
-        [](const C& c) {
-            return c.cutThrough ? std::string(*c.cutThrough ? "1" : "0") : std::string();
-        },
-        true));
-    k.push_back(Unsigned("mtu",
-                         "payload bytes per packet (RoCE path MTUs carry 1024 or 4096 payload "
-                         "bytes; 1000 as in the HPCC-derived simulators)",
-                         &C::mtu,
-                         256,
-                         9000));
-    k.push_back(Size("bytes",
-                     "bytes per message (incast, permutation, alltoall) or per collective "
-                     "buffer (nccl-tests' size)",
-                     &C::bytes,
-                     1,
-                     std::numeric_limits<uint64_t>::max()));
-    k.push_back(Size("buffer",
-                     "switch shared buffer in bytes (32MB as in the HPCC-derived "
-                     "simulators)",
-                     &C::buffer,
-                     1000,
-                     std::numeric_limits<uint64_t>::max()));
-    k.push_back(Flag("pfc", "802.1Qbb PFC on the RDMA priority (RoCEv2)", &C::pfc));
-    k.push_back(Flag("allow-lossy-headroom",
-                     "accept a PFC headroom (--ns3::SharedBufferMmu::HeadroomBytes) below "
-                     "what a port's round trip needs, breaking lossless on purpose "
-                     "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
-                     "with the minimum",
-                     &C::allowLossyHeadroom));
+    k.push_back(Applies(
+        MakeKnob(
+            "cable-lengths",
+            "cable length per tier in metres, 'L0[,L1[,L2]]': tier 0 host to its first switch, 1 "
+            "the next switch layer (leaf-spine, edge-aggregation; torus/mesh router cables; "
+            "DragonFly local), 2 aggregation-core (DragonFly global); the last value repeats "
+            "for higher tiers; each cable's delay is length x --propagation-delay. Scale-up "
+            "cables keep --scaleup-latency. '' = --link-delay on every cable. Not with "
+            "--topology=file (its cables carry their delays) or a --link-delay other than its "
+            "default; a given --link-delay withdraws a --cluster preset's lengths "
+            "(doc/topologies.md, Cable tiers)",
+            "'' or 1 to 3 lengths in metres, each > 0 and <= 100000, joined by ','",
+            Type::STRING,
+            [](C& c, const std::string& v) {
+                std::vector<double> lengths;
+                try
+                {
+                    lengths = TopologyHelper::ParseCableLengths(v);
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    throw ConfigError(e.what());
+                }
+                std::vector<std::string> parts;
+                for (double m : lengths)
+                {
+                    parts.push_back(FormatReal(m));
+                }
+                c.cableLengths = Join(parts, ",");
+            },
+            [](const C& c) { return c.cableLengths; },
+            true),
+        Only(NotFromFile,
+             "does not apply to --topology=file: the file gives every cable its own delay; allowed "
+             "with it: '' (drop --cable-lengths)")));
+}
+
+/// The knobs of propagation delay per metre and switch forwarding.
+void
+SwitchTimingKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        MakeKnob(
+            "propagation-delay",
+            "propagation delay per metre of cable, for --cable-lengths (5ns: light in silica "
+            "fibre, group index ~1.47, travels ~2.04e8 m/s, 4.9 ns/m)",
+            "a time in 1ps..100ns per metre, in ns-3 units (ns, ps)",
+            Type::TIME,
+            [](C& c, const std::string& v) {
+                const Time t = ParseTime(v);
+                try
+                {
+                    TopologyHelper::CheckPropagationDelay(t);
+                }
+                catch (const std::invalid_argument&)
+                {
+                    throw ConfigError("'" + v + "' is out of range; allowed a time in 1ps..100ns " +
+                                      "per metre (fibre ~5ns)");
+                }
+                c.propagationDelay = t;
+            },
+            [](const C& c) { return FormatTime(c.propagationDelay); }),
+        Only(HasCableLengths,
+             "applies only with --cable-lengths (delay = length x it); give --cable-lengths or "
+             "drop it")));
+    k.push_back(Sets(
+        MakeKnob(
+            "switch-latency",
+            "port-to-port forwarding latency of every switch, both fabrics; '' = the fabric's "
+            "own (RoCEv2 300ns, NVIDIA Spectrum; InfiniBand 150ns, NVIDIA Quantum-2; sources in "
+            "doc/switch-latency.md). summary.json switch_forwarding has the value in force",
+            "'' or a time in 0.." + std::to_string(static_cast<uint64_t>(MAX_TIME_SECONDS)) +
+                "s in ns-3 units (s, ms, us, ns, ps)",
+            Type::TIME,
+            [](C& c, const std::string& v) {
+                if (v.empty())
+                {
+                    c.switchLatency.reset();
+                    return;
+                }
+                c.switchLatency = ParseTime(v);
+            },
+            [](const C& c) {
+                return c.switchLatency ? FormatTime(*c.switchLatency) : std::string();
+            },
+            true),
+        {WhenGiven("ns3::RoceSwitch::SwitchLatency"), WhenGiven("ns3::IbSwitch::SwitchLatency")},
+        "--switch-latency=200ns"));
+    k.push_back(
+        Sets(OptionalFlag(
+                 "cut-through",
+                 "switches forward cut-through (1: once the header is in and --switch-latency has "
+                 "passed, never ending before the tail) or store-and-forward (0: the whole packet, "
+                 "then --switch-latency), both fabrics; '' = the fabric's own (1 on both). "
+                 "summary.json switch_forwarding has the value in force",
+                 "'', 0 or 1",
+                 &C::cutThrough),
+             {WhenGiven("ns3::RoceSwitch::CutThrough"), WhenGiven("ns3::IbSwitch::CutThrough")},
+             "--cut-through=0"));
+}
+
+/// The knobs of MTU, sizes, switch buffer and PFC.
+void
+PacketAndBufferKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(Unsigned("mtu",
+                              "payload bytes per packet (RoCE path MTUs carry 1024 or 4096 payload "
+                              "bytes; 1000 as in the HPCC-derived simulators)",
+                              &C::mtu,
+                              256,
+                              9000),
+                     {Always("ns3::RoceNic::Mtu"), Always("ns3::IbHca::Mtu")}));
+    k.push_back(Applies(Size("bytes",
+                             "bytes per message (incast, permutation, alltoall) or per collective "
+                             "buffer (nccl-tests' size)",
+                             &C::bytes,
+                             1,
+                             std::numeric_limits<uint64_t>::max()),
+                        Only(NotTraining, NOT_READ_BY_TRAINING)));
+    k.push_back(Applies(Sets(Size("buffer",
+                                  "switch shared buffer in bytes (32MB as in the HPCC-derived "
+                                  "simulators)",
+                                  &C::buffer,
+                                  1000,
+                                  std::numeric_limits<uint64_t>::max()),
+                             {Always("ns3::SharedBufferMmu::BufferSize")}),
+                        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(Applies(Sets(Flag("pfc", "802.1Qbb PFC on the RDMA priority (RoCEv2)", &C::pfc),
+                             {Always("ns3::RoceNetDevice::PfcEnabled"),
+                              Always("ns3::SharedBufferMmu::LosslessPriorities")}),
+                        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(Applies(
+        Sets(Flag("allow-lossy-headroom",
+                  "accept a PFC headroom (--ns3::SharedBufferMmu::HeadroomBytes) below "
+                  "what a port's round trip needs, breaking lossless on purpose "
+                  "(summary.json: lossless_broken_on_purpose); otherwise it is refused "
+                  "with the minimum",
+                  &C::allowLossyHeadroom),
+             {Always("ns3::SharedBufferMmu::AllowLossyHeadroom")}),
+        FirstOf(
+            {Only(OnRoce, ROCE_SWITCH),
+             Only(PfcOn,
+                  "needs --pfc=1: without PFC no class is lossless and there is no headroom")})));
+}
+
+/// The knobs of ECN marking and the pcap format and snap length.
+void
+EcnAndPcapKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     // The registered algorithms that react to no ECN (Entry::usesEcn false): delay
     // (Swift, TIMELY) or in-band telemetry (HPCC).
     std::string delayOnly;
@@ -897,113 +1362,131 @@ BuildKnobs()
             delayOnly += (delayOnly.empty() ? "--cc=" : " or --cc=") + name;
         }
     }
-    k.push_back(MakeKnob(
-        "ecn",
-        "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
-            delayOnly +
-            ", which use no ECN (Swift, Kumar et al. 2020, TIMELY, Mittal et al. 2015, and "
-            "theta-PowerTCP, Addanki et al. 2022, react to delay; HPCC, Li et al. 2019, and "
-            "PowerTCP to in-band telemetry): there nothing is marked and no CNP sent unless "
-            "--ecn=1; "
-            "echoed as the value used",
-        "'' or 0 or 1",
-        Type::FLAG,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.ecn.reset();
-                return;
-            }
-            if (v != "0" && v != "1")
-            {
-                throw ConfigError("'" + v + "' is not '', 0 or 1");
-            }
-            c.ecn = (v == "1");
-        },
-        [](const C& c) { return c.ecn ? std::string(*c.ecn ? "1" : "0") : std::string(); },
-        true));
+    k.push_back(Applies(
+        Sets(
+            OptionalFlag(
+                "ecn",
+                "ECN marking at switch egress (RED-like Kmin/Kmax/Pmax); '' = on, except under " +
+                    delayOnly +
+                    ", which use no ECN (Swift, Kumar et al. 2020, TIMELY, Mittal et al. 2015, and "
+                    "theta-PowerTCP, Addanki et al. 2022, react to delay; HPCC, Li et al. 2019, "
+                    "and "
+                    "PowerTCP to in-band telemetry): there nothing is marked and no CNP sent "
+                    "unless "
+                    "--ecn=1; "
+                    "echoed as the value used",
+                "'' or 0 or 1",
+                &C::ecn),
+            {Always("ns3::RoceSwitch::EcnEnabled"), Always("ns3::RoceNic::EcnCapable")}),
+        Only(OnRoce, ROCE_SWITCH)));
     k.push_back(Flag("pcap",
                      "write pcap traces into --out, one file per port (nanosecond timestamps; "
                      "link type RoCEv2 1, Ethernet; InfiniBand as --ib-pcap-format says, 197 "
                      "ERF records by default)",
                      &C::pcap));
-    k.push_back(Choice("ib-pcap-format",
-                       "records of the InfiniBand pcaps (--fabric=infiniband --pcap=1): erf "
-                       "(link type 197, LINKTYPE_ERF: each packet from its LRH after a "
-                       "16-byte ERF header of type InfiniBand, as NVIDIA's ibdump writes; "
-                       "Wireshark and tshark open it as it is) or raw (link type 247, "
-                       "LINKTYPE_INFINIBAND: the packet alone; Wireshark 4.0 does not open "
-                       "it)",
-                       &C::ibPcapFormat,
-                       {"erf", "raw"}));
-    k.push_back(Unsigned("pcap-snaplen",
-                         "bytes of each frame a pcap record keeps (the pcap snapshot length; "
-                         "the record keeps the frame's original length); 0 = whole frames; "
-                         "needs --pcap=1",
-                         &C::pcapSnaplen,
-                         0,
-                         RdmaFabric::MAX_PCAP_SNAP_LENGTH));
-    k.push_back(MakeKnob(
-        "pcap-nodes",
-        "trace only these nodes (every port) or NODE:PORT ports with --pcap=1; NODE is a "
-        "name of topology.csv (host3, pod0-edge1, leaf0, sw1-2, g0-r1) or a node id; '' = "
-        "every port of every node",
-        "'' (all) or NODE[:PORT][,...], e.g. host0,pod0-edge0:2",
-        Type::STRING,
-        [](C& c, const std::string& v) {
-            c.pcapNodes.clear();
-            if (v.empty())
-            {
-                return;
-            }
-            if (v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
-            {
-                throw ConfigError("'" + v + "' has an empty entry; allowed NODE[:PORT][,...]");
-            }
-            std::stringstream in(v);
-            std::string item;
-            while (std::getline(in, item, ','))
-            {
-                const size_t colon = item.find(':');
-                const std::string node = item.substr(0, colon);
-                if (node.empty() || node.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                           "0123456789_-") != std::string::npos)
+    k.push_back(Applies(
+        Sets(Choice("ib-pcap-format",
+                    "records of the InfiniBand pcaps (--fabric=infiniband --pcap=1): erf "
+                    "(link type 197, LINKTYPE_ERF: each packet from its LRH after a "
+                    "16-byte ERF header of type InfiniBand, as NVIDIA's ibdump writes; "
+                    "Wireshark and tshark open it as it is) or raw (link type 247, "
+                    "LINKTYPE_INFINIBAND: the packet alone; Wireshark 4.0 does not open "
+                    "it)",
+                    &C::ibPcapFormat,
+                    {"erf", "raw"}),
+             {WhenGiven("ns3::IbFabric::PcapFormat")},
+             "--ib-pcap-format=raw --fabric=infiniband --pcap=1"),
+        Only(
+            PcapOfInfiniBand,
+            "needs --fabric=infiniband --pcap=1: it chooses the records of the InfiniBand pcaps")));
+    k.push_back(
+        Applies(Sets(Unsigned("pcap-snaplen",
+                              "bytes of each frame a pcap record keeps (the pcap snapshot length; "
+                              "the record keeps the frame's original length); 0 = whole frames; "
+                              "needs --pcap=1",
+                              &C::pcapSnaplen,
+                              0,
+                              RdmaFabric::MAX_PCAP_SNAP_LENGTH),
+                     {WhenGiven("ns3::RdmaFabric::PcapSnapLength")},
+                     "--pcap-snaplen=128 --pcap=1"),
+                Only(PcapOn, NEEDS_PCAP)));
+}
+
+/// The knobs of the traced nodes and checksums.
+void
+PcapNodesKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        MakeKnob(
+            "pcap-nodes",
+            "trace only these nodes (every port) or NODE:PORT ports with --pcap=1; NODE is a "
+            "name of topology.csv (host3, pod0-edge1, leaf0, sw1-2, g0-r1) or a node id; '' = "
+            "every port of every node",
+            "'' (all) or NODE[:PORT][,...], e.g. host0,pod0-edge0:2",
+            Type::STRING,
+            [](C& c, const std::string& v) {
+                c.pcapNodes.clear();
+                if (v.empty())
                 {
-                    throw ConfigError("'" + item +
-                                      "' is not NODE[:PORT] (NODE a node name "
-                                      "of topology.csv or a node id)");
+                    return;
                 }
-                std::optional<uint32_t> port;
-                if (colon != std::string::npos)
+                if (v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
                 {
-                    try
-                    {
-                        port =
-                            static_cast<uint32_t>(ParseUnsigned(item.substr(colon + 1), 0, 65535));
-                    }
-                    catch (const ConfigError& e)
-                    {
-                        throw ConfigError("port of '" + item + "': " + e.what());
-                    }
+                    throw ConfigError("'" + v + "' has an empty entry; allowed NODE[:PORT][,...]");
                 }
-                c.pcapNodes.emplace_back(node, port);
-            }
-        },
-        [](const C& c) {
-            std::vector<std::string> parts;
-            for (const auto& [node, port] : c.pcapNodes)
-            {
-                parts.push_back(node + (port ? ":" + std::to_string(*port) : std::string()));
-            }
-            return Join(parts, ",");
-        },
-        true));
+                std::stringstream in(v);
+                std::string item;
+                while (std::getline(in, item, ','))
+                {
+                    const size_t colon = item.find(':');
+                    const std::string node = item.substr(0, colon);
+                    if (node.empty() || node.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                               "0123456789_-") != std::string::npos)
+                    {
+                        throw ConfigError("'" + item +
+                                          "' is not NODE[:PORT] (NODE a node name "
+                                          "of topology.csv or a node id)");
+                    }
+                    std::optional<uint32_t> port;
+                    if (colon != std::string::npos)
+                    {
+                        try
+                        {
+                            port = static_cast<uint32_t>(
+                                ParseUnsigned(item.substr(colon + 1), 0, 65535));
+                        }
+                        catch (const ConfigError& e)
+                        {
+                            throw ConfigError("port of '" + item + "': " + e.what());
+                        }
+                    }
+                    c.pcapNodes.emplace_back(node, port);
+                }
+            },
+            [](const C& c) {
+                std::vector<std::string> parts;
+                for (const auto& [node, port] : c.pcapNodes)
+                {
+                    parts.push_back(node + (port ? ":" + std::to_string(*port) : std::string()));
+                }
+                return Join(parts, ",");
+            },
+            true),
+        Only(PcapOn, NEEDS_PCAP)));
     k.push_back(Flag("checksums",
                      "compute the CRCs a NIC writes (RoCEv2 ICRC, InfiniBand ICRC and VCRC, "
                      "recomputed per hop) instead of zeros, e.g. for pcaps other tools check; "
                      "sets ns-3's ChecksumEnabled; costs a CRC over every frame",
                      &C::checksums));
+}
+
+/// The knobs of congestion control, recovery, routing and load balancing.
+void
+CcAndRoutingKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     {
         // The registered algorithms (CongestionControlRegistry), each with its line.
         std::string help = "congestion control:";
@@ -1012,14 +1495,22 @@ BuildKnobs()
             help += " " + name + " (" + CongestionControlRegistry::Get(name).help + ");";
         }
         help.back() = '.';
-        k.push_back(Choice("cc", help, &C::cc, CongestionControlRegistry::GetNames()));
+        k.push_back(Applies(Sets(Choice("cc", help, &C::cc, CongestionControlRegistry::GetNames()),
+                                 {When("ns3::RoceNic::EcnEchoInAck",
+                                       "with a --cc that reads ECN echoed in ACKs",
+                                       EchoesEcnInAck)},
+                                 "--cc=dctcp"),
+                            Only(CarriesTelemetryIfNeeded,
+                                 "needs in-band network telemetry, which only --fabric=rocev2 "
+                                 "carries (InfiniBand frames have no INT block)")));
     }
-    k.push_back(Choice("recovery",
-                       "loss recovery of the RDMA receivers: gbn (go-back-N, what most RoCE "
-                       "NICs do), sr (selective repeat, IRN-style), auto (sr when --lb, "
-                       "--nic-entropy or --routing reorders packets, else gbn)",
-                       &C::recovery,
-                       {"auto", "gbn", "sr"}));
+    k.push_back(Sets(Choice("recovery",
+                            "loss recovery of the RDMA receivers: gbn (go-back-N, what most RoCE "
+                            "NICs do), sr (selective repeat, IRN-style), auto (sr when --lb, "
+                            "--nic-entropy or --routing reorders packets, else gbn)",
+                            &C::recovery,
+                            {"auto", "gbn", "sr"}),
+                     {Always("ns3::RdmaQueuePair::Recovery", RecoveryValue)}));
     k.push_back(MakeKnob(
         "cc-preset",
         "named parameter set of --cc, with the switches' ECN marking of the same source "
@@ -1054,13 +1545,23 @@ BuildKnobs()
             help += " " + name + " (" + LoadBalancingRegistry::Get(name).help + ");";
         }
         help.back() = '.';
-        k.push_back(Choice("lb", help, &C::lb, LoadBalancingRegistry::GetNames()));
+        k.push_back(Sets(Choice("lb", help, &C::lb, LoadBalancingRegistry::GetNames()),
+                         {Always("ns3::IbSwitch::AdaptiveRouting")}));
     }
-    k.push_back(Unsigned("nic-entropy",
-                         "entropy values (UDP source ports) a NIC uses per QP",
-                         &C::nicEntropy,
-                         1,
-                         65535));
+    k.push_back(
+        Sets(Unsigned("nic-entropy",
+                      "entropy values (UDP source ports) a NIC uses per QP",
+                      &C::nicEntropy,
+                      1,
+                      65535),
+             {Always("ns3::RdmaQueuePair::NicEntropy", Value<UintegerValue>(&C::nicEntropy))}));
+}
+
+/// The knobs of the workload, ranks and NCCL algorithm and protocol.
+void
+WorkloadKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     {
         std::string help = "traffic pattern of the main workload:";
         for (const std::string& name : WorkloadRegistry::GetNames())
@@ -1070,11 +1571,12 @@ BuildKnobs()
         help.back() = '.';
         k.push_back(Choice("workload", help, &C::workload, WorkloadRegistry::GetNames()));
     }
-    k.push_back(Unsigned("ranks",
-                         "collective ranks (0 = all hosts)",
-                         &C::ranks,
-                         0,
-                         std::numeric_limits<uint32_t>::max()));
+    k.push_back(Applies(Unsigned("ranks",
+                                 "collective ranks (0 = all hosts)",
+                                 &C::ranks,
+                                 0,
+                                 std::numeric_limits<uint32_t>::max()),
+                        Only(NotTraining, NOT_READ_BY_TRAINING)));
     {
         // The algorithms registered for the collective workloads' operations.
         std::string help = "collective algorithm:";
@@ -1097,119 +1599,141 @@ BuildKnobs()
         names.push_back("auto");
         help += " auto: NCCL's tuner picks ring or tree per size from NCCL 2.30.7's model on "
                 "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md).";
-        k.push_back(Choice("algorithm", help, &C::algorithm, names));
+        k.push_back(Applies(Sets(Choice("algorithm", help, &C::algorithm, names),
+                                 {Always("ns3::TrainingEngine::AllreduceAlgorithm")}),
+                            AutoAlgorithmApplies));
     }
     {
         std::vector<std::string> names = CollectiveProtocol::GetNames();
         names.push_back("auto");
-        k.push_back(Choice(
-            "protocol",
-            "NCCL protocol of the collectives (like NCCL_PROTO): ll (16-byte lines of 8 data "
-            "bytes and 2 flags: 2 wire bytes per payload byte, 32 KiB steps), ll128 (128-byte "
-            "lines of 120 data bytes, 576000-byte steps), simple (the data itself, 512 KiB "
-            "steps: NCCL's 4 MiB buffer over NCCL_STEPS 8), auto (NCCL's tuner picks per size, "
-            "with --algorithm) (ns3::NcclLlProtocol, ns3::NcclLl128Protocol, "
-            "ns3::NcclSimpleProtocol; src/include/device.h, src/enqueue.cc of NCCL 2.30.7; "
-            "doc/collectives.md)",
-            &C::protocol,
-            names));
+        k.push_back(Applies(
+            Choice(
+                "protocol",
+                "NCCL protocol of the collectives (like NCCL_PROTO): ll (16-byte lines of 8 data "
+                "bytes and 2 flags: 2 wire bytes per payload byte, 32 KiB steps), ll128 (128-byte "
+                "lines of 120 data bytes, 576000-byte steps), simple (the data itself, 512 KiB "
+                "steps: NCCL's 4 MiB buffer over NCCL_STEPS 8), auto (NCCL's tuner picks per size, "
+                "with --algorithm) (ns3::NcclLlProtocol, ns3::NcclLl128Protocol, "
+                "ns3::NcclSimpleProtocol; src/include/device.h, src/enqueue.cc of NCCL 2.30.7; "
+                "doc/collectives.md)",
+                &C::protocol,
+                names),
+            FirstOf({NcclApplies, AutoProtocolApplies})));
     }
-    k.push_back(MakeKnob(
-        "protocol-latency",
-        "add each protocol's fixed cost per step beyond its bytes at the receiver (NCCL "
-        "2.30.7's per-hop latency over LL's, src/graph/tuning.cc: Simple 11.3 us per network "
-        "step and 2.8 us inside a server, LL128 1.3 and 1.3 us, LL 0; the protocols' "
-        "NetworkStepLatency, ScaleUpStepLatency); '' = 1 under --protocol=auto or "
-        "--algorithm=auto, where NCCL's model chose, 0 otherwise (the simulator's collectives "
-        "before protocols); echoed as the value used",
-        "'' or 0 or 1",
-        Type::FLAG,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.protocolLatency.reset();
-                return;
-            }
-            if (v != "0" && v != "1")
-            {
-                throw ConfigError("'" + v + "' is not '', 0 or 1");
-            }
-            c.protocolLatency = (v == "1");
-        },
-        [](const C& c) {
-            return c.protocolLatency ? std::string(*c.protocolLatency ? "1" : "0") : std::string();
-        },
-        true));
-    k.push_back(Unsigned("iterations",
-                         "collective iterations; training iterations of --workload=training "
-                         "unless its JSON file gives \"iterations\"",
-                         &C::iterations,
-                         1,
-                         1000000));
-    k.push_back(Path("training",
+}
+
+/// The knobs of protocol latency, iterations, training model and chunk.
+void
+CollectiveKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        Sets(OptionalFlag(
+                 "protocol-latency",
+                 "add each protocol's fixed cost per step beyond its bytes at the receiver (NCCL "
+                 "2.30.7's per-hop latency over LL's, src/graph/tuning.cc: Simple 11.3 us per "
+                 "network "
+                 "step and 2.8 us inside a server, LL128 1.3 and 1.3 us, LL 0; the protocols' "
+                 "NetworkStepLatency, ScaleUpStepLatency); '' = 1 under --protocol=auto or "
+                 "--algorithm=auto, where NCCL's model chose, 0 otherwise (the simulator's "
+                 "collectives "
+                 "before protocols); echoed as the value used",
+                 "'' or 0 or 1",
+                 &C::protocolLatency),
+             {When("ns3::NcclLlProtocol::NetworkStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLlProtocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLl128Protocol::NetworkStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLl128Protocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclSimpleProtocol::NetworkStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclSimpleProtocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff)},
+             "--protocol-latency=0"),
+        ProtocolLatencyApplies));
+    k.push_back(Sets(Unsigned("iterations",
+                              "collective iterations; training iterations of --workload=training "
+                              "unless its JSON file gives \"iterations\"",
+                              &C::iterations,
+                              1,
+                              1000000),
+                     {Always("ns3::TrainingEngine::Iterations")}));
+    k.push_back(
+        Applies(Path("training",
                      "model of --workload=training: a JSON model (doc/training.md) or an "
                      "ASTRA-sim 1.0 / SimAI layer-per-line workload file, told apart by content",
-                     &C::training));
+                     &C::training),
+                Only(IsTraining, "needs --workload=training: no other workload reads it")));
     {
         const std::string range = "a byte size " + FormatByteSize(0) + ".." +
                                   FormatByteSize(std::numeric_limits<uint32_t>::max()) +
                                   " (suffix KB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)";
-        k.push_back(MakeKnob(
-            "chunk",
-            "collective pipeline chunk: each message of a channel is cut into chunks of at "
-            "most this size, forwarded as each arrives (ns3::CollectiveAlgorithm::ChunkBytes; "
-            "the tree shrinks it for deep trees as NCCL does); 0 = unpipelined, one message "
-            "per step; '' = the --protocol's step: 512KiB for simple (NCCL's 4 MiB buffer over "
-            "NCCL_STEPS 8), 32KiB for ll, 576000 B for ll128; echoed as the value used",
-            "'' or " + range,
-            Type::SIZE,
-            [range](C& c, const std::string& v) {
+        k.push_back(Sets(
+            MakeKnob(
+                "chunk",
+                "collective pipeline chunk: each message of a channel is cut into chunks of at "
+                "most this size, forwarded as each arrives (ns3::CollectiveAlgorithm::ChunkBytes; "
+                "the tree shrinks it for deep trees as NCCL does); 0 = unpipelined, one message "
+                "per step; '' = the --protocol's step: 512KiB for simple (NCCL's 4 MiB buffer over "
+                "NCCL_STEPS 8), 32KiB for ll, 576000 B for ll128; echoed as the value used",
+                "'' or " + range,
+                Type::SIZE,
+                [range](C& c, const std::string& v) {
+                    if (v.empty())
+                    {
+                        c.chunk.reset();
+                        return;
+                    }
+                    const uint64_t x = ParseByteSize(v);
+                    if (x > std::numeric_limits<uint32_t>::max())
+                    {
+                        throw ConfigError("'" + v + "' (" + std::to_string(x) +
+                                          " bytes) is out of range; allowed " + range);
+                    }
+                    c.chunk = x;
+                },
+                [](const C& c) { return c.chunk ? FormatByteSize(*c.chunk) : std::string(); },
+                true),
+            {Always("ns3::CollectiveAlgorithm::ChunkBytes"),
+             Always("ns3::TrainingEngine::ChunkBytes")}));
+    }
+}
+
+/// The knobs of channels, PXN, incast and background flows.
+void
+FlowKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(
+        MakeKnob(
+            "channels",
+            "collective channels (NCCL's): the data is split into this many equal slices, each on "
+            "its own queue pairs (its own ECMP hash on RoCEv2); the tree puts its two trees on "
+            "alternate channels, the ring on GPU servers gives each channel its own NIC "
+            "(ns3::CollectiveAlgorithm::Channels); '' = NCCL's choice: 2 on one-NIC hosts (its "
+            "doubled search channel), on GPU servers (--gpus-per-server > 1) the count NCCL's "
+            "search and ncclTopoPostset give one NIC per GPU at --host-rate, 16 for 8 x 400 Gb/s "
+            "(doc/collectives.md); the training workload keeps 2",
+            "'' or " + RangeText(1, CollectiveAlgorithm::MAX_CHANNELS),
+            Type::INTEGER,
+            [](C& c, const std::string& v) {
                 if (v.empty())
                 {
-                    c.chunk.reset();
+                    c.channels.reset();
                     return;
                 }
-                const uint64_t x = ParseByteSize(v);
-                if (x > std::numeric_limits<uint32_t>::max())
-                {
-                    throw ConfigError("'" + v + "' (" + std::to_string(x) +
-                                      " bytes) is out of range; allowed " + range);
-                }
-                c.chunk = x;
+                c.channels =
+                    static_cast<uint32_t>(ParseUnsigned(v, 1, CollectiveAlgorithm::MAX_CHANNELS));
             },
-            [](const C& c) { return c.chunk ? FormatByteSize(*c.chunk) : std::string(); },
-            true));
-    }
-    k.push_back(MakeKnob(
-        "channels",
-        "collective channels (NCCL's): the data is split into this many equal slices, each on "
-        "its own queue pairs (its own ECMP hash on RoCEv2); the tree puts its two trees on "
-        "alternate channels, the ring on GPU servers gives each channel its own NIC "
-        "(ns3::CollectiveAlgorithm::Channels); '' = NCCL's choice: 2 on one-NIC hosts (its "
-        "doubled search channel), on GPU servers (--gpus-per-server > 1) the count NCCL's "
-        "search and ncclTopoPostset give one NIC per GPU at --host-rate, 16 for 8 x 400 Gb/s "
-        "(doc/collectives.md); the training workload keeps 2",
-        "'' or " + RangeText(1, CollectiveAlgorithm::MAX_CHANNELS),
-        Type::INTEGER,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.channels.reset();
-                return;
-            }
-            c.channels =
-                static_cast<uint32_t>(ParseUnsigned(v, 1, CollectiveAlgorithm::MAX_CHANNELS));
-        },
-        [](const C& c) { return c.channels ? std::to_string(*c.channels) : std::string(); },
-        true));
-    k.push_back(Flag("pxn",
-                     "NCCL's PXN (NCCL >= 2.12; NCCL_PXN_DISABLE=1 is 0) in the rings on GPU "
-                     "servers: 1 = each channel enters and leaves a server through one NIC, "
-                     "its last GPU's data moving over the scale-up domain to that NIC; 0 = "
-                     "NCCL's rings without PXN, alternating per server so that every network "
-                     "hop stays on one rail (needs even GPUs per server and servers) "
-                     "(ns3::RingAllreduce::Pxn, ns3::RingCollective::Pxn; doc/collectives.md)",
-                     &C::pxn));
+            [](const C& c) { return c.channels ? std::to_string(*c.channels) : std::string(); },
+            true),
+        {Always("ns3::CollectiveAlgorithm::Channels"), Always("ns3::TrainingEngine::Channels")}));
+    k.push_back(Sets(Flag("pxn",
+                          "NCCL's PXN (NCCL >= 2.12; NCCL_PXN_DISABLE=1 is 0) in the rings on GPU "
+                          "servers: 1 = each channel enters and leaves a server through one NIC, "
+                          "its last GPU's data moving over the scale-up domain to that NIC; 0 = "
+                          "NCCL's rings without PXN, alternating per server so that every network "
+                          "hop stays on one rail (needs even GPUs per server and servers) "
+                          "(ns3::RingAllreduce::Pxn, ns3::RingCollective::Pxn; doc/collectives.md)",
+                          &C::pxn),
+                     {Always("ns3::RingAllreduce::Pxn"), Always("ns3::RingCollective::Pxn")}));
     k.push_back(Unsigned("fanin",
                          "incast senders per receiver",
                          &C::fanin,
@@ -1232,23 +1756,32 @@ BuildKnobs()
         },
         [](const C& c) { return c.background; }));
     k.push_back(Fraction("load", "background load as a fraction of the host link rate", &C::load));
-    k.push_back(TimeKnob("background-duration",
-                         "how long background flows keep arriving, from t=0 (0 = until "
-                         "--stop-time)",
-                         &C::backgroundDuration,
-                         true));
+    k.push_back(Sets(TimeKnob("background-duration",
+                              "how long background flows keep arriving, from t=0 (0 = until "
+                              "--stop-time)",
+                              &C::backgroundDuration,
+                              true),
+                     {Always("ns3::FlowWorkload::BackgroundDuration")}));
     k.push_back(Path("flows",
                      "flow file in the HPCC-derived simulators' format (count, then "
                      "src dst priority dport size_bytes start_s)",
                      &C::flows));
-    k.push_back(Choice("qp-sharing",
-                       "RC connections of --flows and --background flows: flow = each flow "
-                       "opens its own queue pair, released when it ends, so flows of one "
-                       "host pair run side by side (the HPCC-derived simulators' RdmaClient, "
-                       "applications with a connection per request); pair = the flows of a "
-                       "host pair share one queue pair and run one after the other",
-                       &C::qpSharing,
-                       {"flow", "pair"}));
+}
+
+/// The knobs of queue-pair sharing, transport and RDMA verbs.
+void
+VerbKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(Choice("qp-sharing",
+                            "RC connections of --flows and --background flows: flow = each flow "
+                            "opens its own queue pair, released when it ends, so flows of one "
+                            "host pair run side by side (the HPCC-derived simulators' RdmaClient, "
+                            "applications with a connection per request); pair = the flows of a "
+                            "host pair share one queue pair and run one after the other",
+                            &C::qpSharing,
+                            {"flow", "pair"}),
+                     {Always("ns3::FlowWorkload::QpSharing")}));
     k.push_back(Choice("transport",
                        "transport of the point-to-point workloads (incast, permutation, "
                        "alltoall), --flows and --background: rdma (RDMA WRITEs on RC queue "
@@ -1257,40 +1790,65 @@ BuildKnobs()
                        "latency; fct.csv kinds tcp-*; doc/tcp-over-fabric.md)",
                        &C::transport,
                        {"rdma", "tcp"}));
-    k.push_back(Choice("verb",
-                       "RDMA verb that moves each point-to-point (incast, permutation, "
-                       "alltoall), --flows and --background flow's bytes from its src to its "
-                       "dst: write (src posts an RDMA WRITE with immediate), read (dst posts "
-                       "an RDMA READ of src; its fct.csv row has src = the reader, dst = the "
-                       "host read from; summary.json read_bytes) or send (src posts a SEND "
-                       "with immediate: each consumes a receive posted at dst, --rq-depth; "
-                       "without one dst answers an RNR NAK and src waits the RNR timer); "
-                       "doc/verbs.md. --transport=rdma only",
-                       &C::verb,
-                       {"write", "read", "send"}));
-    k.push_back(Choice("collective-verb",
-                       "verb of a collective workload's messages (each pipeline chunk): write "
-                       "(RDMA WRITE with immediate, as NCCL's net transport) or send (SEND "
-                       "with immediate, each consuming a receive posted at the peer, "
-                       "--rq-depth; RNR NAK without one; doc/verbs.md)",
-                       &C::collectiveVerb,
-                       {"write", "send"}));
-    k.push_back(Unsigned("rq-depth",
-                         "receives each queue pair keeps posted for the SENDs it receives "
-                         "(--verb=send, --collective-verb=send): each one a SEND consumed is "
-                         "posted again --rq-repost-delay after its message completed; 512 as "
-                         "perftest's ib_send_bw (--rx-depth); 0 = none (every SEND is RNR "
-                         "NAKed) (ns3::RdmaQueuePair::ReceiveQueueDepth)",
-                         &C::rqDepth,
-                         0,
-                         std::numeric_limits<uint32_t>::max()));
-    k.push_back(TimeKnob("rq-repost-delay",
-                         "the receiving application's processing time: a receive a SEND "
-                         "consumed is posted again this long after its message completed "
-                         "(ns3::RdmaQueuePair::RecvRepostDelay); 0 = at once, as perftest "
-                         "re-posts when it polls the completion",
-                         &C::rqRepostDelay,
-                         true));
+    k.push_back(Applies(
+        Choice("verb",
+               "RDMA verb that moves each point-to-point (incast, permutation, "
+               "alltoall), --flows and --background flow's bytes from its src to its "
+               "dst: write (src posts an RDMA WRITE with immediate), read (dst posts "
+               "an RDMA READ of src; its fct.csv row has src = the reader, dst = the "
+               "host read from; summary.json read_bytes) or send (src posts a SEND "
+               "with immediate: each consumes a receive posted at dst, --rq-depth; "
+               "without one dst answers an RNR NAK and src waits the RNR timer); "
+               "doc/verbs.md. --transport=rdma only",
+               &C::verb,
+               {"write", "read", "send"}),
+        FirstOf({Only(NotTcp,
+                      "needs --transport=rdma: READ and SEND are RDMA verbs, TCP flows have none"),
+                 VerbApplies})));
+    k.push_back(
+        Applies(Sets(Choice("collective-verb",
+                            "verb of a collective workload's messages (each pipeline chunk): write "
+                            "(RDMA WRITE with immediate, as NCCL's net transport) or send (SEND "
+                            "with immediate, each consuming a receive posted at the peer, "
+                            "--rq-depth; RNR NAK without one; doc/verbs.md)",
+                            &C::collectiveVerb,
+                            {"write", "send"}),
+                     {WhenGiven("ns3::RdmaCollectiveTransport::Verb", CollectiveVerbValue)},
+                     "--collective-verb=send --workload=allreduce"),
+                CollectiveVerbApplies));
+    k.push_back(Applies(
+        Sets(
+            Unsigned("rq-depth",
+                     "receives each queue pair keeps posted for the SENDs it receives "
+                     "(--verb=send, --collective-verb=send): each one a SEND consumed is "
+                     "posted again --rq-repost-delay after its message completed; 512 as "
+                     "perftest's ib_send_bw (--rx-depth); 0 = none (every SEND is RNR "
+                     "NAKed) (ns3::RdmaQueuePair::ReceiveQueueDepth)",
+                     &C::rqDepth,
+                     0,
+                     std::numeric_limits<uint32_t>::max()),
+            {WhenGiven("ns3::RdmaQueuePair::ReceiveQueueDepth", Value<UintegerValue>(&C::rqDepth))},
+            "--rq-depth=64 --verb=send"),
+        Only(Sends, NEEDS_SEND)));
+    k.push_back(Applies(
+        Sets(
+            TimeKnob("rq-repost-delay",
+                     "the receiving application's processing time: a receive a SEND "
+                     "consumed is posted again this long after its message completed "
+                     "(ns3::RdmaQueuePair::RecvRepostDelay); 0 = at once, as perftest "
+                     "re-posts when it polls the completion",
+                     &C::rqRepostDelay,
+                     true),
+            {WhenGiven("ns3::RdmaQueuePair::RecvRepostDelay", Value<TimeValue>(&C::rqRepostDelay))},
+            "--rq-repost-delay=1us --verb=send"),
+        Only(Sends, NEEDS_SEND)));
+}
+
+/// The knobs of TCP transport, seed, run, stop time and output.
+void
+TcpAndRunKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     {
         std::vector<std::string> variants;
         for (const auto& v : TcpFlowTransport::Variants())
@@ -1302,14 +1860,17 @@ BuildKnobs()
         {
             names += (names.empty() ? "" : ", ") + v.first + " = " + v.second;
         }
-        k.push_back(Choice("tcp-variant",
+        k.push_back(
+            Applies(Choice("tcp-variant",
                            "--transport=tcp's congestion control (ns-3's TCP variants: " + names +
                                "); cubic is Linux's default (net.ipv4.tcp_congestion_control); "
                                "every variant negotiates ECN when --ecn marks",
                            &C::tcpVariant,
-                           variants));
+                           variants),
+                    Only(IsTcp, NEEDS_TCP)));
     }
-    k.push_back(Unsigned("tcp-priority",
+    k.push_back(
+        Applies(Unsigned("tcp-priority",
                          "--transport=tcp's traffic class: on RoCEv2 the 802.1p priority, DSCP "
                          "= 8 x priority (ns3::RoceNic::IpPriority), lossless with --pfc=1 "
                          "when it is --priority's class, lossy otherwise; on InfiniBand the "
@@ -1317,7 +1878,8 @@ BuildKnobs()
                          "lossless as every VL",
                          &C::tcpPriority,
                          0,
-                         7));
+                         7),
+                Only(IsTcp, NEEDS_TCP)));
     k.push_back(
         Unsigned("seed", "ns-3 RngSeed", &C::seed, 1, std::numeric_limits<uint32_t>::max()));
     k.push_back(Unsigned("run", "ns-3 RngRun (substream)", &C::run, 0));
@@ -1340,6 +1902,13 @@ BuildKnobs()
             c.out = v;
         },
         [](const C& c) { return c.out; }));
+}
+
+/// The knobs of node and link failures.
+void
+FailureKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     k.push_back(MakeKnob(
         "node-failure",
         "fail switches mid-run: every cable of the switch fails at TIME and both fabrics "
@@ -1382,136 +1951,192 @@ BuildKnobs()
             return Join(parts, ",");
         },
         true));
-    k.push_back(MakeKnob(
-        "pfc-watchdog",
-        "RoCEv2: a PFC storm watchdog on every lossless switch queue, as SONiC's pfcwd: a "
-        "queue paused by its link partner without a break for DETECT is in a storm and is "
-        "mitigated (--pfc-watchdog-action) until the partner's pauses have ended for "
-        "RESTORE (default 2 x DETECT, as SONiC's CLI); polled every min(DETECT, RESTORE) / "
-        "10 (doc/scenario-runner.md, PFC storms)",
-        "'' (off) or DETECT[,RESTORE]: positive times, e.g. 100us or 100us,300us",
-        Type::STRING,
-        [](C& c, const std::string& v) {
-            ParsePfcWatchdog(v, c.pfcWatchdogDetect, c.pfcWatchdogRestore);
-        },
-        [](const C& c) {
-            if (c.pfcWatchdogDetect == Time(0))
-            {
-                return std::string();
-            }
-            return FormatTime(c.pfcWatchdogDetect) + (c.pfcWatchdogRestore > Time(0)
-                                                          ? "," + FormatTime(c.pfcWatchdogRestore)
-                                                          : std::string());
-        },
-        true));
-    k.push_back(Choice("pfc-watchdog-action",
-                       "what the PFC watchdog does to a queue in a storm: drop (ignore the "
-                       "peer's pauses and discard the queue's frames, those routed to it and "
-                       "those arriving from the peer on that priority, SONiC's drop) or "
-                       "forward (ignore the pauses only)",
-                       &C::pfcWatchdogAction,
-                       {"drop", "forward"}));
-    k.push_back(MakeKnob(
-        "pfc-storm",
-        "RoCEv2 fault: host HOST's NIC stops draining at START (until END, or the end of the "
-        "run): it pauses its switch port on every lossless priority without end and "
-        "discards what still arrives (a stalled receive pipeline, Guo et al. SIGCOMM 2016)",
-        "'' (none) or HOST@START[-END][,...]: a host index and times, e.g. 3@100us-2ms",
-        Type::STRING,
-        [](C& c, const std::string& v) { c.pfcStorms = ParsePfcStorms(v); },
-        [](const C& c) {
-            std::vector<std::string> parts;
-            for (const auto& f : c.pfcStorms)
-            {
-                parts.push_back(std::to_string(f.host) + "@" + FormatTime(f.start) +
-                                (f.end > Time(0) ? "-" + FormatTime(f.end) : std::string()));
-            }
-            return Join(parts, ",");
-        },
-        true));
-    k.push_back(TimeKnob("deadlock-stall-time",
-                         "stop with exit 4 when a cycle of switch queues has been paused "
-                         "(PFC) or out of credits (InfiniBand) without sending for this "
-                         "long (checked every 100 us of simulated time; 0 = off)",
-                         &C::deadlockStallTime,
-                         true));
+}
+
+/// The knobs of the PFC watchdog and PFC storms.
+void
+PfcFaultKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        Sets(
+            MakeKnob(
+                "pfc-watchdog",
+                "RoCEv2: a PFC storm watchdog on every lossless switch queue, as SONiC's pfcwd: a "
+                "queue paused by its link partner without a break for DETECT is in a storm and is "
+                "mitigated (--pfc-watchdog-action) until the partner's pauses have ended for "
+                "RESTORE (default 2 x DETECT, as SONiC's CLI); polled every min(DETECT, RESTORE) / "
+                "10 (doc/scenario-runner.md, PFC storms)",
+                "'' (off) or DETECT[,RESTORE]: positive times, e.g. 100us or 100us,300us",
+                Type::STRING,
+                [](C& c, const std::string& v) {
+                    ParsePfcWatchdog(v, c.pfcWatchdogDetect, c.pfcWatchdogRestore);
+                },
+                [](const C& c) {
+                    if (c.pfcWatchdogDetect == Time(0))
+                    {
+                        return std::string();
+                    }
+                    return FormatTime(c.pfcWatchdogDetect) +
+                           (c.pfcWatchdogRestore > Time(0) ? "," + FormatTime(c.pfcWatchdogRestore)
+                                                           : std::string());
+                },
+                true),
+            {Always("ns3::PfcWatchdog::DetectionTime"),
+             Always("ns3::PfcWatchdog::RestorationTime")}),
+        FirstOf({Only(OnRoce, ROCE_PFC_STORM), Only(PfcOn, NEEDS_PFC)})));
+    k.push_back(Applies(
+        Sets(Choice("pfc-watchdog-action",
+                    "what the PFC watchdog does to a queue in a storm: drop (ignore the "
+                    "peer's pauses and discard the queue's frames, those routed to it and "
+                    "those arriving from the peer on that priority, SONiC's drop) or "
+                    "forward (ignore the pauses only)",
+                    &C::pfcWatchdogAction,
+                    {"drop", "forward"}),
+             {Always("ns3::PfcWatchdog::Action")}),
+        FirstOf({Only(OnRoce, ROCE_PFC_STORM),
+                 Only(WatchdogOn, "needs --pfc-watchdog=DETECT[,RESTORE]: the watchdog is off")})));
+    k.push_back(Applies(
+        MakeKnob(
+            "pfc-storm",
+            "RoCEv2 fault: host HOST's NIC stops draining at START (until END, or the end of the "
+            "run): it pauses its switch port on every lossless priority without end and "
+            "discards what still arrives (a stalled receive pipeline, Guo et al. SIGCOMM 2016)",
+            "'' (none) or HOST@START[-END][,...]: a host index and times, e.g. 3@100us-2ms",
+            Type::STRING,
+            [](C& c, const std::string& v) { c.pfcStorms = ParsePfcStorms(v); },
+            [](const C& c) {
+                std::vector<std::string> parts;
+                for (const auto& f : c.pfcStorms)
+                {
+                    parts.push_back(std::to_string(f.host) + "@" + FormatTime(f.start) +
+                                    (f.end > Time(0) ? "-" + FormatTime(f.end) : std::string()));
+                }
+                return Join(parts, ",");
+            },
+            true),
+        FirstOf({Only(OnRoce, ROCE_PFC_STORM), Only(PfcOn, NEEDS_PFC)})));
+}
+
+/// The knobs of deadlock detection, queue sampling, port bytes and ACKs.
+void
+MonitorAndAckKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(TimeKnob("deadlock-stall-time",
+                              "stop with exit 4 when a cycle of switch queues has been paused "
+                              "(PFC) or out of credits (InfiniBand) without sending for this "
+                              "long (checked every 100 us of simulated time; 0 = off)",
+                              &C::deadlockStallTime,
+                              true),
+                     {Always("ns3::DeadlockDetector::StallTime")}));
     k.push_back(TimeKnob("qlen-interval",
                          "period of queue-length samples in qlen.csv (0 = off)",
                          &C::qlenInterval,
                          true));
-    k.push_back(Flag("port-bytes",
+    k.push_back(
+        Applies(Flag("port-bytes",
                      "1 = write ports.csv at the end of the run: the bytes and frames every "
                      "port of every node sent (the ports' own counters, read once; node and "
                      "port as in topology.csv); 0 = no file",
-                     &C::portBytes));
-    k.push_back(MakeKnob(
-        "ack-interval",
-        "ACK coalescing by count: the receiver acknowledges at least every K in-order data "
-        "packets (and at once at a message's end, an AckReq, a NAK); '' = 1 (every packet) "
-        "under a --cc that reads INT (hpcc), as the HPCC simulator (L2_ACK_INTERVAL 1 in its "
-        "run.py), else 10 as Falcon's public simulator (ns3::RdmaQueuePair::AckInterval, "
-        "doc/rocev2-fabric.md)",
-        "'' or an integer 1..65535",
-        Type::INTEGER,
-        [](ScenarioConfig& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.ackInterval.reset();
-                return;
-            }
-            c.ackInterval = static_cast<uint32_t>(ParseUnsigned(v, 1, 65535));
-        },
-        [](const ScenarioConfig& c) {
-            return c.ackInterval ? std::to_string(*c.ackInterval) : std::string();
-        },
-        true));
-    k.push_back(TimeKnob("ack-coalescing-time",
-                         "ACK coalescing by time: a data packet is acknowledged at most this "
-                         "long after it arrived, even when fewer than --ack-interval packets "
-                         "follow; 8us as Falcon's public simulator (ns3::RdmaQueuePair::"
-                         "AckCoalescingTime); 0 = no time bound",
-                         &C::ackCoalescingTime,
-                         true));
-    k.push_back(MakeKnob(
-        "ack-priority",
-        "traffic class (802.1p priority / SL) of ACK and NAK frames: '' or data = the queue "
-        "pair's own class, as NICs answer on the responder QP's class (NVIDIA's RoCE "
-        "defaults: RoCE on 3, only CNPs on 6; HPCC-derived simulators: ACK_HIGH_PRIO 0); 7 = "
-        "strict priority above data (ns3::RdmaNic::AckPriority, doc/rocev2-fabric.md)",
-        "'' or data (the data's class) or an integer in 0..7",
-        Type::INTEGER,
-        [](C& c, const std::string& v) {
-            if (v.empty() || v == "data")
-            {
-                c.ackPriority = -1;
-                return;
-            }
-            try
-            {
-                c.ackPriority = static_cast<int32_t>(ParseUnsigned(v, 0, 7));
-            }
-            catch (const ConfigError&)
-            {
-                throw ConfigError("'" + v + "' is not '', data or an integer in 0..7");
-            }
-        },
-        [](const C& c) {
-            return c.ackPriority < 0 ? std::string() : std::to_string(c.ackPriority);
-        },
-        true));
-    k.push_back(Unsigned("qp-cache",
-                         "QP contexts each NIC caches on chip (LRU); a packet of a queue "
-                         "pair whose context is not cached waits --qp-cache-miss for its "
-                         "fetch over PCIe while others send; 0 = unlimited, no fetch "
-                         "(ns3::RdmaNic::QpCacheSize, doc/qp-cache.md)",
-                         &C::qpCache,
-                         0));
-    k.push_back(TimeKnob("qp-cache-miss",
-                         "time to fetch a QP context that missed the cache, a PCIe round "
-                         "trip (ns3::RdmaNic::QpCacheMissLatency; 1us, doc/qp-cache.md); "
-                         "only with --qp-cache > 0",
-                         &C::qpCacheMiss,
-                         true));
+                     &C::portBytes),
+                Only(NotMpi,
+                     "is not available with --mpi (each rank sees only its own ports); allowed: "
+                     "--port-bytes=0, or a run in one process")));
+    k.push_back(Sets(
+        MakeKnob(
+            "ack-interval",
+            "ACK coalescing by count: the receiver acknowledges at least every K in-order data "
+            "packets (and at once at a message's end, an AckReq, a NAK); '' = 1 (every packet) "
+            "under a --cc that reads INT (hpcc), as the HPCC simulator (L2_ACK_INTERVAL 1 in its "
+            "run.py), else 10 as Falcon's public simulator (ns3::RdmaQueuePair::AckInterval, "
+            "doc/rocev2-fabric.md)",
+            "'' or an integer 1..65535",
+            Type::INTEGER,
+            [](ScenarioConfig& c, const std::string& v) {
+                if (v.empty())
+                {
+                    c.ackInterval.reset();
+                    return;
+                }
+                c.ackInterval = static_cast<uint32_t>(ParseUnsigned(v, 1, 65535));
+            },
+            [](const ScenarioConfig& c) {
+                return c.ackInterval ? std::to_string(*c.ackInterval) : std::string();
+            },
+            true),
+        {Always("ns3::RdmaQueuePair::AckInterval", AckIntervalValue)}));
+    k.push_back(Sets(TimeKnob("ack-coalescing-time",
+                              "ACK coalescing by time: a data packet is acknowledged at most this "
+                              "long after it arrived, even when fewer than --ack-interval packets "
+                              "follow; 8us as Falcon's public simulator (ns3::RdmaQueuePair::"
+                              "AckCoalescingTime); 0 = no time bound",
+                              &C::ackCoalescingTime,
+                              true),
+                     {Always("ns3::RdmaQueuePair::AckCoalescingTime",
+                             Value<TimeValue>(&C::ackCoalescingTime))}));
+}
+
+/// The knobs of ACK priority and the NIC's QP cache.
+void
+NicKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(
+        MakeKnob(
+            "ack-priority",
+            "traffic class (802.1p priority / SL) of ACK and NAK frames: '' or data = the queue "
+            "pair's own class, as NICs answer on the responder QP's class (NVIDIA's RoCE "
+            "defaults: RoCE on 3, only CNPs on 6; HPCC-derived simulators: ACK_HIGH_PRIO 0); 7 = "
+            "strict priority above data (ns3::RdmaNic::AckPriority, doc/rocev2-fabric.md)",
+            "'' or data (the data's class) or an integer in 0..7",
+            Type::INTEGER,
+            [](C& c, const std::string& v) {
+                if (v.empty() || v == "data")
+                {
+                    c.ackPriority = -1;
+                    return;
+                }
+                try
+                {
+                    c.ackPriority = static_cast<int32_t>(ParseUnsigned(v, 0, 7));
+                }
+                catch (const ConfigError&)
+                {
+                    throw ConfigError("'" + v + "' is not '', data or an integer in 0..7");
+                }
+            },
+            [](const C& c) {
+                return c.ackPriority < 0 ? std::string() : std::to_string(c.ackPriority);
+            },
+            true),
+        {Always("ns3::RdmaNic::AckPriority", Value<IntegerValue>(&C::ackPriority))}));
+    k.push_back(Sets(Unsigned("qp-cache",
+                              "QP contexts each NIC caches on chip (LRU); a packet of a queue "
+                              "pair whose context is not cached waits --qp-cache-miss for its "
+                              "fetch over PCIe while others send; 0 = unlimited, no fetch "
+                              "(ns3::RdmaNic::QpCacheSize, doc/qp-cache.md)",
+                              &C::qpCache,
+                              0),
+                     {Always("ns3::RdmaNic::QpCacheSize", Value<UintegerValue>(&C::qpCache))}));
+    k.push_back(Applies(
+        Sets(TimeKnob("qp-cache-miss",
+                      "time to fetch a QP context that missed the cache, a PCIe round "
+                      "trip (ns3::RdmaNic::QpCacheMissLatency; 1us, doc/qp-cache.md); "
+                      "only with --qp-cache > 0",
+                      &C::qpCacheMiss,
+                      true),
+             {Always("ns3::RdmaNic::QpCacheMissLatency", Value<TimeValue>(&C::qpCacheMiss))}),
+        Only(QpCacheOn,
+             "has no effect with --qp-cache=0 (an unlimited cache never misses); drop it or give "
+             "--qp-cache=N")));
+}
+
+/// The knobs of the event list, the simulator and MPI.
+void
+EngineKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     k.push_back(Choice("scheduler",
                        "ns-3 event list: timing-wheel (ns3::TimingWheelScheduler, the "
                        "fastest here) and quaternary-heap (ns3::QuaternaryHeapScheduler) "
@@ -1538,51 +2163,99 @@ BuildKnobs()
                      "without --background or --flows; the deadlock detector is off "
                      "(doc/distributed.md)",
                      &C::mpi));
-    k.push_back(Choice("mpi-partition",
-                       "how --mpi splits the fabric over the ranks: group (the topology's "
-                       "structure: GPU servers whole, pods / leaves / torus slabs / DragonFly "
-                       "groups in blocks, the top tier spread; cuts no scale-up cable; a "
-                       "topology file: graph), block (node ids in contiguous blocks) or graph "
-                       "(METIS: balanced, fewest cables cut, short ones last; MPI builds) "
-                       "(RankPartition, doc/distributed.md)",
-                       &C::mpiPartition,
-                       RankPartition::GetMethods()));
-    k.push_back(Unsigned("priority",
-                         "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
-                         "lossless RoCE class in vendor defaults",
-                         &C::priority,
-                         0,
-                         7));
-    k.push_back(OptionalSize("kmin",
-                             "ECN Kmin in bytes; '' = the --cc-preset's, scaled with link rate "
-                             "(dcqcn paper: 5KB at 40Gbps; hpcc: 100KB at 25Gbps)",
-                             &C::kmin));
-    k.push_back(OptionalSize("kmax",
-                             "ECN Kmax in bytes; '' = the --cc-preset's, scaled with link rate "
-                             "(dcqcn paper: 200KB at 40Gbps; hpcc: 400KB at 25Gbps)",
-                             &C::kmax));
-    k.push_back(MakeKnob(
-        "pmax",
-        "ECN marking probability at Kmax; '' = the --cc-preset's (dcqcn paper: 0.01; hpcc: "
-        "0.2)",
-        "'' or a number in [0, 1]",
-        Type::REAL,
-        [](C& c, const std::string& v) {
-            if (v.empty())
-            {
-                c.pmax.reset();
-                return;
-            }
-            const double x = ParseReal(v);
-            if (!(x >= 0 && x <= 1))
-            {
-                throw ConfigError("'" + v + "' is out of range; allowed a number in [0, 1]");
-            }
-            c.pmax = x;
-        },
-        [](const C& c) { return c.pmax ? FormatReal(*c.pmax) : std::string(); },
-        true));
+    k.push_back(Applies(
+        Choice("mpi-partition",
+               "how --mpi splits the fabric over the ranks: group (the topology's "
+               "structure: GPU servers whole, pods / leaves / torus slabs / DragonFly "
+               "groups in blocks, the top tier spread; cuts no scale-up cable; a "
+               "topology file: graph), block (node ids in contiguous blocks) or graph "
+               "(METIS: balanced, fewest cables cut, short ones last; MPI builds) "
+               "(RankPartition, doc/distributed.md)",
+               &C::mpiPartition,
+               RankPartition::GetMethods()),
+        Only(IsMpi, "applies only to a run across ranks; give --mpi (under mpirun) or drop it")));
+}
 
+/// The knobs of the RDMA traffic class and the ECN marking thresholds.
+void
+PriorityAndEcnKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Sets(Unsigned("priority",
+                              "traffic class (802.1p priority / SL) of RDMA data; 3 is the common "
+                              "lossless RoCE class in vendor defaults",
+                              &C::priority,
+                              0,
+                              7),
+                     {Always("ns3::RoceSwitch::ClassBasePriority")}));
+    k.push_back(Applies(
+        Sets(OptionalSize("kmin",
+                          "ECN Kmin in bytes; '' = the --cc-preset's, scaled with link rate "
+                          "(dcqcn paper: 5KB at 40Gbps; hpcc: 100KB at 25Gbps)",
+                          &C::kmin),
+             {WhenGiven("ns3::EcnMarker::ScaleWithRate"), WhenGiven("ns3::EcnMarker::Kmin")},
+             "--kmin=10KB"),
+        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(Applies(
+        Sets(OptionalSize("kmax",
+                          "ECN Kmax in bytes; '' = the --cc-preset's, scaled with link rate "
+                          "(dcqcn paper: 200KB at 40Gbps; hpcc: 400KB at 25Gbps)",
+                          &C::kmax),
+             {WhenGiven("ns3::EcnMarker::ScaleWithRate"), WhenGiven("ns3::EcnMarker::Kmax")},
+             "--kmax=400KB"),
+        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(Applies(
+        Sets(
+            MakeKnob(
+                "pmax",
+                "ECN marking probability at Kmax; '' = the --cc-preset's (dcqcn paper: 0.01; hpcc: "
+                "0.2)",
+                "'' or a number in [0, 1]",
+                Type::REAL,
+                [](C& c, const std::string& v) {
+                    if (v.empty())
+                    {
+                        c.pmax.reset();
+                        return;
+                    }
+                    const double x = ParseReal(v);
+                    if (!(x >= 0 && x <= 1))
+                    {
+                        throw ConfigError("'" + v +
+                                          "' is out of range; allowed a number in [0, 1]");
+                    }
+                    c.pmax = x;
+                },
+                [](const C& c) { return c.pmax ? FormatReal(*c.pmax) : std::string(); },
+                true),
+            {WhenGiven("ns3::EcnMarker::ScaleWithRate"), WhenGiven("ns3::EcnMarker::Pmax")},
+            "--pmax=0.1"),
+        Only(OnRoce, ROCE_SWITCH)));
+}
+
+std::vector<Knob>
+BuildKnobs()
+{
+    std::vector<Knob> k;
+    ClusterAndFamilyKnobs(k);
+    TopologySizeKnobs(k);
+    LinkKnobs(k);
+    SwitchTimingKnobs(k);
+    PacketAndBufferKnobs(k);
+    EcnAndPcapKnobs(k);
+    PcapNodesKnobs(k);
+    CcAndRoutingKnobs(k);
+    WorkloadKnobs(k);
+    CollectiveKnobs(k);
+    FlowKnobs(k);
+    VerbKnobs(k);
+    TcpAndRunKnobs(k);
+    FailureKnobs(k);
+    PfcFaultKnobs(k);
+    MonitorAndAckKnobs(k);
+    NicKnobs(k);
+    EngineKnobs(k);
+    PriorityAndEcnKnobs(k);
     const ScenarioConfig defaults;
     for (auto& knob : k)
     {
@@ -1716,28 +2389,26 @@ namespace
 bool
 NumericAttributeTextIsValid(const std::string& valueType, const std::string& text)
 {
-    static const std::regex real(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)");
-    static const std::regex time(
-        R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(s|ms|us|ns|ps|fs|min|h|d)?)");
-    static const std::regex unsignedInteger(R"(\+?\d+)");
-    static const std::regex integer(R"([+-]?\d+)");
-    if (valueType == "ns3::DoubleValue")
+    struct Syntax
     {
-        return std::regex_match(text, real) && std::isfinite(std::strtod(text.c_str(), nullptr));
-    }
-    if (valueType == "ns3::UintegerValue")
+        std::regex pattern; ///< the whole text
+        bool real;          ///< and a finite double
+    };
+
+    static const std::map<std::string, Syntax> kSyntax{
+        {"ns3::DoubleValue", {std::regex(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)"), true}},
+        {"ns3::UintegerValue", {std::regex(R"(\+?\d+)"), false}},
+        {"ns3::IntegerValue", {std::regex(R"([+-]?\d+)"), false}},
+        {"ns3::TimeValue",
+         {std::regex(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(s|ms|us|ns|ps|fs|min|h|d)?)"),
+          false}}};
+    const auto syntax = kSyntax.find(valueType);
+    if (syntax == kSyntax.end())
     {
-        return std::regex_match(text, unsignedInteger);
+        return true;
     }
-    if (valueType == "ns3::IntegerValue")
-    {
-        return std::regex_match(text, integer);
-    }
-    if (valueType == "ns3::TimeValue")
-    {
-        return std::regex_match(text, time);
-    }
-    return true;
+    return std::regex_match(text, syntax->second.pattern) &&
+           (!syntax->second.real || std::isfinite(std::strtod(text.c_str(), nullptr)));
 }
 
 } // namespace
@@ -1785,6 +2456,68 @@ ScenarioConfig::ApplyAttributes() const
     }
 }
 
+void
+ScenarioConfig::ApplyKnobDefaults() const
+{
+    for (const KnobInfo& knob : Knobs())
+    {
+        for (const KnobAttribute& a : knob.attributes)
+        {
+            if (a.value)
+            {
+                Config::SetDefault(a.name, *a.value(*this));
+            }
+        }
+    }
+}
+
+std::string
+ScenarioConfig::CanonicalAttribute(const std::string& name)
+{
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid))
+    {
+        return "";
+    }
+    const std::string attr = name.substr(sep + 2);
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            if (t.GetAttribute(i).name == attr)
+            {
+                return t.GetName() + "::" + attr;
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            return "";
+        }
+    }
+}
+
+void
+ScenarioConfig::CheckAttributeOverrides() const
+{
+    for (const auto& [name, value] : attributes)
+    {
+        const std::string canonical = CanonicalAttribute(name);
+        for (const KnobInfo& knob : Knobs())
+        {
+            for (const KnobAttribute& a : knob.attributes)
+            {
+                if ((!a.when || a.when(*this)) && canonical == CanonicalAttribute(a.name))
+                {
+                    throw ConfigError("--" + name + "=" + value + ": the runner sets " + a.name +
+                                      " from --" + knob.name +
+                                      "; set it there (allowed: an attribute no flag sets)");
+                }
+            }
+        }
+    }
+}
+
 std::string
 ScenarioConfig::Get(const std::string& name) const
 {
@@ -1820,6 +2553,58 @@ ScenarioConfig::LoadJsonFile(const std::string& path)
     const nlohmann::json j = ParseStrictJson(in, path);
     LoadJson(j, path);
 }
+
+namespace
+{
+
+/// A JSON value of \p knob as the knob's text; \p where names it in errors.
+std::string
+JsonKnobText(const ScenarioConfig::KnobInfo& knob,
+             const nlohmann::json& value,
+             const std::string& where)
+{
+    using KnobType = ScenarioConfig::KnobType;
+    const bool numeric = knob.type == KnobType::INTEGER || knob.type == KnobType::FLAG ||
+                         knob.type == KnobType::SIZE || knob.type == KnobType::REAL;
+    std::string text;
+    if (value.is_string())
+    {
+        text = value.get<std::string>();
+    }
+    else if (value.is_boolean() && knob.type == KnobType::FLAG)
+    {
+        text = value.get<bool>() ? "1" : "0";
+    }
+    else if (value.is_number_unsigned() && numeric)
+    {
+        text = std::to_string(value.get<uint64_t>());
+    }
+    else if (value.is_number_integer() && numeric)
+    {
+        text = std::to_string(value.get<int64_t>());
+    }
+    else if (value.is_number_float() && numeric)
+    {
+        text = FormatReal(value.get<double>());
+    }
+    else
+    {
+        std::string expected = "a string";
+        if (knob.type == KnobType::FLAG)
+        {
+            expected = "0, 1, true or false";
+        }
+        else if (numeric)
+        {
+            expected = "a number or a string";
+        }
+        throw ConfigError(where + " has the wrong type (" + value.type_name() + "); expected " +
+                          expected);
+    }
+    return text;
+}
+
+} // namespace
 
 void
 ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
@@ -1866,43 +2651,7 @@ ScenarioConfig::LoadJson(const nlohmann::json& j, const std::string& origin)
         {
             throw ConfigError(origin + ": key '" + key + "' given twice (as '-' and '_' names)");
         }
-        const bool numeric = knob->type == KnobType::INTEGER || knob->type == KnobType::FLAG ||
-                             knob->type == KnobType::SIZE || knob->type == KnobType::REAL;
-        std::string text;
-        if (value.is_string())
-        {
-            text = value.get<std::string>();
-        }
-        else if (value.is_boolean() && knob->type == KnobType::FLAG)
-        {
-            text = value.get<bool>() ? "1" : "0";
-        }
-        else if (value.is_number_unsigned() && numeric)
-        {
-            text = std::to_string(value.get<uint64_t>());
-        }
-        else if (value.is_number_integer() && numeric)
-        {
-            text = std::to_string(value.get<int64_t>());
-        }
-        else if (value.is_number_float() && numeric)
-        {
-            text = FormatReal(value.get<double>());
-        }
-        else
-        {
-            std::string expected = "a string";
-            if (knob->type == KnobType::FLAG)
-            {
-                expected = "0, 1, true or false";
-            }
-            else if (numeric)
-            {
-                expected = "a number or a string";
-            }
-            throw ConfigError(origin + ": key '" + key + "' has the wrong type (" +
-                              value.type_name() + "); expected " + expected);
-        }
+        const std::string text = JsonKnobText(*knob, value, origin + ": key '" + key + "'");
         try
         {
             knob->set(*this, text);
@@ -2113,9 +2862,14 @@ ScenarioConfig::ValidateTopologyFlags() const
     ValidateApplicableFlags();
 }
 
-void
-ScenarioConfig::ValidateApplicableFlags() const
+namespace
 {
+
+/// Refuse a flag that sizes other topology families than --topology's.
+void
+RefuseOtherFamiliesFlags(const ScenarioConfig& c)
+{
+    const std::string& topology = c.topology;
     // A flag that sizes other topology families than the chosen one, given a value
     // other than its default, would be ignored: refuse it. (Against the defaults, not
     // against "given at all", so that a configuration echoed in summary.json or
@@ -2141,185 +2895,38 @@ ScenarioConfig::ValidateApplicableFlags() const
     }
     for (const auto& [flag, families] : others)
     {
-        const std::string value = Get(flag);
+        const std::string value = c.Get(flag);
         if (value != defaults.Get(flag))
         {
             throw ConfigError("--" + flag + "=" + value + " does not apply to --topology=" +
                               topology + "; it sizes " + families);
         }
     }
-    // The same for the RoCEv2 switch and MMU flags on InfiniBand, whose links are
-    // lossless by credits and whose switches have no shared buffer or ECN marker.
-    if (fabric == "infiniband")
-    {
-        for (const char* flag :
-             {"pfc", "ecn", "buffer", "kmin", "kmax", "pmax", "allow-lossy-headroom"})
-        {
-            const std::string value = Get(flag);
-            if (value != defaults.Get(flag))
-            {
-                throw ConfigError("--" + std::string(flag) + "=" + value +
-                                  " does not apply to --fabric=infiniband; it configures "
-                                  "--fabric=rocev2's switches (InfiniBand links are lossless "
-                                  "by credits)");
-            }
-        }
-    }
-    if (fabric == "infiniband" && CongestionControlRegistry::Has(cc) &&
-        CongestionControlRegistry::Get(cc).usesInt)
-    {
-        throw ConfigError("--cc=" + cc +
-                          " needs in-band network telemetry, which only --fabric=rocev2 "
-                          "carries (InfiniBand frames have no INT block)");
-    }
-    if (fabric == "infiniband")
-    {
-        for (const char* flag : {"pfc-watchdog", "pfc-watchdog-action", "pfc-storm"})
-        {
-            const std::string value = Get(flag);
-            if (value != defaults.Get(flag))
-            {
-                throw ConfigError("--" + std::string(flag) + "=" + value +
-                                  " does not apply to --fabric=infiniband; PFC storms are "
-                                  "--fabric=rocev2's (InfiniBand links have no pause frames)");
-            }
-        }
-    }
-    for (const char* flag : {"pfc-watchdog", "pfc-storm"})
-    {
-        if (!pfc && Get(flag) != defaults.Get(flag))
-        {
-            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
-                              " needs --pfc=1: without PFC there are no pauses");
-        }
-    }
-    if (pfcWatchdogAction != defaults.pfcWatchdogAction && pfcWatchdogDetect == Time(0))
-    {
-        throw ConfigError("--pfc-watchdog-action=" + pfcWatchdogAction +
-                          " needs --pfc-watchdog=DETECT[,RESTORE]: the watchdog is off");
-    }
-    if (!pcapNodes.empty() && !pcap)
-    {
-        throw ConfigError("--pcap-nodes=" + Get("pcap-nodes") +
-                          " needs --pcap=1: without it no pcap is written");
-    }
-    if (pcapSnaplen != defaults.pcapSnaplen && !pcap)
-    {
-        throw ConfigError("--pcap-snaplen=" + std::to_string(pcapSnaplen) +
-                          " needs --pcap=1: without it no pcap is written");
-    }
-    if (ibPcapFormat != defaults.ibPcapFormat && (!pcap || fabric != "infiniband"))
-    {
-        throw ConfigError("--ib-pcap-format=" + ibPcapFormat +
-                          " needs --fabric=infiniband --pcap=1: it chooses the records of "
-                          "the InfiniBand pcaps");
-    }
-    if (verb != "write" && transport == "tcp")
-    {
-        throw ConfigError("--verb=" + verb +
-                          " needs --transport=rdma: READ and SEND are RDMA verbs, TCP flows "
-                          "have none");
-    }
-    if (transport != "tcp")
-    {
-        for (const char* flag : {"tcp-variant", "tcp-priority"})
-        {
-            if (Get(flag) != defaults.Get(flag))
-            {
-                throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
-                                  " needs --transport=tcp: RDMA flows use --cc");
-            }
-        }
-    }
-    if (!training.empty() && workload != "training")
-    {
-        throw ConfigError("--training=" + training +
-                          " needs --workload=training: no other workload reads it");
-    }
-    if (workload == "training" && training.empty())
+}
+
+} // namespace
+
+void
+ScenarioConfig::ValidateApplicableFlags() const
+{
+    RefuseOtherFamiliesFlags(*this);
+    if (IsTraining(*this) && training.empty())
     {
         throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
                           "ASTRA-sim/SimAI workload file)");
     }
-    if (workload == "training")
+    // Each knob where it does not apply, given a value other than its default, would
+    // be ignored: refuse it. (Against the defaults, not against "given at all", so that
+    // a configuration echoed in summary.json, which carries every knob, still loads.)
+    for (const KnobInfo& knob : Knobs())
     {
-        // The model file gives the GPUs and every size.
-        for (const char* flag : {"ranks", "bytes"})
+        const std::string value = knob.notApplicable ? knob.get(*this) : knob.defaultValue;
+        if (value != knob.defaultValue)
         {
-            if (Get(flag) != defaults.Get(flag))
+            if (const std::string why = knob.notApplicable(*this); !why.empty())
             {
-                throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
-                                  " is not read by --workload=training: the --training file "
-                                  "gives the GPUs (tp x pp x dp) and the sizes");
+                throw ConfigError("--" + knob.name + "=" + value + " " + why);
             }
-        }
-    }
-    const bool sends = verb == "send" || collectiveVerb == "send";
-    const ScenarioConfig plain;
-    for (const char* flag : {"rq-depth", "rq-repost-delay"})
-    {
-        if (!sends && Get(flag) != plain.Get(flag))
-        {
-            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
-                              " needs --verb=send or --collective-verb=send: WRITEs consume "
-                              "no receive");
-        }
-    }
-    const bool collective = WorkloadRegistry::Has(workload) &&
-                            WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
-    const bool pointToPoint =
-        WorkloadRegistry::Has(workload) &&
-        WorkloadRegistry::Get(workload).family == WorkloadRegistry::POINT_TO_POINT;
-    if (collectiveVerb != plain.collectiveVerb && !collective)
-    {
-        throw ConfigError("--collective-verb=" + collectiveVerb +
-                          " needs a collective --workload (" +
-                          Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
-                          "); --workload=" + workload + " posts no collective message");
-    }
-    if (verb != plain.verb && !pointToPoint && flows.empty() && background == "none")
-    {
-        throw ConfigError("--verb=" + verb +
-                          " needs a point-to-point --workload, --flows or --background: "
-                          "--workload=" +
-                          workload +
-                          " alone posts none of them (--collective-verb sets a "
-                          "collective's verb)");
-    }
-    if (allowLossyHeadroom && !pfc)
-    {
-        throw ConfigError("--allow-lossy-headroom=1 needs --pfc=1: without PFC no class is "
-                          "lossless and there is no headroom");
-    }
-    // NCCL's protocols and tuner: the collective workloads' (the training workload and
-    // the point-to-point ones post no NCCL collective of their own choosing). The resolved
-    // defaults (protocol-latency 0) load back from a summary.json.
-    const std::pair<const char*, bool> nccl[] = {
-        {"algorithm", algorithm == "auto"},
-        {"protocol", protocol != plain.protocol},
-        {"protocol-latency", protocolLatency.value_or(false)}};
-    for (const auto& [flag, set] : nccl)
-    {
-        if (!collective && set)
-        {
-            throw ConfigError("--" + std::string(flag) + "=" + Get(flag) +
-                              " needs a collective --workload (" +
-                              Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
-                              "); --workload=" + workload + " runs no NCCL collective");
-        }
-    }
-    if (protocol == "auto" && algorithm != "auto")
-    {
-        try
-        {
-            NcclAlgorithmFromString(algorithm);
-        }
-        catch (const std::invalid_argument&)
-        {
-            throw ConfigError(
-                "--protocol=auto picks among NCCL's algorithms, and --algorithm=" + algorithm +
-                " is not one: give --algorithm=ring, tree or auto, or a "
-                "--protocol of ll, ll128, simple");
         }
     }
 }
@@ -2332,7 +2939,7 @@ ScenarioConfig::Validate() const
         throw ConfigError("--kmin (" + FormatByteSize(*kmin) + ") must not exceed --kmax (" +
                           FormatByteSize(*kmax) + ")");
     }
-    if (topology == "file" && topologyFile.empty())
+    if (SizedBy(*this, "topology-file") && topologyFile.empty())
     {
         throw ConfigError("--topology=file needs --topology-file=PATH");
     }
@@ -2359,12 +2966,6 @@ ScenarioConfig::Validate() const
         }
         throw;
     }
-    if (!cableLengths.empty() && topology == "file")
-    {
-        throw ConfigError("--cable-lengths=" + cableLengths +
-                          " does not apply to --topology=file: the file gives every cable its "
-                          "own delay; allowed with it: '' (drop --cable-lengths)");
-    }
     if (!cableLengths.empty() && linkDelay != ScenarioConfig().linkDelay)
     {
         throw ConfigError("--link-delay=" + FormatTime(linkDelay) +
@@ -2372,41 +2973,19 @@ ScenarioConfig::Validate() const
                           " both set the cables' delays; give one of them (--cable-lengths "
                           "with --propagation-delay per tier, or --link-delay on every cable)");
     }
-    if (cableLengths.empty() && propagationDelay != ScenarioConfig().propagationDelay)
-    {
-        throw ConfigError("--propagation-delay=" + FormatTime(propagationDelay) +
-                          " applies only with --cable-lengths (delay = length x it); give "
-                          "--cable-lengths or drop it");
-    }
-    if (mpi && portBytes)
-    {
-        throw ConfigError("--port-bytes=1 is not available with --mpi (each rank sees only its "
-                          "own ports); allowed: --port-bytes=0, or a run in one process");
-    }
-    if (!mpi && mpiPartition != ScenarioConfig().mpiPartition)
-    {
-        throw ConfigError("--mpi-partition=" + mpiPartition +
-                          " applies only to a run across ranks; give --mpi (under mpirun) or "
-                          "drop it");
-    }
-    if (qpCache == 0 && qpCacheMiss != ScenarioConfig().qpCacheMiss)
-    {
-        throw ConfigError("--qp-cache-miss=" + FormatTime(qpCacheMiss) +
-                          " has no effect with --qp-cache=0 (an unlimited cache never "
-                          "misses); drop it or give --qp-cache=N");
-    }
-    if (topology == "fattree" && k % 2 != 0)
+    // (the families' own constraints: the fat-tree's even k, the dragonfly's global links)
+    if (SizedBy(*this, "k") && k % 2 != 0)
     {
         throw ConfigError("--k: '" + std::to_string(k) +
                           "' is not allowed; a fat-tree needs an even k (2..256)");
     }
-    if (topology == "dragonfly" && static_cast<uint64_t>(g) > static_cast<uint64_t>(a) * h + 1)
+    if (SizedBy(*this, "g") && static_cast<uint64_t>(g) > static_cast<uint64_t>(a) * h + 1)
     {
         throw ConfigError("--g: '" + std::to_string(g) + "' exceeds a*h + 1 = " +
                           std::to_string(static_cast<uint64_t>(a) * h + 1) +
                           " (each group needs a global link to every other)");
     }
-    if ((topology == "torus" || topology == "mesh") && dims.empty())
+    if (SizedBy(*this, "dims") && dims.empty())
     {
         throw ConfigError("--dims: empty; use sizes >= 2 joined by 'x', e.g. 8x8");
     }
@@ -2431,6 +3010,87 @@ ScenarioConfig::Validate() const
         }
     }
 }
+
+namespace
+{
+
+/**
+ * Check every argument (ns-3's CommandLine would abort on a typo).
+ * \param program argv[0]
+ * \param attributes receives the --ns3::Class::Attribute=value arguments
+ * \return the other arguments as ns-3's CommandLine takes them, after \p program
+ */
+std::vector<std::string>
+CheckedArguments(int argc,
+                 char** argv,
+                 const std::string& program,
+                 std::vector<std::pair<std::string, std::string>>* attributes)
+{
+    std::vector<std::string> ns3Args{program};
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        std::string body;
+        if (arg.rfind("--", 0) == 0)
+        {
+            body = arg.substr(2);
+        }
+        else if (arg.size() > 1 && arg[0] == '-')
+        {
+            body = arg.substr(1);
+        }
+        else
+        {
+            throw ConfigError("unexpected argument '" + arg +
+                              "'; flags have the form --name=value; run with --help for the "
+                              "list");
+        }
+        const std::size_t eq = body.find('=');
+        const bool hasValue = eq != std::string::npos;
+        const std::string name = body.substr(0, eq);
+        std::string value = hasValue ? body.substr(eq + 1) : "";
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            if (!hasValue)
+            {
+                throw ConfigError("--" + name + " needs a value: --" + name + "=VALUE");
+            }
+            attributes->emplace_back(name, value);
+            continue;
+        }
+        if (name == "RngSeed" || name == "RngRun")
+        {
+            throw ConfigError("--" + name + " is set through --seed and --run here");
+        }
+        if (name == "config")
+        {
+            if (value.empty())
+            {
+                throw ConfigError("--config needs a file: --config=FILE");
+            }
+            ns3Args.push_back("--config=" + value);
+            continue;
+        }
+        const ScenarioConfig::KnobInfo* knob = ScenarioConfig::FindKnob(name);
+        if (knob == nullptr)
+        {
+            throw ConfigError(UnknownFlagMessage(name));
+        }
+        if (!hasValue)
+        {
+            if (knob->type != ScenarioConfig::KnobType::FLAG)
+            {
+                throw ConfigError("--" + knob->name + " needs a value: --" + knob->name +
+                                  "=VALUE (allowed: " + knob->allowed + ")");
+            }
+            value = "1";
+        }
+        ns3Args.push_back("--" + knob->name + "=" + value);
+    }
+    return ns3Args;
+}
+
+} // namespace
 
 ScenarioConfig
 ScenarioConfig::FromCommandLine(int argc, char** argv)
@@ -2479,68 +3139,8 @@ ScenarioConfig::FromCommandLine(int argc, char** argv)
     }
 
     // Check every argument ourselves: ns-3's CommandLine would abort on a typo.
-    std::vector<std::string> ns3Args{program};
     std::vector<std::pair<std::string, std::string>> attributes;
-    for (int i = 1; i < argc; ++i)
-    {
-        const std::string arg = argv[i];
-        std::string body;
-        if (arg.rfind("--", 0) == 0)
-        {
-            body = arg.substr(2);
-        }
-        else if (arg.size() > 1 && arg[0] == '-')
-        {
-            body = arg.substr(1);
-        }
-        else
-        {
-            throw ConfigError("unexpected argument '" + arg +
-                              "'; flags have the form --name=value; run with --help for the "
-                              "list");
-        }
-        const std::size_t eq = body.find('=');
-        const bool hasValue = eq != std::string::npos;
-        const std::string name = body.substr(0, eq);
-        std::string value = hasValue ? body.substr(eq + 1) : "";
-        if (name.rfind("ns3::", 0) == 0)
-        {
-            if (!hasValue)
-            {
-                throw ConfigError("--" + name + " needs a value: --" + name + "=VALUE");
-            }
-            attributes.emplace_back(name, value);
-            continue;
-        }
-        if (name == "RngSeed" || name == "RngRun")
-        {
-            throw ConfigError("--" + name + " is set through --seed and --run here");
-        }
-        if (name == "config")
-        {
-            if (value.empty())
-            {
-                throw ConfigError("--config needs a file: --config=FILE");
-            }
-            ns3Args.push_back("--config=" + value);
-            continue;
-        }
-        const KnobInfo* knob = FindKnob(name);
-        if (knob == nullptr)
-        {
-            throw ConfigError(UnknownFlagMessage(name));
-        }
-        if (!hasValue)
-        {
-            if (knob->type != KnobType::FLAG)
-            {
-                throw ConfigError("--" + knob->name + " needs a value: --" + knob->name +
-                                  "=VALUE (allowed: " + knob->allowed + ")");
-            }
-            value = "1";
-        }
-        ns3Args.push_back("--" + knob->name + "=" + value);
-    }
+    const std::vector<std::string> ns3Args = CheckedArguments(argc, argv, program, &attributes);
     cmd.Parse(ns3Args);
 
     ScenarioConfig cfg;
@@ -2564,14 +3164,22 @@ std::string
 ScenarioConfig::MarkdownHelp()
 {
     std::ostringstream os;
-    os << "| flag | default | allowed | meaning |\n|---|---|---|---|\n";
+    os << "| flag | default | allowed | meaning | ns-3 attributes it sets |\n"
+          "|---|---|---|---|---|\n";
     os << "| `--config` | | a JSON file | flag names and values, applied before the other "
-          "flags |\n";
+          "flags | |\n";
     for (const auto& knob : Knobs())
     {
+        std::vector<std::string> sets;
+        for (const KnobAttribute& a : knob.attributes)
+        {
+            sets.push_back("`" + a.name + "`" +
+                           (a.condition.empty() ? std::string() : " (" + a.condition + ")"));
+        }
         os << "| `--" << knob.name << "` | "
            << (knob.defaultValue.empty() ? "''" : "`" + knob.defaultValue + "`") << " | "
-           << MarkdownEscape(knob.allowed) << " | " << MarkdownEscape(knob.help) << " |\n";
+           << MarkdownEscape(knob.allowed) << " | " << MarkdownEscape(knob.help) << " | "
+           << MarkdownEscape(Join(sets)) << " |\n";
     }
     return os.str();
 }

@@ -5,8 +5,10 @@
 #define SCENARIO_CONFIG_H
 
 #include "ns3/ai-fabric-deprecated.h"
+#include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <functional>
@@ -27,10 +29,12 @@ class ClusterPreset;
  *
  * Field names are the CLI flags (doc/scenario-runner.md) in camelCase (--host-rate ->
  * hostRate). One table, Knobs(), describes every flag: its name, help text
- * (unit and default), allowed values, and a setter/getter from/to text. The CLI
- * (FromCommandLine), the JSON loader (LoadJson), the config echo (ToJson),
- * --help and the Python bindings (names with '-' turned into '_') all come from
- * that table, so adding a knob is one field plus one table entry.
+ * (unit and default), allowed values, a setter/getter from/to text and the ns-3
+ * attributes it sets (KnobAttribute). The CLI (FromCommandLine), the JSON loader
+ * (LoadJson), the config echo (ToJson), --help, the flag table, the Python bindings
+ * (names with '-' turned into '_'), the runner's Config::SetDefault calls and the
+ * refusal of a conflicting --ns3:: default all come from that table, so adding a knob
+ * is one field plus one table entry.
  *
  * Errors are reported as ConfigError naming the flag, the value and what is
  * allowed; nothing here aborts the process except --help-like flags.
@@ -74,6 +78,25 @@ class ScenarioConfig
         Time end;      ///< when it recovers; 0 = never
     };
 
+    /**
+     * An ns-3 attribute a knob sets. From this declaration come the runner's
+     * Config::SetDefault (when \c value is given), the refusal of a conflicting
+     * --ns3:: default of the same attribute and the knob's row in the flag table.
+     */
+    struct KnobAttribute
+    {
+        std::string name; ///< "ns3::Class::Attribute"
+        /// when the knob sets it, so that an --ns3:: default of it conflicts: nullptr =
+        /// always (the default alone is refused too), else when this holds
+        std::function<bool(const ScenarioConfig&)> when;
+        /// \c when in words for the flag table ("" = always)
+        std::string condition;
+        /// what the runner's Config::SetDefault gives it before every run (--ns3::
+        /// defaults are applied after); nullptr = the component that builds the objects
+        /// (fabric builder, workload, fault injector) sets it on them
+        std::function<Ptr<AttributeValue>(const ScenarioConfig&)> value;
+    };
+
     /// One configuration knob: everything the CLI, JSON and bindings need.
     struct KnobInfo
     {
@@ -87,6 +110,15 @@ class ScenarioConfig
         std::function<void(ScenarioConfig&, const std::string&)> set;
         /// Current value as text; Set(name, Get(name)) leaves the config unchanged.
         std::function<std::string(const ScenarioConfig&)> get;
+        /// the ns-3 attributes it sets
+        std::vector<KnobAttribute> attributes{};
+        /// flags (this knob's first) under which it sets every attribute it declares,
+        /// e.g. "--pcap-snaplen=64 --pcap=1"; "" = the knob at its default does
+        std::string example{};
+        /// where it applies: why a value other than its default does not apply to a
+        /// configuration ("does not apply to --fabric=infiniband; ..."), "" where it
+        /// does; nullptr = everywhere. ValidateApplicableFlags refuses "--name=value why".
+        std::function<std::string(const ScenarioConfig&)> notApplicable{};
     };
 
     /// --cluster: a hardware preset's name or JSON file ("" = none); ApplyCluster()
@@ -219,6 +251,25 @@ class ScenarioConfig
     /// Config::SetDefault every recorded attribute (validated when recorded).
     void ApplyAttributes() const;
 
+    /// Config::SetDefault every attribute a knob sets through the runner
+    /// (KnobAttribute::value), from this configuration's values.
+    void ApplyKnobDefaults() const;
+
+    /**
+     * \brief Refuse a recorded --ns3:: default of an attribute a knob sets (its
+     * KnobAttribute::when holds), naming the knob: the knob's value would be overwritten
+     * or would silently lose.
+     * \throws ConfigError "--ns3::C::A=V: the runner sets ns3::C::A from --flag; ..."
+     */
+    void CheckAttributeOverrides() const;
+
+    /**
+     * \param name "ns3::Class::Attribute", the class possibly a subclass of the one that
+     *        declares it
+     * \return "ns3::Declaring::Attribute", or "" when there is no such attribute
+     */
+    static std::string CanonicalAttribute(const std::string& name);
+
     /**
      * \brief Select a hardware preset (--cluster): its values are set as if given as
      * flags, except those given by Set(), SetAttribute() or LoadJson() (before or after:
@@ -301,8 +352,9 @@ class ScenarioConfig
      */
     void Validate() const;
     /// Refuse, when it differs from its default, a topology-sizing flag
-    /// (TopologyRegistry's flags) of another family than --topology's, and a RoCEv2
-    /// switch flag (pfc, ecn, buffer, kmin, kmax, pmax) on InfiniBand.
+    /// (TopologyRegistry's flags) of another family than --topology's, and a knob where
+    /// it does not apply (KnobInfo::notApplicable: a RoCEv2 switch flag on InfiniBand,
+    /// --pcap-snaplen without --pcap, ...).
     void ValidateApplicableFlags() const;
     /**
      * \deprecated The name until commit 1a2e136, which added the RoCEv2 switch flags on
@@ -328,7 +380,8 @@ class ScenarioConfig
      */
     static ScenarioConfig FromCommandLine(int argc, char** argv);
 
-    /// \return a Markdown table of every knob (flag, default, allowed, meaning)
+    /// \return a Markdown table of every knob (flag, default, allowed, meaning, the ns-3
+    /// attributes it sets and when)
     static std::string MarkdownHelp();
 
     /// \return true if every knob has the same value

@@ -407,31 +407,8 @@ ScenarioRunner::ConfigureDefaults()
     GlobalValue::GetValueByName("ChecksumEnabled", previousChecksums);
     m_previousChecksumEnabled = previousChecksums.Get();
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(c.checksums));
-    Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(*c.ackInterval));
-    Config::SetDefault("ns3::RdmaQueuePair::AckCoalescingTime", TimeValue(c.ackCoalescingTime));
-    Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(c.ackPriority));
-    Config::SetDefault("ns3::RdmaNic::QpCacheSize", UintegerValue(c.qpCache));
-    Config::SetDefault("ns3::RdmaNic::QpCacheMissLatency", TimeValue(c.qpCacheMiss));
-    Config::SetDefault("ns3::RdmaNic::InjectionCap", DataRateValue(c.nicInjectionCap));
-    Config::SetDefault("ns3::RdmaNic::HostsPerServer", UintegerValue(c.gpusPerServer));
-    Config::SetDefault("ns3::RdmaQueuePair::NicEntropy", UintegerValue(c.nicEntropy));
-    Config::SetDefault("ns3::RdmaQueuePair::ReceiveQueueDepth", UintegerValue(c.rqDepth));
-    Config::SetDefault("ns3::RdmaQueuePair::RecvRepostDelay", TimeValue(c.rqRepostDelay));
-    Config::SetDefault("ns3::RdmaCollectiveTransport::Verb",
-                       StringValue(c.collectiveVerb == "send" ? "Send" : "Write"));
-    // Anything that reorders packets within a queue pair (per-packet load balancing,
-    // NIC spraying, Valiant/UGAL) needs the selective-repeat receiver: go-back-N
-    // would turn every reorder into a retransmission storm (doc/load-balancing.md).
-    std::string recovery = c.recovery;
-    if (recovery == "auto")
-    {
-        const bool reorders = LoadBalancing(c.lb).reorders || c.nicEntropy > 1 ||
-                              (RoutingEngineRegistry::Has(c.routing) &&
-                               RoutingEngineRegistry::Get(c.routing).reorders);
-        recovery = reorders ? "sr" : "gbn";
-    }
-    Config::SetDefault("ns3::RdmaQueuePair::Recovery",
-                       StringValue(recovery == "sr" ? "SelectiveRepeat" : "GoBackN"));
+    // Every attribute a knob sets through Config::SetDefault (its declaration says how)
+    c.ApplyKnobDefaults();
 }
 
 namespace
@@ -458,139 +435,27 @@ DeclaringType(TypeId tid, const std::string& attr, TypeId* declaring)
     }
 }
 
-/// "ns3::Class::Attribute" -> the declaring TypeId's name + "::" + Attribute ("" if none)
-std::string
-CanonicalAttribute(const std::string& name)
-{
-    const size_t sep = name.rfind("::");
-    TypeId tid;
-    TypeId declaring;
-    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
-        !DeclaringType(tid, name.substr(sep + 2), &declaring))
-    {
-        return "";
-    }
-    return declaring.GetName() + "::" + name.substr(sep + 2);
-}
-
 } // namespace
 
 void
 ScenarioRunner::ApplyAttributeOverrides() const
 {
-    const ScenarioConfig& c = m_config;
-    // Attributes the runner sets from a flag (always, or when the flag is given): an
-    // ns-3 default of them would be overwritten without a word.
-    std::vector<std::pair<const char*, const char*>> always = {
-        {"ns3::RoceNic::Mtu", "mtu"},
-        {"ns3::IbHca::Mtu", "mtu"},
-        {"ns3::RoceNetDevice::PfcEnabled", "pfc"},
-        {"ns3::SharedBufferMmu::LosslessPriorities", "pfc"},
-        {"ns3::RoceSwitch::EcnEnabled", "ecn"},
-        {"ns3::RoceNic::EcnCapable", "ecn"},
-        {"ns3::RoceSwitch::ClassBasePriority", "priority"},
-        {"ns3::SharedBufferMmu::BufferSize", "buffer"},
-        {"ns3::SharedBufferMmu::AllowLossyHeadroom", "allow-lossy-headroom"},
-        {"ns3::RdmaQueuePair::AckInterval", "ack-interval"},
-        {"ns3::RdmaQueuePair::AckCoalescingTime", "ack-coalescing-time"},
-        {"ns3::RdmaQueuePair::NicEntropy", "nic-entropy"},
-        {"ns3::RdmaQueuePair::Recovery", "recovery"},
-        {"ns3::RdmaNic::AckPriority", "ack-priority"},
-        {"ns3::RdmaNic::QpCacheSize", "qp-cache"},
-        {"ns3::RdmaNic::QpCacheMissLatency", "qp-cache-miss"},
-        {"ns3::RdmaNic::InjectionCap", "nic-injection-cap"},
-        {"ns3::RdmaNic::HostsPerServer", "gpus-per-server"},
-        {"ns3::IbSwitch::AdaptiveRouting", "lb"},
-        {"ns3::PfcWatchdog::DetectionTime", "pfc-watchdog"},
-        {"ns3::PfcWatchdog::RestorationTime", "pfc-watchdog"},
-        {"ns3::PfcWatchdog::Action", "pfc-watchdog-action"},
-        {"ns3::FlowWorkload::BackgroundDuration", "background-duration"},
-        {"ns3::FlowWorkload::QpSharing", "qp-sharing"},
-        {"ns3::DeadlockDetector::StallTime", "deadlock-stall-time"},
-        {"ns3::CollectiveAlgorithm::ChunkBytes", "chunk"},
-        {"ns3::CollectiveAlgorithm::Channels", "channels"},
-        {"ns3::RingAllreduce::GpusPerServer", "gpus-per-server"},
-        {"ns3::RingCollective::GpusPerServer", "gpus-per-server"},
-        {"ns3::TreeAllreduce::GpusPerServer", "gpus-per-server"},
-        {"ns3::RingAllreduce::Pxn", "pxn"},
-        {"ns3::RingCollective::Pxn", "pxn"},
-        {"ns3::TrainingEngine::Iterations", "iterations"},
-        {"ns3::TrainingEngine::AllreduceAlgorithm", "algorithm"},
-        {"ns3::TrainingEngine::ChunkBytes", "chunk"},
-        {"ns3::TrainingEngine::Channels", "channels"},
-        {"ns3::TrainingEngine::TagSpace", "ns3::RdmaCollectiveTransport::TagSpace"},
-    };
-    std::vector<std::pair<const char*, const char*>> given;
-    if (c.switchLatency)
+    // An ns-3 default of an attribute a flag sets (the knobs declare which) would be
+    // overwritten, or would silently win over the flag: refused, naming the flag.
+    m_config.CheckAttributeOverrides();
+    // The training engine takes its tag space from the collective transport's.
+    const std::string tagSpace = "ns3::TrainingEngine::TagSpace";
+    for (const auto& [name, value] : m_config.attributes)
     {
-        given.emplace_back("ns3::RoceSwitch::SwitchLatency", "switch-latency");
-        given.emplace_back("ns3::IbSwitch::SwitchLatency", "switch-latency");
-    }
-    if (c.pcapSnaplen != 0)
-    {
-        given.emplace_back("ns3::RdmaFabric::PcapSnapLength", "pcap-snaplen");
-    }
-    if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
-    {
-        given.emplace_back("ns3::IbFabric::PcapFormat", "ib-pcap-format");
-    }
-    if (c.cutThrough)
-    {
-        given.emplace_back("ns3::RoceSwitch::CutThrough", "cut-through");
-        given.emplace_back("ns3::IbSwitch::CutThrough", "cut-through");
-    }
-    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
-    {
-        // DCTCP reads CE from the ACKs alone: the NICs must echo it.
-        given.emplace_back("ns3::RoceNic::EcnEchoInAck", "cc");
-    }
-    if (!c.protocolLatency.value_or(false))
-    {
-        // --protocol-latency=0 zeroes the protocols' step latencies
-        for (const char* attr : {"ns3::NcclLlProtocol::NetworkStepLatency",
-                                 "ns3::NcclLlProtocol::ScaleUpStepLatency",
-                                 "ns3::NcclLl128Protocol::NetworkStepLatency",
-                                 "ns3::NcclLl128Protocol::ScaleUpStepLatency",
-                                 "ns3::NcclSimpleProtocol::NetworkStepLatency",
-                                 "ns3::NcclSimpleProtocol::ScaleUpStepLatency"})
+        if (ScenarioConfig::CanonicalAttribute(name) ==
+            ScenarioConfig::CanonicalAttribute(tagSpace))
         {
-            given.emplace_back(attr, "protocol-latency");
+            throw ConfigError("--" + name + "=" + value + ": the runner sets " + tagSpace +
+                              " from --ns3::RdmaCollectiveTransport::TagSpace; set it there "
+                              "(allowed: an attribute no flag sets)");
         }
     }
-    if (c.kmin || c.kmax || c.pmax)
-    {
-        given.emplace_back("ns3::EcnMarker::ScaleWithRate",
-                           c.kmin   ? "kmin"
-                           : c.kmax ? "kmax"
-                                    : "pmax");
-    }
-    for (const auto& [attr, flag] : {std::pair{"ns3::EcnMarker::Kmin", "kmin"},
-                                     std::pair{"ns3::EcnMarker::Kmax", "kmax"},
-                                     std::pair{"ns3::EcnMarker::Pmax", "pmax"}})
-    {
-        if (!c.Get(flag).empty())
-        {
-            given.emplace_back(attr, flag);
-        }
-    }
-    for (const auto& [name, value] : c.attributes)
-    {
-        const std::string canonical = CanonicalAttribute(name);
-        for (const std::vector<std::pair<const char*, const char*>>* list : {&always, &given})
-        {
-            for (const auto& [attr, flag] : *list)
-            {
-                if (canonical == CanonicalAttribute(attr))
-                {
-                    throw ConfigError("--" + name + "=" + value + ": the runner sets " + attr +
-                                      " from --" + flag +
-                                      "; set it there (allowed: an "
-                                      "attribute no flag sets)");
-                }
-            }
-        }
-    }
-    c.ApplyAttributes();
+    m_config.ApplyAttributes();
 }
 
 std::vector<std::pair<std::string, std::string>>

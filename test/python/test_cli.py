@@ -1320,6 +1320,18 @@ def test_ns3_attribute_a_flag_sets_is_refused(run, tmp_path):
     # given both ways: the flag sets it, so the --ns3:: value is refused
     r = run(*SMALL, "--kmin=10KB", "--ns3::EcnMarker::Kmin=1000", f"--out={tmp_path / 'y'}")
     assert r.returncode == 2 and "from --kmin" in r.stderr
+    # --rq-depth sets ns3::RdmaQueuePair::ReceiveQueueDepth when given (the issue #51
+    # drift: the attribute silently won); alone the attribute is an ordinary default
+    r = run(*SMALL, "--verb=send", "--rq-depth=64", "--ns3::RdmaQueuePair::ReceiveQueueDepth=8",
+            f"--out={tmp_path / 'z'}")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == ("ai-fabric-sim: error: --ns3::RdmaQueuePair::ReceiveQueueDepth=8: the "
+                        "runner sets ns3::RdmaQueuePair::ReceiveQueueDepth from --rq-depth; set "
+                        "it there (allowed: an attribute no flag sets)\n")
+    assert not (tmp_path / "z").exists()
+    r = run(*SMALL, "--verb=send", "--ns3::RdmaQueuePair::ReceiveQueueDepth=8",
+            f"--out={tmp_path / 'alone'}")
+    assert r.returncode == 0, r.stderr
 
 
 @pytest.mark.parametrize("override", [
