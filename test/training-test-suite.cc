@@ -573,7 +573,9 @@ class TrainingTestSuite : public TestSuite
         AddTestCase(new TrainingConfigErrorTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingAstraEquivalenceTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingFabricTestCase("rocev2"), AI_FABRIC_QUICK);
-        AddTestCase(new TrainingFabricTestCase("infiniband"), AI_FABRIC_QUICK);
+        // EXTENSIVE: the same 32-GPU job over InfiniBand (the slowest case under the
+        // sanitizer; its fabric paths run in the infiniband suites there)
+        AddTestCase(new TrainingFabricTestCase("infiniband"), AI_FABRIC_EXTENSIVE);
         AddTestCase(new TrainingModelParseTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingHandComputedTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingPipelineTestCase, AI_FABRIC_QUICK);
