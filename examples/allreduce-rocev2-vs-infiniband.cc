@@ -24,7 +24,6 @@
 #include "ns3/roce-fabric.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
-#include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
 #include "ns3/size-parser.h"
 #include "ns3/uinteger.h"
@@ -68,8 +67,8 @@ RunOne(bool infiniband, const std::string& algorithm, uint64_t bytes, uint32_t m
         fabric = helper.Install(g, routes);
     }
 
-    ScenarioConfig c;
-    c.workload = "allreduce";
+    CollectiveWorkload::Options c;
+    c.operation = "allreduce";
     c.algorithm = algorithm;
     c.bytes = bytes;
     c.ranks = 0; // every host

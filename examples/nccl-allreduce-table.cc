@@ -24,7 +24,6 @@
 #include "ns3/roce-fabric.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
-#include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
 #include "ns3/size-parser.h"
 #include "ns3/uinteger.h"
@@ -49,8 +48,8 @@ RunOne(const std::string& workload, const std::string& algorithm, uint64_t bytes
     helper.SetNicAttribute("Mtu", UintegerValue(mtu));
     Ptr<RoceFabric> fabric = helper.Install(g, routes);
 
-    ScenarioConfig c;
-    c.workload = workload;
+    CollectiveWorkload::Options c;
+    c.operation = workload;
     c.algorithm = algorithm;
     c.bytes = bytes;
     c.ranks = 0; // every host

@@ -8,7 +8,6 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/communicator.h"
-#include "ns3/config-error.h"
 #include "ns3/log.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/rail-ring-order.h"
@@ -100,13 +99,13 @@ CollectiveWorkload::Handles(const std::string& workload)
 }
 
 uint32_t
-CollectiveWorkload::ChannelsFor(const ScenarioConfig& c)
+CollectiveWorkload::ChannelsFor(const Options& c)
 {
     if (c.channels)
     {
         return *c.channels;
     }
-    if (c.gpusPerServer > 1 && Handles(c.workload))
+    if (c.gpusPerServer > 1 && Handles(c.operation))
     {
         // NCCL's count, which on GPU servers follows their NICs
         return RailRingOrder::NcclChannels(c.gpusPerServer, c.hostRate);
@@ -115,7 +114,7 @@ CollectiveWorkload::ChannelsFor(const ScenarioConfig& c)
 }
 
 NcclTuner::Topology
-CollectiveWorkload::TunerTopology(const ScenarioConfig& c, uint32_t ranks)
+CollectiveWorkload::TunerTopology(const Options& c, uint32_t ranks)
 {
     NcclTuner::Topology t;
     t.ranks = ranks;
@@ -126,29 +125,30 @@ CollectiveWorkload::TunerTopology(const ScenarioConfig& c, uint32_t ranks)
 }
 
 void
-CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
+CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
 {
-    if (!Handles(c.workload))
+    if (!Handles(c.operation))
     {
         std::string names;
         for (const std::string& name : WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE))
         {
             names += (names.empty() ? "" : ", ") + name;
         }
-        throw ConfigError("--workload: '" + c.workload +
-                          "' is not a collective; the collective workloads are " + names);
+        throw std::invalid_argument("--workload: '" + c.operation +
+                                    "' is not a collective; the collective workloads are " + names);
     }
     if (m_app)
     {
-        throw ConfigError("CollectiveWorkload::Setup called twice");
+        throw std::invalid_argument("CollectiveWorkload::Setup called twice");
     }
     uint32_t nHosts = fabric->GetNHosts();
     uint32_t n = c.ranks == 0 ? nHosts : c.ranks;
     if (n < 2 || n > nHosts)
     {
-        throw ConfigError("--ranks: " + std::to_string(c.ranks) + " is not possible on " +
-                          std::to_string(nHosts) + " hosts (allowed 0 = all hosts, or 2.." +
-                          std::to_string(nHosts) + ")");
+        throw std::invalid_argument("--ranks: " + std::to_string(c.ranks) + " is not possible on " +
+                                    std::to_string(nHosts) +
+                                    " hosts (allowed 0 = all hosts, or 2.." +
+                                    std::to_string(nHosts) + ")");
     }
     // The first n hosts: a packed job, ranks in host order (neighbours share a switch).
     m_hosts.clear();
@@ -156,7 +156,7 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     {
         m_hosts.push_back(h);
     }
-    CollectiveOp op = CollectiveOpFromString(c.workload);
+    CollectiveOp op = CollectiveOpFromString(c.operation);
     const uint32_t channels = ChannelsFor(c);
     // --algorithm=auto, --protocol=auto: NCCL's tuner on this communicator
     std::string algorithm = c.algorithm;
@@ -183,8 +183,8 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         }
         catch (const std::invalid_argument& e)
         {
-            throw ConfigError("--algorithm=" + c.algorithm + " --protocol=" + c.protocol +
-                              " for --workload=" + c.workload + ": " + e.what());
+            throw std::invalid_argument("--algorithm=" + c.algorithm + " --protocol=" + c.protocol +
+                                        " for --workload=" + c.operation + ": " + e.what());
         }
         algorithm = NcclAlgorithmToString(r.choice.algorithm);
         protocol = NcclProtocolToString(r.choice.protocol);
@@ -214,13 +214,13 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError("--algorithm=" + c.algorithm + " for --workload=" + c.workload + ": " +
-                          e.what());
+        throw std::invalid_argument("--algorithm=" + c.algorithm +
+                                    " for --workload=" + c.operation + ": " + e.what());
     }
     // --protocol: wire bytes, step and (--protocol-latency) step latency; then --chunk
     // and --channels: the pipelining (ChunkBytes 0 = the unpipelined schedule)
     Ptr<CollectiveProtocol> proto = CollectiveProtocol::Create(protocol);
-    m_protocolLatency = c.protocolLatency.value_or(false);
+    m_protocolLatency = c.protocolLatency;
     if (!m_protocolLatency)
     {
         proto->SetAttribute("NetworkStepLatency", TimeValue(Time(0)));
@@ -238,8 +238,7 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     alg->SetAttributeFailSafe("Fabric", StringValue(c.fabric));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     // Receives matched in advance, unless other messages share the connections.
-    const bool background = !c.background.empty() && c.background != "none";
-    m_transport->SetAttribute("MatchInAdvance", BooleanValue(!background && c.flows.empty()));
+    m_transport->SetAttribute("MatchInAdvance", BooleanValue(c.matchInAdvance));
     m_transport->Attach(fabric, m_hosts);
     m_app = CreateObject<CollectiveApplication>();
     m_app->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
@@ -252,11 +251,11 @@ CollectiveWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError("--algorithm=" + c.algorithm + " --ranks=" + std::to_string(n) +
-                          (c.pxn ? "" : " --pxn=0") + ": " + e.what());
+        throw std::invalid_argument("--algorithm=" + c.algorithm + " --ranks=" + std::to_string(n) +
+                                    (c.pxn ? "" : " --pxn=0") + ": " + e.what());
     }
     m_app->SetRecordCallback(MakeCallback(&CollectiveWorkload::OnRecord, this));
-    m_operation = c.workload;
+    m_operation = c.operation;
     m_algorithm = algorithm;
     m_protocol = protocol;
     m_bytes = c.bytes;

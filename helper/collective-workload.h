@@ -7,16 +7,17 @@
 #include "ns3/callback.h"
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
+#include "ns3/data-rate.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/object.h"
-#include "ns3/output-writer.h"
+#include "ns3/output-collective-row.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-fabric.h"
-#include "ns3/scenario-config.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ namespace ns3
  * \brief The scenario runner's collective workload: --workload=allreduce,
  * reducescatter or allgather on an RdmaFabric.
  *
- * From the configuration it takes --ranks (0 = every host; N = the first N hosts,
+ * It reads its Options (the scenario layer fills them from the flags named below;
+ * a script sets them directly): --ranks (0 = every host; N = the first N hosts,
  * 0..N-1, so ranks fill leaves / pods / routers in host order, as a job scheduler
  * packing a job does), --algorithm, --bytes (S, bytes per rank: nccl-tests'
  * "size"), --iterations (back-to-back operations, no compute gap), --chunk and
@@ -52,6 +54,26 @@ class CollectiveWorkload : public Object
     /// Receives one collective.csv row per finished operation.
     typedef Callback<void, const OutputCollectiveRow&> RowCallback;
 
+    /// What Setup builds: one collective operation on the first hosts of the fabric.
+    struct Options
+    {
+        std::string operation{"allreduce"}; //!< allreduce, reducescatter or allgather
+        std::string algorithm{"ring"};      //!< CollectiveAlgorithm name; auto = NCCL's tuner
+        std::string protocol{"simple"};     //!< ll, ll128, simple; auto = NCCL's tuner
+        bool protocolLatency{false};        //!< add the protocol's step latencies
+        uint64_t bytes{1000000};            //!< bytes per rank (nccl-tests' size)
+        uint32_t ranks{0};                  //!< 0 = every host; N = hosts 0..N-1
+        uint32_t iterations{1};             //!< back-to-back operations
+        std::optional<uint64_t> chunk;      //!< ChunkBytes; unset = the protocol's step
+        std::optional<uint32_t> channels;   //!< Channels; unset = ChannelsFor's choice
+        uint32_t gpusPerServer{1};          //!< GPUs per server (1 = plain hosts)
+        DataRate hostRate{100000000000ULL}; //!< one NIC's rate (NCCL's tuner, channels)
+        bool pxn{true};                     //!< NCCL's PXN in the rings on GPU servers
+        std::string fabric{"rocev2"};       //!< the fabric's name, for nvls's check
+        /// receives matched in advance (false when other messages share the connections)
+        bool matchInAdvance{true};
+    };
+
     static TypeId GetTypeId();
     CollectiveWorkload();
     ~CollectiveWorkload() override;
@@ -60,32 +82,32 @@ class CollectiveWorkload : public Object
     static bool Handles(const std::string& workload);
 
     /**
-     * The channels a collective of \p c uses: --channels if given; otherwise NCCL's count
-     * for the servers' NICs (RailRingOrder::NcclChannels) for a collective workload on GPU
+     * The channels a collective of \p o uses: its channels if given; otherwise NCCL's
+     * count for the servers' NICs (RailRingOrder::NcclChannels) for a collective on GPU
      * servers, else CollectiveAlgorithm::DEFAULT_CHANNELS.
-     * \param c the configuration
+     * \param o the options
      * \return the channel count
      */
-    static uint32_t ChannelsFor(const ScenarioConfig& c);
+    static uint32_t ChannelsFor(const Options& o);
 
     /**
      * The communicator NCCL's tuner sees for --algorithm=auto or --protocol=auto:
      * \p ranks GPUs on servers of --gpus-per-server, one --host-rate NIC each, the
      * channels ChannelsFor gives.
-     * \param c the configuration
+     * \param o the options
      * \param ranks the collective's ranks
      * \return the tuner's topology
      */
-    static NcclTuner::Topology TunerTopology(const ScenarioConfig& c, uint32_t ranks);
+    static NcclTuner::Topology TunerTopology(const Options& o, uint32_t ranks);
 
     /**
      * Build communicator, transport and application on the fabric. Throws
-     * ConfigError naming the flag and the allowed values for a workload it does
-     * not run, --ranks of 1 or above the host count, or an algorithm the
+     * std::invalid_argument naming the flag and the allowed values for an operation
+     * it does not run, --ranks of 1 or above the host count, or an algorithm the
      * operation does not have (reducescatter and allgather: ring) or whose shape
      * does not fit (2d on a prime rank count).
      */
-    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    void Setup(const Options& options, Ptr<RdmaFabric> fabric);
     void SetRowCallback(RowCallback cb);
     /// Called when the last iteration was recorded (also when that is after the last
     /// message's acknowledgement: a protocol's step latency or a reduction ends it later).

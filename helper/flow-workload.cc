@@ -6,14 +6,12 @@
 #include "message-kind.h"
 
 #include "ns3/background-traffic-generator.h"
-#include "ns3/config-error.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/file-name-checker.h"
 #include "ns3/flow-file.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
-#include "ns3/scenario-config.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -21,6 +19,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -144,7 +143,7 @@ FlowWorkload::AssignStreams(int64_t stream)
 }
 
 void
-FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
+FlowWorkload::Install(const Options& c, Ptr<RdmaFabric> fabric)
 {
     NS_LOG_FUNCTION(this);
     if (!fabric)
@@ -165,7 +164,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                << end.As(Time::US) << ") (start, start + duration " << m_bgDuration.As(Time::US)
                << ", cut at --stop-time=" << c.stopTime.As(Time::US)
                << ") is empty; allowed: a duration > 0 and a start before --stop-time";
-            throw ConfigError(os.str());
+            throw std::invalid_argument(os.str());
         }
         Ptr<BackgroundTrafficGenerator> gen = CreateObject<BackgroundTrafficGenerator>();
         gen->SetAttribute("Load", DoubleValue(c.load));
@@ -183,7 +182,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         {
             std::ostringstream os;
             os << flag << " --load=" << c.load << ": " << e.what();
-            throw ConfigError(os.str());
+            throw std::invalid_argument(os.str());
         }
         m_bgEnd = end;
         NS_LOG_INFO("background " << c.background << " load " << c.load << ": "
@@ -199,8 +198,9 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
         }
         catch (const std::invalid_argument& e)
         {
-            throw ConfigError("--flows=" + c.flows + ": " + e.what() + " (the topology has " +
-                              std::to_string(n) + " hosts, ids 0.." + std::to_string(n - 1) + ")");
+            throw std::invalid_argument("--flows=" + c.flows + ": " + e.what() +
+                                        " (the topology has " + std::to_string(n) +
+                                        " hosts, ids 0.." + std::to_string(n - 1) + ")");
         }
         for (const FlowSpec& f : m_file)
         {
@@ -211,7 +211,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                    << ", " << f.sizeBytes << " B) starts at " << f.start.As(Time::S)
                    << ", not before --stop-time=" << c.stopTime.As(Time::S)
                    << "; allowed: start times before the stop time (raise --stop-time)";
-                throw ConfigError(os.str());
+                throw std::invalid_argument(os.str());
             }
             if (f.priority != c.priority)
             {
@@ -222,7 +222,7 @@ FlowWorkload::Install(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
                    << ") has priority " << unsigned(f.priority) << "; allowed: " << c.priority
                    << ", the --priority every queue pair runs at (set "
                    << "--priority=" << unsigned(f.priority) << " if all flows use it)";
-                throw ConfigError(os.str());
+                throw std::invalid_argument(os.str());
             }
         }
         m_fctTxtPath = c.out + "/" + m_fctTxtName;
@@ -419,9 +419,9 @@ FlowWorkload::OpenFctTxt()
     m_fctTxt.open(m_fctTxtPath, std::ios::out | std::ios::trunc);
     if (!m_fctTxt)
     {
-        throw ConfigError("--out=" + std::filesystem::path(m_fctTxtPath).parent_path().string() +
-                          ": cannot write " + m_fctTxtPath +
-                          " (the HPCC-format FCT log of --flows)");
+        throw std::invalid_argument(
+            "--out=" + std::filesystem::path(m_fctTxtPath).parent_path().string() +
+            ": cannot write " + m_fctTxtPath + " (the HPCC-format FCT log of --flows)");
     }
 }
 

@@ -4,6 +4,7 @@
 #ifndef FLOW_WORKLOAD_H
 #define FLOW_WORKLOAD_H
 
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/flow-spec.h"
 #include "ns3/nstime.h"
@@ -20,8 +21,6 @@
 
 namespace ns3
 {
-
-class ScenarioConfig;
 
 /**
  * \ingroup ai-fabric
@@ -78,23 +77,34 @@ class FlowWorkload : public Object
         QP_PER_PAIR  //!< the flows of a host pair share one connection, in post order
     };
 
+    /// What Install reads (the scenario layer fills it from the flags named here).
+    struct Options
+    {
+        std::string background{"none"};     //!< --background: none, websearch, fbhadoop or a CDF
+        double load{0.3};                   //!< --load: background load, fraction of host link
+        DataRate hostRate{100000000000ULL}; //!< --host-rate: the load's reference
+        std::string flows;                  //!< --flows: a flow file ("" = none)
+        Time stopTime{Seconds(1)};          //!< --stop-time: no flow starts at or after it
+        uint32_t priority{3};               //!< --priority: every queue pair's class
+        std::string out{"out"};             //!< --out: where fct.txt goes (with --flows)
+    };
+
     FlowWorkload();
     ~FlowWorkload() override;
 
     /**
      * \brief Build the schedule from the scenario and post it on the fabric.
      *
-     * Uses config.background, load, hostRate, flows, stopTime and out. Call
-     * before Simulator::Run(), after the fabric is installed (and, for
+     * Call before Simulator::Run(), after the fabric is installed (and, for
      * --flows, once the output directory exists). The random streams are the
      * ones AssignStreams set (RngStream); seed and run come from RngSeedManager.
-     * \param config the scenario
+     * \param options the background traffic and flow file
      * \param fabric the fabric to post on
-     * \throws ConfigError naming the flag, value and what is allowed (unknown
-     *         CDF, malformed flow file, host out of range, flow after the stop
-     *         time, empty window, unwritable fct.txt)
+     * \throws std::invalid_argument naming the flag, value and what is allowed
+     *         (unknown CDF, malformed flow file, host out of range, flow after the
+     *         stop time, empty window, unwritable fct.txt)
      */
-    void Install(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    void Install(const Options& options, Ptr<RdmaFabric> fabric);
     /**
      * Post the flows with \p poster instead of the fabric's RDMA WRITEs (another
      * transport, e.g. TcpFlowTransport): called with each flow and its kind when it
@@ -137,7 +147,7 @@ class FlowWorkload : public Object
     /**
      * Opens (truncates) fct.txt in the output directory, when --flows gave file flows
      * and it is not open yet; Install() calls it unless DeferFctTxt() was called.
-     * \throws ConfigError naming the file if it cannot be written
+     * \throws std::invalid_argument naming the file if it cannot be written
      */
     void OpenFctTxt();
 

@@ -5,30 +5,30 @@
 
 #include "message-kind.h"
 
-#include "ns3/config-error.h"
-#include "ns3/scenario-config.h"
-
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
 
 PointToPointPattern
-PointToPointPatterns::Incast(const ScenarioConfig& c, uint32_t n, Ptr<UniformRandomVariable>)
+PointToPointPatterns::Incast(const PointToPointOptions& o, uint32_t n, Ptr<UniformRandomVariable>)
 {
-    if (c.fanin == 0 || c.fanin >= n)
+    if (o.fanin == 0 || o.fanin >= n)
     {
-        throw ConfigError("--fanin: " + std::to_string(c.fanin) + " senders need " +
-                          std::to_string(c.fanin + 1) + " hosts, the topology has " +
-                          std::to_string(n) + " (allowed 1.." + std::to_string(n - 1) + ")");
+        throw std::invalid_argument("--fanin: " + std::to_string(o.fanin) + " senders need " +
+                                    std::to_string(o.fanin + 1) + " hosts, the topology has " +
+                                    std::to_string(n) + " (allowed 1.." + std::to_string(n - 1) +
+                                    ")");
     }
     PointToPointPattern p;
-    p.bytes = c.bytes;
+    p.bytes = o.bytes;
     p.kind = KIND_INCAST;
     // Host 0 receives; the senders are the hosts farthest from it in rank order
     // (other leaves first), so the incast crosses the fabric.
-    for (uint32_t i = 0; i < c.fanin; ++i)
+    for (uint32_t i = 0; i < o.fanin; ++i)
     {
         p.pairs.emplace_back(n - 1 - i, 0);
     }
@@ -36,7 +36,7 @@ PointToPointPatterns::Incast(const ScenarioConfig& c, uint32_t n, Ptr<UniformRan
 }
 
 PointToPointPattern
-PointToPointPatterns::Permutation(const ScenarioConfig& c,
+PointToPointPatterns::Permutation(const PointToPointOptions& o,
                                   uint32_t n,
                                   Ptr<UniformRandomVariable> rng)
 {
@@ -57,7 +57,7 @@ PointToPointPatterns::Permutation(const ScenarioConfig& c,
         }
     }
     PointToPointPattern p;
-    p.bytes = c.bytes;
+    p.bytes = o.bytes;
     p.kind = KIND_PERMUTATION;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -67,11 +67,11 @@ PointToPointPatterns::Permutation(const ScenarioConfig& c,
 }
 
 PointToPointPattern
-PointToPointPatterns::AllToAll(const ScenarioConfig& c, uint32_t n, Ptr<UniformRandomVariable>)
+PointToPointPatterns::AllToAll(const PointToPointOptions& o, uint32_t n, Ptr<UniformRandomVariable>)
 {
     PointToPointPattern p;
     // nccl-tests semantics: each rank's buffer of `bytes` is split among all ranks.
-    p.bytes = std::max<uint64_t>(1, c.bytes / n);
+    p.bytes = std::max<uint64_t>(1, o.bytes / n);
     p.kind = KIND_ALLTOALL;
     for (uint32_t s = 0; s < n; ++s)
     {

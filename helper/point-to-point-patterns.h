@@ -19,15 +19,15 @@ class PointToPointPatterns
 {
   public:
     /// --fanin hosts, the farthest from host 0 in rank order, each send --bytes to host 0.
-    static PointToPointPattern Incast(const ScenarioConfig& c,
+    static PointToPointPattern Incast(const PointToPointOptions& o,
                                       uint32_t nHosts,
                                       Ptr<UniformRandomVariable> rng);
     /// A random derangement drawn from \p rng: every host sends --bytes to one other host.
-    static PointToPointPattern Permutation(const ScenarioConfig& c,
+    static PointToPointPattern Permutation(const PointToPointOptions& o,
                                            uint32_t nHosts,
                                            Ptr<UniformRandomVariable> rng);
     /// nccl-tests' all-to-all: each host sends --bytes / nHosts to every other host.
-    static PointToPointPattern AllToAll(const ScenarioConfig& c,
+    static PointToPointPattern AllToAll(const PointToPointOptions& o,
                                         uint32_t nHosts,
                                         Ptr<UniformRandomVariable> rng);
 };

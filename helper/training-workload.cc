@@ -4,7 +4,6 @@
 #include "training-workload.h"
 
 #include "ns3/collective-algorithm.h"
-#include "ns3/config-error.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -15,6 +14,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -115,30 +115,30 @@ TrainingWorkload::DoDispose()
 }
 
 void
-TrainingWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
+TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
 {
-    if (c.training.empty())
+    if (c.file.empty())
     {
-        throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
-                          "ASTRA-sim/SimAI workload file)");
+        throw std::invalid_argument("--workload=training needs --training=FILE (a JSON model or an "
+                                    "ASTRA-sim/SimAI workload file)");
     }
     TrainingModel model;
     try
     {
-        model = TrainingModel::Load(c.training, m_cycleNs);
+        model = TrainingModel::Load(c.file, m_cycleNs);
         model.Resolve(fabric->GetNHosts());
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError(std::string("--training: ") + e.what());
+        throw std::invalid_argument(std::string("--training: ") + e.what());
     }
     uint32_t iterations = c.iterations;
     if (model.iterations != 0)
     {
         if (c.iterations != 1 && c.iterations != model.iterations)
         {
-            throw ConfigError(
-                "--iterations=" + std::to_string(c.iterations) + " and " + c.training +
+            throw std::invalid_argument(
+                "--iterations=" + std::to_string(c.iterations) + " and " + c.file +
                 "'s \"iterations\": " + std::to_string(model.iterations) + " differ; give one");
         }
         iterations = model.iterations;
@@ -166,9 +166,9 @@ TrainingWorkload::Setup(const ScenarioConfig& c, Ptr<RdmaFabric> fabric)
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError("--workload=training --training=" + c.training + ": " + e.what());
+        throw std::invalid_argument("--workload=training --training=" + c.file + ": " + e.what());
     }
-    m_file = c.training;
+    m_file = c.file;
     if (m_timelineIteration >= 0)
     {
         m_engine->TraceConnectWithoutContext("Interval",

@@ -9,11 +9,12 @@
 #include "ns3/ptr.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-fabric.h"
-#include "ns3/scenario-config.h"
 #include "ns3/training-engine.h"
 #include "ns3/training-model.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,10 @@ namespace ns3
  * SimAI text format, told apart by content) run by a TrainingEngine over an
  * RdmaCollectiveTransport on the first tp x pp x dp hosts of the fabric.
  *
- * --iterations sets the iteration count unless the JSON file gives "iterations"
- * (both given and different is an error); --algorithm the allreduce algorithm;
- * --chunk and --channels every collective's pipelining. Servers: the GPUs of one
+ * Its Options (filled by the scenario layer from the flags named here; a script sets
+ * them directly): --iterations sets the iteration count unless the JSON file gives
+ * "iterations" (both given and different is an error); --algorithm the allreduce
+ * algorithm; --chunk and --channels every collective's pipelining. Servers: the GPUs of one
  * TP group (tp consecutive ranks) are one server's.
  *
  * Outputs: summary.json "training" (ToJson) and training.csv (WriteCsv: one row
@@ -43,16 +45,26 @@ class TrainingWorkload : public Object
         "iteration,stage,gpus,start_ns,end_ns,duration_ns,critical_gpu,compute_ns,exposed_ns,"
         "exposed_tp_ns,exposed_dp_ns,exposed_pp_ns,exposed_ep_ns";
 
+    /// What Setup reads.
+    struct Options
+    {
+        std::string file;                 //!< the model file (JSON or ASTRA-sim/SimAI text)
+        uint32_t iterations{1};           //!< iterations unless the JSON file gives them
+        std::string algorithm{"ring"};    //!< the allreduce algorithm (TrainingEngine)
+        std::optional<uint64_t> chunk;    //!< ChunkBytes; unset = DEFAULT_CHUNK_BYTES
+        std::optional<uint32_t> channels; //!< Channels; unset = DEFAULT_CHANNELS
+    };
+
     static TypeId GetTypeId();
     TrainingWorkload();
     ~TrainingWorkload() override;
 
     /**
-     * Read --training and build transport and engine on the fabric. Throws
-     * ConfigError naming the file and line (or key) of a parse error, or the shape
-     * that does not fit the fabric.
+     * Read the model file and build transport and engine on the fabric. Throws
+     * std::invalid_argument naming the file and line (or key) of a parse error, or the
+     * shape that does not fit the fabric.
      */
-    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
+    void Setup(const Options& options, Ptr<RdmaFabric> fabric);
     /// Called when the last iteration ended.
     void SetFinishedCallback(Callback<void> cb);
     void Start();

@@ -17,7 +17,16 @@
 namespace ns3
 {
 
-class ScenarioConfig;
+/**
+ * \ingroup ai-fabric
+ * What a point-to-point workload reads (the scenario layer fills it from --bytes and
+ * --fanin; a script sets it directly).
+ */
+struct PointToPointOptions
+{
+    uint64_t bytes{1000000}; //!< bytes per host (--bytes; alltoall splits it over the hosts)
+    uint32_t fanin{8};       //!< incast senders (--fanin)
+};
 
 /**
  * \ingroup ai-fabric
@@ -38,8 +47,8 @@ struct PointToPointPattern
  * JSON configuration, Python's Scenario and the scenario runner read.
  *
  * A workload is one of four families: none (only --background and --flows), a
- * point-to-point pattern (a function from the configuration and the host count to
- * the messages posted at time 0), a collective (CollectiveWorkload runs the
+ * point-to-point pattern (a function from its PointToPointOptions and the host count
+ * to the messages posted at time 0), a collective (CollectiveWorkload runs the
  * operation of the same name with the registered algorithms), or training
  * (TrainingWorkload runs the model file of --training). Each registers with
  * one line in its .cc file:
@@ -61,9 +70,9 @@ class WorkloadRegistry
     };
 
     /// The messages of a point-to-point workload, drawing on the runner's stream 1
-    /// if random; throws ConfigError on a configuration it cannot serve (naming the
-    /// flag and what is allowed).
-    typedef std::function<PointToPointPattern(const ScenarioConfig& config,
+    /// if random; throws std::invalid_argument on options it cannot serve (naming the
+    /// flag and what is allowed; the scenario layer reports it as a ConfigError).
+    typedef std::function<PointToPointPattern(const PointToPointOptions& options,
                                               uint32_t nHosts,
                                               Ptr<UniformRandomVariable> rng)>
         PatternFunction;

@@ -324,8 +324,8 @@ class CollectiveApplicationTestCase : public TestCase
         Ptr<RoceFabric> fabric =
             RoceFabricHelper().Install(g,
                                        RoutingEngine::BuildTable(RoutingEngine::AutoName(*g), g));
-        ScenarioConfig c;
-        c.workload = "allreduce";
+        CollectiveWorkload::Options c;
+        c.operation = "allreduce";
         c.algorithm = algorithm;
         c.bytes = bytes;
         c.ranks = 0;

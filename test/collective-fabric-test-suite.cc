@@ -15,7 +15,6 @@
 #include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/communicator.h"
-#include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/fat-tree-topology-helper.h"
@@ -41,6 +40,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -544,7 +544,7 @@ class EveryTopologyTestCase : public TestCase
 /**
  * The runner-facing workload: --workload=reducescatter on 4 of 8 hosts, 2
  * iterations, tiny S with empty units (0-byte messages travel as 1-byte WRITEs);
- * rows in Gbit/s = 8 x the record's GB/s; bad flags give ConfigError.
+ * rows in Gbit/s = 8 x the record's GB/s; bad flags give std::invalid_argument.
  */
 class WorkloadTestCase : public TestCase
 {
@@ -562,8 +562,8 @@ class WorkloadTestCase : public TestCase
         Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
         RoceFabricHelper helper;
         Ptr<RoceFabric> fabric = helper.Install(g, routes);
-        ScenarioConfig c;
-        c.workload = "reducescatter";
+        CollectiveWorkload::Options c;
+        c.operation = "reducescatter";
         c.ranks = 4;
         c.bytes = 2; // 4 units of 1, 1, 0, 0 bytes
         c.iterations = 2;
@@ -601,8 +601,8 @@ class WorkloadTestCase : public TestCase
                                uint32_t ranks,
                                const std::string& alg,
                                const std::string& needle) {
-            ScenarioConfig b;
-            b.workload = workload;
+            CollectiveWorkload::Options b;
+            b.operation = workload;
             b.ranks = ranks;
             b.algorithm = alg;
             std::string msg;
@@ -610,7 +610,7 @@ class WorkloadTestCase : public TestCase
             {
                 CreateObject<CollectiveWorkload>()->Setup(b, fabric);
             }
-            catch (const ConfigError& e)
+            catch (const std::invalid_argument& e)
             {
                 msg = e.what();
             }

@@ -63,6 +63,7 @@
 #include "ns3/enum.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/scenario-config.h"
+#include "ns3/workload-options.h"
 
 #include <string>
 #include <vector>
@@ -100,7 +101,8 @@ class NcclTunerPresetTableTest : public TestCase
         c.Set("algorithm", "auto");
         c.Set("protocol", "auto");
         c.ApplyAttributes();
-        const NcclTuner::Topology t = CollectiveWorkload::TunerTopology(c, 8 * servers);
+        const NcclTuner::Topology t =
+            CollectiveWorkload::TunerTopology(WorkloadOptions::Collective(c), 8 * servers);
         NS_TEST_ASSERT_MSG_EQ(t.gpusPerServer, 8, "the preset's 8 GPUs per server");
         NS_TEST_ASSERT_MSG_EQ(t.channels, 16, "NCCL's 16 channels for 8 x 400 Gb/s");
         NS_TEST_ASSERT_MSG_EQ(t.nicRate, DataRate("400Gbps"), "the preset's NICs");

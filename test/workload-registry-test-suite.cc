@@ -28,7 +28,7 @@ namespace
 
 /// The test's workload: host i sends --bytes to host i + 1 (mod the host count).
 PointToPointPattern
-RingPattern(const ScenarioConfig& c, uint32_t n, Ptr<UniformRandomVariable>)
+RingPattern(const PointToPointOptions& c, uint32_t n, Ptr<UniformRandomVariable>)
 {
     PointToPointPattern p;
     p.bytes = c.bytes;

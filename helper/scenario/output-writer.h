@@ -4,6 +4,8 @@
 #ifndef OUTPUT_WRITER_H
 #define OUTPUT_WRITER_H
 
+#include "ns3/output-collective-row.h"
+
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -26,22 +28,6 @@ struct FctRecord
     int64_t fctNs{0};         ///< completion time (finish - start), ns
     int64_t idealFctNs{0};    ///< unloaded completion time on its path, ns (> 0)
     std::string kind{"flow"}; ///< e.g. "incast", "background", "collective" (no commas)
-};
-
-/// One finished collective: a row of collective.csv (named so as not to clash with
-/// model/collective's CollectiveRecord).
-struct OutputCollectiveRow
-{
-    uint64_t opId{0};      ///< collective operation id
-    std::string algorithm; ///< ring, tree, hd, 2d (no commas)
-    uint32_t ranks{0};     ///< participating ranks
-    uint64_t bytes{0};     ///< buffer size S, bytes
-    int64_t startNs{0};    ///< start, ns
-    int64_t endNs{0};      ///< end, ns (duration_ns = end - start)
-    double algbwGbps{
-        0}; ///< nccl-tests algbw = S / t in Gbit/s (8 x GB/s), as the caller computes it
-    double busbwGbps{0};            ///< nccl-tests busbw = algbw x the operation's factor, Gbit/s
-    std::string protocol{"simple"}; ///< NCCL protocol it ran with: ll, ll128, simple
 };
 
 /**

@@ -177,36 +177,41 @@ MergeParts(std::vector<Part<N>>& parts, Emit emit)
     }
 }
 
+/// fct.csv of the ranks' parts into \p into (no row is late: the run ends at its last message).
+void
+MergeFct(const std::vector<std::string>& dirs, OutputWriter& into)
+{
+    // fct.csv: flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind;
+    // by completion time (start_ns + fct_ns), then flow id
+    auto parts = ReadParts<2>(dirs,
+                              "fct.csv",
+                              9,
+                              std::array<size_t, 7>{0, 1, 2, 3, 4, 5, 6},
+                              [](const std::array<int64_t, 7>& v) {
+                                  return std::array<int64_t, 2>{v[4] + v[5], v[0]};
+                              });
+    MergeParts(parts, [&into](const Row<2>& r) {
+        const auto f = Fields(r.text, 9, "fct.csv", 0); // (checked when read)
+        FctRecord rec;
+        rec.flowId = static_cast<uint64_t>(Integer(f[0], "fct.csv", 0));
+        rec.src = static_cast<uint32_t>(Integer(f[1], "fct.csv", 0));
+        rec.dst = static_cast<uint32_t>(Integer(f[2], "fct.csv", 0));
+        rec.sizeBytes = static_cast<uint64_t>(Integer(f[3], "fct.csv", 0));
+        rec.startNs = Integer(f[4], "fct.csv", 0);
+        rec.fctNs = Integer(f[5], "fct.csv", 0);
+        rec.idealFctNs = Integer(f[6], "fct.csv", 0);
+        rec.kind = std::string(f[8]);
+        into.AppendFct(rec);
+    });
+}
+
 } // namespace
 
 void
 RankOutputMerger::Merge(const std::vector<std::string>& dirs, int64_t endNs, OutputWriter& into)
 {
     auto late = [endNs](int64_t t) { return endNs >= 0 && t > endNs; };
-    {
-        // fct.csv: flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,kind;
-        // by completion time (start_ns + fct_ns), then flow id
-        auto parts = ReadParts<2>(dirs,
-                                  "fct.csv",
-                                  9,
-                                  std::array<size_t, 7>{0, 1, 2, 3, 4, 5, 6},
-                                  [](const std::array<int64_t, 7>& v) {
-                                      return std::array<int64_t, 2>{v[4] + v[5], v[0]};
-                                  });
-        MergeParts(parts, [&into](const Row<2>& r) {
-            const auto f = Fields(r.text, 9, "fct.csv", 0); // (checked when read)
-            FctRecord rec;
-            rec.flowId = static_cast<uint64_t>(Integer(f[0], "fct.csv", 0));
-            rec.src = static_cast<uint32_t>(Integer(f[1], "fct.csv", 0));
-            rec.dst = static_cast<uint32_t>(Integer(f[2], "fct.csv", 0));
-            rec.sizeBytes = static_cast<uint64_t>(Integer(f[3], "fct.csv", 0));
-            rec.startNs = Integer(f[4], "fct.csv", 0);
-            rec.fctNs = Integer(f[5], "fct.csv", 0);
-            rec.idealFctNs = Integer(f[6], "fct.csv", 0);
-            rec.kind = std::string(f[8]);
-            into.AppendFct(rec);
-        });
-    }
+    MergeFct(dirs, into);
     {
         // pfc.csv: time_ns,node,port,priority,event
         auto parts = ReadParts<4>(dirs,

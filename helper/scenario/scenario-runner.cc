@@ -8,8 +8,9 @@
 #include "output-error.h"
 #include "output-writer.h"
 #include "rank-coordinator.h"
-#include "rank-output-merger.h"
+#include "rank-run.h"
 #include "size-parser.h"
+#include "workload-options.h"
 
 #include "ns3/boolean.h"
 #include "ns3/buffer-coverage-check.h"
@@ -363,7 +364,7 @@ ScenarioRunner::ConfigureDefaults()
     if (!m_config.channels)
     {
         // '' becomes the count used (echoed in summary.json): NCCL's for the topology
-        m_config.channels = CollectiveWorkload::ChannelsFor(m_config);
+        m_config.channels = CollectiveWorkload::ChannelsFor(WorkloadOptions::Collective(m_config));
     }
     if (!m_config.protocolLatency)
     {
@@ -991,12 +992,18 @@ ScenarioRunner::ScheduleWorkload()
     case WorkloadRegistry::POINT_TO_POINT: {
         Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
         rng->SetStream(1);
-        SchedulePointToPoint(workload->pattern(c, m_fabric->GetNHosts(), rng));
+        PointToPointPattern pattern;
+        WorkloadOptions::AsConfigError([&]() {
+            pattern =
+                workload->pattern(WorkloadOptions::PointToPoint(c), m_fabric->GetNHosts(), rng);
+        });
+        SchedulePointToPoint(pattern);
         break;
     }
     case WorkloadRegistry::COLLECTIVE: {
         m_collective = CreateObject<CollectiveWorkload>();
-        m_collective->Setup(c, m_fabric);
+        WorkloadOptions::AsConfigError(
+            [&]() { m_collective->Setup(WorkloadOptions::Collective(c), m_fabric); });
         if (c.mpi && !m_collective->DependsOnlyOnDeliveriesAtSource())
         {
             throw ConfigError("--mpi=1 does not run --workload=" + c.workload +
@@ -1033,7 +1040,8 @@ ScenarioRunner::ScheduleWorkload()
     }
     case WorkloadRegistry::TRAINING: {
         m_training = CreateObject<TrainingWorkload>();
-        m_training->Setup(c, m_fabric);
+        WorkloadOptions::AsConfigError(
+            [&]() { m_training->Setup(WorkloadOptions::Training(c), m_fabric); });
         // The last iteration may end with a compute step, after its last message.
         m_training->SetFinishedCallback(MakeLambdaCallback<void>([this]() { MaybeFinish(); }));
         m_training->Start();
@@ -1075,7 +1083,8 @@ ScenarioRunner::ScheduleFlows()
         });
     }
     m_flowWorkload->DeferFctTxt(); // (opened once the writer has opened --out)
-    m_flowWorkload->Install(c, m_fabric);
+    WorkloadOptions::AsConfigError(
+        [&]() { m_flowWorkload->Install(WorkloadOptions::Flows(c), m_fabric); });
     m_finished.push_back([this]() {
         return m_flowWorkload->AllPosted() && m_finishedFlows >= m_flowWorkload->GetMessageCount();
     });
@@ -1337,257 +1346,6 @@ ScenarioRunner::MaybeFinish()
     }
 }
 
-void
-ScenarioRunner::CheckMpi() const
-{
-    const ScenarioConfig& c = m_config;
-    if (!c.mpi)
-    {
-        return;
-    }
-    if (!RankCoordinator::IsBuilt())
-    {
-        throw ConfigError("--mpi=1: this ai-fabric-sim was built without MPI support; allowed "
-                          "only in a build configured with -DAI_FABRIC_MPI=ON after "
-                          "./ai-fabric mpi-setup (doc/distributed.md)");
-    }
-    if (!RankCoordinator::IsEnabled())
-    {
-        throw ConfigError("--mpi=1: this process was not started by mpirun (no "
-                          "OMPI_COMM_WORLD_SIZE or PMI_SIZE in its environment); run "
-                          "mpirun -np N ai-fabric-sim --mpi ... or ./ai-fabric mpi N ...");
-    }
-    if (c.simulator != ScenarioConfig().simulator)
-    {
-        throw ConfigError("--simulator=" + c.simulator +
-                          " does not apply with --mpi: the ranks run " +
-                          RankCoordinator::GetEngineTypeName() + "; drop --simulator");
-    }
-    if (c.scheduler != "timing-wheel" && c.scheduler != "quaternary-heap")
-    {
-        throw ConfigError("--scheduler=" + c.scheduler +
-                          " does not apply with --mpi: " + RankCoordinator::GetEngineTypeName() +
-                          " orders equal-time events alike on every rank only with its own "
-                          "event lists; allowed: timing-wheel, quaternary-heap");
-    }
-    // What a run across ranks cannot do yet: each needs state of several ranks at one
-    // simulated time (doc/distributed.md, The scenario runner across ranks).
-    const WorkloadRegistry::Family family = WorkloadRegistry::Get(c.workload).family;
-    std::string refused;
-    const bool background = !c.background.empty() && c.background != "none";
-    if (family == WorkloadRegistry::TRAINING)
-    {
-        refused = "--workload=" + c.workload +
-                  " (its steps wait for operations that finish on other ranks)";
-    }
-    else if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1)
-    {
-        refused = "--workload=" + c.workload +
-                  " with --iterations=" + std::to_string(c.iterations) +
-                  " (an iteration starts when the last one ended, which no rank sees; "
-                  "allowed across ranks: --iterations=1)";
-    }
-    else if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
-    {
-        refused = "--workload=" + c.workload +
-                  " with --background or --flows (their messages share the collective's "
-                  "connections, whose receives are matched in advance only without them)";
-    }
-    else if (c.transport == "tcp")
-    {
-        refused = "--transport=tcp (the TCP stack's objects are per process)";
-    }
-    else if (!c.flows.empty())
-    {
-        refused = "--flows (its fct.txt is one file of one process)";
-    }
-    else if (background && c.qpSharing != "pair")
-    {
-        // A connection of its own per flow is released when the flow is done, which
-        // only the sender's rank sees: the queue pair numbers would disagree.
-        refused = "--background with --qp-sharing=" + c.qpSharing +
-                  " (allowed across ranks: --qp-sharing=pair)";
-    }
-    else if (c.deadlockStallTime > Time(0) &&
-             c.deadlockStallTime != ScenarioConfig().deadlockStallTime)
-    {
-        // (its default means off with --mpi: summary.json mpi.deadlock_detector)
-        refused = "--deadlock-stall-time=" + FormatTime(c.deadlockStallTime) +
-                  " (the detector sees one rank's queues; with --mpi it is off)";
-    }
-    else if (c.pfcWatchdogDetect > Time(0))
-    {
-        refused = "--pfc-watchdog (its events are per rank)";
-    }
-    else if (!c.linkFailures.empty() || !c.nodeFailures.empty())
-    {
-        refused = "--link-failure / --node-failure (the routing's reaction is per rank)";
-    }
-    if (!refused.empty())
-    {
-        // The workloads of a family, comma-separated.
-        auto NamesOf = [](WorkloadRegistry::Family family) {
-            std::string names;
-            for (const std::string& n : WorkloadRegistry::GetNames(family))
-            {
-                names += (names.empty() ? "" : ", ") + n;
-            }
-            return names;
-        };
-        throw ConfigError("--mpi=1 does not run " + refused +
-                          " yet; allowed with --mpi: a point-to-point --workload (" +
-                          NamesOf(WorkloadRegistry::POINT_TO_POINT) +
-                          ") or none, with or without --background at --qp-sharing=pair, "
-                          "or a collective --workload (" +
-                          NamesOf(WorkloadRegistry::COLLECTIVE) +
-                          ") of one iteration alone, on RDMA, without those flags");
-    }
-}
-
-void
-ScenarioRunner::PartitionRanks()
-{
-    m_rank = RankCoordinator::GetRank();
-    m_ranks = RankCoordinator::GetSize();
-    try
-    {
-        m_partition = RankPartition::Partition(*m_graph, m_ranks, m_config.mpiPartition);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError("--mpi-partition=" + m_config.mpiPartition + " over " +
-                          std::to_string(m_ranks) + " ranks: " + e.what());
-    }
-    m_partitionStats = RankPartition::GetStats(*m_graph, m_partition);
-    if (m_rank != 0)
-    {
-        return;
-    }
-    const RankPartition::Stats& st = m_partitionStats;
-    std::cout << "ai-fabric-sim: --mpi: " << m_ranks << " ranks on "
-              << RankCoordinator::GetEngineTypeName() << ", partition " << m_config.mpiPartition
-              << ", " << st.cutCables << " cables cut, lookahead "
-              << (st.minCutDelayTicks < 0 ? std::string("none (no cable cut)")
-                                          : FormatTime(Time(st.minCutDelayTicks)))
-              << "\n";
-    std::cout << "  " << m_config.mpiPartition << ": "
-              << RankPartition::Describe(*m_graph, m_config.mpiPartition) << "\n";
-    for (uint32_t r = 0; r < m_ranks; ++r)
-    {
-        std::cout << "  rank " << r << ": " << st.nodes[r] << " nodes (" << st.hosts[r]
-                  << " hosts), " << st.remoteCables[r] << " cables to other ranks\n";
-    }
-    std::cout << std::flush;
-}
-
-void
-ScenarioRunner::GlobalCheck()
-{
-    const std::vector<uint64_t> sum =
-        RankCoordinator::Sum({m_finishedMessages,
-                              m_finishedFlows,
-                              m_collective ? m_collective->GetCompletedTransfers() : 0,
-                              m_finishedCollective});
-    // (every rank posts every message; each finishes on its sender's rank, and each
-    // collective transfer completes on its receiver's rank: the run ends when every
-    // transfer completed and every message was acknowledged, as in one process)
-    const bool flowsDone = !m_flowWorkload || (m_flowWorkload->AllPosted() &&
-                                               sum[1] >= m_flowWorkload->GetMessageCount());
-    const bool collectiveDone = !m_collective || (sum[2] >= m_collective->GetNTransfers() &&
-                                                  sum[3] >= m_collective->GetNTransfers());
-    if (sum[0] >= m_expectedMessages && flowsDone && collectiveDone)
-    {
-        m_workDone = true;
-        Simulator::Stop();
-        return;
-    }
-    Simulator::Schedule(NanoSeconds(kGlobalCheckIntervalNs), &ScenarioRunner::GlobalCheck, this);
-}
-
-std::string
-ScenarioRunner::PartDirectory(uint32_t rank) const
-{
-    return (std::filesystem::path(m_config.out) / (".rank" + std::to_string(rank))).string();
-}
-
-void
-ScenarioRunner::MergeRanks(int64_t endNs)
-{
-    m_writer->Close();
-    RankCoordinator::Barrier(); // every rank's rows are on disk
-    if (m_rank != 0)
-    {
-        return;
-    }
-    auto merged = std::make_unique<OutputWriter>(m_config.out);
-    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
-    {
-        const auto& ports = m_graph->GetPorts(node);
-        for (uint32_t port = 0; port < ports.size(); ++port)
-        {
-            const TopologyGraph::Port& p = ports[port];
-            merged->AppendPort(node,
-                               port,
-                               m_graph->GetNodeName(node),
-                               p.peer,
-                               p.peerPort,
-                               m_graph->GetNodeName(p.peer),
-                               p.link);
-        }
-    }
-    std::vector<std::string> parts;
-    for (uint32_t r = 0; r < m_ranks; ++r)
-    {
-        parts.push_back(PartDirectory(r));
-    }
-    RankOutputMerger::Merge(parts, endNs, *merged);
-    for (const std::string& dir : parts)
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
-    m_writer = std::move(merged);
-}
-
-nlohmann::json
-ScenarioRunner::MpiJson(double wallSeconds) const
-{
-    const std::vector<double> walls = RankCoordinator::Gather(wallSeconds);
-    const std::vector<double> events =
-        RankCoordinator::Gather(static_cast<double>(Simulator::GetEventCount()));
-    const std::vector<double> rss = RankCoordinator::Gather(static_cast<double>(PeakRssBytes()));
-    const std::vector<double> held = RankCoordinator::Gather(
-        m_collective ? static_cast<double>(m_collective->GetHeldTransfers()) : 0.0);
-    const RankPartition::Stats& st = m_partitionStats;
-    nlohmann::json perRank = nlohmann::json::array();
-    for (uint32_t r = 0; r < m_ranks; ++r)
-    {
-        perRank.push_back({{"rank", r},
-                           {"nodes", st.nodes[r]},
-                           {"hosts", st.hosts[r]},
-                           {"cut_cables", st.remoteCables[r]},
-                           {"events", static_cast<uint64_t>(events[r])},
-                           {"wall_s", walls[r]},
-                           {"peak_rss_bytes", static_cast<uint64_t>(rss[r])}});
-        if (m_collective)
-        {
-            // the collective's transfers whose source or destination is on this rank
-            perRank.back()["collective_transfers"] = static_cast<uint64_t>(held[r]);
-        }
-    }
-    return {{"ranks", m_ranks},
-            {"partition", m_config.mpiPartition},
-            {"partition_detail", RankPartition::Describe(*m_graph, m_config.mpiPartition)},
-            {"engine", RankCoordinator::GetEngineTypeName()},
-            {"cut_cables", st.cutCables},
-            {"lookahead_ns",
-             st.minCutDelayTicks < 0 ? nlohmann::json()
-                                     : nlohmann::json(Time(st.minCutDelayTicks).GetNanoSeconds())},
-            {"completion_check_interval_ns", kGlobalCheckIntervalNs},
-            {"deadlock_detector", "off (it sees one rank's queues)"},
-            {"per_rank", perRank}};
-}
-
 nlohmann::json
 ScenarioRunner::FailuresJson() const
 {
@@ -1627,29 +1385,9 @@ nlohmann::json
 ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
 {
     RdmaFabric::Counters k = m_fabric->GetCounters();
-    if (m_config.mpi)
+    if (m_mpi)
     {
-        // Every rank counts what its own nodes did; connections are made alike on every
-        // rank, so their counts are one rank's.
-        std::vector<uint64_t*> fields = {
-            &k.losslessDrops,  &k.lossyDrops,        &k.pfcPausesSent,
-            &k.pfcResumesSent, &k.creditUpdates,     &k.retransmittedPackets,
-            &k.timeouts,       &k.ecnMarks,          &k.cnpsSent,
-            &k.packetHops,     &k.txBytes,           &k.staleFrames,
-            &k.qpCacheMisses,  &k.outOfOrderPackets, &k.spuriousRetransmissions,
-            &k.linkDownDrops,  &k.pfcWatchdogDrops,  &k.stalledReceiveDrops,
-            &k.readBytes,      &k.rnrNaks,           &k.rnrRetries,
-            &k.qpErrors};
-        std::vector<uint64_t> local;
-        for (const uint64_t* f : fields)
-        {
-            local.push_back(*f);
-        }
-        const std::vector<uint64_t> sum = RankCoordinator::Sum(local);
-        for (size_t i = 0; i < fields.size(); ++i)
-        {
-            *fields[i] = sum[i];
-        }
+        m_mpi->SumCounters(k);
     }
     nlohmann::json s;
     s["complete"] = complete;
@@ -1660,31 +1398,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     }
     if (CongestionControlRegistry::Has(m_config.cc))
     {
-        // What the preset and any --ns3:: overrides set: the controller's attributes and,
-        // on RoCEv2, the switches' ECN marking (before the per-port scaling with the
-        // link rate).
-        CongestionControlFactory used(m_config.cc, m_config.ccPreset);
-        for (const auto& [attr, value] : CongestionControlOverrides())
-        {
-            used.Set(attr, StringValue(value));
-        }
-        nlohmann::json cc = {{"algorithm", m_config.cc},
-                             {"preset", m_config.ccPreset},
-                             {"attributes", AttributesJson(used.Create())}};
-        if (m_config.fabric != "infiniband")
-        {
-            cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
-        }
-        else
-        {
-            // The switches' FECN marking and the destination's BECN pacing, as run.
-            cc["fecn_marking"] = {
-                {"FecnThreshold", DefaultOf("ns3::IbSwitch", "FecnThreshold")},
-                {"FecnMarkingRate", DefaultOf("ns3::IbSwitch", "FecnMarkingRate")},
-                {"FecnPacketSize", DefaultOf("ns3::IbSwitch", "FecnPacketSize")},
-                {"CnpInterval", DefaultOf("ns3::RdmaQueuePair", "CnpInterval")}};
-        }
-        s["congestion_control"] = cc;
+        s["congestion_control"] = CongestionControlJson();
     }
     // What every switch ran with (--switch-latency / --cut-through, or the fabric's).
     s["switch_forwarding"] = {{"latency_ns", m_switchTiming.first.GetPicoSeconds() / 1000.0},
@@ -1693,16 +1407,81 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
                      {"hosts", m_graph->GetNHosts()},
                      {"switches", m_graph->GetNSwitches()},
                      {"links", m_graph->GetNLinks()}};
-    double simSeconds = m_config.mpi ? Time(m_endPs).GetSeconds() : Simulator::Now().GetSeconds();
+    const uint64_t finished = AddRunTotals(s, wallSeconds, k.packetHops);
+    AddCounters(s, k);
+    uint64_t flows = m_flowWorkload ? m_flowWorkload->GetMessageCount() : 0;
+    // (--mpi: every rank posts every message, each finishes on its sender's rank)
+    const uint64_t unfinished =
+        m_config.mpi ? m_expectedMessages + flows - finished : m_fabric->GetPendingMessages();
+    s["messages"] = {{"expected", m_expectedMessages + flows},
+                     {"finished", finished},
+                     {"unfinished", unfinished}};
+    s["fct"] = m_writer->FctStats();
+    s["fct_by_kind"] = m_writer->FctStatsByKind();
+    s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
+    if (m_training)
+    {
+        s["training"] = m_training->ToJson();
+    }
+    for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
+    {
+        s[it.key()] = it.value();
+    }
+    if (!m_config.linkFailures.empty() || !m_config.nodeFailures.empty())
+    {
+        s["failures"] = FailuresJson();
+    }
+    if (m_watchdog)
+    {
+        s["pfc_watchdog_events"] = WatchdogJson();
+    }
+    AddUnfinished(s, complete, unfinished);
+    return s;
+}
+
+nlohmann::json
+ScenarioRunner::CongestionControlJson() const
+{
+    // What the preset and any --ns3:: overrides set: the controller's attributes and,
+    // on RoCEv2, the switches' ECN marking (before the per-port scaling with the
+    // link rate).
+    CongestionControlFactory used(m_config.cc, m_config.ccPreset);
+    for (const auto& [attr, value] : CongestionControlOverrides())
+    {
+        used.Set(attr, StringValue(value));
+    }
+    nlohmann::json cc = {{"algorithm", m_config.cc},
+                         {"preset", m_config.ccPreset},
+                         {"attributes", AttributesJson(used.Create())}};
+    if (m_config.fabric != "infiniband")
+    {
+        cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
+    }
+    else
+    {
+        // The switches' FECN marking and the destination's BECN pacing, as run.
+        cc["fecn_marking"] = {{"FecnThreshold", DefaultOf("ns3::IbSwitch", "FecnThreshold")},
+                              {"FecnMarkingRate", DefaultOf("ns3::IbSwitch", "FecnMarkingRate")},
+                              {"FecnPacketSize", DefaultOf("ns3::IbSwitch", "FecnPacketSize")},
+                              {"CnpInterval", DefaultOf("ns3::RdmaQueuePair", "CnpInterval")}};
+    }
+    return cc;
+}
+
+uint64_t
+ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t packetHops) const
+{
+    double simSeconds =
+        m_mpi ? Time(m_mpi->GetEndPs()).GetSeconds() : Simulator::Now().GetSeconds();
     uint64_t events = Simulator::GetEventCount();
     uint64_t peakRss = PeakRssBytes();
     uint64_t finished = m_finishedMessages + m_finishedFlows;
-    if (m_config.mpi)
+    if (m_mpi)
     {
         events = RankCoordinator::Sum({events})[0];
         finished = RankCoordinator::Sum({finished})[0];
         peakRss = static_cast<uint64_t>(RankCoordinator::Max({static_cast<int64_t>(peakRss)})[0]);
-        s["mpi"] = MpiJson(wallSeconds);
+        s["mpi"] = m_mpi->ToJson(wallSeconds, PeakRssBytes(), m_collective, *m_graph);
         // the run's wall time is its slowest rank's
         wallSeconds = RankCoordinator::Max({static_cast<int64_t>(wallSeconds * 1e9)})[0] / 1e9;
     }
@@ -1711,9 +1490,15 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["simulator_impl"] = Simulator::GetImplementation()->GetInstanceTypeId().GetName();
     s["events"] = events;
     s["events_per_s"] = wallSeconds > 0 ? events / wallSeconds : 0.0;
-    s["packet_hops"] = k.packetHops;
-    s["packet_hops_per_s"] = wallSeconds > 0 ? k.packetHops / wallSeconds : 0.0;
+    s["packet_hops"] = packetHops;
+    s["packet_hops_per_s"] = wallSeconds > 0 ? packetHops / wallSeconds : 0.0;
     s["peak_rss_bytes"] = peakRss;
+    return finished;
+}
+
+void
+ScenarioRunner::AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k) const
+{
     s["drops"] = {{"lossless", k.losslessDrops},
                   {"lossy", k.lossyDrops},
                   {"link_down", k.linkDownDrops},
@@ -1741,41 +1526,26 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
     s["queue_pairs_released"] = k.queuePairsReleased;
     s["stale_frames"] = k.staleFrames;
     s["qp_cache_misses"] = k.qpCacheMisses;
-    uint64_t flows = m_flowWorkload ? m_flowWorkload->GetMessageCount() : 0;
-    // (--mpi: every rank posts every message, each finishes on its sender's rank)
-    const uint64_t unfinished =
-        m_config.mpi ? m_expectedMessages + flows - finished : m_fabric->GetPendingMessages();
-    s["messages"] = {{"expected", m_expectedMessages + flows},
-                     {"finished", finished},
-                     {"unfinished", unfinished}};
-    s["fct"] = m_writer->FctStats();
-    s["fct_by_kind"] = m_writer->FctStatsByKind();
-    s["collectives"] = m_collective ? m_collective->ToJson() : nlohmann::json::array();
-    if (m_training)
+}
+
+nlohmann::json
+ScenarioRunner::WatchdogJson() const
+{
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& e : m_watchdog->GetEvents())
     {
-        s["training"] = m_training->ToJson();
+        events.push_back({{"time_ns", e.time.GetNanoSeconds()},
+                          {"node", e.node},
+                          {"port", e.port},
+                          {"priority", e.prio},
+                          {"event", e.storm ? "storm" : "restored"}});
     }
-    for (auto it = m_extraSummary.begin(); it != m_extraSummary.end(); ++it)
-    {
-        s[it.key()] = it.value();
-    }
-    if (!m_config.linkFailures.empty() || !m_config.nodeFailures.empty())
-    {
-        s["failures"] = FailuresJson();
-    }
-    if (m_watchdog)
-    {
-        nlohmann::json events = nlohmann::json::array();
-        for (const auto& e : m_watchdog->GetEvents())
-        {
-            events.push_back({{"time_ns", e.time.GetNanoSeconds()},
-                              {"node", e.node},
-                              {"port", e.port},
-                              {"priority", e.prio},
-                              {"event", e.storm ? "storm" : "restored"}});
-        }
-        s["pfc_watchdog_events"] = events;
-    }
+    return events;
+}
+
+void
+ScenarioRunner::AddUnfinished(nlohmann::json& s, bool complete, uint64_t unfinished) const
+{
     if (m_detector && m_detector->Found())
     {
         nlohmann::json cycle = nlohmann::json::array();
@@ -1799,7 +1569,6 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         s["unfinished"] = "stop time " + std::to_string(m_config.stopTime.GetSeconds()) +
                           " s reached with " + std::to_string(unfinished) + " messages in flight";
     }
-    return s;
 }
 
 void
@@ -1862,37 +1631,9 @@ ScenarioRunner::TearDown()
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(m_previousChecksumEnabled));
 }
 
-nlohmann::json
-ScenarioRunner::Run()
+void
+ScenarioRunner::InstallWorkloads()
 {
-    ConfigureDefaults();
-    m_config.Validate();
-    CheckMpi();
-    ResolveCcPreset();
-    ApplyAttributeOverrides();
-    if (!m_config.chunk && m_config.protocol != "auto")
-    {
-        // '' becomes the protocol's step (echoed), with its attributes as given; under
-        // --protocol=auto the step of the protocol the tuner picks
-        m_config.chunk = CollectiveProtocol::Create(m_config.protocol)->GetStepBytes();
-    }
-    m_graph = BuildTopology(m_config);
-    if (m_config.mpi)
-    {
-        PartitionRanks();
-    }
-    m_extraSummary["memory_estimate_bytes"] =
-        MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
-    m_routes = BuildRoutes(m_config, m_graph);
-    // --mpi: each rank writes its rows into its part folder; rank 0 merges them. Nothing
-    // goes to disk until the configuration has passed every check below: a refused run
-    // leaves --out as it was.
-    m_writer =
-        std::make_unique<OutputWriter>(m_config.mpi ? PartDirectory(m_rank) : m_config.out, false);
-    BuildFabric();
-    CheckDeadlockFreedom();
-    CheckBufferCoverage();
-    ConnectMonitors();
     std::function<bool(uint32_t, uint32_t)> pcapPorts; // (checks --pcap-nodes)
     if (m_config.pcap)
     {
@@ -1919,8 +1660,13 @@ ScenarioRunner::Run()
     }
     if (m_flowWorkload)
     {
-        m_flowWorkload->OpenFctTxt();
+        WorkloadOptions::AsConfigError([this]() { m_flowWorkload->OpenFctTxt(); });
     }
+}
+
+void
+ScenarioRunner::WriteTopologyCsv()
+{
     // topology.csv: each node's name built once, not once per port that reaches it
     std::vector<std::string> names(m_graph->GetNNodes());
     for (uint32_t node = 0; node < names.size(); ++node)
@@ -1937,8 +1683,11 @@ ScenarioRunner::Run()
                 ->AppendPort(node, port, names[node], p.peer, p.peerPort, names[p.peer], p.link);
         }
     }
-    // A write that fails (a full disk) ends the run there; WriteSummary then throws.
-    m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
+}
+
+void
+ScenarioRunner::ScheduleChecks()
+{
     if (m_config.qlenInterval > Time(0))
     {
         Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);
@@ -1953,95 +1702,133 @@ ScenarioRunner::Run()
     {
         m_workDone = true; // nothing to wait for: do not sample queues until the stop time
     }
-    else if (m_config.mpi)
+    else if (m_mpi)
     {
-        Simulator::Schedule(NanoSeconds(kGlobalCheckIntervalNs),
-                            &ScenarioRunner::GlobalCheck,
-                            this);
+        m_mpi->StartCompletionCheck(
+            [this]() {
+                return RankRun::Progress{m_expectedMessages,
+                                         m_finishedMessages,
+                                         m_finishedFlows,
+                                         m_finishedCollective,
+                                         m_flowWorkload,
+                                         m_collective};
+            },
+            [this]() {
+                m_workDone = true;
+                Simulator::Stop();
+            });
     }
+}
+
+void
+ScenarioRunner::AddWorkloadSummaries(nlohmann::json& summary) const
+{
+    if (m_tcp)
+    {
+        const RdmaFabric::IpCounters ip = m_fabric->GetIpCounters();
+        summary["tcp"] = {{"variant", m_config.tcpVariant},
+                          {"flows", m_tcp->GetFlowCount()},
+                          {"unfinished_flows", m_tcp->GetPendingFlows()},
+                          {"nic_ip_packets_sent", ip.sent},
+                          {"nic_ip_packets_received", ip.received},
+                          {"nic_ip_drops", ip.drops}};
+    }
+    if (m_flowWorkload)
+    {
+        summary["flow_workload"] = {
+            {"background_flows", m_flowWorkload->GetBackgroundFlows().size()},
+            {"file_flows", m_flowWorkload->GetFileFlows().size()},
+            {"background_window_end_s", m_flowWorkload->GetBackgroundWindowEnd().GetSeconds()},
+            {"posted", m_flowWorkload->GetPostedCount()}};
+    }
+}
+
+void
+ScenarioRunner::WriteWorkloadFiles()
+{
+    if (m_flowWorkload && !m_flowWorkload->Close())
+    {
+        std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
+        m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
+    }
+    if (m_training)
+    {
+        std::string names;
+        for (const std::string& name : m_training->GetCsvNames())
+        {
+            const std::string csv =
+                (std::filesystem::path(m_writer->GetDirectory()) / name).string();
+            m_writer->AddRunFile(csv);
+            names += (names.empty() ? "" : " or ") + csv;
+        }
+        if (!m_training->WriteCsv(m_writer->GetDirectory()))
+        {
+            m_writer->AbandonAfterWriteError("cannot write " + names);
+        }
+    }
+    if (m_config.portBytes)
+    {
+        WritePortBytes();
+    }
+    if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
+    {
+        m_writer->AbandonAfterWriteError("cannot write " + pcap);
+    }
+}
+
+nlohmann::json
+ScenarioRunner::Run()
+{
+    ConfigureDefaults();
+    m_config.Validate();
+    RankRun::Check(m_config);
+    ResolveCcPreset();
+    ApplyAttributeOverrides();
+    if (!m_config.chunk && m_config.protocol != "auto")
+    {
+        // '' becomes the protocol's step (echoed), with its attributes as given; under
+        // --protocol=auto the step of the protocol the tuner picks
+        m_config.chunk = CollectiveProtocol::Create(m_config.protocol)->GetStepBytes();
+    }
+    m_graph = BuildTopology(m_config);
+    if (m_config.mpi)
+    {
+        m_mpi = std::make_unique<RankRun>(m_config);
+        m_mpi->Partition(*m_graph);
+        m_rank = m_mpi->GetRank();
+        m_partition = m_mpi->GetPartition();
+    }
+    m_extraSummary["memory_estimate_bytes"] =
+        MemoryEstimate::FabricBytes(SizeOf(m_graph), m_config.fabric);
+    m_routes = BuildRoutes(m_config, m_graph);
+    // --mpi: each rank writes its rows into its part folder; rank 0 merges them. Nothing
+    // goes to disk until the configuration has passed every check below: a refused run
+    // leaves --out as it was.
+    m_writer =
+        std::make_unique<OutputWriter>(m_mpi ? m_mpi->PartDirectory(m_rank) : m_config.out, false);
+    BuildFabric();
+    CheckDeadlockFreedom();
+    CheckBufferCoverage();
+    ConnectMonitors();
+    InstallWorkloads();
+    WriteTopologyCsv();
+    // A write that fails (a full disk) ends the run there; WriteSummary then throws.
+    m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
+    ScheduleChecks();
     Simulator::Stop(m_config.stopTime);
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bool complete = (m_workDone || m_finished.empty()) && !(m_detector && m_detector->Found());
-    if (m_config.mpi)
+    if (m_mpi)
     {
-        // The run ended at its last message (as in one process), not at the completion
-        // check that found it: rows after it are not the run's.
-        const std::vector<int64_t> last = RankCoordinator::Max(
-            {m_lastCompletionPs,
-             m_collective ? m_collective->GetLastCompletion().GetPicoSeconds() : -1});
-        const int64_t end = std::max(last[0], last[1]);
-        m_endPs = complete && end >= 0 ? end : Simulator::Now().GetPicoSeconds();
-        MergeRanks(m_endPs / 1000);
-        if (m_collective)
-        {
-            if (complete)
-            {
-                // Unless one rank holds every host, no rank saw the operation end: it
-                // ended at its latest completion over the ranks.
-                m_collective->FinishAcrossRanks(PicoSeconds(last[1]).GetNanoSeconds());
-            }
-            if (m_rank == 0)
-            {
-                for (const CollectiveRecord& r : m_collective->GetApplication()->GetRecords())
-                {
-                    OutputCollectiveRow row = CollectiveWorkload::ToOutputRow(r);
-                    row.protocol = m_collective->GetProtocol();
-                    m_writer->AppendCollective(row);
-                }
-            }
-        }
+        m_mpi->Finish(complete, m_lastCompletionPs, m_collective, *m_graph, m_writer);
     }
     nlohmann::json summary = MakeSummary(wall, complete);
     try
     {
-        if (m_tcp)
-        {
-            const RdmaFabric::IpCounters ip = m_fabric->GetIpCounters();
-            summary["tcp"] = {{"variant", m_config.tcpVariant},
-                              {"flows", m_tcp->GetFlowCount()},
-                              {"unfinished_flows", m_tcp->GetPendingFlows()},
-                              {"nic_ip_packets_sent", ip.sent},
-                              {"nic_ip_packets_received", ip.received},
-                              {"nic_ip_drops", ip.drops}};
-        }
-        if (m_flowWorkload)
-        {
-            summary["flow_workload"] = {
-                {"background_flows", m_flowWorkload->GetBackgroundFlows().size()},
-                {"file_flows", m_flowWorkload->GetFileFlows().size()},
-                {"background_window_end_s", m_flowWorkload->GetBackgroundWindowEnd().GetSeconds()},
-                {"posted", m_flowWorkload->GetPostedCount()}};
-            if (!m_flowWorkload->Close())
-            {
-                std::filesystem::remove(m_flowWorkload->GetFctTxtPath());
-                m_writer->AbandonAfterWriteError("cannot write " + m_flowWorkload->GetFctTxtPath());
-            }
-        }
-        if (m_training)
-        {
-            std::string names;
-            for (const std::string& name : m_training->GetCsvNames())
-            {
-                const std::string csv =
-                    (std::filesystem::path(m_writer->GetDirectory()) / name).string();
-                m_writer->AddRunFile(csv);
-                names += (names.empty() ? "" : " or ") + csv;
-            }
-            if (!m_training->WriteCsv(m_writer->GetDirectory()))
-            {
-                m_writer->AbandonAfterWriteError("cannot write " + names);
-            }
-        }
-        if (m_config.portBytes)
-        {
-            WritePortBytes();
-        }
-        if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
-        {
-            m_writer->AbandonAfterWriteError("cannot write " + pcap);
-        }
+        AddWorkloadSummaries(summary);
+        WriteWorkloadFiles();
         if (m_rank == 0) // (--mpi: the other ranks' rows are in rank 0's files)
         {
             summary = m_writer->WriteSummary(summary);

@@ -8,7 +8,6 @@
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-#include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/topology-helper.h"
 #include "ns3/workload-registry.h"
@@ -35,6 +34,7 @@ class TrainingWorkload;
 class DeadlockDetector;
 class PfcWatchdog;
 class TcpFlowTransport;
+class RankRun;
 
 /**
  * \ingroup ai-fabric
@@ -113,19 +113,6 @@ class ScenarioRunner
     void ConnectIbDrops();
     void SampleQueues();
     void MaybeFinish();
-    /// --mpi: refuse what a run across ranks cannot do yet (ConfigError, exit 2)
-    void CheckMpi() const;
-    /// --mpi: the graph's partition over the ranks (m_partition), printed by rank 0
-    void PartitionRanks();
-    /// --mpi: sum the ranks' finished messages; stop every rank once all are done.
-    /// Scheduled every kGlobalCheckInterval at the same times on every rank.
-    void GlobalCheck();
-    /// --mpi: the folder where \p rank writes its rows (merged by rank 0, then removed)
-    std::string PartDirectory(uint32_t rank) const;
-    /// --mpi, after the run: rank 0 merges the ranks' rows into --out (m_writer)
-    void MergeRanks(int64_t endNs);
-    /// --mpi: summary.json's "mpi" (partition, per-rank events and wall time)
-    nlohmann::json MpiJson(double wallSeconds) const;
     /// The folder of the run's pcaps: --out (m_writer's folder is a rank's part with --mpi)
     std::string PcapDirectory() const;
     /// --mpi: \p filter and the port's node on this rank (else \p filter)
@@ -143,6 +130,29 @@ class ScenarioRunner
     /// One finished message or TCP flow: its fct.csv row and the end-of-run counts.
     void OnMessage(const RdmaFabric::MessageRecord& r, bool tcp);
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
+    /// summary.json's congestion_control: the algorithm, its preset and attributes as run
+    nlohmann::json CongestionControlJson() const;
+    /// summary.json's times, events, packet hops and memory (--mpi: over the ranks, and
+    /// "mpi"); \return the finished messages (--mpi: of every rank)
+    uint64_t AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t packetHops) const;
+    /// summary.json's drops, PFC, retransmission, ECN and queue-pair counters
+    void AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k) const;
+    /// summary.json's pfc_watchdog_events
+    nlohmann::json WatchdogJson() const;
+    /// summary.json's deadlock and unfinished (the run's reason for stopping early)
+    void AddUnfinished(nlohmann::json& s, bool complete, uint64_t unfinished) const;
+    /// summary.json's tcp and flow_workload blocks
+    void AddWorkloadSummaries(nlohmann::json& summary) const;
+    /// After the run: fct.txt closed, training CSVs, ports.csv; a failed write abandons
+    /// the run (OutputError)
+    void WriteWorkloadFiles();
+    /// The workloads and flows, with --out opened after them (with --pcap before them:
+    /// a workload may send while it is installed); a refused one leaves --out as it was
+    void InstallWorkloads();
+    /// topology.csv: every port's peer and cable
+    void WriteTopologyCsv();
+    /// Queue sampling, the deadlock detector and (--mpi) the completion check across ranks
+    void ScheduleChecks();
     /// summary.json's failures: each failed cable, its ends, times and link_down drops.
     nlohmann::json FailuresJson() const;
     /// Dispose of the workloads, the detector and the fabric; Simulator::Destroy.
@@ -153,10 +163,6 @@ class ScenarioRunner
     /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a
     /// second); larger fabrics are reported as not checked.
     static constexpr uint64_t kDependencyCheckBudget = 50'000'000;
-    /// --mpi: simulated time between two completion checks across the ranks (each an
-    /// MPI_Allreduce); a run ends at most this long after its last message (the outputs
-    /// and summary.json end at the last message, as in one process)
-    static constexpr int64_t kGlobalCheckIntervalNs = 10'000;
 
     ScenarioConfig m_config;
     /// every switch's SwitchLatency and CutThrough in force (summary.json)
@@ -183,13 +189,11 @@ class ScenarioRunner
     std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
     /// link -> the switch whose --node-failure failed it, for summary.json's failures
     std::unordered_map<uint32_t, uint32_t> m_failedNodeOfLink;
-    uint32_t m_rank{0};                    //!< --mpi: this process's rank
-    uint32_t m_ranks{1};                   //!< --mpi: the number of ranks
-    std::vector<uint32_t> m_partition;     //!< --mpi: rank of each graph node; empty without
-    RankPartition::Stats m_partitionStats; //!< --mpi: nodes, hosts, cut cables per rank
-    int64_t m_lastCompletionPs{-1};        //!< the latest message end seen here, ps
-    int64_t m_endPs{-1};                 //!< --mpi: the run's end over every rank (sim_time_s), ps
-    std::string m_previousSimulatorImpl; //!< SimulatorImplementationType before Run
+    std::unique_ptr<RankRun> m_mpi;    //!< --mpi: the run across ranks; null without
+    uint32_t m_rank{0};                //!< --mpi: this process's rank (m_mpi's)
+    std::vector<uint32_t> m_partition; //!< --mpi: rank of each graph node (m_mpi's); empty without
+    int64_t m_lastCompletionPs{-1};    //!< the latest message end seen here, ps
+    std::string m_previousSimulatorImpl;   //!< SimulatorImplementationType before Run
     bool m_previousChecksumEnabled{false}; //!< ChecksumEnabled before Run
 };
 

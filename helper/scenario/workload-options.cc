@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "workload-options.h"
+
+#include "config-error.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+CollectiveWorkload::Options
+WorkloadOptions::Collective(const ScenarioConfig& c)
+{
+    CollectiveWorkload::Options o;
+    o.operation = c.workload;
+    o.algorithm = c.algorithm;
+    o.protocol = c.protocol;
+    o.protocolLatency = c.protocolLatency.value_or(false);
+    o.bytes = c.bytes;
+    o.ranks = c.ranks;
+    o.iterations = c.iterations;
+    o.chunk = c.chunk;
+    o.channels = c.channels;
+    o.gpusPerServer = c.gpusPerServer;
+    o.hostRate = c.hostRate;
+    o.pxn = c.pxn;
+    o.fabric = c.fabric;
+    // Other messages on the collective's connections: receives cannot be matched ahead.
+    const bool background = !c.background.empty() && c.background != "none";
+    o.matchInAdvance = !background && c.flows.empty();
+    return o;
+}
+
+TrainingWorkload::Options
+WorkloadOptions::Training(const ScenarioConfig& c)
+{
+    TrainingWorkload::Options o;
+    o.file = c.training;
+    o.iterations = c.iterations;
+    o.algorithm = c.algorithm;
+    o.chunk = c.chunk;
+    o.channels = c.channels;
+    return o;
+}
+
+FlowWorkload::Options
+WorkloadOptions::Flows(const ScenarioConfig& c)
+{
+    FlowWorkload::Options o;
+    o.background = c.background;
+    o.load = c.load;
+    o.hostRate = c.hostRate;
+    o.flows = c.flows;
+    o.stopTime = c.stopTime;
+    o.priority = c.priority;
+    o.out = c.out;
+    return o;
+}
+
+PointToPointOptions
+WorkloadOptions::PointToPoint(const ScenarioConfig& c)
+{
+    PointToPointOptions o;
+    o.bytes = c.bytes;
+    o.fanin = c.fanin;
+    return o;
+}
+
+void
+WorkloadOptions::AsConfigError(const std::function<void()>& step)
+{
+    try
+    {
+        step();
+    }
+    catch (const ConfigError&)
+    {
+        throw;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(e.what());
+    }
+}
+
+} // namespace ns3
