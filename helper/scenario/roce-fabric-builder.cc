@@ -72,6 +72,40 @@ RoceFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
     const auto classPriorities = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
     helper.SetMmuAttribute("LosslessPriorities", UintegerValue(c.pfc ? classPriorities : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
+    ConfigureEcnMarking(c);
+    try
+    {
+        helper.SetCongestionControl(c.cc, c.ccPreset);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
+                          e.what());
+    }
+    // --ns3:: defaults win over the preset's marking and controller values
+    c.ApplyAttributes();
+    ApplyCongestionControlOverrides(ctx, helper);
+    ApplySwitchTiming<RoceSwitch>(c, helper);
+    if (!ctx.partition.empty())
+    {
+        helper.SetPartition(ctx.partition);
+    }
+    Ptr<RoceFabric> roce;
+    try
+    {
+        roce = helper.Install(ctx.graph, ctx.routes);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--fabric=rocev2: ") + e.what());
+    }
+    roce->SetPriority(static_cast<uint8_t>(c.priority));
+    return roce;
+}
+
+void
+RoceFabricBuilder::ConfigureEcnMarking(const ScenarioConfig& c)
+{
     // The preset's congestion point (DCQCN: the switches' ECN marking of the same source
     // as its reaction point); the runner resolved '' to the preset used.
     try
@@ -104,34 +138,6 @@ RoceFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
             Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
         }
     }
-    try
-    {
-        helper.SetCongestionControl(c.cc, c.ccPreset);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
-                          e.what());
-    }
-    // --ns3:: defaults win over the preset's marking and controller values
-    c.ApplyAttributes();
-    ApplyCongestionControlOverrides(ctx, helper);
-    ApplySwitchTiming<RoceSwitch>(c, helper);
-    if (!ctx.partition.empty())
-    {
-        helper.SetPartition(ctx.partition);
-    }
-    Ptr<RoceFabric> roce;
-    try
-    {
-        roce = helper.Install(ctx.graph, ctx.routes);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--fabric=rocev2: ") + e.what());
-    }
-    roce->SetPriority(static_cast<uint8_t>(c.priority));
-    return roce;
 }
 
 void

@@ -28,6 +28,14 @@ class RoceFabricBuilder : public FabricBuilder
     /// "ecn_marker": the attributes of the switches' EcnMarker (before the per-port
     /// scaling with the link rate).
     void AddCongestionMarking(nlohmann::json& cc) const override;
+
+  private:
+    /**
+     * The switches' ECN marking as defaults of ns3::EcnMarker: the preset's congestion
+     * point (CongestionControlRegistry switchValues), then --kmin, --kmax, --pmax.
+     * \throws ConfigError for a preset the algorithm does not have
+     */
+    static void ConfigureEcnMarking(const ScenarioConfig& c);
 };
 
 } // namespace ns3
