@@ -339,7 +339,7 @@ class CommandLineTestCase : public TestCase
                               true,
                               "non-flag argument");
         NS_TEST_ASSERT_MSG_EQ(ErrorOf([] { FromArgs({"--fabric=ib"}); }),
-                              "--fabric: 'ib' is not one of rocev2, infiniband",
+                              "--fabric: 'ib' is not one of infiniband, rocev2, test-rocev2-lossy",
                               "value checked");
 
         ScenarioConfig c = FromArgs({"--pfc=0", "--ecn", "--k=8", "--topology=fattree"});

@@ -6,6 +6,7 @@
 #include "cluster-preset.h"
 #include "config-error.h"
 #include "exit-status.h"
+#include "fabric-builder-registry.h"
 #include "size-parser.h"
 #include "strict-json.h"
 
@@ -1058,11 +1059,16 @@ ClusterAndFamilyKnobs(std::vector<Knob>& k)
             [](const C& c) { return c.cluster; },
             true));
     }
-    k.push_back(Choice("fabric",
-                       "fabric: RoCEv2 (Ethernet, PFC and ECN) or InfiniBand (credit-based "
-                       "links, 64-byte credits)",
-                       &C::fabric,
-                       {"rocev2", "infiniband"}));
+    {
+        // The registered fabrics (FabricBuilderRegistry), each with its line.
+        std::string help = "fabric:";
+        for (const std::string& name : FabricBuilderRegistry::GetNames())
+        {
+            help += " " + name + " (" + FabricBuilderRegistry::Get(name).help + ");";
+        }
+        help.back() = '.';
+        k.push_back(Choice("fabric", help, &C::fabric, FabricBuilderRegistry::GetNames()));
+    }
     {
         // The registered families (TopologyRegistry), each with its line and flags.
         std::string help = "topology family:";

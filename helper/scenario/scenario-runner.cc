@@ -4,6 +4,8 @@
 #include "scenario-runner.h"
 
 #include "config-error.h"
+#include "fabric-builder-registry.h"
+#include "fabric-builder.h"
 #include "memory-estimate.h"
 #include "output-error.h"
 #include "output-writer.h"
@@ -21,12 +23,8 @@
 #include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/deadlock-detector.h"
-#include "ns3/double.h"
-#include "ns3/ecn-marker.h"
-#include "ns3/enum.h"
 #include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
-#include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
@@ -41,7 +39,6 @@
 #include "ns3/pfc-watchdog.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
@@ -113,66 +110,6 @@ PeakRssBytes()
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
-}
-
-/// An object's attributes (its class's and its parents'), each as its text value.
-nlohmann::json
-AttributesJson(Ptr<Object> object)
-{
-    nlohmann::json j = nlohmann::json::object();
-    for (TypeId tid = object->GetInstanceTypeId(); tid != Object::GetTypeId();
-         tid = tid.GetParent())
-    {
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if ((info.flags & TypeId::ATTR_GET) && info.checker->HasUnderlyingTypeInformation())
-            {
-                StringValue v;
-                object->GetAttribute(info.name, v);
-                j[info.name] = v.Get();
-            }
-        }
-    }
-    return j;
-}
-
-/// The value an attribute's next object gets (its default, or what Config::SetDefault or
-/// a --ns3:: override made it), as text.
-std::string
-DefaultOf(const std::string& type, const std::string& attribute)
-{
-    TypeId::AttributeInformation info;
-    TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
-    return info.initialValue->SerializeToString(info.checker);
-}
-
-/// FECN threshold of the switches under --cc=ibta when not set: four 4 KiB packets.
-constexpr uint32_t IBTA_FECN_THRESHOLD = 16384;
-
-/**
- * --switch-latency and --cut-through on the switches \p helper makes (a SwitchT each).
- * \return the values in force: where unset, what a SwitchT takes by default (its
- * attributes' defaults, or what --ns3::...::SwitchLatency set), for summary.json
- */
-template <typename SwitchT>
-std::pair<Time, bool>
-ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper)
-{
-    if (c.switchLatency)
-    {
-        helper.SetSwitchAttribute("SwitchLatency", TimeValue(*c.switchLatency));
-    }
-    if (c.cutThrough)
-    {
-        helper.SetSwitchAttribute("CutThrough", BooleanValue(*c.cutThrough));
-    }
-    Ptr<SwitchT> probe = CreateObject<SwitchT>();
-    TimeValue latency;
-    BooleanValue cutThrough;
-    probe->GetAttribute("SwitchLatency", latency);
-    probe->GetAttribute("CutThrough", cutThrough);
-    return {c.switchLatency.value_or(latency.Get()), c.cutThrough.value_or(cutThrough.Get())};
 }
 
 /**
@@ -371,13 +308,7 @@ ScenarioRunner::ConfigureDefaults()
         // '' becomes the value used: the protocols' step latencies where NCCL's model chose
         m_config.protocolLatency = m_config.protocol == "auto" || m_config.algorithm == "auto";
     }
-    if (m_config.fabric == "infiniband" && m_config.cc == "ibta")
-    {
-        // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
-        // marking it would never act. --ns3:: overrides of either still win.
-        Config::SetDefault("ns3::IbSwitch::FecnThreshold", UintegerValue(IBTA_FECN_THRESHOLD));
-        Config::SetDefault("ns3::RdmaQueuePair::CnpInterval", TimeValue(Time(0)));
-    }
+    m_fabricBuilder->ConfigureDefaults(m_config); // (e.g. --cc=ibta's switch half)
     const ScenarioConfig& c = m_config;
     // Picosecond resolution: at 400 Gb/s one byte is 20 ps, so nanoseconds would
     // round every serialization time.
@@ -485,19 +416,10 @@ ScenarioRunner::CongestionControlOverrides() const
 }
 
 void
-ScenarioRunner::ApplyCongestionControlOverrides(RdmaFabricHelper& helper) const
-{
-    for (const auto& [attr, value] : CongestionControlOverrides())
-    {
-        helper.SetCongestionControlAttribute(attr, StringValue(value));
-    }
-}
-
-void
 ScenarioRunner::ResolveCcPreset()
 {
     const bool ecnGiven = m_config.ecn.has_value();
-    if (!m_config.ecn && m_config.fabric != "infiniband")
+    if (!m_config.ecn && m_fabricBuilder->MarksEcn())
     {
         // An algorithm that reacts to delay alone (Swift, TIMELY: usesEcn false) gets
         // no marking, hence no CNP, unless --ecn=1 asks for it. Echoed as the value used.
@@ -506,7 +428,7 @@ ScenarioRunner::ResolveCcPreset()
                        !CongestionControlRegistry::Has(m_config.cc) ||
                        CongestionControlRegistry::Get(m_config.cc).usesEcn;
     }
-    if (m_config.ecn == false && m_config.fabric != "infiniband")
+    if (m_config.ecn == false && m_fabricBuilder->MarksEcn())
     {
         // Marking thresholds with marking off would be ignored without a word.
         for (const char* flag : {"kmin", "kmax", "pmax"})
@@ -527,27 +449,23 @@ ScenarioRunner::ResolveCcPreset()
         return;
     }
     // '' becomes the preset that runs, so that summary.json and the printed header name
-    // it. An algorithm may name the preset a RoCEv2 scenario uses by default: DCQCN's
-    // paper preset does not converge to fairness within 10 ms at 100 Gb/s (doc/dcqcn.md,
-    // validation), so DCQCN names the HPCC simulator's. Otherwise the attribute
+    // it: the fabric's choice (RoCEv2 takes the preset an algorithm names for it: DCQCN's
+    // paper preset does not converge to fairness within 10 ms at 100 Gb/s, doc/dcqcn.md,
+    // validation, so DCQCN names the HPCC simulator's), by default the attribute
     // defaults, which are the algorithm's default preset.
-    const auto& entry = CongestionControlRegistry::Get(m_config.cc);
-    m_config.ccPreset = m_config.fabric != "infiniband" && !entry.scenarioPreset.empty()
-                            ? entry.scenarioPreset
-                            : entry.defaultPreset;
+    m_config.ccPreset =
+        m_fabricBuilder->DefaultCcPreset(CongestionControlRegistry::Get(m_config.cc));
 }
 
 void
 ScenarioRunner::BuildFabric()
 {
-    if (m_config.fabric == "infiniband")
-    {
-        BuildIbFabric();
-    }
-    else
-    {
-        BuildRoceFabric();
-    }
+    const FabricBuilder::Context context{m_graph,
+                                         m_routes,
+                                         m_partition,
+                                         CongestionControlOverrides()};
+    m_fabric = m_fabricBuilder->Build(m_config, context);
+    m_switchTiming = m_fabricBuilder->GetSwitchTiming();
     InjectFaults();
     if (m_config.transport == "tcp")
     {
@@ -572,169 +490,6 @@ ScenarioRunner::OwnPorts(std::function<bool(uint32_t, uint32_t)> filter) const
     return [filter, partition = m_partition, rank = m_rank](uint32_t node, uint32_t port) {
         return partition[node] == rank && filter(node, port);
     };
-}
-
-void
-ScenarioRunner::BuildRoceFabric()
-{
-    const ScenarioConfig& c = m_config;
-    RoceFabricHelper helper;
-    helper.SetNicAttribute("Mtu", UintegerValue(c.mtu));
-    helper.SetDeviceAttribute("PfcEnabled", BooleanValue(c.pfc));
-    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn.value_or(true)));
-    helper.SetNicAttribute("EcnCapable", BooleanValue(c.ecn.value_or(true)));
-    if (m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER &&
-        m_routes->GetNumClasses() > 1)
-    {
-        // The layer is a per-destination SL the IB HCA stamps; a RoCEv2 queue pair sends
-        // on one priority, so the layers would collapse into one class.
-        throw ConfigError("--routing=" + c.routing + " needs " +
-                          std::to_string(m_routes->GetNumClasses()) +
-                          " virtual layers on this topology, a service level per (source, "
-                          "destination) that only the InfiniBand HCA stamps: allowed with "
-                          "--fabric=infiniband (on RoCEv2: updown, or dor on a torus)");
-    }
-    // Routing classes (torus dateline, dragonfly global hops) travel on consecutive
-    // priorities from --priority up; all of them are lossless when PFC is on.
-    uint32_t classes = m_routes->GetNumClasses();
-    if (c.priority + classes - 1 > 6)
-    {
-        throw ConfigError("--priority=" + std::to_string(c.priority) + ": --routing=" + c.routing +
-                          " on this topology needs " + std::to_string(classes) +
-                          " priorities, so at most " + std::to_string(7 - classes) +
-                          " (priority 7 carries CNPs)");
-    }
-    helper.SetSwitchAttribute("ClassBasePriority", UintegerValue(c.priority));
-    helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
-    helper.SetMmuAttribute("AllowLossyHeadroom", BooleanValue(c.allowLossyHeadroom));
-    // The routing classes' priorities: lossless with PFC, and what a stalled NIC pauses.
-    const auto classPriorities = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
-    helper.SetMmuAttribute("LosslessPriorities", UintegerValue(c.pfc ? classPriorities : 0U));
-    helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
-    // The preset's congestion point (DCQCN: the switches' ECN marking of the same source
-    // as its reaction point); Run() resolved '' to the preset used.
-    try
-    {
-        for (const auto& [name, value] :
-             CongestionControlRegistry::Get(c.cc).switchValues(c.ccPreset))
-        {
-            Config::SetDefault("ns3::EcnMarker::" + name, StringValue(value));
-        }
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
-                          e.what());
-    }
-    if (c.kmin || c.kmax || c.pmax)
-    {
-        // Absolute thresholds from the user replace the rate-scaled defaults.
-        Config::SetDefault("ns3::EcnMarker::ScaleWithRate", BooleanValue(false));
-        if (c.kmin)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmin", UintegerValue(*c.kmin));
-        }
-        if (c.kmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmax", UintegerValue(*c.kmax));
-        }
-        if (c.pmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
-        }
-    }
-    try
-    {
-        helper.SetCongestionControl(c.cc, c.ccPreset);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
-                          e.what());
-    }
-    // --ns3:: defaults win over the preset's marking and controller values
-    c.ApplyAttributes();
-    ApplyCongestionControlOverrides(helper);
-    m_switchTiming = ApplySwitchTiming<RoceSwitch>(c, helper);
-    if (!m_partition.empty())
-    {
-        helper.SetPartition(m_partition);
-    }
-    Ptr<RoceFabric> roce;
-    try
-    {
-        roce = helper.Install(m_graph, m_routes);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--fabric=rocev2: ") + e.what());
-    }
-    roce->SetPriority(static_cast<uint8_t>(c.priority));
-    m_fabric = roce;
-}
-
-void
-ScenarioRunner::BuildIbFabric()
-{
-    const ScenarioConfig& c = m_config;
-    if (c.mtu != 256 && c.mtu != 512 && c.mtu != 1024 && c.mtu != 2048 && c.mtu != 4096)
-    {
-        throw ConfigError("--mtu=" + std::to_string(c.mtu) +
-                          " is not an InfiniBand path MTU; with --fabric=infiniband allowed "
-                          "256, 512, 1024, 2048, 4096");
-    }
-    if (CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).ecnEchoInAck)
-    {
-        // The IB HCA returns BECN in CNPs, not ECN CE echoed in every ACK.
-        throw ConfigError("--cc=" + c.cc +
-                          " reads ECN CE echoed in ACKs, which only the RoCEv2 NIC sends; "
-                          "allowed with --fabric=rocev2 (on InfiniBand: --cc=ibta or dcqcn)");
-    }
-    if (c.ackPriority >= 0 && m_routes->GetClassRule() == RouteTable::ClassRule::PATH_LAYER &&
-        m_routes->GetNumClasses() > 1)
-    {
-        // ACKs on one fixed SL would leave their path's layer and could close a cycle.
-        throw ConfigError("--ack-priority=" + std::to_string(c.ackPriority) +
-                          ": --routing=" + c.routing +
-                          " sends every packet, ACKs too, on the SL of its path's "
-                          "virtual layer; allowed with it: '' (the data's SL)");
-    }
-    IbFabricHelper helper;
-    helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
-    switch (LoadBalancing(c.lb).infiniband)
-    {
-    case LoadBalancingRegistry::IB_STATIC:
-        break;
-    case LoadBalancingRegistry::IB_ADAPTIVE:
-        helper.SetSwitchAttribute("AdaptiveRouting", BooleanValue(true));
-        break;
-    case LoadBalancingRegistry::IB_NONE: {
-        std::string allowed;
-        for (const std::string& name : LoadBalancingRegistry::GetNames())
-        {
-            if (LoadBalancingRegistry::Get(name).infiniband != LoadBalancingRegistry::IB_NONE)
-            {
-                allowed += (allowed.empty() ? "" : ", ") + name;
-            }
-        }
-        throw ConfigError("--lb=" + c.lb + ": with --fabric=infiniband allowed " + allowed);
-    }
-    }
-    m_switchTiming = ApplySwitchTiming<IbSwitch>(c, helper);
-    if (!m_partition.empty())
-    {
-        helper.SetPartition(m_partition);
-    }
-    try
-    {
-        helper.SetCongestionControl(c.cc, c.ccPreset);
-        ApplyCongestionControlOverrides(helper); // --ns3:: defaults win over the preset
-        m_fabric = helper.Install(m_graph, m_routes);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
-    }
 }
 
 void
@@ -834,34 +589,12 @@ ScenarioRunner::OpenOutput()
 void
 ScenarioRunner::EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports)
 {
-    const ScenarioConfig& c = m_config;
-    const std::string prefix = PcapDirectory() + "/" + PCAP_PREFIX;
-    std::vector<std::string> files;
-    if (Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric))
+    if (m_config.pcapSnaplen != 0)
     {
-        if (c.pcapSnaplen != 0)
-        {
-            roce->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
-        }
-        roce->EnablePcap(prefix, ports);
-        files = roce->GetPcapFiles();
+        m_fabric->SetAttribute("PcapSnapLength", UintegerValue(m_config.pcapSnaplen));
     }
-    else if (Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric))
-    {
-        if (c.pcapSnaplen != 0)
-        {
-            ib->SetAttribute("PcapSnapLength", UintegerValue(c.pcapSnaplen));
-        }
-        if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
-        {
-            ib->SetAttribute(
-                "PcapFormat",
-                EnumValue(c.ibPcapFormat == "raw" ? IbPcapWriter::RAW : IbPcapWriter::ERF));
-        }
-        ib->EnablePcap(prefix, ports);
-        files = ib->GetPcapFiles();
-    }
-    for (const std::string& name : files)
+    m_fabric->EnablePcap(PcapDirectory() + "/" + PCAP_PREFIX, ports);
+    for (const std::string& name : m_fabric->GetPcapFiles())
     {
         m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
     }
@@ -1094,15 +827,13 @@ void
 ScenarioRunner::CheckDeadlockFreedom()
 {
     // Only lossless links can deadlock: RoCEv2 with PFC, InfiniBand always.
-    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-    if (roce && !m_config.pfc)
+    if (!m_fabric->HasLosslessLinks())
     {
         m_extraSummary["routing_deadlock_free"] = nullptr;
         return;
     }
     // A RoCEv2 switch with UseClassRule false keeps every packet in one class.
-    const bool classesOff = roce && m_routes->GetNumClasses() > 1 && !roce->GetSwitches().empty() &&
-                            roce->GetSwitches().front()->GetNumClasses() == 1;
+    const bool classesOff = m_routes->GetNumClasses() > 1 && m_fabric->GetSwitchClasses() == 1;
     const bool useClasses = !classesOff;
     m_extraSummary["routing_vls"] = useClasses ? m_routes->GetNumClasses() : 1;
     ChannelDependencyGraph cdg(m_graph, m_routes, useClasses);
@@ -1452,19 +1183,8 @@ ScenarioRunner::CongestionControlJson() const
     }
     nlohmann::json cc = {{"algorithm", m_config.cc},
                          {"preset", m_config.ccPreset},
-                         {"attributes", AttributesJson(used.Create())}};
-    if (m_config.fabric != "infiniband")
-    {
-        cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
-    }
-    else
-    {
-        // The switches' FECN marking and the destination's BECN pacing, as run.
-        cc["fecn_marking"] = {{"FecnThreshold", DefaultOf("ns3::IbSwitch", "FecnThreshold")},
-                              {"FecnMarkingRate", DefaultOf("ns3::IbSwitch", "FecnMarkingRate")},
-                              {"FecnPacketSize", DefaultOf("ns3::IbSwitch", "FecnPacketSize")},
-                              {"CnpInterval", DefaultOf("ns3::RdmaQueuePair", "CnpInterval")}};
-    }
+                         {"attributes", FabricBuilder::AttributesJson(used.Create())}};
+    m_fabricBuilder->AddCongestionMarking(cc); // (the switches' ECN or FECN marking)
     return cc;
 }
 
@@ -1779,6 +1499,7 @@ ScenarioRunner::WriteWorkloadFiles()
 nlohmann::json
 ScenarioRunner::Run()
 {
+    m_fabricBuilder = FabricBuilderRegistry::Create(m_config.fabric); // --fabric, once
     ConfigureDefaults();
     m_config.Validate();
     RankRun::Check(m_config);

@@ -22,8 +22,7 @@
 namespace ns3
 {
 
-class RdmaFabricHelper;
-
+class FabricBuilder;
 class TopologyGraph;
 class RouteTable;
 class RdmaFabric;
@@ -69,16 +68,14 @@ class ScenarioRunner
     /// Refuse a --ns3:: attribute default that a flag sets explicitly (naming the
     /// flag), then apply the others (after the flags' own defaults, so they win)
     void ApplyAttributeOverrides() const;
-    /// The --ns3:: overrides of the congestion-control algorithm's attributes, for the
-    /// fabric helper's factory (its preset's values would otherwise win)
-    void ApplyCongestionControlOverrides(RdmaFabricHelper& helper) const;
-    /// Those overrides as (attribute, value) of the algorithm
+    /// The --ns3:: overrides of the congestion-control algorithm's attributes, as
+    /// (attribute, value) of the algorithm, for the fabric builder (its preset's values
+    /// would otherwise win) and summary.json
     std::vector<std::pair<std::string, std::string>> CongestionControlOverrides() const;
     /// --cc-preset='': the preset that runs, written into the configuration (echoed).
     void ResolveCcPreset();
+    /// The fabric of --fabric (its builder), faults, and the TCP transport if asked for
     void BuildFabric();
-    void BuildRoceFabric();
-    void BuildIbFabric();
     /// --pfc-storm, --link-failure, --node-failure, --pfc-watchdog on the built fabric
     void InjectFaults();
     /// Opens the output directory: the writer's files, stale pcaps removed (--mpi: all ranks)
@@ -125,7 +122,7 @@ class ScenarioRunner
         return m_partition.empty() || m_partition[node] == m_rank;
     }
 
-    /// --transport=tcp: ns-3's internet stack and TCP on every host (BuildRoceFabric)
+    /// --transport=tcp: ns-3's internet stack and TCP on every host (once the fabric is built)
     void InstallTcp();
     /// One finished message or TCP flow: its fct.csv row and the end-of-run counts.
     void OnMessage(const RdmaFabric::MessageRecord& r, bool tcp);
@@ -165,6 +162,7 @@ class ScenarioRunner
     static constexpr uint64_t kDependencyCheckBudget = 50'000'000;
 
     ScenarioConfig m_config;
+    std::unique_ptr<FabricBuilder> m_fabricBuilder; //!< --fabric's, made once by Run()
     /// every switch's SwitchLatency and CutThrough in force (summary.json)
     std::pair<Time, bool> m_switchTiming{Time(0), false};
     Ptr<TopologyGraph> m_graph;

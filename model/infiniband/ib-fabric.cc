@@ -639,33 +639,15 @@ IbFabric::GetPcapLinkType() const
 }
 
 void
-IbFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
+IbFabric::EnablePcapPort(const std::string& prefix, uint32_t node, uint32_t port)
 {
-    EnablePcap(prefix, [this, hostsOnly](uint32_t node, uint32_t) {
-        return !hostsOnly || m_graph->IsHost(node);
-    });
-}
-
-void
-IbFabric::EnablePcap(const std::string& prefix,
-                     const std::function<bool(uint32_t node, uint32_t port)>& select)
-{
-    for (uint32_t node = 0; node < m_devices.size(); ++node)
-    {
-        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
-        {
-            if (select(node, port))
-            {
-                IbPcapWriter::Attach(m_devices[node][port],
-                                     OpenPcapFile(prefix,
-                                                  node,
-                                                  port,
-                                                  IbPcapWriter::GetLinkType(m_pcapFormat),
-                                                  IbPcapWriter::GetRecordHeaderBytes(m_pcapFormat)),
-                                     m_pcapFormat);
-            }
-        }
-    }
+    IbPcapWriter::Attach(m_devices[node][port],
+                         OpenPcapFile(prefix,
+                                      node,
+                                      port,
+                                      IbPcapWriter::GetLinkType(m_pcapFormat),
+                                      IbPcapWriter::GetRecordHeaderBytes(m_pcapFormat)),
+                         m_pcapFormat);
 }
 
 } // namespace ns3

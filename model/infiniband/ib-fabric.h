@@ -92,20 +92,6 @@ class IbFabric : public RdmaFabric
     static constexpr uint32_t PCAP_LINK_TYPE = 247;
     /// \return the link type of the files EnablePcap writes (PcapFormat: 197 or 247)
     uint32_t GetPcapLinkType() const;
-    /**
-     * Write one pcap (GetPcapLinkType, nanosecond timestamps, PcapSnapLength bytes of
-     * each packet) per port of every node (of the hosts only if
-     * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. A port records
-     * each data packet it sends when its first bit goes on the wire, and each it
-     * receives when its head arrives (IbNetDevice::Receive), both as the packet's bytes
-     * are then (a switch's VL and FECN rewrites show on its output). Link-layer
-     * flow-control packets are not written: the model carries their fields, not
-     * packets, and both formats are for data packets, which start with an LRH.
-     */
-    void EnablePcap(const std::string& prefix, bool hostsOnly);
-    /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
-    void EnablePcap(const std::string& prefix,
-                    const std::function<bool(uint32_t node, uint32_t port)>& select);
 
     /// Service level of new connections (0..15). Throws std::invalid_argument under a
     /// routing with per-path SLs (dfsssp: the SM gives each direction its layer's SL).
@@ -151,6 +137,16 @@ class IbFabric : public RdmaFabric
 
   protected:
     void DoDispose() override;
+    /**
+     * The pcap of one port for RdmaFabric::EnablePcap: GetPcapLinkType, PcapSnapLength
+     * bytes of each packet. A port records each data packet it sends when its first bit
+     * goes on the wire, and each it receives when its head arrives
+     * (IbNetDevice::Receive), both as the packet's bytes are then (a switch's VL and FECN
+     * rewrites show on its output). Link-layer flow-control packets are not written: the
+     * model carries their fields, not packets, and both formats are for data packets,
+     * which start with an LRH.
+     */
+    void EnablePcapPort(const std::string& prefix, uint32_t node, uint32_t port) override;
 
   private:
     friend class IbFabricHelper;

@@ -5,7 +5,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/config.h"
 #include "ns3/net-device.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/rank-partition.h"
@@ -13,6 +12,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rounded-time.h"
+#include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-helper.h"
@@ -98,19 +98,64 @@ RdmaFabric::OpenPcapFile(const std::string& prefix,
                          uint32_t linkType,
                          uint32_t recordHeaderBytes)
 {
-    Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
     const std::string name =
         prefix + "-" + std::to_string(node) + "-" + std::to_string(port) + ".pcap";
-    PcapHelper pcap;
-    // PcapHelper::DataLinkType lists a few types; its range (up to DLT_LORATAP, 270)
-    // holds every LINKTYPE_ value these fabrics write (1, 197, 247).
-    Ptr<PcapFileWrapper> file = pcap.CreateFile(
-        name,
-        std::ios::out,
-        static_cast<PcapHelper::DataLinkType>(linkType),
-        m_pcapSnapLength == 0 ? MAX_PCAP_SNAP_LENGTH : m_pcapSnapLength + recordHeaderBytes);
+    // What PcapHelper::CreateFile does, with nanosecond timestamps set on this file only
+    // (not as every later PcapFileWrapper's default).
+    Ptr<PcapFileWrapper> file =
+        CreateObjectWithAttributes<PcapFileWrapper>("NanosecMode", BooleanValue(true));
+    file->Open(name, std::ios::out);
+    NS_ABORT_MSG_IF(file->Fail(), "Unable to Open " << name << " for mode " << std::ios::out);
+    file->Init(linkType,
+               m_pcapSnapLength == 0 ? MAX_PCAP_SNAP_LENGTH : m_pcapSnapLength + recordHeaderBytes);
+    NS_ABORT_MSG_IF(file->Fail(), "Unable to Init " << name);
     m_pcapFiles.emplace_back(name, file);
     return file;
+}
+
+void
+RdmaFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
+{
+    Ptr<const TopologyGraph> graph = GetGraph();
+    EnablePcap(prefix, [graph, hostsOnly](uint32_t node, uint32_t) {
+        return !hostsOnly || graph->IsHost(node);
+    });
+}
+
+void
+RdmaFabric::EnablePcap(const std::string& prefix,
+                       const std::function<bool(uint32_t node, uint32_t port)>& select)
+{
+    Ptr<const TopologyGraph> graph = GetGraph();
+    for (uint32_t node = 0; node < graph->GetNNodes(); ++node)
+    {
+        for (uint32_t port = 0; port < graph->GetPorts(node).size(); ++port)
+        {
+            if (select(node, port))
+            {
+                EnablePcapPort(prefix, node, port);
+            }
+        }
+    }
+}
+
+void
+RdmaFabric::EnablePcapPort(const std::string& /* prefix */, uint32_t node, uint32_t port)
+{
+    NS_ABORT_MSG(GetInstanceTypeId().GetName()
+                 << " writes no pcaps (EnablePcap of node " << node << " port " << port << ")");
+}
+
+bool
+RdmaFabric::HasLosslessLinks() const
+{
+    return true;
+}
+
+uint32_t
+RdmaFabric::GetSwitchClasses() const
+{
+    return GetRoutes()->GetNumClasses();
 }
 
 std::string

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -373,6 +374,30 @@ class RdmaFabric : public Object
     std::string GetPcapWriteError() const;
     /// \return the pcap files EnablePcap opened, in the order it opened them
     std::vector<std::string> GetPcapFiles() const;
+    /**
+     * Write one pcap (nanosecond timestamps, the fabric's link type and records,
+     * PcapSnapLength bytes of each frame) per port of every node (of the hosts only if
+     * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. What a port
+     * records and when is the fabric's (RoceFabric, IbFabric: EnablePcapPort).
+     */
+    void EnablePcap(const std::string& prefix, bool hostsOnly);
+    /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
+    void EnablePcap(const std::string& prefix,
+                    const std::function<bool(uint32_t node, uint32_t port)>& select);
+
+    /**
+     * \return whether a link of this fabric holds a frame back rather than drop it when
+     * the receiver has no room (PFC on RoCEv2, credits on InfiniBand): only then can
+     * the routing's channel dependencies deadlock. The default: true.
+     */
+    virtual bool HasLosslessLinks() const;
+    /**
+     * \return the routing classes (RouteTable::GetNumClasses: torus datelines,
+     * dragonfly hops, virtual layers) the switches keep apart: the route table's, or 1
+     * when the switches put every packet in one class (RoceSwitch UseClassRule false).
+     * The default: the route table's.
+     */
+    virtual uint32_t GetSwitchClasses() const;
 
     /// Every listener is called for every finished message (sender completion).
     void AddMessageCallback(MessageCallback cb);
@@ -399,9 +424,17 @@ class RdmaFabric : public Object
     std::vector<LinkFailureRecord> m_linkFailures;
 
     /**
+     * Open the pcap of port \p port of graph node \p node (PREFIX-NODE-PORT.pcap, with
+     * OpenPcapFile or AddPcapPort) and connect what the port sends and receives to it,
+     * as this fabric records frames: EnablePcap calls it for each port it traces.
+     * RoceFabric and IbFabric implement it; a fabric that writes no pcaps (the default)
+     * stops with a message naming it.
+     */
+    virtual void EnablePcapPort(const std::string& prefix, uint32_t node, uint32_t port);
+    /**
      * Open PREFIX-NODE-PORT.pcap (nanosecond timestamps, link type \p linkType, snapshot
      * length PcapSnapLength) and write into it every packet \p device's "PromiscSniffer"
-     * trace source gives. The fabrics' EnablePcap call it for each port they trace.
+     * trace source gives. A fabric's EnablePcapPort may call it.
      */
     void AddPcapPort(const std::string& prefix,
                      uint32_t node,

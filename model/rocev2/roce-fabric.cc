@@ -4,6 +4,7 @@
 #include "roce-fabric.h"
 
 #include "ns3/ai-fabric-deprecated.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/none-congestion-control.h"
 #include "ns3/rdma-opcode.h"
@@ -534,27 +535,33 @@ RoceFabric::CollectStalledQueues(int64_t stallTicks, WaitForGraph& graph)
 }
 
 void
-RoceFabric::EnablePcap(const std::string& prefix, bool hostsOnly)
+RoceFabric::EnablePcapPort(const std::string& prefix, uint32_t node, uint32_t port)
 {
-    EnablePcap(prefix, [this, hostsOnly](uint32_t node, uint32_t) {
-        return !hostsOnly || m_graph->IsHost(node);
-    });
+    AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
 }
 
-void
-RoceFabric::EnablePcap(const std::string& prefix,
-                       const std::function<bool(uint32_t node, uint32_t port)>& select)
+bool
+RoceFabric::HasLosslessLinks() const
 {
-    for (uint32_t node = 0; node < m_devices.size(); ++node)
+    for (const auto& node : m_devices)
     {
-        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
+        for (const Ptr<RoceNetDevice>& dev : node)
         {
-            if (select(node, port))
+            BooleanValue pfc;
+            dev->GetAttribute("PfcEnabled", pfc);
+            if (pfc.Get())
             {
-                AddPcapPort(prefix, node, port, m_devices[node][port], PCAP_LINK_TYPE);
+                return true;
             }
         }
     }
+    return false;
+}
+
+uint32_t
+RoceFabric::GetSwitchClasses() const
+{
+    return m_switches.empty() ? m_routes->GetNumClasses() : m_switches.front()->GetNumClasses();
 }
 
 } // namespace ns3

@@ -100,20 +100,20 @@ class RoceFabric : public RdmaFabric
     /// tcpdump.org's list of link-layer header types), frames from the destination MAC
     /// on, without FCS.
     static constexpr uint32_t PCAP_LINK_TYPE = 1;
-    /**
-     * Write one pcap (PCAP_LINK_TYPE, nanosecond timestamps, snapshot length the
-     * PcapSnapLength attribute) per port of every node (of the hosts only if
-     * \p hostsOnly): PREFIX-NODE-PORT.pcap, NODE and PORT the graph's. A port records
-     * each frame it sends when its first bit goes on the wire, and each frame it
-     * receives when its last bit has arrived, PFC pause frames included.
-     */
-    void EnablePcap(const std::string& prefix, bool hostsOnly);
-    /// The same for the ports \p select accepts (node, port), e.g. --pcap-nodes'.
-    void EnablePcap(const std::string& prefix,
-                    const std::function<bool(uint32_t node, uint32_t port)>& select);
+    /// Links are lossless when PFC is on (RoceNetDevice PfcEnabled of any port).
+    bool HasLosslessLinks() const override;
+    /// The switches' classes (RoceSwitch::GetNumClasses: 1 with UseClassRule false).
+    uint32_t GetSwitchClasses() const override;
 
   protected:
     void DoDispose() override;
+    /**
+     * The pcap of one port for RdmaFabric::EnablePcap: PCAP_LINK_TYPE, snapshot length
+     * the PcapSnapLength attribute. A port records each frame it sends when its first
+     * bit goes on the wire, and each frame it receives when its last bit has arrived,
+     * PFC pause frames included.
+     */
+    void EnablePcapPort(const std::string& prefix, uint32_t node, uint32_t port) override;
 
   private:
     friend class RoceFabricHelper;

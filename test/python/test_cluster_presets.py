@@ -199,7 +199,7 @@ def test_legacy_100g_is_byte_identical_to_no_preset(run, tmp_path):
 # One bad value per field a preset may set (ClusterPreset::AllowedFields), and what the
 # message must name.
 BAD_FIELDS = [
-    ("fabric", "ethernet", "'ethernet' is not one of rocev2, infiniband"),
+    ("fabric", "ethernet", "'ethernet' is not one of infiniband, rocev2"),
     ("gpus-per-server", 0, "'0' is out of range"),
     ("scaleup-rate", "0Gbps", "'0Gbps' is not a positive data rate"),
     ("scaleup-latency", "1parsec", "1parsec"),
