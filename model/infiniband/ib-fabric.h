@@ -76,6 +76,13 @@ class IbFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time at);
+    /// FailLink(link, down) when \p up is negative; a failed InfiniBand cable does not
+    /// come back in this model, so an \p up time is refused (std::invalid_argument).
+    void FailLink(uint32_t link, Time down, Time up) override;
+    /// Refused (std::invalid_argument): InfiniBand links have no pause frames.
+    void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
+    /// Every switch's Drop trace, and every port's LinkDownDrop (reason "link_down").
+    void ConnectDrops(DropCallback cb) override;
     /// \return LFT entries changed by the Subnet Manager's re-routes so far
     uint64_t GetRerouteChangedEntries() const;
     /// \return Subnet Manager re-routes done so far
