@@ -307,9 +307,9 @@ namespace
 {
 /// A port's LinkDownDrop trace, as RdmaFabric::DropCallback.
 void
-NotifyLinkDownDrop(RdmaFabric::DropCallback cb, uint32_t node, uint32_t port, Ptr<const Packet>)
+NotifyLinkDownDrop(const IbFabric::LinkDownSink* sink, Ptr<const Packet>)
 {
-    cb(node, port, "link_down");
+    sink->cb(sink->node, sink->port, "link_down");
 }
 } // namespace
 
@@ -325,9 +325,10 @@ IbFabric::ConnectDrops(DropCallback cb)
     {
         for (uint32_t port = 0; port < m_devices[node].size(); ++port)
         {
+            m_linkDownSinks.push_back(LinkDownSink{cb, node, port});
             m_devices[node][port]->TraceConnectWithoutContext(
                 "LinkDownDrop",
-                MakeBoundCallback(&NotifyLinkDownDrop, cb, node, port));
+                MakeBoundCallback(&NotifyLinkDownDrop, &m_linkDownSinks.back()));
         }
     }
 }

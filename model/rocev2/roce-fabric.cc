@@ -142,19 +142,21 @@ RoceFabric::StallReceive(uint32_t host, Time start, Time end)
 
 namespace
 {
-/// A port's Pfc trace, as RdmaFabric::PfcSentCallback: the frames it sent.
+/// A port's Pfc trace, as RdmaFabric::PfcSentCallback: the frames it sent. One callback
+/// per node, shared by its ports (each connection then costs no allocation of its own):
+/// the port is the device's index on the node past the node's first port's.
 void
 NotifyPfcSent(RdmaFabric::PfcSentCallback cb,
               uint32_t node,
-              uint32_t port,
-              Ptr<const RoceNetDevice>,
+              uint32_t firstIfIndex,
+              Ptr<const RoceNetDevice> device,
               uint8_t priority,
               uint16_t quanta,
               bool sent)
 {
     if (sent)
     {
-        cb(node, port, priority, quanta > 0);
+        cb(node, device->GetPortIndex() - firstIfIndex, priority, quanta > 0);
     }
 }
 } // namespace
@@ -162,11 +164,16 @@ NotifyPfcSent(RdmaFabric::PfcSentCallback cb,
 void
 RoceFabric::ConnectPfcSent(uint32_t node, PfcSentCallback cb)
 {
-    for (uint32_t port = 0; port < m_devices.at(node).size(); ++port)
+    const auto& ports = m_devices.at(node);
+    if (ports.empty())
     {
-        m_devices[node][port]->TraceConnectWithoutContext(
-            "Pfc",
-            MakeBoundCallback(&NotifyPfcSent, cb, node, port));
+        return;
+    }
+    // (the fabric's helper adds a node's ports one after another, in port order)
+    const auto sink = MakeBoundCallback(&NotifyPfcSent, cb, node, ports[0]->GetPortIndex());
+    for (const auto& device : ports)
+    {
+        device->TraceConnectWithoutContext("Pfc", sink);
     }
 }
 
