@@ -68,6 +68,7 @@
 #include <set>
 #include <stdexcept>
 #include <sys/resource.h>
+#include <tuple>
 
 namespace ns3
 {
@@ -874,47 +875,55 @@ ScenarioRunner::InjectFaults()
 {
     const ScenarioConfig& c = m_config;
     FaultInjectionHelper faults;
-    // A refused fault: dispose of the fabric (its reference cycles) and name the flag.
-    auto refuse = [this](const std::string& flag, const std::invalid_argument& e) {
-        m_fabric->Dispose();
-        m_fabric = nullptr;
-        return ConfigError(flag + ": " + e.what());
-    };
     const std::string stormFlag = "--pfc-storm=" + c.Get("pfc-storm");
     for (const auto& storm : c.pfcStorms)
     {
         try
         {
             faults.PfcStorm(m_fabric, storm.host, storm.start, storm.end);
+            if (storm.start >= c.stopTime)
+            {
+                throw std::invalid_argument("it starts at or after --stop-time=" +
+                                            FormatTime(c.stopTime));
+            }
         }
         catch (const std::invalid_argument& e)
         {
-            throw refuse(stormFlag, e);
-        }
-        if (storm.start >= c.stopTime)
-        {
-            throw refuse(stormFlag,
-                         std::invalid_argument("it starts at or after --stop-time=" +
-                                               FormatTime(c.stopTime)));
+            RefuseFault(stormFlag, e);
         }
     }
-
-    // --link-failure's cables, then each --node-failure switch's, all checked first.
-    struct Cable
+    FailCables(faults);
+    if (c.pfcWatchdogDetect > Time(0))
     {
-        uint32_t link;           //!< graph link id
-        Time down;               //!< when it fails
-        Time up;                 //!< when it comes back; 0 = never
-        const std::string* flag; //!< the flag and value it came from
-    };
+        faults.SetPfcWatchdogAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
+        faults.SetPfcWatchdogAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
+        faults.SetPfcWatchdogAttribute(
+            "Action",
+            StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
+        m_watchdog = faults.InstallPfcWatchdog(m_fabric);
+    }
+}
 
-    std::vector<Cable> cables;
+void
+ScenarioRunner::RefuseFault(const std::string& flag, const std::invalid_argument& e)
+{
+    m_fabric->Dispose(); // break the fabric's reference cycles before giving up
+    m_fabric = nullptr;
+    throw ConfigError(flag + ": " + e.what());
+}
+
+void
+ScenarioRunner::FailCables(const FaultInjectionHelper& faults)
+{
+    const ScenarioConfig& c = m_config;
+    // --link-failure's cables, then each --node-failure switch's, all checked first.
     const std::string linkFlag = "--link-failure=" + c.Get("link-failure");
+    const std::string nodeFlag = "--node-failure=" + c.Get("node-failure");
+    std::vector<std::tuple<uint32_t, Time, Time, const std::string*>> cables; // link, down, up
     for (const auto& f : c.linkFailures)
     {
-        cables.push_back({f.link, f.at, f.up, &linkFlag});
+        cables.emplace_back(f.link, f.at, f.up, &linkFlag);
     }
-    const std::string nodeFlag = "--node-failure=" + c.Get("node-failure");
     m_failedNodeOfLink.clear();
     for (const auto& f : c.nodeFailures)
     {
@@ -925,33 +934,24 @@ ScenarioRunner::InjectFaults()
         }
         catch (const std::invalid_argument& e)
         {
-            throw refuse(nodeFlag, e);
+            RefuseFault(nodeFlag, e);
         }
         for (uint32_t link : links)
         {
-            cables.push_back({link, f.at, Time(0), &nodeFlag});
+            cables.emplace_back(link, f.at, Time(0), &nodeFlag);
             m_failedNodeOfLink[link] = f.node;
         }
     }
-    for (const Cable& cable : cables)
+    for (const auto& [link, down, up, flag] : cables)
     {
         try
         {
-            faults.FailLink(m_fabric, cable.link, cable.down, cable.up);
+            faults.FailLink(m_fabric, link, down, up);
         }
         catch (const std::invalid_argument& e)
         {
-            throw refuse(*cable.flag, e);
+            RefuseFault(*flag, e);
         }
-    }
-    if (c.pfcWatchdogDetect > Time(0))
-    {
-        faults.SetPfcWatchdogAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
-        faults.SetPfcWatchdogAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
-        faults.SetPfcWatchdogAttribute(
-            "Action",
-            StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
-        m_watchdog = faults.InstallPfcWatchdog(m_fabric);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@ namespace ns3
 {
 
 class RdmaFabricHelper;
+class FaultInjectionHelper;
 
 class TopologyGraph;
 class RouteTable;
@@ -81,8 +83,14 @@ class ScenarioRunner
     void BuildRoceFabric();
     void BuildIbFabric();
     /// --pfc-storm, --link-failure, --node-failure, --pfc-watchdog on the built fabric
-    /// (FaultInjectionHelper); fills m_failedNodeOfLink
+    /// (FaultInjectionHelper)
     void InjectFaults();
+    /// --link-failure's cables, then each --node-failure switch's (every switch checked
+    /// first); fills m_failedNodeOfLink
+    void FailCables(const FaultInjectionHelper& faults);
+    /// A fault the fabric refused (\p e): dispose of the fabric (its reference cycles)
+    /// and throw ConfigError naming \p flag
+    [[noreturn]] void RefuseFault(const std::string& flag, const std::invalid_argument& e);
     /// Opens the output directory: the writer's files, stale pcaps removed (--mpi: all ranks)
     void OpenOutput();
     /// --pcap: the fabric's pcap files of these ports in the output directory (after the
