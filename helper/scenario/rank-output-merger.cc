@@ -3,8 +3,8 @@
  */
 #include "rank-output-merger.h"
 
-#include "output-error.h"
-#include "output-writer.h"
+#include "ns3/output-error.h"
+#include "ns3/output-writer.h"
 
 #include <algorithm>
 #include <array>

@@ -7,8 +7,6 @@
 #include "fabric-builder-registry.h"
 #include "fabric-builder.h"
 #include "memory-estimate.h"
-#include "output-error.h"
-#include "output-writer.h"
 #include "rank-coordinator.h"
 #include "rank-run.h"
 #include "size-parser.h"
@@ -23,10 +21,10 @@
 #include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/deadlock-detector.h"
+#include "ns3/fault-injection-helper.h"
 #include "ns3/flow-workload.h"
 #include "ns3/global-value.h"
 #include "ns3/ib-fabric.h"
-#include "ns3/ib-net-device.h"
 #include "ns3/ib-switch.h"
 #include "ns3/integer.h"
 #include "ns3/lambda-callback.h"
@@ -35,17 +33,17 @@
 #include "ns3/message-kind.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
-#include "ns3/packet.h"
+#include "ns3/output-error.h"
+#include "ns3/output-writer.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-fabric.h"
-#include "ns3/roce-net-device.h"
-#include "ns3/roce-nic.h"
 #include "ns3/roce-switch.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine-registry.h"
 #include "ns3/routing-engine.h"
+#include "ns3/run-recorder.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -68,6 +66,7 @@
 #include <set>
 #include <stdexcept>
 #include <sys/resource.h>
+#include <tuple>
 
 namespace ns3
 {
@@ -326,7 +325,7 @@ ScenarioRunner::ConfigureDefaults()
     GlobalValue::GetValueByName("SimulatorImplementationType", previousImpl);
     m_previousSimulatorImpl = previousImpl.Get();
     // --mpi: the ranks' engine, chosen in one place (RankCoordinator::GetEngineTypeName)
-    // (Only when MPI is running: otherwise CheckMpi refuses --mpi with its reason, and
+    // (Only when MPI is running: otherwise RankRun::Check refuses --mpi with its reason, and
     // the engine's type may not even exist in this build.)
     GlobalValue::Bind("SimulatorImplementationType",
                       StringValue(c.mpi && RankCoordinator::IsEnabled()
@@ -496,80 +495,83 @@ void
 ScenarioRunner::InjectFaults()
 {
     const ScenarioConfig& c = m_config;
-    if (Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric))
-    {
-        // The routing classes' priorities, as BuildRoceFabric made them lossless.
-        const auto classPriorities =
-            static_cast<uint8_t>(((1U << m_routes->GetNumClasses()) - 1) << c.priority);
-        for (const auto& storm : c.pfcStorms)
-        {
-            std::string problem;
-            if (storm.host >= roce->GetNHosts())
-            {
-                problem = "host " + std::to_string(storm.host) + " does not exist (allowed 0.." +
-                          std::to_string(roce->GetNHosts() - 1) + ")";
-            }
-            else if (storm.start >= c.stopTime)
-            {
-                problem = "it starts at or after --stop-time=" + FormatTime(c.stopTime);
-            }
-            if (!problem.empty())
-            {
-                throw ConfigError("--pfc-storm=" + c.Get("pfc-storm") + ": " + problem);
-            }
-            if (!Owns(m_graph->GetHosts()[storm.host]))
-            {
-                continue; // --mpi: the host's rank stalls it
-            }
-            Ptr<RoceNic> nic = roce->GetNic(storm.host);
-            Simulator::Schedule(storm.start, &RoceNic::SetReceiveStalled, nic, classPriorities);
-            if (storm.end > Time(0))
-            {
-                Simulator::Schedule(storm.end, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
-            }
-        }
-        for (const CableFailure& f : CableFailures())
-        {
-            try
-            {
-                roce->FailLink(f.link, f.down, f.up > Time(0) ? f.up : Time(-1));
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ConfigError(f.flag + ": " + e.what());
-            }
-        }
-        if (c.pfcWatchdogDetect > Time(0))
-        {
-            m_watchdog = CreateObject<PfcWatchdog>();
-            m_watchdog->SetAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
-            m_watchdog->SetAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
-            m_watchdog->SetAttribute(
-                "Action",
-                StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
-            m_watchdog->Install(roce);
-        }
-        return;
-    }
-    Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
-    for (const CableFailure& f : CableFailures())
+    FaultInjectionHelper faults;
+    const std::string stormFlag = "--pfc-storm=" + c.Get("pfc-storm");
+    for (const auto& storm : c.pfcStorms)
     {
         try
         {
-            if (f.up > Time(0))
+            faults.PfcStorm(m_fabric, storm.host, storm.start, storm.end);
+            if (storm.start >= c.stopTime)
             {
-                throw std::invalid_argument(
-                    "link " + std::to_string(f.link) +
-                    ": a failed InfiniBand cable does not come back in this model (the "
-                    "links' credit state is not re-initialised); allowed: LINK@DOWN");
+                throw std::invalid_argument("it starts at or after --stop-time=" +
+                                            FormatTime(c.stopTime));
             }
-            ib->FailLink(f.link, f.down);
         }
         catch (const std::invalid_argument& e)
         {
-            m_fabric->Dispose(); // break the fabric's reference cycles before giving up
-            m_fabric = nullptr;
-            throw ConfigError(f.flag + ": " + e.what());
+            RefuseFault(stormFlag, e);
+        }
+    }
+    FailCables(faults);
+    if (c.pfcWatchdogDetect > Time(0))
+    {
+        faults.SetPfcWatchdogAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
+        faults.SetPfcWatchdogAttribute("RestorationTime", TimeValue(c.pfcWatchdogRestore));
+        faults.SetPfcWatchdogAttribute(
+            "Action",
+            StringValue(c.pfcWatchdogAction == "drop" ? "Drop" : "Forward"));
+        m_watchdog = faults.InstallPfcWatchdog(m_fabric);
+    }
+}
+
+void
+ScenarioRunner::RefuseFault(const std::string& flag, const std::invalid_argument& e)
+{
+    m_fabric->Dispose(); // break the fabric's reference cycles before giving up
+    m_fabric = nullptr;
+    throw ConfigError(flag + ": " + e.what());
+}
+
+void
+ScenarioRunner::FailCables(const FaultInjectionHelper& faults)
+{
+    const ScenarioConfig& c = m_config;
+    // --link-failure's cables, then each --node-failure switch's, all checked first.
+    const std::string linkFlag = "--link-failure=" + c.Get("link-failure");
+    const std::string nodeFlag = "--node-failure=" + c.Get("node-failure");
+    std::vector<std::tuple<uint32_t, Time, Time, const std::string*>> cables; // link, down, up
+    for (const auto& f : c.linkFailures)
+    {
+        cables.emplace_back(f.link, f.at, f.up, &linkFlag);
+    }
+    m_failedNodeOfLink.clear();
+    for (const auto& f : c.nodeFailures)
+    {
+        std::vector<uint32_t> links;
+        try
+        {
+            links = FaultInjectionHelper::GetNodeCables(*m_graph, f.node);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            RefuseFault(nodeFlag, e);
+        }
+        for (uint32_t link : links)
+        {
+            cables.emplace_back(link, f.at, Time(0), &nodeFlag);
+            m_failedNodeOfLink[link] = f.node;
+        }
+    }
+    for (const auto& [link, down, up, flag] : cables)
+    {
+        try
+        {
+            faults.FailLink(m_fabric, link, down, up);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            RefuseFault(*flag, e);
         }
     }
 }
@@ -598,49 +600,6 @@ ScenarioRunner::EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports
     {
         m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
     }
-}
-
-std::vector<ScenarioRunner::CableFailure>
-ScenarioRunner::CableFailures()
-{
-    const ScenarioConfig& c = m_config;
-    std::vector<CableFailure> out;
-    const std::string linkFlag = "--link-failure=" + c.Get("link-failure");
-    for (const auto& f : c.linkFailures)
-    {
-        out.push_back({f.link, f.at, f.up, linkFlag});
-    }
-    const std::string nodeFlag = "--node-failure=" + c.Get("node-failure");
-    m_failedNodeOfLink.clear();
-    for (const auto& f : c.nodeFailures)
-    {
-        const TopologyGraph& g = *m_graph;
-        const std::string node = "node " + std::to_string(f.node);
-        if (f.node >= g.GetNNodes() || g.IsHost(f.node))
-        {
-            throw ConfigError(nodeFlag + ": " + node +
-                              (f.node >= g.GetNNodes() ? " does not exist" : " is a host") +
-                              "; allowed: a switch, node " + std::to_string(g.GetNHosts()) + ".." +
-                              std::to_string(g.GetNNodes() - 1) +
-                              ", with no host attached (hosts cannot fail in this model)");
-        }
-        for (const TopologyGraph::Port& port : g.GetPorts(f.node))
-        {
-            if (g.IsHost(port.peer))
-            {
-                throw ConfigError(nodeFlag + ": switch " + std::to_string(f.node) + " has host " +
-                                  std::to_string(port.peer) +
-                                  " attached, whose cable cannot fail in this model; allowed: "
-                                  "a switch whose cables all lead to switches");
-            }
-        }
-        for (const TopologyGraph::Port& port : g.GetPorts(f.node))
-        {
-            out.push_back({port.link, f.at, Time(0), nodeFlag});
-            m_failedNodeOfLink[port.link] = f.node;
-        }
-    }
-    return out;
 }
 
 void
@@ -881,81 +840,35 @@ ScenarioRunner::CheckBufferCoverage()
 void
 ScenarioRunner::ConnectMonitors()
 {
-    OutputWriter* w = m_writer.get();
-    m_fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
-        [this](const RdmaFabric::MessageRecord& r) { OnMessage(r, false); }));
+    m_recorder = CreateObject<RunRecorder>();
+    m_recorder->SetAttribute("QueueSampleInterval", TimeValue(m_config.qlenInterval));
+    m_recorder->SetWriter(m_writer.get());
+    if (!m_partition.empty())
+    {
+        // --mpi: a node's rank writes its rows
+        m_recorder->SetNodeFilter([this](uint32_t node) { return Owns(node); });
+    }
+    m_recorder->SetMessageCallback(MakeCallback(&ScenarioRunner::OnMessage, this));
+    m_recorder->Install(m_fabric);
     if (m_tcp)
     {
-        m_tcp->SetMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
-            [this](const RdmaFabric::MessageRecord& r) { OnMessage(r, true); }));
+        m_recorder->AddTcpTransport(m_tcp);
     }
-    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-    if (!roce)
+    if (!m_config.mpi) // (--mpi: RankRun's completion check decides, with every rank's counts)
     {
-        ConnectIbDrops();
-        return;
-    }
-    Ptr<TopologyGraph> g = m_graph;
-    for (uint32_t node = 0; node < g->GetNNodes(); ++node)
-    {
-        if (!Owns(node))
-        {
-            continue; // --mpi: the node's rank writes its rows
-        }
-        Ptr<Node> n = m_fabric->GetNodes().Get(node);
-        for (uint32_t i = 0; i < n->GetNDevices(); ++i)
-        {
-            Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(n->GetDevice(i));
-            if (!dev)
-            {
-                continue; // a host's loopback device (--transport=tcp)
-            }
-            uint32_t port = i;
-            dev->TraceConnectWithoutContext(
-                "Pfc",
-                MakeLambdaCallback<void, Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool>(
-                    [w,
-                     node,
-                     port](Ptr<const RoceNetDevice>, uint8_t prio, uint16_t quanta, bool sent) {
-                        if (sent)
-                        {
-                            w->AppendPfc(Simulator::Now().GetNanoSeconds(),
-                                         node,
-                                         port,
-                                         prio,
-                                         quanta > 0);
-                        }
-                    }));
-        }
-    }
-    for (const auto& sw : roce->GetSwitches())
-    {
-        sw->TraceConnectWithoutContext(
-            "Drop",
-            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
-                [this, w](uint32_t node, uint32_t port, const std::string& reason) {
-                    w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
-                    if (reason == "link_down")
-                    {
-                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
-                    }
-                }));
+        // One predicate per source of work (pattern, collectives, flows); all true = done.
+        m_recorder->AddCompletionCheck([this]() {
+            return !m_finished.empty() && std::all_of(m_finished.begin(),
+                                                      m_finished.end(),
+                                                      [](const auto& done) { return done(); });
+        });
     }
 }
 
 void
 ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
 {
-    FctRecord f;
-    f.flowId = r.id;
-    f.src = r.src;
-    f.dst = r.dst;
-    f.sizeBytes = r.bytes;
-    f.startNs = r.start.GetNanoSeconds();
-    f.fctNs = (r.end - r.start).GetNanoSeconds();
-    f.idealFctNs = std::max<int64_t>(1, r.ideal.GetNanoSeconds());
-    f.kind = tcp ? TcpMessageKindName(r.kind) : MessageKindName(r.kind);
-    m_writer->AppendFct(f);
+    // (the recorder wrote its fct.csv row and checks for the end after this)
     m_lastCompletionPs = std::max(m_lastCompletionPs, r.end.GetPicoSeconds());
     if (tcp && m_flowWorkload)
     {
@@ -973,143 +886,18 @@ ScenarioRunner::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
     {
         m_finishedCollective++; // (--mpi: the completion checks wait for every one)
     }
-    MaybeFinish();
-}
-
-void
-ScenarioRunner::ConnectIbDrops()
-{
-    Ptr<IbFabric> ib = DynamicCast<IbFabric>(m_fabric);
-    OutputWriter* w = m_writer.get();
-    for (const auto& sw : ib->GetSwitches())
-    {
-        sw->TraceConnectWithoutContext(
-            "Drop",
-            MakeLambdaCallback<void, uint32_t, uint32_t, const std::string&>(
-                [this, w](uint32_t node, uint32_t port, const std::string& reason) {
-                    w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, reason);
-                    if (reason == "link_down")
-                    {
-                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
-                    }
-                }));
-    }
-    // Packets lost on a failed cable are counted at the port they were heading to.
-    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
-    {
-        for (uint32_t port = 0; port < m_graph->GetPorts(node).size(); ++port)
-        {
-            ib->GetDevice(node, port)
-                ->TraceConnectWithoutContext(
-                    "LinkDownDrop",
-                    MakeLambdaCallback<void, Ptr<const Packet>>([this, w, node, port](
-                                                                    Ptr<const Packet>) {
-                        w->AppendDrop(Simulator::Now().GetNanoSeconds(), node, port, "link_down");
-                        m_linkDownDropsAt[(static_cast<uint64_t>(node) << 32) | port]++;
-                    }));
-        }
-    }
-}
-
-void
-ScenarioRunner::SampleQueues()
-{
-    if (m_workDone)
-    {
-        return;
-    }
-    Ptr<RoceFabric> roce = DynamicCast<RoceFabric>(m_fabric);
-    if (!roce)
-    {
-        return;
-    }
-    int64_t now = Simulator::Now().GetNanoSeconds();
-    const auto& switches = roce->GetSwitches();
-    for (uint32_t s = 0; s < switches.size(); ++s)
-    {
-        const Ptr<RoceSwitch>& sw = switches[s];
-        if (!Owns(roce->GetSwitchNode(s)))
-        {
-            continue; // --mpi: another rank's switch
-        }
-        for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
-        {
-            // Only queues holding frames (most of a fabric's are empty at any time).
-            const uint8_t busy = sw->GetNonEmptyQueues(port);
-            for (uint8_t q = 0; q < 8; ++q)
-            {
-                if (((busy >> q) & 1) == 0)
-                {
-                    continue;
-                }
-                uint64_t bytes = sw->GetQueueBytes(port, q);
-                if (bytes > 0)
-                {
-                    m_writer->AppendQlen(now, roce->GetSwitchNode(s), port, q, bytes);
-                }
-            }
-        }
-    }
-    Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);
 }
 
 void
 ScenarioRunner::MaybeFinish()
 {
-    if (m_config.mpi)
-    {
-        return; // GlobalCheck decides, with every rank's counts
-    }
-    if (m_workDone || m_finished.empty() || m_fabric->GetPendingMessages() != 0 ||
-        (m_tcp && m_tcp->GetPendingFlows() != 0))
-    {
-        return;
-    }
-    bool all = true;
-    for (const auto& done : m_finished)
-    {
-        all = all && done();
-    }
-    if (all)
-    {
-        m_workDone = true;
-        Simulator::Stop();
-    }
+    m_recorder->CheckCompletion(); // (--mpi: it has no checks; RankRun decides)
 }
 
 nlohmann::json
 ScenarioRunner::FailuresJson() const
 {
-    // A time that has not happened (yet) is null.
-    auto ns = [](Time t) {
-        return t < Time(0) ? nlohmann::json() : nlohmann::json(t.GetNanoSeconds());
-    };
-    nlohmann::json list = nlohmann::json::array();
-    for (const RdmaFabric::LinkFailureRecord& r : m_fabric->GetLinkFailures())
-    {
-        uint64_t drops = 0;
-        for (const auto& [node, port] : {std::pair{r.nodeA, r.portA}, std::pair{r.nodeB, r.portB}})
-        {
-            auto it = m_linkDownDropsAt.find((static_cast<uint64_t>(node) << 32) | port);
-            drops += it == m_linkDownDropsAt.end() ? 0 : it->second;
-        }
-        auto node = m_failedNodeOfLink.find(r.link);
-        list.push_back(
-            {{"what", node == m_failedNodeOfLink.end() ? "link" : "node"},
-             {"node",
-              node == m_failedNodeOfLink.end() ? nlohmann::json() : nlohmann::json(node->second)},
-             {"link", r.link},
-             {"ends",
-              {std::to_string(r.nodeA) + ":" + std::to_string(r.portA),
-               std::to_string(r.nodeB) + ":" + std::to_string(r.portB)}},
-             {"down_ns", r.down.GetNanoSeconds()},
-             {"up_ns", ns(r.up)},
-             {"detected_ns", ns(r.detected)},
-             {"converged_ns", ns(r.converged)},
-             {"restore_converged_ns", ns(r.restoreConverged)},
-             {"link_down_drops", drops}});
-    }
-    return list;
+    return m_recorder->FailuresJson(m_failedNodeOfLink);
 }
 
 nlohmann::json
@@ -1292,29 +1080,6 @@ ScenarioRunner::AddUnfinished(nlohmann::json& s, bool complete, uint64_t unfinis
 }
 
 void
-ScenarioRunner::WritePortBytes()
-{
-    const std::string csv =
-        (std::filesystem::path(m_writer->GetDirectory()) / "ports.csv").string();
-    m_writer->AddRunFile(csv);
-    std::ofstream out(csv, std::ios::trunc);
-    out << "node,port,tx_bytes,tx_frames\n";
-    for (uint32_t node = 0; node < m_graph->GetNNodes(); ++node)
-    {
-        for (uint32_t port = 0; port < m_graph->GetPorts(node).size(); ++port)
-        {
-            const RdmaFabric::PortTx t = m_fabric->GetPortTx(node, port);
-            out << node << ',' << port << ',' << t.bytes << ',' << t.frames << '\n';
-        }
-    }
-    out.close();
-    if (!out)
-    {
-        m_writer->AbandonAfterWriteError("cannot write " + csv);
-    }
-}
-
-void
 ScenarioRunner::TearDown()
 {
     if (m_flowWorkload)
@@ -1344,6 +1109,11 @@ ScenarioRunner::TearDown()
     }
     m_fabric->Dispose(); // drops the workloads' callbacks and the fabric's parts
     m_fabric = nullptr;
+    if (m_recorder)
+    {
+        m_recorder->Dispose();
+        m_recorder = nullptr;
+    }
     m_routes = nullptr;
     m_graph = nullptr;
     Simulator::Destroy();
@@ -1385,33 +1155,9 @@ ScenarioRunner::InstallWorkloads()
 }
 
 void
-ScenarioRunner::WriteTopologyCsv()
-{
-    // topology.csv: each node's name built once, not once per port that reaches it
-    std::vector<std::string> names(m_graph->GetNNodes());
-    for (uint32_t node = 0; node < names.size(); ++node)
-    {
-        names[node] = m_graph->GetNodeName(node);
-    }
-    for (uint32_t node = 0; node < names.size(); ++node)
-    {
-        const auto& ports = m_graph->GetPorts(node);
-        for (uint32_t port = 0; port < ports.size(); ++port)
-        {
-            const TopologyGraph::Port& p = ports[port];
-            m_writer
-                ->AppendPort(node, port, names[node], p.peer, p.peerPort, names[p.peer], p.link);
-        }
-    }
-}
-
-void
 ScenarioRunner::ScheduleChecks()
 {
-    if (m_config.qlenInterval > Time(0))
-    {
-        Simulator::Schedule(m_config.qlenInterval, &ScenarioRunner::SampleQueues, this);
-    }
+    m_recorder->StartQueueSampling(); // (--qlen-interval)
     if (m_config.deadlockStallTime > Time(0) && !m_config.mpi)
     {
         m_detector = CreateObject<DeadlockDetector>();
@@ -1420,7 +1166,7 @@ ScenarioRunner::ScheduleChecks()
     }
     if (m_finished.empty())
     {
-        m_workDone = true; // nothing to wait for: do not sample queues until the stop time
+        m_recorder->SetWorkDone(); // nothing to wait for: do not sample queues until the stop time
     }
     else if (m_mpi)
     {
@@ -1434,7 +1180,7 @@ ScenarioRunner::ScheduleChecks()
                                          m_collective};
             },
             [this]() {
-                m_workDone = true;
+                m_recorder->SetWorkDone();
                 Simulator::Stop();
             });
     }
@@ -1488,7 +1234,7 @@ ScenarioRunner::WriteWorkloadFiles()
     }
     if (m_config.portBytes)
     {
-        WritePortBytes();
+        m_recorder->WritePortBytes();
     }
     if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
     {
@@ -1532,7 +1278,7 @@ ScenarioRunner::Run()
     CheckBufferCoverage();
     ConnectMonitors();
     InstallWorkloads();
-    WriteTopologyCsv();
+    m_recorder->WriteTopology(); // topology.csv
     // A write that fails (a full disk) ends the run there; WriteSummary then throws.
     m_writer->SetWriteErrorCallback(static_cast<void (*)()>(&Simulator::Stop));
     ScheduleChecks();
@@ -1540,10 +1286,12 @@ ScenarioRunner::Run()
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    bool complete = (m_workDone || m_finished.empty()) && !(m_detector && m_detector->Found());
+    bool complete =
+        (m_recorder->IsWorkDone() || m_finished.empty()) && !(m_detector && m_detector->Found());
     if (m_mpi)
     {
         m_mpi->Finish(complete, m_lastCompletionPs, m_collective, *m_graph, m_writer);
+        m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
     nlohmann::json summary = MakeSummary(wall, complete);
     try

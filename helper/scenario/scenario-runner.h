@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@ namespace ns3
 {
 
 class FabricBuilder;
+class FaultInjectionHelper;
 class TopologyGraph;
 class RouteTable;
 class RdmaFabric;
@@ -32,6 +34,7 @@ class CollectiveWorkload;
 class TrainingWorkload;
 class DeadlockDetector;
 class PfcWatchdog;
+class RunRecorder;
 class TcpFlowTransport;
 class RankRun;
 
@@ -77,25 +80,20 @@ class ScenarioRunner
     /// The fabric of --fabric (its builder), faults, and the TCP transport if asked for
     void BuildFabric();
     /// --pfc-storm, --link-failure, --node-failure, --pfc-watchdog on the built fabric
+    /// (FaultInjectionHelper)
     void InjectFaults();
+    /// --link-failure's cables, then each --node-failure switch's (every switch checked
+    /// first); fills m_failedNodeOfLink
+    void FailCables(const FaultInjectionHelper& faults);
+    /// A fault the fabric refused (\p e): dispose of the fabric (its reference cycles)
+    /// and throw ConfigError naming \p flag
+    [[noreturn]] void RefuseFault(const std::string& flag, const std::invalid_argument& e);
     /// Opens the output directory: the writer's files, stale pcaps removed (--mpi: all ranks)
     void OpenOutput();
     /// --pcap: the fabric's pcap files of these ports in the output directory (after the
     /// writer opened it)
     void EnablePcaps(const std::function<bool(uint32_t, uint32_t)>& ports);
 
-    /// A cable to fail: from --link-failure, or one of a --node-failure switch's cables.
-    struct CableFailure
-    {
-        uint32_t link;    //!< graph link id
-        Time down;        //!< when it fails
-        Time up;          //!< when it comes back; 0 = never
-        std::string flag; //!< the flag and value it came from, for error messages
-    };
-
-    /// --link-failure's cables, then each --node-failure switch's (checked: a switch with
-    /// no host attached); fills m_failedNodeOfLink.
-    std::vector<CableFailure> CableFailures();
     void ScheduleWorkload();
     /// Post a point-to-point workload's messages.
     void SchedulePointToPoint(const PointToPointPattern& pattern);
@@ -106,9 +104,9 @@ class ScenarioRunner
     /// Name the ports whose buffer cannot cover their link's bandwidth-delay product
     /// (BufferCoverageCheck: one warning on stderr and in summary.json warnings).
     void CheckBufferCoverage();
+    /// The outputs' monitors (m_recorder, on m_writer) and the run's completion check
     void ConnectMonitors();
-    void ConnectIbDrops();
-    void SampleQueues();
+    /// The recorder's completion check (a workload whose last step is no message)
     void MaybeFinish();
     /// The folder of the run's pcaps: --out (m_writer's folder is a rank's part with --mpi)
     std::string PcapDirectory() const;
@@ -124,7 +122,7 @@ class ScenarioRunner
 
     /// --transport=tcp: ns-3's internet stack and TCP on every host (once the fabric is built)
     void InstallTcp();
-    /// One finished message or TCP flow: its fct.csv row and the end-of-run counts.
+    /// One finished message or TCP flow (after its fct.csv row): the end-of-run counts.
     void OnMessage(const RdmaFabric::MessageRecord& r, bool tcp);
     nlohmann::json MakeSummary(double wallSeconds, bool complete);
     /// summary.json's congestion_control: the algorithm, its preset and attributes as run
@@ -146,15 +144,11 @@ class ScenarioRunner
     /// The workloads and flows, with --out opened after them (with --pcap before them:
     /// a workload may send while it is installed); a refused one leaves --out as it was
     void InstallWorkloads();
-    /// topology.csv: every port's peer and cable
-    void WriteTopologyCsv();
     /// Queue sampling, the deadlock detector and (--mpi) the completion check across ranks
     void ScheduleChecks();
     /// summary.json's failures: each failed cable, its ends, times and link_down drops.
     nlohmann::json FailuresJson() const;
     /// Dispose of the workloads, the detector and the fabric; Simulator::Destroy.
-    /// --port-bytes=1: ports.csv, every port's sent bytes and frames (after the run).
-    void WritePortBytes();
     void TearDown();
 
     /// ChannelDependencyGraph steps the deadlock-freedom check may take (about a
@@ -179,12 +173,10 @@ class ScenarioRunner
     Ptr<TcpFlowTransport> m_tcp;      //!< --transport=tcp: carries the flows
     Ptr<DeadlockDetector> m_detector; //!< when --deadlock-stall-time > 0
     Ptr<PfcWatchdog> m_watchdog;      //!< when --pfc-watchdog is set
-    bool m_workDone{false};
+    Ptr<RunRecorder> m_recorder;      //!< the output files' monitors; knows when work is done
     /// One predicate per source of work (pattern, collectives, flows); all true = done.
     std::vector<std::function<bool()>> m_finished;
     nlohmann::json m_extraSummary; //!< fragments added by workloads
-    /// link_down drops by (node << 32 | port), for summary.json's failures
-    std::unordered_map<uint64_t, uint64_t> m_linkDownDropsAt;
     /// link -> the switch whose --node-failure failed it, for summary.json's failures
     std::unordered_map<uint32_t, uint32_t> m_failedNodeOfLink;
     std::unique_ptr<RankRun> m_mpi;    //!< --mpi: the run across ranks; null without

@@ -26,6 +26,7 @@
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -278,6 +279,58 @@ IbFabric::FailLink(uint32_t link, Time at)
 {
     RecordLinkFailure(link, at, Time(-1), m_sm->GetRoutes()->GetEngineName());
     Simulator::Schedule(at - Simulator::Now(), &IbFabric::DoFailLink, this, link);
+}
+
+void
+IbFabric::FailLink(uint32_t link, Time down, Time up)
+{
+    if (up >= Time(0))
+    {
+        throw std::invalid_argument(
+            "link " + std::to_string(link) +
+            ": a failed InfiniBand cable does not come back in this model (the "
+            "links' credit state is not re-initialised); allowed: LINK@DOWN");
+    }
+    FailLink(link, down);
+}
+
+void
+IbFabric::StallReceive(uint32_t host, Time /* start */, Time /* end */)
+{
+    throw std::invalid_argument("host " + std::to_string(host) +
+                                ": a PFC storm does not apply to InfiniBand (its links have "
+                                "no pause frames, credit-based flow control instead); "
+                                "allowed on RoCEv2");
+}
+
+namespace
+{
+/// A port's LinkDownDrop trace, as RdmaFabric::DropCallback.
+void
+NotifyLinkDownDrop(const IbFabric::LinkDownSink* sink, Ptr<const Packet>)
+{
+    sink->cb(sink->node, sink->port, "link_down");
+}
+} // namespace
+
+void
+IbFabric::ConnectDrops(DropCallback cb)
+{
+    for (const auto& sw : m_switches)
+    {
+        sw->TraceConnectWithoutContext("Drop", cb);
+    }
+    // Packets lost on a failed cable are counted at the port they were heading to.
+    for (uint32_t node = 0; node < m_devices.size(); ++node)
+    {
+        for (uint32_t port = 0; port < m_devices[node].size(); ++port)
+        {
+            m_linkDownSinks.push_back(LinkDownSink{cb, node, port});
+            m_devices[node][port]->TraceConnectWithoutContext(
+                "LinkDownDrop",
+                MakeBoundCallback(&NotifyLinkDownDrop, &m_linkDownSinks.back()));
+        }
+    }
 }
 
 void

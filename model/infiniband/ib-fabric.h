@@ -13,6 +13,7 @@
 #include "ns3/rdma-fabric.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -76,6 +77,22 @@ class IbFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time at);
+    /// FailLink(link, down) when \p up is negative; a failed InfiniBand cable does not
+    /// come back in this model, so an \p up time is refused (std::invalid_argument).
+    void FailLink(uint32_t link, Time down, Time up) override;
+    /// Refused (std::invalid_argument): InfiniBand links have no pause frames.
+    void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
+    /// Every switch's Drop trace, and every port's LinkDownDrop (reason "link_down").
+    void ConnectDrops(DropCallback cb) override;
+
+    /// What one port's LinkDownDrop connection of ConnectDrops calls (kept by the fabric).
+    struct LinkDownSink
+    {
+        DropCallback cb; //!< ConnectDrops' callback
+        uint32_t node;   //!< the port's graph node
+        uint32_t port;   //!< and port
+    };
+
     /// \return LFT entries changed by the Subnet Manager's re-routes so far
     uint64_t GetRerouteChangedEntries() const;
     /// \return Subnet Manager re-routes done so far
@@ -188,6 +205,7 @@ class IbFabric : public RdmaFabric
     std::vector<StallWatch> m_stallWatch;       //!< by m_watchBase[switch] + port * 16 + VL
     std::vector<uint32_t> m_watchBase;          //!< per switch: its first StallWatch
     std::vector<int32_t> m_switchOfNode;        //!< by graph node: switch index, -1 for hosts
+    std::deque<LinkDownSink> m_linkDownSinks;   //!< ConnectDrops' (stable addresses)
     TracedCallback<uint32_t> m_linkFailedTrace; //!< (link)
     TracedCallback<uint32_t, uint32_t> m_reroutedTrace; //!< (reroute #, LFT entries changed)
 };

@@ -744,6 +744,39 @@ RdmaFabric::GetLinkFailures() const
     return m_linkFailures;
 }
 
+void
+RdmaFabric::FailLink(uint32_t link, Time /* down */, Time /* up */)
+{
+    throw std::invalid_argument("link " + std::to_string(link) + ": " +
+                                GetInstanceTypeId().GetName() +
+                                " cannot fail cables (no FailLink of its own)");
+}
+
+void
+RdmaFabric::StallReceive(uint32_t host, Time /* start */, Time /* end */)
+{
+    throw std::invalid_argument("host " + std::to_string(host) + ": " +
+                                GetInstanceTypeId().GetName() +
+                                " has no pause frames, so no PFC storm applies");
+}
+
+void
+RdmaFabric::ConnectPfcSent(uint32_t /* node */, PfcSentCallback /* cb */)
+{
+}
+
+void
+RdmaFabric::ConnectDrops(DropCallback /* cb */)
+{
+}
+
+bool
+RdmaFabric::VisitSwitchQueues(const std::function<bool(uint32_t)>& /* nodes */,
+                              const QueueVisitor& /* visit */) const
+{
+    return false;
+}
+
 uint32_t
 RdmaFabric::RecordLinkFailure(uint32_t link, Time down, Time up, const std::string& engine)
 {

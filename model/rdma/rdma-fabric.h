@@ -365,6 +365,52 @@ class RdmaFabric : public Object
     /// \return the cable failures scheduled so far, in FailLink order (none by default)
     const std::vector<LinkFailureRecord>& GetLinkFailures() const;
 
+    /**
+     * Fail switch-to-switch cable \p link (a graph link id) at simulated time \p down
+     * (>= now) and, if \p up is not negative (> down), bring it back then; recorded in
+     * GetLinkFailures. Checked at once (RecordLinkFailure's checks, and what the fabric
+     * cannot do: InfiniBand refuses \p up, a failed cable does not come back there).
+     * FaultInjectionHelper calls it. The default refuses: this fabric has no failures.
+     * \throws std::invalid_argument naming the link and the reason
+     */
+    virtual void FailLink(uint32_t link, Time down, Time up = Time(-1));
+    /**
+     * A PFC storm's cause: host \p host's NIC stops taking the frames of the fabric's
+     * lossless classes (its routing classes' priorities) from simulated time \p start
+     * (>= now), so its port keeps pausing its switch, until \p end if it is not
+     * negative (> start). Across MPI ranks only the host's rank stalls it. Checked at
+     * once. FaultInjectionHelper calls it. The default refuses (no pause frames).
+     * \throws std::invalid_argument naming the host and the reason
+     */
+    virtual void StallReceive(uint32_t host, Time start, Time end = Time(-1));
+
+    /// (graph node, port, priority, true: a pause (XOFF) / false: a resume (XON) sent)
+    typedef Callback<void, uint32_t, uint32_t, uint8_t, bool> PfcSentCallback;
+    /// (graph node, port, reason) of a packet dropped ("link_down": lost on a failed
+    /// cable, counted at the port it was heading to)
+    typedef Callback<void, uint32_t, uint32_t, const std::string&> DropCallback;
+    /// (graph node, port, queue, bytes) of a switch egress queue holding bytes
+    typedef std::function<void(uint32_t, uint32_t, uint8_t, uint64_t)> QueueVisitor;
+
+    /**
+     * Call \p cb for every PFC frame a port of graph node \p node sends (pfc.csv).
+     * The default connects nothing: a fabric without PFC sends none.
+     */
+    virtual void ConnectPfcSent(uint32_t node, PfcSentCallback cb);
+    /**
+     * Call \p cb for every packet a switch drops, with its reason, and for every packet
+     * lost on a failed cable (drops.csv). The default connects nothing.
+     */
+    virtual void ConnectDrops(DropCallback cb);
+    /**
+     * Visit now every egress queue holding bytes of every switch whose graph node
+     * \p nodes accepts, in switch, port and queue order (qlen.csv).
+     * \return false if this fabric's queues are not sampled (the default): then none
+     *         is visited and there is no use asking again
+     */
+    virtual bool VisitSwitchQueues(const std::function<bool(uint32_t)>& nodes,
+                                   const QueueVisitor& visit) const;
+
     /// The largest PcapSnapLength: 65535 bytes, ns-3 PcapFile's default snapshot length
     /// (PcapFile::SNAPLEN_DEFAULT), above the largest frame of either fabric (a 9216-byte
     /// RoCEv2 MTU plus Ethernet header; an InfiniBand 4096-byte MTU plus headers).

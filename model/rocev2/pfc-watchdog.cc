@@ -14,6 +14,7 @@
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -105,8 +106,14 @@ PfcWatchdog::GetPollInterval() const
 }
 
 void
-PfcWatchdog::Install(Ptr<RoceFabric> fabric)
+PfcWatchdog::Install(Ptr<RdmaFabric> rdma)
 {
+    Ptr<RoceFabric> fabric = DynamicCast<RoceFabric>(rdma);
+    if (!fabric)
+    {
+        throw std::invalid_argument("PfcWatchdog: " + rdma->GetInstanceTypeId().GetName() +
+                                    " has no PFC pauses to watch; allowed: a RoCEv2 fabric");
+    }
     m_fabric = fabric;
     const auto& switches = fabric->GetSwitches();
     for (uint32_t i = 0; i < switches.size(); ++i)

@@ -15,6 +15,7 @@
 namespace ns3
 {
 
+class RdmaFabric;
 class RoceFabric;
 class RoceSwitch;
 class RoceNetDevice;
@@ -69,8 +70,9 @@ class PfcWatchdog : public Object
     ~PfcWatchdog() override;
 
     /// Watch every lossless queue of every switch of \p fabric (first poll one
-    /// PollInterval from now).
-    void Install(Ptr<RoceFabric> fabric);
+    /// PollInterval from now). \throws std::invalid_argument if \p fabric is not a
+    /// RoceFabric (only RoCEv2 has PFC)
+    void Install(Ptr<RdmaFabric> fabric);
 
     /// \return the detections and restorations so far, in time order
     const std::vector<Event>& GetEvents() const;

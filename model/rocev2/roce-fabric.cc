@@ -111,6 +111,114 @@ RoceFabric::FailLink(uint32_t link, Time down, Time up)
     }
 }
 
+void
+RoceFabric::StallReceive(uint32_t host, Time start, Time end)
+{
+    if (host >= GetNHosts())
+    {
+        throw std::invalid_argument("host " + std::to_string(host) +
+                                    " does not exist (allowed 0.." +
+                                    std::to_string(GetNHosts() - 1) + ")");
+    }
+    if (end >= Time(0) && end <= start)
+    {
+        throw std::invalid_argument("host " + std::to_string(host) +
+                                    ": the stall must end after it starts");
+    }
+    if (!IsLocalHost(host))
+    {
+        return; // (across MPI ranks: the host's rank stalls it)
+    }
+    // The routing classes' priorities, which the fabric's helper made lossless.
+    const auto classPriorities =
+        static_cast<uint8_t>(((1U << m_routes->GetNumClasses()) - 1) << m_priority);
+    const Time now = Simulator::Now();
+    Ptr<RoceNic> nic = m_nics[host];
+    Simulator::Schedule(start - now, &RoceNic::SetReceiveStalled, nic, classPriorities);
+    if (end >= Time(0))
+    {
+        Simulator::Schedule(end - now, &RoceNic::SetReceiveStalled, nic, uint8_t{0});
+    }
+}
+
+namespace
+{
+/// A port's Pfc trace, as RdmaFabric::PfcSentCallback: the frames it sent. One callback
+/// per node, shared by its ports (each connection then costs no allocation of its own):
+/// the port is the device's index on the node past the node's first port's.
+void
+NotifyPfcSent(RdmaFabric::PfcSentCallback cb,
+              uint32_t node,
+              uint32_t firstIfIndex,
+              Ptr<const RoceNetDevice> device,
+              uint8_t priority,
+              uint16_t quanta,
+              bool sent)
+{
+    if (sent)
+    {
+        cb(node, device->GetPortIndex() - firstIfIndex, priority, quanta > 0);
+    }
+}
+} // namespace
+
+void
+RoceFabric::ConnectPfcSent(uint32_t node, PfcSentCallback cb)
+{
+    const auto& ports = m_devices.at(node);
+    if (ports.empty())
+    {
+        return;
+    }
+    // (the fabric's helper adds a node's ports one after another, in port order)
+    const auto sink = MakeBoundCallback(&NotifyPfcSent, cb, node, ports[0]->GetPortIndex());
+    for (const auto& device : ports)
+    {
+        device->TraceConnectWithoutContext("Pfc", sink);
+    }
+}
+
+void
+RoceFabric::ConnectDrops(DropCallback cb)
+{
+    for (const auto& sw : m_switches)
+    {
+        sw->TraceConnectWithoutContext("Drop", cb);
+    }
+}
+
+bool
+RoceFabric::VisitSwitchQueues(const std::function<bool(uint32_t)>& nodes,
+                              const QueueVisitor& visit) const
+{
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const RoceSwitch& sw = *m_switches[s];
+        if (!nodes(m_switchNodes[s]))
+        {
+            continue;
+        }
+        for (uint32_t port = 0; port < sw.GetNPorts(); ++port)
+        {
+            // Only queues holding frames (most of a fabric's are empty at any time).
+            const uint8_t busy = sw.GetNonEmptyQueues(port);
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                if (((busy >> q) & 1) == 0)
+                {
+                    continue;
+                }
+                const uint64_t bytes = sw.GetQueueBytes(port, q);
+                if (bytes > 0)
+                {
+                    visit(m_switchNodes[s], port, q, bytes);
+                }
+            }
+        }
+    }
+    return true;
+}
+
 bool
 RoceFabric::IsCableUpNow(const LinkFailureRecord& r)
 {

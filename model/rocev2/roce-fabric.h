@@ -94,7 +94,20 @@ class RoceFabric : public RdmaFabric
      * without it and the other failing links. Throws std::invalid_argument naming the
      * link and the reason.
      */
-    void FailLink(uint32_t link, Time down, Time up = Time(-1));
+    void FailLink(uint32_t link, Time down, Time up = Time(-1)) override;
+    /**
+     * Host \p host's NIC stops taking frames of the routing classes' priorities (the
+     * lossless ones under PFC: SetPriority's and the next GetNumClasses() - 1) from
+     * \p start to \p end (RoceNic::SetReceiveStalled), so its port pauses its leaf.
+     */
+    void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
+    /// Every port of \p node: its device's Pfc trace, frames sent.
+    void ConnectPfcSent(uint32_t node, PfcSentCallback cb) override;
+    /// Every switch's Drop trace (link_down included: the switch drops them).
+    void ConnectDrops(DropCallback cb) override;
+    /// Every switch's non-empty egress queues (RoceSwitch::GetQueueBytes).
+    bool VisitSwitchQueues(const std::function<bool(uint32_t)>& nodes,
+                           const QueueVisitor& visit) const override;
 
     /// pcap link type of the files EnablePcap writes: LINKTYPE_ETHERNET (1, DLT_EN10MB;
     /// tcpdump.org's list of link-layer header types), frames from the destination MAC

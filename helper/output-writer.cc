@@ -3,11 +3,11 @@
  */
 #include "output-writer.h"
 
-#include "config-error.h"
 #include "output-error.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/config-error.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 
