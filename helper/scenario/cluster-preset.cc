@@ -3,11 +3,11 @@
  */
 #include "cluster-preset.h"
 
-#include "config-error.h"
 #include "scenario-config.h"
 #include "size-parser.h"
 #include "strict-json.h"
 
+#include "ns3/config-error.h"
 #include "ns3/log.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
  */
 #include "fabric-builder-registry.h"
 
-#include "config-error.h"
+#include "ns3/config-error.h"
 
 #include <stdexcept>
 

@@ -3,8 +3,7 @@
  */
 #include "fabric-builder.h"
 
-#include "config-error.h"
-
+#include "ns3/config-error.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 

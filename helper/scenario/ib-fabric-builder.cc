@@ -3,9 +3,9 @@
  */
 #include "ib-fabric-builder.h"
 
-#include "config-error.h"
 #include "fabric-builder-registry.h"
 
+#include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/enum.h"
 #include "ns3/ib-fabric-helper.h"

@@ -3,7 +3,7 @@
  */
 #include "memory-estimate.h"
 
-#include "config-error.h"
+#include "ns3/config-error.h"
 
 #include <cstdio>
 #include <fstream>

@@ -3,12 +3,12 @@
  */
 #include "rank-run.h"
 
-#include "config-error.h"
-#include "output-writer.h"
 #include "rank-coordinator.h"
 #include "rank-output-merger.h"
 #include "size-parser.h"
 
+#include "ns3/config-error.h"
+#include "ns3/output-writer.h"
 #include "ns3/simulator.h"
 #include "ns3/topology-graph.h"
 #include "ns3/workload-registry.h"

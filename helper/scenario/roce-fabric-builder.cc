@@ -3,9 +3,9 @@
  */
 #include "roce-fabric-builder.h"
 
-#include "config-error.h"
 #include "fabric-builder-registry.h"
 
+#include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/ecn-marker.h"

@@ -4,7 +4,6 @@
 #include "scenario-config.h"
 
 #include "cluster-preset.h"
-#include "config-error.h"
 #include "exit-status.h"
 #include "fabric-builder-registry.h"
 #include "size-parser.h"
@@ -15,6 +14,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/command-line.h"
+#include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/integer.h"

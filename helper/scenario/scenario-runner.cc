@@ -3,7 +3,6 @@
  */
 #include "scenario-runner.h"
 
-#include "config-error.h"
 #include "fabric-builder-registry.h"
 #include "fabric-builder.h"
 #include "memory-estimate.h"
@@ -17,6 +16,7 @@
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
+#include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-factory.h"
 #include "ns3/congestion-control-registry.h"
@@ -87,20 +87,6 @@ TypeNameOf(const std::vector<ScenarioConfig::NamedType>& types, const std::strin
         }
     }
     throw ConfigError("'" + name + "' is not a listed value"); // Set() checked it already
-}
-
-/// \return the --lb policy \p name (the knob allows only registered names)
-const LoadBalancingRegistry::Entry&
-LoadBalancing(const std::string& name)
-{
-    try
-    {
-        return LoadBalancingRegistry::Get(name);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--lb: ") + e.what());
-    }
 }
 
 uint64_t

@@ -3,8 +3,7 @@
  */
 #include "size-parser.h"
 
-#include "config-error.h"
-
+#include "ns3/config-error.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/rounded-time.h"
 

@@ -3,7 +3,7 @@
  */
 #include "strict-json.h"
 
-#include "config-error.h"
+#include "ns3/config-error.h"
 
 #include <set>
 #include <vector>

@@ -3,7 +3,7 @@
  */
 #include "workload-options.h"
 
-#include "config-error.h"
+#include "ns3/config-error.h"
 
 #include <stdexcept>
 

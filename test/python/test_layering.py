@@ -102,7 +102,7 @@ def test_every_include_respects_the_layers(source_dir):
         ("model/rdma/rdma-queue-pair.cc", "model/rocev2/roce-nic.h"),
         ("model/infiniband/ib-hca.cc", "model/rocev2/wire/roce-frame.h"),
         ("helper/collective-workload.h", "helper/scenario/scenario-config.h"),
-        ("helper/flow-workload.cc", "helper/scenario/config-error.h"),
+        ("helper/flow-workload.cc", "helper/scenario/workload-options.h"),
     ],
 )
 def test_a_backward_include_is_found(src, dst):

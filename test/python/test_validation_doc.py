@@ -67,7 +67,7 @@ def test_every_row_is_what_its_suite_prints(source_dir, build_dir):
         assert m, f"row {row['figure']!r}: 'measured by' is not `SUITE` `KEY`"
         suites.setdefault(m.group(1), []).append((m.group(2), row))
     for suite, keyed in suites.items():
-        r = subprocess.run([str(runner), f"--suite={suite}", "--verbose"],
+        r = subprocess.run([str(runner), f"--suite={suite}", "--fullness=EXTENSIVE", "--verbose"],
                            capture_output=True, text=True, timeout=900, check=False,
                            cwd=build_dir)
         assert r.returncode == 0, f"{suite} failed:\n{r.stdout[-3000:]}"
