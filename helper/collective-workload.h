@@ -4,6 +4,7 @@
 #ifndef COLLECTIVE_WORKLOAD_H
 #define COLLECTIVE_WORKLOAD_H
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
@@ -23,6 +24,8 @@
 
 namespace ns3
 {
+
+class ScenarioConfig; // deprecated overloads only (helper/scenario/workload-options.cc)
 
 /**
  * \ingroup ai-fabric
@@ -89,6 +92,9 @@ class CollectiveWorkload : public Object
      * \return the channel count
      */
     static uint32_t ChannelsFor(const Options& o);
+    /// \deprecated the options of a configuration: WorkloadOptions::Collective(config)
+    AI_FABRIC_DEPRECATED("use ChannelsFor(WorkloadOptions::Collective(config)) (see CHANGES.md)")
+    static uint32_t ChannelsFor(const ScenarioConfig& config);
 
     /**
      * The communicator NCCL's tuner sees for --algorithm=auto or --protocol=auto:
@@ -99,6 +105,10 @@ class CollectiveWorkload : public Object
      * \return the tuner's topology
      */
     static NcclTuner::Topology TunerTopology(const Options& o, uint32_t ranks);
+    /// \deprecated the options of a configuration: WorkloadOptions::Collective(config)
+    AI_FABRIC_DEPRECATED(
+        "use TunerTopology(WorkloadOptions::Collective(config), ranks) (see CHANGES.md)")
+    static NcclTuner::Topology TunerTopology(const ScenarioConfig& config, uint32_t ranks);
 
     /**
      * Build communicator, transport and application on the fabric. Throws
@@ -108,6 +118,9 @@ class CollectiveWorkload : public Object
      * does not fit (2d on a prime rank count).
      */
     void Setup(const Options& options, Ptr<RdmaFabric> fabric);
+    /// \deprecated Setup(WorkloadOptions::Collective(config), fabric); throws ConfigError
+    AI_FABRIC_DEPRECATED("use Setup(WorkloadOptions::Collective(config), fabric) (see CHANGES.md)")
+    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
     void SetRowCallback(RowCallback cb);
     /// Called when the last iteration was recorded (also when that is after the last
     /// message's acknowledgement: a protocol's step latency or a reduction ends it later).

@@ -4,6 +4,7 @@
 #ifndef FLOW_WORKLOAD_H
 #define FLOW_WORKLOAD_H
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/flow-spec.h"
@@ -21,6 +22,8 @@
 
 namespace ns3
 {
+
+class ScenarioConfig; // deprecated overloads only (helper/scenario/workload-options.cc)
 
 /**
  * \ingroup ai-fabric
@@ -105,6 +108,9 @@ class FlowWorkload : public Object
      *         stop time, empty window, unwritable fct.txt)
      */
     void Install(const Options& options, Ptr<RdmaFabric> fabric);
+    /// \deprecated Install(WorkloadOptions::Flows(config), fabric); throws ConfigError
+    AI_FABRIC_DEPRECATED("use Install(WorkloadOptions::Flows(config), fabric) (see CHANGES.md)")
+    void Install(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
     /**
      * Post the flows with \p poster instead of the fabric's RDMA WRITEs (another
      * transport, e.g. TcpFlowTransport): called with each flow and its kind when it

@@ -4,6 +4,7 @@
 #ifndef TRAINING_WORKLOAD_H
 #define TRAINING_WORKLOAD_H
 
+#include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -20,6 +21,8 @@
 
 namespace ns3
 {
+
+class ScenarioConfig; // deprecated overloads only (helper/scenario/workload-options.cc)
 
 /**
  * \ingroup ai-fabric
@@ -65,6 +68,9 @@ class TrainingWorkload : public Object
      * shape that does not fit the fabric.
      */
     void Setup(const Options& options, Ptr<RdmaFabric> fabric);
+    /// \deprecated Setup(WorkloadOptions::Training(config), fabric); throws ConfigError
+    AI_FABRIC_DEPRECATED("use Setup(WorkloadOptions::Training(config), fabric) (see CHANGES.md)")
+    void Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric);
     /// Called when the last iteration ended.
     void SetFinishedCallback(Callback<void> cb);
     void Start();

@@ -85,4 +85,38 @@ WorkloadOptions::AsConfigError(const std::function<void()>& step)
     }
 }
 
+// The overloads of the workloads' public API that took a ScenarioConfig (deprecated in
+// favour of the options above). They live here, in the scenario layer, so that helper/
+// needs no header of helper/scenario/; they throw ConfigError, as they did.
+
+uint32_t
+CollectiveWorkload::ChannelsFor(const ScenarioConfig& config)
+{
+    return ChannelsFor(WorkloadOptions::Collective(config));
+}
+
+NcclTuner::Topology
+CollectiveWorkload::TunerTopology(const ScenarioConfig& config, uint32_t ranks)
+{
+    return TunerTopology(WorkloadOptions::Collective(config), ranks);
+}
+
+void
+CollectiveWorkload::Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric)
+{
+    WorkloadOptions::AsConfigError([&]() { Setup(WorkloadOptions::Collective(config), fabric); });
+}
+
+void
+TrainingWorkload::Setup(const ScenarioConfig& config, Ptr<RdmaFabric> fabric)
+{
+    WorkloadOptions::AsConfigError([&]() { Setup(WorkloadOptions::Training(config), fabric); });
+}
+
+void
+FlowWorkload::Install(const ScenarioConfig& config, Ptr<RdmaFabric> fabric)
+{
+    WorkloadOptions::AsConfigError([&]() { Install(WorkloadOptions::Flows(config), fabric); });
+}
+
 } // namespace ns3

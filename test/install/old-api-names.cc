@@ -10,6 +10,7 @@
  * read and write what they always did.
  */
 #include "ns3/collective-metrics.h"
+#include "ns3/collective-workload.h"
 #include "ns3/config-error.h"
 #include "ns3/core-module.h"
 #include "ns3/roce-fabric-helper.h"
@@ -18,6 +19,7 @@
 #include "ns3/routing-engine.h"
 #include "ns3/scenario-config.h"
 #include "ns3/topology-graph.h"
+#include "ns3/workload-options.h"
 
 #include <cstdint>
 #include <iostream>
@@ -178,6 +180,22 @@ ScenarioConfigNames()
           "ValidateTopologyFlags refuses --k on a leaf-spine as ValidateApplicableFlags does");
 }
 
+void
+WorkloadConfigNames()
+{
+    // The workloads took a ScenarioConfig before they took their own options.
+    ScenarioConfig c;
+    c.gpusPerServer = 8;
+    const uint32_t old = CollectiveWorkload::ChannelsFor(c); // OLD: ChannelsFor
+    const uint32_t now = CollectiveWorkload::ChannelsFor(WorkloadOptions::Collective(c));
+    Check(old == now && old > 0, "ChannelsFor(ScenarioConfig) gives what the options give");
+    const NcclTuner::Topology t = CollectiveWorkload::TunerTopology(c, 16); // OLD: TunerTopology
+    const NcclTuner::Topology u =
+        CollectiveWorkload::TunerTopology(WorkloadOptions::Collective(c), 16);
+    Check(t.ranks == u.ranks && t.gpusPerServer == u.gpusPerServer && t.channels == u.channels,
+          "TunerTopology(ScenarioConfig) gives what the options give");
+}
+
 } // namespace
 
 int
@@ -188,6 +206,7 @@ main(int argc, char* argv[])
     CollectiveRecordNames();
     PauseFrameNames();
     ScenarioConfigNames();
+    WorkloadConfigNames();
     if (g_failures != 0)
     {
         std::cout << "old names: " << g_failures << " check(s) failed" << std::endl;

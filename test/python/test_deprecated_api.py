@@ -37,6 +37,8 @@ OLD_NAMES = {
     "GetPauseFramesSent": "bef3edc",
     "GetPauseFramesReceived": "bef3edc",
     "ValidateTopologyFlags": "1a2e136",
+    "ChannelsFor": "d64ce1a",
+    "TunerTopology": "d64ce1a",
 }
 
 WARNING = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): warning: (?P<text>.*)$", re.M)
