@@ -1722,6 +1722,7 @@ RAIL_FABRICS = {
 }
 
 
+@pytest.mark.figures
 @pytest.mark.parametrize("fabric", sorted(RAIL_FABRICS))
 def test_nccl_rings_use_every_nic(run, tmp_path, fabric, nic_bytes):
     flags, overhead, mtu = RAIL_FABRICS[fabric]
