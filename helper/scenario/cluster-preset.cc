@@ -169,7 +169,7 @@ std::vector<std::string>
 ClusterPreset::GetNames()
 {
     std::set<std::string> names;
-    for (const std::string& dir : GetDirectories())
+    for (const std::string& dir : ClusterPreset::GetDirectories())
     {
         std::error_code ec;
         for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
@@ -185,10 +185,14 @@ ClusterPreset::GetNames()
     return {names.begin(), names.end()};
 }
 
-ClusterPreset
-ClusterPreset::Load(const std::string& nameOrFile)
+namespace
 {
-    NS_LOG_FUNCTION(nameOrFile);
+
+/// The file of --cluster=\p nameOrFile: the argument itself, or the preset directories'
+/// <name>.json (ConfigError naming what is allowed when there is none)
+std::string
+PresetFile(const std::string& nameOrFile)
+{
     std::string file;
     if (IsFileArgument(nameOrFile))
     {
@@ -197,12 +201,12 @@ ClusterPreset::Load(const std::string& nameOrFile)
         if (!std::filesystem::is_regular_file(file, ec))
         {
             throw ConfigError("'" + nameOrFile + "': no such file; allowed: a preset name (" +
-                              JoinNames(GetNames()) + ") or an existing JSON file");
+                              JoinNames(ClusterPreset::GetNames()) + ") or an existing JSON file");
         }
     }
     else
     {
-        for (const std::string& dir : GetDirectories())
+        for (const std::string& dir : ClusterPreset::GetDirectories())
         {
             std::error_code ec;
             const std::string candidate = dir + "/" + nameOrFile + ".json";
@@ -214,7 +218,7 @@ ClusterPreset::Load(const std::string& nameOrFile)
         }
         if (file.empty())
         {
-            const std::vector<std::string> names = GetNames();
+            const std::vector<std::string> names = ClusterPreset::GetNames();
             throw ConfigError("'" + nameOrFile + "' is not a cluster preset; allowed: " +
                               (names.empty() ? std::string("none found (set "
                                                            "AI_FABRIC_CLUSTER_PATH)")
@@ -222,12 +226,14 @@ ClusterPreset::Load(const std::string& nameOrFile)
                               ", or a JSON file");
         }
     }
-    std::ifstream in(file);
-    if (!in)
-    {
-        throw ConfigError("cannot open '" + file + "': " + std::strerror(errno));
-    }
-    const nlohmann::json j = ParseStrictJson(in, file);
+    return file;
+}
+
+/// The top level of a preset \p file: an object of exactly name, description (non-empty
+/// strings), values and sources (non-empty objects)
+void
+CheckPresetShape(const nlohmann::json& j, const std::string& file)
+{
     if (!j.is_object())
     {
         throw ConfigError(file + ": the top level must be an object with \"name\", "
@@ -256,6 +262,92 @@ ClusterPreset::Load(const std::string& nameOrFile)
             throw ConfigError(file + ": \"" + key + "\" must be a non-empty object");
         }
     }
+}
+
+/// One field of "values" (\p field = \p value), checked against the allowed fields, its
+/// source and, through \p scratch, the flag's or attribute's own check
+ClusterPreset::Field
+ReadPresetField(const std::string& field,
+                const nlohmann::json& value,
+                const nlohmann::json& j,
+                const std::string& file,
+                ScenarioConfig& scratch)
+{
+    const std::vector<std::string>& allowed = ClusterPreset::AllowedFields();
+    const std::vector<std::string>& pending = ClusterPreset::PendingFields();
+    const std::string where = file + ": field '" + field + "'";
+    if (std::find(allowed.begin(), allowed.end(), field) == allowed.end())
+    {
+        throw ConfigError(
+            where + " is not a hardware flag a preset may set; allowed: " + JoinNames(allowed));
+    }
+    const bool attribute = field.rfind("ns3::", 0) == 0;
+    ClusterPreset::Field f;
+    f.name = field;
+    f.value = ValueText(value, attribute, where);
+    if (!j["sources"].contains(field) || !j["sources"][field].is_string() ||
+        j["sources"][field].get<std::string>().empty())
+    {
+        throw ConfigError(where + " has no source; allowed: a value with its public "
+                                  "source under \"sources\"");
+    }
+    f.source = j["sources"][field].get<std::string>();
+    const bool isPending = std::find(pending.begin(), pending.end(), field) != pending.end();
+    f.applied = attribute || ScenarioConfig::FindKnob(field) != nullptr;
+    if (!f.applied && !isPending)
+    {
+        throw ConfigError(where + ": this build's runner has no such flag");
+    }
+    if (field == "cable-lengths" &&
+        !std::regex_match(f.value, std::regex(R"(\d+(\.\d+)?(,\d+(\.\d+)?){0,2})")))
+    {
+        throw ConfigError(where + ": '" + f.value +
+                          "' is not L0[,L1[,L2]]; allowed: one to three lengths in metres "
+                          "(host tier first), e.g. 3,20,50");
+    }
+    if (field == "propagation-delay")
+    {
+        try
+        {
+            ParseTime(f.value);
+        }
+        catch (const ConfigError& e)
+        {
+            throw ConfigError(where + ": " + e.what());
+        }
+    }
+    try
+    {
+        if (attribute)
+        {
+            scratch.SetAttribute(field, f.value);
+        }
+        else if (f.applied)
+        {
+            scratch.Set(field, f.value);
+        }
+    }
+    catch (const ConfigError& e)
+    {
+        throw ConfigError(file + ": field " + e.what());
+    }
+    return f;
+}
+
+} // namespace
+
+ClusterPreset
+ClusterPreset::Load(const std::string& nameOrFile)
+{
+    NS_LOG_FUNCTION(nameOrFile);
+    const std::string file = PresetFile(nameOrFile);
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw ConfigError("cannot open '" + file + "': " + std::strerror(errno));
+    }
+    const nlohmann::json j = ParseStrictJson(in, file);
+    CheckPresetShape(j, file);
     ClusterPreset preset;
     preset.m_file = file;
     preset.m_name = j["name"].get<std::string>();
@@ -265,68 +357,10 @@ ClusterPreset::Load(const std::string& nameOrFile)
         throw ConfigError(file + ": \"name\" is '" + preset.m_name + "'; allowed: '" + nameOrFile +
                           "', the file's name");
     }
-    const std::vector<std::string>& allowed = AllowedFields();
-    const std::vector<std::string>& pending = PendingFields();
     ScenarioConfig scratch;
     for (const auto& [field, value] : j["values"].items())
     {
-        const std::string where = file + ": field '" + field + "'";
-        if (std::find(allowed.begin(), allowed.end(), field) == allowed.end())
-        {
-            throw ConfigError(
-                where + " is not a hardware flag a preset may set; allowed: " + JoinNames(allowed));
-        }
-        const bool attribute = field.rfind("ns3::", 0) == 0;
-        Field f;
-        f.name = field;
-        f.value = ValueText(value, attribute, where);
-        if (!j["sources"].contains(field) || !j["sources"][field].is_string() ||
-            j["sources"][field].get<std::string>().empty())
-        {
-            throw ConfigError(where + " has no source; allowed: a value with its public "
-                                      "source under \"sources\"");
-        }
-        f.source = j["sources"][field].get<std::string>();
-        const bool isPending = std::find(pending.begin(), pending.end(), field) != pending.end();
-        f.applied = attribute || ScenarioConfig::FindKnob(field) != nullptr;
-        if (!f.applied && !isPending)
-        {
-            throw ConfigError(where + ": this build's runner has no such flag");
-        }
-        if (field == "cable-lengths" &&
-            !std::regex_match(f.value, std::regex(R"(\d+(\.\d+)?(,\d+(\.\d+)?){0,2})")))
-        {
-            throw ConfigError(where + ": '" + f.value +
-                              "' is not L0[,L1[,L2]]; allowed: one to three lengths in metres "
-                              "(host tier first), e.g. 3,20,50");
-        }
-        if (field == "propagation-delay")
-        {
-            try
-            {
-                ParseTime(f.value);
-            }
-            catch (const ConfigError& e)
-            {
-                throw ConfigError(where + ": " + e.what());
-            }
-        }
-        try
-        {
-            if (attribute)
-            {
-                scratch.SetAttribute(field, f.value);
-            }
-            else if (f.applied)
-            {
-                scratch.Set(field, f.value);
-            }
-        }
-        catch (const ConfigError& e)
-        {
-            throw ConfigError(file + ": field " + e.what());
-        }
-        preset.m_fields.push_back(f);
+        preset.m_fields.push_back(ReadPresetField(field, value, j, file, scratch));
     }
     for (const auto& [field, source] : j["sources"].items())
     {

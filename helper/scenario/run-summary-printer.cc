@@ -221,10 +221,9 @@ PrintTraining(std::ostream& os, const json& s)
     os << "\n";
 }
 
-} // namespace
-
+/// The first lines: fabric, topology, workload, cc, lb, routing, switches
 void
-PrintRunSummary(std::ostream& os, const nlohmann::json& s)
+PrintConfiguration(std::ostream& os, const json& s)
 {
     os << "ai-fabric-sim: " << Text(s, {"config", "fabric"}) << ", " << TopologyDescription(s)
        << "\n";
@@ -271,7 +270,12 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
                                                                        : "store-and-forward");
     }
     os << "\n";
+}
 
+/// status (complete, INCOMPLETE, DEADLOCK), time and, with --mpi, the ranks
+void
+PrintStatus(std::ostream& os, const json& s)
+{
     const json* complete = At(s, {"complete"});
     if (const json* d = At(s, {"deadlock"}))
     {
@@ -316,6 +320,12 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
         }
         os << "\n";
     }
+}
+
+/// FCT slowdown of every row, then each traffic class when there are several
+void
+PrintFct(std::ostream& os, const json& s)
+{
     if (auto n = Number(s, {"fct", "count"}); n && *n > 0)
     {
         // all rows of fct.csv, then each traffic class on its own line when there are
@@ -336,8 +346,12 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
             }
         }
     }
-    PrintCollectives(os, s);
-    PrintTraining(os, s);
+}
+
+/// drops, PFC frames, retransmissions, the watchdog and a lossless-class warning
+void
+PrintLosses(std::ostream& os, const json& s)
+{
     os << "  losses:       drops lossless " << Text(s, {"drops", "lossless"}) << ", lossy "
        << Text(s, {"drops", "lossy"});
     if (auto down = Number(s, {"drops", "link_down"}); down && *down > 0)
@@ -378,6 +392,12 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
             os << "  WARNING: packets were lost in a lossless class (a bug: see drops.csv)\n";
         }
     }
+}
+
+/// the output directory and its files
+void
+PrintFiles(std::ostream& os, const json& s)
+{
     const json* dir = At(s, {"output", "dir"});
     os << "  files:        " << (dir ? Text(dir) : Text(s, {"config", "out"})) << "/ summary.json";
     if (const json* rows = At(s, {"output", "rows"}); rows != nullptr && rows->is_object())
@@ -392,6 +412,20 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
         os << ", fct.csv, collective.csv, pfc.csv, qlen.csv, drops.csv";
     }
     os << "\n";
+}
+
+} // namespace
+
+void
+PrintRunSummary(std::ostream& os, const nlohmann::json& s)
+{
+    PrintConfiguration(os, s);
+    PrintStatus(os, s);
+    PrintFct(os, s);
+    PrintCollectives(os, s);
+    PrintTraining(os, s);
+    PrintLosses(os, s);
+    PrintFiles(os, s);
 }
 
 } // namespace ns3

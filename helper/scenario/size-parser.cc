@@ -76,10 +76,9 @@ const TimeUnitName kTimeUnits[] = {{"s", Time::S, 1.0},
                                    {"min", Time::MIN, 60.0},
                                    {"h", Time::H, 3600.0}};
 
-} // namespace
-
+/// Bytes per unit of a size suffix (SI and IEC); 0 for an unknown one
 uint64_t
-ParseByteSize(const std::string& text)
+SizeMultiplier(const std::string& unit)
 {
     static const std::pair<const char*, uint64_t> kMultipliers[] = {
         {"", 1},
@@ -94,6 +93,21 @@ ParseByteSize(const std::string& text)
         {"GiB", 1ULL << 30},
         {"TiB", 1ULL << 40},
     };
+    for (const auto& [suffix, mult] : kMultipliers)
+    {
+        if (unit == suffix)
+        {
+            return mult;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+uint64_t
+ParseByteSize(const std::string& text)
+{
     std::string intPart;
     std::string fracPart;
     std::string unit;
@@ -104,14 +118,7 @@ ParseByteSize(const std::string& text)
                           "optional suffix " +
                           kSizeSuffixes);
     }
-    uint64_t multiplier = 0;
-    for (const auto& [suffix, mult] : kMultipliers)
-    {
-        if (unit == suffix)
-        {
-            multiplier = mult;
-        }
-    }
+    const uint64_t multiplier = SizeMultiplier(unit);
     if (multiplier == 0)
     {
         throw ConfigError("'" + text + "' has unknown size suffix '" + unit + "'; allowed " +
