@@ -333,6 +333,36 @@ RunRecorder::WatchdogJson(const PfcWatchdog& watchdog)
     return events;
 }
 
+void
+RunRecorder::AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k)
+{
+    s["drops"] = {{"lossless", k.losslessDrops},
+                  {"lossy", k.lossyDrops},
+                  {"link_down", k.linkDownDrops},
+                  {"pfc_watchdog", k.pfcWatchdogDrops},
+                  {"stalled_receive", k.stalledReceiveDrops}};
+    s["credit_updates"] = k.creditUpdates;
+    s["out_of_order_packets"] = k.outOfOrderPackets;
+    s["spurious_retransmissions"] = k.spuriousRetransmissions;
+    s["rnr_naks"] = k.rnrNaks;
+    s["rnr_retries"] = k.rnrRetries;
+    s["qp_errors"] = k.qpErrors;
+    // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.
+    s["pfc_pauses"] = k.pfcPausesSent;
+    s["pfc_resumes"] = k.pfcResumesSent;
+    s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
+    s["retransmissions"] = k.retransmittedPackets;
+    s["read_bytes"] = k.readBytes;
+    s["timeouts"] = k.timeouts;
+    s["ecn_marks"] = k.ecnMarks;
+    s["cnps"] = k.cnpsSent;
+    s["queue_pairs"] = k.queuePairs;
+    s["queue_pairs_peak"] = k.queuePairsPeak;
+    s["queue_pairs_released"] = k.queuePairsReleased;
+    s["stale_frames"] = k.staleFrames;
+    s["qp_cache_misses"] = k.qpCacheMisses;
+}
+
 nlohmann::json
 RunRecorder::MakeSummary() const
 {
@@ -347,19 +377,7 @@ RunRecorder::MakeSummary() const
     s["sim_time_s"] = Simulator::Now().GetSeconds();
     s["events"] = Simulator::GetEventCount();
     s["packet_hops"] = k.packetHops;
-    s["drops"] = {{"lossless", k.losslessDrops},
-                  {"lossy", k.lossyDrops},
-                  {"link_down", k.linkDownDrops},
-                  {"pfc_watchdog", k.pfcWatchdogDrops},
-                  {"stalled_receive", k.stalledReceiveDrops}};
-    s["pfc_pauses"] = k.pfcPausesSent;
-    s["pfc_resumes"] = k.pfcResumesSent;
-    s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
-    s["credit_updates"] = k.creditUpdates;
-    s["retransmissions"] = k.retransmittedPackets;
-    s["timeouts"] = k.timeouts;
-    s["ecn_marks"] = k.ecnMarks;
-    s["cnps"] = k.cnpsSent;
+    AddCounters(s, k);
     s["messages"] = {
         {"finished", m_finished},
         {"unfinished", m_fabric->GetPendingMessages() + (m_tcp ? m_tcp->GetPendingFlows() : 0)}};

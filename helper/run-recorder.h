@@ -137,6 +137,14 @@ class RunRecorder : public Object
      */
     nlohmann::json MakeSummary() const;
     /**
+     * The fabric's counters as summary.json has them (drops by cause, PFC frames,
+     * retransmissions, ECN marks, CNPs, queue pairs, ...): the runner's and a script's
+     * summary share this one list.
+     * \param s the summary to add them to
+     * \param k the fabric's counters (RdmaFabric::GetCounters)
+     */
+    static void AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k);
+    /**
      * Close the CSVs and write \p summary as summary.json (OutputWriter::WriteSummary).
      * \return the document written
      */

@@ -993,33 +993,9 @@ ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t pac
 void
 ScenarioRunner::AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k) const
 {
-    s["drops"] = {{"lossless", k.losslessDrops},
-                  {"lossy", k.lossyDrops},
-                  {"link_down", k.linkDownDrops},
-                  {"pfc_watchdog", k.pfcWatchdogDrops},
-                  {"stalled_receive", k.stalledReceiveDrops}};
-    s["credit_updates"] = k.creditUpdates;
-    s["out_of_order_packets"] = k.outOfOrderPackets;
-    s["spurious_retransmissions"] = k.spuriousRetransmissions;
-    s["rnr_naks"] = k.rnrNaks;
-    s["rnr_retries"] = k.rnrRetries;
-    s["qp_errors"] = k.qpErrors;
+    RunRecorder::AddCounters(s, k);
     s["lossless_drop_is_bug"] = k.losslessDrops > 0 && !m_config.allowLossyHeadroom;
     s["lossless_broken_on_purpose"] = m_config.allowLossyHeadroom;
-    // PFC frames sent, by kind; pfc_pause_frames (older tools read it) is both kinds.
-    s["pfc_pauses"] = k.pfcPausesSent;
-    s["pfc_resumes"] = k.pfcResumesSent;
-    s["pfc_pause_frames"] = k.pfcPausesSent + k.pfcResumesSent;
-    s["retransmissions"] = k.retransmittedPackets;
-    s["read_bytes"] = k.readBytes;
-    s["timeouts"] = k.timeouts;
-    s["ecn_marks"] = k.ecnMarks;
-    s["cnps"] = k.cnpsSent;
-    s["queue_pairs"] = k.queuePairs;
-    s["queue_pairs_peak"] = k.queuePairsPeak;
-    s["queue_pairs_released"] = k.queuePairsReleased;
-    s["stale_frames"] = k.staleFrames;
-    s["qp_cache_misses"] = k.qpCacheMisses;
 }
 
 nlohmann::json
