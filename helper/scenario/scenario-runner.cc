@@ -450,7 +450,6 @@ ScenarioRunner::BuildFabric()
                                          m_partition,
                                          CongestionControlOverrides()};
     m_fabric = m_fabricBuilder->Build(m_config, context);
-    m_switchTiming = m_fabricBuilder->GetSwitchTiming();
     InjectFaults();
     if (m_config.transport == "tcp")
     {
@@ -906,8 +905,9 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         s["congestion_control"] = CongestionControlJson();
     }
     // What every switch ran with (--switch-latency / --cut-through, or the fabric's).
-    s["switch_forwarding"] = {{"latency_ns", m_switchTiming.first.GetPicoSeconds() / 1000.0},
-                              {"cut_through", m_switchTiming.second}};
+    const std::pair<Time, bool> timing = m_fabricBuilder->GetSwitchTiming();
+    s["switch_forwarding"] = {{"latency_ns", timing.first.GetPicoSeconds() / 1000.0},
+                              {"cut_through", timing.second}};
     s["topology"] = {{"description", m_graph->Describe()},
                      {"hosts", m_graph->GetNHosts()},
                      {"switches", m_graph->GetNSwitches()},

@@ -157,8 +157,6 @@ class ScenarioRunner
 
     ScenarioConfig m_config;
     std::unique_ptr<FabricBuilder> m_fabricBuilder; //!< --fabric's, made once by Run()
-    /// every switch's SwitchLatency and CutThrough in force (summary.json)
-    std::pair<Time, bool> m_switchTiming{Time(0), false};
     Ptr<TopologyGraph> m_graph;
     Ptr<RouteTable> m_routes;
     Ptr<RdmaFabric> m_fabric;
