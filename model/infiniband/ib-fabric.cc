@@ -326,9 +326,12 @@ IbFabric::ConnectDrops(DropCallback cb)
         for (uint32_t port = 0; port < m_devices[node].size(); ++port)
         {
             m_linkDownSinks.push_back(LinkDownSink{cb, node, port});
+            // (bound as the const pointer NotifyLinkDownDrop takes: ns-3 checks the
+            // callback's type against the bound argument's, UBSan the downcast)
+            const LinkDownSink* sink = &m_linkDownSinks.back();
             m_devices[node][port]->TraceConnectWithoutContext(
                 "LinkDownDrop",
-                MakeBoundCallback(&NotifyLinkDownDrop, &m_linkDownSinks.back()));
+                MakeBoundCallback(&NotifyLinkDownDrop, sink));
         }
     }
 }
