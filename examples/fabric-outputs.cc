@@ -20,8 +20,10 @@
  *                 --workload=incast --fanin=6 --bytes=1MB --port-bytes=1 --buffer=600KB
  *   ai-fabric-sim ... (the same) --fabric=infiniband --mtu=4096 (without --buffer)
  *
- * because the program sets what the runner sets by default (SetRunnerDefaults).
+ * because the program sets what the runner sets by default (SetRunnerDefaults, runner-defaults.h).
  */
+#include "runner-defaults.h"
+
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
@@ -45,27 +47,6 @@
 #include <exception>
 
 using namespace ns3;
-
-namespace
-{
-
-/// What ai-fabric-sim sets by default where the models' own defaults differ: its
-/// simulator and event list, the seed, an ACK per 10 packets, go-back-N recovery (and,
-/// in main, 1000-byte packets and 32 MB switch buffers on RoCEv2: --mtu, --buffer).
-void
-SetRunnerDefaults()
-{
-    Time::SetResolution(Time::PS); // a byte at 100 Gb/s lasts 80 ps
-    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::FabricSimulatorImpl"));
-    ObjectFactory scheduler("ns3::TimingWheelScheduler");
-    Simulator::SetScheduler(scheduler);
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(1);
-    Config::SetDefault("ns3::RdmaQueuePair::AckInterval", UintegerValue(10));
-    Config::SetDefault("ns3::RdmaQueuePair::Recovery", StringValue("GoBackN"));
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
