@@ -102,13 +102,17 @@ def available(knob, value):
     return True, ""
 
 
+def _registered(knob):
+    """The names a knob's registry allows, as the runner's help lists them."""
+    allowed = next(k["allowed"] for k in Scenario.knobs() if k["name"] == knob)
+    return [name.strip() for name in allowed.split(",")]
+
+
 def available_fabrics():
     """{fabric: None if this build simulates it, else the runner's message}."""
-    return {f: (available("fabric", f)[1] or None) for f in ("rocev2", "infiniband")}
+    return {f: (available("fabric", f)[1] or None) for f in _registered("fabric")}
 
 
 def available_workloads():
     """{workload: None if the runner runs it, else the runner's message}."""
-    allowed = next(k["allowed"] for k in Scenario.knobs() if k["name"] == "workload")
-    names = [name.strip() for name in allowed.split(",")]  # the runner's registry
-    return {w: (available("workload", w)[1] or None) for w in names}
+    return {w: (available("workload", w)[1] or None) for w in _registered("workload")}
