@@ -1604,7 +1604,10 @@ WorkloadKnobs(std::vector<Knob>& k)
         std::sort(names.begin(), names.end());
         names.push_back("auto");
         help += " auto: NCCL's tuner picks ring or tree per size from NCCL 2.30.7's model on "
-                "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md).";
+                "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md). "
+                "Not given: ring, except on GPU servers (--gpus-per-server > 1), where a "
+                "collective runs auto (and --protocol=auto unless --protocol is given); echoed "
+                "as the value used.";
         k.push_back(Applies(Sets(Choice("algorithm", help, &C::algorithm, names),
                                  {Always("ns3::TrainingEngine::AllreduceAlgorithm")}),
                             AutoAlgorithmApplies));
