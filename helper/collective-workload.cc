@@ -225,6 +225,8 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     {
         proto->SetAttribute("NetworkStepLatency", TimeValue(Time(0)));
         proto->SetAttribute("ScaleUpStepLatency", TimeValue(Time(0)));
+        proto->SetAttribute("RingBaseLatency", TimeValue(Time(0)));
+        proto->SetAttribute("TreeBaseLatency", TimeValue(Time(0)));
     }
     alg->SetProtocol(proto, c.gpusPerServer);
     const uint64_t chunk = c.chunk.value_or(proto->GetStepBytes());

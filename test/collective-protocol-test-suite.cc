@@ -88,6 +88,22 @@ class ProtocolWireTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ll128->GetStepLatency(false), NanoSeconds(1300), "LL128 NVLink");
         NS_TEST_ASSERT_MSG_EQ(simple->GetStepLatency(true), NanoSeconds(11300), "Simple network");
         NS_TEST_ASSERT_MSG_EQ(simple->GetStepLatency(false), NanoSeconds(2800), "Simple NVLink");
+        // Base latencies per call: NCCL 2.30.7 baseLat (tuning.cc), ring and tree; every
+        // other algorithm takes the ring's
+        NS_TEST_ASSERT_MSG_EQ(ll->GetBaseLatency(NcclAlgorithm::RING), NanoSeconds(6600), "LL");
+        NS_TEST_ASSERT_MSG_EQ(ll->GetBaseLatency(NcclAlgorithm::TREE), NanoSeconds(6800), "LL");
+        NS_TEST_ASSERT_MSG_EQ(ll128->GetBaseLatency(NcclAlgorithm::RING),
+                              NanoSeconds(14000),
+                              "LL128 ring");
+        NS_TEST_ASSERT_MSG_EQ(ll128->GetBaseLatency(NcclAlgorithm::TREE),
+                              NanoSeconds(14000),
+                              "LL128 tree");
+        NS_TEST_ASSERT_MSG_EQ(simple->GetBaseLatency(NcclAlgorithm::RING),
+                              NanoSeconds(8400),
+                              "Simple ring");
+        NS_TEST_ASSERT_MSG_EQ(simple->GetBaseLatency(NcclAlgorithm::NVLS),
+                              NanoSeconds(8400),
+                              "other algorithms: the ring's");
 
         bool threw = false;
         try
@@ -136,6 +152,8 @@ RunRing(const std::string& protocol,
         {
             p->SetAttribute("NetworkStepLatency", TimeValue(Time(0)));
             p->SetAttribute("ScaleUpStepLatency", TimeValue(Time(0)));
+            p->SetAttribute("RingBaseLatency", TimeValue(Time(0)));
+            p->SetAttribute("TreeBaseLatency", TimeValue(Time(0)));
         }
         alg->SetProtocol(p, hostsPerServer);
     }
@@ -199,16 +217,21 @@ class ProtocolExecutorTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(ll.durationNs, 1.5 * simple.durationNs, "LL slower at 1 MiB");
 
         // Step latency: 2 ranks, 8 bytes, one chunk: 2 steps in sequence, each adds the
-        // protocol's latency once (network: separate servers; scale-up: one server).
+        // protocol's latency once (network: separate servers; scale-up: one server), after
+        // the call's base latency (the ring's).
         const RingRun bare = RunRing("simple", 2, 8, false);
         const RingRun net = RunRing("simple", 2, 8, true, 1);
         const RingRun nvl = RunRing("simple", 2, 8, true, 2);
         const RingRun llNet = RunRing("ll", 2, 8, true, 1);
-        NS_TEST_ASSERT_MSG_EQ(net.durationNs - bare.durationNs, 2 * 11300, "2 x 11.3 us");
-        NS_TEST_ASSERT_MSG_EQ(nvl.durationNs - bare.durationNs, 2 * 2800, "2 x 2.8 us");
-        NS_TEST_ASSERT_MSG_EQ(llNet.durationNs,
-                              RunRing("ll", 2, 8, false).durationNs,
-                              "LL adds nothing");
+        NS_TEST_ASSERT_MSG_EQ(net.durationNs - bare.durationNs,
+                              8400 + 2 * 11300,
+                              "8.4 us + 2 x 11.3 us");
+        NS_TEST_ASSERT_MSG_EQ(nvl.durationNs - bare.durationNs,
+                              8400 + 2 * 2800,
+                              "8.4 us + 2 x 2.8 us");
+        NS_TEST_ASSERT_MSG_EQ(llNet.durationNs - RunRing("ll", 2, 8, false).durationNs,
+                              6600,
+                              "LL adds its base latency only");
         NS_TEST_ASSERT_MSG_LT(llNet.durationNs, net.durationNs, "LL beats Simple on 8 bytes");
     }
 };

@@ -40,13 +40,42 @@ CSV_HEADER = ("operation", "algorithm", "ranks", "size_bytes", "count", "type", 
 def build_parser():
     p = argparse.ArgumentParser(
         prog="nccl-table",
+        usage="%(prog)s DIR\n       %(prog)s --cluster=NAME [--servers=N] [--min-bytes=8] "
+              "[--max-bytes=8G] [--step-factor=2] [--algorithms=ring,tree,auto] [--out=DIR] "
+              "[--flag=value of ai-fabric-sim ...]",
         description="The table nccl-tests prints (size, count, type, redop, time, algbw, "
-                    "busbw) for a sweep of a collective over --bytes; also DIR/nccl-table.csv.",
+                    "busbw) for a sweep of a collective over --bytes; also DIR/nccl-table.csv. "
+                    "With --cluster it runs the sweep itself (ai-fabric-sim, one run per "
+                    "algorithm and size, as all_reduce_perf -b -e -f) on GPU servers of that "
+                    "preset, prints a table per algorithm and plots busbw and time against "
+                    "size (OUT/nccl-sweep.png).",
         epilog="DIR: the out= folder of aifabric.sweep(base, {'bytes': [...]}), one run "
                "directory per size. Knobs other than bytes and seed that vary split the "
-               "table in one block per combination.\n"
-               "exit status: 0 done, 2 bad input (no runs, no collective; message on stderr)")
-    p.add_argument("directory", metavar="DIR", help="folder of a sweep's run directories")
+               "table in one block per combination. With --cluster, flags nccl-table does "
+               "not know are passed to every run.\n"
+               "exit status: 0 done, 2 bad input (no runs, no collective, a failed run; "
+               "message on stderr)")
+    p.add_argument("directory", metavar="DIR", nargs="?", default=None,
+                   help="folder of a sweep's run directories")
+    g = p.add_argument_group("running the sweep (--cluster)")
+    g.add_argument("--cluster", help="hardware preset (ai-fabric-sim --cluster), e.g. "
+                   "dgx-h100-ndr; runs the sweep on --topology=rail")
+    g.add_argument("--servers", type=int, default=1, help="GPU servers (default 1)")
+    g.add_argument("--min-bytes", default="8", help="smallest size (-b): bytes or K/M/G "
+                   "(powers of 1024); default 8")
+    g.add_argument("--max-bytes", default="8G", help="largest size (-e); default 8G")
+    g.add_argument("--step-factor", type=int, default=2, help="size factor (-f); default 2")
+    g.add_argument("--algorithms", default="ring,tree,auto",
+                   help="comma-separated --algorithm values, one table each (auto: NCCL's "
+                        "tuner, as NCCL_ALGO unset); default ring,tree,auto")
+    g.add_argument("--protocol", default="auto", help="--protocol of every run; default auto "
+                   "(NCCL_PROTO unset: the tuner picks it per size)")
+    g.add_argument("--workload", default="allreduce", help="collective; default allreduce")
+    g.add_argument("--out", help="new folder for the runs, table and plot; default "
+                   "nccl-sweep-CLUSTER-SERVERS")
+    g.add_argument("--sim", help="ai-fabric-sim to run (default: $AI_FABRIC_SIM, this "
+                   "checkout's build/, PATH)")
+    g.add_argument("--no-plots", action="store_true", help="the tables only (no gnuplot)")
     return p
 
 
@@ -124,7 +153,16 @@ def write_csv(path, rows, split_axes):
 
 
 def run(argv=None, out=sys.stdout):
-    args = build_parser().parse_args(argv)
+    args, extra = build_parser().parse_known_args(argv)
+    if args.cluster is not None:
+        from .ncclsweep import run_sweep  # (imports this module's tables)
+
+        return run_sweep(args, extra, out)
+    if extra:
+        raise AnalysisError("unrecognized arguments: %s (flags for ai-fabric-sim need "
+                            "--cluster)" % " ".join(extra))
+    if args.directory is None:
+        raise AnalysisError("give DIR (a sweep's folder) or --cluster=NAME (run the sweep)")
     points = read_points(args.directory)
     axes = varying_keys(points) if len(points) > 1 else []
     split_axes = [a for a in axes if a not in ("bytes", SEED)]

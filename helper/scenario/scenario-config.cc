@@ -1604,7 +1604,10 @@ WorkloadKnobs(std::vector<Knob>& k)
         std::sort(names.begin(), names.end());
         names.push_back("auto");
         help += " auto: NCCL's tuner picks ring or tree per size from NCCL 2.30.7's model on "
-                "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md).";
+                "this topology (ns3::NcclTuner; like leaving NCCL_ALGO unset; doc/collectives.md). "
+                "Not given: ring, except on GPU servers (--gpus-per-server > 1), where a "
+                "collective runs auto (and --protocol=auto unless --protocol is given); echoed "
+                "as the value used.";
         k.push_back(Applies(Sets(Choice("algorithm", help, &C::algorithm, names),
                                  {Always("ns3::TrainingEngine::AllreduceAlgorithm")}),
                             AutoAlgorithmApplies));
@@ -1636,11 +1639,13 @@ CollectiveKnobs(std::vector<Knob>& k)
     k.push_back(Applies(
         Sets(OptionalFlag(
                  "protocol-latency",
-                 "add each protocol's fixed cost per step beyond its bytes at the receiver (NCCL "
-                 "2.30.7's per-hop latency over LL's, src/graph/tuning.cc: Simple 11.3 us per "
-                 "network "
-                 "step and 2.8 us inside a server, LL128 1.3 and 1.3 us, LL 0; the protocols' "
-                 "NetworkStepLatency, ScaleUpStepLatency); '' = 1 under --protocol=auto or "
+                 "add NCCL's software latencies (src/graph/tuning.cc of NCCL 2.30.7): each "
+                 "protocol's fixed cost per step beyond its bytes at the receiver (per-hop "
+                 "latency over LL's: Simple 11.3 us per network step and 2.8 us inside a server, "
+                 "LL128 1.3 and 1.3 us, LL 0; the protocols' NetworkStepLatency, "
+                 "ScaleUpStepLatency) and its per-call base latency before the first step (ring "
+                 "LL 6.6 us, LL128 14, Simple 8.4; tree 6.8, 14, 8.4; RingBaseLatency, "
+                 "TreeBaseLatency); '' = 1 under --protocol=auto or "
                  "--algorithm=auto, where NCCL's model chose, 0 otherwise (the simulator's "
                  "collectives "
                  "before protocols); echoed as the value used",
@@ -1651,7 +1656,13 @@ CollectiveKnobs(std::vector<Knob>& k)
               When("ns3::NcclLl128Protocol::NetworkStepLatency", "when 0", ProtocolLatencyOff),
               When("ns3::NcclLl128Protocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff),
               When("ns3::NcclSimpleProtocol::NetworkStepLatency", "when 0", ProtocolLatencyOff),
-              When("ns3::NcclSimpleProtocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff)},
+              When("ns3::NcclSimpleProtocol::ScaleUpStepLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLlProtocol::RingBaseLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLlProtocol::TreeBaseLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLl128Protocol::RingBaseLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclLl128Protocol::TreeBaseLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclSimpleProtocol::RingBaseLatency", "when 0", ProtocolLatencyOff),
+              When("ns3::NcclSimpleProtocol::TreeBaseLatency", "when 0", ProtocolLatencyOff)},
              "--protocol-latency=0"),
         ProtocolLatencyApplies));
     k.push_back(Sets(Unsigned("iterations",
@@ -2724,6 +2735,12 @@ ScenarioConfig::GivenByUser(const std::string& name) const
     return std::any_of(rivals->second.begin(), rivals->second.end(), [this](const std::string& r) {
         return m_given.count(r) != 0;
     });
+}
+
+bool
+ScenarioConfig::IsGiven(const std::string& name) const
+{
+    return GivenByUser(name);
 }
 
 void

@@ -384,6 +384,13 @@ class ScenarioConfig
     /// attributes it sets and when)
     static std::string MarkdownHelp();
 
+    /**
+     * \param name a knob's name (its flag without "--")
+     * \return whether the user gave it (a flag, Set, the JSON config) or a flag that sets
+     *         the same thing another way; a preset's value is not given
+     */
+    bool IsGiven(const std::string& name) const;
+
     /// \return true if every knob has the same value
     bool operator==(const ScenarioConfig& other) const;
     /// \return true if some knob differs

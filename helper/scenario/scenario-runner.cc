@@ -288,6 +288,7 @@ ScenarioRunner::ConfigureDefaults()
         // '' becomes the count used (echoed in summary.json): NCCL's for the topology
         m_config.channels = CollectiveWorkload::ChannelsFor(WorkloadOptions::Collective(m_config));
     }
+    WorkloadOptions::ResolveCollectiveDefaults(m_config); // (GPU servers: NCCL's tuner)
     if (!m_config.protocolLatency)
     {
         // '' becomes the value used: the protocols' step latencies where NCCL's model chose

@@ -33,6 +33,20 @@ WorkloadOptions::Collective(const ScenarioConfig& c)
     return o;
 }
 
+void
+WorkloadOptions::ResolveCollectiveDefaults(ScenarioConfig& c)
+{
+    if (c.gpusPerServer <= 1 || !CollectiveWorkload::Handles(c.workload) || c.IsGiven("algorithm"))
+    {
+        return;
+    }
+    c.algorithm = "auto";
+    if (!c.IsGiven("protocol"))
+    {
+        c.protocol = "auto";
+    }
+}
+
 TrainingWorkload::Options
 WorkloadOptions::Training(const ScenarioConfig& c)
 {

@@ -29,6 +29,15 @@ class WorkloadOptions
     /// --ranks, --iterations, --chunk, --channels, --gpus-per-server, --host-rate, --pxn,
     /// --fabric; receives matched in advance unless --background or --flows is given.
     static CollectiveWorkload::Options Collective(const ScenarioConfig& c);
+    /**
+     * The defaults of the NCCL choices that depend on the topology, resolved in \p c
+     * (so summary.json echoes what ran): on GPU servers (--gpus-per-server > 1) a
+     * collective whose --algorithm is not given runs NCCL's tuner (--algorithm=auto,
+     * like NCCL_ALGO unset), and with --protocol not given either, it picks the
+     * protocol too (--protocol=auto). One-GPU hosts keep ring and simple.
+     * \param c the configuration, before validation
+     */
+    static void ResolveCollectiveDefaults(ScenarioConfig& c);
     /// --training, --iterations, --algorithm, --chunk, --channels.
     static TrainingWorkload::Options Training(const ScenarioConfig& c);
     /// --background, --load, --host-rate, --flows, --stop-time, --priority, --out.

@@ -269,6 +269,15 @@ CollectiveAlgorithm::SetProtocol(Ptr<CollectiveProtocol> protocol, uint32_t host
     if (m_protocol)
     {
         m_chunkBytes = m_protocol->GetStepBytes();
+        // NCCL's counterpart for the per-call base latency: its own name, else the ring's
+        m_ncclAlgorithm = NcclAlgorithm::RING;
+        try
+        {
+            m_ncclAlgorithm = NcclAlgorithmFromString(GetName());
+        }
+        catch (const std::invalid_argument&)
+        {
+        }
     }
 }
 
@@ -559,7 +568,22 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
         Simulator::ScheduleNow(&CollectiveAlgorithm::Complete, this, 0xffffffffu);
         return;
     }
-    for (uint32_t i = 0; i < nt; ++i)
+    // The protocol's per-call cost (NCCL's baseLat: launch and setup) before the first step.
+    const Time base = m_protocol ? m_protocol->GetBaseLatency(m_ncclAlgorithm) : Time(0);
+    if (base.IsStrictlyPositive())
+    {
+        Simulator::Schedule(base, &CollectiveAlgorithm::PostInitial, this);
+    }
+    else
+    {
+        PostInitial();
+    }
+}
+
+void
+CollectiveAlgorithm::PostInitial()
+{
+    for (uint32_t i = 0; i < m_transfers.size(); ++i)
     {
         if (m_transfers[i].nDeps == 0)
         {

@@ -88,9 +88,11 @@ struct CollectiveTransfer
  * transfer's message carries the protocol's wire bytes for its payload
  * (CollectiveProtocol::GetWireBytes: LL twice, LL128 16/15 in 2048-byte units), the
  * chunk is the protocol's step, and a delivered transfer completes the protocol's step
- * latency later (network or scale-up, by whether its ranks' hosts share a server).
- * Everything the operation reports (GetBytes, algbw, busbw) stays in payload bytes.
- * Without one, messages carry their payload and nothing is added.
+ * latency later (network or scale-up, by whether its ranks' hosts share a server);
+ * each run's first transfers wait the protocol's base latency (NCCL's baseLat of the
+ * tree for "tree", of the ring for every other schedule). Everything the operation reports
+ * (GetBytes, algbw, busbw) stays in payload bytes. Without one, messages carry their payload and
+ * nothing is added.
  */
 class CollectiveAlgorithm : public Object
 {
@@ -297,6 +299,8 @@ class CollectiveAlgorithm : public Object
     static constexpr uint32_t NOT_HELD = 0xffffffffu;
 
     void MakeReady(uint32_t index);
+    /// Makes ready every transfer that waits for nothing (a run's start, after the base latency).
+    void PostInitial();
     /// Post the transfers of \p slot that are next in transfer order, ready and within
     /// MaxInFlight.
     void PostInOrder(uint32_t slot);
@@ -372,8 +376,9 @@ class CollectiveAlgorithm : public Object
     TracedCallback<uint32_t, uint32_t, uint64_t> m_postTrace; //!< (src rank, dst rank, bytes)
 
     // protocol (SetProtocol): wire bytes and step latency
-    Ptr<CollectiveProtocol> m_protocol; //!< null: none
-    uint32_t m_hostsPerServer{1};       //!< servers for the step latency's kind
+    Ptr<CollectiveProtocol> m_protocol;                 //!< null: none
+    uint32_t m_hostsPerServer{1};                       //!< servers for the step latency's kind
+    NcclAlgorithm m_ncclAlgorithm{NcclAlgorithm::RING}; //!< for the protocol's base latency
 };
 
 } // namespace ns3

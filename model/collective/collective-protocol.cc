@@ -92,4 +92,10 @@ CollectiveProtocol::GetStepLatency(bool network) const
     return network ? m_networkLatency : m_scaleUpLatency;
 }
 
+Time
+CollectiveProtocol::GetBaseLatency(NcclAlgorithm algorithm) const
+{
+    return algorithm == NcclAlgorithm::TREE ? m_treeBaseLatency : m_ringBaseLatency;
+}
+
 } // namespace ns3

@@ -40,6 +40,12 @@ namespace ns3
  * executor adds them at the receiver, between a transfer's delivery and its
  * completion, when the caller asks for them (CollectiveAlgorithm::SetProtocol).
  *
+ * The base latencies are what one call costs before its first step moves: NCCL
+ * 2.30.7's baseLat per algorithm and protocol (src/graph/tuning.cc: the kernel launch,
+ * the work's setup and the first flag handshakes), which no packet carries. The
+ * executor delays an operation's first transfers by GetBaseLatency of its algorithm
+ * (NCCL's tree figure for the tree, its ring figure for every other schedule).
+ *
  * One subclass per protocol (NcclLlProtocol, NcclLl128Protocol, NcclSimpleProtocol),
  * each with its defaults as attributes; Create(name) makes one by NCCL_PROTO's name.
  */
@@ -77,6 +83,11 @@ class CollectiveProtocol : public Object
      * \return the step's fixed cost beyond its bytes
      */
     Time GetStepLatency(bool network) const;
+    /**
+     * \param algorithm NCCL's algorithm (TREE: the tree's figure; any other: the ring's)
+     * \return the fixed cost of one call before its first step (NCCL's baseLat)
+     */
+    Time GetBaseLatency(NcclAlgorithm algorithm) const;
 
   protected:
     uint32_t m_lineBytes{1};     //!< wire bytes of one line (the unit written)
@@ -84,6 +95,8 @@ class CollectiveProtocol : public Object
     uint32_t m_bufferBytes{0};   //!< wire bytes of a connection's buffer (STEPS slots)
     Time m_networkLatency;       //!< per network step, beyond its bytes
     Time m_scaleUpLatency;       //!< per step inside a server, beyond its bytes
+    Time m_ringBaseLatency;      //!< per call of the ring (and other schedules)
+    Time m_treeBaseLatency;      //!< per call of the tree
 };
 
 } // namespace ns3

@@ -53,6 +53,20 @@ NcclLlProtocol::GetTypeId()
                           "src/graph/tuning.cc, is the write and the poll).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&NcclLlProtocol::m_scaleUpLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RingBaseLatency",
+                          "Fixed cost of one call of the ring (and of every schedule but the tree) "
+                          "before its first step: 6.6 us, NCCL 2.30.7's baseLat for the ring "
+                          "with LL (src/graph/tuning.cc ncclTunerConstantsDefaults): kernel "
+                          "launch, work setup and the first flag handshakes.",
+                          TimeValue(NanoSeconds(6600)),
+                          MakeTimeAccessor(&NcclLlProtocol::m_ringBaseLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TreeBaseLatency",
+                          "Fixed cost of one call of the tree before its first step: 6.8 us, "
+                          "NCCL 2.30.7's baseLat for the tree with LL (src/graph/tuning.cc).",
+                          TimeValue(NanoSeconds(6800)),
+                          MakeTimeAccessor(&NcclLlProtocol::m_treeBaseLatency),
                           MakeTimeChecker(Time(0)));
     return tid;
 }
@@ -64,6 +78,8 @@ NcclLlProtocol::NcclLlProtocol()
     m_bufferBytes = 524288;
     m_networkLatency = Time(0);
     m_scaleUpLatency = Time(0);
+    m_ringBaseLatency = NanoSeconds(6600);
+    m_treeBaseLatency = NanoSeconds(6800);
 }
 
 NcclProtocol

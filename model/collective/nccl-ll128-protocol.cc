@@ -55,7 +55,21 @@ NcclLl128Protocol::GetTypeId()
                 "hwLat for LL128 on NVLink (1.9 us) less LL's (0.6 us), src/graph/tuning.cc.",
                 TimeValue(NanoSeconds(1300)),
                 MakeTimeAccessor(&NcclLl128Protocol::m_scaleUpLatency),
-                MakeTimeChecker(Time(0)));
+                MakeTimeChecker(Time(0)))
+            .AddAttribute("RingBaseLatency",
+                          "Fixed cost of one call of the ring (and of every schedule but the tree) "
+                          "before its first step: 14 us, NCCL 2.30.7's baseLat for the ring "
+                          "with LL128 (src/graph/tuning.cc ncclTunerConstantsDefaults): kernel "
+                          "launch, work setup and the first flag handshakes.",
+                          TimeValue(NanoSeconds(14000)),
+                          MakeTimeAccessor(&NcclLl128Protocol::m_ringBaseLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TreeBaseLatency",
+                          "Fixed cost of one call of the tree before its first step: 14 us, "
+                          "NCCL 2.30.7's baseLat for the tree with LL128 (src/graph/tuning.cc).",
+                          TimeValue(NanoSeconds(14000)),
+                          MakeTimeAccessor(&NcclLl128Protocol::m_treeBaseLatency),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -66,6 +80,8 @@ NcclLl128Protocol::NcclLl128Protocol()
     m_bufferBytes = 4915200;
     m_networkLatency = NanoSeconds(1300);
     m_scaleUpLatency = NanoSeconds(1300);
+    m_ringBaseLatency = NanoSeconds(14000);
+    m_treeBaseLatency = NanoSeconds(14000);
 }
 
 NcclProtocol

@@ -39,7 +39,21 @@ NcclSimpleProtocol::GetTypeId()
                 "hwLat for Simple on NVLink (3.4 us) less LL's (0.6 us), src/graph/tuning.cc.",
                 TimeValue(NanoSeconds(2800)),
                 MakeTimeAccessor(&NcclSimpleProtocol::m_scaleUpLatency),
-                MakeTimeChecker(Time(0)));
+                MakeTimeChecker(Time(0)))
+            .AddAttribute("RingBaseLatency",
+                          "Fixed cost of one call of the ring (and of every schedule but the tree) "
+                          "before its first step: 8.4 us, NCCL 2.30.7's baseLat for the ring "
+                          "with Simple (src/graph/tuning.cc ncclTunerConstantsDefaults): kernel "
+                          "launch, work setup and the first flag handshakes.",
+                          TimeValue(NanoSeconds(8400)),
+                          MakeTimeAccessor(&NcclSimpleProtocol::m_ringBaseLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TreeBaseLatency",
+                          "Fixed cost of one call of the tree before its first step: 8.4 us, "
+                          "NCCL 2.30.7's baseLat for the tree with Simple (src/graph/tuning.cc).",
+                          TimeValue(NanoSeconds(8400)),
+                          MakeTimeAccessor(&NcclSimpleProtocol::m_treeBaseLatency),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -48,6 +62,8 @@ NcclSimpleProtocol::NcclSimpleProtocol()
     m_bufferBytes = 4194304;
     m_networkLatency = NanoSeconds(11300);
     m_scaleUpLatency = NanoSeconds(2800);
+    m_ringBaseLatency = NanoSeconds(8400);
+    m_treeBaseLatency = NanoSeconds(8400);
 }
 
 NcclProtocol

@@ -1709,8 +1709,10 @@ def test_training_on_gpu_servers_keeps_tp_on_the_scale_up_domain(run, tmp_path, 
 # per packet on the wire. RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
 # + preamble 8 + inter-frame gap 12 = 82 bytes per packet; InfiniBand: LRH 8 + BTH 12 +
 # ICRC 4 + VCRC 2 = 26 (RETH on a message's first packet only: below 0.1% here).
+# (--algorithm=ring: NCCL_ALGO=Ring; unset, GPU servers run NCCL's tuner, which picks the
+# tree at these sizes)
 RAIL_2X8 = ["--topology=rail", "--servers=2", "--gpus-per-server=8", "--host-rate=400Gbps",
-            "--workload=allreduce", "--bytes=64MiB", "--port-bytes=1"]
+            "--workload=allreduce", "--algorithm=ring", "--bytes=64MiB", "--port-bytes=1"]
 RAIL_FABRICS = {
     # fabric flags, per-packet overhead bytes, MTU
     "rocev2": (["--fabric=rocev2"], 82, 1000),
@@ -1778,7 +1780,7 @@ def test_nccl_rings_pxn(run, tmp_path, pxn, nic_bytes):
     assert max(up) / min(up) < 1.01, up
     bad = tmp_path / "odd"
     r = run("--topology=rail", "--servers=3", "--gpus-per-server=8", "--workload=allreduce",
-            f"--pxn={pxn}", "--bytes=1MiB", f"--out={bad}")
+            "--algorithm=ring", f"--pxn={pxn}", "--bytes=1MiB", f"--out={bad}")
     if pxn == "1":
         assert r.returncode == 0, r.stderr
     else:

@@ -129,3 +129,27 @@ def test_tuner_on_a_preset_cluster(run, tmp_path):
     assert s["config"]["algorithm"] == "auto" and s["config"]["chunk"] == ""
     assert c["chunk_bytes"] == 32768  # LL's step
     assert [(r["algorithm"], r["protocol"]) for r in rows] == [("tree", "ll")]
+
+
+def test_gpu_servers_default_to_the_tuner(run, tmp_path):
+    # DESIGN: --algorithm and --protocol unset = NCCL's tuner. On GPU servers a
+    # collective without them runs the tuner (echoed as auto, what ran in "tuner")...
+    base = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
+            "--workload=allreduce", "--bytes=8"]
+    s, rows = _run_ok(run, tmp_path, "gpu", *base)
+    c = s["collectives"][0]
+    assert (s["config"]["algorithm"], s["config"]["protocol"]) == ("auto", "auto")
+    assert (c["algorithm"], c["protocol"]) == ("tree", "ll") and "tuner" in c, c
+    assert c["protocol_latency"] is True and s["config"]["protocol-latency"] == 1
+    # ... a given --algorithm is NCCL_ALGO (the protocol keeps its default, simple)...
+    s, _ = _run_ok(run, tmp_path, "ring", *base, "--algorithm=ring")
+    c = s["collectives"][0]
+    assert (c["algorithm"], c["protocol"], c["protocol_latency"]) == ("ring", "simple", False)
+    # ... a given --protocol is NCCL_PROTO, the tuner still picks the algorithm...
+    s, _ = _run_ok(run, tmp_path, "simple", *base, "--protocol=simple")
+    c = s["collectives"][0]
+    assert s["config"]["algorithm"] == "auto" and c["protocol"] == "simple", c
+    # ... and one-GPU hosts keep ring and simple
+    s, _ = _run_ok(run, tmp_path, "one", *SMALL[:2], "--bytes=8")
+    c = s["collectives"][0]
+    assert (c["algorithm"], c["protocol"], "tuner" in c) == ("ring", "simple", False), c
