@@ -61,7 +61,7 @@ FlowScenarioWorkload::HasWork() const
 bool
 FlowScenarioWorkload::IsFinished() const
 {
-    return m_flows->AllPosted() && m_finished >= m_flows->GetMessageCount();
+    return !m_flows || (m_flows->AllPosted() && m_finished >= m_flows->GetMessageCount());
 }
 
 void

@@ -259,9 +259,10 @@ ScenarioRunner::ConnectMonitors()
     {
         // Done once every workload that has work is (and one has).
         m_recorder->AddCompletionCheck([this]() {
-            return HasWork() && std::all_of(m_workloads.begin(),
-                                            m_workloads.end(),
-                                            [](const auto& w) { return w->IsFinished(); });
+            return HasWork() &&
+                   std::all_of(m_workloads.begin(), m_workloads.end(), [](const auto& w) {
+                       return !w->HasWork() || w->IsFinished();
+                   });
         });
     }
 }
