@@ -681,7 +681,8 @@ NotTcp(const ScenarioConfig& c)
 bool
 Sends(const ScenarioConfig& c)
 {
-    return c.GetVerb() == ScenarioConfig::Verb::SEND || c.collectiveVerb == "send";
+    return c.GetVerb() == ScenarioConfig::Verb::SEND ||
+           c.GetCollectiveVerb() == ScenarioConfig::CollectiveVerb::SEND;
 }
 
 /// \return --workload's family (NONE for an unknown name, which its knob refuses)
@@ -3241,6 +3242,12 @@ ScenarioConfig::Transport
 ScenarioConfig::GetTransport() const
 {
     return static_cast<Transport>(ChoiceIndex("transport"));
+}
+
+ScenarioConfig::CollectiveVerb
+ScenarioConfig::GetCollectiveVerb() const
+{
+    return static_cast<CollectiveVerb>(ChoiceIndex("collective-verb"));
 }
 
 ScenarioConfig::QpSharing

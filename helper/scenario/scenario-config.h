@@ -319,6 +319,13 @@ class ScenarioConfig
         SEND,  //!< send
     };
 
+    /// --collective-verb as a typed choice (its knob's values in order)
+    enum class CollectiveVerb
+    {
+        WRITE, //!< write
+        SEND,  //!< send
+    };
+
     /// --qp-sharing as a typed choice (its knob's values in order)
     enum class QpSharing
     {
@@ -330,6 +337,8 @@ class ScenarioConfig
     Transport GetTransport() const;
     /// \return --qp-sharing
     QpSharing GetQpSharing() const;
+    /// \return --collective-verb
+    CollectiveVerb GetCollectiveVerb() const;
     /// \return --verb
     Verb GetVerb() const;
 
