@@ -18,7 +18,8 @@ namespace ns3
 void
 FlowScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
 {
-    if ((c.background.empty() || c.background == "none") && c.flows.empty())
+    // (--background at its default, none, and no --flows file: nothing to install)
+    if ((c.background.empty() || c.background == ScenarioConfig().background) && c.flows.empty())
     {
         return;
     }
