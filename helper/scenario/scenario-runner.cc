@@ -12,6 +12,7 @@
 #include "rank-coordinator.h"
 #include "rank-run.h"
 #include "scenario-faults.h"
+#include "scenario-topology.h"
 #include "scenario-workload-registry.h"
 #include "simulator-setup.h"
 #include "size-parser.h"
@@ -28,14 +29,12 @@
 #include "ns3/output-error.h"
 #include "ns3/output-writer.h"
 #include "ns3/route-table.h"
-#include "ns3/routing-engine.h"
 #include "ns3/run-recorder.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-graph.h"
-#include "ns3/topology-registry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -71,75 +70,19 @@ ScenarioRunner::~ScenarioRunner() = default;
 TopologyHelper::Size
 ScenarioRunner::SizeOf(Ptr<const TopologyGraph> graph)
 {
-    return {graph->GetNHosts(), graph->GetNSwitches(), graph->GetNLinks()};
+    return ScenarioTopology::SizeOf(graph);
 }
 
 Ptr<TopologyGraph>
 ScenarioRunner::BuildTopology(const ScenarioConfig& c)
 {
-    try
-    {
-        const TopologyRegistry::Links links{c.hostRate,
-                                            c.linkDelay,
-                                            c.fabricRate,
-                                            c.linkDelay,
-                                            c.cableLengths,
-                                            c.propagationDelay};
-        const TopologyRegistry::Entry& entry = TopologyRegistry::Get(c.topology);
-        const TopologyRegistry::FlagReader flag = [&c](const std::string& name) {
-            return c.Get(name);
-        };
-        std::string what = "--topology=" + c.topology;
-        // A family sized in servers (rail) always has them; others with --gpus-per-server
-        const bool servers =
-            c.gpusPerServer > 1 ||
-            std::find(entry.flags.begin(), entry.flags.end(), "servers") != entry.flags.end();
-        const auto& serverFlags = TopologyRegistry::ServerFlags();
-        for (const std::string& name : entry.flags)
-        {
-            // Plain hosts (one GPU per server): the server flags say nothing.
-            const bool serverFlag = std::any_of(serverFlags.begin(),
-                                                serverFlags.end(),
-                                                [&name](const auto& f) { return f.first == name; });
-            if (!serverFlag || servers)
-            {
-                what += " --" + name + "=" + c.Get(name);
-            }
-        }
-        // Refused before anything is allocated when the shape's closed form says so;
-        // a topology file is as large as its own lines, so it is checked once read.
-        if (entry.size)
-        {
-            MemoryEstimate::Check(entry.size(flag), c.fabric, what);
-        }
-        Ptr<TopologyGraph> graph = entry.build(links, flag);
-        if (!entry.size)
-        {
-            MemoryEstimate::Check(SizeOf(graph), c.fabric, what);
-        }
-        return graph;
-    }
-    catch (const ConfigError&)
-    {
-        throw;
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--topology=") + c.topology + ": " + e.what());
-    }
+    return ScenarioTopology::Build(c);
 }
 
 Ptr<RouteTable>
 ScenarioRunner::BuildRoutes(const ScenarioConfig& c, Ptr<TopologyGraph> graph)
 {
-    try
-    {
-        return RoutingEngine::BuildTable(c.routing, graph);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--routing=") + c.routing + ": " + e.what());
-    }
+    return ScenarioTopology::Routes(c, graph);
 }
 
 void
