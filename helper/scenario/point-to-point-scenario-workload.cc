@@ -27,17 +27,18 @@ PointToPointScenarioWorkload::Install(const ScenarioConfig& c, const Context& ct
         pattern = workload.pattern(WorkloadOptions::PointToPoint(c), ctx.fabric->GetNHosts(), rng);
     });
     m_expected += pattern.pairs.size();
+    const ScenarioConfig::Verb verb = c.GetVerb(); // (resolved once, not per message)
     for (const auto& [src, dst] : pattern.pairs)
     {
         if (ctx.tcp)
         {
             ctx.tcp->PostFlow(src, dst, pattern.bytes, 0, pattern.kind);
         }
-        else if (c.GetVerb() == ScenarioConfig::Verb::READ)
+        else if (verb == ScenarioConfig::Verb::READ)
         {
             ctx.fabric->PostRead(dst, src, pattern.bytes, 0, pattern.kind); // dst reads src
         }
-        else if (c.GetVerb() == ScenarioConfig::Verb::SEND)
+        else if (verb == ScenarioConfig::Verb::SEND)
         {
             ctx.fabric->PostSend(src, dst, pattern.bytes, 0, pattern.kind);
         }
