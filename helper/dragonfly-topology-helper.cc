@@ -183,6 +183,11 @@ DragonflyTopologyHelper::Build() const
     }
     TopologyGraph::Shape s;
     s.type = "dragonfly";
+    s.switchNames = TopologyGraph::Shape::SwitchNames::BY_TIER; // "g2-r3"
+    s.tierNames = {"r"};
+    s.groupedTiers = 1;
+    s.groupPrefix = "g";
+    s.partitionGroups = "DragonFly groups";
     s.routing = "minimal";
     s.p = m_p;
     s.a = m_a;

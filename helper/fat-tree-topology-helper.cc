@@ -127,6 +127,12 @@ FatTreeTopologyHelper::Build() const
     }
     TopologyGraph::Shape s;
     s.type = "fattree";
+    s.switchNames = TopologyGraph::Shape::SwitchNames::BY_TIER; // "pod0-edge1", "core3"
+    s.tierNames = {"edge", "agg", "core"};
+    s.groupedTiers = 2;
+    s.groupPrefix = "pod";
+    s.partitionGroups = "pods";
+    s.partitionSpread = "cores";
     s.k = k;
     std::ostringstream label;
     label << "k=" << k << " fat-tree";

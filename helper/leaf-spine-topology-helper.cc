@@ -112,6 +112,10 @@ LeafSpineTopologyHelper::Build() const
     }
     TopologyGraph::Shape shape;
     shape.type = "leafspine";
+    shape.switchNames = TopologyGraph::Shape::SwitchNames::BY_TIER; // "leaf0", "spine1"
+    shape.tierNames = {"leaf", "spine"};
+    shape.partitionGroups = "leaves";
+    shape.partitionSpread = "spines";
     std::ostringstream label;
     label << "leaf-spine (" << m_leaves << " leaves, " << m_spines << " spines, " << m_hostsPerLeaf
           << " hosts per leaf";

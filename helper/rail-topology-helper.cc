@@ -92,6 +92,12 @@ RailTopologyHelper::Build() const
     shape.type = "rail";
     shape.servers = m_servers;
     shape.railSpines = m_spines;
+    shape.switchNames = TopologyGraph::Shape::SwitchNames::BY_TIER; // "rail0", "spine1"
+    shape.tierNames = {"rail", "spine"};
+    // a rail leaf joins one GPU of every server: spread, as the spines
+    shape.spreadsAllSwitches = true;
+    shape.partitionGroups = "";
+    shape.partitionSpread = m_spines > 0 ? "rail leaves and spines" : "rail leaves";
     std::ostringstream label;
     if (m_spines == 0)
     {

@@ -3,6 +3,8 @@
  */
 #include "run-recorder.h"
 
+#include "ns3/config-error.h"
+#include "ns3/deadlock-detector.h"
 #include "ns3/message-kind.h"
 #include "ns3/nstime.h"
 #include "ns3/output-writer.h"
@@ -10,10 +12,15 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-flow-transport.h"
 #include "ns3/topology-graph.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -333,6 +340,21 @@ RunRecorder::WatchdogJson(const PfcWatchdog& watchdog)
     return events;
 }
 
+nlohmann::json
+RunRecorder::DeadlockJson(const DeadlockDetector& detector)
+{
+    nlohmann::json cycle = nlohmann::json::array();
+    for (const auto& v : detector.GetCycle())
+    {
+        cycle.push_back({{"node", v.node}, {"port", v.port}, {detector.GetLaneName(), v.lane}});
+    }
+    return {{"time_ns", detector.GetDetectionTime().GetNanoSeconds()},
+            {"stalled_since_ns", detector.GetStalledSince().GetNanoSeconds()},
+            {"lane", detector.GetLaneName()},
+            {"cycle", cycle},
+            {"text", detector.DescribeCycle()}};
+}
+
 void
 RunRecorder::AddCounters(nlohmann::json& s, const RdmaFabric::Counters& k)
 {
@@ -392,6 +414,107 @@ nlohmann::json
 RunRecorder::WriteSummary(const nlohmann::json& summary)
 {
     return m_writer->WriteSummary(summary);
+}
+
+std::function<bool(uint32_t, uint32_t)>
+RunRecorder::PcapPortFilter(
+    const TopologyGraph& g,
+    const std::vector<std::pair<std::string, std::optional<uint32_t>>>& entries)
+{
+    if (entries.empty())
+    {
+        return [](uint32_t, uint32_t) { return true; };
+    }
+    std::map<std::string, uint32_t> byName;
+    for (uint32_t node = 0; node < g.GetNNodes(); ++node)
+    {
+        byName[g.GetNodeName(node)] = node;
+    }
+    auto selected = std::make_shared<std::set<std::pair<uint32_t, uint32_t>>>();
+    for (const auto& [text, port] : entries)
+    {
+        uint32_t node = 0;
+        if (auto it = byName.find(text); it != byName.end())
+        {
+            node = it->second;
+        }
+        else if (text.find_first_not_of("0123456789") == std::string::npos && text.size() < 10 &&
+                 std::stoul(text) < g.GetNNodes())
+        {
+            node = static_cast<uint32_t>(std::stoul(text));
+        }
+        else
+        {
+            throw std::invalid_argument(
+                "no node '" + text + "' (allowed: a name of topology.csv, e.g. " +
+                g.GetNodeName(0) + " or " + g.GetNodeName(g.GetNNodes() - 1) +
+                ", or a node id 0.." + std::to_string(g.GetNNodes() - 1) + ")");
+        }
+        const auto nPorts = static_cast<uint32_t>(g.GetPorts(node).size());
+        if (port && *port >= nPorts)
+        {
+            throw std::invalid_argument(g.GetNodeName(node) + " has no port " +
+                                        std::to_string(*port) + " (allowed 0.." +
+                                        std::to_string(nPorts - 1) + ")");
+        }
+        for (uint32_t p = 0; p < nPorts; ++p)
+        {
+            if (!port || *port == p)
+            {
+                selected->insert({node, p});
+            }
+        }
+    }
+    return [selected](uint32_t node, uint32_t port) { return selected->count({node, port}) > 0; };
+}
+
+void
+RunRecorder::RemoveStalePcaps(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    const std::string prefix = std::string(PCAP_PREFIX) + "-";
+    auto digits = [](const std::string& s) {
+        return !s.empty() &&
+               std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    };
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+    {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".pcap")
+        {
+            continue;
+        }
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - 5);
+        const size_t dash = middle.find('-');
+        if (dash == std::string::npos || !digits(middle.substr(0, dash)) ||
+            !digits(middle.substr(dash + 1)) || !entry.is_regular_file())
+        {
+            continue;
+        }
+        fs::remove(entry.path(), ec);
+        if (ec)
+        {
+            throw ConfigError("--out: cannot remove '" + entry.path().string() +
+                              "': " + ec.message());
+        }
+    }
+}
+
+void
+RunRecorder::EnablePcaps(const std::string& dir,
+                         const std::function<bool(uint32_t, uint32_t)>& ports,
+                         uint32_t snapLength)
+{
+    if (snapLength != 0)
+    {
+        m_fabric->SetAttribute("PcapSnapLength", UintegerValue(snapLength));
+    }
+    m_fabric->EnablePcap(dir + "/" + PCAP_PREFIX, ports);
+    for (const std::string& name : m_fabric->GetPcapFiles())
+    {
+        m_writer->AddRunFile(name); // a run abandoned leaves no pcap either
+    }
 }
 
 } // namespace ns3

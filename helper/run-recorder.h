@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,9 +21,11 @@
 namespace ns3
 {
 
+class DeadlockDetector;
 class OutputWriter;
 class PfcWatchdog;
 class TcpFlowTransport;
+class TopologyGraph;
 
 /**
  * \ingroup ai-fabric
@@ -129,6 +132,9 @@ class RunRecorder : public Object
         const std::unordered_map<uint32_t, uint32_t>& failedNodeOfLink = {}) const;
     /// summary.json's "pfc_watchdog_events": the watchdog's detections and restorations.
     static nlohmann::json WatchdogJson(const PfcWatchdog& watchdog);
+    /// summary.json's "deadlock": when \p detector found a cycle of stalled lanes, its
+    /// time, the stall's start, the lanes of the cycle and its text.
+    static nlohmann::json DeadlockJson(const DeadlockDetector& detector);
     /**
      * A summary for a script's run: complete (IsWorkDone), sim_time_s, events, topology,
      * the fabric's counters (drops, pfc_pauses, pfc_resumes, retransmissions, ...),
@@ -149,6 +155,39 @@ class RunRecorder : public Object
      * \return the document written
      */
     nlohmann::json WriteSummary(const nlohmann::json& summary);
+
+    /// The prefix of the pcap files EnablePcaps writes: PCAP_PREFIX-NODE-PORT.pcap
+    /// (RdmaFabric::EnablePcap), as the runner's --pcap names them.
+    static constexpr const char* PCAP_PREFIX = "ai-fabric";
+    /**
+     * A port filter of pcap entries (the runner's --pcap-nodes): each a node name
+     * (TopologyGraph::GetNodeName) or id, with all its ports or one. None: every port.
+     * \param graph the topology
+     * \param entries (node name or id, port or none for all)
+     * \return whether a (node, port) is selected
+     * \throws std::invalid_argument naming an entry whose node or port \p graph does not
+     * have, and what is allowed
+     */
+    static std::function<bool(uint32_t, uint32_t)> PcapPortFilter(
+        const TopologyGraph& graph,
+        const std::vector<std::pair<std::string, std::optional<uint32_t>>>& entries);
+    /**
+     * Delete the pcaps an earlier run left in \p dir (PCAP_PREFIX-NODE-PORT.pcap, digits
+     * only), so that none passes for this run's: called before this run opens its own.
+     * Other files, *.pcap of other names included, are kept.
+     * \throws ConfigError naming a file that could not be removed
+     */
+    static void RemoveStalePcaps(const std::string& dir);
+    /**
+     * The fabric's pcap files (Install's fabric) of the ports \p ports selects, in \p dir
+     * (PCAP_PREFIX-NODE-PORT.pcap), each registered with the writer as a run file (a run
+     * abandoned leaves no pcap either).
+     * \param snapLength bytes kept of each frame (RdmaFabric::PcapSnapLength; 0: the
+     * fabric's)
+     */
+    void EnablePcaps(const std::string& dir,
+                     const std::function<bool(uint32_t, uint32_t)>& ports,
+                     uint32_t snapLength = 0);
 
   protected:
     void DoDispose() override;

@@ -179,6 +179,8 @@ TorusTopologyHelper::Build() const
     s.type = m_wrap ? "torus" : "mesh";
     s.routing = "dor";
     s.dims = dims;
+    s.switchNames = TopologyGraph::Shape::SwitchNames::BY_COORDINATES; // "sw1-2"
+    s.partitionGroups = "routers (slabs of the last dimension)";
     s.wrap = m_wrap;
     std::ostringstream label;
     for (size_t d = 0; d < dims.size(); ++d)

@@ -46,11 +46,12 @@ struct PointToPointPattern
  * \brief The main workloads by name (--workload): what the knob table, --help, the
  * JSON configuration, Python's Scenario and the scenario runner read.
  *
- * A workload is one of four families: none (only --background and --flows), a
+ * A workload is one of five families: none (only --background and --flows), a
  * point-to-point pattern (a function from its PointToPointOptions and the host count
  * to the messages posted at time 0), a collective (CollectiveWorkload runs the
- * operation of the same name with the registered algorithms), or training
- * (TrainingWorkload runs the model file of --training). Each registers with
+ * operation of the same name with the registered algorithms), training
+ * (TrainingWorkload runs the model file of --training), or other (the scenario
+ * layer's ScenarioWorkload registered under its name runs it). Each registers with
  * one line in its .cc file:
  * \code
  * static WorkloadRegistration g_registration({"name", "one line of help",
@@ -67,6 +68,10 @@ class WorkloadRegistry
         POINT_TO_POINT, //!< the messages of `pattern`, posted at time 0
         COLLECTIVE,     //!< CollectiveWorkload: the collective operation of this name
         TRAINING,       //!< TrainingWorkload: the training iterations of --training
+        /// A workload that only its own component knows (the scenario layer's
+        /// ScenarioWorkload registered under its name, e.g. a test library's): the other
+        /// families' flags do not apply to it
+        OTHER,
     };
 
     /// The messages of a point-to-point workload, drawing on the runner's stream 1

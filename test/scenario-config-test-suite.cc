@@ -609,6 +609,75 @@ class KnobAttributesTestCase : public TestCase
     }
 };
 
+/**
+ * \brief The typed choices (GetTransport, GetVerb, GetCollectiveVerb, GetQpSharing)
+ * read the knob's allowed values by position: each text gives its enum value, so a
+ * reordered or renamed value in the knob table fails here; ChoiceIndex refuses a flag
+ * that is no choice.
+ */
+class TypedChoicesTestCase : public TestCase
+{
+  public:
+    TypedChoicesTestCase()
+        : TestCase("typed choices follow their knobs' allowed values")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using C = ScenarioConfig;
+        const std::pair<const char*, C::Transport> transports[] = {{"rdma", C::Transport::RDMA},
+                                                                   {"tcp", C::Transport::TCP}};
+        for (const auto& [text, value] : transports)
+        {
+            C c;
+            c.Set("transport", text);
+            NS_TEST_EXPECT_MSG_EQ((c.GetTransport() == value), true, "--transport=" << text);
+        }
+        const std::pair<const char*, C::Verb> verbs[] = {{"write", C::Verb::WRITE},
+                                                         {"read", C::Verb::READ},
+                                                         {"send", C::Verb::SEND}};
+        for (const auto& [text, value] : verbs)
+        {
+            C c;
+            c.Set("verb", text);
+            NS_TEST_EXPECT_MSG_EQ((c.GetVerb() == value), true, "--verb=" << text);
+        }
+        const std::pair<const char*, C::CollectiveVerb> collectiveVerbs[] = {
+            {"write", C::CollectiveVerb::WRITE},
+            {"send", C::CollectiveVerb::SEND}};
+        for (const auto& [text, value] : collectiveVerbs)
+        {
+            C c;
+            c.Set("collective-verb", text);
+            NS_TEST_EXPECT_MSG_EQ((c.GetCollectiveVerb() == value),
+                                  true,
+                                  "--collective-verb=" << text);
+        }
+        const std::pair<const char*, C::QpSharing> sharing[] = {{"flow", C::QpSharing::FLOW},
+                                                                {"pair", C::QpSharing::PAIR}};
+        for (const auto& [text, value] : sharing)
+        {
+            C c;
+            c.Set("qp-sharing", text);
+            NS_TEST_EXPECT_MSG_EQ((c.GetQpSharing() == value), true, "--qp-sharing=" << text);
+        }
+        C c;
+        NS_TEST_EXPECT_MSG_EQ(c.ChoiceIndex("verb"), 0, "the default verb is the first");
+        bool refused = false;
+        try
+        {
+            c.ChoiceIndex("bytes");
+        }
+        catch (const ConfigError&)
+        {
+            refused = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "--bytes is no choice");
+    }
+};
+
 /// The suite.
 class ScenarioConfigTestSuite : public TestSuite
 {
@@ -623,6 +692,7 @@ class ScenarioConfigTestSuite : public TestSuite
         AddTestCase(new CommandLineTestCase, AI_FABRIC_QUICK);
         AddTestCase(new JsonRoundTripTestCase, AI_FABRIC_QUICK);
         AddTestCase(new KnobAttributesTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TypedChoicesTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -169,6 +169,56 @@ class WorkloadRegistryRunnerTest : public TestCase
     }
 };
 
+/**
+ * \brief The test library's workload component (test-ping-pong,
+ * PingPongScenarioWorkload: family OTHER, run by the component registered under its
+ * name) through the runner on a 2-leaf leaf-spine of 8 hosts: its 8 messages counted,
+ * the run complete when its last round ends, its own summary block. A message ends at
+ * its sender when the acknowledgement arrives, so a round is 4 one-way trips over 4
+ * cables of 1 us (and 2 serializations of 4 KB at 100 Gb/s): each round at least that
+ * and, on an idle fabric with no waiting, less than 1.5 times that.
+ */
+class WorkloadComponentRunnerTest : public TestCase
+{
+  public:
+    WorkloadComponentRunnerTest()
+        : TestCase("a registered workload component runs through the scenario runner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string out = "out/test-workload-component";
+        std::filesystem::create_directories(out);
+        ScenarioConfig c;
+        c.Set("topology", "leafspine");
+        c.Set("leaves", "2");
+        c.Set("spines", "1");
+        c.Set("hosts-per-switch", "4");
+        c.Set("host-rate", "100Gbps");
+        c.Set("fabric-rate", "100Gbps");
+        c.Set("link-delay", "1us");
+        c.Set("workload", "test-ping-pong");
+        c.Set("qlen-interval", "0");
+        c.Set("out", out);
+        const nlohmann::json s = ScenarioRunner(c).Run();
+        NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "finished");
+        NS_TEST_ASSERT_MSG_EQ(s["messages"]["expected"].get<uint64_t>(), 8, "4 rounds of 2");
+        NS_TEST_ASSERT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 8, "all finished");
+        NS_TEST_ASSERT_MSG_EQ(s.contains("ping_pong"), true, "its summary block");
+        NS_TEST_ASSERT_MSG_EQ(s["ping_pong"]["rounds"].get<uint32_t>(), 4, "every round");
+        const double floorNs = 4 * 4 * 1000.0 + 2 * 4096 * 8 / 100.0;
+        for (const auto& rtt : s["ping_pong"]["round_trip_ns"])
+        {
+            NS_TEST_EXPECT_MSG_GT(rtt.get<double>(), floorNs, "2 messages, each with its ACK");
+            NS_TEST_EXPECT_MSG_LT(rtt.get<double>(), 1.5 * floorNs, "no idle wait");
+        }
+        NS_TEST_ASSERT_MSG_EQ(s["collectives"].size(), 0, "no collective");
+        std::filesystem::remove_all(out);
+    }
+};
+
 /// The suite.
 class WorkloadRegistryTestSuite : public TestSuite
 {
@@ -178,6 +228,7 @@ class WorkloadRegistryTestSuite : public TestSuite
     {
         AddTestCase(new WorkloadRegistryNamesTest, AI_FABRIC_QUICK);
         AddTestCase(new WorkloadRegistryRunnerTest, AI_FABRIC_QUICK);
+        AddTestCase(new WorkloadComponentRunnerTest, AI_FABRIC_QUICK);
     }
 };
 

@@ -111,7 +111,7 @@ RankRun::Refused(const ScenarioConfig& c)
                " with --background or --flows (their messages share the collective's "
                "connections, whose receives are matched in advance only without them)";
     }
-    if (c.transport == "tcp")
+    if (c.GetTransport() == ScenarioConfig::Transport::TCP)
     {
         return "--transport=tcp (the TCP stack's objects are per process)";
     }

@@ -668,7 +668,7 @@ WatchdogOn(const ScenarioConfig& c)
 bool
 IsTcp(const ScenarioConfig& c)
 {
-    return c.transport == "tcp";
+    return c.GetTransport() == ScenarioConfig::Transport::TCP;
 }
 
 bool
@@ -681,7 +681,8 @@ NotTcp(const ScenarioConfig& c)
 bool
 Sends(const ScenarioConfig& c)
 {
-    return c.verb == "send" || c.collectiveVerb == "send";
+    return c.GetVerb() == ScenarioConfig::Verb::SEND ||
+           c.GetCollectiveVerb() == ScenarioConfig::CollectiveVerb::SEND;
 }
 
 /// \return --workload's family (NONE for an unknown name, which its knob refuses)
@@ -3224,6 +3225,58 @@ bool
 ScenarioConfig::operator!=(const ScenarioConfig& other) const
 {
     return !(*this == other);
+}
+
+uint32_t
+ScenarioConfig::ChoiceIndex(const std::string& name) const
+{
+    const KnobInfo* knob = FindKnob(name);
+    if (knob == nullptr || knob->type != KnobType::CHOICE)
+    {
+        throw ConfigError("ChoiceIndex: '" + name + "' is no choice flag");
+    }
+    const std::string value = knob->get(*this);
+    const std::string& allowed = knob->allowed; // "a, b, c" (Join)
+    uint32_t index = 0;
+    for (size_t start = 0;; ++index)
+    {
+        const size_t found = allowed.find(", ", start);
+        const size_t end = found == std::string::npos ? allowed.size() : found;
+        if (allowed.compare(start, end - start, value) == 0 && value.size() == end - start)
+        {
+            return index;
+        }
+        if (found == std::string::npos)
+        {
+            break;
+        }
+        start = found + 2;
+    }
+    throw ConfigError("--" + knob->name + "=" + value + ": not one of " + allowed);
+}
+
+ScenarioConfig::Transport
+ScenarioConfig::GetTransport() const
+{
+    return static_cast<Transport>(ChoiceIndex("transport"));
+}
+
+ScenarioConfig::CollectiveVerb
+ScenarioConfig::GetCollectiveVerb() const
+{
+    return static_cast<CollectiveVerb>(ChoiceIndex("collective-verb"));
+}
+
+ScenarioConfig::QpSharing
+ScenarioConfig::GetQpSharing() const
+{
+    return static_cast<QpSharing>(ChoiceIndex("qp-sharing"));
+}
+
+ScenarioConfig::Verb
+ScenarioConfig::GetVerb() const
+{
+    return static_cast<Verb>(ChoiceIndex("verb"));
 }
 
 } // namespace ns3

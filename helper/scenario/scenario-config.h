@@ -296,6 +296,52 @@ class ScenarioConfig
      */
     std::string Get(const std::string& name) const;
 
+    /**
+     * \param name a choice flag ('-' or '_')
+     * \return the position of its value among the knob's allowed values (in --help
+     * order), so that a typed choice reads it without comparing text
+     * \throws ConfigError for an unknown flag or one that is no choice
+     */
+    uint32_t ChoiceIndex(const std::string& name) const;
+
+    /// --transport as a typed choice (its knob's values in order)
+    enum class Transport
+    {
+        RDMA, //!< rdma
+        TCP,  //!< tcp
+    };
+
+    /// --verb as a typed choice (its knob's values in order)
+    enum class Verb
+    {
+        WRITE, //!< write
+        READ,  //!< read
+        SEND,  //!< send
+    };
+
+    /// --collective-verb as a typed choice (its knob's values in order)
+    enum class CollectiveVerb
+    {
+        WRITE, //!< write
+        SEND,  //!< send
+    };
+
+    /// --qp-sharing as a typed choice (its knob's values in order)
+    enum class QpSharing
+    {
+        FLOW, //!< flow: a queue pair of each flow's own
+        PAIR, //!< pair: the flows of a host pair share one
+    };
+
+    /// \return --transport
+    Transport GetTransport() const;
+    /// \return --qp-sharing
+    QpSharing GetQpSharing() const;
+    /// \return --collective-verb
+    CollectiveVerb GetCollectiveVerb() const;
+    /// \return --verb
+    Verb GetVerb() const;
+
     /// \return the knob table, in --help order
     static const std::vector<KnobInfo>& Knobs();
 

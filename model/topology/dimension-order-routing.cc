@@ -29,8 +29,9 @@ DimensionOrderRouting::GetName() const
 bool
 DimensionOrderRouting::Fits(const TopologyGraph& graph) const
 {
-    const auto& t = graph.GetShape().type;
-    return (t == "torus" || t == "mesh") && !graph.GetShape().dims.empty();
+    // (only torus and mesh have router coordinates)
+    return graph.GetShape().switchNames == TopologyGraph::Shape::SwitchNames::BY_COORDINATES &&
+           !graph.GetShape().dims.empty();
 }
 
 void

@@ -51,7 +51,7 @@ DragonflyRouting::GetName() const
 bool
 DragonflyRouting::Fits(const TopologyGraph& graph) const
 {
-    return graph.GetShape().type == "dragonfly";
+    return graph.GetShape().g > 0; // (only a DragonFly has DragonFly groups)
 }
 
 uint32_t

@@ -106,7 +106,7 @@ IsSpread(const TopologyGraph& graph, uint32_t topTier, uint32_t node)
     {
         return false;
     }
-    return graph.GetShape().type == "rail" || (topTier >= 1 && graph.GetTier(node) == topTier);
+    return graph.GetShape().spreadsAllSwitches || (topTier >= 1 && graph.GetTier(node) == topTier);
 }
 
 /// "group" on a graph with groups (TopologyGraph::GetGroup) or servers
@@ -230,7 +230,7 @@ GraphPartition(const TopologyGraph& graph, uint32_t ranks, const std::string& me
         "rank partition '" + method +
         "' needs METIS, which only a build with -DAI_FABRIC_MPI=ON links (libmetis-dev); "
         "allowed in this build: block" +
-        (graph.GetShape().type == "file" ? std::string() : std::string(", group")));
+        (graph.GetShape().hasGroups ? std::string(", group") : std::string()));
 #else
     // A unit per switch; a host joins the switch of its first cable.
     std::vector<uint32_t> unitOf(n, NONE);
@@ -379,6 +379,34 @@ GraphPartition(const TopologyGraph& graph, uint32_t ranks, const std::string& me
 #endif
 }
 
+/// The partition methods (--mpi-partition)
+enum class Method
+{
+    GROUP, //!< the topology's groups whole (servers, pods, leaves, ...)
+    BLOCK, //!< node ids in contiguous blocks
+    GRAPH, //!< METIS on the switches
+};
+
+/// \return the method named \p method (GROUP for an unknown name when \p known is null)
+/// \param known set to whether the name is one of the methods
+Method
+MethodNamed(const std::string& method, bool* known)
+{
+    static const std::pair<const char*, Method> methods[] = {{"group", Method::GROUP},
+                                                             {"block", Method::BLOCK},
+                                                             {"graph", Method::GRAPH}};
+    for (const auto& [name, m] : methods)
+    {
+        if (method == name)
+        {
+            *known = true;
+            return m;
+        }
+    }
+    *known = false;
+    return Method::GROUP;
+}
+
 } // namespace
 
 std::vector<uint32_t>
@@ -389,7 +417,14 @@ RankPartition::Partition(const TopologyGraph& graph, uint32_t ranks, const std::
     {
         throw std::invalid_argument("rank partition: 0 ranks (allowed: 1 or more)");
     }
-    if (method == "block")
+    bool known = false;
+    const Method m = MethodNamed(method, &known);
+    if (!known)
+    {
+        throw std::invalid_argument("rank partition method '" + method +
+                                    "' is unknown (allowed: group, block, graph)");
+    }
+    if (m == Method::BLOCK)
     {
         if (ranks > n)
         {
@@ -404,16 +439,11 @@ RankPartition::Partition(const TopologyGraph& graph, uint32_t ranks, const std::
         }
         return part;
     }
-    if (method == "graph" || (method == "group" && graph.GetShape().type == "file"))
+    if (m == Method::GRAPH || !graph.GetShape().hasGroups)
     {
         return GraphPartition(graph, ranks, method);
     }
-    if (method == "group")
-    {
-        return GroupPartition(graph, ranks);
-    }
-    throw std::invalid_argument("rank partition method '" + method +
-                                "' is unknown (allowed: group, block, graph)");
+    return GroupPartition(graph, ranks);
 }
 
 std::string
@@ -421,51 +451,25 @@ RankPartition::Describe(const TopologyGraph& graph, const std::string& method)
 {
     const std::string graphText = "METIS on the switches, each host with its switch: "
                                   "balanced nodes, fewest cables cut (short ones last)";
-    if (method == "block")
+    bool known = false;
+    const Method m = MethodNamed(method, &known); // (an unknown name: group's text)
+    if (m == Method::BLOCK)
     {
         return "node ids in contiguous blocks";
     }
-    if (method == "graph")
+    if (m == Method::GRAPH)
     {
         return graphText;
     }
     const TopologyGraph::Shape& s = graph.GetShape();
-    if (s.type == "file")
+    if (!s.hasGroups)
     {
         return "a topology file has no groups: " + graphText;
     }
-    std::string spread;
-    std::string grouped;
-    if (s.type == "fattree")
-    {
-        grouped = "pods";
-        spread = "cores";
-    }
-    else if (s.type == "leafspine")
-    {
-        grouped = "leaves";
-        spread = "spines";
-    }
-    else if (s.type == "rail")
-    {
-        spread = s.railSpines > 0 ? "rail leaves and spines" : "rail leaves";
-    }
-    else if (s.type == "torus" || s.type == "mesh")
-    {
-        grouped = "routers (slabs of the last dimension)";
-    }
-    else if (s.type == "dragonfly")
-    {
-        grouped = "DragonFly groups";
-    }
-    else
-    {
-        grouped = "groups";
-        if (TopTier(graph) >= 1)
-        {
-            spread = "the top tier";
-        }
-    }
+    // what the family keeps whole and what it spreads (its helper says)
+    const std::string& grouped = s.partitionGroups;
+    const std::string spread =
+        s.partitionSpread.empty() && TopTier(graph) >= 1 ? "the top tier" : s.partitionSpread;
     std::string text;
     if (HasServers(graph))
     {

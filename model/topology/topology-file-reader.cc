@@ -396,6 +396,7 @@ TopologyFileReader::Parse(std::istream& in, const std::string& name)
     }
     TopologyGraph::Shape shape;
     shape.type = "file";
+    shape.hasGroups = false; // (a file says nothing of its groups)
     shape.label = "file " + name;
     g->SetShape(shape);
     try

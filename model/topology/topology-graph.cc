@@ -166,7 +166,6 @@ TopologyGraph::GetNodeName(uint32_t node) const
     const uint32_t tier = m_tier[node];
     const std::string group = std::to_string(m_group[node]);
     const std::string index = std::to_string(m_index[node]);
-    const std::string& type = m_shape.type;
     if (m_kind[node] == NodeKind::HOST)
     {
         return "host" + std::to_string(m_hostIndex[node]);
@@ -175,21 +174,14 @@ TopologyGraph::GetNodeName(uint32_t node) const
     {
         return "server" + std::to_string(node - m_shape.firstScaleUpSwitch) + "-xbar";
     }
-    if (type == "rail")
+    if (m_shape.switchNames == Shape::SwitchNames::BY_TIER && !m_shape.tierNames.empty())
     {
-        return (tier == 0 ? "rail" : "spine") + index;
+        const std::string& name =
+            m_shape.tierNames[std::min<size_t>(tier, m_shape.tierNames.size() - 1)];
+        return tier < m_shape.groupedTiers ? m_shape.groupPrefix + group + "-" + name + index
+                                           : name + index;
     }
-    if (type == "fattree")
-    {
-        return tier == 0   ? "pod" + group + "-edge" + index
-               : tier == 1 ? "pod" + group + "-agg" + index
-                           : "core" + index;
-    }
-    if (type == "leafspine")
-    {
-        return (tier == 0 ? "leaf" : "spine") + index;
-    }
-    if ((type == "torus" || type == "mesh") && !m_shape.dims.empty())
+    if (m_shape.switchNames == Shape::SwitchNames::BY_COORDINATES && !m_shape.dims.empty())
     {
         std::string name = "sw";
         uint32_t rest = m_index[node];
@@ -199,10 +191,6 @@ TopologyGraph::GetNodeName(uint32_t node) const
             rest /= m_shape.dims[d];
         }
         return name;
-    }
-    if (type == "dragonfly")
-    {
-        return "g" + group + "-r" + index;
     }
     const auto it = std::lower_bound(m_switches.begin(), m_switches.end(), node);
     return "switch" + std::to_string(it - m_switches.begin());

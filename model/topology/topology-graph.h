@@ -92,6 +92,37 @@ class TopologyGraph : public SimpleRefCount<TopologyGraph>
         uint32_t servers{0};            //!< servers (G > 1, or the rail family)
         uint32_t firstScaleUpSwitch{0}; //!< node id of server 0's crossbar (G > 1)
         uint32_t railSpines{0};         //!< rail family: spines (0 = rail-only)
+
+        // The family's traits, set by its helper (so that names, partitions and the
+        // like read data rather than the family's name):
+
+        /// How GetNodeName names a switch
+        enum class SwitchNames
+        {
+            GENERIC,        //!< "switch" and its rank among the switches
+            BY_TIER,        //!< tierNames, per group below groupedTiers
+            BY_COORDINATES, //!< "sw" and the router's coordinates over dims ("sw1-2")
+        };
+
+        SwitchNames switchNames{SwitchNames::GENERIC}; //!< how switches are named
+        /// BY_TIER: each tier's switch name ("leaf", "spine"; the last serves higher tiers)
+        std::vector<std::string> tierNames;
+        /// BY_TIER: the tiers below this are named per group, groupPrefix, the group, "-",
+        /// then the tier's name and index ("pod0-edge1", "g2-r3"); the others by tier
+        /// name and index ("core3")
+        uint32_t groupedTiers{0};
+        std::string groupPrefix; //!< BY_TIER: see groupedTiers ("pod", "g")
+        /// Whether the switches form groups a rank partition can keep whole (false: a
+        /// topology file, which says nothing of its groups)
+        bool hasGroups{true};
+        /// The "group" rank partition spreads every switch over the ranks by index (the
+        /// rail family: a rail leaf joins one GPU of every server); else only the top tier
+        bool spreadsAllSwitches{false};
+        /// What the "group" partition keeps whole, as its description says ("pods")
+        std::string partitionGroups{"groups"};
+        /// What the "group" partition spreads over the ranks ("cores"; empty: the top
+        /// tier, if the graph has more than one)
+        std::string partitionSpread;
     };
 
     /// Distance value of an unreachable node.

@@ -1,0 +1,75 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "training-scenario-workload.h"
+
+#include "scenario-workload-registry.h"
+#include "workload-options.h"
+
+#include "ns3/lambda-callback.h"
+#include "ns3/output-writer.h"
+
+#include <filesystem>
+
+namespace ns3
+{
+
+static ScenarioWorkloadRegistration<TrainingScenarioWorkload> g_registration(
+    WorkloadRegistry::TRAINING);
+
+void
+TrainingScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
+{
+    m_training = CreateObject<TrainingWorkload>();
+    WorkloadOptions::AsConfigError(
+        [&]() { m_training->Setup(WorkloadOptions::Training(c), ctx.fabric); });
+    // The last iteration may end with a compute step, after its last message.
+    m_training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    m_training->Start();
+}
+
+bool
+TrainingScenarioWorkload::HasWork() const
+{
+    return true;
+}
+
+bool
+TrainingScenarioWorkload::IsFinished() const
+{
+    return m_training->IsFinished();
+}
+
+void
+TrainingScenarioWorkload::AddSummary(nlohmann::json& s) const
+{
+    s["training"] = m_training->ToJson();
+}
+
+void
+TrainingScenarioWorkload::WriteFiles(OutputWriter& writer)
+{
+    std::string names;
+    for (const std::string& name : m_training->GetCsvNames())
+    {
+        const std::string csv = (std::filesystem::path(writer.GetDirectory()) / name).string();
+        writer.AddRunFile(csv);
+        names += (names.empty() ? "" : " or ") + csv;
+    }
+    if (!m_training->WriteCsv(writer.GetDirectory()))
+    {
+        writer.AbandonAfterWriteError("cannot write " + names);
+    }
+}
+
+void
+TrainingScenarioWorkload::Dispose()
+{
+    if (m_training)
+    {
+        m_training->Dispose();
+        m_training = nullptr;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,35 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef TRAINING_SCENARIO_WORKLOAD_H
+#define TRAINING_SCENARIO_WORKLOAD_H
+
+#include "scenario-workload.h"
+
+#include "ns3/training-workload.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The runner's training workload (--workload=training): a TrainingWorkload of
+ * WorkloadOptions::Training, summary.json "training" and its CSVs (training.csv, ...).
+ */
+class TrainingScenarioWorkload : public ScenarioWorkload
+{
+  public:
+    void Install(const ScenarioConfig& c, const Context& ctx) override;
+    bool HasWork() const override;
+    bool IsFinished() const override;
+    void AddSummary(nlohmann::json& s) const override;
+    void WriteFiles(OutputWriter& writer) override;
+    void Dispose() override;
+
+  private:
+    Ptr<TrainingWorkload> m_training;
+};
+
+} // namespace ns3
+
+#endif // TRAINING_SCENARIO_WORKLOAD_H
