@@ -35,6 +35,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -395,7 +396,7 @@ class CableFlagErrorsTestCase : public TestCase
 
     void DoRun() override
     {
-        const std::string topologyFile = "test-hw-defaults-topology.txt";
+        const std::string topologyFile = CreateTempDirFilename("topology.txt");
         std::ofstream(topologyFile) << "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n";
         for (const std::string bad :
              {"0", "-3", "abc", "3,,5", "1,2,3,4", "200000", "0x10", "nan", "3,", ",3", "1 "})
@@ -427,6 +428,7 @@ class CableFlagErrorsTestCase : public TestCase
             std::string::npos,
             "a topology file keeps its delays");
         NS_TEST_EXPECT_MSG_EQ(Error({{"cable-lengths", "1.5,30,2e3"}}), "", "reals accepted");
+        std::remove(topologyFile.c_str());
     }
 };
 
