@@ -82,6 +82,9 @@ RunLeafSpine(const std::string& alg)
     Ptr<AggregationManager> am = fabric->GetObject<AggregationManager>();
     NS_ABORT_UNLESS(am);
     Ptr<RdmaCollectiveTransport> transport = CreateObject<RdmaCollectiveTransport>();
+    // Receives matched in advance, as the scenario runner does: each connection then
+    // posts in transfer order.
+    transport->SetAttribute("MatchInAdvance", BooleanValue(true));
     std::vector<uint32_t> hosts;
     for (uint32_t i = 0; i < 16; ++i)
     {
@@ -351,6 +354,7 @@ class CollNetGpuServersTestCase : public TestCase
             hosts.push_back(i);
         }
         Ptr<RdmaCollectiveTransport> transport = CreateObject<RdmaCollectiveTransport>();
+        transport->SetAttribute("MatchInAdvance", BooleanValue(true));
         transport->Attach(fabric, hosts);
         Ptr<CollectiveApplication> app = CreateObject<CollectiveApplication>();
         app->SetAttribute("TagSpace", UintegerValue(transport->GetTagSpace()));

@@ -219,11 +219,15 @@ CollNetAllreduce::BuildSchedule()
         }
     }
     // 2. Per rail the switches sum the servers' shards: per slice S' - 1 contributions to
-    // its owner, and the sum to every other member.
+    // its owner, then the sum to every other member. In transfer order a chunk's
+    // contributions all come before its sums, so that a connection posting in transfer
+    // order (MatchInAdvance) never holds a member's contributions (which its own slice goes
+    // with) behind a sum that waits for them.
     std::vector<std::vector<uint32_t>> done(static_cast<size_t>(n) * chunks);
-    for (uint32_t g = 0; g < gpus; ++g)
+    std::vector<std::vector<uint32_t>> parts(static_cast<size_t>(gpus) * chunks * servers);
+    for (uint32_t c = 0; c < chunks; ++c)
     {
-        for (uint32_t c = 0; c < chunks; ++c)
+        for (uint32_t g = 0; g < gpus; ++g)
         {
             for (uint32_t h = 0; h < servers; ++h)
             {
@@ -231,7 +235,6 @@ CollNetAllreduce::BuildSchedule()
                 const uint32_t slice = first + u;
                 const uint32_t owner = h * gpus + g;
                 m_slices[slice].tree = g;
-                std::vector<uint32_t> parts;
                 for (uint32_t s = 0; s < servers; ++s)
                 {
                     if (s == h)
@@ -245,16 +248,24 @@ CollNetAllreduce::BuildSchedule()
                     record(t,
                            {CollNetCollectiveTransport::CONTRIBUTE, slice, first + unit(g, c, s)});
                     m_slices[slice].bytes = GetTransfer(t).bytes;
-                    parts.push_back(t);
+                    parts[u].push_back(t);
                     done[owner * chunks + c].push_back(t);
                 }
+            }
+        }
+        for (uint32_t g = 0; g < gpus; ++g)
+        {
+            for (uint32_t h = 0; h < servers; ++h)
+            {
+                const uint32_t u = unit(g, c, h);
+                const uint32_t owner = h * gpus + g;
                 for (uint32_t s = 0; s < servers; ++s)
                 {
                     if (s != h)
                     {
                         const uint32_t r = s * gpus + g;
-                        const uint32_t t = AddTransfer(owner, r, u, u + 1, false, parts);
-                        record(t, {CollNetCollectiveTransport::RESULT, slice, 0});
+                        const uint32_t t = AddTransfer(owner, r, u, u + 1, false, parts[u]);
+                        record(t, {CollNetCollectiveTransport::RESULT, first + u, 0});
                         done[r * chunks + c].push_back(t);
                     }
                 }

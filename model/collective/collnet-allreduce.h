@@ -28,7 +28,8 @@ class AggregationManager;
  * spreads the shards (NCCL's CollNetDirect / CollNetChain: reduce inside the node, the
  * network plugin's reduction between nodes, broadcast inside the node; src/device/
  * all_reduce.h). Per server the network carries S bytes each way, where a ring's NICs
- * carry 2 (S' - 1) / S' x S (S' servers).
+ * carry 2 (N - 1) / N x S (N GPUs; NCCL's rings cross the network once per server and
+ * channel).
  *
  * In the schedule each shard's chunk is cut into one slice per server (its owner, as for
  * NVLS): slice (c, h) is S' - 1 CONTRIBUTE messages r -> h (delivered when the sum is at

@@ -112,6 +112,16 @@ CollNetCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers
         }
     }
     m_rdma->BeginOperation(tagBase, nTransfers);
+    if (m_rdma->NeedsTransferOrder())
+    {
+        // It took a message id per transfer; the switches' transfers use none.
+        uint64_t sharp = 0;
+        for (const Message& m : m_messages)
+        {
+            sharp += m.role != NORMAL ? 1 : 0;
+        }
+        m_rdma->GetFabric()->ForgoMessageIds(sharp);
+    }
 }
 
 void

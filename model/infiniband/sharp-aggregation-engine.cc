@@ -54,9 +54,10 @@ SharpAggregationEngine::GetTypeId()
             .AddAttribute("BufferBytes",
                           "Aggregation buffer, bytes: what the switch's open entries and the "
                           "sums waiting for their port may hold. The Aggregation Manager gives "
-                          "a job's hosts a window of this many payload bytes of outstanding "
-                          "operations per tree (SHARP's per-job quota of outstanding "
-                          "operations and buffers). Default 1 MiB, the model's choice: NVIDIA "
+                          "each tree through the switch BufferBytes / MaxTrees of it: its "
+                          "hosts' window of outstanding payload bytes (SHARP's per-job quota "
+                          "of a node's outstanding operations and buffers). Default 1 MiB, the "
+                          "model's choice: NVIDIA "
                           "does not publish the SHARP buffer of its switches; 1 MiB covers a "
                           "400 Gb/s tree's round trip (50 GB/s x ~10 us = 500 KB) twice",
                           UintegerValue(1 << 20),

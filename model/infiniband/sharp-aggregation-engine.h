@@ -46,9 +46,9 @@ class Packet;
  * parent is replicated to every child; its input buffer is freed when the last copy has
  * left. An entry's frame holds its payload bytes of the aggregation buffer from its
  * first contribution until its sum (every copy) has left the switch; the peak is
- * reported (GetPeakBufferBytes). The hosts keep within BufferBytes (SharpHcaPort's
- * window, which the Aggregation Manager sets from it), as SHARP's hosts keep within the
- * outstanding operations the manager gives their job.
+ * reported (GetPeakBufferBytes). The hosts keep within the tree's share of BufferBytes
+ * (SharpHcaPort's window, which the Aggregation Manager sets to BufferBytes / MaxTrees),
+ * as SHARP's hosts keep within the outstanding operations the manager gives their job.
  *
  * A server's crossbar (GPU servers) holds an engine too, as the relay between GPU j and
  * its NIC j (crossbar uplink j): one child, so each frame is forwarded as it is.
