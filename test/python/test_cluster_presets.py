@@ -359,6 +359,11 @@ NVLINK_RING_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=1",
 # NVLS: the crossbar reduces and multicasts (NvlsSwitchEngine)
 NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
              "--workload=allreduce", "--algorithm=nvls", "--bytes=64MB"]
+# CollNet / SHARP on 16 DGX-A100-class servers: the NDR preset with NVLink 3's rate
+# (2400 Gb/s per direction) and 8 x HDR 200 Gb/s NICs; the switches reduce between servers
+COLLNET_A100 = ["--cluster=dgx-h100-ndr", "--scaleup-rate=2400Gbps", "--host-rate=200Gbps",
+                "--topology=rail", "--servers=16", "--workload=allreduce",
+                "--algorithm=collnet", "--bytes=64MB"]
 
 
 @pytest.mark.parametrize("published,flags", [
@@ -367,8 +372,9 @@ NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
     (480.0, NVLS_8GPU),     # NVIDIA/nccl#1455: 8 x H100, NCCL_ALGO=NVLS, ~480 GB/s
     (47.0, NDR_ONE_NIC),    # NVIDIA/nccl-tests#290: NDR 400G, 46-48 GB/s per NIC
     (48.5, ROCE_ONE_NIC),   # NVIDIA/nccl-tests#267: ConnectX-7 400G RoCE, 48-49 GB/s
+    (220.0, COLLNET_A100),  # NVIDIA/nccl#320: CollNet, 8 NICs, NVLink-bound ~220 GB/s busbw
 ], ids=["nvlink4-ring-8gpu", "nvlink4-ring-8gpu-ndr", "nvls-8gpu", "ndr-400g-per-nic",
-        "roce-400g-per-nic"])
+        "roce-400g-per-nic", "collnet-a100-16srv"])
 def test_measured_cluster_rows_within_10_percent(run, tmp_path, published, flags):
     out = tmp_path / "out"
     r = run(*flags, f"--out={out}")
