@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
+#include "ns3/collective-protocol.h"
 #include "ns3/collnet-allreduce.h"
 #include "ns3/communicator.h"
 #include "ns3/config.h"
@@ -485,6 +486,19 @@ class CollNetRefusesTestCase : public TestCase
             std::cout << e.what() << std::endl;
         }
         NS_TEST_ASSERT_MSG_EQ(refused, true, "12 ranks in servers of 8");
+        a->SetAttribute("GpusPerServer", UintegerValue(1));
+        a->SetProtocol(CollectiveProtocol::Create("ll"));
+        refused = false;
+        try
+        {
+            a->Setup(Communicator::AllHosts(8), 1 << 20);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("protocol 'll'") != std::string::npos;
+            std::cout << e.what() << std::endl;
+        }
+        NS_TEST_ASSERT_MSG_EQ(refused, true, "CollNet runs Simple only");
         SharpHeader h;
         h.kind = SharpHeader::RESULT;
         h.tree = 0x1234;

@@ -172,6 +172,12 @@ CollNetAllreduce::BuildSchedule()
                                         " ranks in servers of " + std::to_string(m_gpus) +
                                         " GPUs is not allowed (needs whole servers, at least 2)");
         }
+        if (GetProtocol() && GetProtocol()->GetName() != "simple")
+        {
+            throw std::invalid_argument("collnet allreduce: protocol '" + GetProtocol()->GetName() +
+                                        "' is not allowed (NCCL's CollNet kernels run Simple "
+                                        "only: src/device/all_reduce.h)");
+        }
         ReleaseTrees();
         m_fallback.clear();
         AllocateTrees();
