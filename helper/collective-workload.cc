@@ -5,11 +5,13 @@
 
 #include "message-kind.h"
 
+#include "ns3/aggregation-manager.h"
 #include "ns3/boolean.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/communicator.h"
 #include "ns3/log.h"
 #include "ns3/nccl-tuner.h"
+#include "ns3/pointer.h"
 #include "ns3/rail-ring-order.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -238,6 +240,10 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     alg->SetAttributeFailSafe("Pxn", BooleanValue(c.pxn));
     // An algorithm bound to one fabric (nvls: RoCEv2 crossbars) checks it at Setup.
     alg->SetAttributeFailSafe("Fabric", StringValue(c.fabric));
+    // An algorithm that needs the fabric's SHARP Aggregation Manager (collnet) takes it
+    // from here; a fabric without one (RoCEv2) passes none, which it refuses.
+    alg->SetAttributeFailSafe("AggregationManager",
+                              PointerValue(fabric->GetObject<AggregationManager>()));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     // Receives matched in advance, unless other messages share the connections.
     m_transport->SetAttribute("MatchInAdvance", BooleanValue(c.matchInAdvance));
@@ -257,6 +263,11 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
                                     (c.pxn ? "" : " --pxn=0") + ": " + e.what());
     }
     m_app->SetRecordCallback(MakeCallback(&CollectiveWorkload::OnRecord, this));
+    m_fallback = alg->GetFallbackReason();
+    if (!m_fallback.empty())
+    {
+        m_fallback = alg->GetName() + ": " + m_fallback;
+    }
     m_operation = c.operation;
     m_algorithm = algorithm;
     m_protocol = protocol;
@@ -388,6 +399,10 @@ CollectiveWorkload::ToJson() const
     nlohmann::json j;
     j["operation"] = m_operation;
     j["algorithm"] = m_algorithm;
+    if (!m_fallback.empty())
+    {
+        j["algorithm_fallback"] = m_fallback;
+    }
     j["protocol"] = m_protocol;
     j["protocol_latency"] = m_protocolLatency;
     if (!m_tuner.is_null())

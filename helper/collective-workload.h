@@ -181,6 +181,7 @@ class CollectiveWorkload : public Object
     uint32_t m_channels{1};        //!< --channels
     std::string m_protocol;        //!< the NCCL protocol it runs with
     bool m_protocolLatency{false}; //!< the protocol's step latencies are added
+    std::string m_fallback;        //!< the algorithm that ran instead, and why ('' = none)
     nlohmann::json m_tuner;        //!< NCCL's tuner's choice (null: the flags chose)
 };
 

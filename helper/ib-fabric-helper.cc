@@ -3,6 +3,7 @@
  */
 #include "ib-fabric-helper.h"
 
+#include "ns3/aggregation-manager.h"
 #include "ns3/boolean.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/ib-channel.h"
@@ -149,6 +150,12 @@ IbFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
             dev->InitializeCredits();
         }
     }
+    // SHARP's Aggregation Manager beside the Subnet Manager (GetObject<AggregationManager>):
+    // it installs nothing until a job asks for a tree (--algorithm=collnet), so a fabric
+    // without SHARP jobs pays nothing.
+    Ptr<AggregationManager> am = CreateObject<AggregationManager>();
+    am->SetFabric(fabric);
+    fabric->AggregateObject(am);
     return fabric;
 }
 

@@ -1064,7 +1064,7 @@ class AlgorithmRegistryTest : public TestCase
     void DoRun() override
     {
         const std::vector<std::pair<CollectiveOp, std::vector<std::string>>> expected{
-            {CollectiveOp::ALLREDUCE, {"2d", "hd", "hierring", "nvls", "ring", "tree"}},
+            {CollectiveOp::ALLREDUCE, {"2d", "collnet", "hd", "hierring", "nvls", "ring", "tree"}},
             {CollectiveOp::REDUCE_SCATTER, {"ring"}},
             {CollectiveOp::ALL_GATHER, {"ring"}},
             {CollectiveOp::ALL_TO_ALL, {"pairwise"}}};
@@ -1125,10 +1125,11 @@ class BadInputTest : public TestCase
         {
             msg = e.what();
         }
-        NS_TEST_ASSERT_MSG_NE(msg.find("unknown allreduce algorithm 'butterfly'; allowed: 2d, hd, "
-                                       "hierring, nvls, ring, tree"),
-                              std::string::npos,
-                              msg);
+        NS_TEST_ASSERT_MSG_NE(
+            msg.find("unknown allreduce algorithm 'butterfly'; allowed: 2d, collnet, "
+                     "hd, hierring, nvls, ring, tree"),
+            std::string::npos,
+            msg);
         NS_TEST_ASSERT_MSG_NE(msg.find("butterfly"), std::string::npos, msg);
         bool threw = false;
         try

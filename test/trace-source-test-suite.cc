@@ -14,6 +14,7 @@
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
 
+#include "ns3/aggregation-manager.h"
 #include "ns3/background-traffic-generator.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-application.h"
@@ -47,6 +48,7 @@
 #include "ns3/roce-switch.h"
 #include "ns3/routing-engine.h"
 #include "ns3/shared-buffer-mmu.h"
+#include "ns3/sharp-aggregation-engine.h"
 #include "ns3/string.h"
 #include "ns3/swift-congestion-control.h"
 #include "ns3/test.h"
@@ -108,6 +110,13 @@ Table()
         AI_FABRIC_TRACE(IbNetDevice, "Credits", IbNetDevice::CreditsCallback),
         AI_FABRIC_TRACE(IbSwitch, "Drop", IbSwitch::DropTracedCallback),
         AI_FABRIC_TRACE(NvlsSwitchEngine, "SliceReduced", NvlsSwitchEngine::SliceReducedCallback),
+        AI_FABRIC_TRACE(SharpAggregationEngine,
+                        "OperationReduced",
+                        SharpAggregationEngine::OperationReducedCallback),
+        AI_FABRIC_TRACE(AggregationManager,
+                        "TreeAllocated",
+                        AggregationManager::TreeAllocatedCallback),
+        AI_FABRIC_TRACE(AggregationManager, "TreeRefused", AggregationManager::TreeRefusedCallback),
         AI_FABRIC_TRACE(IbFabric, "LinkFailed", IbFabric::LinkFailedCallback),
         AI_FABRIC_TRACE(IbFabric, "Rerouted", IbFabric::ReroutedCallback),
         AI_FABRIC_TRACE(RoceFabric, "LinkStateChange", RoceFabric::LinkStateChangeCallback),

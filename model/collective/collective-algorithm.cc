@@ -92,6 +92,12 @@ CollectiveAlgorithm::CollectiveAlgorithm()
 
 CollectiveAlgorithm::~CollectiveAlgorithm() = default;
 
+std::string
+CollectiveAlgorithm::GetFallbackReason() const
+{
+    return "";
+}
+
 void
 CollectiveAlgorithm::DoDispose()
 {

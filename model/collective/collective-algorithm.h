@@ -122,6 +122,12 @@ class CollectiveAlgorithm : public Object
     virtual CollectiveOp GetOp() const = 0;
     /// Short name as accepted by Create ("ring", ...).
     virtual std::string GetName() const = 0;
+    /**
+     * Why this algorithm runs another's schedule (CollNet without a SHARP tree left runs
+     * the ring, as NCCL does); GetName() then names the one that runs.
+     * \return the reason, or "" (the default) when it runs its own
+     */
+    virtual std::string GetFallbackReason() const;
 
     /**
      * Builds the schedule of this op on comm for bytes per rank (throws

@@ -273,6 +273,24 @@ IbNetDevice::SetFrameCallback(FrameCallback cb)
     m_frameCallback = cb;
 }
 
+IbNetDevice::HeadCallback
+IbNetDevice::GetHeadCallback() const
+{
+    return m_head;
+}
+
+IbNetDevice::DequeueCallback
+IbNetDevice::GetDequeueCallback() const
+{
+    return m_dequeue;
+}
+
+IbNetDevice::FrameCallback
+IbNetDevice::GetFrameCallback() const
+{
+    return m_frameCallback;
+}
+
 void
 IbNetDevice::SetSendCallback(SendCallback cb)
 {

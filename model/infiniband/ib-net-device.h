@@ -98,6 +98,13 @@ class IbNetDevice : public NetDevice
     void SetHeadCallback(HeadCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetFrameCallback(FrameCallback cb);
+    /// \return the owner's head callback (an engine that stands in front of the owner,
+    /// SharpAggregationEngine, keeps it and calls it for the frames that are not its own)
+    HeadCallback GetHeadCallback() const;
+    /// \return the owner's dequeue callback (see GetHeadCallback)
+    DequeueCallback GetDequeueCallback() const;
+    /// \return the owner's frame callback (see GetHeadCallback)
+    FrameCallback GetFrameCallback() const;
     /**
      * Where Send hands the stack's packets (IpoibInterface::Send); without one, Send
      * refuses them (RDMA traffic enters through the dequeue callback, not Send).

@@ -424,6 +424,12 @@ RdmaFabric::ReserveMessageIds(uint64_t n)
 }
 
 void
+RdmaFabric::ForgoMessageIds(uint64_t n)
+{
+    m_completed += n;
+}
+
+void
 RdmaFabric::PostPrematched(uint32_t src,
                            uint32_t dst,
                            uint64_t bytes,

@@ -242,6 +242,12 @@ class RdmaFabric : public Object
      */
     uint64_t ReserveMessageIds(uint64_t n);
     /**
+     * \p n of the ids ReserveMessageIds gave will carry no message (an algorithm's
+     * transfers that the switches carry, CollNet's SHARP operations): they count as done,
+     * so GetPendingMessages counts only messages.
+     */
+    void ForgoMessageIds(uint64_t n);
+    /**
      * Post a WRITE (or a SEND, \p send) as PostWrite does, but without posting its
      * receive (PostReceive did, in the order of the connection's messages) and under
      * message id \p id, taken with ReserveMessageIds. Only host \p src's process sends.

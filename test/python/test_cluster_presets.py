@@ -362,6 +362,11 @@ NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
 # 2 DGX H100-class servers, NCCL_ALGO=RING: 16 rings over the 8 NDR NICs of each server
 RING_2X8_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
                 "--workload=allreduce", "--algorithm=ring", "--bytes=256MB"]
+# CollNet / SHARP on 16 DGX-A100-class servers: the NDR preset with NVLink 3's rate
+# (2400 Gb/s per direction) and 8 x HDR 200 Gb/s NICs; the switches reduce between servers
+COLLNET_A100 = ["--cluster=dgx-h100-ndr", "--scaleup-rate=2400Gbps", "--host-rate=200Gbps",
+                "--topology=rail", "--servers=16", "--workload=allreduce",
+                "--algorithm=collnet", "--bytes=64MB"]
 
 
 @pytest.mark.parametrize("published,flags", [
@@ -372,8 +377,9 @@ RING_2X8_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
     (48.5, ROCE_ONE_NIC),   # NVIDIA/nccl-tests#267: ConnectX-7 400G RoCE, 48-49 GB/s
     # NVIDIA/nccl-tests#290: two NDR nodes with NCCL_ALGO=RING, 46-48 GB/s per NIC, x 8
     (376.0, RING_2X8_NDR),
+    (220.0, COLLNET_A100),  # NVIDIA/nccl#320: CollNet, 8 NICs, NVLink-bound ~220 GB/s busbw
 ], ids=["nvlink4-ring-8gpu", "nvlink4-ring-8gpu-ndr", "nvls-8gpu", "ndr-400g-per-nic",
-        "roce-400g-per-nic", "ndr-2x8-ring"])
+        "roce-400g-per-nic", "ndr-2x8-ring", "collnet-a100-16srv"])
 def test_measured_cluster_rows_within_10_percent(run, tmp_path, published, flags):
     out = tmp_path / "out"
     r = run(*flags, f"--out={out}")

@@ -40,7 +40,7 @@ def _run_ok(run, tmp_path, name, *args):
     [
         (["--protocol=ll64"], "--protocol: 'll64' is not one of ll, ll128, simple, auto"),
         (["--protocol-latency=2"], "--protocol-latency: '2' is not '', 0 or 1"),
-        (["--algorithm=collnet", "--workload=allreduce"], "--algorithm: 'collnet' is not one of"),
+        (["--algorithm=pat", "--workload=allreduce"], "--algorithm: 'pat' is not one of"),
         (["--workload=allreduce", "--algorithm=hd", "--protocol=auto"],
          "--protocol=auto picks among NCCL's algorithms, and --algorithm=hd is not one"),
         (["--workload=incast", "--protocol=ll"], "--protocol=ll needs a collective --workload"),
