@@ -662,7 +662,7 @@ ScenarioRunner::ScheduleWorkload()
     {
         throw ConfigError(std::string("--workload: ") + e.what());
     }
-    switch (workload->family)
+    switch (WorkloadRegistry::GetFamily(workload->name, c.gpusPerServer))
     {
     case WorkloadRegistry::NONE:
         break;

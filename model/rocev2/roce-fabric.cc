@@ -492,8 +492,14 @@ RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
     Ptr<RoceNic> a = m_nics[src];
     Ptr<RoceNic> b = m_nics[dst];
     // Entropy (UDP source port) from the connection, in the dynamic port range; each
-    // connection index of a host pair gets its own (index 0 keeps the pair's hash).
-    uint32_t h = (src * 0x9E3779B1U) ^ (dst * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
+    // connection index of a host pair gets its own (index 0 keeps the pair's hash). Of
+    // the pair's lower and higher host, not of which one posted first: the connection's
+    // path is the same whichever side opened it, as Linux derives a RoCEv2 QP's flow
+    // label (and UDP source port) from the product of both QP numbers
+    // (rdma_calc_flow_label, rdma_flow_label_to_udp_sport, include/rdma/ib_verbs.h).
+    const uint32_t lo = std::min(src, dst);
+    const uint32_t hi = std::max(src, dst);
+    uint32_t h = (lo * 0x9E3779B1U) ^ (hi * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
     h ^= h >> 15;
     uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_priority, entropy);

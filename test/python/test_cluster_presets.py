@@ -359,6 +359,12 @@ NVLINK_RING_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=1",
 # NVLS: the crossbar reduces and multicasts (NvlsSwitchEngine)
 NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
              "--workload=allreduce", "--algorithm=nvls", "--bytes=64MB"]
+# NCCL's all-to-all on 2 servers of 8 (PXN: every send leaves on the destination's rail):
+# busbw = 2 x (N-1)/N x a NIC's goodput (doc/collectives.md)
+ALLTOALL_2X8_ROCE = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=2",
+                     "--workload=alltoall", "--bytes=64MB"]
+ALLTOALL_2X8_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
+                    "--workload=alltoall", "--bytes=64MB"]
 
 
 @pytest.mark.parametrize("published,flags", [
@@ -367,8 +373,12 @@ NVLS_8GPU = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=1",
     (480.0, NVLS_8GPU),     # NVIDIA/nccl#1455: 8 x H100, NCCL_ALGO=NVLS, ~480 GB/s
     (47.0, NDR_ONE_NIC),    # NVIDIA/nccl-tests#290: NDR 400G, 46-48 GB/s per NIC
     (48.5, ROCE_ONE_NIC),   # NVIDIA/nccl-tests#267: ConnectX-7 400G RoCE, 48-49 GB/s
+    # NVIDIA/nccl-tests#130 (NCCL maintainer: on 2 nodes all-to-all busbw = 2 x the network
+    # bandwidth per GPU) with #267's 48.5 GB/s per 400G RoCE NIC and #290's 47 on NDR
+    (97.0, ALLTOALL_2X8_ROCE),
+    (94.0, ALLTOALL_2X8_NDR),
 ], ids=["nvlink4-ring-8gpu", "nvlink4-ring-8gpu-ndr", "nvls-8gpu", "ndr-400g-per-nic",
-        "roce-400g-per-nic"])
+        "roce-400g-per-nic", "alltoall-2x8-roce", "alltoall-2x8-ndr"])
 def test_measured_cluster_rows_within_10_percent(run, tmp_path, published, flags):
     out = tmp_path / "out"
     r = run(*flags, f"--out={out}")
