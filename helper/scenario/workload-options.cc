@@ -42,6 +42,7 @@ WorkloadOptions::Training(const ScenarioConfig& c)
     o.algorithm = c.algorithm;
     o.chunk = c.chunk;
     o.channels = c.channels;
+    o.gpusPerServer = c.gpusPerServer;
     return o;
 }
 

@@ -1840,6 +1840,31 @@ def test_alltoall_on_servers_leaves_on_the_destinations_rail(run, tmp_path, nic_
     assert json.loads((flat / "summary.json").read_text()).get("collectives", []) == []
 
 
+def test_training_all_to_all_on_servers_is_nccls(run, tmp_path):
+    """The training workload's expert all-to-all on GPU servers runs NCCL's schedule (every
+    peer at once, TrainingEngine GpusPerServer), not the pairwise steps one after another."""
+    model = tmp_path / "ep16.json"
+    model.write_text('{"parallelism": {"dp": 16, "ep": 16}, "layers": [{"forward_ns": 1000, '
+                     '"input_grad_ns": 1000, "expert_alltoall_bytes": 16000000}]}')
+    starts = {}
+    for gpus, servers in (("8", "2"), ("1", "16")):
+        out = tmp_path / gpus
+        r = run("--topology=rail", f"--servers={servers}", f"--gpus-per-server={gpus}",
+                "--host-rate=400Gbps", "--workload=training", f"--training={model}",
+                f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        with open(out / "fct.csv") as f:
+            first = {}
+            for row in csv.DictReader(f):
+                if row["kind"] == "collective" and row["src"] == "0":
+                    dst = int(row["dst"])
+                    first[dst] = min(first.get(dst, 1 << 62), int(row["start_ns"]))
+        starts[gpus] = first
+    assert len(starts["8"]) == 15 and len(set(starts["8"].values())) == 1, starts["8"]
+    # one-NIC hosts keep the pairwise exchange: each step after the previous one arrived
+    assert len(set(starts["1"].values())) == 15, starts["1"]
+
+
 def test_channels_flag_forces_the_count_and_port_bytes_off_writes_nothing(run, tmp_path):
     out = tmp_path / "four"
     r = run(*[f for f in RAIL_2X8 if f != "--port-bytes=1"], "--bytes=4MiB", "--channels=4",
