@@ -965,6 +965,14 @@ class QpsPerConnectionTestCase : public TestCase
 
     void DoRun() override
     {
+        // the legacy rule (SymmetricEntropy false, the default): the opener's index first
+        {
+            const Seen a = Run(false, false);
+            const Seen b = Run(false, true);
+            NS_TEST_ASSERT_MSG_EQ(a.forward.size(), 4u, "legacy: one source port per QP");
+            NS_TEST_ASSERT_MSG_EQ((b.forward == a.forward), false, "legacy: depends on opener");
+        }
+        Config::SetDefault("ns3::RoceFabric::SymmetricEntropy", BooleanValue(true));
         for (bool split : {false, true})
         {
             const Seen a = Run(split, false);
@@ -980,6 +988,7 @@ class QpsPerConnectionTestCase : public TestCase
             const Seen b = Run(split, true);
             NS_TEST_ASSERT_MSG_EQ((b.forward == a.forward), true, what << "opened by host 15");
         }
+        Config::SetDefault("ns3::RoceFabric::SymmetricEntropy", BooleanValue(false));
     }
 };
 
