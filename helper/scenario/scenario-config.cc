@@ -1874,7 +1874,8 @@ VerbKnobs(std::vector<Knob>& k)
                       &C::qpsPerConnection,
                       1,
                       RdmaCollectiveTransport::MAX_QPS_PER_CONNECTION),
-             {Always("ns3::RdmaCollectiveTransport::QpsPerConnection")}),
+             {Always("ns3::RdmaCollectiveTransport::QpsPerConnection",
+                     Value<UintegerValue>(&C::qpsPerConnection))}),
         CollectiveOrTrainingApplies));
     k.push_back(Applies(
         Sets(Flag("split-data-on-qps",
@@ -1883,7 +1884,8 @@ VerbKnobs(std::vector<Knob>& k)
                   "(default, as NCCL 2.30.7) = each message on one QP, round-robin "
                   "(ns3::RdmaCollectiveTransport::SplitDataOnQps; doc/collectives.md)",
                   &C::splitDataOnQps),
-             {Always("ns3::RdmaCollectiveTransport::SplitDataOnQps")}),
+             {Always("ns3::RdmaCollectiveTransport::SplitDataOnQps",
+                     Value<BooleanValue>(&C::splitDataOnQps))}),
         CollectiveOrTrainingApplies));
     k.push_back(Applies(
         Sets(

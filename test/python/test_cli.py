@@ -1865,6 +1865,24 @@ def test_training_all_to_all_on_servers_is_nccls(run, tmp_path):
     assert len(set(starts["1"].values())) == 15, starts["1"]
 
 
+def test_qps_per_connection_flag(run, tmp_path):
+    """--qps-per-connection gives every collective channel's connection that many queue
+    pairs (NCCL_IB_QPS_PER_CONNECTION); refused where no collective runs."""
+    pairs = {}
+    for q in ("1", "4"):
+        out = tmp_path / q
+        r = run("--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=1MB",
+                f"--qps-per-connection={q}", "--split-data-on-qps=1", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        s = json.loads((out / "summary.json").read_text())
+        assert s["collectives"][0]["complete"] is True
+        pairs[q] = s["queue_pairs"]
+    assert pairs["4"] == 4 * pairs["1"], pairs
+    r = run("--topology=fattree", "--k=4", "--workload=incast", "--qps-per-connection=2",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2 and "--qps-per-connection=2 needs a collective" in r.stderr, r.stderr
+
+
 def test_channels_flag_forces_the_count_and_port_bytes_off_writes_nothing(run, tmp_path):
     out = tmp_path / "four"
     r = run(*[f for f in RAIL_2X8 if f != "--port-bytes=1"], "--bytes=4MiB", "--channels=4",
