@@ -222,6 +222,23 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
                     "collective tag space " << (tag >> 56) << " differs from the transport's "
                                             << unsigned(m_tagSpace)
                                             << " (set both TagSpace attributes alike)");
+    if (m_matchInAdvance)
+    {
+        // the connection's receiver posted its receives in transfer order
+        auto q = m_expected.find(ConnectionKey(srcRank, dstRank, channel));
+        const uint64_t first =
+            q == m_expected.end() || q->second.empty() ? UINT64_MAX : q->second.front();
+        NS_ABORT_MSG_IF(first != tag,
+                        "collective message tag 0x"
+                            << std::hex << tag << " posted on rank " << std::dec << srcRank
+                            << " -> " << dstRank << " channel " << channel
+                            << (first == UINT64_MAX
+                                    ? std::string(", which no receive expects")
+                                    : ", whose receiver expects tag 0x" + ToHex(first) + " first")
+                            << ": receives matched in advance (MatchInAdvance) need each "
+                               "connection to send in transfer order");
+        q->second.pop_front();
+    }
     if (Split())
     {
         SendSplit(srcRank, dstRank, bytes, tag, channel);
@@ -240,19 +257,6 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
         channel + NextQp(m_nextQp, srcRank, dstRank, channel) * CollectiveAlgorithm::MAX_CHANNELS;
     if (m_matchInAdvance)
     {
-        auto q = m_expected.find(ConnectionKey(srcRank, dstRank, channel));
-        const uint64_t first =
-            q == m_expected.end() || q->second.empty() ? UINT64_MAX : q->second.front();
-        NS_ABORT_MSG_IF(first != tag,
-                        "collective message tag 0x"
-                            << std::hex << tag << " posted on rank " << std::dec << srcRank
-                            << " -> " << dstRank << " channel " << channel
-                            << (first == UINT64_MAX
-                                    ? std::string(", which no receive expects")
-                                    : ", whose receiver expects tag 0x" + ToHex(first) + " first")
-                            << ": receives matched in advance (MatchInAdvance) need each "
-                               "connection to send in transfer order");
-        q->second.pop_front();
         auto base = m_idBase.find(tag & ~0xffffffffULL);
         NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
         m_fabric->PostPrematched(m_hostOf[srcRank],

@@ -1869,15 +1869,16 @@ def test_qps_per_connection_flag(run, tmp_path):
     """--qps-per-connection gives every collective channel's connection that many queue
     pairs (NCCL_IB_QPS_PER_CONNECTION); refused where no collective runs."""
     pairs = {}
-    for q in ("1", "4"):
-        out = tmp_path / q
+    for q, split in (("1", "0"), ("4", "0"), ("4", "1")):
+        out = tmp_path / (q + split)
+        # (receives matched in advance: each QP's receives in its messages' order)
         r = run("--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=1MB",
-                f"--qps-per-connection={q}", "--split-data-on-qps=1", f"--out={out}")
+                f"--qps-per-connection={q}", f"--split-data-on-qps={split}", f"--out={out}")
         assert r.returncode == 0, r.stderr
         s = json.loads((out / "summary.json").read_text())
         assert s["collectives"][0]["complete"] is True
-        pairs[q] = s["queue_pairs"]
-    assert pairs["4"] == 4 * pairs["1"], pairs
+        pairs[q + split] = s["queue_pairs"]
+    assert pairs["40"] == pairs["41"] == 4 * pairs["10"], pairs
     r = run("--topology=fattree", "--k=4", "--workload=incast", "--qps-per-connection=2",
             f"--out={tmp_path}/bad")
     assert r.returncode == 2 and "--qps-per-connection=2 needs a collective" in r.stderr, r.stderr
