@@ -10,6 +10,7 @@
 #include "ns3/collective-protocol.h"
 #include "ns3/communicator.h"
 #include "ns3/log.h"
+#include "ns3/nccl-p2p-schedule.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/pointer.h"
 #include "ns3/rail-ring-order.h"
@@ -96,8 +97,14 @@ static WorkloadRegistration g_allGather({"allgather",
 bool
 CollectiveWorkload::Handles(const std::string& workload)
 {
+    return Handles(workload, 1);
+}
+
+bool
+CollectiveWorkload::Handles(const std::string& workload, uint32_t gpusPerServer)
+{
     return WorkloadRegistry::Has(workload) &&
-           WorkloadRegistry::Get(workload).family == WorkloadRegistry::COLLECTIVE;
+           WorkloadRegistry::GetFamily(workload, gpusPerServer) == WorkloadRegistry::COLLECTIVE;
 }
 
 uint32_t
@@ -107,7 +114,7 @@ CollectiveWorkload::ChannelsFor(const Options& c)
     {
         return *c.channels;
     }
-    if (c.gpusPerServer > 1 && Handles(c.operation))
+    if (c.gpusPerServer > 1 && Handles(c.operation, c.gpusPerServer))
     {
         // NCCL's count, which on GPU servers follows their NICs
         return RailRingOrder::NcclChannels(c.gpusPerServer, c.hostRate);
@@ -129,7 +136,7 @@ CollectiveWorkload::TunerTopology(const Options& c, uint32_t ranks)
 void
 CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
 {
-    if (!Handles(c.operation))
+    if (!Handles(c.operation, c.gpusPerServer))
     {
         std::string names;
         for (const std::string& name : WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE))
@@ -162,6 +169,12 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     const uint32_t channels = ChannelsFor(c);
     // --algorithm=auto, --protocol=auto: NCCL's tuner on this communicator
     std::string algorithm = c.algorithm;
+    if (op == CollectiveOp::ALL_TO_ALL && algorithm == "ring")
+    {
+        // --algorithm's default names the reductions' rings; NCCL runs an all-to-all as
+        // point-to-point sends, its one registered schedule (the knob table refuses others)
+        algorithm.clear();
+    }
     std::string protocol = c.protocol;
     m_tuner = nlohmann::json();
     if (algorithm == "auto" || protocol == "auto")
@@ -238,6 +251,9 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     // PXN.
     alg->SetAttributeFailSafe("GpusPerServer", UintegerValue(c.gpusPerServer));
     alg->SetAttributeFailSafe("Pxn", BooleanValue(c.pxn));
+    // NCCL's all-to-all: the channels of a peer on another server follow its NIC's rate
+    alg->SetAttributeFailSafe("NetChannelsPerPeer",
+                              UintegerValue(NcclP2pSchedule::NetChannelsPerPeer(c.hostRate)));
     // An algorithm bound to one fabric (nvls: RoCEv2 crossbars) checks it at Setup.
     alg->SetAttributeFailSafe("Fabric", StringValue(c.fabric));
     // An algorithm that needs the fabric's SHARP Aggregation Manager (collnet) takes it
@@ -269,7 +285,7 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         m_fallback = alg->GetName() + ": " + m_fallback;
     }
     m_operation = c.operation;
-    m_algorithm = algorithm;
+    m_algorithm = algorithm.empty() ? alg->GetName() : algorithm;
     m_protocol = protocol;
     m_bytes = c.bytes;
     m_iterations = c.iterations;

@@ -83,6 +83,9 @@ class CollectiveWorkload : public Object
 
     /// True for the --workload values this class runs: allreduce, reducescatter, allgather.
     static bool Handles(const std::string& workload);
+    /// True for the --workload values this class runs on hosts of \p gpusPerServer GPUs:
+    /// also alltoall on GPU servers (WorkloadRegistry::GetFamily).
+    static bool Handles(const std::string& workload, uint32_t gpusPerServer);
 
     /**
      * The channels a collective of \p o uses: its channels if given; otherwise NCCL's

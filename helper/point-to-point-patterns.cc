@@ -98,4 +98,14 @@ static WorkloadRegistration g_allToAll({"alltoall",
                                         WorkloadRegistry::POINT_TO_POINT,
                                         &PointToPointPatterns::AllToAll});
 
+/// On GPU servers the all-to-all is NCCL's (CollectiveWorkload, PairwiseAllToAll's rounds
+/// over servers): its sends leave on the destination's rail and report busbw.
+static struct AllToAllOnServers
+{
+    AllToAllOnServers()
+    {
+        WorkloadRegistry::SetServerFamily("alltoall", WorkloadRegistry::COLLECTIVE);
+    }
+} g_allToAllOnServers;
+
 } // namespace ns3

@@ -160,6 +160,8 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         "Channels",
         UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));
     m_engine->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
+    // the server-aware schedules, with each communicator's own GPUs per server
+    m_engine->SetAttribute("GpusPerServer", UintegerValue(c.gpusPerServer));
     try
     {
         m_engine->Setup(model, m_transport);

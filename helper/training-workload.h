@@ -56,6 +56,7 @@ class TrainingWorkload : public Object
         std::string algorithm{"ring"};    //!< the allreduce algorithm (TrainingEngine)
         std::optional<uint64_t> chunk;    //!< ChunkBytes; unset = DEFAULT_CHUNK_BYTES
         std::optional<uint32_t> channels; //!< Channels; unset = DEFAULT_CHANNELS
+        uint32_t gpusPerServer{1};        //!< GPUs per server (TrainingEngine GpusPerServer)
     };
 
     static TypeId GetTypeId();

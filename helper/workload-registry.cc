@@ -51,6 +51,34 @@ WorkloadRegistry::GetNames(Family family)
     return names;
 }
 
+std::map<std::string, WorkloadRegistry::Family>&
+WorkloadRegistry::ServerFamilies()
+{
+    static std::map<std::string, Family> families;
+    return families;
+}
+
+void
+WorkloadRegistry::SetServerFamily(const std::string& name, Family family)
+{
+    ServerFamilies()[name] = family;
+}
+
+WorkloadRegistry::Family
+WorkloadRegistry::GetFamily(const std::string& name, uint32_t gpusPerServer)
+{
+    const Entry& entry = Get(name);
+    if (gpusPerServer > 1)
+    {
+        auto it = ServerFamilies().find(name);
+        if (it != ServerFamilies().end())
+        {
+            return it->second;
+        }
+    }
+    return entry.family;
+}
+
 WorkloadRegistration::WorkloadRegistration(WorkloadRegistry::Entry entry)
 {
     WorkloadRegistry::Add(std::move(entry));

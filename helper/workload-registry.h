@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,10 +106,26 @@ class WorkloadRegistry
     static std::vector<std::string> GetNames();
     /// The registered names of one family, sorted.
     static std::vector<std::string> GetNames(Family family);
+    /**
+     * Run --workload=\p name as \p family where the hosts are GPU servers (--gpus-per-server
+     * > 1): alltoall is a point-to-point pattern on one-NIC hosts and NCCL's all-to-all (the
+     * collective) on servers. Called at load time, after the workload's registration.
+     */
+    static void SetServerFamily(const std::string& name, Family family);
+    /**
+     * \param name a registered workload name
+     * \param gpusPerServer GPUs per server of the topology (0 or 1: one-NIC hosts)
+     * \return the family the workload runs as there (its own, or its SetServerFamily one on
+     *         servers)
+     * \throws std::invalid_argument as Get
+     */
+    static Family GetFamily(const std::string& name, uint32_t gpusPerServer);
 
   private:
     /// The table, made on first use (registrations run in static constructors).
     static NameRegistry<Entry>& Table();
+    /// SetServerFamily's families, made on first use.
+    static std::map<std::string, Family>& ServerFamilies();
 };
 
 /**

@@ -21,12 +21,15 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/leaf-spine-topology-helper.h"
 #include "ns3/mesh-topology-helper.h"
+#include "ns3/packet.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-frame.h"
+#include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
@@ -40,6 +43,8 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -849,6 +854,144 @@ class NcclDefaultsFatTreeTestCase : public TestCase
     std::string m_fabric;
 };
 
+/**
+ * \brief QPs per connection (NCCL_IB_QPS_PER_CONNECTION) and each QP's entropy on a k=4
+ * fat-tree: four QPs of one channel's connection carry four UDP source ports (read from
+ * the frames) that ECMP routes over more than one core switch; messages go round-robin
+ * over them or, with SplitDataOnQps, each is cut over all of them and completes once with
+ * its bytes; the other direction uses the same ports, and so does a run in which the
+ * other host opened the connections.
+ */
+class QpsPerConnectionTestCase : public TestCase
+{
+  public:
+    QpsPerConnectionTestCase()
+        : TestCase("QPs per connection: their own entropy, round-robin or split messages, "
+                   "entropy independent of the opening side")
+    {
+    }
+
+  private:
+    /// What one run saw.
+    struct Seen
+    {
+        std::set<uint16_t> forward;  //!< UDP source ports of 0 -> 15 data frames
+        std::set<uint16_t> backward; //!< of 15 -> 0 data frames
+        uint32_t cores{0};           //!< core switches that carried data
+    };
+
+    Seen Run(bool split, bool backFirst)
+    {
+        const uint32_t qps = 4;
+        const uint64_t space = 0xC0ULL << 56;
+        Seen seen;
+        Ptr<FatTreeTopologyHelper> h = CreateObject<FatTreeTopologyHelper>();
+        h->SetAttribute("K", UintegerValue(4));
+        Ptr<TopologyGraph> g = h->Build();
+        Ptr<RoceFabric> fabric =
+            RoceFabricHelper().Install(g, RoutingEngine::BuildTable("ecmp", g));
+        Ptr<RdmaCollectiveTransport> t = CreateObject<RdmaCollectiveTransport>();
+        t->SetAttribute("QpsPerConnection", UintegerValue(qps));
+        t->SetAttribute("SplitDataOnQps", BooleanValue(split));
+        t->Attach(fabric);
+        std::map<uint64_t, uint64_t> delivered;
+        std::map<uint64_t, uint32_t> sent;
+        t->SetCallbacks(MakeLambdaCallback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                            [&delivered](uint32_t, uint32_t, uint64_t tag, uint64_t bytes) {
+                                delivered[tag] += bytes;
+                            }),
+                        MakeLambdaCallback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                            [&sent](uint32_t, uint32_t, uint64_t tag, uint64_t) { sent[tag]++; }));
+        for (const auto& [host, ports] :
+             {std::make_pair(0u, &seen.forward), std::make_pair(15u, &seen.backward)})
+        {
+            std::set<uint16_t>* p = ports;
+            fabric->GetNic(host)->GetDevice()->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                MakeLambdaCallback<void, Ptr<const Packet>>([p](Ptr<const Packet> pkt) {
+                    RoceFrameView v;
+                    if (RoceFrame::Peek(*pkt, v) && v.isRoce && RdmaOpcode::IsData(v.bthOpcode))
+                    {
+                        p->insert(v.udpSrc);
+                    }
+                }));
+        }
+        // host 0 to host 15 (another pod: 4 paths) and back, on channel 0; the side that
+        // posts first opens the connections
+        for (uint32_t pass = 0; pass < 2; ++pass)
+        {
+            const bool back = (pass == 0) == backFirst;
+            for (uint64_t k = 0; k < qps; ++k)
+            {
+                if (back)
+                {
+                    t->Send(15, 0, 300000, space | (qps + k), 0);
+                }
+                else
+                {
+                    t->Send(0, 15, 200000 + k, space | k, 0);
+                }
+            }
+        }
+        t->Send(0, 15, 0, space | 99, 0); // an empty message: 1-byte WRITEs, 0 reported
+        Simulator::Run();
+        const std::string what = split ? "split: " : "round-robin: ";
+        for (uint64_t k = 0; k < qps; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(delivered[space | k], 200000 + k, what << "bytes " << k);
+            NS_TEST_EXPECT_MSG_EQ(sent[space | k], 1u, what << "one completion " << k);
+            NS_TEST_EXPECT_MSG_EQ(delivered[space | (qps + k)], 300000u, what << "back " << k);
+        }
+        NS_TEST_EXPECT_MSG_EQ(delivered.count(space | 99), 1u, what << "empty delivered");
+        NS_TEST_EXPECT_MSG_EQ(delivered[space | 99], 0u, what << "empty: 0 bytes");
+        NS_TEST_EXPECT_MSG_EQ(t->GetPendingMessages(), 0u, what << "all acknowledged");
+        for (uint32_t sw : g->GetSwitches())
+        {
+            if (g->GetTier(sw) != 2) // the core switches
+            {
+                continue;
+            }
+            uint64_t bytes = 0;
+            for (uint32_t p = 0; p < g->GetPorts(sw).size(); ++p)
+            {
+                bytes += fabric->GetPortTx(sw, p).bytes;
+            }
+            seen.cores += bytes > 100000 ? 1 : 0;
+        }
+        Simulator::Destroy();
+        t->Dispose();
+        return seen;
+    }
+
+    void DoRun() override
+    {
+        // the legacy rule (SymmetricEntropy false, the default): the opener's index first
+        {
+            const Seen a = Run(false, false);
+            const Seen b = Run(false, true);
+            NS_TEST_ASSERT_MSG_EQ(a.forward.size(), 4u, "legacy: one source port per QP");
+            NS_TEST_ASSERT_MSG_EQ((b.forward == a.forward), false, "legacy: depends on opener");
+        }
+        Config::SetDefault("ns3::RoceFabric::SymmetricEntropy", BooleanValue(true));
+        for (bool split : {false, true})
+        {
+            const Seen a = Run(split, false);
+            const std::string what = split ? "split: " : "round-robin: ";
+            NS_TEST_ASSERT_MSG_EQ(a.forward.size(), 4u, what << "one source port per QP");
+            NS_TEST_ASSERT_MSG_EQ((a.forward == a.backward), true, what << "both directions");
+            for (uint16_t port : a.forward)
+            {
+                NS_TEST_ASSERT_MSG_GT(port, 0xBFFFu, what << "dynamic port range");
+            }
+            NS_TEST_ASSERT_MSG_GT(a.cores, 1u, what << "the QPs take more than one core switch");
+            // host 15 opening the connections: the same ports
+            const Seen b = Run(split, true);
+            NS_TEST_ASSERT_MSG_EQ((b.forward == a.forward), true, what << "opened by host 15");
+        }
+        Config::SetDefault("ns3::RoceFabric::SymmetricEntropy", BooleanValue(false));
+    }
+};
+
 class CollectiveFabricTestSuite : public TestSuite
 {
   public:
@@ -879,6 +1022,7 @@ class CollectiveFabricTestSuite : public TestSuite
         AddTestCase(new EveryTopologyTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new TransportMappingTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new WorkloadTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new QpsPerConnectionTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new PipelinedTreeTestCase(), AI_FABRIC_EXTENSIVE);
         for (const char* fabric : {"rocev2", "infiniband"})
         {

@@ -18,6 +18,7 @@
 #include "ns3/enum.h"
 #include "ns3/halving-doubling-allreduce.h"
 #include "ns3/lambda-callback.h"
+#include "ns3/nccl-p2p-schedule.h"
 #include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/tree-allreduce.h"
@@ -1048,6 +1049,192 @@ class RailRingsTest : public TestCase
 };
 
 /**
+ * \brief NCCL's all-to-all on GPU servers (NcclP2pSchedule, PairwiseAllToAll with
+ * GpusPerServer): NCCL's rounds (src/init.cc ncclP2pSchedule, hand-written here from its
+ * rule and its comment's 16-group sequence), channel bases and parts (channel.h,
+ * enqueue.cc), the schedule's transfers on those channels and its result; one-NIC hosts
+ * keep the pairwise exchange; PXN off refused.
+ */
+class NcclAllToAllTest : public TestCase
+{
+  public:
+    NcclAllToAllTest()
+        : TestCase("all-to-all on GPU servers: NCCL's p2p rounds, channels and parts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 2 servers x 8: two groups of 8; rank 0 first its own server, then the other
+        NcclP2pSchedule two(16, 8, 16, 4);
+        NS_TEST_ASSERT_MSG_EQ(two.IsServerAware(), true, "2 x 8");
+        NS_TEST_ASSERT_MSG_EQ(two.GetGroupSize(), 8u, "groups of 8");
+        const std::vector<uint32_t> send0 = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        const std::vector<uint32_t> recv0 = {0, 7, 6, 5, 4, 3, 2, 1, 8, 15, 14, 13, 12, 11, 10, 9};
+        const std::vector<uint32_t> send10 = {10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1};
+        const std::vector<uint32_t> recv10 = {10, 9, 8, 15, 14, 13, 12, 11, 2, 1, 0, 7, 6, 5, 4, 3};
+        const auto r0 = two.GetRounds(0);
+        const auto r10 = two.GetRounds(10);
+        for (uint32_t r = 0; r < 16; ++r)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r0[r].send, send0[r], "rank 0 sends in round " << r);
+            NS_TEST_ASSERT_MSG_EQ(r0[r].recv, recv0[r], "rank 0 receives in round " << r);
+            NS_TEST_ASSERT_MSG_EQ(r10[r].send, send10[r], "rank 10 sends in round " << r);
+            NS_TEST_ASSERT_MSG_EQ(r10[r].recv, recv10[r], "rank 10 receives in round " << r);
+            // rounds 0-7 on channel 0, 8-15 on bitreverse(1) = 8 of 16
+            NS_TEST_ASSERT_MSG_EQ(two.GetChannelBase(r), (r < 8 ? 0u : 8u), "base of " << r);
+        }
+        // 400 Gb/s: 4 channels a peer (ceil(50 / 14)); 16 ranks fit 4 x 2 <= 16
+        NS_TEST_ASSERT_MSG_EQ(two.GetChannelsPerPeer(), 4u, "4 channels per peer");
+        NS_TEST_ASSERT_MSG_EQ(two.GetParts(64 << 20), 4u, "a large send on 4 channels");
+        NS_TEST_ASSERT_MSG_EQ(two.GetParts(100000), 1u, "below one 128 KiB step: 1");
+        NS_TEST_ASSERT_MSG_EQ(two.GetParts(300000), 4u, "300 kB: parts of 75 kB");
+        NS_TEST_ASSERT_MSG_EQ(two.GetParts(0), 1u, "empty: 1");
+        NS_TEST_ASSERT_MSG_EQ(NcclP2pSchedule(64, 8, 16, 4).GetChannelsPerPeer(),
+                              2u,
+                              "64 ranks: halved until 8 x 2 <= 16");
+        NS_TEST_ASSERT_MSG_EQ(NcclP2pSchedule::NetChannelsPerPeer(DataRate("400Gbps")), 4u, "");
+        NS_TEST_ASSERT_MSG_EQ(NcclP2pSchedule::NetChannelsPerPeer(DataRate("200Gbps")), 2u, "");
+        NS_TEST_ASSERT_MSG_EQ(NcclP2pSchedule::NetChannelsPerPeer(DataRate("100Gbps")), 1u, "");
+        NS_TEST_ASSERT_MSG_EQ(NcclP2pSchedule::NetChannelsPerPeer(DataRate("800Gbps")), 8u, "");
+        // 4 servers: group distances 0, 1, 3, 2 on bases 0, 8, 4, 12
+        NcclP2pSchedule four(32, 8, 16, 4);
+        const auto f0 = four.GetRounds(0);
+        const uint32_t dist[] = {0, 1, 3, 2};
+        const uint32_t bases[] = {0, 8, 4, 12};
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(f0[8 * k].send, 8 * dist[k], "server distance " << k);
+            NS_TEST_ASSERT_MSG_EQ(four.GetChannelBase(8 * k + 3), bases[k], "base " << k);
+        }
+        // 16 groups (2 GPUs a server: groups of gcd(8, 2)): the distances NCCL's comment
+        // lists, 0, 1, 3, 6, 10, 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8
+        NcclP2pSchedule pairs(32, 2, 16, 4);
+        NS_TEST_ASSERT_MSG_EQ(pairs.GetGroupSize(), 2u, "gcd(8, 2)");
+        const uint32_t seq[] = {0, 1, 3, 6, 10, 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8};
+        const auto p0 = pairs.GetRounds(0);
+        for (uint32_t k = 0; k < 16; ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(p0[2 * k].send, 2 * seq[k], "quadratic distance " << k);
+        }
+        // every shape: each rank sends to and receives from every rank once, and i sends
+        // to j in the round j receives from i
+        for (const auto& [n, g] : std::vector<std::pair<uint32_t, uint32_t>>{{16, 8},
+                                                                             {32, 8},
+                                                                             {24, 8},
+                                                                             {48, 6},
+                                                                             {32, 2},
+                                                                             {12, 4}})
+        {
+            NcclP2pSchedule sched(n, g, 16, 4);
+            std::vector<std::vector<NcclP2pSchedule::Round>> all(n);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                all[i] = sched.GetRounds(i);
+                NS_TEST_ASSERT_MSG_EQ(all[i].size(), n, "N rounds");
+                NS_TEST_ASSERT_MSG_EQ(all[i][0].send, i, "round 0: itself");
+                std::set<uint32_t> to;
+                std::set<uint32_t> from;
+                for (const auto& round : all[i])
+                {
+                    to.insert(round.send);
+                    from.insert(round.recv);
+                }
+                NS_TEST_ASSERT_MSG_EQ(to.size(), n, "sends to every rank once");
+                NS_TEST_ASSERT_MSG_EQ(from.size(), n, "receives from every rank once");
+            }
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                for (uint32_t r = 0; r < n; ++r)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(all[all[i][r].send][r].recv, i, "matched rounds");
+                }
+            }
+        }
+        // the schedule: NCCL's channels per round, every block delivered
+        const uint32_t n = 16;
+        const uint64_t bytes = 16 * 600000; // 600 kB per peer: 4 parts
+        Ptr<CollectiveAlgorithm> alg = CollectiveAlgorithm::Create(CollectiveOp::ALL_TO_ALL, "");
+        alg->SetAttribute("Channels", UintegerValue(16));
+        alg->SetAttribute("ChunkBytes", UintegerValue(100000)); // 2 chunks a part
+        alg->SetAttribute("GpusPerServer", UintegerValue(8));
+        RunResult r = RunJob(MakeTransport(n), alg, n, bytes);
+        NS_TEST_ASSERT_MSG_EQ(r.verified, true, "NCCL's all-to-all: " + r.why);
+        NS_TEST_ASSERT_MSG_EQ(alg->GetNTransfers(), n * (n - 1) * 4 * 2, "4 parts x 2 chunks");
+        std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> channelsOf;
+        for (uint32_t i = 0; i < alg->GetNTransfers(); ++i)
+        {
+            const CollectiveTransfer& t = alg->GetTransfer(i);
+            channelsOf[{t.src, t.dst}].insert(t.channel);
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const auto rounds = two.GetRounds(i);
+            for (uint32_t rd = 1; rd < n; ++rd)
+            {
+                const std::set<uint32_t> expected = {two.GetChannel(rd, 0),
+                                                     two.GetChannel(rd, 1),
+                                                     two.GetChannel(rd, 2),
+                                                     two.GetChannel(rd, 3)};
+                NS_TEST_ASSERT_MSG_EQ((channelsOf[{i, rounds[rd].send}] == expected),
+                                      true,
+                                      "the round's 4 channels");
+            }
+        }
+        // every peer at once: the all-to-all takes the time of one rank's sends, not N-1
+        // steps of it (alpha-beta: each rank sends (N-1)/N S at B)
+        const double sendNs = (n - 1) * (bytes / n) / kB;
+        NS_TEST_ASSERT_MSG_EQ_TOL(Duration(r) / sendNs, 1.0, 0.1, "all peers at once");
+        // one-NIC hosts and a single server: the pairwise exchange, unchanged
+        for (uint32_t gpus : {0u, 1u, 16u})
+        {
+            Ptr<CollectiveAlgorithm> flat =
+                CollectiveAlgorithm::Create(CollectiveOp::ALL_TO_ALL, "");
+            Ptr<CollectiveAlgorithm> plain =
+                CollectiveAlgorithm::Create(CollectiveOp::ALL_TO_ALL, "");
+            flat->SetAttribute("GpusPerServer", UintegerValue(gpus));
+            flat->Setup(Communicator::AllHosts(n), bytes);
+            plain->Setup(Communicator::AllHosts(n), bytes);
+            NS_TEST_ASSERT_MSG_EQ(flat->GetNTransfers(), plain->GetNTransfers(), "pairwise");
+            for (uint32_t i = 0; i < plain->GetNTransfers(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(flat->GetTransfer(i).dst, plain->GetTransfer(i).dst, "");
+                NS_TEST_ASSERT_MSG_EQ(flat->GetTransfer(i).channel,
+                                      plain->GetTransfer(i).channel,
+                                      "");
+            }
+        }
+        bool refused = false;
+        try
+        {
+            Ptr<CollectiveAlgorithm> noPxn =
+                CollectiveAlgorithm::Create(CollectiveOp::ALL_TO_ALL, "");
+            noPxn->SetAttribute("GpusPerServer", UintegerValue(8));
+            noPxn->SetAttribute("Pxn", BooleanValue(false));
+            noPxn->Setup(Communicator::AllHosts(n), bytes);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("without PXN") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(refused, true, "PXN off on servers");
+        // a communicator's servers: runs of consecutive ranks, one server each
+        NS_TEST_ASSERT_MSG_EQ(Communicator::AllHosts(16).GetRanksPerServer(8), 8u, "2 x 8");
+        NS_TEST_ASSERT_MSG_EQ(Communicator({0, 8}).GetRanksPerServer(8), 1u, "one a server");
+        NS_TEST_ASSERT_MSG_EQ(Communicator({0, 1, 2, 3, 8, 9, 10, 11}).GetRanksPerServer(8),
+                              4u,
+                              "4 of each server");
+        NS_TEST_ASSERT_MSG_EQ(Communicator({0, 1, 8, 9, 2, 3}).GetRanksPerServer(8),
+                              0u,
+                              "server 0 twice");
+        NS_TEST_ASSERT_MSG_EQ(Communicator({0, 8, 1, 9}).GetRanksPerServer(8), 0u, "interleaved");
+        NS_TEST_ASSERT_MSG_EQ(Communicator({0, 1, 2, 8}).GetRanksPerServer(8), 0u, "uneven");
+        NS_TEST_ASSERT_MSG_EQ(Communicator::AllHosts(16).GetRanksPerServer(1), 0u, "one-NIC");
+    }
+};
+
+/**
  * \brief The collective algorithm registry: every operation's algorithms by name,
  * each made under its name performing its operation and answering to the name; an
  * empty name picks the default; an operation without algorithms is refused.
@@ -1392,6 +1579,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new OtherCollectivesTest, AI_FABRIC_QUICK);
         AddTestCase(new ChannelsTest(), AI_FABRIC_QUICK);
         AddTestCase(new RailRingsTest, AI_FABRIC_QUICK);
+        AddTestCase(new NcclAllToAllTest, AI_FABRIC_QUICK);
         AddTestCase(new PipelineTest, AI_FABRIC_QUICK);
         AddTestCase(new BadInputTest, AI_FABRIC_QUICK);
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);

@@ -67,7 +67,12 @@ class WorkloadRegistryNamesTest : public TestCase
         for (const char* name : {"incast", "permutation", "alltoall", "test-ring"})
         {
             NS_TEST_ASSERT_MSG_EQ(R::Get(name).family, R::POINT_TO_POINT, name);
+            NS_TEST_ASSERT_MSG_EQ(R::GetFamily(name, 1), R::POINT_TO_POINT, name);
         }
+        // on GPU servers alltoall is NCCL's all-to-all, the collective; the others keep theirs
+        NS_TEST_ASSERT_MSG_EQ(R::GetFamily("alltoall", 8), R::COLLECTIVE, "alltoall on servers");
+        NS_TEST_ASSERT_MSG_EQ(R::GetFamily("incast", 8), R::POINT_TO_POINT, "incast on servers");
+        NS_TEST_ASSERT_MSG_EQ(R::GetFamily("allreduce", 8), R::COLLECTIVE, "allreduce");
         std::string collectives;
         for (const std::string& name : R::GetNames(R::COLLECTIVE))
         {

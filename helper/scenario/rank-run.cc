@@ -92,7 +92,8 @@ RankRun::Refused(const ScenarioConfig& c)
 {
     // What a run across ranks cannot do yet: each needs state of several ranks at one
     // simulated time (doc/distributed.md, The scenario runner across ranks).
-    const WorkloadRegistry::Family family = WorkloadRegistry::Get(c.workload).family;
+    const WorkloadRegistry::Family family =
+        WorkloadRegistry::GetFamily(c.workload, c.gpusPerServer);
     const bool background = !c.background.empty() && c.background != "none";
     if (family == WorkloadRegistry::TRAINING)
     {

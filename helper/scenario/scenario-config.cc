@@ -22,6 +22,7 @@
 #include "ns3/log.h"
 #include "ns3/nccl-tuning-model.h"
 #include "ns3/rank-partition.h"
+#include "ns3/rdma-collective-transport.h"
 #include "ns3/rdma-fabric.h"
 #include "ns3/rounded-time.h"
 #include "ns3/routing-engine-registry.h"
@@ -689,8 +690,9 @@ Sends(const ScenarioConfig& c)
 WorkloadRegistry::Family
 FamilyOf(const ScenarioConfig& c)
 {
-    return WorkloadRegistry::Has(c.workload) ? WorkloadRegistry::Get(c.workload).family
-                                             : WorkloadRegistry::NONE;
+    return WorkloadRegistry::Has(c.workload)
+               ? WorkloadRegistry::GetFamily(c.workload, c.gpusPerServer)
+               : WorkloadRegistry::NONE;
 }
 
 bool
@@ -780,7 +782,27 @@ NcclApplies(const ScenarioConfig& c)
 std::string
 AutoAlgorithmApplies(const ScenarioConfig& c)
 {
-    return IsAuto(c.algorithm) ? NcclApplies(c) : std::string();
+    if (IsAuto(c.algorithm))
+    {
+        return NcclApplies(c);
+    }
+    // A collective workload whose operation registers neither the default nor the value
+    // (alltoall on GPU servers: NCCL's point-to-point sends, its one schedule, which the
+    // default selects); the others' unknown names are refused by CollectiveWorkload
+    if (FamilyOf(c) == WorkloadRegistry::COLLECTIVE)
+    {
+        const CollectiveOp op = CollectiveOpFromString(c.workload);
+        const std::vector<std::string> names = CollectiveAlgorithmRegistry::GetNames(op);
+        auto has = [&names](const std::string& n) {
+            return std::find(names.begin(), names.end(), n) != names.end();
+        };
+        if (!has(ScenarioConfig().algorithm) && !has(c.algorithm))
+        {
+            return "is not an algorithm of --workload=" + c.workload +
+                   " (allowed: " + Join(names, ", ") + ", or the default)";
+        }
+    }
+    return "";
 }
 
 /// --protocol=auto: the tuner picks among NCCL's algorithms, so --algorithm must be one.
@@ -809,6 +831,20 @@ std::string
 ProtocolLatencyApplies(const ScenarioConfig& c)
 {
     return c.protocolLatency.value_or(false) ? NcclApplies(c) : std::string();
+}
+
+/// Knobs of the collectives' transport: collective and training workloads.
+std::string
+CollectiveOrTrainingApplies(const ScenarioConfig& c)
+{
+    if (FamilyOf(c) == WorkloadRegistry::COLLECTIVE || FamilyOf(c) == WorkloadRegistry::TRAINING)
+    {
+        return "";
+    }
+    return "needs a collective --workload (" +
+           Join(WorkloadRegistry::GetNames(WorkloadRegistry::COLLECTIVE), ", ") +
+           ", or alltoall on GPU servers) or --workload=training; --workload=" + c.workload +
+           " posts no collective message";
 }
 
 std::string
@@ -1147,7 +1183,9 @@ TopologySizeKnobs(std::vector<Knob>& k)
              {Always("ns3::RdmaNic::HostsPerServer", Value<UintegerValue>(&C::gpusPerServer)),
               Always("ns3::RingAllreduce::GpusPerServer"),
               Always("ns3::RingCollective::GpusPerServer"),
-              Always("ns3::TreeAllreduce::GpusPerServer")}));
+              Always("ns3::TreeAllreduce::GpusPerServer"),
+              Always("ns3::PairwiseAllToAll::GpusPerServer"),
+              Always("ns3::TrainingEngine::GpusPerServer")}));
     k.push_back(Rate("scaleup-rate",
                      "GPU-to-crossbar (NVLink-like) rate per direction (3600Gbps: NVLink 4, "
                      "900 GB/s bidirectional per H100 GPU)",
@@ -1748,10 +1786,14 @@ FlowKnobs(std::vector<Knob>& k)
                           "servers: 1 = each channel enters and leaves a server through one NIC, "
                           "its last GPU's data moving over the scale-up domain to that NIC; 0 = "
                           "NCCL's rings without PXN, alternating per server so that every network "
-                          "hop stays on one rail (needs even GPUs per server and servers) "
-                          "(ns3::RingAllreduce::Pxn, ns3::RingCollective::Pxn; doc/collectives.md)",
+                          "hop stays on one rail (needs even GPUs per server and servers); the "
+                          "all-to-all on servers needs 1 (its sends leave on the destination's "
+                          "rail) (ns3::RingAllreduce::Pxn, ns3::RingCollective::Pxn, "
+                          "ns3::PairwiseAllToAll::Pxn; doc/collectives.md)",
                           &C::pxn),
-                     {Always("ns3::RingAllreduce::Pxn"), Always("ns3::RingCollective::Pxn")}));
+                     {Always("ns3::RingAllreduce::Pxn"),
+                      Always("ns3::RingCollective::Pxn"),
+                      Always("ns3::PairwiseAllToAll::Pxn")}));
     k.push_back(Unsigned("fanin",
                          "incast senders per receiver",
                          &C::fanin,
@@ -1834,6 +1876,29 @@ VerbKnobs(std::vector<Knob>& k)
                      {WhenGiven("ns3::RdmaCollectiveTransport::Verb", CollectiveVerbValue)},
                      "--collective-verb=send --workload=allreduce"),
                 CollectiveVerbApplies));
+    k.push_back(Applies(
+        Sets(Unsigned("qps-per-connection",
+                      "RC queue pairs per collective channel and peer (NCCL_IB_QPS_PER_CONNECTION; "
+                      "default 1 as NCCL 2.30.7): on RoCEv2 each has its own UDP source port, "
+                      "so ECMP can route them apart; messages go round-robin over them, or "
+                      "each is cut over all with --split-data-on-qps "
+                      "(ns3::RdmaCollectiveTransport::QpsPerConnection; doc/collectives.md)",
+                      &C::qpsPerConnection,
+                      1,
+                      RdmaCollectiveTransport::MAX_QPS_PER_CONNECTION),
+             {Always("ns3::RdmaCollectiveTransport::QpsPerConnection",
+                     Value<UintegerValue>(&C::qpsPerConnection))}),
+        CollectiveOrTrainingApplies));
+    k.push_back(Applies(
+        Sets(Flag("split-data-on-qps",
+                  "cut each collective message over its --qps-per-connection QPs in parts of "
+                  "ceil(ceil(bytes / QPs) / 128) x 128 bytes (NCCL_IB_SPLIT_DATA_ON_QPS=1); 0 "
+                  "(default, as NCCL 2.30.7) = each message on one QP, round-robin "
+                  "(ns3::RdmaCollectiveTransport::SplitDataOnQps; doc/collectives.md)",
+                  &C::splitDataOnQps),
+             {Always("ns3::RdmaCollectiveTransport::SplitDataOnQps",
+                     Value<BooleanValue>(&C::splitDataOnQps))}),
+        CollectiveOrTrainingApplies));
     k.push_back(Applies(
         Sets(
             Unsigned("rq-depth",

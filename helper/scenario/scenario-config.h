@@ -198,6 +198,8 @@ class ScenarioConfig
     std::string transport{"rdma"};            ///< rdma | tcp: transport of the flows
     std::string verb{"write"};           ///< write | read | send: verb of point-to-point and flows
     std::string collectiveVerb{"write"}; ///< write | send: verb of collective messages
+    uint32_t qpsPerConnection{1};        ///< QPs of a collective channel's connection
+    bool splitDataOnQps{false};          ///< cut each collective message over its QPs
     uint32_t rqDepth{512};               ///< receives kept posted per queue pair (SEND)
     Time rqRepostDelay{Time(0)};         ///< a consumed receive is re-posted this late
     std::string tcpVariant{"cubic"};     ///< --transport=tcp's congestion control

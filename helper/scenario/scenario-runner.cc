@@ -403,7 +403,8 @@ ScenarioRunner::InstallWorkloads()
         m_recorder->EnablePcaps(PcapDirectory(), pcapPorts, m_config.pcapSnaplen);
     }
     // --workload's component (made once, by name), then the flows' (--background, --flows)
-    m_workloads.push_back(ScenarioWorkloadRegistry::Create(m_config.workload));
+    m_workloads.push_back(
+        ScenarioWorkloadRegistry::Create(m_config.workload, m_config.gpusPerServer));
     m_workloads.push_back(std::make_unique<FlowScenarioWorkload>());
     const ScenarioWorkload::Context context{m_fabric, m_tcp, m_writer.get(), [this]() {
                                                 m_recorder->CheckCompletion();

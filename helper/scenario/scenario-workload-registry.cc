@@ -41,7 +41,7 @@ ScenarioWorkloadRegistry::Add(const std::string& name, Factory create)
 }
 
 std::unique_ptr<ScenarioWorkload>
-ScenarioWorkloadRegistry::Create(const std::string& workload)
+ScenarioWorkloadRegistry::Create(const std::string& workload, uint32_t gpusPerServer)
 {
     const WorkloadRegistry::Entry* entry = nullptr;
     try
@@ -56,10 +56,10 @@ ScenarioWorkloadRegistry::Create(const std::string& workload)
     {
         return it->second();
     }
-    auto it = ByFamily().find(entry->family);
+    const WorkloadRegistry::Family family = WorkloadRegistry::GetFamily(entry->name, gpusPerServer);
+    auto it = ByFamily().find(family);
     NS_ABORT_MSG_IF(it == ByFamily().end(),
-                    "--workload=" << workload << ": no ScenarioWorkload for its family "
-                                  << entry->family);
+                    "--workload=" << workload << ": no ScenarioWorkload for its family " << family);
     return it->second();
 }
 

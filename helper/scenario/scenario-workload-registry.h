@@ -8,6 +8,7 @@
 
 #include "ns3/workload-registry.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,11 +42,14 @@ class ScenarioWorkloadRegistry
     static void Add(const std::string& name, Factory create);
     /**
      * \param workload a --workload value
+     * \param gpusPerServer GPUs per server (0 or 1: one-NIC hosts); on servers a workload
+     *        runs as its WorkloadRegistry::GetFamily family there (alltoall: the collective)
      * \return a new component of it
      * \throws ConfigError "--workload: unknown workload 'x'; allowed: ..." for a name
      * WorkloadRegistry does not have
      */
-    static std::unique_ptr<ScenarioWorkload> Create(const std::string& workload);
+    static std::unique_ptr<ScenarioWorkload> Create(const std::string& workload,
+                                                    uint32_t gpusPerServer = 0);
 
   private:
     /// The components by workload name (made on first use: registrations run in static

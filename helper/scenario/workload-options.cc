@@ -56,6 +56,7 @@ WorkloadOptions::Training(const ScenarioConfig& c)
     o.algorithm = c.algorithm;
     o.chunk = c.chunk;
     o.channels = c.channels;
+    o.gpusPerServer = c.gpusPerServer;
     return o;
 }
 

@@ -4,6 +4,7 @@
 #include "communicator.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -156,6 +157,42 @@ Communicator::Rail(uint32_t nHosts, uint32_t hostsPerServer, uint32_t rail)
         nHosts,
         [hostsPerServer](uint32_t h) { return h % hostsPerServer; },
         rail);
+}
+
+uint32_t
+Communicator::GetRanksPerServer(uint32_t hostsPerServer) const
+{
+    if (hostsPerServer < 2 || m_hosts.empty())
+    {
+        return 0;
+    }
+    const uint32_t n = GetSize();
+    uint32_t g = 1;
+    while (g < n && m_hosts[g] / hostsPerServer == m_hosts[0] / hostsPerServer)
+    {
+        ++g;
+    }
+    if (n % g != 0)
+    {
+        return 0;
+    }
+    std::set<uint32_t> servers;
+    for (uint32_t b = 0; b < n; b += g)
+    {
+        const uint32_t server = m_hosts[b] / hostsPerServer;
+        if (!servers.insert(server).second)
+        {
+            return 0;
+        }
+        for (uint32_t r = b; r < b + g; ++r)
+        {
+            if (m_hosts[r] / hostsPerServer != server)
+            {
+                return 0;
+            }
+        }
+    }
+    return g;
 }
 
 } // namespace ns3

@@ -56,6 +56,16 @@ class Communicator
     /// rail, for h < nHosts.
     static Communicator Rail(uint32_t nHosts, uint32_t hostsPerServer, uint32_t rail);
 
+    /**
+     * The GPUs per server of this communicator on servers of \p hostsPerServer hosts
+     * (server = host / hostsPerServer), as the server-aware algorithms read them (their
+     * GpusPerServer: rank = server x g + local index): g if the ranks are runs of g
+     * consecutive ranks, each run on one server and each on another server; 0 otherwise,
+     * or if \p hostsPerServer < 2 (one-NIC hosts). A training job's tensor-parallel group
+     * inside a server gives g = its size; a data-parallel group of one GPU per server g = 1.
+     */
+    uint32_t GetRanksPerServer(uint32_t hostsPerServer) const;
+
   private:
     std::vector<uint32_t> m_hosts;
 };

@@ -70,6 +70,28 @@ RdmaCollectiveTransport::GetTypeId()
                           "traffic or flow file shares its connections.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaCollectiveTransport::m_matchInAdvance),
+                          MakeBooleanChecker())
+            .AddAttribute("QpsPerConnection",
+                          "RC queue pairs of each channel's connection to a peer "
+                          "(NCCL_IB_QPS_PER_CONNECTION): QP q of channel c is the fabric's "
+                          "connection c + q x 64 between the two hosts, with its own UDP "
+                          "source port on RoCEv2 (more ECMP entropy). Messages go round-robin "
+                          "over them, or each is cut over all of them (SplitDataOnQps), as "
+                          "NCCL's net_ib does (src/transport/net_ib/p2p.cc, common.h). "
+                          "Default 1: NCCL 2.30.7's default (src/transport/net_ib/connect.cc).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaCollectiveTransport::m_qpsPerConnection),
+                          MakeUintegerChecker<uint32_t>(1, MAX_QPS_PER_CONNECTION))
+            .AddAttribute("SplitDataOnQps",
+                          "With QpsPerConnection > 1: false = each message on one QP, the "
+                          "connection's k-th message on QP k mod QpsPerConnection; true = each "
+                          "message cut into QpsPerConnection parts of ceil(ceil(bytes / Q) / "
+                          "128) x 128 bytes (the last shorter, possibly empty), one per QP, "
+                          "delivered when all are (NCCL_IB_SPLIT_DATA_ON_QPS, "
+                          "ncclIbMultiSend). Default false: NCCL 2.30.7's default "
+                          "(src/transport/net_ib/common.cc).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaCollectiveTransport::m_splitDataOnQps),
                           MakeBooleanChecker());
     return tid;
 }
@@ -77,7 +99,9 @@ RdmaCollectiveTransport::GetTypeId()
 RdmaCollectiveTransport::RdmaCollectiveTransport()
     : m_tagSpace(0xC0),
       m_verb(VERB_WRITE),
-      m_matchInAdvance(false)
+      m_matchInAdvance(false),
+      m_qpsPerConnection(1),
+      m_splitDataOnQps(false)
 {
 }
 
@@ -93,6 +117,9 @@ RdmaCollectiveTransport::DoDispose()
     m_zeroByte.clear();
     m_idBase.clear();
     m_expected.clear();
+    m_nextQp.clear();
+    m_nextExpectQp.clear();
+    m_split.clear();
     CollectiveTransport::DoDispose();
 }
 
@@ -195,16 +222,9 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
                     "collective tag space " << (tag >> 56) << " differs from the transport's "
                                             << unsigned(m_tagSpace)
                                             << " (set both TagSpace attributes alike)");
-    uint64_t wire = bytes;
-    if (bytes == 0)
-    {
-        // A 1-byte WRITE carries the synchronisation; both completions report 0.
-        wire = 1;
-        m_zeroByte[tag] = 2;
-    }
-    m_posted++;
     if (m_matchInAdvance)
     {
+        // the connection's receiver posted its receives in transfer order
         auto q = m_expected.find(ConnectionKey(srcRank, dstRank, channel));
         const uint64_t first =
             q == m_expected.end() || q->second.empty() ? UINT64_MAX : q->second.front();
@@ -218,6 +238,25 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
                             << ": receives matched in advance (MatchInAdvance) need each "
                                "connection to send in transfer order");
         q->second.pop_front();
+    }
+    if (Split())
+    {
+        SendSplit(srcRank, dstRank, bytes, tag, channel);
+        return;
+    }
+    uint64_t wire = bytes;
+    if (bytes == 0)
+    {
+        // A 1-byte WRITE carries the synchronisation; both completions report 0.
+        wire = 1;
+        m_zeroByte[tag] = 2;
+    }
+    m_posted++;
+    // the connection's next QP (round-robin; QP 0 alone by default)
+    const uint32_t connection =
+        channel + NextQp(m_nextQp, srcRank, dstRank, channel) * CollectiveAlgorithm::MAX_CHANNELS;
+    if (m_matchInAdvance)
+    {
         auto base = m_idBase.find(tag & ~0xffffffffULL);
         NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
         m_fabric->PostPrematched(m_hostOf[srcRank],
@@ -225,21 +264,101 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
                                  wire,
                                  tag,
                                  KIND_COLLECTIVE,
-                                 channel,
+                                 connection,
                                  base->second + (tag & 0xffffffffULL),
                                  m_verb == VERB_SEND);
         return;
     }
-    // one RC connection per channel and peer, as NCCL's net transport opens
+    Post(srcRank, dstRank, wire, tag, connection);
+}
+
+void
+RdmaCollectiveTransport::Post(uint32_t srcRank,
+                              uint32_t dstRank,
+                              uint64_t wire,
+                              uint64_t tag,
+                              uint32_t connection)
+{
+    // one RC connection per channel (and QP) and peer, as NCCL's net transport opens
     if (m_verb == VERB_SEND)
     {
-        m_fabric
-            ->PostSend(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
+        m_fabric->PostSend(m_hostOf[srcRank],
+                           m_hostOf[dstRank],
+                           wire,
+                           tag,
+                           KIND_COLLECTIVE,
+                           connection);
     }
     else
     {
-        m_fabric
-            ->PostWrite(m_hostOf[srcRank], m_hostOf[dstRank], wire, tag, KIND_COLLECTIVE, channel);
+        m_fabric->PostWrite(m_hostOf[srcRank],
+                            m_hostOf[dstRank],
+                            wire,
+                            tag,
+                            KIND_COLLECTIVE,
+                            connection);
+    }
+}
+
+bool
+RdmaCollectiveTransport::Split() const
+{
+    return m_splitDataOnQps && m_qpsPerConnection > 1;
+}
+
+uint32_t
+RdmaCollectiveTransport::NextQp(std::unordered_map<uint64_t, uint32_t>& next,
+                                uint32_t src,
+                                uint32_t dst,
+                                uint32_t channel)
+{
+    if (m_qpsPerConnection == 1)
+    {
+        return 0;
+    }
+    uint32_t& k = next[ConnectionKey(src, dst, channel)];
+    const uint32_t q = k;
+    k = (k + 1) % m_qpsPerConnection;
+    return q;
+}
+
+void
+RdmaCollectiveTransport::SendSplit(uint32_t srcRank,
+                                   uint32_t dstRank,
+                                   uint64_t bytes,
+                                   uint64_t tag,
+                                   uint32_t channel)
+{
+    // ncclIbMultiSend: every QP's part is ceil(ceil(bytes / Q) / 128) x 128 bytes until the
+    // message runs out; an empty part still posts its work request (a 1-byte WRITE here)
+    const uint64_t q = m_qpsPerConnection;
+    const uint64_t part = ((bytes + q - 1) / q + 127) / 128 * 128;
+    m_split[tag] = {m_qpsPerConnection, m_qpsPerConnection, bytes};
+    m_posted++;
+    uint64_t left = bytes;
+    for (uint32_t i = 0; i < m_qpsPerConnection; ++i)
+    {
+        const uint64_t len = std::min(left, part);
+        left -= len;
+        const uint32_t connection = channel + i * CollectiveAlgorithm::MAX_CHANNELS;
+        const uint64_t wire = std::max<uint64_t>(len, 1);
+        if (m_matchInAdvance)
+        {
+            auto base = m_idBase.find(tag & ~0xffffffffULL);
+            NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
+            m_fabric->PostPrematched(m_hostOf[srcRank],
+                                     m_hostOf[dstRank],
+                                     wire,
+                                     tag,
+                                     KIND_COLLECTIVE,
+                                     connection,
+                                     base->second + (tag & 0xffffffffULL) * q + i,
+                                     m_verb == VERB_SEND);
+        }
+        else
+        {
+            Post(srcRank, dstRank, wire, tag, connection);
+        }
     }
 }
 
@@ -258,7 +377,9 @@ RdmaCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
     {
         return;
     }
-    m_idBase[tagBase] = m_fabric->ReserveMessageIds(nTransfers);
+    // with SplitDataOnQps each transfer is one message per QP
+    m_idBase[tagBase] = m_fabric->ReserveMessageIds(static_cast<uint64_t>(nTransfers) *
+                                                    (Split() ? m_qpsPerConnection : 1));
 }
 
 void
@@ -282,7 +403,12 @@ RdmaCollectiveTransport::ExpectConnection(uint32_t srcRank, uint32_t dstRank, ui
         return;
     }
     CheckPeers(srcRank, dstRank, channel);
-    m_fabric->OpenConnection(m_hostOf[srcRank], m_hostOf[dstRank], channel);
+    for (uint32_t q = 0; q < m_qpsPerConnection; ++q)
+    {
+        m_fabric->OpenConnection(m_hostOf[srcRank],
+                                 m_hostOf[dstRank],
+                                 channel + q * CollectiveAlgorithm::MAX_CHANNELS);
+    }
 }
 
 void
@@ -293,7 +419,25 @@ RdmaCollectiveTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag
         return;
     }
     CheckPeers(srcRank, dstRank, channel);
-    m_fabric->PostReceive(m_hostOf[srcRank], m_hostOf[dstRank], tag, channel);
+    if (Split())
+    {
+        for (uint32_t q = 0; q < m_qpsPerConnection; ++q)
+        {
+            m_fabric->PostReceive(m_hostOf[srcRank],
+                                  m_hostOf[dstRank],
+                                  tag,
+                                  channel + q * CollectiveAlgorithm::MAX_CHANNELS);
+        }
+    }
+    else
+    {
+        // the QP this connection's next message goes on (Send's round-robin)
+        const uint32_t q = NextQp(m_nextExpectQp, srcRank, dstRank, channel);
+        m_fabric->PostReceive(m_hostOf[srcRank],
+                              m_hostOf[dstRank],
+                              tag,
+                              channel + q * CollectiveAlgorithm::MAX_CHANNELS);
+    }
     if (IsLocal(srcRank))
     {
         m_expected[ConnectionKey(srcRank, dstRank, channel)].push_back(tag);
@@ -355,6 +499,25 @@ RdmaCollectiveTransport::OnFabricDelivered(uint32_t srcHost,
     {
         return;
     }
+    if (!m_split.empty())
+    {
+        auto it = m_split.find(tag);
+        if (it != m_split.end())
+        {
+            // a part: the message is delivered with its last part
+            if (--it->second.deliveries > 0)
+            {
+                return;
+            }
+            bytes = it->second.bytes;
+            if (it->second.acks == 0)
+            {
+                m_split.erase(it);
+            }
+            NotifyDelivered(src, dst, tag, bytes);
+            return;
+        }
+    }
     NotifyDelivered(src, dst, tag, ReportedBytes(tag, bytes));
 }
 
@@ -367,6 +530,26 @@ RdmaCollectiveTransport::OnFabricMessage(const RdmaFabric::MessageRecord& r)
         !RankOf(r.src, src) || !RankOf(r.dst, dst))
     {
         return;
+    }
+    if (!m_split.empty())
+    {
+        auto it = m_split.find(r.tag);
+        if (it != m_split.end())
+        {
+            // a part: the sender completes with the last part's acknowledgement
+            if (--it->second.acks > 0)
+            {
+                return;
+            }
+            const uint64_t bytes = it->second.bytes;
+            if (it->second.deliveries == 0)
+            {
+                m_split.erase(it);
+            }
+            m_acked++;
+            NotifySent(src, dst, r.tag, bytes);
+            return;
+        }
     }
     m_acked++;
     NotifySent(src, dst, r.tag, ReportedBytes(r.tag, r.bytes));

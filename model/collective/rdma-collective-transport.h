@@ -62,6 +62,9 @@ class RdmaCollectiveTransport : public CollectiveTransport
   public:
     /// fct.csv "kind" of collective messages (the runner's KIND_NAMES index).
     static constexpr uint8_t KIND_COLLECTIVE = 4;
+    /// QpsPerConnection at most: QP q of channel c is connection c + q x MAX_CHANNELS,
+    /// below RdmaFabric::FIRST_OWN_CONNECTION.
+    static constexpr uint32_t MAX_QPS_PER_CONNECTION = 128;
 
     static TypeId GetTypeId();
     RdmaCollectiveTransport();
@@ -123,10 +126,30 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// Bytes to report for a completion; consumes one of the two notifications of a
     /// zero-byte message.
     uint64_t ReportedBytes(uint64_t tag, uint64_t bytes);
+    /// Post one message of \p wire bytes on fabric connection \p connection (Verb).
+    void Post(uint32_t srcRank, uint32_t dstRank, uint64_t wire, uint64_t tag, uint32_t connection);
+    /// \return whether messages are cut over the QPs (SplitDataOnQps, QpsPerConnection > 1)
+    bool Split() const;
+    /// Send's SplitDataOnQps path: one part per QP.
+    void SendSplit(uint32_t srcRank,
+                   uint32_t dstRank,
+                   uint64_t bytes,
+                   uint64_t tag,
+                   uint32_t channel);
+    /**
+     * \param next per connection, the QP of its next message
+     * \return the QP the next message of (\p src, \p dst, \p channel) goes on, and advance
+     */
+    uint32_t NextQp(std::unordered_map<uint64_t, uint32_t>& next,
+                    uint32_t src,
+                    uint32_t dst,
+                    uint32_t channel);
 
-    uint8_t m_tagSpace;    //!< attribute TagSpace
-    Verb m_verb;           //!< attribute Verb
-    bool m_matchInAdvance; //!< attribute MatchInAdvance
+    uint8_t m_tagSpace;          //!< attribute TagSpace
+    Verb m_verb;                 //!< attribute Verb
+    bool m_matchInAdvance;       //!< attribute MatchInAdvance
+    uint32_t m_qpsPerConnection; //!< attribute QpsPerConnection
+    bool m_splitDataOnQps;       //!< attribute SplitDataOnQps
     /// The fabric messages go through. Not a Ptr: the fabric's listeners hold this
     /// transport, so a Ptr back would be a reference cycle that nothing breaks.
     RdmaFabric* m_fabric{nullptr};
@@ -142,6 +165,20 @@ class RdmaCollectiveTransport : public CollectiveTransport
     std::unordered_map<uint64_t, std::deque<uint64_t>> m_expected;
     /// \return the key of m_expected
     uint64_t ConnectionKey(uint32_t src, uint32_t dst, uint32_t channel) const;
+    /// per (src rank, dst rank, channel): the QP of the next message sent (round-robin)
+    std::unordered_map<uint64_t, uint32_t> m_nextQp;
+    /// per (src rank, dst rank, channel): the QP of the next receive posted (MatchInAdvance)
+    std::unordered_map<uint64_t, uint32_t> m_nextExpectQp;
+
+    /// A message cut over the QPs (SplitDataOnQps): the completions still due.
+    struct SplitMessage
+    {
+        uint32_t deliveries; //!< parts not yet delivered
+        uint32_t acks;       //!< parts not yet acknowledged to the sender
+        uint64_t bytes;      //!< the message's bytes, reported once
+    };
+
+    std::unordered_map<uint64_t, SplitMessage> m_split; //!< tag -> its parts' completions
 };
 
 } // namespace ns3

@@ -117,8 +117,10 @@ RdmaNic::GetTypeId()
             .AddAttribute(
                 "InjectionCap",
                 "Most payload the NIC takes from its host interface (PCIe) per "
-                "second and direction: data packets to other servers leave no "
-                "faster than this when it is below the link rate (bit/s). 0 = no cap (default): "
+                "second and direction: data packets to other servers on its own rail (a "
+                "GPU of the same local index, HostsPerServer) leave no faster than this "
+                "when it is below the link rate (bit/s); PXN data for another rail crosses "
+                "the PCIe of the NIC on that rail, which is not charged. 0 = no cap (default): "
                 "the link rate alone. PCIe Gen5 x16: 32 GT/s x 16 lanes, "
                 "128b/130b, 256-byte TLP payloads with 24 bytes of TLP framing, "
                 "header and LCRC ~ 57.6 GB/s = 460.8 Gb/s (PCI-SIG PCIe 5.0 base "
@@ -126,14 +128,16 @@ RdmaNic::GetTypeId()
                 DataRateValue(DataRate(0)),
                 MakeDataRateAccessor(&RdmaNic::m_injectionCap),
                 MakeDataRateChecker())
-            .AddAttribute("HostsPerServer",
-                          "Hosts (GPUs) per server, numbered server x G + GPU: data to a "
-                          "peer of the same server moves in the scale-up domain and is not "
-                          "held by InjectionCap. Default 1: every peer is on another server. "
-                          "The scenario runner sets it from --gpus-per-server",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&RdmaNic::m_hostsPerServer),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "HostsPerServer",
+                "Hosts (GPUs) per server, numbered server x G + GPU: data to a "
+                "peer of the same server moves in the scale-up domain and data to "
+                "another rail (local index) leaves by PXN through another GPU's NIC: "
+                "neither is held by InjectionCap. Default 1: every peer is on another server. "
+                "The scenario runner sets it from --gpus-per-server",
+                UintegerValue(1),
+                MakeUintegerAccessor(&RdmaNic::m_hostsPerServer),
+                MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged (sender completion)",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSentTrace),

@@ -170,11 +170,15 @@ class RdmaNic : public Object
         }
     }
 
-    /// \return whether \p qp's peer is on another server (HostsPerServer), so that its
-    /// data crosses the host interface to the NIC (the scale-up domain's does not)
+    /// \return whether \p qp's data crosses this GPU's host interface to its NIC: a peer
+    /// on another server (HostsPerServer) with this GPU's local index, on its NIC's rail.
+    /// Data within the server moves in the scale-up domain, and data for another rail
+    /// leaves by PXN through the NIC of the GPU on that rail (its PCIe, not this one's).
     bool CrossesHostInterface(const RdmaQueuePair& qp) const
     {
-        return qp.GetPeerHost() / m_hostsPerServer != m_hostIndex / m_hostsPerServer;
+        const uint32_t peer = qp.GetPeerHost();
+        return peer / m_hostsPerServer != m_hostIndex / m_hostsPerServer &&
+               peer % m_hostsPerServer == m_hostIndex % m_hostsPerServer;
     }
 
     /**

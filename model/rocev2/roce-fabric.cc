@@ -60,6 +60,19 @@ RoceFabric::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RoceFabric::m_convergenceTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("SymmetricEntropy",
+                          "A connection's UDP source port (ECMP entropy) hashes its lower "
+                          "host first, so it is the same whichever host opened the "
+                          "connection, as Linux's RoCEv2 flow label is the same from both "
+                          "QP numbers (rdma_calc_flow_label, include/rdma/ib_verbs.h). false "
+                          "= the host that posted first is hashed first (the module's rule "
+                          "until now: a connection opened by its higher host can take another "
+                          "path). Default false: keeps the outputs of existing runs; true "
+                          "changes the paths of connections opened by their higher host "
+                          "(doc/collectives.md, QPs per connection).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceFabric::m_symmetricEntropy),
+                          MakeBooleanChecker())
             .AddTraceSource("LinkStateChange",
                             "A cable failed or came back: (graph link id, up)",
                             MakeTraceSourceAccessor(&RoceFabric::m_linkStateTrace),
@@ -492,8 +505,15 @@ RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
     Ptr<RoceNic> a = m_nics[src];
     Ptr<RoceNic> b = m_nics[dst];
     // Entropy (UDP source port) from the connection, in the dynamic port range; each
-    // connection index of a host pair gets its own (index 0 keeps the pair's hash).
-    uint32_t h = (src * 0x9E3779B1U) ^ (dst * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
+    // connection index of a host pair gets its own (index 0 keeps the pair's hash). With
+    // SymmetricEntropy of the pair's lower and higher host, not of which one posted
+    // first: the connection's path is the same whichever side opened it, as Linux derives
+    // a RoCEv2 QP's flow label (and UDP source port) from the product of both QP numbers
+    // (rdma_calc_flow_label, rdma_flow_label_to_udp_sport, include/rdma/ib_verbs.h).
+    // (SymmetricEntropy false: the first poster first, as before)
+    const uint32_t first = m_symmetricEntropy ? std::min(src, dst) : src;
+    const uint32_t second = m_symmetricEntropy ? std::max(src, dst) : dst;
+    uint32_t h = (first * 0x9E3779B1U) ^ (second * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
     h ^= h >> 15;
     uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_priority, entropy);

@@ -162,6 +162,7 @@ class RoceFabric : public RdmaFabric
     mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)
     Time m_detectionTime;                                  //!< Attribute FailureDetectionTime
     Time m_convergenceTime;                                //!< Attribute RouteConvergenceTime
+    bool m_symmetricEntropy{false};                        //!< Attribute SymmetricEntropy
     TracedCallback<uint32_t, bool> m_linkStateTrace;       //!< (link, up)
     TracedCallback<uint32_t, bool> m_routesConvergedTrace; //!< (link, up)
 };

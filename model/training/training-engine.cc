@@ -60,6 +60,17 @@ TrainingEngine::GetTypeId()
                           UintegerValue(CollectiveAlgorithm::DEFAULT_CHANNELS),
                           MakeUintegerAccessor(&TrainingEngine::m_channels),
                           MakeUintegerChecker<uint32_t>(1, CollectiveAlgorithm::MAX_CHANNELS))
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server of the hosts (host = server x G + GPU): each "
+                          "collective's communicator gets the server-aware schedules (NCCL's "
+                          "rings, tree and all-to-all) with its own GPUs per server "
+                          "(Communicator::GetRanksPerServer: runs of consecutive ranks, one "
+                          "server each), or one-NIC ones if its ranks are not laid out so. The "
+                          "scenario runner sets it from --gpus-per-server. Default 0: one-NIC "
+                          "hosts.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TrainingEngine::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("TagSpace",
                           "Top 8 bits of every tag posted (must be the transport's: "
                           "RdmaCollectiveTransport accepts 0xC0 by default).",
@@ -594,6 +605,13 @@ TrainingEngine::StartOp(uint32_t opIndex)
         inst.algorithm = CollectiveAlgorithm::Create(op.op, name);
         inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
         inst.algorithm->SetAttribute("Channels", UintegerValue(m_channels));
+        if (m_gpusPerServer > 1)
+        {
+            // the communicator's own servers (a data-parallel group has one GPU in each)
+            inst.algorithm->SetAttributeFailSafe(
+                "GpusPerServer",
+                UintegerValue(m_comms[op.comm].GetRanksPerServer(m_gpusPerServer)));
+        }
         inst.algorithm->Setup(m_comms[op.comm], op.bytes);
         inst.key = key;
         m_instances.push_back(inst);

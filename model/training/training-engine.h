@@ -214,6 +214,7 @@ class TrainingEngine : public Object
     std::string m_algorithm;
     uint32_t m_chunkBytes;
     uint32_t m_channels;
+    uint32_t m_gpusPerServer{0}; //!< attribute GpusPerServer (0: one-NIC hosts)
     uint8_t m_tagSpace;
 
     TrainingModel m_model;

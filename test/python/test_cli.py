@@ -1789,6 +1789,103 @@ def test_nccl_rings_pxn(run, tmp_path, pxn, nic_bytes):
         assert not (bad / "summary.json").exists() and not (bad / "fct.csv").exists()
 
 
+@pytest.mark.figures
+def test_alltoall_on_servers_leaves_on_the_destinations_rail(run, tmp_path, nic_bytes):
+    """--workload=alltoall on GPU servers is NCCL's all-to-all (a collective with busbw):
+    with PXN every inter-server byte leaves its server on the destination GPU's rail, so
+    on a rail-optimised fabric no byte crosses a spine and each NIC carries the bytes sent
+    to its rail; --pxn=0 is refused; one-NIC hosts keep the point-to-point pattern."""
+    out = tmp_path / "a2a"
+    r = run("--topology=rail", "--servers=2", "--gpus-per-server=8", "--rail-spines=2",
+            "--host-rate=400Gbps", "--fabric-rate=400Gbps", "--workload=alltoall",
+            "--bytes=16MiB", "--port-bytes=1", f"--out={out}")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((out / "summary.json").read_text())
+    c = s["collectives"][0]
+    assert c["operation"] == "alltoall" and c["algorithm"] == "pairwise", c
+    assert c["channels"] == 16
+    # payload per (source server, destination rail), from the messages
+    sent = {}
+    with open(out / "fct.csv") as f:
+        for row in csv.DictReader(f):
+            src, dst = int(row["src"]), int(row["dst"])
+            if row["kind"] == "collective" and src // 8 != dst // 8:
+                key = (src // 8, dst % 8)
+                sent[key] = sent.get(key, 0) + int(row["size_bytes"])
+    nics = nic_bytes(out)
+    for (server, rail), payload in sent.items():
+        up = nics[(server, rail)][0]
+        # the NIC on the destination's rail carries them (plus headers and the ACKs of
+        # what arrives on it), and each NIC the same: S/2 of each of its 8 GPUs' sends
+        assert 1.0 < up / payload < 1.1, (server, rail, up, payload)
+        assert payload == 8 * (16 * 2**20 // 16), payload
+    # no byte crosses a spine: every hop between servers stays on one rail
+    with open(out / "topology.csv") as f:
+        spine_ports = [(int(row["node"]), int(row["port"])) for row in csv.DictReader(f)
+                       if row["name"].startswith("spine")]
+    assert spine_ports
+    with open(out / "ports.csv") as f:
+        tx = {(int(row["node"]), int(row["port"])): int(row["tx_bytes"])
+              for row in csv.DictReader(f)}
+    assert sum(tx[p] for p in spine_ports) == 0
+    bad = tmp_path / "nopxn"
+    r = run("--topology=rail", "--servers=2", "--gpus-per-server=8", "--workload=alltoall",
+            "--pxn=0", "--bytes=1MiB", f"--out={bad}")
+    assert r.returncode == 2 and "without PXN" in r.stderr, r.stderr
+    assert not (bad / "summary.json").exists()
+    r = run("--topology=rail", "--servers=2", "--gpus-per-server=8", "--workload=alltoall",
+            "--algorithm=tree", "--bytes=1MiB", f"--out={bad}")
+    assert r.returncode == 2 and "--algorithm=tree" in r.stderr, r.stderr
+    flat = tmp_path / "flat"
+    r = run("--topology=leafspine", "--workload=alltoall", "--bytes=64KiB", f"--out={flat}")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((flat / "summary.json").read_text()).get("collectives", []) == []
+
+
+def test_training_all_to_all_on_servers_is_nccls(run, tmp_path):
+    """The training workload's expert all-to-all on GPU servers runs NCCL's schedule (every
+    peer at once, TrainingEngine GpusPerServer), not the pairwise steps one after another."""
+    model = tmp_path / "ep16.json"
+    model.write_text('{"parallelism": {"dp": 16, "ep": 16}, "layers": [{"forward_ns": 1000, '
+                     '"input_grad_ns": 1000, "expert_alltoall_bytes": 16000000}]}')
+    starts = {}
+    for gpus, servers in (("8", "2"), ("1", "16")):
+        out = tmp_path / gpus
+        r = run("--topology=rail", f"--servers={servers}", f"--gpus-per-server={gpus}",
+                "--host-rate=400Gbps", "--workload=training", f"--training={model}",
+                f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        with open(out / "fct.csv") as f:
+            first = {}
+            for row in csv.DictReader(f):
+                if row["kind"] == "collective" and row["src"] == "0":
+                    dst = int(row["dst"])
+                    first[dst] = min(first.get(dst, 1 << 62), int(row["start_ns"]))
+        starts[gpus] = first
+    assert len(starts["8"]) == 15 and len(set(starts["8"].values())) == 1, starts["8"]
+    # one-NIC hosts keep the pairwise exchange: each step after the previous one arrived
+    assert len(set(starts["1"].values())) == 15, starts["1"]
+
+
+def test_qps_per_connection_flag(run, tmp_path):
+    """--qps-per-connection gives every collective channel's connection that many queue
+    pairs (NCCL_IB_QPS_PER_CONNECTION); refused where no collective runs."""
+    pairs = {}
+    for q, split in (("1", "0"), ("4", "0"), ("4", "1")):
+        out = tmp_path / (q + split)
+        # (receives matched in advance: each QP's receives in its messages' order)
+        r = run("--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=1MB",
+                f"--qps-per-connection={q}", f"--split-data-on-qps={split}", f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        s = json.loads((out / "summary.json").read_text())
+        assert s["collectives"][0]["complete"] is True
+        pairs[q + split] = s["queue_pairs"]
+    assert pairs["40"] == pairs["41"] == 4 * pairs["10"], pairs
+    r = run("--topology=fattree", "--k=4", "--workload=incast", "--qps-per-connection=2",
+            f"--out={tmp_path}/bad")
+    assert r.returncode == 2 and "--qps-per-connection=2 needs a collective" in r.stderr, r.stderr
+
+
 def test_channels_flag_forces_the_count_and_port_bytes_off_writes_nothing(run, tmp_path):
     out = tmp_path / "four"
     r = run(*[f for f in RAIL_2X8 if f != "--port-bytes=1"], "--bytes=4MiB", "--channels=4",

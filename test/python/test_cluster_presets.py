@@ -367,6 +367,12 @@ RING_2X8_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
 COLLNET_A100 = ["--cluster=dgx-h100-ndr", "--scaleup-rate=2400Gbps", "--host-rate=200Gbps",
                 "--topology=rail", "--servers=16", "--workload=allreduce",
                 "--algorithm=collnet", "--bytes=64MB"]
+# NCCL's all-to-all on 2 servers of 8 (PXN: every send leaves on the destination's rail):
+# busbw = 2 x (N-1)/N x a NIC's goodput (doc/collectives.md)
+ALLTOALL_2X8_ROCE = ["--cluster=dgx-h100-roce", "--topology=rail", "--servers=2",
+                     "--workload=alltoall", "--bytes=64MB"]
+ALLTOALL_2X8_NDR = ["--cluster=dgx-h100-ndr", "--topology=rail", "--servers=2",
+                    "--workload=alltoall", "--bytes=64MB"]
 
 
 @pytest.mark.parametrize("published,flags", [
@@ -378,8 +384,13 @@ COLLNET_A100 = ["--cluster=dgx-h100-ndr", "--scaleup-rate=2400Gbps", "--host-rat
     # NVIDIA/nccl-tests#290: two NDR nodes with NCCL_ALGO=RING, 46-48 GB/s per NIC, x 8
     (376.0, RING_2X8_NDR),
     (220.0, COLLNET_A100),  # NVIDIA/nccl#320: CollNet, 8 NICs, NVLink-bound ~220 GB/s busbw
+    # NVIDIA/nccl-tests#130 (NCCL maintainer: on 2 nodes all-to-all busbw = 2 x the network
+    # bandwidth per GPU) with #267's 48.5 GB/s per 400G RoCE NIC and #290's 47 on NDR
+    (97.0, ALLTOALL_2X8_ROCE),
+    (94.0, ALLTOALL_2X8_NDR),
 ], ids=["nvlink4-ring-8gpu", "nvlink4-ring-8gpu-ndr", "nvls-8gpu", "ndr-400g-per-nic",
-        "roce-400g-per-nic", "ndr-2x8-ring", "collnet-a100-16srv"])
+        "roce-400g-per-nic", "ndr-2x8-ring", "collnet-a100-16srv", "alltoall-2x8-roce",
+        "alltoall-2x8-ndr"])
 def test_measured_cluster_rows_within_10_percent(run, tmp_path, published, flags):
     out = tmp_path / "out"
     r = run(*flags, f"--out={out}")
