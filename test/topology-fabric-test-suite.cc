@@ -15,6 +15,7 @@
 #include "ns3/dragonfly-topology-helper.h"
 #include "ns3/enum.h"
 #include "ns3/fat-tree-topology-helper.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/mesh-topology-helper.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -438,7 +439,7 @@ class DragonflySteadyStateTestCase : public TestCase
                 }
             }
         }
-        Simulator::Schedule(kFrom, [&cables]() {
+        ScheduleLambda(kFrom, [&cables]() {
             for (auto& c : cables)
             {
                 c.atFrom = c.dev->GetTxBytes();
