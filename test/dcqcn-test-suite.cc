@@ -290,6 +290,91 @@ class DcqcnHpccPresetTest : public TestCase
     }
 };
 
+/// The "hpcc" preset run with the HPCC simulator's reaction point rules (its Mlx code):
+/// alpha moves once per 1 us period however many CNPs came in it (AlphaUpdate
+/// PerPeriod), cuts in a row keep RT (ClampTargetRate false), one fast-recovery step
+/// before the additive one (F = 2), and a constant R_HAI (HyperIncrease Constant).
+class DcqcnMlxRulesTest : public TestCase
+{
+  public:
+    DcqcnMlxRulesTest()
+        : TestCase("HPCC simulator's rules: alpha once per period, RT kept over cuts in a row, "
+                   "one fast recovery step, constant hyper increase")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DcqcnCongestionControl> cc = MakeDcqcn("hpcc");
+        cc->SetAttribute("AlphaUpdate", StringValue("PerPeriod"));
+        cc->SetAttribute("ClampTargetRate", StringValue("false"));
+        cc->SetAttribute("HyperIncrease", StringValue("Constant"));
+        cc->SetAttribute("FastRecoveryThreshold", UintegerValue(2));
+        cc->Start(Ctx100G());
+        cc->OnCnp(); // t = 0: the first CNP halves (alpha 1) and starts the 1 us grid
+        double rcAt4 = 0;
+        double rtAt4 = 0;
+        for (double us : {3.2, 3.4, 3.6})
+        {
+            ScheduleLambda(NanoSeconds(static_cast<int64_t>(us * 1000)), [&]() { cc->OnCnp(); });
+        }
+        ScheduleLambda(MicroSeconds(4) + NanoSeconds(1), [&]() {
+            rcAt4 = cc->GetCurrentRateBps();
+            rtAt4 = cc->GetTargetRateBps();
+        });
+        // Increase timer (900 us) from the cut at 4 us: fast recovery at 904 us; a CNP at
+        // 905 us cuts again, now with RT = RC (an increase came since the last cut); then
+        // fast recovery, additive, hyper, hyper.
+        double rcAt904 = 0;
+        double rcCut = 0;
+        double rtCut = 0;
+        ScheduleLambda(MicroSeconds(904) + NanoSeconds(1),
+                       [&]() { rcAt904 = cc->GetCurrentRateBps(); });
+        ScheduleLambda(MicroSeconds(905), [&]() {
+            const double before = cc->GetCurrentRateBps();
+            cc->OnCnp();
+            rcCut = cc->GetCurrentRateBps();
+            rtCut = cc->GetTargetRateBps();
+            NS_TEST_EXPECT_MSG_EQ_TOL(rtCut, before, 1.0, "an increase came: RT = RC");
+        });
+        std::vector<double> rt;
+        std::vector<double> rc;
+        for (int k = 1; k <= 4; ++k)
+        {
+            ScheduleLambda(MicroSeconds(905 + 900 * k) + NanoSeconds(1), [&]() {
+                rt.push_back(cc->GetTargetRateBps());
+                rc.push_back(cc->GetCurrentRateBps());
+            });
+        }
+        Simulator::Stop(MicroSeconds(905 + 3600 + 10));
+        Simulator::Run();
+        // Three CNPs in the period (3, 4] us: one rise at its end, not three.
+        const double alpha = std::pow(1 - kG, 4) + kG;
+        NS_TEST_ASSERT_MSG_EQ_TOL(rcAt4, 50e9 * (1 - alpha / 2), 1.0, "cut with one rise");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rtAt4, 100e9, 1.0, "no increase between the cuts: RT kept");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rcAt904, (100e9 + rcAt4) / 2, 1.0, "904 us: fast recovery");
+        NS_TEST_ASSERT_MSG_EQ(rt.size(), 4u, "four timer events");
+        double ert = rtCut;
+        double erc = (ert + rcCut) / 2; // fast recovery
+        NS_TEST_ASSERT_MSG_EQ_TOL(rc[0], erc, 1.0, "fast recovery");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rt[0], ert, 1.0, "fast recovery keeps RT");
+        ert += 50e6; // additive: RATE_AI
+        erc = (ert + erc) / 2;
+        NS_TEST_ASSERT_MSG_EQ_TOL(rt[1], ert, 1.0, "additive");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rc[1], erc, 1.0, "additive RC");
+        for (int k = 2; k < 4; ++k)
+        {
+            ert += 100e6; // hyper: RATE_HAI each time
+            erc = (ert + erc) / 2;
+            NS_TEST_ASSERT_MSG_EQ_TOL(rt[k], ert, 1.0, "constant hyper step " << k - 1);
+            NS_TEST_ASSERT_MSG_EQ_TOL(rc[k], erc, 1.0, "hyper RC " << k - 1);
+        }
+        cc->Dispose();
+        Simulator::Destroy();
+    }
+};
+
 /// Names: unknown algorithm or preset throws with the allowed list; presets apply.
 class CongestionControlFactoryTest : public TestCase
 {
@@ -394,6 +479,7 @@ class DcqcnTestSuite : public TestSuite
         AddTestCase(new DcqcnIncreaseStagesTest, AI_FABRIC_QUICK);
         AddTestCase(new DcqcnBoundsTest, AI_FABRIC_QUICK);
         AddTestCase(new DcqcnHpccPresetTest, AI_FABRIC_QUICK);
+        AddTestCase(new DcqcnMlxRulesTest, AI_FABRIC_QUICK);
         AddTestCase(new CongestionControlFactoryTest, AI_FABRIC_QUICK);
     }
 };

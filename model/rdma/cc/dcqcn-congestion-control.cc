@@ -5,7 +5,9 @@
 
 #include "congestion-control-registry.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -111,6 +113,38 @@ DcqcnCongestionControl::GetTypeId()
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
                           MakeDataRateChecker())
+            .AddAttribute("AlphaUpdate",
+                          "When alpha moves up. PerCnp: alpha = (1-g) alpha + g on each CNP, "
+                          "which restarts the alpha timer (Zhu et al. 2015, the default). "
+                          "PerPeriod: once per AlphaTimer period from the first CNP, up by g "
+                          "if a CNP came in the period, else down; however many CNPs came "
+                          "(the ConnectX NICs' DCQCN, NVIDIA's DCQCN parameters: "
+                          "DceAlphaUpdatePeriod; the HPCC-derived simulators' UpdateAlphaMlx).",
+                          EnumValue(DcqcnCongestionControl::PER_CNP),
+                          MakeEnumAccessor(&DcqcnCongestionControl::m_alphaUpdate),
+                          MakeEnumChecker(DcqcnCongestionControl::PER_CNP,
+                                          "PerCnp",
+                                          DcqcnCongestionControl::PER_PERIOD,
+                                          "PerPeriod"))
+            .AddAttribute("ClampTargetRate",
+                          "Whether a cut always sets the target rate RT to the current rate "
+                          "(true: Zhu et al. 2015, the default). False: RT = RC only if an "
+                          "increase event came since the previous cut, so cuts in a row keep "
+                          "the RT of before them (ConnectX clamp_tgt_rate 0, NVIDIA's DCQCN "
+                          "parameters; the HPCC-derived simulators' CLAMP_TARGET_RATE 0).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
+                          MakeBooleanChecker())
+            .AddAttribute("HyperIncrease",
+                          "Hyper increase step. Linear: RT += i R_HAI, i the hyper stage "
+                          "(Zhu et al. 2015, the default). Constant: RT += R_HAI at every "
+                          "hyper step (the HPCC-derived simulators' HyperIncreaseMlx).",
+                          EnumValue(DcqcnCongestionControl::HYPER_LINEAR),
+                          MakeEnumAccessor(&DcqcnCongestionControl::m_hyperIncrease),
+                          MakeEnumChecker(DcqcnCongestionControl::HYPER_LINEAR,
+                                          "Linear",
+                                          DcqcnCongestionControl::HYPER_CONSTANT,
+                                          "Constant"))
             .AddTraceSource("Alpha",
                             "DCQCN alpha (dimensionless), updated on CNPs and increase "
                             "events",
@@ -128,6 +162,9 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_initialAlpha(1.0),
       m_byteCounter(0),
       m_threshold(5),
+      m_alphaUpdate(PER_CNP),
+      m_clampTargetRate(true),
+      m_hyperIncrease(HYPER_LINEAR),
       m_rc(0),
       m_rai(0),
       m_rhai(0),
@@ -135,7 +172,9 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_minBps(0),
       m_alpha(1.0),
       m_cnpSeen(false),
+      m_cnpInPeriod(false),
       m_increasing(false),
+      m_increasedSinceCut(false),
       m_timerCount(0),
       m_byteCount(0),
       m_bytes(0),
@@ -201,7 +240,9 @@ DcqcnCongestionControl::Start(const RdmaCcContext& ctx)
     m_alphaAnchor = Simulator::Now();
     m_lastCut = Simulator::Now();
     m_cnpSeen = false;
+    m_cnpInPeriod = false;
     m_increasing = false;
+    m_increasedSinceCut = false;
     m_timerCount = 0;
     m_byteCount = 0;
     m_bytes = 0;
@@ -216,6 +257,25 @@ DcqcnCongestionControl::Stop()
 }
 
 double
+DcqcnCongestionControl::AlphaAfterPeriods(int64_t& periods) const
+{
+    periods = (Simulator::Now() - m_alphaAnchor).GetTimeStep() / m_alphaTimer.GetTimeStep();
+    if (periods <= 0)
+    {
+        return m_alpha;
+    }
+    double alpha = m_alpha;
+    int64_t decays = periods;
+    if (m_alphaUpdate == PER_PERIOD && m_cnpInPeriod)
+    {
+        // The period the CNP came in ends with a rise; the later ones saw none.
+        alpha = (1.0 - m_g) * alpha + m_g;
+        --decays;
+    }
+    return alpha * std::pow(1.0 - m_g, static_cast<double>(decays));
+}
+
+double
 DcqcnCongestionControl::GetAlpha() const
 {
     if (!m_cnpSeen)
@@ -223,8 +283,8 @@ DcqcnCongestionControl::GetAlpha() const
         // The alpha timer starts with the first CNP, so the first CNP halves.
         return m_alpha;
     }
-    int64_t periods = (Simulator::Now() - m_alphaAnchor).GetTimeStep() / m_alphaTimer.GetTimeStep();
-    return m_alpha * std::pow(1.0 - m_g, static_cast<double>(periods));
+    int64_t periods = 0;
+    return AlphaAfterPeriods(periods);
 }
 
 void
@@ -234,10 +294,12 @@ DcqcnCongestionControl::UpdateAlpha()
     {
         return;
     }
-    int64_t periods = (Simulator::Now() - m_alphaAnchor).GetTimeStep() / m_alphaTimer.GetTimeStep();
+    int64_t periods = 0;
+    const double alpha = AlphaAfterPeriods(periods);
     if (periods > 0)
     {
-        m_alpha *= std::pow(1.0 - m_g, static_cast<double>(periods));
+        m_alpha = alpha;
+        m_cnpInPeriod = false;
         // Keep the timer's phase: the next period ends K after the last one.
         m_alphaAnchor += TimeStep(periods * m_alphaTimer.GetTimeStep());
         m_alphaTrace.Set(m_alpha);
@@ -284,7 +346,8 @@ void
 DcqcnCongestionControl::OnCnp()
 {
     NS_LOG_FUNCTION(this);
-    if (!m_cnpSeen)
+    const bool first = !m_cnpSeen;
+    if (first)
     {
         m_cnpSeen = true;
         m_alphaAnchor = Simulator::Now();
@@ -303,9 +366,18 @@ DcqcnCongestionControl::OnCnp()
                                          &DcqcnCongestionControl::DeferredCut,
                                          this);
     }
-    m_alpha = (1.0 - m_g) * m_alpha + m_g;
-    m_alphaAnchor = Simulator::Now(); // a CNP restarts the alpha timer
-    m_alphaTrace.Set(m_alpha);
+    if (m_alphaUpdate == PER_CNP)
+    {
+        m_alpha = (1.0 - m_g) * m_alpha + m_g;
+        m_alphaAnchor = Simulator::Now(); // a CNP restarts the alpha timer
+        m_alphaTrace.Set(m_alpha);
+    }
+    else if (!first)
+    {
+        // The rise comes when the period ends; the first CNP only starts the timer
+        // (alpha stays InitialAlpha through its period unless another CNP comes).
+        m_cnpInPeriod = true;
+    }
     ResetIncrease();
 }
 
@@ -321,10 +393,13 @@ void
 DcqcnCongestionControl::CutRate()
 {
     m_lastCut = Simulator::Now();
-    double rt = m_rc;
+    if (m_clampTargetRate || m_increasedSinceCut)
+    {
+        m_targetRate.Set(static_cast<uint64_t>(std::llround(m_rc)));
+    }
+    m_increasedSinceCut = false;
     m_rc = m_rc * (1.0 - m_alpha / 2.0);
-    m_targetRate.Set(static_cast<uint64_t>(std::llround(rt)));
-    NS_LOG_LOGIC("cut: alpha " << m_alpha << " RT " << rt << " RC " << m_rc);
+    NS_LOG_LOGIC("cut: alpha " << m_alpha << " RT " << m_targetRate.Get() << " RC " << m_rc);
     ApplyRate();
 }
 
@@ -372,6 +447,7 @@ DcqcnCongestionControl::OnPacketSent(uint32_t payloadBytes)
 void
 DcqcnCongestionControl::IncreaseEvent()
 {
+    m_increasedSinceCut = true;
     UpdateAlpha();
     uint32_t tc = m_timerCount;
     // With the byte counter off, the byte stage follows the timer stage, so the
@@ -384,7 +460,7 @@ DcqcnCongestionControl::IncreaseEvent()
     }
     else if (std::min(tc, bc) > m_threshold)
     {
-        uint32_t i = std::min(tc, bc) - m_threshold;
+        uint32_t i = m_hyperIncrease == HYPER_LINEAR ? std::min(tc, bc) - m_threshold : 1;
         rt += i * m_rhai;
         NS_LOG_LOGIC("hyper increase i=" << i);
     }
@@ -458,7 +534,10 @@ DcqcnCongestionControl::GetPreset(const std::string& name)
         // github.com/alibaba-edu/High-Precision-Congestion-Control: EWMA_GAIN 1/256,
         // ALPHA_RESUME_INTERVAL 1 (us), RATE_DECREASE_INTERVAL 4 (us), RP_TIMER 900 (us),
         // FAST_RECOVERY_TIMES 1, RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s,
-        // whatever the line rate (no byte counter in that code).
+        // whatever the line rate (no byte counter in that code). Its reaction point's
+        // rules differ from the paper's (AlphaUpdate, ClampTargetRate, HyperIncrease; and
+        // it compares the stage before counting it, so its F is ours + 1): doc/dcqcn.md
+        // gives the flags that run them; this preset keeps the paper's.
         return {{"G", "0.00390625"},
                 {"InitialAlpha", "1"},
                 {"AlphaTimer", "1us"},

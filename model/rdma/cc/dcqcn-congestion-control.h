@@ -29,11 +29,27 @@ namespace ns3
  * The alpha timer is evaluated lazily: alpha is multiplied by (1-g)^n where n is
  * the number of whole AlphaTimer periods since the last CNP. This gives exactly
  * the values of a timer restarted on each CNP without scheduling an event per
- * queue pair every microsecond (the "hpcc" preset's 1 us timer).
+ * queue pair every microsecond (the "hpcc" preset's 1 us timer). With AlphaUpdate
+ * PerPeriod (the ConnectX NICs and the HPCC-derived simulators) alpha moves once per
+ * period instead, up if a CNP came in it; also evaluated lazily.
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
   public:
+    /// When alpha moves up: on each CNP, or once per alpha timer period with a CNP.
+    enum AlphaUpdate
+    {
+        PER_CNP,    //!< alpha = (1-g) alpha + g on each CNP, which restarts the timer (paper)
+        PER_PERIOD, //!< once per period: up if a CNP came in it, else down (ConnectX)
+    };
+
+    /// How the target rate grows in hyper increase.
+    enum HyperIncrease
+    {
+        HYPER_LINEAR,   //!< RT += i R_HAI, i the hyper stage (paper)
+        HYPER_CONSTANT, //!< RT += R_HAI at every hyper step (ConnectX, HPCC-derived code)
+    };
+
     static TypeId GetTypeId();
     DcqcnCongestionControl();
     ~DcqcnCongestionControl() override;
@@ -83,6 +99,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
   private:
     /// Bring m_alpha up to date with the alpha timer periods elapsed.
     void UpdateAlpha();
+    /// Alpha after the periods elapsed since m_alphaAnchor, and how many they are.
+    double AlphaAfterPeriods(int64_t& periods) const;
     /// RT = RC; RC *= (1 - alpha/2).
     void CutRate();
     /// A deferred cut (CNP inside the decrease interval) is due.
@@ -96,34 +114,39 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void ApplyRate();
 
     // Attributes
-    double m_g;               //!< alpha gain
-    double m_initialAlpha;    //!< alpha at start
-    Time m_alphaTimer;        //!< K
-    Time m_decreaseInterval;  //!< minimum spacing of rate cuts
-    Time m_increaseTimer;     //!< T
-    uint64_t m_byteCounter;   //!< B, bytes; 0 = off
-    uint32_t m_threshold;     //!< F
-    DataRate m_rateAi;        //!< R_AI at the reference rate
-    DataRate m_rateHai;       //!< R_HAI at the reference rate
-    DataRate m_rateReference; //!< line rate R_AI/R_HAI are given for; 0 = no scaling
-    DataRate m_minRate;       //!< floor of RC and RT
+    double m_g;                    //!< alpha gain
+    double m_initialAlpha;         //!< alpha at start
+    Time m_alphaTimer;             //!< K
+    Time m_decreaseInterval;       //!< minimum spacing of rate cuts
+    Time m_increaseTimer;          //!< T
+    uint64_t m_byteCounter;        //!< B, bytes; 0 = off
+    uint32_t m_threshold;          //!< F
+    DataRate m_rateAi;             //!< R_AI at the reference rate
+    DataRate m_rateHai;            //!< R_HAI at the reference rate
+    DataRate m_rateReference;      //!< line rate R_AI/R_HAI are given for; 0 = no scaling
+    DataRate m_minRate;            //!< floor of RC and RT
+    AlphaUpdate m_alphaUpdate;     //!< when alpha moves up
+    bool m_clampTargetRate;        //!< RT = RC on every cut (else only after an increase)
+    HyperIncrease m_hyperIncrease; //!< hyper increase step rule
 
     // State
-    double m_rc;             //!< current rate, bit/s
-    double m_rai;            //!< scaled R_AI, bit/s
-    double m_rhai;           //!< scaled R_HAI, bit/s
-    double m_lineBps;        //!< line rate, bit/s
-    double m_minBps;         //!< min rate, bit/s
-    double m_alpha;          //!< alpha as of m_alphaAnchor
-    Time m_alphaAnchor;      //!< start of the current alpha timer period
-    Time m_lastCut;          //!< time of the last rate cut
-    bool m_cnpSeen;          //!< a CNP has arrived since Start
-    bool m_increasing;       //!< increase timer / byte counter running
-    uint32_t m_timerCount;   //!< timer stage counter
-    uint32_t m_byteCount;    //!< byte counter stage counter
-    uint64_t m_bytes;        //!< payload bytes sent since the last byte-counter event
-    EventId m_increaseEvent; //!< pending increase timer
-    EventId m_cutEvent;      //!< pending deferred cut
+    double m_rc;              //!< current rate, bit/s
+    double m_rai;             //!< scaled R_AI, bit/s
+    double m_rhai;            //!< scaled R_HAI, bit/s
+    double m_lineBps;         //!< line rate, bit/s
+    double m_minBps;          //!< min rate, bit/s
+    double m_alpha;           //!< alpha as of m_alphaAnchor
+    Time m_alphaAnchor;       //!< start of the current alpha timer period
+    Time m_lastCut;           //!< time of the last rate cut
+    bool m_cnpSeen;           //!< a CNP has arrived since Start
+    bool m_cnpInPeriod;       //!< PER_PERIOD: a CNP came in the current alpha period
+    bool m_increasing;        //!< increase timer / byte counter running
+    bool m_increasedSinceCut; //!< an increase event came since the last cut
+    uint32_t m_timerCount;    //!< timer stage counter
+    uint32_t m_byteCount;     //!< byte counter stage counter
+    uint64_t m_bytes;         //!< payload bytes sent since the last byte-counter event
+    EventId m_increaseEvent;  //!< pending increase timer
+    EventId m_cutEvent;       //!< pending deferred cut
 
     TracedValue<double> m_alphaTrace;   //!< alpha
     TracedValue<uint64_t> m_targetRate; //!< RT, bit/s
