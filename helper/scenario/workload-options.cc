@@ -23,6 +23,7 @@ WorkloadOptions::Collective(const ScenarioConfig& c)
     o.iterations = c.iterations;
     o.chunk = c.chunk;
     o.channels = c.channels;
+    o.ncclChannelTuning = !c.channelsGiven;
     o.gpusPerServer = c.gpusPerServer;
     o.hostRate = c.hostRate;
     o.pxn = c.pxn;
