@@ -9,7 +9,9 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/communicator.h"
+#include "ns3/data-rate.h"
 #include "ns3/log.h"
+#include "ns3/nccl-channel-tuning.h"
 #include "ns3/nccl-p2p-schedule.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/pointer.h"
@@ -166,7 +168,7 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         m_hosts.push_back(h);
     }
     CollectiveOp op = CollectiveOpFromString(c.operation);
-    const uint32_t channels = ChannelsFor(c);
+    uint32_t channels = ChannelsFor(c);
     // --algorithm=auto, --protocol=auto: NCCL's tuner on this communicator
     std::string algorithm = c.algorithm;
     if (op == CollectiveOp::ALL_TO_ALL && algorithm == "ring")
@@ -242,6 +244,30 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         proto->SetAttribute("ScaleUpStepLatency", TimeValue(Time(0)));
         proto->SetAttribute("RingBaseLatency", TimeValue(Time(0)));
         proto->SetAttribute("TreeBaseLatency", TimeValue(Time(0)));
+        proto->SetAttributeFailSafe("ChannelStepTime", TimeValue(Time(0)));
+    }
+    // NCCL's ring allreduce on GPU servers runs a short call on fewer channels, its
+    // chunks aligned to 16 bytes, each channel's block at the graph's per-channel speed
+    if (c.gpusPerServer > 1 && op == CollectiveOp::ALLREDUCE && algorithm == "ring")
+    {
+        if (!c.channels || c.ncclChannelTuning)
+        {
+            channels = NcclChannelTuning::Channels(NcclAlgorithm::RING,
+                                                   proto->GetProtocol(),
+                                                   c.bytes,
+                                                   n,
+                                                   channels);
+        }
+        alg->SetAttribute("UnitAlignBytes", UintegerValue(16));
+        if (m_protocolLatency)
+        {
+            uint32_t graphChannels = 0;
+            double graphGBps = 0;
+            RailRingOrder::NcclRingGraph(c.gpusPerServer, c.hostRate, graphChannels, graphGBps);
+            proto->SetAttributeFailSafe(
+                "ChannelLineRate",
+                DataRateValue(DataRate(static_cast<uint64_t>(std::llround(graphGBps * 8e9)))));
+        }
     }
     alg->SetProtocol(proto, c.gpusPerServer);
     const uint64_t chunk = c.chunk.value_or(proto->GetStepBytes());

@@ -69,6 +69,9 @@ class CollectiveWorkload : public Object
         uint32_t iterations{1};             //!< back-to-back operations
         std::optional<uint64_t> chunk;      //!< ChunkBytes; unset = the protocol's step
         std::optional<uint32_t> channels;   //!< Channels; unset = ChannelsFor's choice
+        /// channels holds NCCL's count for the topology, not a forced one: as when unset,
+        /// a short call on GPU servers runs on the channels NCCL gives it (NcclChannelTuning)
+        bool ncclChannelTuning{false};
         uint32_t gpusPerServer{1};          //!< GPUs per server (1 = plain hosts)
         DataRate hostRate{100000000000ULL}; //!< one NIC's rate (NCCL's tuner, channels)
         bool pxn{true};                     //!< NCCL's PXN in the rings on GPU servers

@@ -3,7 +3,9 @@
  */
 #include "training-workload.h"
 
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm.h"
+#include "ns3/data-rate.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -162,6 +164,12 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     m_engine->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
     // the server-aware schedules, with each communicator's own GPUs per server
     m_engine->SetAttribute("GpusPerServer", UintegerValue(c.gpusPerServer));
+    m_engine->SetAttribute("Pxn", BooleanValue(c.pxn));
+    if (c.gpusPerServer > 1 && !c.channels)
+    {
+        // NCCL's channels per communicator and call, not one count for all
+        m_engine->SetAttribute("NicRate", DataRateValue(c.hostRate));
+    }
     try
     {
         m_engine->Setup(model, m_transport);

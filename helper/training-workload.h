@@ -57,6 +57,10 @@ class TrainingWorkload : public Object
         std::optional<uint64_t> chunk;    //!< ChunkBytes; unset = DEFAULT_CHUNK_BYTES
         std::optional<uint32_t> channels; //!< Channels; unset = DEFAULT_CHANNELS
         uint32_t gpusPerServer{1};        //!< GPUs per server (TrainingEngine GpusPerServer)
+        bool pxn{true};                   //!< NCCL's PXN in the rings (TrainingEngine Pxn)
+        /// one NIC's rate: on GPU servers without channels, each communicator gets NCCL's
+        /// channels (TrainingEngine NicRate); 0 = channels (or DEFAULT_CHANNELS) everywhere
+        DataRate hostRate{0};
     };
 
     static TypeId GetTypeId();

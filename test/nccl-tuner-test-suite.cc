@@ -61,6 +61,7 @@
 #include "ns3/collective-workload.h"
 #include "ns3/config.h"
 #include "ns3/enum.h"
+#include "ns3/nccl-channel-tuning.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/scenario-config.h"
 #include "ns3/workload-options.h"
@@ -215,6 +216,71 @@ class NcclTunerRestrictionTest : public TestCase
     }
 };
 
+/**
+ * NCCL 2.30.7's channels and threads per call (src/enqueue.cc topoGetAlgoInfo), worked
+ * out by hand on 8 ranks and 16 channels. Ring LL: 512 threads x 8 x 8 ranks = 32 KiB
+ * per channel, so nc = bytes / 32 KiB in 1..16; threads halve while bytes < nc x nt x 64
+ * and nt is a multiple of 128, then at least 96. Simple: 512 x 64 = 32 KiB per channel;
+ * LL128: 640 x 8 = 5 KiB; tree LL: 512 x 8 = 4 KiB; NVLS keeps the communicator's.
+ */
+class NcclChannelTuningTest : public TestCase
+{
+  public:
+    NcclChannelTuningTest()
+        : TestCase("the channels and threads NCCL gives a call, from its size")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto ring = NcclAlgorithm::RING;
+        const auto ll = NcclProtocol::LL;
+
+        struct Row
+        {
+            NcclAlgorithm a;
+            NcclProtocol p;
+            uint64_t bytes;
+            uint32_t channels;
+            uint32_t threads;
+        };
+
+        const Row rows[] = {
+            {ring, ll, 8, 1, 96},
+            {ring, ll, 4096, 1, 96},    // 4096 < 1 x 64 x 64 is false: nt stays 64, then 96
+            {ring, ll, 8192, 1, 128},   // 8192 < 1 x 128 x 64 is false
+            {ring, ll, 16384, 1, 256},  //
+            {ring, ll, 32768, 1, 512},  //
+            {ring, ll, 65535, 1, 512},  // 65535 < 2 x 32768: one channel
+            {ring, ll, 65536, 2, 512},  //
+            {ring, ll, 131072, 4, 512}, //
+            {ring, ll, 1 << 20, 16, 512},
+            {ring, NcclProtocol::SIMPLE, 100000, 3, 512},
+            {ring, NcclProtocol::SIMPLE, 1 << 20, 16, 512},
+            {ring, NcclProtocol::LL128, 20480, 4, 640},
+            {NcclAlgorithm::TREE, ll, 20480, 5, 512},
+            {NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, 8, 16, 512},
+        };
+        for (const Row& r : rows)
+        {
+            const std::string what = NcclAlgorithmToString(r.a) + "/" + NcclProtocolToString(r.p) +
+                                     " " + std::to_string(r.bytes) + " B";
+            NS_TEST_EXPECT_MSG_EQ(NcclChannelTuning::Channels(r.a, r.p, r.bytes, 8, 16),
+                                  r.channels,
+                                  what + ": channels");
+            if (r.a == ring)
+            {
+                NS_TEST_EXPECT_MSG_EQ(NcclChannelTuning::Threads(r.a, r.p, r.bytes, 8, 16),
+                                      r.threads,
+                                      what + ": threads");
+            }
+        }
+        // the threshold of the ring's LL grows with the ranks: 16 ranks, 64 KiB per channel
+        NS_TEST_EXPECT_MSG_EQ(NcclChannelTuning::Channels(ring, ll, 65536, 16, 16), 1, "16 ranks");
+    }
+};
+
 class NcclTunerTestSuite : public TestSuite
 {
   public:
@@ -223,6 +289,7 @@ class NcclTunerTestSuite : public TestSuite
     {
         AddTestCase(new NcclTunerPresetTableTest, AI_FABRIC_QUICK);
         AddTestCase(new NcclTunerRestrictionTest, AI_FABRIC_QUICK);
+        AddTestCase(new NcclChannelTuningTest, AI_FABRIC_QUICK);
     }
 };
 

@@ -1766,7 +1766,8 @@ FlowKnobs(std::vector<Knob>& k)
             "(ns3::CollectiveAlgorithm::Channels); '' = NCCL's choice: 2 on one-NIC hosts (its "
             "doubled search channel), on GPU servers (--gpus-per-server > 1) the count NCCL's "
             "search and ncclTopoPostset give one NIC per GPU at --host-rate, 16 for 8 x 400 Gb/s "
-            "(doc/collectives.md); the training workload keeps 2",
+            "(doc/collectives.md), fewer for a short ring allreduce (NCCL's per-call count); the "
+            "training workload on GPU servers: NCCL's count per communicator and call",
             "'' or " + RangeText(1, CollectiveAlgorithm::MAX_CHANNELS),
             Type::INTEGER,
             [](C& c, const std::string& v) {

@@ -187,6 +187,8 @@ class ScenarioConfig
     /// collective channels (NCCL's); unset = NCCL's choice for the topology (2 on one-NIC
     /// hosts, RailRingOrder::NcclChannels on GPU servers)
     std::optional<uint32_t> channels;
+    /// channels holds the runner's default for '' (NCCL's count), not a given count
+    bool channelsFromNccl{false};
     bool pxn{true};                 ///< NCCL's PXN in the rings on GPU servers (RingAllreduce::Pxn)
     uint32_t fanin{8};              ///< incast senders
     std::string background{"none"}; ///< none | websearch | fbhadoop | CDF file path

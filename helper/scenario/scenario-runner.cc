@@ -97,6 +97,7 @@ ScenarioRunner::ConfigureDefaults()
                               CongestionControlRegistry::Get(m_config.cc).usesInt;
         m_config.ackInterval = readsInt ? 1 : 10;
     }
+    m_config.channelsFromNccl = !m_config.channels.has_value();
     if (!m_config.channels)
     {
         // '' becomes the count used (echoed in summary.json): NCCL's for the topology

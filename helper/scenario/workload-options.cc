@@ -23,6 +23,7 @@ WorkloadOptions::Collective(const ScenarioConfig& c)
     o.iterations = c.iterations;
     o.chunk = c.chunk;
     o.channels = c.channels;
+    o.ncclChannelTuning = c.channelsFromNccl;
     o.gpusPerServer = c.gpusPerServer;
     o.hostRate = c.hostRate;
     o.pxn = c.pxn;
@@ -55,8 +56,11 @@ WorkloadOptions::Training(const ScenarioConfig& c)
     o.iterations = c.iterations;
     o.algorithm = c.algorithm;
     o.chunk = c.chunk;
-    o.channels = c.channels;
+    // '' (the runner's 2) on GPU servers: NCCL's channels per communicator and call
+    o.channels = c.channelsFromNccl && c.gpusPerServer > 1 ? std::nullopt : c.channels;
     o.gpusPerServer = c.gpusPerServer;
+    o.pxn = c.pxn;
+    o.hostRate = c.hostRate;
     return o;
 }
 

@@ -68,6 +68,16 @@ CollectiveAlgorithm::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&CollectiveAlgorithm::m_reductionRate),
                           MakeDataRateChecker())
+            .AddAttribute("UnitAlignBytes",
+                          "Align the data units to this many bytes, as NCCL's ring aligns a "
+                          "chunk of a short call (src/device/all_reduce.h runRing: "
+                          "alignUp(divUp(count, nranks), 16 / sizeof(T)) elements, 16 bytes): "
+                          "every unit but the last ones holds ceil(S / units) rounded up to it, "
+                          "so a call smaller than units x 16 bytes leaves some units empty. "
+                          "0 = no alignment, units differ by at most one byte (default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CollectiveAlgorithm::m_unitAlignBytes),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("TrackContributions",
                           "Track per rank and data unit the set of ranks whose input it holds "
                           "(for VerifyContributions; costs N^2 x units bits).",
@@ -277,9 +287,11 @@ CollectiveAlgorithm::SetProtocol(Ptr<CollectiveProtocol> protocol, uint32_t host
         m_chunkBytes = m_protocol->GetStepBytes();
         // NCCL's counterpart for the per-call base latency: its own name, else the ring's
         m_ncclAlgorithm = NcclAlgorithm::RING;
+        m_ncclRing = false;
         try
         {
             m_ncclAlgorithm = NcclAlgorithmFromString(GetName());
+            m_ncclRing = m_ncclAlgorithm == NcclAlgorithm::RING;
         }
         catch (const std::invalid_argument&)
         {
@@ -358,6 +370,17 @@ CollectiveAlgorithm::GetUnitBytes(uint32_t begin, uint32_t end) const
     if (m_nUnits == 0)
     {
         return 0;
+    }
+    if (m_unitAlignBytes > 0)
+    {
+        // unit u spans [min(S, u a), min(S, (u+1) a)), a = ceil(S / U) aligned up
+        const uint64_t per = (m_bytes + m_nUnits - 1) / m_nUnits;
+        const uint64_t a = (per + m_unitAlignBytes - 1) / m_unitAlignBytes * m_unitAlignBytes;
+        using u128w = unsigned __int128;
+        const auto at = [&](uint32_t u) {
+            return static_cast<uint64_t>(std::min<u128w>(m_bytes, static_cast<u128w>(a) * u));
+        };
+        return at(end) - at(begin);
     }
     // unit u spans [S u / U, S (u+1) / U): sizes differ by at most one byte
     using u128 = unsigned __int128;
@@ -576,6 +599,13 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     }
     // The protocol's per-call cost (NCCL's baseLat: launch and setup) before the first step.
     const Time base = m_protocol ? m_protocol->GetBaseLatency(m_ncclAlgorithm) : Time(0);
+    // NCCL's ring: each rank's channel runs its steps one after another in one block
+    m_channelFree.clear();
+    if (m_ncclRing && m_protocol && m_protocol->HasChannelStepTime())
+    {
+        m_channelFree.assign(static_cast<size_t>(m_comm.GetSize()) * m_nChannels,
+                             Simulator::Now() + base);
+    }
     if (base.IsStrictlyPositive())
     {
         Simulator::Schedule(base, &CollectiveAlgorithm::PostInitial, this);
@@ -715,6 +745,23 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
         const bool network =
             m_comm.GetHost(t.src) / m_hostsPerServer != m_comm.GetHost(t.dst) / m_hostsPerServer;
         stepLatency = m_protocol->GetStepLatency(network);
+    }
+    if (!m_channelFree.empty() && t.bytes > 0)
+    {
+        // the receiver's block finishes a step with lines no sooner than its step time
+        // after its previous one on this channel (CollectiveProtocol::GetChannelStepTime)
+        Time delay = stepLatency;
+        if (t.reduce && m_reductionRate.GetBitRate() > 0)
+        {
+            delay += RoundedTxTime(m_reductionRate, t.bytes);
+        }
+        Time& free = m_channelFree[static_cast<size_t>(t.dst) * m_nChannels +
+                                   std::min(t.channel, m_nChannels - 1)];
+        const Time earliest =
+            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(t.bytes));
+        free = std::max(Simulator::Now() + delay, earliest);
+        Simulator::Schedule(free - Simulator::Now(), &CollectiveAlgorithm::Complete, this, index);
+        return;
     }
     if (t.reduce && m_reductionRate.GetBitRate() > 0)
     {

@@ -282,11 +282,12 @@ class CollectiveAlgorithm : public Object
         const std::function<std::pair<uint32_t, uint32_t>(uint32_t, uint32_t)>& units,
         const std::vector<std::vector<uint32_t>>& extraDeps);
 
-    uint32_t m_chunkBytes;    //!< pipeline chunk size, 0 = no split
-    uint32_t m_channels;      //!< attribute Channels
-    uint32_t m_maxInFlight;   //!< per (src, dst) pair, 0 = unlimited
-    DataRate m_reductionRate; //!< 0 = free
-    bool m_track;             //!< track contribution sets
+    uint32_t m_chunkBytes;        //!< pipeline chunk size, 0 = no split
+    uint32_t m_channels;          //!< attribute Channels
+    uint32_t m_maxInFlight;       //!< per (src, dst) pair, 0 = unlimited
+    DataRate m_reductionRate;     //!< 0 = free
+    bool m_track;                 //!< track contribution sets
+    uint32_t m_unitAlignBytes{0}; //!< attribute UnitAlignBytes (0: even units)
 
   private:
     /// Setup's work; \p local empty: every rank local.
@@ -323,6 +324,10 @@ class CollectiveAlgorithm : public Object
     uint32_t m_nChannels{1};    //!< channels at Setup
     uint32_t m_buildChannel{0}; //!< channel of the transfers being added
     uint32_t m_unitOffset{0};   //!< first unit of that channel
+    bool m_ncclRing{false};     //!< the schedule is NCCL's ring (channel step bound applies)
+    /// Per (receiving rank, channel): when its block is done with its last step with
+    /// lines (empty unless the protocol bounds a channel's steps)
+    std::vector<Time> m_channelFree;
 
     /// The held transfers (every transfer unless m_filter), in graph order. Indices into
     /// it are local; the graph's (tags, GetTransfer) are global (GlobalIndex, LocalIndex).

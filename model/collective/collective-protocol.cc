@@ -92,6 +92,27 @@ CollectiveProtocol::GetStepLatency(bool network) const
     return network ? m_networkLatency : m_scaleUpLatency;
 }
 
+bool
+CollectiveProtocol::HasChannelStepTime() const
+{
+    return m_channelStepTime.IsStrictlyPositive() || m_channelLineRate.GetBitRate() > 0;
+}
+
+Time
+CollectiveProtocol::GetChannelStepTime(uint64_t wireBytes) const
+{
+    if (wireBytes == 0)
+    {
+        return Time(0);
+    }
+    Time t = m_channelStepTime;
+    if (m_channelLineRate.GetBitRate() > 0)
+    {
+        t += m_channelLineRate.CalculateBytesTxTime(wireBytes);
+    }
+    return t;
+}
+
 Time
 CollectiveProtocol::GetBaseLatency(NcclAlgorithm algorithm) const
 {

@@ -4,6 +4,7 @@
 #ifndef COLLECTIVE_PROTOCOL_H
 #define COLLECTIVE_PROTOCOL_H
 
+#include "ns3/data-rate.h"
 #include "ns3/nccl-tuning-model.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -45,6 +46,14 @@ namespace ns3
  * the work's setup and the first flag handshakes), which no packet carries. The
  * executor delays an operation's first transfers by GetBaseLatency of its algorithm
  * (NCCL's tree figure for the tree, its ring figure for every other schedule).
+ *
+ * The channel step time is what one channel's thread block spends on a step that
+ * carries lines, whatever the wire: NCCL runs a channel's steps one after another in
+ * one block (src/device/prims_ll.h: poll the lines, reduce, store them to the next
+ * GPU, then the barriers and the FIFO head update before the next step), so a rank
+ * cannot finish two such steps of one channel closer than this. A step without lines
+ * (an empty chunk: nelem <= 0) polls nothing and is not bounded. Only LL declares it
+ * (its per-step figure in NCCL's model, 0.6 us on NVLink); 0 = no bound.
  *
  * One subclass per protocol (NcclLlProtocol, NcclLl128Protocol, NcclSimpleProtocol),
  * each with its defaults as attributes; Create(name) makes one by NCCL_PROTO's name.
@@ -88,6 +97,14 @@ class CollectiveProtocol : public Object
      * \return the fixed cost of one call before its first step (NCCL's baseLat)
      */
     Time GetBaseLatency(NcclAlgorithm algorithm) const;
+    /// \return true if a channel's steps are bounded (ChannelStepTime or ChannelLineRate)
+    bool HasChannelStepTime() const;
+    /**
+     * \param wireBytes the step's bytes on the wire (lines)
+     * \return the least time one channel's block spends on the step: ChannelStepTime
+     * plus the lines at ChannelLineRate (0 for a step without lines)
+     */
+    Time GetChannelStepTime(uint64_t wireBytes) const;
 
   protected:
     uint32_t m_lineBytes{1};     //!< wire bytes of one line (the unit written)
@@ -97,6 +114,8 @@ class CollectiveProtocol : public Object
     Time m_scaleUpLatency;       //!< per step inside a server, beyond its bytes
     Time m_ringBaseLatency;      //!< per call of the ring (and other schedules)
     Time m_treeBaseLatency;      //!< per call of the tree
+    Time m_channelStepTime;      //!< a channel's least time per step with lines
+    DataRate m_channelLineRate;  //!< lines one channel's block writes per second (0: no bound)
 };
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "nccl-ll-protocol.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -67,7 +68,27 @@ NcclLlProtocol::GetTypeId()
                           "NCCL 2.30.7's baseLat for the tree with LL (src/graph/tuning.cc).",
                           TimeValue(NanoSeconds(6800)),
                           MakeTimeAccessor(&NcclLlProtocol::m_treeBaseLatency),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "ChannelStepTime",
+                "Least time one channel's thread block spends on a ring step that carries "
+                "lines, however fast they arrive: 0.6 us, NCCL 2.30.7's per-step LL figure on "
+                "NVLink (src/graph/tuning.cc hwLat, ring, LL), the block's poll, reduce, store "
+                "and the barriers and FIFO update between two steps (src/device/prims_ll.h). "
+                "A step without lines (an empty chunk) is not bounded. 0 = no bound.",
+                TimeValue(NanoSeconds(600)),
+                MakeTimeAccessor(&NcclLlProtocol::m_channelStepTime),
+                MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "ChannelLineRate",
+                "Lines (wire bytes) one channel's block writes per second, added to "
+                "ChannelStepTime per step: NCCL's model gives a ring channel the graph's "
+                "per-channel bandwidth (src/graph/tuning.cc: busBw = nChannels x bw; LL's "
+                "half of it is data). 0 = no bound (default); the collective workload sets "
+                "the tuner graph's bandwidth per channel.",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&NcclLlProtocol::m_channelLineRate),
+                MakeDataRateChecker());
     return tid;
 }
 
@@ -80,6 +101,7 @@ NcclLlProtocol::NcclLlProtocol()
     m_scaleUpLatency = Time(0);
     m_ringBaseLatency = NanoSeconds(6600);
     m_treeBaseLatency = NanoSeconds(6800);
+    m_channelStepTime = NanoSeconds(600);
 }
 
 NcclProtocol

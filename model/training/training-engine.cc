@@ -3,7 +3,10 @@
  */
 #include "training-engine.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/nccl-channel-tuning.h"
+#include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -71,6 +74,25 @@ TrainingEngine::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&TrainingEngine::m_gpusPerServer),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Pxn",
+                          "NCCL's PXN in the rings of every communicator on GPU servers "
+                          "(RingAllreduce::Pxn, RingCollective::Pxn; NCCL_PXN_DISABLE=1 is "
+                          "false). The scenario runner sets it from --pxn. Default true, as "
+                          "NCCL >= 2.12.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TrainingEngine::m_pxn),
+                          MakeBooleanChecker())
+            .AddAttribute("NicRate",
+                          "One NIC's rate on GPU servers. When above 0 (and GpusPerServer > 1), "
+                          "each communicator gets the channels NCCL gives it instead of "
+                          "Channels: its search and ncclTopoPostset's count for its own GPUs "
+                          "per server, one NIC each (RailRingOrder::NcclChannels), and for "
+                          "an allreduce of the ring or tree the channels NCCL gives a call of "
+                          "its size (NcclChannelTuning, Simple). The scenario runner sets it "
+                          "from --host-rate unless --channels is given. Default 0: Channels.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&TrainingEngine::m_nicRate),
+                          MakeDataRateChecker())
             .AddAttribute("TagSpace",
                           "Top 8 bits of every tag posted (must be the transport's: "
                           "RdmaCollectiveTransport accepts 0xC0 by default).",
@@ -604,14 +626,19 @@ TrainingEngine::StartOp(uint32_t opIndex)
         Instance inst;
         inst.algorithm = CollectiveAlgorithm::Create(op.op, name);
         inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
-        inst.algorithm->SetAttribute("Channels", UintegerValue(m_channels));
+        uint32_t channels = m_channels;
         if (m_gpusPerServer > 1)
         {
             // the communicator's own servers (a data-parallel group has one GPU in each)
-            inst.algorithm->SetAttributeFailSafe(
-                "GpusPerServer",
-                UintegerValue(m_comms[op.comm].GetRanksPerServer(m_gpusPerServer)));
+            const uint32_t perServer = m_comms[op.comm].GetRanksPerServer(m_gpusPerServer);
+            inst.algorithm->SetAttributeFailSafe("GpusPerServer", UintegerValue(perServer));
+            inst.algorithm->SetAttributeFailSafe("Pxn", BooleanValue(m_pxn));
+            if (m_nicRate.GetBitRate() > 0)
+            {
+                channels = NcclChannelsFor(op, perServer);
+            }
         }
+        inst.algorithm->SetAttribute("Channels", UintegerValue(channels));
         inst.algorithm->Setup(m_comms[op.comm], op.bytes);
         inst.key = key;
         m_instances.push_back(inst);
@@ -624,6 +651,24 @@ TrainingEngine::StartOp(uint32_t opIndex)
     inst.algorithm->Start(m_transport,
                           space | (static_cast<uint64_t>(id) << 32),
                           MakeCallback(&TrainingEngine::OnInstanceDone, this));
+}
+
+uint32_t
+TrainingEngine::NcclChannelsFor(const Op& op, uint32_t perServer) const
+{
+    // the communicator's channels: NCCL's search on its servers, one NIC per GPU
+    uint32_t channels = RailRingOrder::NcclChannels(std::max(perServer, 1u), m_nicRate);
+    if (op.op == CollectiveOp::ALLREDUCE && (m_algorithm == "ring" || m_algorithm == "tree"))
+    {
+        // a short call runs on fewer (topoGetAlgoInfo; the engine's protocol is Simple)
+        channels = NcclChannelTuning::Channels(m_algorithm == "ring" ? NcclAlgorithm::RING
+                                                                     : NcclAlgorithm::TREE,
+                                               NcclProtocol::SIMPLE,
+                                               op.bytes,
+                                               m_comms[op.comm].GetSize(),
+                                               channels);
+    }
+    return channels;
 }
 
 void

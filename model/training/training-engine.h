@@ -10,6 +10,7 @@
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-transport.h"
 #include "ns3/communicator.h"
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -205,6 +206,8 @@ class TrainingEngine : public Object
     void OpDone(uint32_t opIndex);
     void WakeWaiters(uint32_t opIndex);
     void OnInstanceDone(uint64_t tagBase);
+    /// NCCL's channels for \p op on a communicator of \p perServer GPUs per server (NicRate)
+    uint32_t NcclChannelsFor(const Op& op, uint32_t perServer) const;
     void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void EndIteration();
@@ -215,6 +218,8 @@ class TrainingEngine : public Object
     uint32_t m_chunkBytes;
     uint32_t m_channels;
     uint32_t m_gpusPerServer{0}; //!< attribute GpusPerServer (0: one-NIC hosts)
+    bool m_pxn{true};            //!< attribute Pxn
+    DataRate m_nicRate;          //!< attribute NicRate (0: Channels for every collective)
     uint8_t m_tagSpace;
 
     TrainingModel m_model;

@@ -1867,6 +1867,33 @@ def test_training_all_to_all_on_servers_is_nccls(run, tmp_path):
     assert len(set(starts["1"].values())) == 15, starts["1"]
 
 
+def test_training_rings_take_nccls_channels_and_pxn(run, tmp_path):
+    """The training workload's collectives on GPU servers run on the channels NCCL gives
+    each communicator (TrainingEngine NicRate: 16 for 8 x 400 Gb/s, one ring per NIC)
+    unless --channels forces a count, and take --pxn. A 64 MiB DP allreduce over 2 x 8
+    GPUs then reaches within 10% of what NCCL's maintainers give a 400 Gb/s ConnectX-7 on
+    RoCE, 48.5 GB/s per NIC (NVIDIA/nccl-tests issue 267), x 8 NICs in nccl-tests' busbw
+    (doc/validation.md); on the 2 channels training kept before, 2 NICs carry it."""
+    model = tmp_path / "dp16.json"
+    model.write_text('{"parallelism": {"dp": 16}, "iterations": 1, "overlap": false, '
+                     '"gradient_bucket_bytes": 67108864, "layers": [{"name": "l0", '
+                     '"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000, '
+                     '"update_ns": 1000, "parameter_bytes": 67108864}]}')
+    comm = {}
+    for name, flags in (("nccl", []), ("two", ["--channels=2"]), ("nopxn", ["--pxn=0"])):
+        out = tmp_path / name
+        r = run("--cluster=dgx-h100-roce", "--topology=rail", "--servers=2",
+                "--workload=training", f"--training={model}", *flags, f"--out={out}")
+        assert r.returncode == 0, r.stderr
+        dp = json.loads((out / "summary.json").read_text())["training"]["by_parallelism"]["dp"]
+        assert dp["operations"] == 1 and dp["bytes"] == 67108864, dp
+        comm[name] = dp["mean_ns"]
+    busbw = {k: 67108864 * 2 * 15 / 16 / v for k, v in comm.items()}  # GB/s (bytes / ns)
+    assert abs(busbw["nccl"] / (8 * 48.5) - 1) <= 0.10, busbw
+    assert busbw["two"] < 0.4 * busbw["nccl"], busbw
+    assert comm["nopxn"] != comm["nccl"], comm  # --pxn reaches the rings
+
+
 def test_qps_per_connection_flag(run, tmp_path):
     """--qps-per-connection gives every collective channel's connection that many queue
     pairs (NCCL_IB_QPS_PER_CONNECTION); refused where no collective runs."""
