@@ -166,6 +166,7 @@ struct LinkFailureRun
     Time reaction{MicroSeconds(50)};
     bool reroute{true};
     bool adaptive{false}; //!< switches' AdaptiveRouting, with selective repeat at the QPs
+    Time upAt{-1};        //!< when the cable trains again (-1: never)
     Time stopAt{Seconds(1)};
 
     // results
@@ -199,6 +200,9 @@ struct LinkFailureRun
     uint64_t dataPackets{0};
     uint32_t reroutes{0};
     uint64_t changedEntries{0};
+    bool lftsAsBefore{false};     //!< every switch's LFT equals the one before the failure
+    uint64_t cableSentAfterUp{0}; //!< packets onto the cable once it is active again
+    Time restoreConverged{-1};
     Time rto;
     Time linkDelay;
 
@@ -256,7 +260,12 @@ struct LinkFailureRun
                 MakeCallback(&LinkFailureRun::OnCableTx, this));
         }
         fabric->AddMessageCallback(MakeCallback(&LinkFailureRun::OnMessage, this));
-        fabric->FailLink(failedLink, failAt);
+        std::vector<std::vector<uint16_t>> lfts;
+        for (uint32_t s : g->GetSwitches())
+        {
+            lfts.push_back(fabric->GetSubnetManager()->GetLft(s));
+        }
+        fabric->FailLink(failedLink, failAt, upAt);
         fabric->PostWrite(src, dst, bytes, 1, 0);
         Simulator::Stop(stopAt);
         Simulator::Run();
@@ -265,6 +274,17 @@ struct LinkFailureRun
         {
             // Lost iff its head had not reached the far end when the cable failed.
             cableSentWhileFailing += (t <= failAt && t + linkDelay >= failAt) ? 1 : 0;
+            cableSentAfterUp += (upAt >= Time(0) && t >= upAt) ? 1 : 0;
+        }
+        lftsAsBefore = true;
+        for (uint32_t i = 0; i < g->GetSwitches().size(); ++i)
+        {
+            lftsAsBefore =
+                lftsAsBefore && fabric->GetSubnetManager()->GetLft(g->GetSwitches()[i]) == lfts[i];
+        }
+        for (const RdmaFabric::LinkFailureRecord& f : fabric->GetLinkFailures())
+        {
+            restoreConverged = f.restoreConverged;
         }
         for (std::size_t i = 0; i < 2; ++i)
         {
@@ -522,6 +542,47 @@ class IbLinkFailureNoRerouteTestCase : public TestCase
 };
 
 /**
+ * The core cable fails at 100 us and trains again at 200 us under the 4 MiB message:
+ * its ports wait for the SM, whose sweep one reaction time later (250 us) activates
+ * them with fresh credits and routes over the cable again, so every LFT is what it was
+ * before the failure and the rest of the message crosses the cable, with no credit
+ * violation.
+ */
+class IbLinkDownUpTestCase : public TestCase
+{
+  public:
+    IbLinkDownUpTestCase()
+        : TestCase("core cable fails and comes back: the SM activates it and routes over it again")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LinkFailureRun r;
+        r.upAt = MicroSeconds(200);
+        r.Run();
+        std::cout << "link down-up: reroutes " << r.reroutes << ", restored at "
+                  << r.restoreConverged.As(Time::US) << ", packets over the cable after "
+                  << r.cableSentAfterUp << ", message " << (r.end - r.start).As(Time::US)
+                  << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(r.completed, true, "the message completes");
+        NS_TEST_ASSERT_MSG_EQ(r.reroutes, 2, "one re-route down, one up");
+        NS_TEST_ASSERT_MSG_EQ(r.restoreConverged,
+                              r.upAt + r.reaction,
+                              "active one SM reaction after it trained");
+        NS_TEST_ASSERT_MSG_EQ(r.lftsAsBefore, true, "every LFT as before the failure");
+        NS_TEST_ASSERT_MSG_EQ(r.newPathCrossesLink, true, "the path crosses the cable again");
+        NS_TEST_ASSERT_MSG_GT(r.cableSentAfterUp, 0, "the message uses the cable again");
+        NS_TEST_ASSERT_MSG_EQ(r.flowControlViolations, 0, "no credit violation");
+        NS_TEST_ASSERT_MSG_EQ(r.losslessDrops, 0, "no lossless drop");
+        NS_TEST_ASSERT_MSG_EQ(r.srcTx + r.dstTx,
+                              r.srcRx + r.dstRx + r.linkDownDrops,
+                              "packet conservation");
+    }
+};
+
+/**
  * The routing engines skip down links: on a k=4 fat-tree with a core cable down,
  * ecmp tables are complete and minimal on the degraded graph with no candidate on
  * the cable, and updown (ranked by tier) reports the core switch it cannot route.
@@ -706,6 +767,7 @@ class InfinibandLinkFailureTestSuite : public TestSuite
         AddTestCase(new IbLinkFailureTimeoutTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbLinkFailureAdaptiveTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbLinkFailureNoRerouteTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbLinkDownUpTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbRoutingAroundFailedLinkTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbLinkFailureScenarioTestCase, AI_FABRIC_QUICK);
     }

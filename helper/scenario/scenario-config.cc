@@ -1900,6 +1900,13 @@ VerbKnobs(std::vector<Knob>& k)
              {Always("ns3::RdmaCollectiveTransport::SplitDataOnQps",
                      Value<BooleanValue>(&C::splitDataOnQps))}),
         CollectiveOrTrainingApplies));
+}
+
+/// The knobs of the receive queue that SENDs consume.
+void
+ReceiveQueueKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     k.push_back(Applies(
         Sets(
             Unsigned("rq-depth",
@@ -2333,6 +2340,7 @@ BuildKnobs()
     CollectiveKnobs(k);
     FlowKnobs(k);
     VerbKnobs(k);
+    ReceiveQueueKnobs(k);
     TcpAndRunKnobs(k);
     FailureKnobs(k);
     PfcFaultKnobs(k);

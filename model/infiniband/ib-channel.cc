@@ -55,6 +55,28 @@ IbChannel::Fail()
     }
 }
 
+void
+IbChannel::Restore()
+{
+    if (m_up)
+    {
+        return;
+    }
+    m_up = true;
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkUp();
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->InitializeCredits();
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyDataAvailable();
+    }
+}
+
 bool
 IbChannel::IsUp() const
 {

@@ -52,6 +52,13 @@ class IbChannel : public Channel
      * truncating a cut-through packet already forwarded downstream is not modelled).
      */
     void Fail();
+    /**
+     * The cable works again: both ends leave the link-down state and re-initialise
+     * their link-level flow control as at link-up (IBTA Vol. 1, 7.9.4: FCTBS and ABR
+     * start at 0, the first flow-control packet gives FCCL), so the blocks still held in
+     * either receive buffer stay accounted for.
+     */
+    void Restore();
     bool IsUp() const; //!< \return false once the cable failed
 
     std::size_t GetNDevices() const override;

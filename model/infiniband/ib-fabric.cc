@@ -284,14 +284,14 @@ IbFabric::FailLink(uint32_t link, Time at)
 void
 IbFabric::FailLink(uint32_t link, Time down, Time up)
 {
-    if (up >= Time(0))
+    if (up < Time(0))
     {
-        throw std::invalid_argument(
-            "link " + std::to_string(link) +
-            ": a failed InfiniBand cable does not come back in this model (the "
-            "links' credit state is not re-initialised); allowed: LINK@DOWN");
+        FailLink(link, down);
+        return;
     }
-    FailLink(link, down);
+    RecordLinkFailure(link, down, up, m_sm->GetRoutes()->GetEngineName());
+    Simulator::Schedule(down - Simulator::Now(), &IbFabric::DoFailLink, this, link);
+    Simulator::Schedule(up - Simulator::Now(), &IbFabric::DoRestoreLink, this, link);
 }
 
 void
@@ -349,15 +349,40 @@ IbFabric::DoFailLink(uint32_t link)
 }
 
 void
+IbFabric::DoRestoreLink(uint32_t link)
+{
+    // The ports train and wait in the INIT state, where they pass no data: the port
+    // state change traps to the SM, whose sweep sets them ACTIVE (IBTA Vol. 1, 7.2 and
+    // 14.2.5), SubnetManagerReactionTime later, as after a failure.
+    NS_LOG_INFO("link " << link << " trains at " << Simulator::Now().As(Time::US));
+    Simulator::Schedule(m_smReactionTime, &IbFabric::ActivateLink, this, link);
+}
+
+void
+IbFabric::ActivateLink(uint32_t link)
+{
+    NS_LOG_INFO("link " << link << " active at " << Simulator::Now().As(Time::US));
+    m_channels[link]->Restore();
+    if (m_reroute)
+    {
+        SweepAfterFailure();
+    }
+    for (LinkFailureRecord& r : m_linkFailures)
+    {
+        if (r.link == link)
+        {
+            r.restoreConverged = Simulator::Now();
+        }
+    }
+}
+
+void
 IbFabric::SweepAfterFailure()
 {
-    // The sweep discovers every cable that is down now.
+    // The sweep discovers which cables are down and which came back.
     for (uint32_t l = 0; l < m_channels.size(); ++l)
     {
-        if (!m_channels[l]->IsUp())
-        {
-            m_graph->SetLinkUp(l, false);
-        }
+        m_graph->SetLinkUp(l, m_channels[l]->IsUp());
     }
     uint32_t changed = m_sm->Reroute();
     NS_ABORT_MSG_IF(m_sm->GetRequiredVls() > m_devices[m_switchNodes.front()][0]->GetNumDataVls(),

@@ -42,7 +42,9 @@ struct RdmaMessage;
  * SubnetManagerReactionTime later the Subnet Manager sweeps: it marks the failed
  * cables down in the graph, re-runs the same routing engine (which skips down
  * links) and reprograms every switch's LFT and adaptive set while the simulation
- * runs. The RC transport's NAK / timeout recovery resends what was lost.
+ * runs. The RC transport's NAK / timeout recovery resends what was lost. A cable that
+ * comes back (FailLink(link, down, up)) is activated by the SM's next sweep, which
+ * routes over it again.
  */
 class IbFabric : public RdmaFabric
 {
@@ -77,8 +79,12 @@ class IbFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time at);
-    /// FailLink(link, down) when \p up is negative; a failed InfiniBand cable does not
-    /// come back in this model, so an \p up time is refused (std::invalid_argument).
+    /**
+     * FailLink(link, down), and when \p up is not negative the cable trains again at
+     * \p up: its ports wait in INIT until the Subnet Manager's sweep,
+     * SubnetManagerReactionTime later, activates them (credits re-initialised, IbChannel::
+     * Restore) and re-routes over it (RerouteOnLinkFailure).
+     */
     void FailLink(uint32_t link, Time down, Time up) override;
     /// Refused (std::invalid_argument): InfiniBand links have no pause frames.
     void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
@@ -175,6 +181,10 @@ class IbFabric : public RdmaFabric
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
     void DoFailLink(uint32_t link);
+    /// The cable trains at its up time: the SM activates it after its reaction time.
+    void DoRestoreLink(uint32_t link);
+    /// The SM's sweep finds the trained ports: they become ACTIVE, routes are recomputed.
+    void ActivateLink(uint32_t link);
     void SweepAfterFailure();
 
     Ptr<TopologyGraph> m_graph;

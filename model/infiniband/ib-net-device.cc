@@ -246,8 +246,10 @@ IbNetDevice::InitializeCredits()
                                                          << peer->IsScaleUp() << ")");
     for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
     {
+        // At the first bring-up the peer's buffer is empty and its ABR 0: its whole
+        // buffer; after a failure, what it has free (IBTA Vol. 1, 7.9.4).
         m_fctbs[vl] = 0;
-        m_fccl[vl] = static_cast<uint16_t>(peer->GetVlBufferBlocks() & m_counterMask);
+        m_fccl[vl] = peer->AdvertisedLimit(vl);
     }
     if (m_arbiter->GetHighTable().empty() && m_arbiter->GetLowTable().empty())
     {
@@ -398,6 +400,19 @@ IbNetDevice::NotifyLinkDown()
     m_linkUp = false;
     m_fcPending = 0;
     m_fcTimer.Cancel();
+    m_linkChangeCallbacks();
+}
+
+void
+IbNetDevice::NotifyLinkUp()
+{
+    if (m_linkUp)
+    {
+        return;
+    }
+    NS_LOG_INFO("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ifIndex << ": link up");
+    m_linkUp = true;
+    m_abr.fill(0);
     m_linkChangeCallbacks();
 }
 

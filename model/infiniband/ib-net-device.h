@@ -126,7 +126,7 @@ class IbNetDevice : public NetDevice
     /// The owner freed `blocks` of VL's receive buffer.
     void ReleaseBlocks(uint8_t vl, uint32_t blocks);
 
-    /// Initialise the transmit limits from the peer's buffer (link bring-up).
+    /// Initialise the transmit limits from the peer's free buffer (link bring-up).
     void InitializeCredits();
 
     /**
@@ -134,9 +134,15 @@ class IbNetDevice : public NetDevice
      * sends nothing, a data packet whose head had not reached this end is lost
      * (counted by GetLinkDownDrops, not as a credit overflow), flow-control packets
      * are ignored, and the link-change callbacks run so the owner can flush what it
-     * queued for this port. Credits are frozen: a failed link is not brought up again.
+     * queued for this port. Credits are frozen until the cable comes back.
      */
     void NotifyLinkDown();
+    /**
+     * The cable works again (IbChannel::Restore calls it on both ends, then
+     * InitializeCredits): the receive side's ABR restarts at 0, the blocks it still
+     * holds stay used, and the link-change callbacks run.
+     */
+    void NotifyLinkUp();
 
     uint8_t GetNumDataVls() const;
 

@@ -803,6 +803,22 @@ def test_link_failure_recovers_on_both_fabrics(run, tmp_path, fabric, converged_
     assert f["link_down_drops"] == s["drops"]["link_down"]
 
 
+def test_infiniband_link_comes_back(run, tmp_path):
+    # The ports train at 1 ms and wait for the SM: its sweep 10 ms later (its reaction
+    # time) activates them and routes over the cable again.
+    r = run("--fabric=infiniband", "--mtu=4096", *FAILURE_RUN[:-1],
+            "--link-failure=16@100us-1ms", "--ns3::IbFabric::SubnetManagerReactionTime=200us",
+            f"--out={tmp_path}/o")
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    [f] = s["failures"]
+    assert (f["down_ns"], f["up_ns"]) == (100000, 1000000)
+    assert (f["detected_ns"], f["converged_ns"]) == (300000, 300000)
+    assert f["restore_converged_ns"] == 1200000
+    assert s["drops"]["link_down"] > 0 and s["drops"]["lossless"] == 0
+    assert s["collectives"][0]["complete"] is True
+
+
 def test_rocev2_link_comes_back(run, tmp_path):
     r = run("--fabric=rocev2", *FAILURE_RUN[:-1], "--link-failure=16@100us-1ms",
             "--ns3::RoceFabric::FailureDetectionTime=200us",
@@ -821,8 +837,8 @@ def test_rocev2_link_comes_back(run, tmp_path):
         (["--link-failure=99@100us"], "link 99 does not exist (links 0..47)"),
         (["--link-failure=3@100us"], "link 3 is a host cable"),
         (["--link-failure=16@100us,16@200us"], "link 16 already fails"),
-        (["--fabric=infiniband", "--mtu=4096", "--link-failure=16@100us-1ms"],
-         "a failed InfiniBand cable does not come back in this model"),
+        (["--fabric=infiniband", "--mtu=4096", "--link-failure=16@1ms-100us"],
+         "the link must come back (UP) after it fails (DOWN)"),
     ],
 )
 def test_link_failure_values_that_do_not_apply(run, tmp_path, flags, part):

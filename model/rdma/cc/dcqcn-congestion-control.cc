@@ -3,6 +3,7 @@
  */
 #include "dcqcn-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/boolean.h"
@@ -22,6 +23,93 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
+
+namespace
+{
+
+/// HPCC's mix/config.txt (run.py writes the same maps): KMIN_MAP 100/200/400 KB,
+/// KMAX_MAP 400/800/1600 KB, PMAX_MAP 0.2 at 25/50/100 Gb/s (KB = 1000 bytes,
+/// switch-mmu.cc), i.e. linear in the link rate from 25 Gb/s.
+CcPresetTable::Values
+HpccSwitchValues()
+{
+    return {{"Kmin", "100000"},
+            {"Kmax", "400000"},
+            {"Pmax", "0.2"},
+            {"ReferenceRate", "25Gbps"},
+            {"ScaleWithRate", "true"}};
+}
+
+/// The presets: the paper's (the attribute defaults), the HPCC simulator's config.txt and run.py.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable table(
+        "DCQCN",
+        {{"paper",
+          // Zhu et al., SIGCOMM 2015: g, K = 55 us, T = 55 us, B = 10 MB, F = 5, R_AI =
+          // 40 Mb/s at the 40 Gb/s testbed; the CNP spacing (50 us) is the decrease interval.
+          {{"G", "0.00390625"},
+           {"InitialAlpha", "1"},
+           {"AlphaTimer", "55us"},
+           {"RateDecreaseInterval", "50us"},
+           {"IncreaseTimer", "55us"},
+           {"ByteCounter", "10000000"},
+           {"FastRecoveryThreshold", "5"},
+           {"RateAI", "40Mbps"},
+           {"RateHAI", "400Mbps"},
+           {"RateReference", "40Gbps"},
+           {"MinRate", "100Mbps"}},
+          // Section 5 (parameter guidelines from the fluid model, used in the 40 Gb/s
+          // testbed): Kmin 5 KB, Kmax 200 KB, Pmax 1 %; thresholds in bytes scale with the
+          // link rate (same queueing delay).
+          {{"Kmin", "5000"},
+           {"Kmax", "200000"},
+           {"Pmax", "0.01"},
+           {"ReferenceRate", "40Gbps"},
+           {"ScaleWithRate", "true"}}},
+         {"hpcc",
+          // The HPCC simulator's configuration file, simulation/mix/config.txt of
+          // github.com/alibaba-edu/High-Precision-Congestion-Control: EWMA_GAIN 1/256,
+          // ALPHA_RESUME_INTERVAL 1 (us), RATE_DECREASE_INTERVAL 4 (us), RP_TIMER 900 (us),
+          // FAST_RECOVERY_TIMES 1, RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s,
+          // whatever the line rate (no byte counter in that code). Its reaction point's
+          // rules differ from the paper's (AlphaUpdate, ClampTargetRate, HyperIncrease; and
+          // it compares the stage before counting it, so its F is ours + 1): doc/dcqcn.md
+          // gives the flags that run them; this preset keeps the paper's.
+          {{"G", "0.00390625"},
+           {"InitialAlpha", "1"},
+           {"AlphaTimer", "1us"},
+           {"RateDecreaseInterval", "4us"},
+           {"IncreaseTimer", "900us"},
+           {"ByteCounter", "0"},
+           {"FastRecoveryThreshold", "1"},
+           {"RateAI", "50Mbps"},
+           {"RateHAI", "100Mbps"},
+           {"RateReference", "0bps"},
+           {"MinRate", "100Mbps"}},
+          HpccSwitchValues()},
+         {"hpcc-run",
+          // What that repository's simulation/run.py writes for --cc dcqcn (the DCQCN runs
+          // of the HPCC paper): ALPHA_RESUME_INTERVAL 1, RATE_DECREASE_INTERVAL 4,
+          // RP_TIMER 300, RATE_AI 5 x bw/25 and RATE_HAI 50 x bw/25 Mb/s (bw in Gb/s),
+          // MIN_RATE 1000Mb/s.
+          {{"G", "0.00390625"},
+           {"InitialAlpha", "1"},
+           {"AlphaTimer", "1us"},
+           {"RateDecreaseInterval", "4us"},
+           {"IncreaseTimer", "300us"},
+           {"ByteCounter", "0"},
+           {"FastRecoveryThreshold", "1"},
+           {"RateAI", "5Mbps"},
+           {"RateHAI", "50Mbps"},
+           {"RateReference", "25Gbps"},
+           {"MinRate", "1000Mbps"}},
+          HpccSwitchValues()}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
 static CongestionControlRegistration<DcqcnCongestionControl> g_registration(
@@ -500,105 +588,25 @@ DcqcnCongestionControl::ApplyRate()
 std::vector<std::string>
 DcqcnCongestionControl::GetPresetNames()
 {
-    return {"paper", "hpcc", "hpcc-run"};
+    return Presets().GetNames();
 }
 
 std::string
 DcqcnCongestionControl::GetDefaultPresetName()
 {
-    return "paper";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 DcqcnCongestionControl::GetPreset(const std::string& name)
 {
-    if (name == "paper")
-    {
-        // Zhu et al., SIGCOMM 2015: g, K = 55 us, T = 55 us, B = 10 MB, F = 5, R_AI =
-        // 40 Mb/s at the 40 Gb/s testbed; the CNP spacing (50 us) is the decrease interval.
-        return {{"G", "0.00390625"},
-                {"InitialAlpha", "1"},
-                {"AlphaTimer", "55us"},
-                {"RateDecreaseInterval", "50us"},
-                {"IncreaseTimer", "55us"},
-                {"ByteCounter", "10000000"},
-                {"FastRecoveryThreshold", "5"},
-                {"RateAI", "40Mbps"},
-                {"RateHAI", "400Mbps"},
-                {"RateReference", "40Gbps"},
-                {"MinRate", "100Mbps"}};
-    }
-    if (name == "hpcc")
-    {
-        // The HPCC simulator's configuration file, simulation/mix/config.txt of
-        // github.com/alibaba-edu/High-Precision-Congestion-Control: EWMA_GAIN 1/256,
-        // ALPHA_RESUME_INTERVAL 1 (us), RATE_DECREASE_INTERVAL 4 (us), RP_TIMER 900 (us),
-        // FAST_RECOVERY_TIMES 1, RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s,
-        // whatever the line rate (no byte counter in that code). Its reaction point's
-        // rules differ from the paper's (AlphaUpdate, ClampTargetRate, HyperIncrease; and
-        // it compares the stage before counting it, so its F is ours + 1): doc/dcqcn.md
-        // gives the flags that run them; this preset keeps the paper's.
-        return {{"G", "0.00390625"},
-                {"InitialAlpha", "1"},
-                {"AlphaTimer", "1us"},
-                {"RateDecreaseInterval", "4us"},
-                {"IncreaseTimer", "900us"},
-                {"ByteCounter", "0"},
-                {"FastRecoveryThreshold", "1"},
-                {"RateAI", "50Mbps"},
-                {"RateHAI", "100Mbps"},
-                {"RateReference", "0bps"},
-                {"MinRate", "100Mbps"}};
-    }
-    if (name == "hpcc-run")
-    {
-        // What that repository's simulation/run.py writes for --cc dcqcn (the DCQCN runs
-        // of the HPCC paper): ALPHA_RESUME_INTERVAL 1, RATE_DECREASE_INTERVAL 4,
-        // RP_TIMER 300, RATE_AI 5 x bw/25 and RATE_HAI 50 x bw/25 Mb/s (bw in Gb/s),
-        // MIN_RATE 1000Mb/s.
-        return {{"G", "0.00390625"},
-                {"InitialAlpha", "1"},
-                {"AlphaTimer", "1us"},
-                {"RateDecreaseInterval", "4us"},
-                {"IncreaseTimer", "300us"},
-                {"ByteCounter", "0"},
-                {"FastRecoveryThreshold", "1"},
-                {"RateAI", "5Mbps"},
-                {"RateHAI", "50Mbps"},
-                {"RateReference", "25Gbps"},
-                {"MinRate", "1000Mbps"}};
-    }
-    throw std::invalid_argument("unknown DCQCN preset '" + name +
-                                "'; allowed: paper, hpcc, hpcc-run");
+    return Presets().GetSender(name);
 }
 
 std::vector<std::pair<std::string, std::string>>
 DcqcnCongestionControl::GetSwitchPreset(const std::string& name)
 {
-    if (name == "paper")
-    {
-        // Zhu et al. 2015, section 5 (parameter guidelines from the fluid model, used in
-        // the 40 Gb/s testbed): Kmin 5 KB, Kmax 200 KB, Pmax 1 %; thresholds in bytes
-        // scale with the link rate (same queueing delay).
-        return {{"Kmin", "5000"},
-                {"Kmax", "200000"},
-                {"Pmax", "0.01"},
-                {"ReferenceRate", "40Gbps"},
-                {"ScaleWithRate", "true"}};
-    }
-    if (name == "hpcc" || name == "hpcc-run")
-    {
-        // HPCC's mix/config.txt (run.py writes the same maps): KMIN_MAP 100/200/400 KB,
-        // KMAX_MAP 400/800/1600 KB, PMAX_MAP 0.2 at 25/50/100 Gb/s (KB = 1000 bytes,
-        // switch-mmu.cc), i.e. linear in the link rate from 25 Gb/s.
-        return {{"Kmin", "100000"},
-                {"Kmax", "400000"},
-                {"Pmax", "0.2"},
-                {"ReferenceRate", "25Gbps"},
-                {"ScaleWithRate", "true"}};
-    }
-    throw std::invalid_argument("unknown DCQCN preset '" + name +
-                                "'; allowed: paper, hpcc, hpcc-run");
+    return Presets().GetSwitches(name);
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "dctcp-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/boolean.h"
@@ -18,6 +19,35 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DctcpCongestionControl");
+
+namespace
+{
+
+/// The one preset: the HPCC simulator's run.py for --cc dctcp.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable table("DCTCP",
+                                     {{"hpcc",
+                                       // g 0.0625, DCTCP_RATE_AI 615 Mb/s, MIN_RATE 1000 Mb/s,
+                                       // HAS_WIN 1 and VAR_WIN 1; alpha starts at 1.
+                                       {{"G", "0.0625"},
+                                        {"InitialAlpha", "1"},
+                                        {"AdditiveIncrement", "615Mbps"},
+                                        {"MinRate", "1Gbps"},
+                                        {"UseWindow", "true"}},
+                                       // KMIN_MAP = KMAX_MAP = 30 KB per 10 Gb/s of link rate (KB =
+                                       // 1000 bytes, switch-mmu.cc), PMAX_MAP 1.0: DCTCP's single
+                                       // threshold K (mark every packet dequeued above K).
+                                       {{"Kmin", "30000"},
+                                        {"Kmax", "30000"},
+                                        {"Pmax", "1"},
+                                        {"ReferenceRate", "10Gbps"},
+                                        {"ScaleWithRate", "true"}}}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(DctcpCongestionControl);
 static CongestionControlRegistration<DctcpCongestionControl> g_registration(
@@ -251,46 +281,25 @@ DctcpCongestionControl::GetEchoedPackets() const
 std::vector<std::string>
 DctcpCongestionControl::GetPresetNames()
 {
-    return {"hpcc"};
+    return Presets().GetNames();
 }
 
 std::string
 DctcpCongestionControl::GetDefaultPresetName()
 {
-    return "hpcc";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 DctcpCongestionControl::GetPreset(const std::string& name)
 {
-    if (name == "hpcc")
-    {
-        // The HPCC simulator's run.py for --cc dctcp: g 0.0625, DCTCP_RATE_AI 615 Mb/s,
-        // MIN_RATE 1000 Mb/s, HAS_WIN 1 and VAR_WIN 1; alpha starts at 1.
-        return {{"G", "0.0625"},
-                {"InitialAlpha", "1"},
-                {"AdditiveIncrement", "615Mbps"},
-                {"MinRate", "1Gbps"},
-                {"UseWindow", "true"}};
-    }
-    throw std::invalid_argument("unknown DCTCP preset '" + name + "'; allowed: hpcc");
+    return Presets().GetSender(name);
 }
 
 std::vector<std::pair<std::string, std::string>>
 DctcpCongestionControl::GetSwitchPreset(const std::string& name)
 {
-    if (name == "hpcc")
-    {
-        // The HPCC simulator's run.py for --cc dctcp: KMIN_MAP = KMAX_MAP = 30 KB per
-        // 10 Gb/s of link rate (KB = 1000 bytes, switch-mmu.cc), PMAX_MAP 1.0: DCTCP's
-        // single threshold K (mark every packet dequeued above K).
-        return {{"Kmin", "30000"},
-                {"Kmax", "30000"},
-                {"Pmax", "1"},
-                {"ReferenceRate", "10Gbps"},
-                {"ScaleWithRate", "true"}};
-    }
-    throw std::invalid_argument("unknown DCTCP preset '" + name + "'; allowed: hpcc");
+    return Presets().GetSwitches(name);
 }
 
 } // namespace ns3

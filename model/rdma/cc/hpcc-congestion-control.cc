@@ -3,6 +3,7 @@
  */
 #include "hpcc-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/boolean.h"
@@ -18,6 +19,32 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("HpccCongestionControl");
+
+namespace
+{
+
+/// The presets: the paper's (the attribute defaults) and the HPCC simulator's run.py.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable::Values common = {{"TargetUtilization", "0.95"},
+                                                 {"RateAi", "40Mbps"},
+                                                 {"MinRate", "1Gbps"},
+                                                 {"BaseRtt", "0s"},
+                                                 {"PerAckUpdate", "true"}};
+    static const CcPresetTable table(
+        "HPCC",
+        {// Li et al. 2019: eta 95%, maxStage 5, per-ACK reaction; W_AI from the
+         // simulator's RATE_AI at 100 Gb/s (the paper's simulations ran it).
+         {"paper", CcPresetTable::Join(common, {{"MaxStage", "5"}}), {}},
+         // The HPCC simulator's run.py for --cc hp: U_TARGET 0.95, MI_THRESH 0 (every
+         // reference update multiplicative), FAST_REACT 1, RATE_AI 40 Mb/s at 100 Gb/s,
+         // MIN_RATE 1000 Mb/s.
+         {"simulator", CcPresetTable::Join(common, {{"MaxStage", "0"}}), {}}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
 static CongestionControlRegistration<HpccCongestionControl> g_registration(
@@ -344,39 +371,19 @@ HpccCongestionControl::GetReferenceUpdates() const
 std::vector<std::string>
 HpccCongestionControl::GetPresetNames()
 {
-    return {"paper", "simulator"};
+    return Presets().GetNames();
 }
 
 std::string
 HpccCongestionControl::GetDefaultPresetName()
 {
-    return "paper";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 HpccCongestionControl::GetPreset(const std::string& name)
 {
-    std::vector<std::pair<std::string, std::string>> common = {{"TargetUtilization", "0.95"},
-                                                               {"RateAi", "40Mbps"},
-                                                               {"MinRate", "1Gbps"},
-                                                               {"BaseRtt", "0s"},
-                                                               {"PerAckUpdate", "true"}};
-    if (name == "paper")
-    {
-        // Li et al. 2019: eta 95%, maxStage 5, per-ACK reaction; W_AI from the
-        // simulator's RATE_AI at 100 Gb/s (the paper's simulations ran it).
-        common.emplace_back("MaxStage", "5");
-        return common;
-    }
-    if (name == "simulator")
-    {
-        // The HPCC simulator's run.py for --cc hp: U_TARGET 0.95, MI_THRESH 0 (every
-        // reference update multiplicative), FAST_REACT 1, RATE_AI 40 Mb/s at 100 Gb/s,
-        // MIN_RATE 1000 Mb/s.
-        common.emplace_back("MaxStage", "0");
-        return common;
-    }
-    throw std::invalid_argument("unknown HPCC preset '" + name + "'; allowed: paper, simulator");
+    return Presets().GetSender(name);
 }
 
 } // namespace ns3

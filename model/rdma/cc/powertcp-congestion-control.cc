@@ -3,6 +3,7 @@
  */
 #include "powertcp-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/boolean.h"
@@ -20,6 +21,46 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PowertcpCongestionControl");
+
+namespace
+{
+
+/// The presets: the paper's Algorithm 1 (the attribute defaults) and the authors' simulator.
+/// BaseRtt (tau) is left as set: the paper and the authors' runs take the network's
+/// largest RTT, which depends on the topology.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable::Values common = {{"Gamma", "0.9"},
+                                                 {"BetaRate", "150Mbps"},
+                                                 {"ExpectedFlows", "0"}};
+    static const CcPresetTable table(
+        "PowerTCP",
+        {// Addanki et al. 2022, Algorithm 1: lambda = dq/dt + mu, no eta, no floor,
+         // W_old = GETCWND(ack.seq).
+         {"paper",
+          CcPresetTable::Join(common,
+                              {{"QueueGradient", "true"},
+                               {"TargetUtilization", "1"},
+                               {"MinCurrent", "0"},
+                               {"ReferenceWindow", "AtSend"}}),
+          {}},
+         // The authors' ns-3 simulator, which ran the paper's evaluation (inet-tub/
+         // ns3-datacenter, RdmaHw::UpdateRatePower with U_TARGET 0.95 of its PowerTCP
+         // configurations): lambda = the arrival rate its switches count (dq/dt + mu
+         // here), at least half the line rate; the power divided by eta 0.95; W_old and
+         // the EWMA's other term = m_curRate, the latest once-per-round-trip update.
+         {"ns3-datacenter",
+          CcPresetTable::Join(common,
+                              {{"QueueGradient", "true"},
+                               {"TargetUtilization", "0.95"},
+                               {"MinCurrent", "0.5"},
+                               {"ReferenceWindow", "LatestUpdate"}}),
+          {}}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(PowertcpCongestionControl);
 static CongestionControlRegistration<PowertcpCongestionControl> g_registration(
@@ -360,50 +401,19 @@ PowertcpCongestionControl::GetUpdates() const
 std::vector<std::string>
 PowertcpCongestionControl::GetPresetNames()
 {
-    return {"paper", "ns3-datacenter"};
+    return Presets().GetNames();
 }
 
 std::string
 PowertcpCongestionControl::GetDefaultPresetName()
 {
-    return "paper";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 PowertcpCongestionControl::GetPreset(const std::string& name)
 {
-    // BaseRtt (tau) is left as set: the paper and the authors' runs take the network's
-    // largest RTT, which depends on the topology.
-    std::vector<std::pair<std::string, std::string>> values = {{"Gamma", "0.9"},
-                                                               {"BetaRate", "150Mbps"},
-                                                               {"ExpectedFlows", "0"}};
-    if (name == "paper")
-    {
-        // Addanki et al. 2022, Algorithm 1: lambda = dq/dt + mu, no eta, no floor,
-        // W_old = GETCWND(ack.seq).
-        values.insert(values.end(),
-                      {{"QueueGradient", "true"},
-                       {"TargetUtilization", "1"},
-                       {"MinCurrent", "0"},
-                       {"ReferenceWindow", "AtSend"}});
-        return values;
-    }
-    if (name == "ns3-datacenter")
-    {
-        // The authors' ns-3 simulator, which ran the paper's evaluation (inet-tub/
-        // ns3-datacenter, RdmaHw::UpdateRatePower with U_TARGET 0.95 of its PowerTCP
-        // configurations): lambda = the arrival rate its switches count (dq/dt + mu
-        // here), at least half the line rate; the power divided by eta 0.95; W_old and
-        // the EWMA's other term = m_curRate, the latest once-per-round-trip update.
-        values.insert(values.end(),
-                      {{"QueueGradient", "true"},
-                       {"TargetUtilization", "0.95"},
-                       {"MinCurrent", "0.5"},
-                       {"ReferenceWindow", "LatestUpdate"}});
-        return values;
-    }
-    throw std::invalid_argument("unknown PowerTCP preset '" + name +
-                                "'; allowed: paper, ns3-datacenter");
+    return Presets().GetSender(name);
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "swift-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/double.h"
@@ -20,6 +21,43 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("SwiftCongestionControl");
+
+namespace
+{
+
+/// The presets: our default (the attribute defaults) and one public implementation's.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable::Values common = {{"AdditiveIncrement", "1"},
+                                                 {"Beta", "0.8"},
+                                                 {"MaxMdf", "0.5"},
+                                                 {"FsRange", "0s"},
+                                                 {"FsMinCwnd", "0.1"},
+                                                 {"FsMaxCwnd", "100"},
+                                                 {"RetxResetThreshold", "5"},
+                                                 {"MinCwnd", "0.001"},
+                                                 {"MaxCwnd", "0"},
+                                                 {"InitialCwnd", "0"}};
+    static const CcPresetTable table(
+        "Swift",
+        {{"default",
+          CcPresetTable::Join(
+              common,
+              {{"BaseTarget", "10us"}, {"PerHopScaling", "1us"}, {"EndpointTarget", "10us"}}),
+          {}},
+         // The constants of one public Swift implementation (the paper leaves them open:
+         // base 20 us, fs_range 5 x base = 100 us); sized for a software stack's larger
+         // base delay.
+         {"paper",
+          CcPresetTable::Join(
+              common,
+              {{"BaseTarget", "20us"}, {"PerHopScaling", "1us"}, {"EndpointTarget", "20us"}}),
+          {}}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(SwiftCongestionControl);
 static CongestionControlRegistration<SwiftCongestionControl> g_registration(
@@ -385,45 +423,19 @@ SwiftCongestionControl::Apply()
 std::vector<std::string>
 SwiftCongestionControl::GetPresetNames()
 {
-    return {"default", "paper"};
+    return Presets().GetNames();
 }
 
 std::string
 SwiftCongestionControl::GetDefaultPresetName()
 {
-    return "default";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 SwiftCongestionControl::GetPreset(const std::string& name)
 {
-    std::vector<std::pair<std::string, std::string>> common = {{"AdditiveIncrement", "1"},
-                                                               {"Beta", "0.8"},
-                                                               {"MaxMdf", "0.5"},
-                                                               {"FsRange", "0s"},
-                                                               {"FsMinCwnd", "0.1"},
-                                                               {"FsMaxCwnd", "100"},
-                                                               {"RetxResetThreshold", "5"},
-                                                               {"MinCwnd", "0.001"},
-                                                               {"MaxCwnd", "0"},
-                                                               {"InitialCwnd", "0"}};
-    if (name == "default")
-    {
-        common.emplace_back("BaseTarget", "10us");
-        common.emplace_back("PerHopScaling", "1us");
-        common.emplace_back("EndpointTarget", "10us");
-        return common;
-    }
-    if (name == "paper")
-    {
-        // The constants of one public Swift implementation (the paper leaves them open: base 20 us,
-        // fs_range 5 x base = 100 us); sized for a software stack's larger base delay.
-        common.emplace_back("BaseTarget", "20us");
-        common.emplace_back("PerHopScaling", "1us");
-        common.emplace_back("EndpointTarget", "20us");
-        return common;
-    }
-    throw std::invalid_argument("unknown Swift preset '" + name + "'; allowed: default, paper");
+    return Presets().GetSender(name);
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "timely-congestion-control.h"
 
+#include "cc-preset-table.h"
 #include "congestion-control-registry.h"
 
 #include "ns3/double.h"
@@ -17,6 +18,42 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("TimelyCongestionControl");
+
+namespace
+{
+
+/// The presets: the HPCC simulator's (the attribute defaults) and the paper's.
+const CcPresetTable&
+Presets()
+{
+    static const CcPresetTable::Values common = {{"Alpha", "0.875"},
+                                                 {"Beta", "0.8"},
+                                                 {"TLow", "50us"},
+                                                 {"THigh", "500us"},
+                                                 {"MinRtt", "20us"},
+                                                 {"HaiThreshold", "5"},
+                                                 {"HaiFactor", "5"}};
+    static const CcPresetTable table(
+        "TIMELY",
+        {// The HPCC simulator (rdma-hw.cc defaults, run.py for TIMELY at 100 Gb/s):
+         // RATE_AI 100 Mb/s, RATE_HAI 500 Mb/s, MIN_RATE 1000 Mb/s, one update per RTT.
+         {"hpcc",
+          CcPresetTable::Join(
+              common,
+              {{"AdditiveIncrement", "100Mbps"}, {"MinRate", "1Gbps"}, {"UpdateBytes", "0"}}),
+          {}},
+         // Mittal et al. 2015 at 10 Gb/s: delta 10 Mb/s, one update per 16 KB segment
+         // (the small end of the paper's 16-64 KB). The paper names no floor: 10 Mb/s,
+         // one delta.
+         {"paper",
+          CcPresetTable::Join(
+              common,
+              {{"AdditiveIncrement", "10Mbps"}, {"MinRate", "10Mbps"}, {"UpdateBytes", "16384"}}),
+          {}}});
+    return table;
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(TimelyCongestionControl);
 static CongestionControlRegistration<TimelyCongestionControl> g_registration(
@@ -289,45 +326,19 @@ TimelyCongestionControl::GetExactRateBps() const
 std::vector<std::string>
 TimelyCongestionControl::GetPresetNames()
 {
-    return {"hpcc", "paper"};
+    return Presets().GetNames();
 }
 
 std::string
 TimelyCongestionControl::GetDefaultPresetName()
 {
-    return "hpcc";
+    return Presets().GetDefaultName();
 }
 
 std::vector<std::pair<std::string, std::string>>
 TimelyCongestionControl::GetPreset(const std::string& name)
 {
-    std::vector<std::pair<std::string, std::string>> common = {{"Alpha", "0.875"},
-                                                               {"Beta", "0.8"},
-                                                               {"TLow", "50us"},
-                                                               {"THigh", "500us"},
-                                                               {"MinRtt", "20us"},
-                                                               {"HaiThreshold", "5"},
-                                                               {"HaiFactor", "5"}};
-    if (name == "hpcc")
-    {
-        // The HPCC simulator (rdma-hw.cc defaults, run.py for TIMELY at 100 Gb/s):
-        // RATE_AI 100 Mb/s, RATE_HAI 500 Mb/s, MIN_RATE 1000 Mb/s, one update per RTT.
-        common.emplace_back("AdditiveIncrement", "100Mbps");
-        common.emplace_back("MinRate", "1Gbps");
-        common.emplace_back("UpdateBytes", "0");
-        return common;
-    }
-    if (name == "paper")
-    {
-        // Mittal et al. 2015 at 10 Gb/s: delta 10 Mb/s, one update per 16 KB segment
-        // (the small end of the paper's 16-64 KB). The paper names no floor: 10 Mb/s,
-        // one delta.
-        common.emplace_back("AdditiveIncrement", "10Mbps");
-        common.emplace_back("MinRate", "10Mbps");
-        common.emplace_back("UpdateBytes", "16384");
-        return common;
-    }
-    throw std::invalid_argument("unknown TIMELY preset '" + name + "'; allowed: hpcc, paper");
+    return Presets().GetSender(name);
 }
 
 } // namespace ns3
