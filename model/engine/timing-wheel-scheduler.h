@@ -25,8 +25,10 @@ namespace ns3
  * a frame's arrival after its serialization and the cable's delay, the end of a
  * transmission. Those go into the wheel: SlotCount slots of SlotWidth each, a
  * slot holding its events as a list sorted by (time, uid), found through a
- * two-level bitmap of non-empty slots. Insert and RemoveNext are O(1) for them
- * (a new event almost always goes to the end of its slot's list), where a heap
+ * bitmap of non-empty slots under two summary levels. Insert and RemoveNext are O(1)
+ * for them while slots are narrow enough that a new event almost always goes to the
+ * end of its slot's list (a fabric's events per nanosecond grow with its ports: 128 ps
+ * slots by default, issue #52), where a heap
  * of the thousand-odd frames in flight costs a dozen unpredictable comparisons
  * per pop. Events beyond the wheel's span (timers, flow starts) go to a
  * QuaternaryHeapScheduler; RemoveNext takes the smaller of the two heads.
