@@ -6,7 +6,7 @@
  * and the ratio of packet-hops/s to ns-3's raw event rate measured in the same
  * process, which is comparable across machines where absolute times are not.
  *
- *   ai-fabric-bench --scenario=small|medium|large|permutation|scale|raw [--out=DIR]
+ *   ai-fabric-bench --scenario=small|medium|large|permutation|scale|training|raw [--out=DIR]
  *                   [--huge-pages=1|0] [--raw-repeats=N] [--raw-events=N]
  */
 #include "ns3/command-line.h"
@@ -145,11 +145,24 @@ Scenario(const std::string& name, const std::string& out)
         c.workload = "permutation";
         c.bytes = 1000000;
     }
+    else if (name == "training")
+    {
+        // One iteration of bench/training-1024-gpus.json: 128 servers x 8 GPUs, TP 8
+        // inside each server, DP 128 across them on a rail-optimized RoCEv2 fabric with
+        // 8 spines, MTU 4096 (doc/benchmark-history.md, issue #29). Minutes, not in CTest.
+        c.workload = "training";
+        c.training = std::string(AI_FABRIC_SOURCE_DIR) + "/bench/training-1024-gpus.json";
+        c.topology = "rail";
+        c.servers = 128;
+        c.gpusPerServer = 8;
+        c.railSpines = 8;
+        c.mtu = 4096;
+    }
     else
     {
         throw std::invalid_argument("--scenario: '" + name +
                                     "' is not one of small, medium, large, permutation, "
-                                    "scale, raw");
+                                    "scale, training, raw");
     }
     return c;
 }
@@ -165,7 +178,7 @@ main(int argc, char** argv)
     // The runner works in picoseconds; switch before any simulation has run.
     Time::SetResolution(Time::PS);
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "small, medium, large, permutation, scale or raw", scenario);
+    cmd.AddValue("scenario", "small, medium, large, permutation, scale, training or raw", scenario);
     cmd.AddValue("out", "output directory of the scenario run", out);
     cmd.AddValue("raw-events", "events in the raw event-rate chain", rawEvents);
     uint32_t rawRepeats = 3;

@@ -4,16 +4,22 @@
  * The frame queues of the data path: FrameFifo (NIC control frames, cable FIFOs)
  * and FramePool (a switch's egress queues) keep FIFO order per queue through
  * growth and interleaved use, reuse freed room, keep each frame's tag, and destroy
- * every frame once; a switch's queued frame takes two cache lines and its link.
+ * every frame once; a switch's queued frame (RoceQueuedFrame) takes one cache line
+ * and its link, and gives back every field, the frame's bytes and its ready time.
  */
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/frame-fifo.h"
 #include "ns3/frame-pool.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
+#include "ns3/roce-queued-frame.h"
 
 #include <cstdint>
+#include <cstring>
 #include <deque>
+#include <random>
 #include <vector>
 
 using namespace ns3;
@@ -150,14 +156,15 @@ class FrameQueueTestCase : public TestCase
  * cache lines (128 bytes) to three (192) when the switch-latency change added the
  * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
  * slot, so a fat-tree that queues millions of frames took half again the memory and
- * the cache lines per hop. A queued RoCEv2 frame takes its two lines and an 8-byte
- * link (ingress port and priority in the link's tag).
+ * the cache lines per hop. A queued RoCEv2 frame now takes one line (RoceQueuedFrame,
+ * packed) and an 8-byte link (ingress port and priority in the link's tag): 72 bytes,
+ * where the whole parsed frame would take 136.
  */
 class QueuedFrameBytesTestCase : public TestCase
 {
   public:
     QueuedFrameBytesTestCase()
-        : TestCase("A switch's queued frame takes two cache lines and its link")
+        : TestCase("A switch's queued frame takes one cache line and its link")
     {
     }
 
@@ -169,7 +176,183 @@ class QueuedFrameBytesTestCase : public TestCase
                                     "a parsed RoCEv2 frame fits two cache lines");
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceParsedFrame>::BytesPerSlot(),
                               136u,
-                              "a queued frame: its 128 bytes and an 8-byte link");
+                              "a parsed frame in a pool: its 128 bytes and an 8-byte link");
+        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 64u, "a queued frame is one cache line");
+        NS_TEST_ASSERT_MSG_EQ(FramePool<RoceQueuedFrame>::BytesPerSlot(),
+                              72u,
+                              "a switch's queued frame: its 64 bytes and an 8-byte link");
+    }
+};
+
+/**
+ * RoceQueuedFrame gives back exactly the frame it took: every view field (compared as
+ * bytes, both views zero-filled first), the ready time, and the frame's bytes (the same
+ * packet, one reference, released once); frames that do not fit one line (RETH, PFC,
+ * IP, ImmDt with an AETH MSN) are kept whole and come back the same. The frames are the
+ * NIC's own views (RoceFrame::Describe) of every opcode, with random header fields.
+ */
+class QueuedFrameRoundTripTestCase : public TestCase
+{
+  public:
+    QueuedFrameRoundTripTestCase()
+        : TestCase("A queued frame gives back every field, its bytes and its ready time")
+    {
+    }
+
+  private:
+    /// \return a view zero-filled, then described from \p f
+    static RoceFrameView Described(const RoceFrameFields& f)
+    {
+        RoceFrameView v;
+        std::memset(&v, 0, sizeof(v));
+        RoceFrame::Describe(f, v);
+        return v;
+    }
+
+    /// Queue a frame of view \p v (with \p packet, if any) and take it back out.
+    /// \return true if the view, the ready time and the packet came back unchanged
+    static bool RoundTrip(const RoceFrameView& v, int64_t ready, Ptr<Packet> packet, bool& fitted)
+    {
+        RoceParsedFrame in(packet, v);
+        in.readyTicks = ready;
+        RoceParsedFrame out;
+        std::memset(&out.view, 0, sizeof(out.view));
+        {
+            RoceQueuedFrame q(std::move(in));
+            fitted = !q.IsOverflow();
+            if (q.GetFrameBytes() != v.frameBytes || q.GetReadyTicks() != ready || in.HasPacket())
+            {
+                return false;
+            }
+            q.MoveTo(out);
+        }
+        const bool samePacket =
+            packet ? out.HasPacket() && PeekPointer(out.GetPacket()) == PeekPointer(packet)
+                   : !out.HasPacket();
+        return std::memcmp(&out.view, &v, sizeof(v)) == 0 && out.readyTicks == ready && samePacket;
+    }
+
+    void DoRun() override
+    {
+        static const uint8_t OPCODES[] = {RdmaOpcode::SEND_FIRST,
+                                          RdmaOpcode::SEND_MIDDLE,
+                                          RdmaOpcode::SEND_LAST,
+                                          RdmaOpcode::SEND_LAST_IMM,
+                                          RdmaOpcode::SEND_ONLY,
+                                          RdmaOpcode::SEND_ONLY_IMM,
+                                          RdmaOpcode::WRITE_FIRST,
+                                          RdmaOpcode::WRITE_MIDDLE,
+                                          RdmaOpcode::WRITE_LAST,
+                                          RdmaOpcode::WRITE_LAST_IMM,
+                                          RdmaOpcode::WRITE_ONLY,
+                                          RdmaOpcode::WRITE_ONLY_IMM,
+                                          RdmaOpcode::READ_REQUEST,
+                                          RdmaOpcode::READ_RESPONSE_FIRST,
+                                          RdmaOpcode::READ_RESPONSE_MIDDLE,
+                                          RdmaOpcode::READ_RESPONSE_LAST,
+                                          RdmaOpcode::READ_RESPONSE_ONLY,
+                                          RdmaOpcode::ACKNOWLEDGE,
+                                          RoceFrame::CNP_OPCODE};
+        std::mt19937_64 rng(52);
+        uint32_t wrong = 0;
+        uint32_t fittedCount = 0;
+        uint32_t overflowCount = 0;
+        for (int i = 0; i < 4000; ++i)
+        {
+            RoceFrameFields f;
+            f.opcode = OPCODES[rng() % (sizeof(OPCODES))];
+            f.SetExtHeadersForOpcode();
+            f.srcMac = Mac48Address::Allocate();
+            f.dstMac = Mac48Address::Allocate();
+            f.useVlan = rng() % 2 == 0;
+            f.pcp = rng() % 8;
+            f.dei = f.useVlan && rng() % 2 == 0;
+            f.vid = f.useVlan ? rng() % 4096 : 0;
+            f.srcIp = Ipv4Address(static_cast<uint32_t>(rng()));
+            f.dstIp = Ipv4Address(static_cast<uint32_t>(rng()));
+            f.dscp = rng() % 64;
+            f.ecn = rng() % 4;
+            f.ttl = rng() % 256;
+            f.ipId = rng() % 65536;
+            f.udpSrcPort = rng() % 65536;
+            f.se = rng() % 2 == 0;
+            f.migReq = rng() % 2 == 0;
+            f.padCnt = rng() % 4;
+            f.pKey = rng() % 65536;
+            f.fecn = rng() % 2 == 0;
+            f.becn = rng() % 2 == 0;
+            f.ackReq = rng() % 2 == 0;
+            f.destQp = rng() % (1U << 24);
+            f.psn = rng() % (1U << 24);
+            f.rethVa = f.hasReth ? rng() : 0;
+            f.rethRKey = f.hasReth ? static_cast<uint32_t>(rng()) : 0;
+            f.rethDmaLen = f.hasReth ? static_cast<uint32_t>(rng()) : 0;
+            f.aethSyndrome = f.hasAeth ? rng() % 256 : 0;
+            f.aethMsn = f.hasAeth ? rng() % (1U << 24) : 0;
+            f.imm = f.hasImm ? static_cast<uint32_t>(rng()) : 0;
+            f.payloadBytes = f.opcode == RdmaOpcode::ACKNOWLEDGE ||
+                                     f.opcode == RoceFrame::CNP_OPCODE ||
+                                     f.opcode == RdmaOpcode::READ_REQUEST
+                                 ? 0
+                                 : rng() % 4097;
+            const RoceFrameView v = Described(f);
+            const int64_t ready = (rng() % 2 == 0) ? 0 : static_cast<int64_t>(rng() >> 1);
+            Ptr<Packet> packet = (rng() % 4 == 0) ? RoceFrame::Build(f) : nullptr;
+            const uint32_t refs = packet ? packet->GetReferenceCount() : 0;
+            bool fitted = false;
+            wrong += !RoundTrip(v, ready, packet, fitted);
+            wrong += packet && packet->GetReferenceCount() != refs;
+            // Fits exactly the frames without a RETH (ImmDt and AETH are never together).
+            wrong += fitted != !f.hasReth;
+            wrong += fitted != RoceQueuedFrame::Fits(v);
+            fittedCount += fitted;
+            overflowCount += !fitted;
+        }
+        NS_TEST_ASSERT_MSG_EQ(wrong, 0, "every RoCEv2 frame comes back unchanged");
+        NS_TEST_ASSERT_MSG_GT(fittedCount, 1000, "packed frames exercised");
+        NS_TEST_ASSERT_MSG_GT(overflowCount, 100, "whole (RETH) frames exercised");
+
+        // Views no NIC describes: a PFC frame, a TCP frame, ImmDt beside an AETH MSN.
+        RoceFrameView pfc;
+        std::memset(&pfc, 0, sizeof(pfc));
+        pfc.isPfc = true;
+        pfc.etherType = 0x8808;
+        pfc.frameBytes = 60;
+        pfc.pfcEnableVector = 0x08;
+        pfc.pfcPauseTime[3] = 0xFFFF;
+        RoceFrameView tcp = Described(RoceFrameFields());
+        tcp.isRoce = false;
+        tcp.ipProtocol = RoceFrame::IP_PROTO_TCP;
+        tcp.udpDst = 80;
+        RoceFrameView both = Described(RoceFrameFields());
+        both.hasImm = true;
+        both.imm = 7;
+        both.hasAeth = true;
+        both.aethMsn = 9;
+        for (const RoceFrameView* v : {&pfc, &tcp, &both})
+        {
+            bool fitted = true;
+            NS_TEST_ASSERT_MSG_EQ(RoundTrip(*v, 5, nullptr, fitted), true, "kept whole");
+            NS_TEST_ASSERT_MSG_EQ(fitted, false, "does not fit one line");
+        }
+
+        // A queued frame destroyed without MoveTo (a discarded queue) releases its
+        // packet once, packed or whole.
+        for (bool reth : {false, true})
+        {
+            RoceFrameFields f;
+            f.opcode = reth ? RdmaOpcode::WRITE_FIRST : RdmaOpcode::WRITE_MIDDLE;
+            f.SetExtHeadersForOpcode();
+            f.payloadBytes = 1000;
+            Ptr<Packet> packet = RoceFrame::Build(f);
+            const uint32_t refs = packet->GetReferenceCount();
+            {
+                RoceQueuedFrame q(RoceParsedFrame(packet, Described(f)));
+                NS_TEST_ASSERT_MSG_EQ(packet->GetReferenceCount(), refs + 1, "held while queued");
+                NS_TEST_ASSERT_MSG_EQ(q.IsOverflow(), reth, "packed unless it has a RETH");
+            }
+            NS_TEST_ASSERT_MSG_EQ(packet->GetReferenceCount(), refs, "released once");
+        }
     }
 };
 
@@ -181,6 +364,7 @@ class FrameQueueTestSuite : public TestSuite
     {
         AddTestCase(new FrameQueueTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QueuedFrameBytesTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QueuedFrameRoundTripTestCase, AI_FABRIC_QUICK);
     }
 };
 

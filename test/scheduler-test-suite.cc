@@ -822,6 +822,19 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
         AddTestCase(
             new SchedulerOrderTestCase(MakeWheel(4096, 12), 5000, "timing wheel (sorted slots)"),
             AI_FABRIC_QUICK);
+        // 16,384 one-tick slots (four summary words) for stamps up to 40,000 ticks ahead:
+        // the search for the next slot crosses summary words and wraps past the last one,
+        // and the far heap takes the events beyond the span. The default wheel (128 ps
+        // slots, 16,384 of them) is of this shape.
+        AddTestCase(new SchedulerOrderTestCase(MakeWheel(16384, 1),
+                                               40000,
+                                               "timing wheel (summary words, wrap)"),
+                    AI_FABRIC_QUICK);
+        // The largest wheel: 65,536 slots under 16 summary words, sparse.
+        AddTestCase(new SchedulerOrderTestCase(MakeWheel(65536, 2),
+                                               300000,
+                                               "timing wheel (65,536 slots, sparse)"),
+                    AI_FABRIC_QUICK);
         AddTestCase(new WheelPayloadTestCase, AI_FABRIC_QUICK);
         AddTestCase(new FabricSimulatorImplTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TieOrderTestCase, AI_FABRIC_QUICK);

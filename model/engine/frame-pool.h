@@ -27,9 +27,9 @@ namespace ns3
  * pool grows.
  *
  * Each slot also carries a 32-bit tag its owner may set (EmplaceBackTagged), kept
- * beside the slot's link rather than in the slot: a switch's 128-byte frame with its
- * 3 bytes of ingress port and priority would take a 192-byte slot (three cache lines,
- * half again the memory of every queued frame) where the frame alone takes two.
+ * beside the slot's link rather than in the slot: a switch's 64-byte queued frame
+ * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take two
+ * cache lines where the frame alone takes one.
  */
 template <typename T>
 class FramePool

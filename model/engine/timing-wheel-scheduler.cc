@@ -9,6 +9,8 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -26,25 +28,28 @@ TimingWheelScheduler::GetTypeId()
             .AddConstructor<TimingWheelScheduler>()
             .AddAttribute("SlotWidth",
                           "Time one wheel slot spans, rounded down to a power of two of the "
-                          "time resolution's ticks (1 ns at picoseconds: 1.024 ns). About one "
-                          "event per slot is best: a frame hop schedules at most two events "
-                          "within serialization + cable delay (~0.1-2 us in a cluster fabric)",
-                          TimeValue(NanoSeconds(1)),
+                          "time resolution's ticks; 0 (default): 128 ps, at least one tick "
+                          "(128 ps at picoseconds; a default in picoseconds would be lost at "
+                          "ns-3's initial nanosecond resolution). Few events per slot is "
+                          "best: a slot's events are a sorted list, and a k=16 fat-tree "
+                          "schedules about 24 events per nanosecond (512 ps slots, the "
+                          "earlier default: 24 list steps per insert)",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&TimingWheelScheduler::m_slotWidth),
-                          MakeTimeChecker(TimeStep(1)))
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("SlotCount",
-                          "Number of wheel slots, a power of two from 64 to 4096; the wheel "
-                          "spans SlotCount x SlotWidth (4.2 us by default, past a frame's "
+                          "Number of wheel slots, a power of two from 64 to 65536; the wheel "
+                          "spans SlotCount x SlotWidth (2.1 us by default, past a frame's "
                           "serialization plus a 1 us cable); later events go to a 4-ary heap",
-                          UintegerValue(4096),
+                          UintegerValue(16384),
                           MakeUintegerAccessor(&TimingWheelScheduler::m_slotCount),
                           MakeUintegerChecker<uint32_t>(64, MAX_SLOTS));
     return tid;
 }
 
 TimingWheelScheduler::TimingWheelScheduler()
-    : m_slotWidth(NanoSeconds(1)),
-      m_slotCount(4096)
+    : m_slotWidth(Time(0)),
+      m_slotCount(16384)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -70,9 +75,12 @@ TimingWheelScheduler::NotifyConstructionCompleted()
     {
         NS_FATAL_ERROR("TimingWheelScheduler: SlotCount " << m_slotCount
                                                           << " is not a power of two (allowed: "
-                                                             "64, 128, ..., 4096)");
+                                                             "64, 128, ..., 65536)");
     }
-    const int64_t ticks = m_slotWidth.GetTimeStep();
+    // Auto (0): 128 ps in ticks of the resolution now in force, at least one.
+    const int64_t ticks = m_slotWidth.IsZero()
+                              ? std::max<int64_t>(1, PicoSeconds(128).GetTimeStep())
+                              : m_slotWidth.GetTimeStep();
     m_shift = 0;
     while ((int64_t{2} << m_shift) <= ticks)
     {
@@ -81,6 +89,7 @@ TimingWheelScheduler::NotifyConstructionCompleted()
     m_mask = m_slotCount - 1;
     m_slots.assign(m_slotCount, Slot{NIL, NIL});
     m_words.assign(m_slotCount / 64, 0);
+    m_summary.assign((m_slotCount + 4095) / 4096, 0);
     m_far = CreateObject<QuaternaryHeapScheduler>();
 }
 

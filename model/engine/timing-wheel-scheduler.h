@@ -25,8 +25,10 @@ namespace ns3
  * a frame's arrival after its serialization and the cable's delay, the end of a
  * transmission. Those go into the wheel: SlotCount slots of SlotWidth each, a
  * slot holding its events as a list sorted by (time, uid), found through a
- * two-level bitmap of non-empty slots. Insert and RemoveNext are O(1) for them
- * (a new event almost always goes to the end of its slot's list), where a heap
+ * bitmap of non-empty slots under two summary levels. Insert and RemoveNext are O(1)
+ * for them while slots are narrow enough that a new event almost always goes to the
+ * end of its slot's list (a fabric's events per nanosecond grow with its ports: 128 ps
+ * slots by default, issue #52), where a heap
  * of the thousand-odd frames in flight costs a dozen unpredictable comparisons
  * per pop. Events beyond the wheel's span (timers, flow starts) go to a
  * QuaternaryHeapScheduler; RemoveNext takes the smaller of the two heads.
@@ -176,7 +178,7 @@ class TimingWheelScheduler : public Scheduler
 
   private:
     static constexpr uint32_t NIL = 0xFFFFFFFFU; //!< no node
-    static constexpr uint32_t MAX_SLOTS = 4096;  //!< 64 bitmap words under one summary word
+    static constexpr uint32_t MAX_SLOTS = 65536; //!< 1,024 bitmap words under 16 summary words
 
     static constexpr uint32_t PAYLOAD_CHUNK = 1024; //!< payload slots per allocation
 
@@ -240,7 +242,7 @@ class TimingWheelScheduler : public Scheduler
     inline void ClearSlot(uint32_t slot);
 
     Time m_slotWidth;     //!< attribute: time one slot spans (rounded down to 2^n ticks)
-    uint32_t m_slotCount; //!< attribute: number of slots (power of two, 64..4096)
+    uint32_t m_slotCount; //!< attribute: number of slots (power of two, 64..65536)
 
     uint32_t m_shift{0};   //!< log2 of the slot width in ticks
     uint64_t m_mask{0};    //!< m_slotCount - 1
@@ -255,10 +257,10 @@ class TimingWheelScheduler : public Scheduler
         uint32_t tail; //!< last node (latest key) or NIL
     };
 
-    std::vector<Slot> m_slots;                          //!< per slot
-    std::vector<uint64_t> m_words;                      //!< bit per slot: non-empty
-    uint64_t m_summary{0};                              //!< bit per word of m_words: non-zero
-    std::vector<Node> m_nodes;                          //!< node pool
+    std::vector<Slot> m_slots;       //!< per slot
+    std::vector<uint64_t> m_words;   //!< bit per slot: non-empty
+    std::vector<uint64_t> m_summary; //!< bit per word of m_words: non-zero (64 words each)
+    std::vector<Node> m_nodes;       //!< node pool
     std::vector<std::unique_ptr<Payload[]>> m_payloads; //!< payload room, by node index
     uint64_t m_callEvents{0};                           //!< nodes holding a call event
     uint32_t m_free{NIL};                               //!< free list through Node::next
@@ -275,7 +277,7 @@ inline void
 TimingWheelScheduler::MarkSlot(uint32_t slot)
 {
     m_words[slot >> 6] |= uint64_t{1} << (slot & 63);
-    m_summary |= uint64_t{1} << (slot >> 6);
+    m_summary[slot >> 12] |= uint64_t{1} << ((slot >> 6) & 63);
 }
 
 inline void
@@ -285,7 +287,7 @@ TimingWheelScheduler::ClearSlot(uint32_t slot)
     word &= ~(uint64_t{1} << (slot & 63));
     if (word == 0)
     {
-        m_summary &= ~(uint64_t{1} << (slot >> 6));
+        m_summary[slot >> 12] &= ~(uint64_t{1} << ((slot >> 6) & 63));
     }
 }
 
@@ -399,15 +401,26 @@ TimingWheelScheduler::FirstSlot() const
     {
         return (word << 6) | static_cast<uint32_t>(__builtin_ctzll(here));
     }
-    // (2 << 63 is 0 in 64 bits: no later words then.)
-    uint64_t words = m_summary & ~((uint64_t{2} << word) - 1);
+    // Later words under the current summary word (2 << 63 is 0 in 64 bits: none
+    // then), the summary words after it, from the first again, and the earlier words
+    // under the current one.
+    const uint32_t group = word >> 6;
+    const auto nGroups = static_cast<uint32_t>(m_summary.size());
+    uint64_t words = m_summary[group] & ~((uint64_t{2} << (word & 63)) - 1);
+    uint32_t g = group;
+    for (uint32_t i = 1; words == 0 && i < nGroups; ++i)
+    {
+        g = group + i < nGroups ? group + i : group + i - nGroups;
+        words = m_summary[g];
+    }
     if (words == 0)
     {
-        words = m_summary & ((uint64_t{1} << word) - 1);
+        g = group;
+        words = m_summary[group] & ((uint64_t{1} << (word & 63)) - 1);
     }
     if (words != 0)
     {
-        const auto w = static_cast<uint32_t>(__builtin_ctzll(words));
+        const uint32_t w = (g << 6) | static_cast<uint32_t>(__builtin_ctzll(words));
         return (w << 6) | static_cast<uint32_t>(__builtin_ctzll(m_words[w]));
     }
     // Only slots of the current word before the current slot (the wheel's far end).

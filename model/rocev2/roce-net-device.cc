@@ -125,10 +125,10 @@ RoceNetDevice::~RoceNetDevice() = default;
 void
 RoceNetDevice::DoDispose()
 {
-    for (uint8_t i = 0; i < 8; ++i)
+    for (uint8_t i = 0; m_pfcTimers && i < 8; ++i)
     {
-        m_pauseEvent[i].Cancel();
-        m_refreshEvent[i].Cancel();
+        m_pfcTimers->pauseEvent[i].Cancel();
+        m_pfcTimers->refreshEvent[i].Cancel();
     }
     m_control.clear();
     m_node = nullptr;
@@ -443,6 +443,7 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
     {
         return;
     }
+    PfcTimers& timers = Timers();
     for (uint8_t prio = 0; prio < 8; ++prio)
     {
         if (!pfc.IsClassEnabled(prio))
@@ -452,12 +453,12 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         uint16_t quanta = pfc.GetPauseTime(prio);
         m_pfcTrace(this, prio, quanta, false);
         const Time pause = quanta == 0 ? Time(0) : PfcHeader::QuantaToTime(quanta, m_rate);
-        m_pausedUntil[prio] = FabricSimulator::Now() + pause;
+        timers.pausedUntil[prio] = FabricSimulator::Now() + pause;
         if ((m_pauseIgnoredMask >> prio) & 1)
         {
             continue; // the PFC watchdog mitigates a storm here
         }
-        m_pauseEvent[prio].Cancel();
+        timers.pauseEvent[prio].Cancel();
         if (quanta == 0)
         {
             PauseExpired(prio);
@@ -466,9 +467,10 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         if (!(m_pausedMask & (1U << prio)))
         {
             m_pausedMask |= (1U << prio);
-            m_pauseStart[prio] = FabricSimulator::Now();
+            timers.pauseStart[prio] = FabricSimulator::Now();
         }
-        m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
+        timers.pauseEvent[prio] =
+            Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
     }
 }
 
@@ -478,7 +480,8 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     if (m_pausedMask & (1U << prio))
     {
         m_pausedMask &= ~(1U << prio);
-        m_pausedTotal[prio] += FabricSimulator::Now() - m_pauseStart[prio];
+        // (A paused priority was paused by a pause frame: the timers exist.)
+        m_pfcTimers->pausedTotal[prio] += FabricSimulator::Now() - m_pfcTimers->pauseStart[prio];
         // A switch's frame pulled now may not be backdated (cut-through) to before
         // the pause ended.
         m_txEnd = std::max(m_txEnd, FabricSimulator::NowTicks());
@@ -501,7 +504,7 @@ RoceNetDevice::SetPeerPaused(uint8_t prio, bool paused)
     else
     {
         m_peerPausedMask &= ~(1U << prio);
-        m_refreshEvent[prio].Cancel();
+        Timers().refreshEvent[prio].Cancel();
         SendPfcFrame(prio, 0);
     }
 }
@@ -539,11 +542,12 @@ RoceNetDevice::SendPfcFrame(uint8_t prio, uint16_t quanta)
     if (quanta > 0)
     {
         // Refresh at half the pause time so the peer never resumes while we still need it.
-        m_refreshEvent[prio].Cancel();
-        m_refreshEvent[prio] = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate) / 2,
-                                                   &RoceNetDevice::RefreshPause,
-                                                   this,
-                                                   prio);
+        EventId& refresh = Timers().refreshEvent[prio];
+        refresh.Cancel();
+        refresh = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_rate) / 2,
+                                      &RoceNetDevice::RefreshPause,
+                                      this,
+                                      prio);
     }
     SendInGap();
     if (!m_control.empty())
@@ -631,16 +635,28 @@ RoceNetDevice::GetPauseFramesReceived() const
     return m_pfcPausesReceived + m_pfcResumesReceived;
 }
 
+RoceNetDevice::PfcTimers&
+RoceNetDevice::Timers()
+{
+    if (!m_pfcTimers)
+    {
+        m_pfcTimers = std::make_unique<PfcTimers>();
+    }
+    return *m_pfcTimers;
+}
+
 Time
 RoceNetDevice::GetPauseStart(uint8_t prio) const
 {
-    return m_pauseStart.at(prio);
+    static const std::array<Time, 8> never{}; // no pause frame yet
+    return (m_pfcTimers ? m_pfcTimers->pauseStart : never).at(prio);
 }
 
 Time
 RoceNetDevice::GetPeerPauseEnd(uint8_t prio) const
 {
-    return m_pausedUntil.at(prio);
+    static const std::array<Time, 8> never{}; // no pause frame yet
+    return (m_pfcTimers ? m_pfcTimers->pausedUntil : never).at(prio);
 }
 
 void
@@ -651,7 +667,10 @@ RoceNetDevice::SetPauseIgnored(uint8_t prio, bool ignored)
     if (ignored)
     {
         m_pauseIgnoredMask |= bit;
-        m_pauseEvent[prio].Cancel();
+        if (m_pfcTimers)
+        {
+            m_pfcTimers->pauseEvent[prio].Cancel();
+        }
         PauseExpired(prio);
     }
     else
@@ -669,10 +688,14 @@ RoceNetDevice::IsPauseIgnored(uint8_t prio) const
 Time
 RoceNetDevice::GetPausedTime(uint8_t prio) const
 {
-    Time t = m_pausedTotal[prio];
+    if (!m_pfcTimers)
+    {
+        return Time(0); // never paused
+    }
+    Time t = m_pfcTimers->pausedTotal[prio];
     if (m_pausedMask & (1U << prio))
     {
-        t += FabricSimulator::Now() - m_pauseStart[prio];
+        t += FabricSimulator::Now() - m_pfcTimers->pauseStart[prio];
     }
     return t;
 }
@@ -737,7 +760,10 @@ RoceNetDevice::SetLinkDown(bool down)
     // No resume can cross a dead cable: end the partner's pauses here now.
     for (uint8_t prio = 0; prio < 8; ++prio)
     {
-        m_pauseEvent[prio].Cancel();
+        if (m_pfcTimers)
+        {
+            m_pfcTimers->pauseEvent[prio].Cancel();
+        }
         PauseExpired(prio);
     }
 }

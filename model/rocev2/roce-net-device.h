@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 
 namespace ns3
 {
@@ -340,13 +341,24 @@ class RoceNetDevice : public NetDevice
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    std::array<Time, 8> m_pausedUntil;     //!< GetPeerPauseEnd per priority
-    std::array<Time, 8> m_pauseStart;      //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time
-    std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
-    std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
-    uint8_t m_pauseIgnoredMask{0};         //!< priorities whose pauses are ignored
-    bool m_linkDown{false};                //!< SetLinkDown: the cable failed
+    /// A port's pause times and timers, per priority: made when the port first sends
+    /// or receives a pause frame (most ports of a run never do; 576 bytes otherwise
+    /// in each of a large fabric's ports).
+    struct PfcTimers
+    {
+        std::array<Time, 8> pausedUntil;     //!< GetPeerPauseEnd per priority
+        std::array<Time, 8> pauseStart;      //!< when the current pause began
+        std::array<Time, 8> pausedTotal;     //!< accumulated paused time
+        std::array<EventId, 8> pauseEvent;   //!< expiry of the peer's pause
+        std::array<EventId, 8> refreshEvent; //!< refresh of our own pause request
+    };
+
+    /// \return the PFC timers, made on first use
+    PfcTimers& Timers();
+
+    std::unique_ptr<PfcTimers> m_pfcTimers; //!< null until a pause frame is sent or received
+    uint8_t m_pauseIgnoredMask{0};          //!< priorities whose pauses are ignored
+    bool m_linkDown{false};                 //!< SetLinkDown: the cable failed
 
     uint64_t m_pfcPausesSent{0};      //!< XOFF frames sent (quanta > 0)
     uint64_t m_pfcResumesSent{0};     //!< XON frames sent (quanta 0)

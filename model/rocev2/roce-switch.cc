@@ -711,7 +711,7 @@ RoceSwitch::DiscardQueue(uint32_t port, uint8_t prio, bool linkDown)
         const uint32_t tag = m_framePool.FrontTag(queue.frames);
         const uint32_t inPort = TagPort(tag);
         const uint8_t inPrio = TagPrio(tag);
-        const uint32_t bytes = m_framePool.Front(queue.frames).view.frameBytes;
+        const uint32_t bytes = m_framePool.Front(queue.frames).GetFrameBytes();
         m_framePool.PopFront(queue.frames);
         queue.bytes -= bytes;
         m_queueLengthTrace(m_graphNode, port, prio, queue.bytes);
@@ -1021,7 +1021,7 @@ RoceSwitch::PickAmong(uint32_t outPort, uint8_t ready)
                 queue.deficit += m_dwrrQuantum;
                 turn.granted = true;
             }
-            const uint32_t head = m_framePool.Front(queue.frames).view.frameBytes;
+            const uint32_t head = m_framePool.Front(queue.frames).GetFrameBytes();
             if (queue.deficit >= static_cast<int64_t>(head))
             {
                 queue.deficit -= head;
@@ -1054,7 +1054,7 @@ RoceSwitch::ReadyQueues(uint32_t outPort, uint8_t candidates)
         {
             continue;
         }
-        const int64_t r = m_framePool.Front(port.queue[q].frames).readyTicks;
+        const int64_t r = m_framePool.Front(port.queue[q].frames).GetReadyTicks();
         if (r <= now)
         {
             readyNow |= static_cast<uint8_t>(1U << q);
@@ -1091,7 +1091,7 @@ RoceSwitch::DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame
     const uint32_t tag = m_framePool.FrontTag(queue.frames);
     const uint32_t inPort = TagPort(tag);
     const uint8_t inPrio = TagPrio(tag);
-    frame = std::move(m_framePool.Front(queue.frames));
+    m_framePool.Front(queue.frames).MoveTo(frame);
     m_framePool.PopFront(queue.frames);
     if (queue.frames.size == 0)
     {

@@ -5,6 +5,7 @@
 #define ROCE_SWITCH_H
 
 #include "roce-port-owner.h"
+#include "roce-queued-frame.h"
 #include "shared-buffer-mmu.h"
 
 #include "ns3/flagged-traced-callback.h"
@@ -200,7 +201,7 @@ class RoceSwitch : public Object, public RocePortOwner
         return static_cast<uint8_t>(tag & 0xff);
     }
 
-    using FrameQueue = FramePool<RoceParsedFrame>::Queue; //!< one priority queue
+    using FrameQueue = FramePool<RoceQueuedFrame>::Queue; //!< one priority queue
 
     /// One priority queue of an egress port: its frames (linked through the switch's
     /// FramePool), their bytes (ECN marking, adaptive routing, queue samples) and its
@@ -365,7 +366,7 @@ class RoceSwitch : public Object, public RocePortOwner
     RoutingMode m_routingMode; //!< attribute
     uint64_t m_forwarded;
     uint64_t m_reclassified;
-    FramePool<RoceParsedFrame> m_framePool; //!< every egress queue's frames (IngressTag)
+    FramePool<RoceQueuedFrame> m_framePool; //!< every egress queue's frames (IngressTag)
     std::vector<Ptr<EcnMarker>> m_ecn;      //!< per port
     std::vector<DwrrTurn> m_dwrrTurn;       //!< per port: whose DWRR turn it is
     Ptr<UniformRandomVariable> m_uniform;

@@ -214,6 +214,8 @@ class RoceParsedFrame
     void SetIntBlock(const IntHeader& h);
 
   private:
+    friend class RoceQueuedFrame; // packs the view and takes m_held over while queued
+
     /// m_held's low bit: it holds an INT block, not a packet (both are 8-byte aligned).
     static constexpr uintptr_t INT_TAG = 1;
 

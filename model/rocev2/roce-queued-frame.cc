@@ -1,0 +1,190 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-queued-frame.h"
+
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+namespace ns3
+{
+
+static_assert(sizeof(RoceQueuedFrame) == 64, "a queued frame is one cache line");
+
+namespace
+{
+
+constexpr uint16_t ETHERTYPE_IPV4 = 0x0800; //!< EtherType of IPv4
+constexpr uint8_t L3_OFFSET = 14;           //!< IPv4 header offset of an untagged frame
+constexpr uint8_t L3_OFFSET_VLAN = 18;      //!< behind an 802.1Q tag
+
+/// Empty full frames for the queued frames that do not fit: a switch takes one and
+/// gives it back; a frame on the free list holds nothing.
+std::vector<RoceParsedFrame*>&
+OverflowPool()
+{
+    static std::vector<RoceParsedFrame*> pool;
+    return pool;
+}
+
+/// RoceQueuedFrame::Fits, inlined into the constructor (the 18 bytes of PFC fields
+/// tested as three loads).
+[[gnu::always_inline]] inline bool
+FitsInline(const RoceFrameView& v)
+{
+    static_assert(offsetof(RoceFrameView, pfcPauseTime) ==
+                      offsetof(RoceFrameView, pfcEnableVector) + 2,
+                  "the PFC fields are contiguous");
+    uint64_t pfc[2];
+    uint16_t pfcLast;
+    const char* p = reinterpret_cast<const char*>(&v.pfcEnableVector);
+    std::memcpy(pfc, p, sizeof(pfc));
+    std::memcpy(&pfcLast, p + sizeof(pfc), sizeof(pfcLast));
+    const uint64_t reth = v.rethVa | v.rethRKey | v.rethDmaLen;
+    const uint32_t other = v.hasImm ? v.aethMsn : v.imm;
+    return v.isRoce && !v.isPfc && !v.hasReth && v.etherType == ETHERTYPE_IPV4 &&
+           v.ipProtocol == RoceFrame::IP_PROTO_UDP && v.udpDst == RoceFrame::ROCEV2_UDP_PORT &&
+           v.l3Offset == (v.hasVlan ? L3_OFFSET_VLAN : L3_OFFSET) && reth == 0 && other == 0 &&
+           (v.destQp | v.psn) < (1U << 24) && v.frameBytes <= 0xFFFF && v.pcp <= 7 &&
+           v.vid <= 0xFFF && v.padCnt <= 3 && (pfc[0] | pfc[1] | pfcLast) == 0;
+}
+
+} // namespace
+
+bool
+RoceQueuedFrame::Fits(const RoceFrameView& v)
+{
+    return FitsInline(v);
+}
+
+RoceQueuedFrame::RoceQueuedFrame(RoceParsedFrame&& frame)
+    : m_readyTicks(frame.readyTicks)
+{
+    const RoceFrameView& v = frame.view;
+    if (__builtin_expect(!FitsInline(v), false))
+    {
+        std::vector<RoceParsedFrame*>& pool = OverflowPool();
+        RoceParsedFrame* full;
+        if (pool.empty())
+        {
+            full = new RoceParsedFrame(std::move(frame));
+        }
+        else
+        {
+            full = pool.back();
+            pool.pop_back();
+            *full = std::move(frame);
+        }
+        m_held = reinterpret_cast<uintptr_t>(full);
+        m_overflow = true;
+        return;
+    }
+    m_held = frame.m_held;
+    frame.m_held = 0;
+    m_overflow = false;
+    m_srcIp = v.srcIp;
+    m_dstIp = v.dstIp;
+    m_destQp = static_cast<uint32_t>(v.bthOpcode) << 24 | v.destQp;
+    m_psn = static_cast<uint32_t>(v.aethSyndrome) << 24 | v.psn;
+    m_immOrMsn = v.hasImm ? v.imm : v.aethMsn;
+    m_udpSrc = v.udpSrc;
+    m_frameBytes = static_cast<uint16_t>(v.frameBytes);
+    m_pKey = v.pKey;
+    m_ipId = v.ipId;
+    m_tci = static_cast<uint16_t>(v.pcp << 13 | v.vid);
+    m_flags = static_cast<uint16_t>(
+        (v.isIpv4 ? F_IPV4 : 0) | (v.hasVlan ? F_VLAN : 0) | (v.fecn ? F_FECN : 0) |
+        (v.becn ? F_BECN : 0) | (v.ackReq ? F_ACKREQ : 0) | (v.hasImm ? F_IMM : 0) |
+        (v.hasAeth ? F_AETH : 0) | (v.dei ? F_DEI : 0) | (v.se ? F_SE : 0) |
+        (v.migReq ? F_MIGREQ : 0) | F_ROCE | v.padCnt << PAD_SHIFT);
+    m_dscp = v.dscp;
+    m_ecn = v.ecn;
+    m_ttl = v.ttl;
+    std::memcpy(m_dstMac, v.dstMac, sizeof(m_dstMac));
+    std::memcpy(m_srcMac, v.srcMac, sizeof(m_srcMac));
+}
+
+void
+RoceQueuedFrame::MoveTo(RoceParsedFrame& out)
+{
+    if (__builtin_expect(m_overflow, false))
+    {
+        RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
+        out = std::move(*full);
+        OverflowPool().push_back(full);
+        m_held = 0;
+        m_overflow = false;
+        return;
+    }
+    out.Release();
+    out.m_held = m_held;
+    m_held = 0;
+    out.readyTicks = m_readyTicks;
+    RoceFrameView& v = out.view;
+    const uint16_t f = m_flags;
+    const bool vlan = (f & F_VLAN) != 0;
+    const bool imm = (f & F_IMM) != 0;
+    v.frameBytes = m_frameBytes;
+    v.srcIp = m_srcIp;
+    v.dstIp = m_dstIp;
+    v.udpSrc = m_udpSrc;
+    v.udpDst = RoceFrame::ROCEV2_UDP_PORT;
+    v.ipProtocol = RoceFrame::IP_PROTO_UDP;
+    v.dscp = m_dscp;
+    v.ecn = m_ecn;
+    v.pcp = static_cast<uint8_t>(m_tci >> 13);
+    v.isPfc = false;
+    v.isIpv4 = (f & F_IPV4) != 0;
+    v.isRoce = (f & F_ROCE) != 0;
+    v.hasVlan = vlan;
+    v.destQp = m_destQp & 0xFFFFFF;
+    v.psn = m_psn & 0xFFFFFF;
+    v.aethMsn = imm ? 0 : m_immOrMsn;
+    v.imm = imm ? m_immOrMsn : 0;
+    v.bthOpcode = static_cast<uint8_t>(m_destQp >> 24);
+    v.aethSyndrome = static_cast<uint8_t>(m_psn >> 24);
+    v.fecn = (f & F_FECN) != 0;
+    v.becn = (f & F_BECN) != 0;
+    v.ackReq = (f & F_ACKREQ) != 0;
+    v.hasReth = false;
+    v.hasImm = imm;
+    v.hasAeth = (f & F_AETH) != 0;
+    v.rethVa = 0;
+    v.rethRKey = 0;
+    v.rethDmaLen = 0;
+    v.etherType = ETHERTYPE_IPV4;
+    v.vid = static_cast<uint16_t>(m_tci & 0xFFF);
+    v.ipId = m_ipId;
+    v.pKey = m_pKey;
+    v.pfcEnableVector = 0;
+    std::memset(v.pfcPauseTime, 0, sizeof(v.pfcPauseTime));
+    std::memcpy(v.dstMac, m_dstMac, sizeof(m_dstMac));
+    std::memcpy(v.srcMac, m_srcMac, sizeof(m_srcMac));
+    v.l3Offset = vlan ? L3_OFFSET_VLAN : L3_OFFSET;
+    v.ttl = m_ttl;
+    v.padCnt = static_cast<uint8_t>((f & PAD_MASK) >> PAD_SHIFT);
+    v.dei = (f & F_DEI) != 0;
+    v.se = (f & F_SE) != 0;
+    v.migReq = (f & F_MIGREQ) != 0;
+}
+
+void
+RoceQueuedFrame::ReleaseHeld()
+{
+    if (m_overflow)
+    {
+        RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
+        full->Assign(RoceFrameView{}); // drops its bytes or INT block
+        OverflowPool().push_back(full);
+        m_overflow = false;
+    }
+    else
+    {
+        RoceParsedFrame dropped; // takes the bytes or INT block and releases them
+        dropped.m_held = m_held;
+    }
+    m_held = 0;
+}
+
+} // namespace ns3

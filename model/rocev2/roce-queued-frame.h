@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef ROCE_QUEUED_FRAME_H
+#define ROCE_QUEUED_FRAME_H
+
+#include "ns3/roce-frame.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief A frame waiting in a switch's egress queue, in one cache line.
+ *
+ * A RoceParsedFrame takes two cache lines (128 bytes): its view keeps every header
+ * field decoded, most of them at full width and many only some frames have (RETH,
+ * PFC quanta). A fat-tree permutation queues hundreds of frames per host in its
+ * switches at once (k=24: 2.1 M frames), so the queued frames are most of a large
+ * fabric's memory and of the lines each hop touches. Packed, a RoCEv2 data frame, ACK,
+ * NAK or CNP (BTH with at most one of ImmDt and AETH, no RETH, UDP port 4791, untagged
+ * or 802.1Q) fits 64 bytes: the fields at the widths their headers give them (24-bit
+ * DestQP and PSN, 16-bit frame length, a 16-bit 802.1Q TCI), the constants of such a
+ * frame (EtherType 0x0800, IPv4 protocol 17, UDP port 4791, L3 offset 14 or 18) left
+ * out. Any other frame (a WRITE first/only or READ request with its RETH, an IP
+ * frame, a frame with both ImmDt and AETH) keeps its full form in a pooled
+ * RoceParsedFrame the slot points to. Unpacking (MoveTo) gives back the view field for
+ * field, the frame's bytes or INT block and its ready time: the switch's outputs do not
+ * change.
+ */
+class RoceQueuedFrame
+{
+  public:
+    /// Take \p frame (left empty, as a move leaves it), packed if it fits.
+    explicit RoceQueuedFrame(RoceParsedFrame&& frame);
+    RoceQueuedFrame(const RoceQueuedFrame&) = delete;
+    RoceQueuedFrame& operator=(const RoceQueuedFrame&) = delete;
+
+    ~RoceQueuedFrame()
+    {
+        if (m_held != 0)
+        {
+            ReleaseHeld(); // out of line: a dequeued slot holds nothing
+        }
+    }
+
+    /// \return true if a frame of view \p v is kept packed (else in a pooled full frame)
+    static bool Fits(const RoceFrameView& v);
+
+    /// Move the frame into \p out (whatever \p out held is released); this slot is
+    /// left empty.
+    void MoveTo(RoceParsedFrame& out);
+
+    /// \return the frame's bytes (RoceFrameView::frameBytes)
+    uint32_t GetFrameBytes() const
+    {
+        return m_overflow ? reinterpret_cast<const RoceParsedFrame*>(m_held)->view.frameBytes
+                          : m_frameBytes;
+    }
+
+    /// \return the frame's ready time (RoceParsedFrame::readyTicks)
+    int64_t GetReadyTicks() const
+    {
+        return m_readyTicks;
+    }
+
+    /// \return true if the frame is kept in a pooled full frame (it does not fit)
+    bool IsOverflow() const
+    {
+        return m_overflow;
+    }
+
+  private:
+    /// Give back what the slot holds: the pooled full frame, or the packet or INT block.
+    [[gnu::noinline]] void ReleaseHeld();
+
+    // Flag bits of m_flags.
+    static constexpr uint16_t F_IPV4 = 1U << 0;    //!< isIpv4
+    static constexpr uint16_t F_VLAN = 1U << 1;    //!< hasVlan
+    static constexpr uint16_t F_FECN = 1U << 2;    //!< fecn
+    static constexpr uint16_t F_BECN = 1U << 3;    //!< becn
+    static constexpr uint16_t F_ACKREQ = 1U << 4;  //!< ackReq
+    static constexpr uint16_t F_IMM = 1U << 5;     //!< hasImm (m_immOrMsn is imm)
+    static constexpr uint16_t F_AETH = 1U << 6;    //!< hasAeth
+    static constexpr uint16_t F_DEI = 1U << 7;     //!< dei
+    static constexpr uint16_t F_SE = 1U << 8;      //!< se
+    static constexpr uint16_t F_MIGREQ = 1U << 9;  //!< migReq
+    static constexpr uint16_t F_ROCE = 1U << 10;   //!< isRoce
+    static constexpr uint16_t PAD_SHIFT = 11;      //!< padCnt, 2 bits
+    static constexpr uint16_t PAD_MASK = 3U << 11; //!< padCnt's bits
+
+    /// RoceParsedFrame's held word (Packet*, or IntHeader* | INT_TAG, or 0), or, when
+    /// m_overflow, the pooled RoceParsedFrame* holding the whole frame.
+    uintptr_t m_held;
+    int64_t m_readyTicks;  //!< readyTicks
+    uint32_t m_srcIp;      //!< srcIp
+    uint32_t m_dstIp;      //!< dstIp
+    uint32_t m_destQp;     //!< bthOpcode << 24 | destQp (24 bits)
+    uint32_t m_psn;        //!< aethSyndrome << 24 | psn (24 bits)
+    uint32_t m_immOrMsn;   //!< imm with F_IMM, else aethMsn
+    uint16_t m_udpSrc;     //!< udpSrc
+    uint16_t m_frameBytes; //!< frameBytes
+    uint16_t m_pKey;       //!< pKey
+    uint16_t m_ipId;       //!< ipId
+    uint16_t m_tci;        //!< pcp << 13 | vid (dei in m_flags)
+    uint16_t m_flags;      //!< F_* bits and padCnt
+    uint8_t m_dscp;        //!< dscp
+    uint8_t m_ecn;         //!< ecn
+    uint8_t m_ttl;         //!< ttl
+    bool m_overflow;       //!< the frame is in the pooled full frame m_held points to
+    uint8_t m_dstMac[6];   //!< dstMac
+    uint8_t m_srcMac[6];   //!< srcMac
+};
+
+} // namespace ns3
+
+#endif // ROCE_QUEUED_FRAME_H
