@@ -57,6 +57,9 @@ class TrainingWorkload : public Object
         std::optional<uint64_t> chunk;    //!< ChunkBytes; unset = DEFAULT_CHUNK_BYTES
         std::optional<uint32_t> channels; //!< Channels; unset = DEFAULT_CHANNELS
         uint32_t gpusPerServer{1};        //!< GPUs per server (TrainingEngine GpusPerServer)
+        /// the fabric hosts of ranks 0..n-1 (a job's placement); empty = hosts 0..n-1 with
+        /// the model's shape resolved on every host of the fabric
+        std::vector<uint32_t> hosts;
     };
 
     static TypeId GetTypeId();

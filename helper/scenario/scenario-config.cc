@@ -10,6 +10,7 @@
 #include "strict-json.h"
 
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-protocol.h"
@@ -17,6 +18,8 @@
 #include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/ets-weights.h"
+#include "ns3/ib-qos-policy.h"
 #include "ns3/integer.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
@@ -2316,6 +2319,82 @@ PriorityAndEcnKnobs(std::vector<Knob>& k)
         Only(OnRoce, ROCE_SWITCH)));
 }
 
+/// The knobs of shared-cluster jobs and their classes (doc/jobs.md).
+void
+JobKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(Path("jobs",
+                             "jobs sharing the fabric (--workload=jobs): a JSON array, each "
+                             "job a training model or a collective loop with its GPUs, "
+                             "placement (packed, spread, random, a host list), start, traffic "
+                             "class and partition (doc/jobs.md)",
+                             &C::jobs),
+                        Only([](const C& c) { return c.workload == "jobs"; },
+                             "needs --workload=jobs: no other workload reads it")));
+    k.push_back(Applies(Flag("jobs-baseline",
+                             "also run each job alone (one more simulation per job, same "
+                             "configuration) for its slowdown = iteration time shared / alone",
+                             &C::jobsBaseline),
+                        Only([](const C& c) { return !c.jobs.empty(); }, "needs --jobs")));
+    k.push_back(Applies(
+        Sets(MakeKnob(
+                 "ets-weights",
+                 "ETS bandwidth weights of the switches' egress per priority (IEEE 802.1Q "
+                 "clause 37, 802.1Qaz): deficit weighted round robin, priority p's quantum "
+                 "ns3::RoceSwitch::DwrrQuantum x its weight; PRIO:WEIGHT,... (unnamed "
+                 "priorities 1); '' = strict priority, the switches' default",
+                 "'' or PRIO:WEIGHT,... (PRIO 0..6, WEIGHT 1..100)",
+                 Type::STRING,
+                 [](C& c, const std::string& v) {
+                     try
+                     {
+                         EtsWeights::Parse(v);
+                     }
+                     catch (const std::invalid_argument& e)
+                     {
+                         throw ConfigError(e.what());
+                     }
+                     c.etsWeights = v;
+                 },
+                 [](const C& c) { return c.etsWeights; },
+                 true),
+             {WhenGiven("ns3::RoceSwitch::Dwrr",
+                        [](const C&) { return Ptr<AttributeValue>(Create<BooleanValue>(true)); }),
+              WhenGiven("ns3::RoceSwitch::EtsWeights",
+                        [](const C& c) {
+                            return Ptr<AttributeValue>(
+                                Create<EtsWeightsValue>(EtsWeights::Parse(c.etsWeights)));
+                        })},
+             "--ets-weights=3:3,4:1"),
+        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(
+        Applies(MakeKnob(
+                    "qos-vlarb-low",
+                    "the Subnet Manager's QoS policy: the low-priority VL arbitration table it "
+                    "programs into every port, switch and HCA, as OpenSM's qos_vlarb_low "
+                    "(VL:WEIGHT,..., weight in 64-byte units); SL s travels on VL s mod the data "
+                    "VLs (ns3::IbNetDevice::NumDataVls, 2); '' = every VL weight 64 in turn",
+                    "'' or VL:WEIGHT,... (VL 0..14, WEIGHT 0..255, at most 64 entries)",
+                    Type::STRING,
+                    [](C& c, const std::string& v) {
+                        try
+                        {
+                            IbQosPolicy::ParseTable(v);
+                        }
+                        catch (const std::invalid_argument& e)
+                        {
+                            throw ConfigError(e.what());
+                        }
+                        c.qosVlarbLow = v;
+                    },
+                    [](const C& c) { return c.qosVlarbLow; },
+                    true),
+                Only(OnInfiniBand,
+                     "needs --fabric=infiniband: the Subnet Manager programs VL arbitration (on "
+                     "RoCEv2: --ets-weights)")));
+}
+
 std::vector<Knob>
 BuildKnobs()
 {
@@ -2339,6 +2418,7 @@ BuildKnobs()
     NicKnobs(k);
     EngineKnobs(k);
     PriorityAndEcnKnobs(k);
+    JobKnobs(k);
     const ScenarioConfig defaults;
     for (auto& knob : k)
     {
