@@ -87,11 +87,12 @@ JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
         {
             s = ScenarioRunner(alone).Run();
         }
-        catch (const ConfigError& e)
+        catch (const ConfigError&)
         {
+            // (its message names the job as the shared run's would: the same file)
             std::error_code ec;
             std::filesystem::remove_all(dir, ec);
-            throw ConfigError(JobPrefix(c, specs[i], i) + " alone (--jobs-baseline): " + e.what());
+            throw;
         }
         std::error_code ec;
         std::filesystem::remove_all(dir, ec);
