@@ -273,6 +273,11 @@ class PackedVersusSpreadTestCase : public TestCase
                       << " ns (alone " << s["alone_mean_iteration_ns"].get<double>()
                       << ", slowdown " << ss << ")\n";
             NS_TEST_EXPECT_MSG_EQ_TOL(ps, 1.0, 0.01, "packed: no shared link");
+            if (std::string(name) == "a")
+            {
+                ReportValidation("jobs-packed-pods-slowdown", ps);
+                ReportValidation("jobs-spread-slowdown", ss);
+            }
             NS_TEST_EXPECT_MSG_GT(ss, ps + 0.3, "spread: the jobs share edge uplinks");
         }
         // jobs.csv: one row per job iteration, with its slowdown
@@ -324,13 +329,19 @@ class EtsWeightsTestCase : public TestCase
         std::clog << "--ets-weights=" << weights << ": gold's share " << f << ", split "
                   << f / (1 - f) << ":1 (bronze slowdown " << JobOf(s, "bronze")["slowdown"]
                   << ")\n";
+        if (weights == "3:3,4:1")
+        {
+            ReportValidation("jobs-ets-3to1-split", f / (1 - f));
+        }
         return f / (1 - f);
     }
 
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ_TOL(Split("3:3,4:1"), 3.0, 0.3, "3:1 within 10%");
-        NS_TEST_EXPECT_MSG_EQ_TOL(Split("3:1,4:1"), 1.0, 0.1, "equal weights: 1:1");
+        const double weighted = Split("3:3,4:1"); // (a macro argument is evaluated twice)
+        NS_TEST_EXPECT_MSG_EQ_TOL(weighted, 3.0, 0.3, "3:1 within 10%");
+        const double equal = Split("3:1,4:1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(equal, 1.0, 0.1, "equal weights: 1:1");
         // the weights' text form and its refusals
         NS_TEST_EXPECT_MSG_EQ(EtsWeights::Parse("4:1,3:3").ToString(), "3:3,4:1", "text form");
         NS_TEST_EXPECT_MSG_EQ(EtsWeights::Parse("3:3").Get(3), 3, "weight");
@@ -389,6 +400,10 @@ class IbQosPolicyTestCase : public TestCase
         std::clog << "gold's slowdown: " << without << " without the policy, " << with
                   << " with it (bronze " << JobOf(policy, "bronze")["slowdown"] << ")\n";
         NS_TEST_EXPECT_MSG_LT(with, without - 0.2, "favoured by the policy");
+        // 192 units = 12,288 bytes: 3 packets of 4,122 bytes (the last overruns the
+        // weight); 64 units = 1 packet: gold's VL gets 3 of every 4 packets
+        ReportValidation("jobs-ib-vlarb-192-64-gold-share", 1.0 / with);
+        NS_TEST_EXPECT_MSG_EQ_TOL(1.0 / with, 0.75, 0.03, "3 packets to 1");
         NS_TEST_EXPECT_MSG_EQ(JobOf(policy, "gold")["partition"], "0x8001", "full member P_Key");
         NS_TEST_EXPECT_MSG_EQ(policy["partitions"]["pkey_violations"].get<uint64_t>(),
                               0,
