@@ -2330,8 +2330,11 @@ JobKnobs(std::vector<Knob>& k)
                              "placement (packed, spread, random, a host list), start, traffic "
                              "class and partition (doc/jobs.md)",
                              &C::jobs),
-                        Only([](const C& c) { return c.workload == "jobs"; },
-                             "needs --workload=jobs: no other workload reads it")));
+                        FirstOf({Only([](const C& c) { return c.workload == "jobs"; },
+                                      "needs --workload=jobs: no other workload reads it"),
+                                 Only([](const C& c) { return !c.mpi; },
+                                      "runs in one process: each job's baseline is a "
+                                      "simulation of its own (allowed without --mpi)")})));
     k.push_back(Applies(Flag("jobs-baseline",
                              "also run each job alone (one more simulation per job, same "
                              "configuration) for its slowdown = iteration time shared / alone",

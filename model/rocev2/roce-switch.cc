@@ -76,9 +76,9 @@ RoceSwitch::GetTypeId()
                           MakeBooleanAccessor(&RoceSwitch::m_intEnabled),
                           MakeBooleanChecker())
             .AddAttribute("Dwrr",
-                          "Serve priorities 0-6 by deficit weighted round robin with equal "
-                          "weights instead of strict priority; priority 7 (control) stays "
-                          "strict",
+                          "Serve priorities 0-6 by deficit weighted round robin with the "
+                          "EtsWeights (equal by default) instead of strict priority; "
+                          "priority 7 (control) stays strict",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceSwitch::m_dwrr),
                           MakeBooleanChecker())
