@@ -164,9 +164,12 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     // The first n hosts: a packed job, ranks in host order (neighbours share a switch);
     // or the hosts a job was placed on.
     m_hosts = c.hosts;
-    for (uint32_t h = 0; m_hosts.empty() && h < n; ++h)
+    if (m_hosts.empty())
     {
-        m_hosts.push_back(h);
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            m_hosts.push_back(h);
+        }
     }
     CollectiveOp op = CollectiveOpFromString(c.operation);
     const uint32_t channels = ChannelsFor(c);

@@ -151,9 +151,12 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
                                     std::to_string(c.hosts.size()) + " it was given");
     }
     std::vector<uint32_t> hosts = c.hosts;
-    for (uint32_t h = 0; hosts.empty() && h < model.GetNRanks(); ++h)
+    if (hosts.empty())
     {
-        hosts.push_back(h);
+        for (uint32_t h = 0; h < model.GetNRanks(); ++h)
+        {
+            hosts.push_back(h);
+        }
     }
     m_transport = CreateObject<RdmaCollectiveTransport>();
     m_transport->Attach(fabric, hosts);

@@ -3,6 +3,7 @@
  */
 #include "ets-weights.h"
 
+#include <iterator>
 #include <stdexcept>
 
 namespace ns3
@@ -90,8 +91,9 @@ operator<<(std::ostream& os, const EtsWeights& w)
 std::istream&
 operator>>(std::istream& is, EtsWeights& w)
 {
-    std::string text;
-    is >> text;
+    // The whole text ("" is the default, equal weights)
+    const std::string text{std::istreambuf_iterator<char>(is), std::istreambuf_iterator<char>()};
+    is.setstate(std::ios::eofbit); // (all of it read, which the iterators do not mark)
     try
     {
         w = EtsWeights::Parse(text);
