@@ -8,6 +8,7 @@
 
 #include "ns3/collective-workload.h"
 #include "ns3/config-error.h"
+#include "ns3/workload-registry.h"
 
 #include <algorithm>
 #include <fstream>
@@ -25,6 +26,7 @@ const std::set<std::string> FIELDS{"name",
                                    "workload",
                                    "model",
                                    "bytes",
+                                   "fanin",
                                    "iterations",
                                    "algorithm",
                                    "gpus",
@@ -76,7 +78,7 @@ Integer(const nlohmann::json& v, const JobError& err, const char* field, uint64_
     return v.get<uint64_t>();
 }
 
-/// The collective workloads a job may run.
+/// The workloads a job may run: training, the collectives, the point-to-point patterns.
 std::string
 AllowedWorkloads()
 {
@@ -85,7 +87,19 @@ AllowedWorkloads()
     {
         s += std::string(", ") + w;
     }
+    for (const std::string& w : WorkloadRegistry::GetNames(WorkloadRegistry::POINT_TO_POINT))
+    {
+        s += ", " + w;
+    }
     return s;
+}
+
+/// \return whether \p workload is a point-to-point pattern (on one-GPU hosts)
+bool
+IsPattern(const std::string& workload)
+{
+    return WorkloadRegistry::Has(workload) &&
+           WorkloadRegistry::GetFamily(workload, 1) == WorkloadRegistry::POINT_TO_POINT;
 }
 
 /// Read one job.
@@ -132,7 +146,7 @@ ReadJob(const nlohmann::json& j, uint32_t index, const std::string& file)
     }
     s.workload = j["workload"].get<std::string>();
     const bool training = s.workload == "training";
-    if (!training && !CollectiveWorkload::Handles(s.workload))
+    if (!training && !CollectiveWorkload::Handles(s.workload) && !IsPattern(s.workload))
     {
         throw err.Field("workload", j["workload"], workloads);
     }
@@ -174,6 +188,14 @@ ReadJob(const nlohmann::json& j, uint32_t index, const std::string& file)
         {
             throw err.Field("bytes", v, allowed);
         }
+    }
+    if (j.contains("fanin"))
+    {
+        if (!IsPattern(s.workload))
+        {
+            throw err.Job("\"fanin\" is for a point-to-point pattern (incast)");
+        }
+        s.fanin = static_cast<uint32_t>(Integer(j["fanin"], err, "fanin", 1, 65535));
     }
     if (j.contains("iterations"))
     {

@@ -31,10 +31,11 @@ struct JobSpec
         EXPLICIT, //!< the host indices listed
     };
 
-    std::string name;                       //!< "name" (unique)
-    std::string workload;                   //!< "workload": training or a collective
-    std::string model;                      //!< "model": training model file
-    uint64_t bytes{1000000};                //!< "bytes": collective bytes per rank
+    std::string name;        //!< "name" (unique)
+    std::string workload;    //!< "workload": training, a collective or a point-to-point pattern
+    std::string model;       //!< "model": training model file
+    uint64_t bytes{1000000}; //!< "bytes": collective bytes per rank, or a pattern's
+    std::optional<uint32_t> fanin;          //!< "fanin": incast senders; unset = --fanin
     std::optional<uint32_t> iterations;     //!< "iterations"; unset = the model's, or 1
     std::string algorithm{"ring"};          //!< "algorithm" (allreduce's, training's DP)
     uint32_t gpus{0};                       //!< "gpus": its size (hosts of one GPU each)

@@ -10,6 +10,7 @@
 #include "ns3/config-error.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/output-writer.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/workload-registry.h"
 
@@ -202,6 +203,34 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
             job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
             Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
         }
+        else if (WorkloadRegistry::GetFamily(s.workload, 1) == WorkloadRegistry::POINT_TO_POINT)
+        {
+            if (ctx.tcp)
+            {
+                throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
+                                            "allowed with --transport=rdma");
+            }
+            // The pattern over the job's ranks, its host indices mapped to the job's hosts;
+            // its random draws (permutation) from a stream of the job's own.
+            PointToPointOptions o = WorkloadOptions::PointToPoint(c);
+            o.bytes = s.bytes;
+            o.fanin = s.fanin.value_or(c.fanin);
+            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(1000 + job.index);
+            job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
+            for (auto& [src, dst] : job.messages.pairs)
+            {
+                src = s.hosts.at(src);
+                dst = s.hosts.at(dst);
+            }
+            job.pattern = true;
+            job.iterations = s.iterations.value_or(1);
+            m_verb = c.GetVerb();
+            Simulator::Schedule(s.start,
+                                &JobsScenarioWorkload::PostRound,
+                                this,
+                                static_cast<uint32_t>(m_jobs.size()));
+        }
         else
         {
             CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
@@ -223,6 +252,59 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
     }
 }
 
+void
+JobsScenarioWorkload::PostRound(uint32_t index)
+{
+    Job& job = m_jobs.at(index);
+    job.roundStartNs = Simulator::Now().GetNanoSeconds();
+    for (const auto& [src, dst] : job.messages.pairs)
+    {
+        const uint64_t bytes = job.messages.bytes;
+        const uint8_t kind = job.messages.kind;
+        uint64_t id = 0;
+        if (m_verb == ScenarioConfig::Verb::READ)
+        {
+            id = m_fabric->PostRead(dst, src, bytes, 0, kind); // dst reads src
+        }
+        else if (m_verb == ScenarioConfig::Verb::SEND)
+        {
+            id = m_fabric->PostSend(src, dst, bytes, 0, kind);
+        }
+        else
+        {
+            id = m_fabric->PostWrite(src, dst, bytes, 0, kind);
+        }
+        job.pending.insert(id);
+    }
+}
+
+void
+JobsScenarioWorkload::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
+{
+    if (tcp)
+    {
+        return;
+    }
+    for (uint32_t i = 0; i < m_jobs.size(); ++i)
+    {
+        Job& job = m_jobs[i];
+        if (!job.pattern || job.pending.erase(r.id) == 0)
+        {
+            continue;
+        }
+        if (job.pending.empty())
+        {
+            // The round (iteration) ends with its last message; the next one starts then.
+            job.rounds.emplace_back(job.roundStartNs, r.end.GetNanoSeconds());
+            if (job.rounds.size() < job.iterations)
+            {
+                Simulator::ScheduleNow(&JobsScenarioWorkload::PostRound, this, i);
+            }
+        }
+        return;
+    }
+}
+
 bool
 JobsScenarioWorkload::HasWork() const
 {
@@ -234,7 +316,8 @@ JobsScenarioWorkload::IsFinished() const
 {
     for (const Job& j : m_jobs)
     {
-        if (j.training ? !j.training->IsFinished() : !j.collective->IsFinished())
+        if (j.pattern ? j.rounds.size() < j.iterations
+                      : (j.training ? !j.training->IsFinished() : !j.collective->IsFinished()))
         {
             return false;
         }
@@ -246,7 +329,11 @@ std::vector<std::pair<int64_t, int64_t>>
 JobsScenarioWorkload::Iterations(const Job& job)
 {
     std::vector<std::pair<int64_t, int64_t>> v;
-    if (job.training)
+    if (job.pattern)
+    {
+        v = job.rounds;
+    }
+    else if (job.training)
     {
         for (const auto& it : job.training->GetEngine()->GetIterations())
         {
@@ -285,8 +372,9 @@ JobsScenarioWorkload::AddSummary(nlohmann::json& s) const
         j["class"] = job.trafficClass;
         j["partition"] = spec.partition ? nlohmann::json(Hex16(spec.partition | 0x8000))
                                         : nlohmann::json(nullptr);
-        const bool complete =
-            job.training ? job.training->IsFinished() : job.collective->IsFinished();
+        const bool complete = job.pattern    ? job.rounds.size() >= job.iterations
+                              : job.training ? job.training->IsFinished()
+                                             : job.collective->IsFinished();
         j["complete"] = complete;
         j["finished_iterations"] = ns.size();
         j["iteration_ns"] = ns;

@@ -9,7 +9,9 @@
 
 #include "ns3/collective-workload.h"
 #include "ns3/training-workload.h"
+#include "ns3/workload-registry.h"
 
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -44,6 +46,7 @@ class JobsScenarioWorkload : public ScenarioWorkload
     void Install(const ScenarioConfig& c, const Context& ctx) override;
     bool HasWork() const override;
     bool IsFinished() const override;
+    void OnMessage(const RdmaFabric::MessageRecord& r, bool tcp) override;
     void AddSummary(nlohmann::json& s) const override;
     void WriteFiles(OutputWriter& writer) override;
     void Dispose() override;
@@ -53,22 +56,30 @@ class JobsScenarioWorkload : public ScenarioWorkload
     struct Job
     {
         JobSpec spec;
-        uint32_t index{0};                  //!< its position in the file
-        uint8_t trafficClass{0};            //!< the class it runs in
-        Ptr<TrainingWorkload> training;     //!< a training job's
-        Ptr<CollectiveWorkload> collective; //!< a collective job's
-        std::vector<int64_t> aloneNs;       //!< its iterations alone (empty: not measured)
+        uint32_t index{0};                               //!< its position in the file
+        uint8_t trafficClass{0};                         //!< the class it runs in
+        Ptr<TrainingWorkload> training;                  //!< a training job's
+        Ptr<CollectiveWorkload> collective;              //!< a collective job's
+        bool pattern{false};                             //!< a point-to-point pattern job
+        PointToPointPattern messages;                    //!< the pattern's messages (job hosts)
+        uint32_t iterations{1};                          //!< the pattern's rounds
+        std::unordered_set<uint64_t> pending;            //!< the current round's message ids
+        int64_t roundStartNs{0};                         //!< when the current round was posted
+        std::vector<std::pair<int64_t, int64_t>> rounds; //!< finished rounds (start, end)
+        std::vector<int64_t> aloneNs; //!< its iterations alone (empty: not measured)
     };
 
     /// \return (start, end) of each finished iteration of \p job, ns
     static std::vector<std::pair<int64_t, int64_t>> Iterations(const Job& job);
     /// Install \p job's workload on \p ctx's fabric.
     void InstallJob(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// Post the next round of pattern job \p index's messages (its iteration)
+    void PostRound(uint32_t index);
 
-    std::vector<Job> m_jobs;  //!< the jobs this run runs
-    Ptr<RdmaFabric> m_fabric; //!< (partition counters)
-    bool m_partitions{false}; //!< a job has a partition
-    std::string m_fabricName; //!< --fabric, for the class check's message
+    std::vector<Job> m_jobs;                                  //!< the jobs this run runs
+    Ptr<RdmaFabric> m_fabric;                                 //!< (partition counters)
+    bool m_partitions{false};                                 //!< a job has a partition
+    ScenarioConfig::Verb m_verb{ScenarioConfig::Verb::WRITE}; //!< --verb of pattern jobs
 };
 
 } // namespace ns3
