@@ -153,9 +153,10 @@ class JobFileErrorsTestCase : public TestCase
         const std::string job = R"("workload": "allreduce", "gpus": 2)";
         Expect(R"([{"name": "a", )" + job + R"(, "placement": "tight"}])",
                {"job 'a' (number 1)", "\"placement\": \"tight\"", "allowed packed, spread"});
-        Expect(R"([{"name": "a", )" + job +
-                   R"(}, {"name": "b", "workload": "alltoall", "gpus": 2}])",
+        Expect(R"([{"name": "a", )" + job + R"(}, {"name": "b", "workload": "ping", "gpus": 2}])",
                {"job 'b' (number 2)", "\"workload\"", "allowed training, allreduce"});
+        Expect(R"([{"name": "a", )" + job + R"(, "fanin": 3}])",
+               {"job 'a'", "\"fanin\" is for a point-to-point pattern"});
         Expect(R"([{"name": "a", )" + job + R"(, "class": 16}])",
                {"job 'a'", "\"class\": 16", "allowed an integer 0..15"});
         Expect(R"([{"name": "a", )" + job + R"(, "gpus": 3}])", {"\"gpus\" appears twice"});
@@ -486,6 +487,47 @@ class PKeyEnforcementTestCase : public TestCase
     }
 };
 
+/**
+ * \brief A point-to-point pattern as a job: an incast of 3 senders x 256 KB to the job's
+ * rank 0, twice (one round per iteration, the next posted when the last message of the
+ * previous ends), on 4 packed hosts of a RoCEv2 fat-tree k = 4. Each round moves 768 KB
+ * through the receiver's 100 Gb/s link: at least 62.9 us, and alone within 1.5 times
+ * that (measured 78.9 us).
+ */
+class PatternJobTestCase : public TestCase
+{
+  public:
+    PatternJobTestCase()
+        : TestCase("a point-to-point pattern job: incast rounds as iterations")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string jobs = WriteFile("incast.json", R"([
+ {"name": "inc", "workload": "incast", "bytes": "256KB", "fanin": 3, "gpus": 4, "iterations": 2}])");
+        ScenarioConfig c;
+        c.Set("topology", "fattree");
+        c.Set("k", "4");
+        c.Set("workload", "jobs");
+        c.Set("jobs", jobs);
+        c.Set("qlen-interval", "0");
+        c.Set("out", DIR + "/incast");
+        const nlohmann::json s = ScenarioRunner(c).Run();
+        const nlohmann::json j = JobOf(s, "inc");
+        NS_TEST_ASSERT_MSG_EQ(j["complete"].get<bool>(), true, "both rounds");
+        NS_TEST_ASSERT_MSG_EQ(j["iteration_ns"].size(), 2, "one iteration per round");
+        const double floorNs = 3 * 256000 * 8 / 100.0;
+        for (const auto& alone : j["alone_iteration_ns"])
+        {
+            NS_TEST_EXPECT_MSG_GT(alone.get<double>(), floorNs, "768 KB into one 100 Gb/s link");
+            NS_TEST_EXPECT_MSG_LT(alone.get<double>(), 1.5 * floorNs, "no idle wait");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(j["slowdown"].get<double>(), 1.0, 0.01, "alone in the run");
+    }
+};
+
 /// The suite.
 class JobsTestSuite : public TestSuite
 {
@@ -499,6 +541,7 @@ class JobsTestSuite : public TestSuite
         AddTestCase(new EtsWeightsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbQosPolicyTestCase, AI_FABRIC_QUICK);
         AddTestCase(new PKeyEnforcementTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new PatternJobTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -2362,8 +2362,11 @@ JobKnobs(std::vector<Knob>& k)
                  },
                  [](const C& c) { return c.etsWeights; },
                  true),
-             {WhenGiven("ns3::RoceSwitch::Dwrr",
-                        [](const C&) { return Ptr<AttributeValue>(Create<BooleanValue>(true)); }),
+             {// (set before every run: false, the attribute's default, without weights)
+              WhenGiven("ns3::RoceSwitch::Dwrr",
+                        [](const C& c) {
+                            return Ptr<AttributeValue>(Create<BooleanValue>(!c.etsWeights.empty()));
+                        }),
               WhenGiven("ns3::RoceSwitch::EtsWeights",
                         [](const C& c) {
                             return Ptr<AttributeValue>(
