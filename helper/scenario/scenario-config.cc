@@ -710,6 +710,15 @@ NotTraining(const ScenarioConfig& c)
     return !IsTraining(c);
 }
 
+const char* const NOT_READ_BY_JOBS =
+    "is not read by --workload=jobs: each job of the --jobs file gives its own size";
+
+bool
+NotJobs(const ScenarioConfig& c)
+{
+    return c.workload != "jobs";
+}
+
 /// --cc on InfiniBand: not an algorithm that reads in-band telemetry (INT).
 bool
 CarriesTelemetryIfNeeded(const ScenarioConfig& c)
@@ -1362,13 +1371,14 @@ PacketAndBufferKnobs(std::vector<Knob>& k)
                               256,
                               9000),
                      {Always("ns3::RoceNic::Mtu"), Always("ns3::IbHca::Mtu")}));
-    k.push_back(Applies(Size("bytes",
-                             "bytes per message (incast, permutation, alltoall) or per collective "
-                             "buffer (nccl-tests' size)",
-                             &C::bytes,
-                             1,
-                             std::numeric_limits<uint64_t>::max()),
-                        Only(NotTraining, NOT_READ_BY_TRAINING)));
+    k.push_back(Applies(
+        Size("bytes",
+             "bytes per message (incast, permutation, alltoall) or per collective "
+             "buffer (nccl-tests' size)",
+             &C::bytes,
+             1,
+             std::numeric_limits<uint64_t>::max()),
+        FirstOf({Only(NotTraining, NOT_READ_BY_TRAINING), Only(NotJobs, NOT_READ_BY_JOBS)})));
     k.push_back(Applies(Sets(Size("buffer",
                                   "switch shared buffer in bytes (32MB as in the HPCC-derived "
                                   "simulators)",
@@ -1619,12 +1629,13 @@ WorkloadKnobs(std::vector<Knob>& k)
         help.back() = '.';
         k.push_back(Choice("workload", help, &C::workload, WorkloadRegistry::GetNames()));
     }
-    k.push_back(Applies(Unsigned("ranks",
-                                 "collective ranks (0 = all hosts)",
-                                 &C::ranks,
-                                 0,
-                                 std::numeric_limits<uint32_t>::max()),
-                        Only(NotTraining, NOT_READ_BY_TRAINING)));
+    k.push_back(Applies(
+        Unsigned("ranks",
+                 "collective ranks (0 = all hosts)",
+                 &C::ranks,
+                 0,
+                 std::numeric_limits<uint32_t>::max()),
+        FirstOf({Only(NotTraining, NOT_READ_BY_TRAINING), Only(NotJobs, NOT_READ_BY_JOBS)})));
     {
         // The algorithms registered for the collective workloads' operations.
         std::string help = "collective algorithm:";
