@@ -55,6 +55,25 @@ IbChannel::Fail()
     }
 }
 
+void
+IbChannel::Restore()
+{
+    if (m_up)
+    {
+        return;
+    }
+    m_up = true;
+    // Both ends restart their counters first, then each takes its limit from the other.
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->ResetLinkCounters();
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkUp();
+    }
+}
+
 bool
 IbChannel::IsUp() const
 {

@@ -52,6 +52,12 @@ class IbChannel : public Channel
      * truncating a cut-through packet already forwarded downstream is not modelled).
      */
     void Fail();
+    /**
+     * The cable works again (a failed one comes back): both ports retrain the link
+     * (IbNetDevice::NotifyLinkUp: flow-control counters restart from zero, each end's
+     * limit the blocks free in the other's buffer) and resume sending.
+     */
+    void Restore();
     bool IsUp() const; //!< \return false once the cable failed
 
     std::size_t GetNDevices() const override;

@@ -285,14 +285,16 @@ IbFabric::FailLink(uint32_t link, Time at)
 void
 IbFabric::FailLink(uint32_t link, Time down, Time up)
 {
-    if (up >= Time(0))
+    if (up < Time(0))
     {
-        throw std::invalid_argument(
-            "link " + std::to_string(link) +
-            ": a failed InfiniBand cable does not come back in this model (the "
-            "links' credit state is not re-initialised); allowed: LINK@DOWN");
+        FailLink(link, down);
+        return;
     }
-    FailLink(link, down);
+    // It comes back: both ports retrain (IbChannel::Restore) and the SM's next sweep
+    // routes over it again.
+    RecordLinkFailure(link, down, up, m_sm->GetRoutes()->GetEngineName());
+    Simulator::Schedule(down - Simulator::Now(), &IbFabric::DoFailLink, this, link);
+    Simulator::Schedule(up - Simulator::Now(), &IbFabric::DoRestoreLink, this, link);
 }
 
 void
@@ -350,14 +352,26 @@ IbFabric::DoFailLink(uint32_t link)
 }
 
 void
+IbFabric::DoRestoreLink(uint32_t link)
+{
+    NS_LOG_INFO("link " << link << " works again at " << Simulator::Now().As(Time::US));
+    m_channels[link]->Restore();
+    if (m_reroute)
+    {
+        // The port's state change is a trap to the SM too: it sweeps after its reaction time.
+        Simulator::Schedule(m_smReactionTime, &IbFabric::SweepAfterFailure, this);
+    }
+}
+
+void
 IbFabric::SweepAfterFailure()
 {
-    // The sweep discovers every cable that is down now.
+    // The sweep discovers every cable that is down now, and those that came back.
     for (uint32_t l = 0; l < m_channels.size(); ++l)
     {
-        if (!m_channels[l]->IsUp())
+        if (m_channels[l] && m_graph->IsLinkUp(l) != m_channels[l]->IsUp())
         {
-            m_graph->SetLinkUp(l, false);
+            m_graph->SetLinkUp(l, m_channels[l]->IsUp());
         }
     }
     uint32_t changed = m_sm->Reroute();
@@ -374,6 +388,11 @@ IbFabric::SweepAfterFailure()
         {
             r.detected = Simulator::Now();
             r.converged = Simulator::Now();
+        }
+        else if (r.up >= Time(0) && r.restoreConverged < Time(0) && m_channels[r.link]->IsUp() &&
+                 r.converged >= Time(0))
+        {
+            r.restoreConverged = Simulator::Now(); // every LFT uses it again
         }
     }
     m_reroutes++;

@@ -77,8 +77,13 @@ class IbFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time at);
-    /// FailLink(link, down) when \p up is negative; a failed InfiniBand cable does not
-    /// come back in this model, so an \p up time is refused (std::invalid_argument).
+    /**
+     * FailLink(link, down) when \p up is negative; otherwise the cable also comes back at
+     * \p up (> down): both ports retrain the link (IbChannel::Restore: flow-control
+     * counters restart, each end's limit the blocks free in the other's buffer) and
+     * SubnetManagerReactionTime later the SM's sweep marks it up and re-routes over it,
+     * as OpenSM's heavy sweep after a port-state-change trap does. Checked as FailLink.
+     */
     void FailLink(uint32_t link, Time down, Time up) override;
     /// Refused (std::invalid_argument): InfiniBand links have no pause frames.
     void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
@@ -193,6 +198,8 @@ class IbFabric : public RdmaFabric
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
     void DoFailLink(uint32_t link);
+    /// The cable of \p link works again (FailLink with an up time)
+    void DoRestoreLink(uint32_t link);
     void SweepAfterFailure();
 
     Ptr<TopologyGraph> m_graph;

@@ -402,6 +402,37 @@ IbNetDevice::NotifyLinkDown()
 }
 
 void
+IbNetDevice::ResetLinkCounters()
+{
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        m_fctbs[vl] = 0;
+        m_abr[vl] = 0;
+    }
+}
+
+void
+IbNetDevice::NotifyLinkUp()
+{
+    if (m_linkUp)
+    {
+        return;
+    }
+    NS_LOG_INFO("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ifIndex << ": link up");
+    Ptr<IbNetDevice> peer = m_channel->GetPeer(this);
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        // What the peer's buffer can take now (it may still hold packets it received
+        // before the failure): its first flow-control packet would say the same.
+        m_fccl[vl] =
+            static_cast<uint16_t>((peer->GetVlBufferBlocks() - peer->m_used[vl]) & m_counterMask);
+    }
+    m_linkUp = true;
+    m_linkChangeCallbacks();
+    NotifyDataAvailable();
+}
+
+void
 IbNetDevice::TryTransmit()
 {
     if (m_busy || !m_channel || !m_linkUp)

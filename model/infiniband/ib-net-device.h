@@ -134,9 +134,18 @@ class IbNetDevice : public NetDevice
      * sends nothing, a data packet whose head had not reached this end is lost
      * (counted by GetLinkDownDrops, not as a credit overflow), flow-control packets
      * are ignored, and the link-change callbacks run so the owner can flush what it
-     * queued for this port. Credits are frozen: a failed link is not brought up again.
+     * queued for this port. Credits are frozen until the link comes back (NotifyLinkUp).
      */
     void NotifyLinkDown();
+    /**
+     * Link retraining after a failed cable came back (IbChannel::Restore calls it on both
+     * ends, after ResetLinkCounters on both): the link is up, this port's limit per VL is
+     * the blocks free in the peer's buffer (IBTA Vol. 1 7.9.4: the flow-control counters
+     * restart at link initialisation), the link-change callbacks run and sending resumes.
+     */
+    void NotifyLinkUp();
+    /// The first half of retraining: FCTBS and ABR back to zero (IbChannel::Restore).
+    void ResetLinkCounters();
 
     uint8_t GetNumDataVls() const;
 

@@ -111,8 +111,6 @@ def test_fault_helper_refusals_name_the_value(build_dir, tmp_path):
     for args, part in [
         (["--node=3"], "node 3 is a host; allowed: a switch, node 16..35"),
         (["--link=3"], "link 3 is a host cable"),
-        (["--fabric=infiniband", "--linkUp=1ms"],
-         "a failed InfiniBand cable does not come back in this model"),
     ]:
         r = subprocess.run([str(program), f"--out={tmp_path}/o", *args], capture_output=True,
                            text=True, timeout=120)
