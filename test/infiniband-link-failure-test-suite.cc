@@ -656,7 +656,7 @@ class IbLinkDownUpTestCase : public TestCase
         fabric->FailLink(link, MicroSeconds(100), MicroSeconds(800));
         fabric->PostWrite(src, dst, 40 * 1024 * 1024, 1, 0);
         bool avoided = false;
-        Simulator::Schedule(MicroSeconds(500), [&]() {
+        ScheduleLambda(MicroSeconds(500), [&]() {
             const auto path = LftPath(g, fabric->GetSubnetManager(), src, dst);
             avoided = std::find(path.begin(), path.end(), link) == path.end();
         });
