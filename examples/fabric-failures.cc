@@ -64,7 +64,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "output directory (the runner's files)", out);
     cmd.AddValue("link", "graph link id of the cable that fails", link);
     cmd.AddValue("linkDown", "when it fails", linkDown);
-    cmd.AddValue("linkUp", "when it comes back (0: never; RoCEv2 only)", linkUp);
+    cmd.AddValue("linkUp", "when it comes back (0: never)", linkUp);
     cmd.AddValue("node", "switch (graph node id) that fails", node);
     cmd.AddValue("nodeDown", "when it fails", nodeDown);
     cmd.AddValue("bytes", "each host's all-to-all buffer (bytes / 16 to each peer)", bytes);

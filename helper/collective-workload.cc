@@ -153,7 +153,9 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         throw std::invalid_argument("CollectiveWorkload::Setup called twice");
     }
     uint32_t nHosts = fabric->GetNHosts();
-    uint32_t n = c.ranks == 0 ? nHosts : c.ranks;
+    uint32_t n = !c.hosts.empty() ? static_cast<uint32_t>(c.hosts.size())
+                 : c.ranks == 0   ? nHosts
+                                  : c.ranks;
     if (n < 2 || n > nHosts)
     {
         throw std::invalid_argument("--ranks: " + std::to_string(c.ranks) + " is not possible on " +
@@ -161,11 +163,15 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
                                     " hosts (allowed 0 = all hosts, or 2.." +
                                     std::to_string(nHosts) + ")");
     }
-    // The first n hosts: a packed job, ranks in host order (neighbours share a switch).
-    m_hosts.clear();
-    for (uint32_t h = 0; h < n; ++h)
+    // The first n hosts: a packed job, ranks in host order (neighbours share a switch);
+    // or the hosts a job was placed on.
+    m_hosts = c.hosts;
+    if (m_hosts.empty())
     {
-        m_hosts.push_back(h);
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            m_hosts.push_back(h);
+        }
     }
     CollectiveOp op = CollectiveOpFromString(c.operation);
     uint32_t channels = ChannelsFor(c);

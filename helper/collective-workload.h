@@ -78,6 +78,9 @@ class CollectiveWorkload : public Object
         std::string fabric{"rocev2"};       //!< the fabric's name, for nvls's check
         /// receives matched in advance (false when other messages share the connections)
         bool matchInAdvance{true};
+        /// the fabric hosts of ranks 0..n-1 (a job's placement; ranks is then their
+        /// count); empty = hosts 0..ranks-1
+        std::vector<uint32_t> hosts;
     };
 
     static TypeId GetTypeId();

@@ -128,7 +128,8 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     try
     {
         model = TrainingModel::Load(c.file, m_cycleNs);
-        model.Resolve(fabric->GetNHosts());
+        model.Resolve(c.hosts.empty() ? fabric->GetNHosts()
+                                      : static_cast<uint32_t>(c.hosts.size()));
     }
     catch (const std::invalid_argument& e)
     {
@@ -145,10 +146,19 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         }
         iterations = model.iterations;
     }
-    std::vector<uint32_t> hosts;
-    for (uint32_t h = 0; h < model.GetNRanks(); ++h)
+    if (!c.hosts.empty() && model.GetNRanks() != c.hosts.size())
     {
-        hosts.push_back(h);
+        throw std::invalid_argument("--training: " + c.file + " runs on " +
+                                    std::to_string(model.GetNRanks()) + " GPUs, not the " +
+                                    std::to_string(c.hosts.size()) + " it was given");
+    }
+    std::vector<uint32_t> hosts = c.hosts;
+    if (hosts.empty())
+    {
+        for (uint32_t h = 0; h < model.GetNRanks(); ++h)
+        {
+            hosts.push_back(h);
+        }
     }
     m_transport = CreateObject<RdmaCollectiveTransport>();
     m_transport->Attach(fabric, hosts);

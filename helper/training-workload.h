@@ -61,6 +61,9 @@ class TrainingWorkload : public Object
         /// one NIC's rate: on GPU servers without channels, each communicator gets NCCL's
         /// channels (TrainingEngine NicRate); 0 = channels (or DEFAULT_CHANNELS) everywhere
         DataRate hostRate{0};
+        /// the fabric hosts of ranks 0..n-1 (a job's placement); empty = hosts 0..n-1 with
+        /// the model's shape resolved on every host of the fabric
+        std::vector<uint32_t> hosts;
     };
 
     static TypeId GetTypeId();

@@ -672,6 +672,81 @@ class IbRoutingAroundFailedLinkTestCase : public TestCase
 };
 
 /**
+ * A core cable fails at 100 us under a 40 MiB WRITE and comes back at 800 us
+ * (LINK@DOWN-UP); the SM reacts 50 us after each change. After the failure's sweep the
+ * LFT path avoids the cable; after the restore's sweep every switch's LFT is the original
+ * one again (re-routed back), the ports retrained without a credit overflow, and the
+ * WRITE completes.
+ */
+class IbLinkDownUpSweepTimesTestCase : public TestCase
+{
+  public:
+    IbLinkDownUpSweepTimesTestCase()
+        : TestCase("an InfiniBand cable that comes back: retrained, re-routed back by the SM")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = FatTree4();
+        Ptr<RouteTable> routes = RoutingEngine::BuildTable("ecmp", g);
+        Ptr<IbFabric> fabric = IbFabricHelper().Install(g, routes);
+        fabric->SetAttribute("SubnetManagerReactionTime", TimeValue(MicroSeconds(50)));
+        const uint32_t src = 0;
+        const uint32_t dst = g->GetNHosts() - 1;
+        std::vector<std::vector<uint16_t>> original;
+        for (uint32_t node : g->GetSwitches())
+        {
+            original.push_back(fabric->GetSubnetManager()->GetLft(node));
+        }
+        uint32_t link = 0;
+        for (uint32_t l : LftPath(g, fabric->GetSubnetManager(), src, dst))
+        {
+            const TopologyGraph::Link& k = g->GetLink(l);
+            if (g->GetTier(k.a) == 2 || g->GetTier(k.b) == 2)
+            {
+                link = l;
+                break;
+            }
+        }
+        bool completed = false;
+        fabric->AddMessageCallback(MakeLambdaCallback<void, const RdmaFabric::MessageRecord&>(
+            [&completed](const RdmaFabric::MessageRecord&) { completed = true; }));
+        fabric->FailLink(link, MicroSeconds(100), MicroSeconds(800));
+        fabric->PostWrite(src, dst, 40 * 1024 * 1024, 1, 0);
+        bool avoided = false;
+        ScheduleLambda(MicroSeconds(500), [&]() {
+            const auto path = LftPath(g, fabric->GetSubnetManager(), src, dst);
+            avoided = std::find(path.begin(), path.end(), link) == path.end();
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        uint32_t same = 0;
+        for (uint32_t i = 0; i < g->GetSwitches().size(); ++i)
+        {
+            same += fabric->GetSubnetManager()->GetLft(g->GetSwitches()[i]) == original[i];
+        }
+        uint64_t violations = 0;
+        for (const auto& d : fabric->GetAllDevices())
+        {
+            violations += d->GetCreditOverflows() + d->GetNegativeCreditEvents();
+        }
+        const RdmaFabric::LinkFailureRecord r = fabric->GetLinkFailures().at(0);
+        NS_TEST_EXPECT_MSG_EQ(avoided, true, "while down: the LFTs avoid the cable");
+        NS_TEST_EXPECT_MSG_EQ(fabric->GetReroutes(), 2, "one sweep per change");
+        NS_TEST_EXPECT_MSG_EQ(same, g->GetSwitches().size(), "back up: every LFT as before");
+        NS_TEST_EXPECT_MSG_EQ(r.converged, MicroSeconds(150), "routed around at down + 50 us");
+        NS_TEST_EXPECT_MSG_EQ(r.restoreConverged, MicroSeconds(850), "back at up + 50 us");
+        NS_TEST_EXPECT_MSG_EQ(violations, 0, "retrained: no credit overflow");
+        NS_TEST_EXPECT_MSG_EQ(completed, true, "the WRITE completes");
+        fabric->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/**
  * The CLI knob --link-failure=LINK@TIME[,...]: it parses and echoes, a malformed
  * value names itself and the form allowed, the runner fails the cable on
  * InfiniBand (summary.json drops.link_down = the rows of drops.csv, lossless 0,
@@ -770,6 +845,7 @@ class InfinibandLinkFailureTestSuite : public TestSuite
         AddTestCase(new IbLinkDownUpTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbRoutingAroundFailedLinkTestCase, AI_FABRIC_QUICK);
         AddTestCase(new IbLinkFailureScenarioTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new IbLinkDownUpSweepTimesTestCase, AI_FABRIC_QUICK);
     }
 };
 

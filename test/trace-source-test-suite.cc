@@ -108,6 +108,7 @@ Table()
         AI_FABRIC_TRACE(IbNetDevice, "PromiscSniffer", Packet::TracedCallback),
         AI_FABRIC_TRACE(IbNetDevice, "LinkDownDrop", Packet::TracedCallback),
         AI_FABRIC_TRACE(IbNetDevice, "Credits", IbNetDevice::CreditsCallback),
+        AI_FABRIC_TRACE(IbHca, "PKeyViolation", IbHca::PKeyViolationCallback),
         AI_FABRIC_TRACE(IbSwitch, "Drop", IbSwitch::DropTracedCallback),
         AI_FABRIC_TRACE(NvlsSwitchEngine, "SliceReduced", NvlsSwitchEngine::SliceReducedCallback),
         AI_FABRIC_TRACE(SharpAggregationEngine,

@@ -103,6 +103,20 @@ IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
     {
         throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
     }
+    if (!c.qosVlarbLow.empty())
+    {
+        // The SM's QoS policy (--qos-vlarb-low), programmed into every port
+        IbQosPolicy policy;
+        policy.low = IbQosPolicy::ParseTable(c.qosVlarbLow);
+        try
+        {
+            ib->ApplyQosPolicy(policy);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ConfigError("--qos-vlarb-low=" + c.qosVlarbLow + ": " + e.what());
+        }
+    }
     if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
     {
         // The records of the pcaps EnablePcap writes (--pcap=1; the flag needs it).

@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/ecn-marker.h"
+#include "ns3/ets-weights.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-switch.h"
@@ -70,7 +71,10 @@ RoceFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
     helper.SetMmuAttribute("AllowLossyHeadroom", BooleanValue(c.allowLossyHeadroom));
     // The routing classes' priorities: lossless with PFC, and what a stalled NIC pauses.
     const auto classPriorities = static_cast<uint8_t>(((1U << classes) - 1) << c.priority);
-    helper.SetMmuAttribute("LosslessPriorities", UintegerValue(c.pfc ? classPriorities : 0U));
+    // The traffic classes of --ets-weights (jobs' classes) are lossless too (PFC per class).
+    const uint8_t etsClasses = EtsWeights::Parse(c.etsWeights).GetNamedMask();
+    helper.SetMmuAttribute("LosslessPriorities",
+                           UintegerValue(c.pfc ? (classPriorities | etsClasses) : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
     ConfigureEcnMarking(c);
     try

@@ -221,6 +221,34 @@ PrintTraining(std::ostream& os, const json& s)
     os << "\n";
 }
 
+/// --workload=jobs: one line per job (iterations, mean iteration time, slowdown).
+void
+PrintJobs(std::ostream& os, const json& s)
+{
+    const json* jobs = At(s, {"jobs"});
+    if (jobs == nullptr || !jobs->is_array())
+    {
+        return;
+    }
+    for (const json& j : *jobs)
+    {
+        os << "  job " << Text(j, {"name"}) << ":  " << Text(j, {"workload"}) << " on "
+           << Text(j, {"gpus"}) << " GPUs (" << Text(j, {"placement"}) << ", class "
+           << Text(j, {"class"}) << "), " << Text(j, {"finished_iterations"}) << " iterations";
+        if (auto mean = Number(j, {"mean_iteration_ns"}))
+        {
+            json us = *mean / 1000.0;
+            os << ", iteration mean " << Text(&us) << " us";
+        }
+        if (auto alone = Number(j, {"alone_mean_iteration_ns"}))
+        {
+            json us = *alone / 1000.0;
+            os << " (alone " << Text(&us) << " us, slowdown " << Text(j, {"slowdown"}) << ")";
+        }
+        os << "\n";
+    }
+}
+
 /// The first lines: fabric, topology, workload, cc, lb, routing, switches
 void
 PrintConfiguration(std::ostream& os, const json& s)
@@ -233,6 +261,10 @@ PrintConfiguration(std::ostream& os, const json& s)
         WorkloadRegistry::Get(workload).family == WorkloadRegistry::TRAINING)
     {
         os << " " << Text(s, {"config", "training"});
+    }
+    else if (At(s, {"jobs"}) != nullptr)
+    {
+        os << " " << Text(s, {"config", "jobs"}); // (the jobs' sizes are in their file)
     }
     else if (workload != "none" && workload != "n/a")
     {
@@ -424,6 +456,7 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     PrintFct(os, s);
     PrintCollectives(os, s);
     PrintTraining(os, s);
+    PrintJobs(os, s);
     PrintLosses(os, s);
     PrintFiles(os, s);
 }

@@ -10,6 +10,7 @@
 #include "strict-json.h"
 
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-protocol.h"
@@ -17,6 +18,8 @@
 #include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
+#include "ns3/ets-weights.h"
+#include "ns3/ib-qos-policy.h"
 #include "ns3/integer.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/log.h"
@@ -707,6 +710,15 @@ NotTraining(const ScenarioConfig& c)
     return !IsTraining(c);
 }
 
+const char* const NOT_READ_BY_JOBS =
+    "is not read by --workload=jobs: each job of the --jobs file gives its own size";
+
+bool
+NotJobs(const ScenarioConfig& c)
+{
+    return c.workload != "jobs";
+}
+
 /// --cc on InfiniBand: not an algorithm that reads in-band telemetry (INT).
 bool
 CarriesTelemetryIfNeeded(const ScenarioConfig& c)
@@ -1359,13 +1371,14 @@ PacketAndBufferKnobs(std::vector<Knob>& k)
                               256,
                               9000),
                      {Always("ns3::RoceNic::Mtu"), Always("ns3::IbHca::Mtu")}));
-    k.push_back(Applies(Size("bytes",
-                             "bytes per message (incast, permutation, alltoall) or per collective "
-                             "buffer (nccl-tests' size)",
-                             &C::bytes,
-                             1,
-                             std::numeric_limits<uint64_t>::max()),
-                        Only(NotTraining, NOT_READ_BY_TRAINING)));
+    k.push_back(Applies(
+        Size("bytes",
+             "bytes per message (incast, permutation, alltoall) or per collective "
+             "buffer (nccl-tests' size)",
+             &C::bytes,
+             1,
+             std::numeric_limits<uint64_t>::max()),
+        FirstOf({Only(NotTraining, NOT_READ_BY_TRAINING), Only(NotJobs, NOT_READ_BY_JOBS)})));
     k.push_back(Applies(Sets(Size("buffer",
                                   "switch shared buffer in bytes (32MB as in the HPCC-derived "
                                   "simulators)",
@@ -1616,12 +1629,13 @@ WorkloadKnobs(std::vector<Knob>& k)
         help.back() = '.';
         k.push_back(Choice("workload", help, &C::workload, WorkloadRegistry::GetNames()));
     }
-    k.push_back(Applies(Unsigned("ranks",
-                                 "collective ranks (0 = all hosts)",
-                                 &C::ranks,
-                                 0,
-                                 std::numeric_limits<uint32_t>::max()),
-                        Only(NotTraining, NOT_READ_BY_TRAINING)));
+    k.push_back(Applies(
+        Unsigned("ranks",
+                 "collective ranks (0 = all hosts)",
+                 &C::ranks,
+                 0,
+                 std::numeric_limits<uint32_t>::max()),
+        FirstOf({Only(NotTraining, NOT_READ_BY_TRAINING), Only(NotJobs, NOT_READ_BY_JOBS)})));
     {
         // The algorithms registered for the collective workloads' operations.
         std::string help = "collective algorithm:";
@@ -2324,6 +2338,88 @@ PriorityAndEcnKnobs(std::vector<Knob>& k)
         Only(OnRoce, ROCE_SWITCH)));
 }
 
+/// The knobs of shared-cluster jobs and their classes (doc/jobs.md).
+void
+JobKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(Path("jobs",
+                             "jobs sharing the fabric (--workload=jobs): a JSON array, each "
+                             "job a training model or a collective loop with its GPUs, "
+                             "placement (packed, spread, random, a host list), start, traffic "
+                             "class and partition (doc/jobs.md)",
+                             &C::jobs),
+                        FirstOf({Only([](const C& c) { return c.workload == "jobs"; },
+                                      "needs --workload=jobs: no other workload reads it"),
+                                 Only([](const C& c) { return !c.mpi; },
+                                      "runs in one process: each job's baseline is a "
+                                      "simulation of its own (allowed without --mpi)")})));
+    k.push_back(Applies(Flag("jobs-baseline",
+                             "also run each job alone (one more simulation per job, same "
+                             "configuration) for its slowdown = iteration time shared / alone",
+                             &C::jobsBaseline),
+                        Only([](const C& c) { return !c.jobs.empty(); }, "needs --jobs")));
+    k.push_back(Applies(
+        Sets(MakeKnob(
+                 "ets-weights",
+                 "ETS bandwidth weights of the switches' egress per priority (IEEE 802.1Q "
+                 "clause 37, 802.1Qaz): deficit weighted round robin, priority p's quantum "
+                 "ns3::RoceSwitch::DwrrQuantum x its weight; PRIO:WEIGHT,... (unnamed "
+                 "priorities 1); '' = strict priority, the switches' default",
+                 "'' or PRIO:WEIGHT,... (PRIO 0..6, WEIGHT 1..100)",
+                 Type::STRING,
+                 [](C& c, const std::string& v) {
+                     try
+                     {
+                         EtsWeights::Parse(v);
+                     }
+                     catch (const std::invalid_argument& e)
+                     {
+                         throw ConfigError(e.what());
+                     }
+                     c.etsWeights = v;
+                 },
+                 [](const C& c) { return c.etsWeights; },
+                 true),
+             {// (set before every run: false, the attribute's default, without weights)
+              WhenGiven("ns3::RoceSwitch::Dwrr",
+                        [](const C& c) {
+                            return Ptr<AttributeValue>(Create<BooleanValue>(!c.etsWeights.empty()));
+                        }),
+              WhenGiven("ns3::RoceSwitch::EtsWeights",
+                        [](const C& c) {
+                            return Ptr<AttributeValue>(
+                                Create<EtsWeightsValue>(EtsWeights::Parse(c.etsWeights)));
+                        })},
+             "--ets-weights=3:3,4:1"),
+        Only(OnRoce, ROCE_SWITCH)));
+    k.push_back(
+        Applies(MakeKnob(
+                    "qos-vlarb-low",
+                    "the Subnet Manager's QoS policy: the low-priority VL arbitration table it "
+                    "programs into every port, switch and HCA, as OpenSM's qos_vlarb_low "
+                    "(VL:WEIGHT,..., weight in 64-byte units); SL s travels on VL s mod the data "
+                    "VLs (ns3::IbNetDevice::NumDataVls, 2); '' = every VL weight 64 in turn",
+                    "'' or VL:WEIGHT,... (VL 0..14, WEIGHT 0..255, at most 64 entries)",
+                    Type::STRING,
+                    [](C& c, const std::string& v) {
+                        try
+                        {
+                            IbQosPolicy::ParseTable(v);
+                        }
+                        catch (const std::invalid_argument& e)
+                        {
+                            throw ConfigError(e.what());
+                        }
+                        c.qosVlarbLow = v;
+                    },
+                    [](const C& c) { return c.qosVlarbLow; },
+                    true),
+                Only(OnInfiniBand,
+                     "needs --fabric=infiniband: the Subnet Manager programs VL arbitration (on "
+                     "RoCEv2: --ets-weights)")));
+}
+
 std::vector<Knob>
 BuildKnobs()
 {
@@ -2348,6 +2444,7 @@ BuildKnobs()
     NicKnobs(k);
     EngineKnobs(k);
     PriorityAndEcnKnobs(k);
+    JobKnobs(k);
     const ScenarioConfig defaults;
     for (auto& knob : k)
     {

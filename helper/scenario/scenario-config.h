@@ -196,8 +196,16 @@ class ScenarioConfig
     Time backgroundDuration{MilliSeconds(1)}; ///< background arrival window; 0 = stop time
     std::string flows;                        ///< flow file path ("" = none)
     std::string training;                     ///< training model file ("" = none)
-    std::string qpSharing{"flow"};            ///< flow | pair: RC connections of flows
-    std::string transport{"rdma"};            ///< rdma | tcp: transport of the flows
+    std::string jobs;                         ///< --jobs: the jobs file ("" = none)
+    bool jobsBaseline{true};                  ///< --jobs-baseline: run each job alone too
+    std::string etsWeights;                   ///< --ets-weights: ETS weights per priority
+    std::string qosVlarbLow;                  ///< --qos-vlarb-low: the SM's VL arbitration
+    /// Not a flag: the one job a baseline run of --jobs runs alone (-1 = all)
+    int32_t jobOnly{-1};
+    /// Not a flag: each job's iteration times alone (ns; JobsScenarioWorkload::RunBaselines)
+    std::vector<std::vector<int64_t>> jobBaselineNs;
+    std::string qpSharing{"flow"};       ///< flow | pair: RC connections of flows
+    std::string transport{"rdma"};       ///< rdma | tcp: transport of the flows
     std::string verb{"write"};           ///< write | read | send: verb of point-to-point and flows
     std::string collectiveVerb{"write"}; ///< write | send: verb of collective messages
     uint32_t qpsPerConnection{1};        ///< QPs of a collective channel's connection

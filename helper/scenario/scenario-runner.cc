@@ -8,6 +8,7 @@
 #include "fabric-builder.h"
 #include "fabric-checks.h"
 #include "flow-scenario-workload.h"
+#include "jobs-scenario-workload.h"
 #include "memory-estimate.h"
 #include "rank-coordinator.h"
 #include "rank-run.h"
@@ -476,6 +477,8 @@ ScenarioRunner::WriteWorkloadFiles()
 nlohmann::json
 ScenarioRunner::Run()
 {
+    // --jobs: each job alone first (their own simulations, before this one's settings)
+    JobsScenarioWorkload::RunBaselines(m_config);
     m_fabricBuilder = FabricBuilderRegistry::Create(m_config.fabric); // --fabric, once
     ConfigureDefaults();
     m_config.Validate();

@@ -23,6 +23,7 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/vl-arbiter.h"
 #include "ns3/wait-for-graph.h"
 
 #include <algorithm>
@@ -452,6 +453,67 @@ IbFabric::SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl)
 }
 
 void
+IbFabric::SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass)
+{
+    SetPairServiceLevel(src, dst, trafficClass);
+    SetPairServiceLevel(dst, src, trafficClass);
+}
+
+void
+IbFabric::AssignPartitions(const std::vector<uint16_t>& pKeys)
+{
+    m_sm->SetPartitions(pKeys);
+    for (uint32_t h = 0; h < m_hcas.size(); ++h)
+    {
+        m_hcas[h]->SetPKeyTable(m_sm->GetPKeyTable(h));
+    }
+}
+
+uint64_t
+IbFabric::GetPKeyViolations() const
+{
+    uint64_t n = 0;
+    for (const auto& hca : m_hcas)
+    {
+        n += hca->GetPKeyViolations();
+    }
+    return n;
+}
+
+void
+IbFabric::ApplyQosPolicy(const IbQosPolicy& policy)
+{
+    for (const auto& ports : m_devices)
+    {
+        for (const auto& dev : ports)
+        {
+            if (dev && policy.GetRequiredVls() > dev->GetNumDataVls())
+            {
+                throw std::invalid_argument(
+                    "the QoS policy names VL " + std::to_string(policy.GetRequiredVls() - 1) +
+                    " but the ports have " + std::to_string(dev->GetNumDataVls()) +
+                    " data VLs (ns3::IbNetDevice::NumDataVls)");
+            }
+        }
+    }
+    m_sm->SetQosPolicy(policy);
+    for (const auto& ports : m_devices)
+    {
+        for (const auto& dev : ports)
+        {
+            if (!dev)
+            {
+                continue;
+            }
+            Ptr<VlArbiter> arb = dev->GetArbiter();
+            arb->SetAttribute("HighLimit", UintegerValue(policy.highLimit));
+            arb->SetHighTable(policy.high);
+            arb->SetLowTable(policy.low);
+        }
+    }
+}
+
+void
 IbFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
 {
     links.clear();
@@ -560,6 +622,12 @@ IbFabric::Connect(uint32_t src, uint32_t dst, uint32_t /* connection */)
     Ptr<IbHca> b = m_hcas[dst];
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_sm->GetHostLid(dst), sl);
     Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_sm->GetHostLid(src), back);
+    if (!m_sm->GetPKeyTable(src).empty())
+    {
+        // Each side's QP carries its own port's partition (the SM's P_Key table).
+        a->SetQueuePairPKey(*qa, m_sm->GetPKey(src));
+        b->SetQueuePairPKey(*qb, m_sm->GetPKey(dst));
+    }
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
     b->ConnectQueuePair(qb, qa->GetLocalQpn());
     return {qa, qb};

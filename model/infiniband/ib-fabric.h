@@ -122,6 +122,24 @@ class IbFabric : public RdmaFabric
     /// Service level of the connection src -> dst (before its first message); the same
     /// refusal.
     void SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl);
+    /// SetPairServiceLevel both ways: the service level (0..15) of a job's connections.
+    void SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass) override;
+    /**
+     * The Subnet Manager assigns the partitions (SubnetManager::SetPartitions) and
+     * programs every HCA port's P_Key table; each queue pair then carries its host's
+     * P_Key in the BTH, and a port drops a packet of a partition it is not in
+     * (IbHca::SetPKeyTable). Before the first message.
+     */
+    void AssignPartitions(const std::vector<uint16_t>& pKeys) override;
+    /// The HCAs' P_Key violations, summed.
+    uint64_t GetPKeyViolations() const override;
+    /**
+     * The Subnet Manager programs \p policy's VL arbitration tables into every port,
+     * switch and HCA (VlArbiter tables and HighLimit). Before the first message.
+     * \throws std::invalid_argument for a VL a port does not have (IbNetDevice
+     *         NumDataVls), naming it
+     */
+    void ApplyQosPolicy(const IbQosPolicy& policy);
 
     /// Unloaded completion: cut-through (or store-and-forward) through the path, the
     /// message serialised at the bottleneck, switch latencies, and the returning ACK.

@@ -176,6 +176,7 @@ IbFrame::Peek(Ptr<const Packet> p, IbFrameView& v)
     uint8_t pad = (t[1] >> 4) & 3;
     v.fecn = (t[4] >> 7) & 1;
     v.becn = (t[4] >> 6) & 1;
+    v.pKey = static_cast<uint16_t>((t[2] << 8) | t[3]);
     v.destQp = (uint32_t(t[5]) << 16) | (uint32_t(t[6]) << 8) | t[7];
     v.ackReq = (t[8] >> 7) & 1;
     v.psn = (uint32_t(t[9]) << 16) | (uint32_t(t[10]) << 8) | t[11];

@@ -43,6 +43,7 @@ struct IbFrameView
     uint8_t opcode{0};        //!< BTH opcode
     bool fecn{false};         //!< BTH FECN
     bool becn{false};         //!< BTH BECN
+    uint16_t pKey{0xFFFF};    //!< BTH P_Key
     bool ackReq{false};       //!< BTH AckReq
     uint32_t destQp{0};       //!< BTH DestQP
     uint32_t psn{0};          //!< BTH PSN

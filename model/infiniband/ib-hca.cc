@@ -9,6 +9,7 @@
 #include "ipoib-interface.h"
 
 #include "ns3/aeth-header.h"
+#include "ns3/bth-header.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -38,7 +39,12 @@ IbHca::GetTypeId()
                           "4096; 4096 is the usual setting)",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&IbHca::m_mtu),
-                          MakeUintegerChecker<uint32_t>(256, 4096));
+                          MakeUintegerChecker<uint32_t>(256, 4096))
+            .AddTraceSource("PKeyViolation",
+                            "A packet dropped because its BTH P_Key matches no entry of the "
+                            "port's P_Key table (source LID, P_Key)",
+                            MakeTraceSourceAccessor(&IbHca::m_pKeyViolationTrace),
+                            "ns3::IbHca::PKeyViolationCallback");
     return tid;
 }
 
@@ -109,6 +115,26 @@ IbHca::GetUnclaimedDatagrams() const
     return m_unclaimedDatagrams;
 }
 
+uint16_t
+IbHca::PKeyOf(const RdmaQueuePair& qp) const
+{
+    const uint32_t slot = QpnSlot(qp.GetLocalQpn());
+    return slot < m_qpPKey.size() ? m_qpPKey[slot] : BthHeader::DEFAULT_PKEY;
+}
+
+bool
+IbHca::PKeyAllowed(uint16_t pKey) const
+{
+    for (uint16_t k : m_pKeyTable)
+    {
+        if (PKeysMatch(k, pKey))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint8_t
 IbHca::VlOf(uint8_t sl) const
 {
@@ -135,6 +161,36 @@ void
 IbHca::ConnectQueuePair(Ptr<RdmaQueuePair> qp, uint32_t peerQpn)
 {
     SetPeerQpn(*qp, peerQpn);
+}
+
+void
+IbHca::SetPKeyTable(const std::vector<uint16_t>& table)
+{
+    m_pKeyTable = table;
+}
+
+void
+IbHca::SetQueuePairPKey(const RdmaQueuePair& qp, uint16_t pKey)
+{
+    const uint32_t slot = QpnSlot(qp.GetLocalQpn());
+    if (m_qpPKey.size() <= slot)
+    {
+        m_qpPKey.resize(slot + 1, BthHeader::DEFAULT_PKEY);
+    }
+    m_qpPKey[slot] = pKey;
+}
+
+uint64_t
+IbHca::GetPKeyViolations() const
+{
+    return m_pKeyViolations;
+}
+
+bool
+IbHca::PKeysMatch(uint16_t a, uint16_t b)
+{
+    // IBTA Vol. 1 10.9.3: the same partition (low 15 bits), not both limited members
+    return ((a ^ b) & 0x7FFF) == 0 && ((a | b) & 0x8000) != 0;
 }
 
 uint16_t
@@ -229,6 +285,10 @@ IbHca::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s)
     f.vl = VlOf(f.sl);
     f.dlid = m_peerLid[QpnSlot(qp.GetLocalQpn())];
     f.slid = m_lid;
+    if (!m_qpPKey.empty())
+    {
+        f.pKey = PKeyOf(qp);
+    }
     DataFields(qp, s, f);
     IbFrame::Encapsulate(p, f);
     return p;
@@ -245,6 +305,10 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
     f.vl = VlOf(f.sl);
     f.dlid = m_peerLid[QpnSlot(qp.GetLocalQpn())];
     f.slid = m_lid;
+    if (!m_qpPKey.empty())
+    {
+        f.pKey = PKeyOf(qp);
+    }
     ControlFields(qp, opcode, psn, msn, nak, f);
     IbFrame::Encapsulate(p, f);
     m_control[f.vl].push_back(p);
@@ -299,6 +363,14 @@ void
 IbHca::Process(const IbFrameView& v)
 {
     m_device->ReleaseBlocks(v.vl, IbFrame::Blocks(v.packetBytes));
+    if (__builtin_expect(!m_pKeyTable.empty(), false) && !PKeyAllowed(v.pKey))
+    {
+        // A foreign partition's packet: the port discards it before the transport sees
+        // it (IBTA Vol. 1 10.9.4, P_Key violation), so the sender never gets an answer.
+        m_pKeyViolations++;
+        m_pKeyViolationTrace(v.slid, v.pKey);
+        return;
+    }
     Deliver(
         v.destQp,
         v.opcode,

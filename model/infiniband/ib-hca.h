@@ -44,6 +44,9 @@ class Packet;
 class IbHca final : public RdmaNic
 {
   public:
+    /// PKeyViolation trace: (source LID, P_Key) of the dropped packet.
+    typedef void (*PKeyViolationCallback)(uint16_t slid, uint16_t pKey);
+
     static TypeId GetTypeId();
     IbHca();
     ~IbHca() override;
@@ -63,6 +66,21 @@ class IbHca final : public RdmaNic
     Ptr<IpoibInterface> GetIpoib() const;
     /// \return UD packets received that no IPoIB interface took (none enabled)
     uint64_t GetUnclaimedDatagrams() const;
+
+    /**
+     * The port's P_Key table as the Subnet Manager programs it (PortInfo / P_KeyTable,
+     * IBTA Vol. 1 10.9): a packet received whose BTH P_Key matches no entry is dropped
+     * and counted (GetPKeyViolations, trace PKeyViolation). Two keys match when their
+     * low 15 bits are equal and one of them is a full member (bit 15 set; IBTA 10.9.3).
+     * Empty (the default): no check, nothing done per packet.
+     */
+    void SetPKeyTable(const std::vector<uint16_t>& table);
+    /// The BTH P_Key \p qp's packets carry (its partition; default 0xFFFF)
+    void SetQueuePairPKey(const RdmaQueuePair& qp, uint16_t pKey);
+    /// \return packets dropped because of a P_Key the port's table does not hold
+    uint64_t GetPKeyViolations() const;
+    /// \return whether P_Keys \p a and \p b match (IBTA Vol. 1 10.9.3)
+    static bool PKeysMatch(uint16_t a, uint16_t b);
 
     uint16_t GetLid() const;
     Ptr<IbNetDevice> GetDevice() const;
@@ -95,6 +113,10 @@ class IbHca final : public RdmaNic
                       bool nak) override;
     void NotifyPort() override;
     uint8_t VlOf(uint8_t sl) const;
+    /// \return the P_Key of \p qp's packets (SetQueuePairPKey)
+    uint16_t PKeyOf(const RdmaQueuePair& qp) const;
+    /// \return whether \p pKey matches an entry of the P_Key table
+    bool PKeyAllowed(uint16_t pKey) const;
 
     Ptr<IbNetDevice> m_device;
     uint16_t m_lid;
@@ -103,7 +125,12 @@ class IbHca final : public RdmaNic
     std::array<std::deque<Ptr<Packet>>, 16> m_control; //!< ACK/NAK/CNP per VL
     Ptr<IpoibInterface> m_ipoib;                       //!< EnableIpoib (null: no IP)
     bool m_ipoibTurn{false}; //!< the next packet on the IPoIB VL is an IP one, if one waits
-    uint64_t m_unclaimedDatagrams{0}; //!< GetUnclaimedDatagrams
+    uint64_t m_unclaimedDatagrams{0};  //!< GetUnclaimedDatagrams
+    std::vector<uint16_t> m_pKeyTable; //!< SetPKeyTable (empty: no check)
+    std::vector<uint16_t> m_qpPKey;    //!< by QpnSlot of the local QPN (empty: all 0xFFFF)
+    uint64_t m_pKeyViolations{0};      //!< GetPKeyViolations
+    /// (source LID, P_Key) of a packet dropped for its P_Key
+    TracedCallback<uint16_t, uint16_t> m_pKeyViolationTrace;
 };
 
 } // namespace ns3

@@ -141,6 +141,51 @@ SubnetManager::GetSl2Vl(uint8_t numDataVls)
     return map;
 }
 
+void
+SubnetManager::SetPartitions(const std::vector<uint16_t>& pKeys)
+{
+    if (pKeys.size() != m_graph->GetNHosts())
+    {
+        throw std::invalid_argument("partitions for " + std::to_string(pKeys.size()) +
+                                    " hosts; the subnet has " +
+                                    std::to_string(m_graph->GetNHosts()));
+    }
+    m_pKeys.clear();
+    for (uint16_t k : pKeys)
+    {
+        // Full membership (bit 15), as partitions.conf's "full" members; 0 = default.
+        m_pKeys.push_back(k == 0 ? uint16_t{0xFFFF} : static_cast<uint16_t>(k | 0x8000));
+    }
+}
+
+std::vector<uint16_t>
+SubnetManager::GetPKeyTable(uint32_t host) const
+{
+    if (m_pKeys.empty())
+    {
+        return {};
+    }
+    return {m_pKeys.at(host)};
+}
+
+uint16_t
+SubnetManager::GetPKey(uint32_t host) const
+{
+    return m_pKeys.empty() ? uint16_t{0xFFFF} : m_pKeys.at(host);
+}
+
+void
+SubnetManager::SetQosPolicy(const IbQosPolicy& policy)
+{
+    m_qos = std::make_unique<IbQosPolicy>(policy);
+}
+
+const IbQosPolicy*
+SubnetManager::GetQosPolicy() const
+{
+    return m_qos.get();
+}
+
 std::string
 SubnetManager::DumpLfts() const
 {

@@ -4,12 +4,15 @@
 #ifndef SUBNET_MANAGER_H
 #define SUBNET_MANAGER_H
 
+#include "ib-qos-policy.h"
+
 #include "ns3/route-table.h"
 #include "ns3/simple-ref-count.h"
 #include "ns3/topology-graph.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,11 +77,28 @@ class SubnetManager : public SimpleRefCount<SubnetManager>
     /// The LFTs in a text form modelled on OpenSM's dump (one block per switch).
     std::string DumpLfts() const;
 
+    /**
+     * Partitions (OpenSM's partitions.conf: one partition per tenant): host h becomes a
+     * full member of P_Key pKeys[h] | 0x8000 (0 or 0xFFFF: the default partition only).
+     * \throws std::invalid_argument for a host count that is not the graph's
+     */
+    void SetPartitions(const std::vector<uint16_t>& pKeys);
+    /// \return host \p host's P_Key table as the SM programs its port (empty: none set)
+    std::vector<uint16_t> GetPKeyTable(uint32_t host) const;
+    /// \return the P_Key host \p host's queue pairs carry (0xFFFF without partitions)
+    uint16_t GetPKey(uint32_t host) const;
+    /// The QoS policy the SM programs into every port (IbFabric::ApplyQosPolicy).
+    void SetQosPolicy(const IbQosPolicy& policy);
+    /// \return the QoS policy (null: none, every port keeps its default arbitration)
+    const IbQosPolicy* GetQosPolicy() const;
+
   private:
     Ptr<const TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;
     std::vector<uint32_t> m_switchIndexOfNode;
     std::vector<std::vector<uint16_t>> m_lft; //!< by switch index
+    std::vector<uint16_t> m_pKeys;            //!< by host (SetPartitions; empty: none)
+    std::unique_ptr<IbQosPolicy> m_qos;       //!< SetQosPolicy (null: none)
 };
 
 } // namespace ns3

@@ -233,6 +233,25 @@ RdmaFabric::GetLaneName() const
 }
 
 void
+RdmaFabric::SetPairClass(uint32_t /* src */, uint32_t /* dst */, uint8_t /* trafficClass */)
+{
+    throw std::invalid_argument(GetInstanceTypeId().GetName() + " has no per-connection class");
+}
+
+void
+RdmaFabric::AssignPartitions(const std::vector<uint16_t>& /* pKeys */)
+{
+    throw std::invalid_argument(GetInstanceTypeId().GetName() +
+                                " enforces no partitions (InfiniBand's Subnet Manager does)");
+}
+
+uint64_t
+RdmaFabric::GetPKeyViolations() const
+{
+    return 0;
+}
+
+void
 RdmaFabric::EnableIp(uint8_t /* trafficClass */)
 {
     throw std::invalid_argument(GetInstanceTypeId().GetName() + " carries no IP");

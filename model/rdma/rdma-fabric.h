@@ -326,6 +326,26 @@ class RdmaFabric : public Object
     /// \return what a WaitForGraph vertex's lane is on this fabric: "priority" or "vl"
     virtual std::string GetLaneName() const;
 
+    /**
+     * Tenants (jobs) on a shared fabric: the traffic class of the connections between
+     * \p src and \p dst (both directions; before their first message). RoCEv2: the
+     * 802.1p priority and DSCP of their queue pairs (0..6); InfiniBand: their service
+     * level (0..15).
+     * \throws std::invalid_argument for a class this fabric cannot carry (the default:
+     *         no per-pair class)
+     */
+    virtual void SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass);
+    /**
+     * Partitions assigned by the fabric's manager: host h is a full member of the
+     * partition of P_Key \p pKeys[h] (0 = the default partition 0xFFFF only); its queue
+     * pairs carry that P_Key in their BTH and its port drops a packet of any other
+     * partition (counted: GetPKeyViolations). Before the first message.
+     * \throws std::invalid_argument if the fabric enforces no partitions (the default)
+     */
+    virtual void AssignPartitions(const std::vector<uint16_t>& pKeys);
+    /// \return packets the hosts' ports dropped for a foreign P_Key (0 by default)
+    virtual uint64_t GetPKeyViolations() const;
+
     /// IP packet counters of the hosts' NICs (HCAs), summed (GetIpCounters).
     struct IpCounters
     {

@@ -401,6 +401,18 @@ RoceFabric::SetPriority(uint8_t priority)
 }
 
 void
+RoceFabric::SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass)
+{
+    if (trafficClass > 6)
+    {
+        throw std::invalid_argument("priority " + std::to_string(trafficClass) +
+                                    " invalid (allowed 0..6; 7 carries CNPs)");
+    }
+    m_pairPriority[(static_cast<uint64_t>(src) << 32) | dst] = trafficClass;
+    m_pairPriority[(static_cast<uint64_t>(dst) << 32) | src] = trafficClass;
+}
+
+void
 RoceFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
 {
     links.clear();
@@ -516,8 +528,14 @@ RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
     uint32_t h = (first * 0x9E3779B1U) ^ (second * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
     h ^= h >> 15;
     uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
-    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, m_priority, entropy);
-    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, m_priority, entropy);
+    uint8_t priority = m_priority;
+    if (!m_pairPriority.empty()) // (a job's class, SetPairClass)
+    {
+        auto it = m_pairPriority.find((static_cast<uint64_t>(src) << 32) | dst);
+        priority = it == m_pairPriority.end() ? m_priority : it->second;
+    }
+    Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, priority, entropy);
+    Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, priority, entropy);
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
     b->ConnectQueuePair(qb, qa->GetLocalQpn());
     return {qa, qb};

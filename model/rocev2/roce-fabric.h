@@ -57,6 +57,8 @@ class RoceFabric : public RdmaFabric
 
     /// RDMA traffic class (priority) of new queue pairs.
     void SetPriority(uint8_t priority);
+    /// Priority (0..6) of the queue pairs between \p src and \p dst (a job's class).
+    void SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass) override;
 
     /// Unloaded completion time of a message: pipelined store-and-forward on its path
     /// plus the returning ACK.
@@ -157,6 +159,7 @@ class RoceFabric : public RdmaFabric
     std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     uint8_t m_priority;
+    std::unordered_map<uint64_t, uint8_t> m_pairPriority;  //!< (src << 32 | dst) -> priority
     std::vector<const RoceSwitch*> m_switchOfNode;         //!< by graph node (null for hosts)
     mutable std::vector<uint32_t> m_idealLinks;            //!< GetIdealFct's path (reused)
     mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)

@@ -5,6 +5,7 @@
 
 #include "dragonfly-route-tag.h"
 #include "ecn-marker.h"
+#include "ets-weights.h"
 #include "roce-channel.h"
 #include "roce-net-device.h"
 #include "roce-nic.h"
@@ -75,9 +76,9 @@ RoceSwitch::GetTypeId()
                           MakeBooleanAccessor(&RoceSwitch::m_intEnabled),
                           MakeBooleanChecker())
             .AddAttribute("Dwrr",
-                          "Serve priorities 0-6 by deficit weighted round robin with equal "
-                          "weights instead of strict priority; priority 7 (control) stays "
-                          "strict",
+                          "Serve priorities 0-6 by deficit weighted round robin with the "
+                          "EtsWeights (equal by default) instead of strict priority; "
+                          "priority 7 (control) stays strict",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceSwitch::m_dwrr),
                           MakeBooleanChecker())
@@ -97,6 +98,14 @@ RoceSwitch::GetTypeId()
                           UintegerValue(1500),
                           MakeUintegerAccessor(&RoceSwitch::m_dwrrQuantum),
                           MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute("EtsWeights",
+                          "ETS bandwidth weights per priority with Dwrr (IEEE 802.1Q clause "
+                          "37, 802.1Qaz): each DWRR round gives priority p DwrrQuantum x its "
+                          "weight; \"PRIO:WEIGHT,...\", unnamed priorities 1, \"\" (default) "
+                          "= equal weights",
+                          EtsWeightsValue(EtsWeights()),
+                          MakeEtsWeightsAccessor(&RoceSwitch::m_etsWeights),
+                          MakeEtsWeightsChecker())
             .AddAttribute("HashSeed",
                           "ECMP hash seed; 0 derives a distinct seed from the node id (so "
                           "switches decorrelate: no hash polarization) and from ns-3's "
@@ -1004,8 +1013,8 @@ RoceSwitch::PickAmong(uint32_t outPort, uint8_t ready)
     {
         return 31 - __builtin_clz(static_cast<uint32_t>(ready));
     }
-    // Deficit round robin over 0..6 with equal quanta (some queue is ready): the queue
-    // whose turn it is gets one quantum when its turn starts, sends while its deficit
+    // Deficit round robin over 0..6, quanta by the ETS weights (some queue is ready): the
+    // queue whose turn it is gets its quantum when its turn starts, sends while its deficit
     // covers its head frame, and the turn passes on when it does not (the deficit
     // carries over) or when the queue is empty (the deficit is dropped) or paused.
     EgressPort& port = m_egress[outPort];
@@ -1018,7 +1027,7 @@ RoceSwitch::PickAmong(uint32_t outPort, uint8_t ready)
         {
             if (!turn.granted)
             {
-                queue.deficit += m_dwrrQuantum;
+                queue.deficit += static_cast<int64_t>(m_dwrrQuantum) * m_etsWeights.Get(q);
                 turn.granted = true;
             }
             const uint32_t head = m_framePool.Front(queue.frames).GetFrameBytes();

@@ -4,6 +4,7 @@
 #ifndef ROCE_SWITCH_H
 #define ROCE_SWITCH_H
 
+#include "ets-weights.h"
 #include "roce-port-owner.h"
 #include "roce-queued-frame.h"
 #include "shared-buffer-mmu.h"
@@ -377,6 +378,7 @@ class RoceSwitch : public Object, public RocePortOwner
     bool m_cutThrough{true};      //!< CutThrough
     bool m_timedForwarding{true}; //!< latency or cut-through: frames get a ready time
     uint32_t m_dwrrQuantum;
+    EtsWeights m_etsWeights; //!< attribute EtsWeights (DWRR quantum multipliers)
     bool m_useClassRule;
     int64_t m_ugalOffset;
 

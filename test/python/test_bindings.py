@@ -341,7 +341,7 @@ def test_available_workloads_are_the_registered_ones():
     # The names come from the runner's workload registry (the --workload knob), and
     # every one of them runs on the probe scenario.
     workloads = aifabric.available_workloads()
-    assert sorted(workloads) == ["allgather", "allreduce", "alltoall", "incast", "none",
+    assert sorted(workloads) == ["allgather", "allreduce", "alltoall", "incast", "jobs", "none",
                                  "permutation", "reducescatter", "training"]
     assert all(message is None for message in workloads.values()), workloads
 

@@ -686,3 +686,31 @@ def test_send_opcodes_and_rnr_nak_decode(ai_fabric_sim, tmp_path):
     # The resend leaves 0.64 ms after the RNR NAK reached host 0.
     wait = float(sent[3]["frame.time_epoch"]) - float(nak["frame.time_epoch"])
     assert 0.64e-3 <= wait < 0.64e-3 + 1e-6, wait
+
+
+@needs_tshark
+def test_infiniband_partitions_show_their_p_key_in_the_bth(ai_fabric_sim, tmp_path):
+    """Two jobs in partitions 0x0001 and 0x0002 (doc/jobs.md): the Subnet Manager makes
+    each host a full member of its job's partition and every packet a host sends
+    carries that P_Key (bit 15 set) in its BTH, as tshark reads it."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([
+        {"name": "a", "workload": "allreduce", "bytes": "64KB", "gpus": 2,
+         "placement": [0, 2], "class": 0, "partition": "0x0001"},
+        {"name": "b", "workload": "allreduce", "bytes": "64KB", "gpus": 2,
+         "placement": [1, 3], "class": 1, "partition": "0x0002"}]))
+    out = tmp_path / "ib"
+    _sim(ai_fabric_sim, "--fabric=infiniband", "--mtu=4096", "--topology=leafspine",
+         "--leaves=2", "--spines=1", "--hosts-per-switch=2", "--workload=jobs",
+         f"--jobs={jobs}", "--jobs-baseline=0", "--pcap=1", f"--out={out}")
+    fields = ["infiniband.lrh.sl", "infiniband.bth.p_key"]
+    for host, (sl, key) in {0: ("0", 0x8001), 1: ("1", 0x8002), 2: ("0", 0x8001),
+                            3: ("1", 0x8002)}.items():
+        rows = _tshark(out / f"ai-fabric-{host}-0.pcap", fields, tmp_path,
+                       display_filter=f"infiniband.lrh.slid == {host + 1}")
+        assert rows, f"host {host} sent nothing"
+        assert {(r["infiniband.lrh.sl"], int(r["infiniband.bth.p_key"], 0)) for r in rows} == \
+            {(sl, key)}, f"host {host}"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["partitions"]["pkey_violations"] == 0
+    assert [j["partition"] for j in summary["jobs"]] == ["0x8001", "0x8002"]

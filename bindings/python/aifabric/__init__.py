@@ -89,6 +89,14 @@ def available(knob, value):
                 f.write('{"parallelism": {"dp": 2}, "layers": [{"forward_ns": 1}]}')
             config["training"] = model
             del config["bytes"]
+        if knob == "workload" and value == "jobs":
+            # The jobs of its file (doc/jobs.md): one small allreduce, without its baseline.
+            jobs = os.path.join(tmp, "jobs.json")
+            with open(jobs, "w", encoding="utf-8") as f:
+                f.write('[{"name": "probe", "workload": "allreduce", "bytes": 1000, "gpus": 2}]')
+            config["jobs"] = jobs
+            config["jobs_baseline"] = 0
+            del config["bytes"]
         try:
             Scenario.from_dict(config)
         except ConfigError as e:

@@ -1,0 +1,467 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "jobs-scenario-workload.h"
+
+#include "scenario-runner.h"
+#include "scenario-workload-registry.h"
+#include "workload-options.h"
+
+#include "ns3/config-error.h"
+#include "ns3/lambda-callback.h"
+#include "ns3/output-writer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/workload-registry.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace ns3
+{
+
+namespace
+{
+WorkloadRegistration g_workload({"jobs",
+                                 "the jobs of --jobs sharing the fabric: training models or "
+                                 "collective loops, each placed on its GPUs, in its traffic "
+                                 "class and partition, from its start time",
+                                 WorkloadRegistry::OTHER,
+                                 {}});
+ScenarioWorkloadRegistration<JobsScenarioWorkload> g_component("jobs");
+
+/// "--jobs=FILE: job 'NAME' (number N)"
+std::string
+JobPrefix(const ScenarioConfig& c, const JobSpec& spec, uint32_t index)
+{
+    return "--jobs=" + c.jobs + ": job '" + spec.name + "' (number " + std::to_string(index + 1) +
+           ")";
+}
+
+double
+Mean(const std::vector<int64_t>& v)
+{
+    double sum = 0;
+    for (int64_t x : v)
+    {
+        sum += static_cast<double>(x);
+    }
+    return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+/// "0x8001"
+std::string
+Hex16(uint16_t v)
+{
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "0x%04x", v);
+    return buf;
+}
+} // namespace
+
+void
+JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
+{
+    if (c.workload != "jobs" || c.jobs.empty() || !c.jobsBaseline || c.jobOnly >= 0)
+    {
+        return;
+    }
+    // The file and its placement are checked first: an error names the job as it is in
+    // the whole file, before any simulation.
+    std::vector<JobSpec> specs = JobSet::Load(c.jobs);
+    JobSet::Place(specs, *ScenarioRunner::BuildTopology(c), c.jobs);
+    c.jobBaselineNs.assign(specs.size(), {});
+    for (uint32_t i = 0; i < specs.size(); ++i)
+    {
+        ScenarioConfig alone = c;
+        alone.jobOnly = static_cast<int32_t>(i);
+        alone.pcap = false;
+        alone.portBytes = false;
+        const std::filesystem::path dir =
+            std::filesystem::temp_directory_path() /
+            ("ai-fabric-job-baseline-" + std::to_string(getpid()) + "-" + std::to_string(i));
+        alone.out = dir.string();
+        nlohmann::json s;
+        try
+        {
+            s = ScenarioRunner(alone).Run();
+        }
+        catch (const ConfigError&)
+        {
+            // (its message names the job as the shared run's would: the same file)
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+            throw;
+        }
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+        for (const auto& ns : s.at("jobs").at(0).at("iteration_ns"))
+        {
+            c.jobBaselineNs[i].push_back(ns.get<int64_t>());
+        }
+    }
+}
+
+void
+JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
+{
+    if (c.jobs.empty())
+    {
+        throw ConfigError("--workload=jobs needs --jobs=FILE (a JSON array of jobs; "
+                          "doc/jobs.md)");
+    }
+    m_fabric = ctx.fabric;
+    std::vector<JobSpec> specs = JobSet::Load(c.jobs);
+    JobSet::Place(specs, *ctx.fabric->GetGraph(), c.jobs);
+    // Partitions: the fabric's manager (InfiniBand's Subnet Manager) assigns every job's
+    // hosts their P_Key; hosts in no job stay in the default partition.
+    std::vector<uint16_t> pKeys(ctx.fabric->GetNHosts(), 0);
+    int32_t firstPartitioned = -1;
+    for (uint32_t i = 0; i < specs.size(); ++i)
+    {
+        for (uint32_t h : specs[i].hosts)
+        {
+            pKeys[h] = specs[i].partition;
+        }
+        if (specs[i].partition != 0 && firstPartitioned < 0)
+        {
+            firstPartitioned = static_cast<int32_t>(i);
+        }
+    }
+    if (firstPartitioned >= 0)
+    {
+        try
+        {
+            ctx.fabric->AssignPartitions(pKeys);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const JobSpec& s = specs[firstPartitioned];
+            throw ConfigError(JobPrefix(c, s, firstPartitioned) + ": \"partition\": " +
+                              Hex16(s.partition) + " is not allowed on --fabric=" + c.fabric +
+                              " (" + e.what() + "); allowed with --fabric=infiniband");
+        }
+        m_partitions = true;
+    }
+    for (uint32_t i = 0; i < specs.size(); ++i)
+    {
+        if (c.jobOnly >= 0 && static_cast<uint32_t>(c.jobOnly) != i)
+        {
+            continue;
+        }
+        Job job;
+        job.spec = specs[i];
+        job.index = i;
+        job.trafficClass = job.spec.trafficClass.value_or(static_cast<uint8_t>(c.priority));
+        if (i < c.jobBaselineNs.size())
+        {
+            job.aloneNs = c.jobBaselineNs[i];
+        }
+        if (job.trafficClass != c.priority)
+        {
+            // The job's connections (both ways) in its class: RoCEv2 priority / IB SL.
+            const std::vector<uint32_t>& hosts = job.spec.hosts;
+            try
+            {
+                for (std::size_t a = 0; a < hosts.size(); ++a)
+                {
+                    for (std::size_t b = a + 1; b < hosts.size(); ++b)
+                    {
+                        ctx.fabric->SetPairClass(hosts[a], hosts[b], job.trafficClass);
+                    }
+                }
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ConfigError(JobPrefix(c, job.spec, i) +
+                                  ": \"class\": " + std::to_string(job.trafficClass) +
+                                  " is not allowed on --fabric=" + c.fabric + ": " + e.what());
+            }
+        }
+        InstallJob(job, c, ctx);
+        m_jobs.push_back(std::move(job));
+    }
+}
+
+void
+JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    try
+    {
+        if (s.workload == "training")
+        {
+            TrainingWorkload::Options o = WorkloadOptions::Training(c);
+            o.file = s.model;
+            o.iterations = s.iterations.value_or(1);
+            o.algorithm = s.algorithm;
+            o.hosts = s.hosts;
+            job.training = CreateObject<TrainingWorkload>();
+            job.training->Setup(o, ctx.fabric);
+            job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+            Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
+        }
+        else if (WorkloadRegistry::GetFamily(s.workload, 1) == WorkloadRegistry::POINT_TO_POINT)
+        {
+            if (ctx.tcp)
+            {
+                throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
+                                            "allowed with --transport=rdma");
+            }
+            // The pattern over the job's ranks, its host indices mapped to the job's hosts;
+            // its random draws (permutation) from a stream of the job's own.
+            PointToPointOptions o = WorkloadOptions::PointToPoint(c);
+            o.bytes = s.bytes;
+            o.fanin = s.fanin.value_or(c.fanin);
+            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(1000 + job.index);
+            job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
+            for (auto& [src, dst] : job.messages.pairs)
+            {
+                src = s.hosts.at(src);
+                dst = s.hosts.at(dst);
+            }
+            job.pattern = true;
+            job.iterations = s.iterations.value_or(1);
+            m_verb = c.GetVerb();
+            Simulator::Schedule(s.start,
+                                &JobsScenarioWorkload::PostRound,
+                                this,
+                                static_cast<uint32_t>(m_jobs.size()));
+        }
+        else
+        {
+            CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
+            o.operation = s.workload;
+            o.algorithm = s.algorithm;
+            o.bytes = s.bytes;
+            o.iterations = s.iterations.value_or(1);
+            o.ranks = 0;
+            o.hosts = s.hosts;
+            job.collective = CreateObject<CollectiveWorkload>();
+            job.collective->Setup(o, ctx.fabric);
+            job.collective->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+            Simulator::Schedule(s.start, &CollectiveWorkload::Start, job.collective);
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(JobPrefix(c, s, job.index) + ": " + e.what());
+    }
+}
+
+void
+JobsScenarioWorkload::PostRound(uint32_t index)
+{
+    Job& job = m_jobs.at(index);
+    job.roundStartNs = Simulator::Now().GetNanoSeconds();
+    for (const auto& [src, dst] : job.messages.pairs)
+    {
+        const uint64_t bytes = job.messages.bytes;
+        const uint8_t kind = job.messages.kind;
+        uint64_t id = 0;
+        if (m_verb == ScenarioConfig::Verb::READ)
+        {
+            id = m_fabric->PostRead(dst, src, bytes, 0, kind); // dst reads src
+        }
+        else if (m_verb == ScenarioConfig::Verb::SEND)
+        {
+            id = m_fabric->PostSend(src, dst, bytes, 0, kind);
+        }
+        else
+        {
+            id = m_fabric->PostWrite(src, dst, bytes, 0, kind);
+        }
+        job.pending.insert(id);
+    }
+}
+
+void
+JobsScenarioWorkload::OnMessage(const RdmaFabric::MessageRecord& r, bool tcp)
+{
+    if (tcp)
+    {
+        return;
+    }
+    for (uint32_t i = 0; i < m_jobs.size(); ++i)
+    {
+        Job& job = m_jobs[i];
+        if (!job.pattern || job.pending.erase(r.id) == 0)
+        {
+            continue;
+        }
+        if (job.pending.empty())
+        {
+            // The round (iteration) ends with its last message; the next one starts then.
+            job.rounds.emplace_back(job.roundStartNs, r.end.GetNanoSeconds());
+            if (job.rounds.size() < job.iterations)
+            {
+                Simulator::ScheduleNow(&JobsScenarioWorkload::PostRound, this, i);
+            }
+        }
+        return;
+    }
+}
+
+bool
+JobsScenarioWorkload::HasWork() const
+{
+    return !m_jobs.empty();
+}
+
+bool
+JobsScenarioWorkload::IsFinished() const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.pattern ? j.rounds.size() < j.iterations
+                      : (j.training ? !j.training->IsFinished() : !j.collective->IsFinished()))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::pair<int64_t, int64_t>>
+JobsScenarioWorkload::Iterations(const Job& job)
+{
+    std::vector<std::pair<int64_t, int64_t>> v;
+    if (job.pattern)
+    {
+        v = job.rounds;
+    }
+    else if (job.training)
+    {
+        for (const auto& it : job.training->GetEngine()->GetIterations())
+        {
+            v.emplace_back(it.startNs, it.endNs);
+        }
+    }
+    else if (job.collective && job.collective->GetApplication())
+    {
+        for (const auto& r : job.collective->GetApplication()->GetRecords())
+        {
+            v.emplace_back(r.startNs, r.endNs);
+        }
+    }
+    return v;
+}
+
+void
+JobsScenarioWorkload::AddSummary(nlohmann::json& s) const
+{
+    nlohmann::json jobs = nlohmann::json::array();
+    for (const Job& job : m_jobs)
+    {
+        const JobSpec& spec = job.spec;
+        std::vector<int64_t> ns;
+        for (const auto& [start, end] : Iterations(job))
+        {
+            ns.push_back(end - start);
+        }
+        nlohmann::json j;
+        j["name"] = spec.name;
+        j["workload"] = spec.workload;
+        j["gpus"] = spec.gpus;
+        j["placement"] = spec.GetPlacementName();
+        j["hosts"] = spec.hosts;
+        j["start_ns"] = spec.start.GetNanoSeconds();
+        j["class"] = job.trafficClass;
+        j["partition"] = spec.partition ? nlohmann::json(Hex16(spec.partition | 0x8000))
+                                        : nlohmann::json(nullptr);
+        const bool complete = job.pattern    ? job.rounds.size() >= job.iterations
+                              : job.training ? job.training->IsFinished()
+                                             : job.collective->IsFinished();
+        j["complete"] = complete;
+        j["finished_iterations"] = ns.size();
+        j["iteration_ns"] = ns;
+        j["mean_iteration_ns"] = Mean(ns);
+        if (job.training)
+        {
+            const nlohmann::json t = job.training->ToJson();
+            j["exposed_comm_ns_mean"] = t.at("exposed_comm_ns").at("mean");
+        }
+        if (job.aloneNs.empty())
+        {
+            j["alone_iteration_ns"] = nullptr;
+            j["slowdown"] = nullptr;
+        }
+        else
+        {
+            j["alone_iteration_ns"] = job.aloneNs;
+            j["alone_mean_iteration_ns"] = Mean(job.aloneNs);
+            j["slowdown"] =
+                ns.empty() ? nlohmann::json(nullptr) : nlohmann::json(Mean(ns) / Mean(job.aloneNs));
+        }
+        jobs.push_back(j);
+    }
+    s["jobs"] = jobs;
+    if (m_partitions)
+    {
+        // Packets the hosts' ports dropped for a foreign P_Key (IbHca PKeyViolation)
+        s["partitions"] = {{"assigned_by", "subnet_manager"},
+                           {"pkey_violations", m_fabric->GetPKeyViolations()}};
+    }
+}
+
+void
+JobsScenarioWorkload::WriteFiles(OutputWriter& writer)
+{
+    const std::string csv = (std::filesystem::path(writer.GetDirectory()) / "jobs.csv").string();
+    writer.AddRunFile(csv);
+    std::ofstream out(csv, std::ios::binary | std::ios::trunc);
+    out << CSV_HEADER << '\n';
+    for (const Job& job : m_jobs)
+    {
+        const auto its = Iterations(job);
+        for (std::size_t k = 0; k < its.size(); ++k)
+        {
+            const int64_t d = its[k].second - its[k].first;
+            out << job.index << ',' << job.spec.name << ',' << k << ',' << its[k].first << ','
+                << its[k].second << ',' << d << ',';
+            if (k < job.aloneNs.size() && job.aloneNs[k] > 0)
+            {
+                char buf[32];
+                std::snprintf(buf,
+                              sizeof(buf),
+                              "%.6f",
+                              static_cast<double>(d) / static_cast<double>(job.aloneNs[k]));
+                out << job.aloneNs[k] << ',' << buf;
+            }
+            else
+            {
+                out << ',';
+            }
+            out << '\n';
+        }
+    }
+    out.close();
+    if (out.fail())
+    {
+        writer.AbandonAfterWriteError("cannot write " + csv);
+    }
+}
+
+void
+JobsScenarioWorkload::Dispose()
+{
+    for (Job& j : m_jobs)
+    {
+        if (j.training)
+        {
+            j.training->Dispose();
+            j.training = nullptr;
+        }
+        if (j.collective)
+        {
+            j.collective->Dispose();
+            j.collective = nullptr;
+        }
+    }
+    m_fabric = nullptr;
+}
+
+} // namespace ns3
