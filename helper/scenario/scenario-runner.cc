@@ -19,6 +19,7 @@
 #include "tcp-transport-setup.h"
 #include "workload-options.h"
 
+#include "ns3/attribution-recorder.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config-error.h"
@@ -195,6 +196,11 @@ ScenarioRunner::ConnectMonitors()
     }
     m_recorder->SetMessageCallback(MakeCallback(&ScenarioRunner::OnMessage, this));
     m_recorder->Install(m_fabric);
+    if (m_config.attribution)
+    {
+        m_attribution = CreateObject<AttributionRecorder>();
+        m_attribution->Install(m_fabric);
+    }
     if (m_tcp)
     {
         m_recorder->AddTcpTransport(m_tcp);
@@ -376,6 +382,11 @@ ScenarioRunner::TearDown()
         m_recorder->Dispose();
         m_recorder = nullptr;
     }
+    if (m_attribution)
+    {
+        m_attribution->Dispose();
+        m_attribution = nullptr;
+    }
     m_routes = nullptr;
     m_graph = nullptr;
     Simulator::Destroy();
@@ -466,6 +477,10 @@ ScenarioRunner::WriteWorkloadFiles()
     {
         m_recorder->WritePortBytes();
     }
+    if (m_attribution)
+    {
+        m_attribution->WriteCsv(*m_writer);
+    }
     if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
     {
         m_writer->AbandonAfterWriteError("cannot write " + pcap);
@@ -523,6 +538,10 @@ ScenarioRunner::Run()
         m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
     nlohmann::json summary = MakeSummary(wall, complete);
+    if (m_attribution)
+    {
+        summary["tail_attribution"] = m_attribution->TailJson();
+    }
     try
     {
         WriteWorkloadFiles();

@@ -3,6 +3,8 @@
  */
 #include "rdma-fabric.h"
 
+#include "fct-attribution.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/net-device.h"
@@ -77,6 +79,7 @@ RdmaFabric::DoDispose()
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     m_pcapFiles.clear();
+    m_attribution = nullptr;
     Object::DoDispose();
 }
 
@@ -249,6 +252,27 @@ RdmaFabric::ResolveIpNeighbours()
 {
 }
 
+void
+RdmaFabric::EnableAttribution(Ptr<FctAttribution> attribution)
+{
+    m_attribution = attribution;
+    const std::vector<uint32_t>& hostNodes = GetGraph()->GetHosts();
+    for (uint32_t host = 0; host < GetNHosts(); ++host)
+    {
+        Ptr<RdmaNic> nic = GetNodes().Get(hostNodes[host])->GetObject<RdmaNic>();
+        if (nic)
+        {
+            nic->SetAttribution(PeekPointer(attribution));
+        }
+    }
+}
+
+Ptr<FctAttribution>
+RdmaFabric::GetAttribution() const
+{
+    return m_attribution;
+}
+
 RdmaFabric::IpCounters
 RdmaFabric::GetIpCounters() const
 {
@@ -274,6 +298,10 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     if (m_qpIdleTimeout.IsStrictlyPositive())
     {
         NoteIfIdle(*qp);
+    }
+    if (m_attribution)
+    {
+        m_attribution->OnComplete(*qp, m, qp->GetLocalHost(), qp->GetPeerHost());
     }
     MessageRecord r;
     r.id = m.id;

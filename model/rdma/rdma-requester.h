@@ -34,6 +34,7 @@ struct RdmaSegment
     bool retransmission{false}; //!< this PSN was sent before
     uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
     uint32_t msn{0};            //!< READ response with an AETH: the MSN it carries
+    uint64_t messageId{0};      //!< the message it belongs to (RdmaMessage::id)
 };
 
 /**

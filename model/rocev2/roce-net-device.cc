@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -291,20 +292,40 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     const int64_t now = FabricSimulator::NowTicks();
     const int64_t txTicks = GetTransmitTicks(frame.view.frameBytes);
     int64_t start = now;
-    if (frame.readyTicks != 0)
+    const int64_t ready = frame.readyTicks;
+    if (ready != 0)
     {
         // A switch's frame (RoceSwitch: SwitchLatency, CutThrough): not before it is
         // ready, nor before the wire was free. Cut-through may put the start before
         // now (the frame arrived whole, its head earlier): the wire has been idle
         // since m_txEnd (PauseExpired moves it to a resume), and the frame's end is
         // never before now (the switch made it wait for its tail).
-        start = std::max(frame.readyTicks, m_txEnd);
+        start = std::max(ready, m_txEnd);
         frame.readyTicks = 0;
     }
     m_txStart = start;
     m_txEnd = start + txTicks;
     NS_ASSERT_MSG(m_txEnd >= now, "a frame ending before it arrived");
+    const uint32_t journey = frame.view.journey; // (nonzero only with attribution on)
+    uint8_t queue = 0;
+    if (__builtin_expect(journey != 0, false))
+    {
+        queue = frame.view.hasVlan ? frame.view.pcp : static_cast<uint8_t>(frame.view.dscp >> 3);
+    }
     Carry(frame, start - now, txTicks);
+    if (__builtin_expect(journey != 0, false))
+    {
+        // (After Carry: the cable's delay is known.)
+        m_attribution->OnTransmit(journey,
+                                  this,
+                                  m_nodeId,
+                                  GetPortIndex(),
+                                  queue,
+                                  ready,
+                                  start,
+                                  txTicks,
+                                  m_cableDelayTicks);
+    }
     return m_txEnd - now;
 }
 
@@ -467,6 +488,10 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         {
             m_pausedMask |= (1U << prio);
             m_pauseStart[prio] = FabricSimulator::Now();
+            if (m_attribution != nullptr)
+            {
+                m_attribution->OnPortBlocked(this, prio, true);
+            }
         }
         m_pauseEvent[prio] = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
     }
@@ -479,6 +504,10 @@ RoceNetDevice::PauseExpired(uint8_t prio)
     {
         m_pausedMask &= ~(1U << prio);
         m_pausedTotal[prio] += FabricSimulator::Now() - m_pauseStart[prio];
+        if (m_attribution != nullptr)
+        {
+            m_attribution->OnPortBlocked(this, prio, false);
+        }
         // A switch's frame pulled now may not be backdated (cut-through) to before
         // the pause ended.
         m_txEnd = std::max(m_txEnd, FabricSimulator::NowTicks());

@@ -27,6 +27,8 @@
 namespace ns3
 {
 
+class FctAttribution;
+
 class RoceChannel;
 class Packet;
 
@@ -121,6 +123,13 @@ class RoceNetDevice : public NetDevice
      * The NIC calls it for the IP frames it receives (RoceNic).
      */
     void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
+
+    /// Report the hops of frames with a journey and this port's pauses to
+    /// \p attribution (nullptr: off, the default).
+    void SetAttribution(FctAttribution* attribution)
+    {
+        m_attribution = attribution;
+    }
 
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
@@ -340,13 +349,14 @@ class RoceNetDevice : public NetDevice
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
 
-    std::array<Time, 8> m_pausedUntil;     //!< GetPeerPauseEnd per priority
-    std::array<Time, 8> m_pauseStart;      //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;     //!< accumulated paused time
-    std::array<EventId, 8> m_pauseEvent;   //!< expiry of the peer's pause
-    std::array<EventId, 8> m_refreshEvent; //!< refresh of our own pause request
-    uint8_t m_pauseIgnoredMask{0};         //!< priorities whose pauses are ignored
-    bool m_linkDown{false};                //!< SetLinkDown: the cable failed
+    std::array<Time, 8> m_pausedUntil;      //!< GetPeerPauseEnd per priority
+    std::array<Time, 8> m_pauseStart;       //!< when the current pause began
+    std::array<Time, 8> m_pausedTotal;      //!< accumulated paused time
+    std::array<EventId, 8> m_pauseEvent;    //!< expiry of the peer's pause
+    std::array<EventId, 8> m_refreshEvent;  //!< refresh of our own pause request
+    uint8_t m_pauseIgnoredMask{0};          //!< priorities whose pauses are ignored
+    bool m_linkDown{false};                 //!< SetLinkDown: the cable failed
+    FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
 
     uint64_t m_pfcPausesSent{0};      //!< XOFF frames sent (quanta > 0)
     uint64_t m_pfcResumesSent{0};     //!< XON frames sent (quanta 0)

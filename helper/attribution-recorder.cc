@@ -1,0 +1,247 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "attribution-recorder.h"
+
+#include "output-writer.h"
+
+#include "ns3/callback.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/topology-graph.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AttributionRecorder");
+NS_OBJECT_ENSURE_REGISTERED(AttributionRecorder);
+
+namespace
+{
+
+/// \p ticks (time steps) as ns with three decimals: exact at picosecond resolution.
+std::string
+Ns(int64_t ticks)
+{
+    const int64_t ps = TimeStep(ticks).GetPicoSeconds();
+    const int64_t whole = ps / 1000;
+    const int64_t frac = std::llabs(ps % 1000);
+    std::string s = (ps < 0 && whole == 0 ? "-" : "") + std::to_string(whole) + ".";
+    s += static_cast<char>('0' + frac / 100);
+    s += static_cast<char>('0' + frac / 10 % 10);
+    s += static_cast<char>('0' + frac % 10);
+    return s;
+}
+
+/// The wait (queueing + pause) of each port of \p r's path, summed per port and class.
+std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>>
+WaitsByPort(const FctAttribution::Result& r)
+{
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>> m;
+    for (const FctAttribution::HopWait& h : r.hops)
+    {
+        auto& w = m[{h.node, h.port, h.queue}];
+        w.first += h.queueTicks;
+        w.second += h.pauseTicks;
+    }
+    return m;
+}
+
+} // namespace
+
+const std::string&
+AttributionRecorder::CsvHeader()
+{
+    static const std::string header = [] {
+        std::string h = "message_id,src,dst,size_bytes,start_ns,fct_ns";
+        for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+        {
+            h += std::string(",") + FctAttribution::ComponentName(c) + "_ns";
+        }
+        return h + ",unattributed_ns,hottest_node,hottest_port,hottest_queue,hottest_wait_ns";
+    }();
+    return header;
+}
+
+TypeId
+AttributionRecorder::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AttributionRecorder")
+                            .SetParent<Object>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<AttributionRecorder>();
+    return tid;
+}
+
+AttributionRecorder::AttributionRecorder() = default;
+AttributionRecorder::~AttributionRecorder() = default;
+
+void
+AttributionRecorder::DoDispose()
+{
+    m_fabric = nullptr;
+    m_attribution = nullptr;
+    Object::DoDispose();
+}
+
+void
+AttributionRecorder::Install(Ptr<RdmaFabric> fabric)
+{
+    m_fabric = fabric;
+    m_attribution = CreateObject<FctAttribution>();
+    m_attribution->TraceConnectWithoutContext("MessageAttributed",
+                                              MakeCallback(&AttributionRecorder::OnResult, this));
+    fabric->EnableAttribution(m_attribution);
+}
+
+const std::vector<FctAttribution::Result>&
+AttributionRecorder::GetResults() const
+{
+    return m_results;
+}
+
+Ptr<FctAttribution>
+AttributionRecorder::GetAttribution() const
+{
+    return m_attribution;
+}
+
+void
+AttributionRecorder::OnResult(const FctAttribution::Result& r)
+{
+    m_results.push_back(r);
+    const double ideal =
+        static_cast<double>(m_fabric->GetIdealFct(r.src, r.dst, r.bytes).GetTimeStep());
+    const double fct = static_cast<double>(r.endTicks - r.startTicks);
+    m_slowdowns.push_back(ideal > 0 ? fct / ideal : 1.0);
+}
+
+void
+AttributionRecorder::WriteCsv(OutputWriter& writer) const
+{
+    const std::string csv =
+        (std::filesystem::path(writer.GetDirectory()) / "attribution.csv").string();
+    writer.AddRunFile(csv);
+    std::ofstream out(csv, std::ios::trunc);
+    out << CsvHeader() << '\n';
+    for (const FctAttribution::Result& r : m_results)
+    {
+        out << r.messageId << ',' << r.src << ',' << r.dst << ',' << r.bytes << ','
+            << Ns(r.startTicks) << ',' << Ns(r.endTicks - r.startTicks);
+        for (int64_t t : r.ticks)
+        {
+            out << ',' << Ns(t);
+        }
+        out << ',' << Ns(r.unattributedTicks);
+        // The hottest hop: the port (and class) where it waited longest.
+        const auto waits = WaitsByPort(r);
+        auto hottest = waits.end();
+        for (auto it = waits.begin(); it != waits.end(); ++it)
+        {
+            if (hottest == waits.end() || it->second.first + it->second.second >
+                                              hottest->second.first + hottest->second.second)
+            {
+                hottest = it;
+            }
+        }
+        if (hottest == waits.end())
+        {
+            out << ",,,,0.000\n";
+        }
+        else
+        {
+            out << ',' << std::get<0>(hottest->first) << ',' << std::get<1>(hottest->first) << ','
+                << +std::get<2>(hottest->first) << ','
+                << Ns(hottest->second.first + hottest->second.second) << '\n';
+        }
+    }
+    out.close();
+    if (!out)
+    {
+        writer.AbandonAfterWriteError("cannot write " + csv);
+    }
+}
+
+nlohmann::json
+AttributionRecorder::TailJson() const
+{
+    nlohmann::json j;
+    j["messages"] = m_results.size();
+    uint64_t unattributed = 0;
+    for (const FctAttribution::Result& r : m_results)
+    {
+        unattributed += r.unattributedTicks != 0 ? 1 : 0;
+    }
+    j["unattributed_messages"] = unattributed;
+    if (m_results.empty())
+    {
+        return j;
+    }
+    std::vector<double> sorted = m_slowdowns;
+    std::sort(sorted.begin(), sorted.end());
+    const double p99 = OutputWriter::Percentile(sorted, 0.99);
+    j["p99_slowdown"] = p99;
+    std::vector<double> share(FctAttribution::N_COMPONENTS, 0.0);
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>> ports;
+    uint64_t tail = 0;
+    for (std::size_t i = 0; i < m_results.size(); ++i)
+    {
+        const FctAttribution::Result& r = m_results[i];
+        if (m_slowdowns[i] < p99)
+        {
+            continue;
+        }
+        tail++;
+        const double fct = static_cast<double>(r.endTicks - r.startTicks);
+        for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+        {
+            share[c] += fct > 0 ? static_cast<double>(r.ticks[c]) / fct : 0.0;
+        }
+        for (const auto& [port, w] : WaitsByPort(r))
+        {
+            ports[port].first += w.first;
+            ports[port].second += w.second;
+        }
+    }
+    j["tail_messages"] = tail;
+    nlohmann::json shares = nlohmann::json::object();
+    uint8_t dominant = 0;
+    for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+    {
+        share[c] /= static_cast<double>(tail);
+        shares[FctAttribution::ComponentName(c)] = share[c];
+        dominant = share[c] > share[dominant] ? c : dominant;
+    }
+    j["mean_share"] = shares;
+    j["dominant"] = FctAttribution::ComponentName(dominant);
+    std::vector<std::pair<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>>>
+        ranked(ports.begin(), ports.end());
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return a.second.first + a.second.second > b.second.first + b.second.second;
+    });
+    nlohmann::json top = nlohmann::json::array();
+    Ptr<TopologyGraph> graph = m_fabric->GetGraph();
+    for (std::size_t i = 0; i < ranked.size() && i < 10; ++i)
+    {
+        const auto& [port, w] = ranked[i];
+        nlohmann::json p;
+        p["node"] = std::get<0>(port);
+        p["name"] = graph->GetNodeName(std::get<0>(port));
+        p["port"] = std::get<1>(port);
+        p["queue"] = std::get<2>(port);
+        p["queueing_ns"] = static_cast<double>(TimeStep(w.first).GetPicoSeconds()) / 1000.0;
+        p["pause_ns"] = static_cast<double>(TimeStep(w.second).GetPicoSeconds()) / 1000.0;
+        top.push_back(p);
+    }
+    j["top_ports"] = top;
+    return j;
+}
+
+} // namespace ns3
