@@ -190,6 +190,9 @@ FctAttribution::Advance(QpState& s, int64_t t, bool retx)
     const int64_t pause = std::min(wait, BlockedWithin(s.device, s.priority, holdEnd, missAt));
     s.cumulative[PAUSE] += pause;
     s.cumulative[QUEUEING] += wait - pause;
+    NS_LOG_DEBUG("qp " << &s << " [" << a << ", " << t << ") hold " << holdEnd - a << " cause "
+                       << +holdCause << " wait " << wait << " pause " << pause << " qpc "
+                       << t - missAt << " holdUntil " << s.holdUntil << " wb " << s.windowBlocked);
     s.accounted = t;
 }
 
@@ -360,26 +363,30 @@ FctAttribution::OnTransmit(uint32_t id,
     }
     else
     {
-        // A switch: from the tail's arrival to the tail's departure, the wait before the
-        // start and the wire time (cut-through: only what did not overlap the input).
-        const int64_t span = startTicks + txTicks - leg.arrival;
-        const int64_t wire = std::min(span, txTicks);
-        const int64_t wait = span - wire;
-        const int64_t fwd =
-            readyTicks != 0 ? std::clamp<int64_t>(readyTicks - leg.arrival, 0, wait) : 0;
-        const int64_t rest = wait - fwd;
+        // A switch: from the tail's arrival to the tail's departure. Waiting once the
+        // switch let it go (queueing or pause), the switch's latency (from the tail,
+        // store-and-forward; from the head, cut-through), the rest is wire time that
+        // did not overlap the input's.
+        const int64_t span = startTicks + txTicks - leg.arrival; // >= 0
+        const int64_t from = readyTicks != 0 ? readyTicks : leg.arrival;
+        const int64_t wait = std::clamp<int64_t>(startTicks - from, 0, span);
+        const int64_t latency = readyTicks == 0             ? 0
+                                : readyTicks >= leg.arrival ? readyTicks - leg.arrival
+                                                            : readyTicks - leg.head;
+        const int64_t fwd = std::clamp<int64_t>(latency, 0, span - wait);
         const int64_t pause =
-            std::min(rest, BlockedWithin(device, queue, leg.arrival + fwd, startTicks));
-        leg.ticks[SERIALIZATION] += wire;
+            std::min(wait, BlockedWithin(device, queue, startTicks - wait, startTicks));
+        leg.ticks[SERIALIZATION] += span - wait - fwd;
         leg.ticks[FORWARDING] += fwd;
         leg.ticks[PAUSE] += pause;
-        leg.ticks[QUEUEING] += rest - pause;
-        if (rest > 0)
+        leg.ticks[QUEUEING] += wait - pause;
+        if (wait > 0)
         {
-            leg.waits.push_back({node, port, queue, rest - pause, pause});
+            leg.waits.push_back({node, port, queue, wait - pause, pause});
         }
     }
     leg.ticks[PROPAGATION] += delayTicks;
+    leg.head = startTicks + delayTicks;
     leg.arrival = startTicks + txTicks + delayTicks;
     leg.hops++;
 }

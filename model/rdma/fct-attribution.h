@@ -148,6 +148,7 @@ class FctAttribution : public Object
         Ticks ticks{};              //!< path components (time steps)
         std::vector<HopWait> waits; //!< per-hop waits
         int64_t arrival{-1};        //!< tail arrival at the node it is at
+        int64_t head{-1};           //!< head arrival there
         int64_t hostTicks{0};       //!< ACK: receiver delay before its start
         uint32_t hops{0};           //!< transmissions so far
     };
