@@ -3,6 +3,7 @@
  */
 #include "ib-hca.h"
 
+#include "ib-journey-tag.h"
 #include "ib-net-device.h"
 #include "ipoib-frame.h"
 #include "ipoib-header.h"
@@ -10,6 +11,7 @@
 
 #include "ns3/aeth-header.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -231,6 +233,10 @@ IbHca::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s)
     f.slid = m_lid;
     DataFields(qp, s, f);
     IbFrame::Encapsulate(p, f);
+    if (__builtin_expect(GetAttribution() != nullptr, false))
+    {
+        p->AddPacketTag(IbJourneyTag(GetAttribution()->NewData(qp, s)));
+    }
     return p;
 }
 
@@ -247,6 +253,13 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
     f.slid = m_lid;
     ControlFields(qp, opcode, psn, msn, nak, f);
     IbFrame::Encapsulate(p, f);
+    if (GetAttribution() != nullptr && opcode != RdmaOpcode::CNP)
+    {
+        if (const uint32_t journey = GetAttribution()->NewAck(qp); journey != 0)
+        {
+            p->AddPacketTag(IbJourneyTag(journey));
+        }
+    }
     m_control[f.vl].push_back(p);
     m_device->NotifyDataAvailable();
 }
@@ -282,6 +295,11 @@ IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */, Ptr<Packet> p, const IbFrameView
     static const FabricSimulator::CallOps process{&IbHca::ProcessCall,
                                                   &FabricSimulator::DestroyPayload<IbFrameView>};
     IbFrameView view = v;
+    if (__builtin_expect(GetAttribution() != nullptr, false))
+    {
+        IbJourneyTag tag;
+        view.journey = p->PeekPacketTag(tag) ? tag.GetJourney() : 0;
+    }
     FabricSimulator::ScheduleCall(FabricSimulator::Context(),
                                   txIn.GetTimeStep(),
                                   &process,
@@ -299,6 +317,18 @@ void
 IbHca::Process(const IbFrameView& v)
 {
     m_device->ReleaseBlocks(v.vl, IbFrame::Blocks(v.packetBytes));
+    if (__builtin_expect(v.journey != 0, false))
+    {
+        const uint32_t slot = QpnSlot(v.destQp);
+        if (slot < m_qps.size() && m_qps[slot])
+        {
+            GetAttribution()->OnArrival(v.journey, *m_qps[slot]);
+        }
+        else
+        {
+            GetAttribution()->Forget(v.journey);
+        }
+    }
     Deliver(
         v.destQp,
         v.opcode,

@@ -337,6 +337,11 @@ FctAttribution::OnTransmit(uint32_t id,
     }
     Journey& j = m_journeys[id - 1];
     Leg& leg = j.leg;
+    if (readyTicks == 0)
+    {
+        readyTicks = leg.ready;
+    }
+    leg.ready = 0;
     if (leg.hops == 0 && !j.ack)
     {
         SenderTransmit(j, device, startTicks, txTicks);
@@ -389,6 +394,15 @@ FctAttribution::OnTransmit(uint32_t id,
     leg.head = startTicks + delayTicks;
     leg.arrival = startTicks + txTicks + delayTicks;
     leg.hops++;
+}
+
+void
+FctAttribution::OnReady(uint32_t id)
+{
+    if (id != 0 && id <= m_journeys.size() && m_journeys[id - 1].live)
+    {
+        m_journeys[id - 1].leg.ready = FabricSimulator::NowTicks();
+    }
 }
 
 void

@@ -128,6 +128,9 @@ class FctAttribution : public Object
                     int64_t startTicks,
                     int64_t txTicks,
                     int64_t delayTicks);
+    /// Journey \p id was let go by its switch now (InfiniBand: after its latency); its
+    /// next OnTransmit without a ready time takes this one.
+    void OnReady(uint32_t id);
     /// Journey \p id (a data packet or ACK) reached its destination queue pair \p qp now.
     void OnArrival(uint32_t id, const RdmaQueuePair& qp);
     /// Journey \p id was dropped (or consumed without an answer): forget it.
@@ -148,9 +151,11 @@ class FctAttribution : public Object
         Ticks ticks{};              //!< path components (time steps)
         std::vector<HopWait> waits; //!< per-hop waits
         int64_t arrival{-1};        //!< tail arrival at the node it is at
-        int64_t head{-1};           //!< head arrival there
-        int64_t hostTicks{0};       //!< ACK: receiver delay before its start
-        uint32_t hops{0};           //!< transmissions so far
+        int64_t head{-1};
+        int64_t ready{
+            0}; //!< OnReady's time for the next hop (0: none)           //!< head arrival there
+        int64_t hostTicks{0}; //!< ACK: receiver delay before its start
+        uint32_t hops{0};     //!< transmissions so far
     };
 
     /// What a data packet knows of its sender when it started.
