@@ -474,6 +474,10 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
         // Its own bytes are serialization; other messages' bytes ahead of it on its
         // queue pair were a queue it waited in.
         const int64_t own = k->sender.message == m.id ? k->sender.ownSer : ms.ownSer;
+        NS_LOG_DEBUG("complete " << m.id << " ser " << sender[SERIALIZATION] << " own " << own
+                                 << " queue " << sender[QUEUEING] << " snapMsg "
+                                 << k->sender.message << " snapOwn " << k->sender.ownSer
+                                 << " msOwn " << ms.ownSer);
         sender[QUEUEING] += sender[SERIALIZATION] - own;
         sender[SERIALIZATION] = own;
         for (uint8_t c = 0; c < N_COMPONENTS; ++c)
