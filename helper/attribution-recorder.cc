@@ -11,6 +11,7 @@
 #include "ns3/topology-graph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,18 +27,38 @@ NS_OBJECT_ENSURE_REGISTERED(AttributionRecorder);
 namespace
 {
 
-/// \p ticks (time steps) as ns with three decimals: exact at picosecond resolution.
-std::string
-Ns(int64_t ticks)
+/// Append \p v to \p out.
+void
+AppendInt(std::string& out, int64_t v)
 {
-    const int64_t ps = TimeStep(ticks).GetPicoSeconds();
-    const int64_t whole = ps / 1000;
-    const int64_t frac = std::llabs(ps % 1000);
-    std::string s = (ps < 0 && whole == 0 ? "-" : "") + std::to_string(whole) + ".";
-    s += static_cast<char>('0' + frac / 100);
-    s += static_cast<char>('0' + frac / 10 % 10);
-    s += static_cast<char>('0' + frac % 10);
-    return s;
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+    out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+/// Append \p ticks (time steps) as ns with three decimals: exact at picosecond resolution.
+void
+AppendNs(std::string& out, int64_t ticks)
+{
+    if (ticks == 0)
+    {
+        out.append("0.000", 5); // (most components of most messages)
+        return;
+    }
+    static const int64_t psPerTick = TimeStep(1).GetPicoSeconds(); // (1: the fabrics need ps)
+    const int64_t ps = ticks * psPerTick;
+    if (ps < 0)
+    {
+        out += '-';
+    }
+    const uint64_t a = ps < 0 ? static_cast<uint64_t>(-ps) : static_cast<uint64_t>(ps);
+    AppendInt(out, static_cast<int64_t>(a / 1000));
+    const uint64_t frac = a % 1000;
+    const char decimals[4] = {'.',
+                              static_cast<char>('0' + frac / 100),
+                              static_cast<char>('0' + frac / 10 % 10),
+                              static_cast<char>('0' + frac % 10)};
+    out.append(decimals, 4);
 }
 
 /// The wait (queueing + pause) of each port of \p r's path, summed per port and class.
@@ -117,8 +138,7 @@ void
 AttributionRecorder::OnResult(const FctAttribution::Result& r)
 {
     m_results.push_back(r);
-    const double ideal =
-        static_cast<double>(m_fabric->GetIdealFct(r.src, r.dst, r.bytes).GetTimeStep());
+    const double ideal = static_cast<double>(r.idealTicks);
     const double fct = static_cast<double>(r.endTicks - r.startTicks);
     m_slowdowns.push_back(ideal > 0 ? fct / ideal : 1.0);
 }
@@ -129,17 +149,29 @@ AttributionRecorder::WriteCsv(OutputWriter& writer) const
     const std::string csv =
         (std::filesystem::path(writer.GetDirectory()) / "attribution.csv").string();
     writer.AddRunFile(csv);
-    std::ofstream out(csv, std::ios::trunc);
-    out << CsvHeader() << '\n';
+    std::ofstream out(csv, std::ios::trunc | std::ios::binary);
+    std::string rows = CsvHeader() + "\n";
+    rows.reserve((1U << 20) + 4096);
     for (const FctAttribution::Result& r : m_results)
     {
-        out << r.messageId << ',' << r.src << ',' << r.dst << ',' << r.bytes << ','
-            << Ns(r.startTicks) << ',' << Ns(r.endTicks - r.startTicks);
+        AppendInt(rows, static_cast<int64_t>(r.messageId));
+        rows += ',';
+        AppendInt(rows, r.src);
+        rows += ',';
+        AppendInt(rows, r.dst);
+        rows += ',';
+        AppendInt(rows, static_cast<int64_t>(r.bytes));
+        rows += ',';
+        AppendNs(rows, r.startTicks);
+        rows += ',';
+        AppendNs(rows, r.endTicks - r.startTicks);
         for (int64_t t : r.ticks)
         {
-            out << ',' << Ns(t);
+            rows += ',';
+            AppendNs(rows, t);
         }
-        out << ',' << Ns(r.unattributedTicks);
+        rows += ',';
+        AppendNs(rows, r.unattributedTicks);
         // The hottest hop: the port (and class) where it waited longest.
         const auto waits = WaitsByPort(r);
         auto hottest = waits.end();
@@ -153,15 +185,27 @@ AttributionRecorder::WriteCsv(OutputWriter& writer) const
         }
         if (hottest == waits.end())
         {
-            out << ",,,,0.000\n";
+            rows += ",,,,0.000\n";
         }
         else
         {
-            out << ',' << std::get<0>(hottest->first) << ',' << std::get<1>(hottest->first) << ','
-                << +std::get<2>(hottest->first) << ','
-                << Ns(hottest->second.first + hottest->second.second) << '\n';
+            rows += ',';
+            AppendInt(rows, std::get<0>(hottest->first));
+            rows += ',';
+            AppendInt(rows, std::get<1>(hottest->first));
+            rows += ',';
+            AppendInt(rows, std::get<2>(hottest->first));
+            rows += ',';
+            AppendNs(rows, hottest->second.first + hottest->second.second);
+            rows += '\n';
+        }
+        if (rows.size() > (1U << 20))
+        {
+            out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
+            rows.clear();
         }
     }
+    out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
     out.close();
     if (!out)
     {

@@ -72,7 +72,13 @@ FctAttribution::Allocate()
     {
         id = m_free.back();
         m_free.pop_back();
-        m_journeys[id - 1] = Journey();
+        // A fresh journey that keeps its vectors' room.
+        Journey& j = m_journeys[id - 1];
+        std::vector<HopWait> waits = std::move(j.leg.waits);
+        std::vector<HopWait> dataWaits = std::move(j.dataLeg.waits);
+        j = Journey();
+        j.leg.waits = std::move(waits);
+        j.dataLeg.waits = std::move(dataWaits);
     }
     else
     {
@@ -107,7 +113,13 @@ FctAttribution::GetLiveJourneys() const
 FctAttribution::QpState&
 FctAttribution::StateOf(const RdmaQueuePair& qp)
 {
-    return m_qps[&qp];
+    // (Consecutive calls are mostly for one queue pair; map nodes do not move.)
+    if (m_lastQp != &qp)
+    {
+        m_lastQp = &qp;
+        m_lastState = &m_qps[&qp];
+    }
+    return *m_lastState;
 }
 
 int64_t
@@ -257,7 +269,7 @@ FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
     Journey& j = m_journeys[id - 1];
     j.qp = &qp;
     j.retx = seg.retransmission ? 1 : 0;
-    j.sender.message = seg.messageId;
+    j.sender.message = qp.GetRequester().GetMessageIdOf(seg.psn);
     return id;
 }
 
@@ -445,7 +457,8 @@ void
 FctAttribution::OnComplete(const RdmaQueuePair& qp,
                            const RdmaMessage& m,
                            uint32_t src,
-                           uint32_t dst)
+                           uint32_t dst,
+                           Time ideal)
 {
     QpState& s = StateOf(qp);
     Result r;
@@ -455,6 +468,7 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
     r.bytes = m.bytes;
     r.startTicks = m.postTime.GetTimeStep();
     r.endTicks = FabricSimulator::NowTicks();
+    r.idealTicks = ideal.GetTimeStep();
     const int64_t fct = r.endTicks - r.startTicks;
     auto it = s.messages.find(m.id);
     const Journey* k = s.currentAck != 0 ? &m_journeys[s.currentAck - 1] : nullptr;

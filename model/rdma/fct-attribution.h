@@ -83,6 +83,7 @@ class FctAttribution : public Object
         uint64_t bytes{0};
         int64_t startTicks{0};
         int64_t endTicks{0};
+        int64_t idealTicks{0}; //!< the fabric's ideal FCT of the message (fct.csv's)
         std::array<int64_t, N_COMPONENTS> ticks{}; //!< per component (time steps)
         int64_t unattributedTicks{0}; //!< FCT not explained (no tracked ACK): 0 normally
         std::vector<HopWait> hops;    //!< waits along the final packet's and ACK's path
@@ -109,7 +110,11 @@ class FctAttribution : public Object
     /// packet it answers was not tracked
     uint32_t NewAck(const RdmaQueuePair& qp);
     /// \p qp's message \p m completed now (RdmaFabric): fires MessageAttributed.
-    void OnComplete(const RdmaQueuePair& qp, const RdmaMessage& m, uint32_t src, uint32_t dst);
+    void OnComplete(const RdmaQueuePair& qp,
+                    const RdmaMessage& m,
+                    uint32_t src,
+                    uint32_t dst,
+                    Time ideal);
 
     // ---- every hop (fabric devices) ----
 
@@ -226,6 +231,8 @@ class FctAttribution : public Object
     std::vector<uint32_t> m_free;    //!< free ids
     std::size_t m_live{0};
     std::unordered_map<const RdmaQueuePair*, QpState> m_qps;
+    const RdmaQueuePair* m_lastQp{nullptr};                        //!< StateOf's last queue pair
+    QpState* m_lastState{nullptr};                                 //!< and its state
     std::unordered_map<uint64_t, std::vector<Interval>> m_blocked; //!< by PortKey
     TracedCallback<const Result&> m_resultTrace;
 };

@@ -299,10 +299,6 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     {
         NoteIfIdle(*qp);
     }
-    if (m_attribution)
-    {
-        m_attribution->OnComplete(*qp, m, qp->GetLocalHost(), qp->GetPeerHost());
-    }
     MessageRecord r;
     r.id = m.id;
     r.src = qp->GetLocalHost();
@@ -315,6 +311,10 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     // A READ's data flows dst -> src: the ideal of that direction (its request takes the
     // place of the ACK, 12 bytes longer on the wire).
     r.ideal = m.isRead ? GetIdealFct(r.dst, r.src, r.bytes) : GetIdealFct(r.src, r.dst, r.bytes);
+    if (m_attribution)
+    {
+        m_attribution->OnComplete(*qp, m, r.src, r.dst, r.ideal);
+    }
     for (const auto& cb : m_messageCallbacks)
     {
         cb(r);

@@ -146,6 +146,13 @@ RdmaRequester::CanSend(Time now) const
     return HasDataToSend() && now >= m_nextAvail && !IsWindowBlocked();
 }
 
+uint64_t
+RdmaRequester::GetMessageIdOf(uint64_t psn) const
+{
+    const RdmaMessage* m = MessageOf(psn);
+    return m != nullptr ? m->id : 0;
+}
+
 Time
 RdmaRequester::GetNextSendTime() const
 {
@@ -180,7 +187,6 @@ RdmaRequester::MakeSegment(uint64_t psn) const
     }
     RdmaSegment s;
     s.psn = psn;
-    s.messageId = m->id;
     uint64_t index = psn - m->firstPsn;
     uint64_t nPackets = m->endPsn - m->firstPsn;
     s.offset = index * mtu;

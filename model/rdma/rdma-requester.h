@@ -34,7 +34,6 @@ struct RdmaSegment
     bool retransmission{false}; //!< this PSN was sent before
     uint16_t entropy{0};        //!< UDP source port for this packet (NIC-driven spraying)
     uint32_t msn{0};            //!< READ response with an AETH: the MSN it carries
-    uint64_t messageId{0};      //!< the message it belongs to (RdmaMessage::id)
 };
 
 /**
@@ -104,6 +103,8 @@ class RdmaRequester
     /// Earliest time pacing allows the next packet (window permitting).
     Time GetNextSendTime() const;
     bool IsWindowBlocked() const;
+    /// \return the id of the message PSN \p psn belongs to (posted, not completed)
+    uint64_t GetMessageIdOf(uint64_t psn) const;
     /// Take the next packet: advances the PSN, arms the timer, charges pacing.
     RdmaSegment NextSegment(Time now, uint32_t wireBytes);
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).

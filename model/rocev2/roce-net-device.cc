@@ -292,40 +292,24 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     const int64_t now = FabricSimulator::NowTicks();
     const int64_t txTicks = GetTransmitTicks(frame.view.frameBytes);
     int64_t start = now;
-    const int64_t ready = frame.readyTicks;
-    if (ready != 0)
+    if (__builtin_expect(frame.view.journey != 0, false))
+    {
+        NoteJourney(frame, now, txTicks); // (attribution on: before readyTicks is cleared)
+    }
+    if (frame.readyTicks != 0)
     {
         // A switch's frame (RoceSwitch: SwitchLatency, CutThrough): not before it is
         // ready, nor before the wire was free. Cut-through may put the start before
         // now (the frame arrived whole, its head earlier): the wire has been idle
         // since m_txEnd (PauseExpired moves it to a resume), and the frame's end is
         // never before now (the switch made it wait for its tail).
-        start = std::max(ready, m_txEnd);
+        start = std::max(frame.readyTicks, m_txEnd);
         frame.readyTicks = 0;
     }
     m_txStart = start;
     m_txEnd = start + txTicks;
     NS_ASSERT_MSG(m_txEnd >= now, "a frame ending before it arrived");
-    const uint32_t journey = frame.view.journey; // (nonzero only with attribution on)
-    uint8_t queue = 0;
-    if (__builtin_expect(journey != 0, false))
-    {
-        queue = frame.view.hasVlan ? frame.view.pcp : static_cast<uint8_t>(frame.view.dscp >> 3);
-    }
     Carry(frame, start - now, txTicks);
-    if (__builtin_expect(journey != 0, false))
-    {
-        // (After Carry: the cable's delay is known.)
-        m_attribution->OnTransmit(journey,
-                                  this,
-                                  m_nodeId,
-                                  GetPortIndex(),
-                                  queue,
-                                  ready,
-                                  start,
-                                  txTicks,
-                                  m_cableDelayTicks);
-    }
     return m_txEnd - now;
 }
 
@@ -370,6 +354,27 @@ RoceNetDevice::FireTxTraces(Ptr<Packet> p, int64_t startIn)
     }
     m_phyTxBeginTrace(p);
     m_promiscSnifferTrace(p);
+}
+
+void
+RoceNetDevice::NoteJourney(const RoceParsedFrame& frame, int64_t now, int64_t txTicks)
+{
+    // The start PutOnWire gives it, and the cable's delay (Carry keeps it only from the
+    // port's first frame on).
+    const int64_t ready = frame.readyTicks;
+    const int64_t start = ready != 0 ? std::max(ready, m_txEnd) : now;
+    const RoceFrameView& v = frame.view;
+    m_attribution->OnTransmit(v.journey,
+                              this,
+                              m_nodeId,
+                              GetPortIndex(),
+                              v.hasVlan ? v.pcp : static_cast<uint8_t>(v.dscp >> 3),
+                              ready,
+                              start,
+                              txTicks,
+                              m_outgoing != nullptr
+                                  ? m_cableDelayTicks
+                                  : m_cable->GetDirectionFrom(this)->GetDelayTicks());
 }
 
 bool

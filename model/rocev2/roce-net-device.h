@@ -307,6 +307,10 @@ class RoceNetDevice : public NetDevice
     void PauseExpired(uint8_t prio);
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
+    /// Attribution on: \p frame (a journey) starts on the wire as PutOnWire puts it.
+    [[gnu::noinline, gnu::cold]] void NoteJourney(const RoceParsedFrame& frame,
+                                                  int64_t now,
+                                                  int64_t txTicks);
 
     // What a frame's hop reads and writes comes first, together: a few cache lines
     // of a fabric's thousand-odd ports, instead of one per member spread over the
