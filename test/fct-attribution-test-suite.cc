@@ -151,6 +151,15 @@ class IdleWriteTestCase : public AttributionTestCase
             NS_TEST_EXPECT_MSG_EQ(r.ticks[A::FORWARDING],
                                   2 * latency.GetTimeStep(),
                                   "the switch's latency, for the packet and its ACK");
+            if (m_bytes == 1000)
+            {
+                ReportValidation("attribution-idle-forwarding-ns",
+                                 TimeStep(r.ticks[A::FORWARDING]).GetNanoSeconds());
+                ReportValidation("attribution-idle-forwarding-ns.expected",
+                                 2 * latency.GetNanoSeconds());
+                ReportValidation("attribution-idle-propagation-ns",
+                                 TimeStep(r.ticks[A::PROPAGATION]).GetNanoSeconds());
+            }
         }
         for (uint8_t c : {A::PAUSE, A::CC, A::QP_CACHE, A::RNR, A::RETRANSMISSION})
         {
@@ -197,6 +206,8 @@ class PausedPortTestCase : public AttributionTestCase
         const A::Result& r = results.at(0);
         // Paused from ~1 ns (the pause frame's flight) until ~20 us: the packet arrived
         // at the switch after ~1.1 us and waited until the resume arrived.
+        ReportValidation("attribution-paused-port-pause-ns",
+                         TimeStep(r.ticks[A::PAUSE]).GetNanoSeconds());
         NS_TEST_EXPECT_MSG_GT(r.ticks[A::PAUSE], Us(17), "most of 20 us paused");
         NS_TEST_EXPECT_MSG_LT(r.ticks[A::PAUSE], Us(20), "not more than the pause");
         NS_TEST_EXPECT_MSG_EQ(r.ticks[A::CC] + r.ticks[A::RETRANSMISSION], 0, "nothing else");
