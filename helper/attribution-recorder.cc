@@ -6,6 +6,9 @@
 #include "output-writer.h"
 
 #include "ns3/callback.h"
+#include "ns3/collective-algorithm.h"
+#include "ns3/collective-application.h"
+#include "ns3/collective-metrics.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/topology-graph.h"
@@ -16,7 +19,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -285,6 +290,282 @@ AttributionRecorder::TailJson() const
         top.push_back(p);
     }
     j["top_ports"] = top;
+    return j;
+}
+
+void
+AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
+{
+    // CollectiveApplication::MakeTagBase: space << 56 | job (12 bits) << 44 | iteration
+    // (12 bits) << 32, then the transfer's index.
+    constexpr uint32_t ITER_BITS = 12;
+    for (const CollectiveRecord& rec : app->GetRecords())
+    {
+        Ptr<CollectiveAlgorithm> alg = app->GetAlgorithm(rec.job);
+        if (!alg)
+        {
+            continue;
+        }
+        const uint64_t op =
+            (static_cast<uint64_t>(rec.job & ((1U << ITER_BITS) - 1)) << ITER_BITS) |
+            (rec.iteration & ((1U << ITER_BITS) - 1));
+        // Each transfer's last message (a transfer may be split over queue pairs).
+        std::unordered_map<uint32_t, std::size_t> last;
+        for (std::size_t i = 0; i < m_results.size(); ++i)
+        {
+            const FctAttribution::Result& r = m_results[i];
+            const int64_t startNs = TimeStep(r.startTicks).GetNanoSeconds();
+            if (((r.tag >> 32) & 0xFFFFFF) != op || startNs < rec.startNs || startNs > rec.endNs)
+            {
+                continue;
+            }
+            const auto index = static_cast<uint32_t>(r.tag & 0xffffffffULL);
+            auto it = last.find(index);
+            if (it == last.end() || m_results[it->second].endTicks < r.endTicks)
+            {
+                last[index] = i;
+            }
+        }
+        if (last.empty())
+        {
+            continue;
+        }
+        // Predecessors from the dependents lists.
+        std::unordered_map<uint32_t, std::vector<uint32_t>> preds;
+        for (const auto& [index, _] : last)
+        {
+            for (uint32_t d : alg->GetDependents(index))
+            {
+                preds[d].push_back(index);
+            }
+        }
+        // From the transfer that finished last back through the dependency that finished
+        // last (ties: the lower index, for a deterministic path).
+        auto later = [this](std::pair<uint32_t, std::size_t> a,
+                            std::pair<uint32_t, std::size_t> b) {
+            const int64_t ea = m_results[a.second].endTicks;
+            const int64_t eb = m_results[b.second].endTicks;
+            return ea != eb ? ea > eb : a.first < b.first;
+        };
+        std::pair<uint32_t, std::size_t> cur{UINT32_MAX, 0};
+        for (const auto& e : last)
+        {
+            if (cur.first == UINT32_MAX || later(e, cur))
+            {
+                cur = e;
+            }
+        }
+        std::vector<PathStep> path;
+        for (;;)
+        {
+            PathStep step;
+            step.opId = rec.opId;
+            step.job = rec.job;
+            step.iteration = rec.iteration;
+            step.transfer = cur.first;
+            const CollectiveTransfer& t = alg->GetTransfer(cur.first);
+            step.srcRank = t.src;
+            step.dstRank = t.dst;
+            step.opStartNs = rec.startNs;
+            step.opEndNs = rec.endNs;
+            step.result = cur.second;
+            path.push_back(step);
+            std::pair<uint32_t, std::size_t> next{UINT32_MAX, 0};
+            for (uint32_t p : preds[cur.first])
+            {
+                auto it = last.find(p);
+                if (it != last.end() && (next.first == UINT32_MAX || later(*it, next)))
+                {
+                    next = *it;
+                }
+            }
+            if (next.first == UINT32_MAX)
+            {
+                break;
+            }
+            cur = next;
+        }
+        std::reverse(path.begin(), path.end());
+        m_paths.push_back(std::move(path));
+    }
+}
+
+bool
+AttributionRecorder::HasCriticalPaths() const
+{
+    return !m_paths.empty();
+}
+
+void
+AttributionRecorder::WriteCriticalPathCsv(OutputWriter& writer) const
+{
+    const std::string csv =
+        (std::filesystem::path(writer.GetDirectory()) / "critical-path.csv").string();
+    writer.AddRunFile(csv);
+    std::ofstream out(csv, std::ios::trunc | std::ios::binary);
+    std::string rows = "op_id,job,iteration,position,transfer,src_rank,dst_rank,message_id,"
+                       "src,dst,size_bytes,start_ns,end_ns";
+    for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+    {
+        rows += std::string(",") + FctAttribution::ComponentName(c) + "_ns";
+    }
+    rows += ",dominant,hottest_node,hottest_port,hottest_queue,hottest_wait_ns\n";
+    for (const auto& path : m_paths)
+    {
+        for (std::size_t pos = 0; pos < path.size(); ++pos)
+        {
+            const PathStep& s = path[pos];
+            const FctAttribution::Result& r = m_results[s.result];
+            for (int64_t v : {static_cast<int64_t>(s.opId),
+                              static_cast<int64_t>(s.job),
+                              static_cast<int64_t>(s.iteration),
+                              static_cast<int64_t>(pos),
+                              static_cast<int64_t>(s.transfer),
+                              static_cast<int64_t>(s.srcRank),
+                              static_cast<int64_t>(s.dstRank),
+                              static_cast<int64_t>(r.messageId),
+                              static_cast<int64_t>(r.src),
+                              static_cast<int64_t>(r.dst),
+                              static_cast<int64_t>(r.bytes)})
+            {
+                AppendInt(rows, v);
+                rows += ',';
+            }
+            AppendNs(rows, r.startTicks);
+            rows += ',';
+            AppendNs(rows, r.endTicks);
+            uint8_t dominant = 0;
+            for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+            {
+                rows += ',';
+                AppendNs(rows, r.ticks[c]);
+                dominant = r.ticks[c] > r.ticks[dominant] ? c : dominant;
+            }
+            rows += ',';
+            rows += FctAttribution::ComponentName(dominant);
+            const auto waits = WaitsByPort(r);
+            auto hottest = waits.end();
+            for (auto it = waits.begin(); it != waits.end(); ++it)
+            {
+                if (hottest == waits.end() || it->second.first + it->second.second >
+                                                  hottest->second.first + hottest->second.second)
+                {
+                    hottest = it;
+                }
+            }
+            if (hottest == waits.end())
+            {
+                rows += ",,,,0.000\n";
+                continue;
+            }
+            rows += ',';
+            AppendInt(rows, std::get<0>(hottest->first));
+            rows += ',';
+            AppendInt(rows, std::get<1>(hottest->first));
+            rows += ',';
+            AppendInt(rows, std::get<2>(hottest->first));
+            rows += ',';
+            AppendNs(rows, hottest->second.first + hottest->second.second);
+            rows += '\n';
+        }
+    }
+    out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
+    out.close();
+    if (!out)
+    {
+        writer.AbandonAfterWriteError("cannot write " + csv);
+    }
+}
+
+nlohmann::json
+AttributionRecorder::CriticalPathJson() const
+{
+    nlohmann::json j;
+    j["operations"] = m_paths.size();
+    if (m_paths.empty())
+    {
+        return j;
+    }
+    // The slowest operation's path, and the transfer on it that waited longest.
+    std::size_t slowest = 0;
+    for (std::size_t i = 1; i < m_paths.size(); ++i)
+    {
+        const auto& a = m_paths[i].front();
+        const auto& b = m_paths[slowest].front();
+        if (a.opEndNs - a.opStartNs > b.opEndNs - b.opStartNs)
+        {
+            slowest = i;
+        }
+    }
+    const auto& path = m_paths[slowest];
+    nlohmann::json steps = nlohmann::json::array();
+    std::size_t worst = 0;
+    int64_t worstWait = -1;
+    Ptr<TopologyGraph> graph = m_fabric->GetGraph();
+    for (std::size_t pos = 0; pos < path.size(); ++pos)
+    {
+        const FctAttribution::Result& r = m_results[path[pos].result];
+        const int64_t wait = r.ticks[FctAttribution::QUEUEING] + r.ticks[FctAttribution::PAUSE] +
+                             r.ticks[FctAttribution::CC] + r.ticks[FctAttribution::RETRANSMISSION];
+        if (wait > worstWait)
+        {
+            worstWait = wait;
+            worst = pos;
+        }
+        nlohmann::json s;
+        s["transfer"] = path[pos].transfer;
+        s["src_rank"] = path[pos].srcRank;
+        s["dst_rank"] = path[pos].dstRank;
+        s["message_id"] = r.messageId;
+        s["end_ns"] = static_cast<double>(TimeStep(r.endTicks).GetPicoSeconds()) / 1000.0;
+        steps.push_back(s);
+    }
+    const PathStep& w = path[worst];
+    const FctAttribution::Result& r = m_results[w.result];
+    uint8_t cause = FctAttribution::QUEUEING;
+    for (uint8_t c : {FctAttribution::PAUSE, FctAttribution::CC, FctAttribution::RETRANSMISSION})
+    {
+        cause = r.ticks[c] > r.ticks[cause] ? c : cause;
+    }
+    const auto waits = WaitsByPort(r);
+    auto hottest = waits.end();
+    for (auto it = waits.begin(); it != waits.end(); ++it)
+    {
+        if (hottest == waits.end() ||
+            it->second.first + it->second.second > hottest->second.first + hottest->second.second)
+        {
+            hottest = it;
+        }
+    }
+    nlohmann::json slow;
+    slow["op_id"] = w.opId;
+    slow["job"] = w.job;
+    slow["iteration"] = w.iteration;
+    slow["duration_ns"] = w.opEndNs - w.opStartNs;
+    slow["transfers"] = steps;
+    slow["culprit_transfer"] = w.transfer;
+    slow["culprit_src_rank"] = w.srcRank;
+    slow["culprit_dst_rank"] = w.dstRank;
+    slow["culprit_cause"] = FctAttribution::ComponentName(cause);
+    slow["culprit_cause_ns"] =
+        static_cast<double>(TimeStep(r.ticks[cause]).GetPicoSeconds()) / 1000.0;
+    std::ostringstream text;
+    text << "operation " << w.opId << " ended at " << w.opEndNs / 1000.0 << " us because rank "
+         << w.srcRank << "'s transfer " << w.transfer << " to rank " << w.dstRank << " spent "
+         << TimeStep(r.ticks[cause]).GetNanoSeconds() / 1000.0 << " us in "
+         << FctAttribution::ComponentName(cause);
+    if (hottest != waits.end())
+    {
+        const uint32_t node = std::get<0>(hottest->first);
+        slow["culprit_port"] = {{"node", node},
+                                {"name", graph->GetNodeName(node)},
+                                {"port", std::get<1>(hottest->first)},
+                                {"queue", std::get<2>(hottest->first)}};
+        text << " (longest wait at " << graph->GetNodeName(node) << " port "
+             << std::get<1>(hottest->first) << ")";
+    }
+    slow["explanation"] = text.str();
+    j["slowest"] = slow;
     return j;
 }
 

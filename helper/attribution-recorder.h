@@ -17,6 +17,7 @@ namespace ns3
 {
 
 class OutputWriter;
+class CollectiveApplication;
 
 /**
  * \ingroup ai-fabric
@@ -63,6 +64,20 @@ class AttributionRecorder : public Object
      */
     nlohmann::json TailJson() const;
 
+    /**
+     * The critical path of every finished operation of \p app (after the run): from its
+     * last transfer to finish back through, at each step, the dependency that finished
+     * last (the one that let it be posted), each transfer with its messages'
+     * attribution. Collective tags are CollectiveApplication's (job, iteration, transfer).
+     */
+    void AddCriticalPaths(Ptr<CollectiveApplication> app);
+    /// \return whether AddCriticalPaths found any
+    bool HasCriticalPaths() const;
+    /// critical-path.csv in \p writer's directory: one row per transfer of each path.
+    void WriteCriticalPathCsv(OutputWriter& writer) const;
+    /// summary.json's critical_path: operations, and the slowest one's path explained.
+    nlohmann::json CriticalPathJson() const;
+
   protected:
     void DoDispose() override;
 
@@ -73,6 +88,22 @@ class AttributionRecorder : public Object
     Ptr<FctAttribution> m_attribution;
     std::vector<FctAttribution::Result> m_results;
     std::vector<double> m_slowdowns; //!< by result
+
+    /// One transfer of a critical path.
+    struct PathStep
+    {
+        uint64_t opId{0};
+        uint32_t job{0};
+        uint32_t iteration{0};
+        uint32_t transfer{0};
+        uint32_t srcRank{0};
+        uint32_t dstRank{0};
+        int64_t opStartNs{0};
+        int64_t opEndNs{0};
+        std::size_t result{0}; //!< its last message's index in m_results
+    };
+
+    std::vector<std::vector<PathStep>> m_paths; //!< per operation, first transfer first
 };
 
 } // namespace ns3

@@ -15,6 +15,10 @@ directory per point). Writes into DIR:
   explain-tail-ports.png           the top ports by the tail messages' waits (queueing
                                    and pause), as a bar chart (a sweep: one panel per
                                    point)
+  explain-tail-critical-path.png   with a collective (critical-path.csv): the critical
+                                   path of its slowest operation as a timeline, each
+                                   transfer's bar split by cause (a sweep: one panel per
+                                   point)
 """
 
 import argparse
@@ -76,6 +80,11 @@ class Attributed:
             f = fct.get(r["message_id"], {})
             r["kind"] = f.get("kind", "all")
             r["slowdown"] = float(f.get("slowdown", 1.0))
+        self.path = []
+        cpath = os.path.join(directory, "critical-path.csv")
+        if os.path.isfile(cpath):
+            with open(cpath, newline="") as f:
+                self.path = list(csv.DictReader(f))
         self.summary = {}
         spath = os.path.join(directory, "summary.json")
         if os.path.isfile(spath):
@@ -140,6 +149,9 @@ def report(run):
         name, q, p = ports[0]
         lines.append("  hottest port: %s (queueing %.1f us, pause %.1f us summed over the "
                      "tail messages)" % (name, q / 1000, p / 1000))
+    slowest = run.summary.get("critical_path", {}).get("slowest")
+    if slowest:
+        lines.append("  critical path: " + slowest["explanation"])
     unattributed = sum(1 for r in run.rows if float(r["unattributed_ns"]) != 0)
     if unattributed:
         lines.append("  %d messages not attributed (RDMA READs)" % unattributed)
@@ -196,6 +208,46 @@ def ports_panel(run, index):
         "lc rgb %s" % (block, quote(COLOURS[3]), quote(COLOURS[4]))])
 
 
+def slowest_path(run):
+    """The critical-path.csv rows of the slowest operation (by its path's end)."""
+    ops = {}
+    for r in run.path:
+        ops.setdefault(r["op_id"], []).append(r)
+    if not ops:
+        return []
+    return max(ops.values(), key=lambda rows: (max(float(r["end_ns"]) for r in rows)
+                                               - min(float(r["start_ns"]) for r in rows)))
+
+
+def path_panel(run, index):
+    """Gnuplot commands of one run's critical-path timeline, data in $t<index>: one row
+    per transfer, a bar from its post to its end split by cause in that order."""
+    rows = slowest_path(run)
+    block = "t%d" % index
+    data = []
+    for pos, r in enumerate(rows):
+        start = float(r["start_ns"]) / 1000
+        parts = [float(r[c + "_ns"]) / 1000 for c in COMPONENTS]
+        data.append([pos, start] + parts + ['"%s->%s"' % (r["src_rank"], r["dst_rank"])])
+    if not data:
+        data = [[0, 0.0] + [0.0] * len(COMPONENTS) + ['"none"']]
+    plots = []
+    for i, c in enumerate(COMPONENTS):
+        # bar i spans [start + sum(parts before i), + part i]
+        lo = "($2" + "".join("+$%d" % (3 + k) for k in range(i)) + ")"
+        plots.append("$%s using %s:1:(%s):(%s+$%d):($1-0.35):($1+0.35)%s with boxxyerror "
+                     "fs solid 0.85 lc rgb %s title %s noenhanced"
+                     % (block, lo, lo, lo, 3 + i, ":ytic(%d)" % (3 + len(COMPONENTS))
+                        if i == 0 else "", quote(COLOURS[i]), quote(c)))
+    return "\n".join([
+        datablock(block, data),
+        "set title %s" % quote(run.label + ": critical path of the slowest operation"),
+        "set xlabel 'time (us)'", "set ylabel 'transfer (rank -> rank)'",
+        "set yrange [-1:%d] reverse" % max(1, len(data)), "set ytics noenhanced",
+        "set key outside right",
+        "plot " + ", ".join(plots)])
+
+
 def multiplot(panels):
     """Panels side by side (one row per two panels)."""
     if len(panels) == 1:
@@ -241,7 +293,10 @@ def run(argv=None, out=sys.stdout):
     print(text, end="", file=out)
     if not args.no_plots:
         gp = find_gnuplot(args.gnuplot)
-        for name, panel in (("components", component_panel), ("ports", ports_panel)):
+        panels = [("components", component_panel), ("ports", ports_panel)]
+        if any(r.path for r in runs):
+            panels.append(("critical-path", path_panel))
+        for name, panel in panels:
             image = os.path.join(args.directory, "explain-tail-%s.%s" % (name, args.format))
             body = multiplot([panel(r, i) for i, r in enumerate(runs)])
             written.append(render(gp, args.format, image, body))

@@ -20,6 +20,7 @@
 #include "workload-options.h"
 
 #include "ns3/attribution-recorder.h"
+#include "ns3/collective-application.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config-error.h"
@@ -480,6 +481,10 @@ ScenarioRunner::WriteWorkloadFiles()
     if (m_attribution)
     {
         m_attribution->WriteCsv(*m_writer);
+        if (m_attribution->HasCriticalPaths())
+        {
+            m_attribution->WriteCriticalPathCsv(*m_writer);
+        }
     }
     if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
     {
@@ -537,10 +542,24 @@ ScenarioRunner::Run()
         m_mpi->Finish(complete, m_lastCompletionPs, Progress().collective, *m_graph, m_writer);
         m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
+    if (m_attribution)
+    {
+        for (const auto& workload : m_workloads)
+        {
+            if (Ptr<CollectiveApplication> app = workload->GetCollectiveApplication())
+            {
+                m_attribution->AddCriticalPaths(app);
+            }
+        }
+    }
     nlohmann::json summary = MakeSummary(wall, complete);
     if (m_attribution)
     {
         summary["tail_attribution"] = m_attribution->TailJson();
+        if (m_attribution->HasCriticalPaths())
+        {
+            summary["critical_path"] = m_attribution->CriticalPathJson();
+        }
     }
     try
     {

@@ -463,6 +463,7 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
     QpState& s = StateOf(qp);
     Result r;
     r.messageId = m.id;
+    r.tag = m.tag;
     r.src = src;
     r.dst = dst;
     r.bytes = m.bytes;

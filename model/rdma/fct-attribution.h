@@ -78,6 +78,7 @@ class FctAttribution : public Object
     struct Result
     {
         uint64_t messageId{0};
+        uint64_t tag{0}; //!< the application's tag (RdmaMessage::tag)
         uint32_t src{0};
         uint32_t dst{0};
         uint64_t bytes{0};

@@ -144,3 +144,40 @@ def test_explain_tail_without_attribution(source_dir, tmp_path):
                         str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "--attribution=1" in r.stderr
+
+
+def test_critical_path_names_the_delayed_transfer(ai_fabric_sim, source_dir, tmp_path):
+    # Host 2's NIC stops draining for its first 40 us (a PFC storm): the ring's transfer
+    # into rank 2 waits behind the pause at leaf0's port to host 2, and the critical path
+    # of the allreduce runs through it.
+    out = tmp_path / "ring-storm"
+    run(ai_fabric_sim, out, "--topology=leafspine", "--workload=allreduce",
+        "--algorithm=ring", "--bytes=1MB", "--pfc-storm=2@0us-40us", "--attribution=1")
+    path = json.loads((out / "summary.json").read_text())["critical_path"]
+    assert path["operations"] == 1
+    slow = path["slowest"]
+    assert slow["culprit_dst_rank"] == 2 and slow["culprit_cause"] == "pause"
+    assert slow["culprit_cause_ns"] > 20000
+    assert slow["culprit_port"]["name"] == "leaf0" and slow["culprit_port"]["port"] == 2
+    assert "to rank 2" in slow["explanation"] and "leaf0 port 2" in slow["explanation"]
+    with open(out / "critical-path.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["position"]) for r in rows] == list(range(len(rows)))
+    assert any(r["dst_rank"] == "2" and ps(r["pause_ns"]) > 20000 * 1000 for r in rows)
+    # Each transfer ends after the one before it on the path was delivered (it waited
+    # for it), and the path ends with the operation's last transfer.
+    ends = [ps(r["end_ns"]) for r in rows]
+    assert ends[-1] == max(ends)
+    # Without the storm the path carries no pause.
+    calm = tmp_path / "ring-calm"
+    run(ai_fabric_sim, calm, "--topology=leafspine", "--workload=allreduce",
+        "--algorithm=ring", "--bytes=1MB", "--attribution=1")
+    with open(calm / "critical-path.csv", newline="") as f:
+        assert all(ps(r["pause_ns"]) == 0 for r in csv.DictReader(f))
+    if HAVE_GNUPLOT:
+        r = subprocess.run([sys.executable, str(source_dir / "analysis" / "explain-tail"),
+                            str(out)], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert "critical path: operation 0" in r.stdout
+        png = out / "explain-tail-critical-path.png"
+        assert png.is_file() and png.read_bytes()[:8] == PNG_MAGIC
