@@ -11,6 +11,7 @@
 #include "ns3/collective-metrics.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-collective-transport.h"
 #include "ns3/topology-graph.h"
 
 #include <algorithm>
@@ -315,7 +316,9 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
         {
             const FctAttribution::Result& r = m_results[i];
             const int64_t startNs = TimeStep(r.startTicks).GetNanoSeconds();
-            if (((r.tag >> 32) & 0xFFFFFF) != op || startNs < rec.startNs || startNs > rec.endNs)
+            // (Only the collective's chunk messages: other traffic has tags of its own.)
+            if (r.kind != RdmaCollectiveTransport::KIND_COLLECTIVE ||
+                ((r.tag >> 32) & 0xFFFFFF) != op || startNs < rec.startNs || startNs > rec.endNs)
             {
                 continue;
             }

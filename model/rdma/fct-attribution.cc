@@ -464,6 +464,7 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
     Result r;
     r.messageId = m.id;
     r.tag = m.tag;
+    r.kind = m.kind;
     r.src = src;
     r.dst = dst;
     r.bytes = m.bytes;

@@ -79,6 +79,7 @@ class FctAttribution : public Object
     {
         uint64_t messageId{0};
         uint64_t tag{0}; //!< the application's tag (RdmaMessage::tag)
+        uint8_t kind{0}; //!< the application's kind (RdmaMessage::kind: fct.csv's kind)
         uint32_t src{0};
         uint32_t dst{0};
         uint64_t bytes{0};
