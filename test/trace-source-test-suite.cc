@@ -23,6 +23,7 @@
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/dctcp-congestion-control.h"
 #include "ns3/deadlock-detector.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/flow-workload.h"
 #include "ns3/hpcc-congestion-control.h"
 #include "ns3/ib-fabric-helper.h"
@@ -149,6 +150,7 @@ Table()
         AI_FABRIC_TRACE(IbSwitch, "QueueLength", IbSwitch::QueueLengthTracedCallback),
         AI_FABRIC_TRACE(IbNetDevice, "CreditStall", IbNetDevice::CreditStallCallback),
         AI_FABRIC_TRACE(PfcWatchdog, "Storm", PfcWatchdog::StormTracedCallback),
+        AI_FABRIC_TRACE(FctAttribution, "MessageAttributed", FctAttribution::ResultCallback),
         AI_FABRIC_TRACE(BackgroundTrafficGenerator,
                         "Flow",
                         BackgroundTrafficGenerator::FlowTracedCallback),

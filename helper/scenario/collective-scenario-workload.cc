@@ -6,6 +6,7 @@
 #include "scenario-workload-registry.h"
 #include "workload-options.h"
 
+#include "ns3/collective-application.h"
 #include "ns3/config-error.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/message-kind.h"
@@ -96,6 +97,12 @@ CollectiveScenarioWorkload::Dispose()
         m_collective->Dispose();
         m_collective = nullptr;
     }
+}
+
+Ptr<CollectiveApplication>
+CollectiveScenarioWorkload::GetCollectiveApplication() const
+{
+    return m_collective ? m_collective->GetApplication() : nullptr;
 }
 
 } // namespace ns3

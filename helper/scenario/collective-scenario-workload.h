@@ -27,6 +27,7 @@ class CollectiveScenarioWorkload : public ScenarioWorkload
     void AddProgress(RankRun::Progress& p) const override;
     void AddSummary(nlohmann::json& s) const override;
     void Dispose() override;
+    Ptr<CollectiveApplication> GetCollectiveApplication() const override;
 
   private:
     Ptr<CollectiveWorkload> m_collective;

@@ -2148,6 +2148,17 @@ MonitorAndAckKnobs(std::vector<Knob>& k)
                 Only(NotMpi,
                      "is not available with --mpi (each rank sees only its own ports); allowed: "
                      "--port-bytes=0, or a run in one process")));
+    k.push_back(Applies(
+        Flag("attribution",
+             "1 = split every RDMA message's FCT into causes (serialization, propagation, "
+             "switch forwarding, queueing, PFC pause or credit wait, congestion control, "
+             "QP-cache miss, RNR, retransmission, host delay) along its last packet's and its "
+             "ACK's path: attribution.csv (one row per message) and summary.json "
+             "tail_attribution (doc/attribution.md); 0 = off, no cost",
+             &C::attribution),
+        Only(NotMpi,
+             "is not available with --mpi (a packet's journey is kept in one process); "
+             "allowed: --attribution=0, or a run in one process")));
     k.push_back(Sets(
         MakeKnob(
             "ack-interval",

@@ -20,6 +20,8 @@
 #include "tcp-transport-setup.h"
 #include "workload-options.h"
 
+#include "ns3/attribution-recorder.h"
+#include "ns3/collective-application.h"
 #include "ns3/collective-protocol.h"
 #include "ns3/collective-workload.h"
 #include "ns3/config-error.h"
@@ -197,6 +199,11 @@ ScenarioRunner::ConnectMonitors()
     }
     m_recorder->SetMessageCallback(MakeCallback(&ScenarioRunner::OnMessage, this));
     m_recorder->Install(m_fabric);
+    if (m_config.attribution)
+    {
+        m_attribution = CreateObject<AttributionRecorder>();
+        m_attribution->Install(m_fabric);
+    }
     if (m_tcp)
     {
         m_recorder->AddTcpTransport(m_tcp);
@@ -378,6 +385,11 @@ ScenarioRunner::TearDown()
         m_recorder->Dispose();
         m_recorder = nullptr;
     }
+    if (m_attribution)
+    {
+        m_attribution->Dispose();
+        m_attribution = nullptr;
+    }
     m_routes = nullptr;
     m_graph = nullptr;
     Simulator::Destroy();
@@ -468,6 +480,14 @@ ScenarioRunner::WriteWorkloadFiles()
     {
         m_recorder->WritePortBytes();
     }
+    if (m_attribution)
+    {
+        m_attribution->WriteCsv(*m_writer);
+        if (m_attribution->HasCriticalPaths())
+        {
+            m_attribution->WriteCriticalPathCsv(*m_writer);
+        }
+    }
     if (const std::string pcap = m_fabric->GetPcapWriteError(); !pcap.empty())
     {
         m_writer->AbandonAfterWriteError("cannot write " + pcap);
@@ -526,7 +546,25 @@ ScenarioRunner::Run()
         m_mpi->Finish(complete, m_lastCompletionPs, Progress().collective, *m_graph, m_writer);
         m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
+    if (m_attribution)
+    {
+        for (const auto& workload : m_workloads)
+        {
+            if (Ptr<CollectiveApplication> app = workload->GetCollectiveApplication())
+            {
+                m_attribution->AddCriticalPaths(app);
+            }
+        }
+    }
     nlohmann::json summary = MakeSummary(wall, complete);
+    if (m_attribution)
+    {
+        summary["tail_attribution"] = m_attribution->TailJson();
+        if (m_attribution->HasCriticalPaths())
+        {
+            summary["critical_path"] = m_attribution->CriticalPathJson();
+        }
+    }
     try
     {
         WriteWorkloadFiles();

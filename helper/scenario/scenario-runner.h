@@ -34,6 +34,7 @@ class RdmaFabric;
 class OutputWriter;
 class DeadlockDetector;
 class RunRecorder;
+class AttributionRecorder;
 class TcpFlowTransport;
 
 /**
@@ -124,12 +125,13 @@ class ScenarioRunner
     std::unique_ptr<OutputWriter> m_writer;
     /// --workload's component, then the flows' (--background, --flows)
     std::vector<std::unique_ptr<ScenarioWorkload>> m_workloads;
-    Ptr<TcpFlowTransport> m_tcp;       //!< --transport=tcp: carries the flows
-    Ptr<DeadlockDetector> m_detector;  //!< when --deadlock-stall-time > 0
-    Ptr<RunRecorder> m_recorder;       //!< the output files' monitors; knows when work is done
-    nlohmann::json m_extraSummary;     //!< fragments added by workloads
-    std::unique_ptr<RankRun> m_mpi;    //!< --mpi: the run across ranks; null without
-    uint32_t m_rank{0};                //!< --mpi: this process's rank (m_mpi's)
+    Ptr<TcpFlowTransport> m_tcp;            //!< --transport=tcp: carries the flows
+    Ptr<DeadlockDetector> m_detector;       //!< when --deadlock-stall-time > 0
+    Ptr<RunRecorder> m_recorder;            //!< the output files' monitors; knows when work is done
+    Ptr<AttributionRecorder> m_attribution; //!< --attribution=1
+    nlohmann::json m_extraSummary;          //!< fragments added by workloads
+    std::unique_ptr<RankRun> m_mpi;         //!< --mpi: the run across ranks; null without
+    uint32_t m_rank{0};                     //!< --mpi: this process's rank (m_mpi's)
     std::vector<uint32_t> m_partition; //!< --mpi: rank of each graph node (m_mpi's); empty without
     int64_t m_lastCompletionPs{-1};    //!< the latest message end seen here, ps
     SimulatorSetup m_simulatorSetup;   //!< the simulator's settings, restored after the run

@@ -69,6 +69,12 @@ ScenarioWorkload::Dispose()
 {
 }
 
+Ptr<CollectiveApplication>
+ScenarioWorkload::GetCollectiveApplication() const
+{
+    return nullptr;
+}
+
 /// --workload=none (only --background and --flows): this base class, no work.
 static ScenarioWorkloadRegistration<ScenarioWorkload> g_noneRegistration(WorkloadRegistry::NONE);
 

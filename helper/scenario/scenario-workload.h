@@ -18,6 +18,7 @@ namespace ns3
 {
 
 class OutputWriter;
+class CollectiveApplication;
 class TcpFlowTransport;
 
 /**
@@ -85,6 +86,9 @@ class ScenarioWorkload
     virtual void WriteFiles(OutputWriter& writer);
     /// Dispose of its objects (before the fabric).
     virtual void Dispose();
+    /// \return the collective application this workload runs, if any (--attribution's
+    /// critical paths); nullptr by default
+    virtual Ptr<CollectiveApplication> GetCollectiveApplication() const;
 };
 
 } // namespace ns3

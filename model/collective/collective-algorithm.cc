@@ -806,6 +806,17 @@ CollectiveAlgorithm::HandleSent(uint32_t global)
     }
 }
 
+std::vector<uint32_t>
+CollectiveAlgorithm::GetDependents(uint32_t index) const
+{
+    if (index + 1 >= m_depBegin.size())
+    {
+        return {};
+    }
+    return std::vector<uint32_t>(m_depList.begin() + m_depBegin[index],
+                                 m_depList.begin() + m_depBegin[index + 1]);
+}
+
 void
 CollectiveAlgorithm::Complete(uint32_t index)
 {

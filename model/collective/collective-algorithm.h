@@ -212,6 +212,8 @@ class CollectiveAlgorithm : public Object
     bool IsHeld(uint32_t index) const;
     /// Transfer \p index of the whole graph; throws std::out_of_range if it is not held.
     const CollectiveTransfer& GetTransfer(uint32_t index) const;
+    /// \return the held transfers that wait for held transfer \p index (its dependents)
+    std::vector<uint32_t> GetDependents(uint32_t index) const;
     /// Data units of all channels (GetChannelUnits() x channels built separately).
     uint32_t GetNUnits() const;
     /// Bytes of units [begin, end).

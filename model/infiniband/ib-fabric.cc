@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-frame.h"
 #include "ns3/ib-hca.h"
@@ -313,6 +314,22 @@ NotifyLinkDownDrop(const IbFabric::LinkDownSink* sink, Ptr<const Packet>)
     sink->cb(sink->node, sink->port, "link_down");
 }
 } // namespace
+
+void
+IbFabric::EnableAttribution(Ptr<FctAttribution> attribution)
+{
+    for (const auto& node : m_devices)
+    {
+        for (const Ptr<IbNetDevice>& device : node)
+        {
+            if (device)
+            {
+                device->SetAttribution(PeekPointer(attribution));
+            }
+        }
+    }
+    RdmaFabric::EnableAttribution(attribution);
+}
 
 void
 IbFabric::ConnectDrops(DropCallback cb)

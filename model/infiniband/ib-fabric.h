@@ -90,6 +90,7 @@ class IbFabric : public RdmaFabric
     void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
     /// Every switch's Drop trace, and every port's LinkDownDrop (reason "link_down").
     void ConnectDrops(DropCallback cb) override;
+    void EnableAttribution(Ptr<FctAttribution> attribution) override;
 
     /// What one port's LinkDownDrop connection of ConnectDrops calls (kept by the fabric).
     struct LinkDownSink

@@ -52,6 +52,7 @@ struct IbFrameView
     uint32_t aethMsn{0};      //!< AETH MSN
     uint32_t payloadBytes{0}; //!< RDMA payload bytes (a READ response's AETH included)
     uint32_t rethDmaLen{0};   //!< RETH DMA length (READ requests only)
+    uint32_t journey{0};      //!< not a header field: FctAttribution's journey (IbHca)
 };
 
 /**

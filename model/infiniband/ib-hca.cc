@@ -3,6 +3,7 @@
  */
 #include "ib-hca.h"
 
+#include "ib-journey-tag.h"
 #include "ib-net-device.h"
 #include "ipoib-frame.h"
 #include "ipoib-header.h"
@@ -11,6 +12,7 @@
 #include "ns3/aeth-header.h"
 #include "ns3/bth-header.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
@@ -291,6 +293,10 @@ IbHca::BuildData(const RdmaQueuePair& qp, const RdmaSegment& s)
     }
     DataFields(qp, s, f);
     IbFrame::Encapsulate(p, f);
+    if (__builtin_expect(GetAttribution() != nullptr, false))
+    {
+        p->AddPacketTag(IbJourneyTag(GetAttribution()->NewData(qp, s)));
+    }
     return p;
 }
 
@@ -311,6 +317,13 @@ IbHca::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uint3
     }
     ControlFields(qp, opcode, psn, msn, nak, f);
     IbFrame::Encapsulate(p, f);
+    if (GetAttribution() != nullptr && opcode != RdmaOpcode::CNP)
+    {
+        if (const uint32_t journey = GetAttribution()->NewAck(qp); journey != 0)
+        {
+            p->AddPacketTag(IbJourneyTag(journey));
+        }
+    }
     m_control[f.vl].push_back(p);
     m_device->NotifyDataAvailable();
 }
@@ -346,6 +359,11 @@ IbHca::ReceiveFrame(Ptr<IbNetDevice> /* dev */, Ptr<Packet> p, const IbFrameView
     static const FabricSimulator::CallOps process{&IbHca::ProcessCall,
                                                   &FabricSimulator::DestroyPayload<IbFrameView>};
     IbFrameView view = v;
+    if (__builtin_expect(GetAttribution() != nullptr, false))
+    {
+        IbJourneyTag tag;
+        view.journey = p->PeekPacketTag(tag) ? tag.GetJourney() : 0;
+    }
     FabricSimulator::ScheduleCall(FabricSimulator::Context(),
                                   txIn.GetTimeStep(),
                                   &process,
@@ -369,7 +387,23 @@ IbHca::Process(const IbFrameView& v)
         // it (IBTA Vol. 1 10.9.4, P_Key violation), so the sender never gets an answer.
         m_pKeyViolations++;
         m_pKeyViolationTrace(v.slid, v.pKey);
+        if (__builtin_expect(v.journey != 0, false))
+        {
+            GetAttribution()->Forget(v.journey);
+        }
         return;
+    }
+    if (__builtin_expect(v.journey != 0, false))
+    {
+        const uint32_t slot = QpnSlot(v.destQp);
+        if (slot < m_qps.size() && m_qps[slot])
+        {
+            GetAttribution()->OnArrival(v.journey, *m_qps[slot]);
+        }
+        else
+        {
+            GetAttribution()->Forget(v.journey);
+        }
     }
     Deliver(
         v.destQp,

@@ -4,10 +4,12 @@
 #include "ib-net-device.h"
 
 #include "ib-channel.h"
+#include "ib-journey-tag.h"
 #include "vl-arbiter.h"
 
 #include "ns3/boolean.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -444,6 +446,7 @@ IbNetDevice::TryTransmit()
         return;
     }
     uint16_t eligible = 0;
+    uint16_t stalled = 0;
     for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
     {
         uint32_t bytes = m_head(this, vl);
@@ -463,12 +466,17 @@ IbNetDevice::TryTransmit()
         }
         else
         {
+            stalled |= static_cast<uint16_t>(1U << vl);
             m_stalls++;
             if (__builtin_expect(HasSinks(m_creditStallTrace), false))
             {
                 TraceCreditStall(vl, bytes, raw);
             }
         }
+    }
+    if (__builtin_expect(m_attribution != nullptr, false))
+    {
+        NoteCreditStarvation(stalled);
     }
     if (!eligible)
     {
@@ -492,8 +500,40 @@ IbNetDevice::TryTransmit()
     }
     Time tx = GetTransmitTime(bytes);
     m_busy = true;
+    if (__builtin_expect(m_attribution != nullptr, false))
+    {
+        NoteJourney(p, vl, tx);
+    }
     m_channel->TransmitStart(p, this, tx);
     ScheduleCompletion(tx);
+}
+
+void
+IbNetDevice::NoteCreditStarvation(uint16_t stalled)
+{
+    // A VL whose head packet lacks credits is blocked until one is sent or fits.
+    for (uint8_t vl = 0; vl < m_numDataVls; ++vl)
+    {
+        m_attribution->OnPortBlocked(this, vl, ((stalled >> vl) & 1) != 0);
+    }
+}
+
+void
+IbNetDevice::NoteJourney(Ptr<Packet> p, uint8_t vl, Time tx)
+{
+    IbJourneyTag tag;
+    if (p->PeekPacketTag(tag))
+    {
+        m_attribution->OnTransmit(tag.GetJourney(),
+                                  this,
+                                  GetNode()->GetId(),
+                                  m_ifIndex,
+                                  vl,
+                                  0,
+                                  FabricSimulator::NowTicks(),
+                                  tx.GetTimeStep(),
+                                  m_channel->GetDelay().GetTimeStep());
+    }
 }
 
 void

@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class FctAttribution;
+
 class IbChannel;
 class Packet;
 class VlArbiter;
@@ -146,6 +148,19 @@ class IbNetDevice : public NetDevice
 
     uint8_t GetNumDataVls() const;
 
+    /// Report the hops of tagged packets (IbJourneyTag) and this port's credit
+    /// starvation to \p attribution (nullptr: off, the default).
+    void SetAttribution(FctAttribution* attribution)
+    {
+        m_attribution = attribution;
+    }
+
+    /// \return the attribution SetAttribution gave, or nullptr
+    FctAttribution* GetAttribution() const
+    {
+        return m_attribution;
+    }
+
     /// \return blocks of each data VL's receive buffer (VlBufferBytes, or the automatic size)
     uint32_t GetVlBufferBlocks() const
     {
@@ -244,6 +259,11 @@ class IbNetDevice : public NetDevice
 
   private:
     void TryTransmit();
+    /// Attribution on: the VLs in \p stalled lack credits for their head packet, the
+    /// others do not.
+    [[gnu::noinline, gnu::cold]] void NoteCreditStarvation(uint16_t stalled);
+    /// Attribution on: \p p (VL \p vl, \p tx on the wire) starts now.
+    [[gnu::noinline, gnu::cold]] void NoteJourney(Ptr<Packet> p, uint8_t vl, Time tx);
     void TransmitComplete();
     /// Schedule TransmitComplete \p tx from now (a FabricSimulator call).
     void ScheduleCompletion(Time tx);
@@ -264,6 +284,7 @@ class IbNetDevice : public NetDevice
 
     Ptr<Node> m_node;
     Ptr<IbChannel> m_channel;
+    FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
     Ptr<VlArbiter> m_arbiter;
     uint32_t m_ifIndex;
     Address m_address; //!< a Mac48Address, or the IPoIB hardware address (IpoibInterface)

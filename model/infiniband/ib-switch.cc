@@ -3,10 +3,12 @@
  */
 #include "ib-switch.h"
 
+#include "ib-journey-tag.h"
 #include "ib-net-device.h"
 
 #include "ns3/boolean.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/forwarding-timing.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -348,6 +350,14 @@ IbSwitch::Enqueue(Ptr<Packet> p, uint32_t outPort, uint8_t outVl, uint32_t inPor
     if (outVl != inVl)
     {
         IbFrame::SetVl(p, outVl);
+    }
+    if (__builtin_expect(m_ports[outPort]->GetAttribution() != nullptr, false))
+    {
+        IbJourneyTag tag;
+        if (p->PeekPacketTag(tag))
+        {
+            m_ports[outPort]->GetAttribution()->OnReady(tag.GetJourney());
+        }
     }
     m_voq[outPort][outVl].push_back(Queued{p, inPort, inVl, blocks});
     m_vlBytes[outPort][outVl] += p->GetSize();

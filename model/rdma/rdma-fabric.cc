@@ -3,6 +3,8 @@
  */
 #include "rdma-fabric.h"
 
+#include "fct-attribution.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/net-device.h"
@@ -77,6 +79,7 @@ RdmaFabric::DoDispose()
     m_messageCallbacks.clear();
     m_deliveredCallbacks.clear();
     m_pcapFiles.clear();
+    m_attribution = nullptr;
     Object::DoDispose();
 }
 
@@ -268,6 +271,27 @@ RdmaFabric::ResolveIpNeighbours()
 {
 }
 
+void
+RdmaFabric::EnableAttribution(Ptr<FctAttribution> attribution)
+{
+    m_attribution = attribution;
+    const std::vector<uint32_t>& hostNodes = GetGraph()->GetHosts();
+    for (uint32_t host = 0; host < GetNHosts(); ++host)
+    {
+        Ptr<RdmaNic> nic = GetNodes().Get(hostNodes[host])->GetObject<RdmaNic>();
+        if (nic)
+        {
+            nic->SetAttribution(PeekPointer(attribution));
+        }
+    }
+}
+
+Ptr<FctAttribution>
+RdmaFabric::GetAttribution() const
+{
+    return m_attribution;
+}
+
 RdmaFabric::IpCounters
 RdmaFabric::GetIpCounters() const
 {
@@ -306,6 +330,10 @@ RdmaFabric::OnMessageSent(Ptr<const RdmaQueuePair> qp, const RdmaMessage& m)
     // A READ's data flows dst -> src: the ideal of that direction (its request takes the
     // place of the ACK, 12 bytes longer on the wire).
     r.ideal = m.isRead ? GetIdealFct(r.dst, r.src, r.bytes) : GetIdealFct(r.src, r.dst, r.bytes);
+    if (m_attribution)
+    {
+        m_attribution->OnComplete(*qp, m, r.src, r.dst, r.ideal);
+    }
     for (const auto& cb : m_messageCallbacks)
     {
         cb(r);

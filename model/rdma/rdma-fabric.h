@@ -28,6 +28,7 @@ class RouteTable;
 class RdmaQueuePair;
 class WaitForGraph;
 class RdmaNic;
+class FctAttribution;
 class NetDevice;
 class PcapFileWrapper;
 struct RdmaMessage;
@@ -429,6 +430,15 @@ class RdmaFabric : public Object
      */
     virtual void ConnectDrops(DropCallback cb);
     /**
+     * Split every message's FCT into causes from now on (--attribution): the hosts'
+     * queue pairs and every port report to \p attribution, which fires its
+     * MessageAttributed trace per completed message. This base class connects the
+     * hosts; a fabric's override connects its ports too and calls it.
+     */
+    virtual void EnableAttribution(Ptr<FctAttribution> attribution);
+    /// \return the attribution EnableAttribution connected, or nullptr
+    Ptr<FctAttribution> GetAttribution() const;
+    /**
      * Visit now every egress queue holding bytes of every switch whose graph node
      * \p nodes accepts, in switch, port and queue order (qlen.csv).
      * \return false if this fabric's queues are not sampled (the default): then none
@@ -681,6 +691,7 @@ class RdmaFabric : public Object
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;
+    Ptr<FctAttribution> m_attribution; //!< EnableAttribution's (nullptr: off)
     std::vector<DeliveredCallback> m_deliveredCallbacks;
 };
 

@@ -3,6 +3,7 @@
  */
 #include "rdma-nic.h"
 
+#include "fct-attribution.h"
 #include "rdma-opcode.h"
 
 #include "ns3/abort.h"
@@ -204,6 +205,19 @@ RdmaNic::DoDispose()
     Object::DoDispose();
 }
 
+void
+RdmaNic::SetAttribution(FctAttribution* attribution)
+{
+    m_attribution = attribution;
+    for (const Ptr<RdmaQueuePair>& qp : m_qps)
+    {
+        if (qp)
+        {
+            qp->SetAttribution(attribution);
+        }
+    }
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
 {
@@ -226,6 +240,7 @@ RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
                      RdmaQueuePair::WakeCallback());
     qp->SetWakeFunction(&RdmaNic::WakeQueuePair, this);
     qp->SetAckFunction(&RdmaNic::SendCoalescedAck, this);
+    qp->SetAttribution(m_attribution);
     if (m_srqDepth != 0)
     {
         if (!m_srq)
@@ -382,6 +397,10 @@ RdmaNic::QpContextReady(RdmaQueuePair& qp)
     // when they are (in miss order: the NIC's fetch engine works on its own, whether
     // or not the port is sending).
     m_qpCacheMisses++;
+    if (m_attribution != nullptr)
+    {
+        m_attribution->OnQpCacheMiss(qp);
+    }
     NS_LOG_LOGIC("host " << m_hostIndex << " QPN " << qpn << " context miss");
     if (m_qpFetchWait.empty() && QpCacheStartFetch(qpn))
     {

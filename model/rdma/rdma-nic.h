@@ -27,6 +27,8 @@
 namespace ns3
 {
 
+class FctAttribution;
+
 struct RdmaMessage;
 
 /**
@@ -74,6 +76,16 @@ class RdmaNic : public Object
     uint32_t GetQpnSlots() const;
     /// \return the QpnBase attribute: the first QPN this adapter gives out
     uint32_t GetQpnBase() const;
+    /// Report every queue pair's sender waits and every frame's journey to
+    /// \p attribution (nullptr: off, the default; the caller keeps it alive).
+    void SetAttribution(FctAttribution* attribution);
+
+    /// \return the attribution frames are reported to, or nullptr
+    FctAttribution* GetAttribution() const
+    {
+        return m_attribution;
+    }
+
     /// The largest QPN (BTH DestQP is 24 bits)
     static constexpr uint32_t MAX_QPN = 0xFFFFFF;
     /// QpnBase's default: 16, RXE_MIN_QP_INDEX of Linux's software RoCE HCA (rxe), the
@@ -343,13 +355,14 @@ class RdmaNic : public Object
     std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
     uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
 
-    uint32_t m_qpCacheSize{0};       //!< QpCacheSize attribute (0: unlimited, no model)
-    DataRate m_injectionCap{0};      //!< InjectionCap attribute (0: no cap, no model)
-    uint32_t m_hostsPerServer{1};    //!< HostsPerServer attribute
-    Time m_injectionReady;           //!< the host interface can take the next packet then
-    Time m_qpCacheMissLatency;       //!< QpCacheMissLatency attribute
-    uint32_t m_qpCacheMaxFetches{0}; //!< QpCacheMaxFetches attribute
-    std::vector<QpCtx> m_qpCtx;      //!< by QpnSlot
+    uint32_t m_qpCacheSize{0};              //!< QpCacheSize attribute (0: unlimited, no model)
+    FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
+    DataRate m_injectionCap{0};             //!< InjectionCap attribute (0: no cap, no model)
+    uint32_t m_hostsPerServer{1};           //!< HostsPerServer attribute
+    Time m_injectionReady;                  //!< the host interface can take the next packet then
+    Time m_qpCacheMissLatency;              //!< QpCacheMissLatency attribute
+    uint32_t m_qpCacheMaxFetches{0};        //!< QpCacheMaxFetches attribute
+    std::vector<QpCtx> m_qpCtx;             //!< by QpnSlot
     /// Cached contexts by QPN, least recently used first (FETCHED ones are not in it)
     std::list<uint32_t> m_qpLru;
     std::vector<std::list<uint32_t>::iterator> m_qpLruPos; //!< by QpnSlot: place in m_qpLru

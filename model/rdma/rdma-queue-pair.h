@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class FctAttribution;
+
 class RdmaRecoveryOps;
 
 /**
@@ -88,6 +90,13 @@ class RdmaQueuePair : public Object
     uint32_t GetLocalHost() const;
     uint32_t GetPeerHost() const;
     uint8_t GetPriority() const;
+
+    /// Report this queue pair's sender-side waits to \p attribution (nullptr: off).
+    void SetAttribution(FctAttribution* attribution)
+    {
+        m_attribution = attribution;
+    }
+
     uint16_t GetEntropy() const;
 
     void SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcContext& ctx);
@@ -395,7 +404,8 @@ class RdmaQueuePair : public Object
     uint32_t m_reorderThreshold;
     uint32_t m_nicEntropy;
     uint32_t m_entropyBurst;
-    uint32_t m_maxRdAtomic; //!< MaxRdAtomic: outstanding READ requests at most
+    uint32_t m_maxRdAtomic;                 //!< MaxRdAtomic: outstanding READ requests at most
+    FctAttribution* m_attribution{nullptr}; //!< SetAttribution (none: off)
 
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;

@@ -3,6 +3,7 @@
  */
 #include "rdma-requester.h"
 
+#include "fct-attribution.h"
 #include "rdma-opcode.h"
 #include "rdma-psn.h"
 #include "rdma-queue-pair.h"
@@ -114,6 +115,10 @@ RdmaRequester::Post(uint64_t messageId,
         m_endPsn = m.endPsn;
     }
     m_postedEndPsn = m.endPsn;
+    if (__builtin_expect(m_qp.m_attribution != nullptr, false))
+    {
+        m_qp.m_attribution->OnPost(m_qp, messageId);
+    }
     m_qp.NotifyWake();
 }
 
@@ -139,6 +144,13 @@ bool
 RdmaRequester::CanSend(Time now) const
 {
     return HasDataToSend() && now >= m_nextAvail && !IsWindowBlocked();
+}
+
+uint64_t
+RdmaRequester::GetMessageIdOf(uint64_t psn) const
+{
+    const RdmaMessage* m = MessageOf(psn);
+    return m != nullptr ? m->id : 0;
 }
 
 Time
@@ -442,6 +454,10 @@ RdmaRequester::ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now)
     m_rnrRetries++;
     // Resend from psn once the timer the NAK names has run (IBTA 9.7.5.2.8).
     m_nextAvail = now + RdmaRnrTimer::Decode(timerCode);
+    if (m_qp.m_attribution != nullptr)
+    {
+        m_qp.m_attribution->OnRnrWait(m_qp, m_nextAvail);
+    }
     RestartTimer(); // disarmed: nothing is outstanding while it waits
     WakeIfData();
 }

@@ -103,6 +103,8 @@ class RdmaRequester
     /// Earliest time pacing allows the next packet (window permitting).
     Time GetNextSendTime() const;
     bool IsWindowBlocked() const;
+    /// \return the id of the message PSN \p psn belongs to (posted, not completed)
+    uint64_t GetMessageIdOf(uint64_t psn) const;
     /// Take the next packet: advances the PSN, arms the timer, charges pacing.
     RdmaSegment NextSegment(Time now, uint32_t wireBytes);
     /// Cumulative ACK for every PSN up to and including psn (24-bit wire value).

@@ -5,6 +5,7 @@
 
 #include "ns3/ai-fabric-deprecated.h"
 #include "ns3/boolean.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/none-congestion-control.h"
 #include "ns3/rdma-opcode.h"
@@ -189,6 +190,22 @@ RoceFabric::ConnectPfcSent(uint32_t node, PfcSentCallback cb)
     {
         device->TraceConnectWithoutContext("Pfc", sink);
     }
+}
+
+void
+RoceFabric::EnableAttribution(Ptr<FctAttribution> attribution)
+{
+    for (const auto& node : m_devices)
+    {
+        for (const Ptr<RoceNetDevice>& device : node)
+        {
+            if (device)
+            {
+                device->SetAttribution(PeekPointer(attribution));
+            }
+        }
+    }
+    RdmaFabric::EnableAttribution(attribution);
 }
 
 void

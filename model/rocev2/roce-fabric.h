@@ -107,6 +107,7 @@ class RoceFabric : public RdmaFabric
     void ConnectPfcSent(uint32_t node, PfcSentCallback cb) override;
     /// Every switch's Drop trace (link_down included: the switch drops them).
     void ConnectDrops(DropCallback cb) override;
+    void EnableAttribution(Ptr<FctAttribution> attribution) override;
     /// Every switch's non-empty egress queues (RoceSwitch::GetQueueBytes).
     bool VisitSwitchQueues(const std::function<bool(uint32_t)>& nodes,
                            const QueueVisitor& visit) const override;

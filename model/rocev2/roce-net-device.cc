@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -291,6 +292,10 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     const int64_t now = FabricSimulator::NowTicks();
     const int64_t txTicks = GetTransmitTicks(frame.view.frameBytes);
     int64_t start = now;
+    if (__builtin_expect(frame.view.journey != 0, false))
+    {
+        NoteJourney(frame, now, txTicks); // (attribution on: before readyTicks is cleared)
+    }
     if (frame.readyTicks != 0)
     {
         // A switch's frame (RoceSwitch: SwitchLatency, CutThrough): not before it is
@@ -349,6 +354,27 @@ RoceNetDevice::FireTxTraces(Ptr<Packet> p, int64_t startIn)
     }
     m_phyTxBeginTrace(p);
     m_promiscSnifferTrace(p);
+}
+
+void
+RoceNetDevice::NoteJourney(const RoceParsedFrame& frame, int64_t now, int64_t txTicks)
+{
+    // The start PutOnWire gives it, and the cable's delay (Carry keeps it only from the
+    // port's first frame on).
+    const int64_t ready = frame.readyTicks;
+    const int64_t start = ready != 0 ? std::max(ready, m_txEnd) : now;
+    const RoceFrameView& v = frame.view;
+    m_attribution->OnTransmit(v.journey,
+                              this,
+                              m_nodeId,
+                              GetPortIndex(),
+                              v.hasVlan ? v.pcp : static_cast<uint8_t>(v.dscp >> 3),
+                              ready,
+                              start,
+                              txTicks,
+                              m_outgoing != nullptr
+                                  ? m_cableDelayTicks
+                                  : m_cable->GetDirectionFrom(this)->GetDelayTicks());
 }
 
 bool
@@ -468,6 +494,10 @@ RoceNetDevice::HandlePfcFrame(const Ptr<Packet>& p)
         {
             m_pausedMask |= (1U << prio);
             timers.pauseStart[prio] = FabricSimulator::Now();
+            if (m_attribution != nullptr)
+            {
+                m_attribution->OnPortBlocked(this, prio, true);
+            }
         }
         timers.pauseEvent[prio] =
             Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, prio);
@@ -482,6 +512,10 @@ RoceNetDevice::PauseExpired(uint8_t prio)
         m_pausedMask &= ~(1U << prio);
         // (A paused priority was paused by a pause frame: the timers exist.)
         m_pfcTimers->pausedTotal[prio] += FabricSimulator::Now() - m_pfcTimers->pauseStart[prio];
+        if (m_attribution != nullptr)
+        {
+            m_attribution->OnPortBlocked(this, prio, false);
+        }
         // A switch's frame pulled now may not be backdated (cut-through) to before
         // the pause ended.
         m_txEnd = std::max(m_txEnd, FabricSimulator::NowTicks());

@@ -28,6 +28,8 @@
 namespace ns3
 {
 
+class FctAttribution;
+
 class RoceChannel;
 class Packet;
 
@@ -122,6 +124,13 @@ class RoceNetDevice : public NetDevice
      * The NIC calls it for the IP frames it receives (RoceNic).
      */
     void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
+
+    /// Report the hops of frames with a journey and this port's pauses to
+    /// \p attribution (nullptr: off, the default).
+    void SetAttribution(FctAttribution* attribution)
+    {
+        m_attribution = attribution;
+    }
 
     /// Ask the peer to stop (true) or resume (false) sending priority prio.
     void SetPeerPaused(uint8_t prio, bool paused);
@@ -299,6 +308,10 @@ class RoceNetDevice : public NetDevice
     void PauseExpired(uint8_t prio);
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
+    /// Attribution on: \p frame (a journey) starts on the wire as PutOnWire puts it.
+    [[gnu::noinline, gnu::cold]] void NoteJourney(const RoceParsedFrame& frame,
+                                                  int64_t now,
+                                                  int64_t txTicks);
 
     // What a frame's hop reads and writes comes first, together: a few cache lines
     // of a fabric's thousand-odd ports, instead of one per member spread over the
@@ -359,6 +372,7 @@ class RoceNetDevice : public NetDevice
     std::unique_ptr<PfcTimers> m_pfcTimers; //!< null until a pause frame is sent or received
     uint8_t m_pauseIgnoredMask{0};          //!< priorities whose pauses are ignored
     bool m_linkDown{false};                 //!< SetLinkDown: the cable failed
+    FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
 
     uint64_t m_pfcPausesSent{0};      //!< XOFF frames sent (quanta > 0)
     uint64_t m_pfcResumesSent{0};     //!< XON frames sent (quanta 0)

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/imm-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
@@ -410,6 +411,10 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     ChargeInjection(*qp, s.payloadBytes, now);
     BuildData(*qp, s, frame);
+    if (__builtin_expect(GetAttribution() != nullptr, false))
+    {
+        frame.view.journey = GetAttribution()->NewData(*qp, s);
+    }
     if (__builtin_expect(m_queueTraced, false))
     {
         TraceEnqueue(qp->GetPriority(), frame, false);
@@ -546,6 +551,10 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
             echo.SetEcho(true);
             RoceFrame::WriteInt(frame, echo);
         }
+        if (__builtin_expect(GetAttribution() != nullptr, false))
+        {
+            frame.view.journey = GetAttribution()->NewAck(qp);
+        }
     }
     RoceFrame::CompleteParsed(frame);
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
@@ -575,6 +584,10 @@ void
 RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
 {
     const RoceFrameView& view = frame.view;
+    if (__builtin_expect(view.journey != 0, false))
+    {
+        NoteArrival(view);
+    }
     if (m_stalledMask != 0 &&
         ((m_stalledMask >> (view.hasVlan ? view.pcp : view.dscp >> 3)) & 1) != 0)
     {
@@ -622,6 +635,20 @@ RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
         nullptr,
         view.rethDmaLen);
     m_echoTtl = RoceFrame::INITIAL_TTL;
+}
+
+void
+RoceNic::NoteArrival(const RoceFrameView& view)
+{
+    const uint32_t slot = QpnSlot(view.destQp);
+    if (slot < m_qps.size() && m_qps[slot])
+    {
+        GetAttribution()->OnArrival(view.journey, *m_qps[slot]);
+    }
+    else
+    {
+        GetAttribution()->Forget(view.journey);
+    }
 }
 
 void

@@ -109,6 +109,9 @@ struct RoceFrameView
     bool dei;                 //!< 802.1Q drop eligible
     bool se;                  //!< BTH solicited event
     bool migReq;              //!< BTH MigReq
+    /// Not a header field: the FctAttribution journey of this frame (0: none, always
+    /// with attribution off). In the view's tail padding; the bytes never carry it.
+    uint32_t journey{0};
 
     Ipv4Address GetSrcAddress() const; //!< \return srcIp as an Ipv4Address
     Ipv4Address GetDstAddress() const; //!< \return dstIp as an Ipv4Address
