@@ -47,7 +47,7 @@ FitsInline(const RoceFrameView& v)
            v.ipProtocol == RoceFrame::IP_PROTO_UDP && v.udpDst == RoceFrame::ROCEV2_UDP_PORT &&
            v.l3Offset == (v.hasVlan ? L3_OFFSET_VLAN : L3_OFFSET) && reth == 0 && other == 0 &&
            (v.destQp | v.psn) < (1U << 24) && v.frameBytes <= 0xFFFF && v.pcp <= 7 &&
-           v.vid <= 0xFFF && v.padCnt <= 3 && (pfc[0] | pfc[1] | pfcLast) == 0;
+           v.vid <= 0xFFF && v.padCnt <= 3 && (pfc[0] | pfc[1] | pfcLast) == 0 && v.journey == 0;
 }
 
 } // namespace
