@@ -25,10 +25,10 @@ namespace ns3
  * DestQP and PSN, 16-bit frame length, a 16-bit 802.1Q TCI), the constants of such a
  * frame (EtherType 0x0800, IPv4 protocol 17, UDP port 4791, L3 offset 14 or 18) left
  * out. Any other frame (a WRITE first/only or READ request with its RETH, an IP
- * frame, a frame with both ImmDt and AETH, a frame FctAttribution follows) keeps its full form in a
- * pooled RoceParsedFrame the slot points to. Unpacking (MoveTo) gives back the view field for
- * field, the frame's bytes or INT block and its ready time: the switch's outputs do not
- * change.
+ * frame, a frame with both ImmDt and AETH, a frame FctAttribution follows) keeps its
+ * full form in a pooled RoceParsedFrame the slot points to. Unpacking (MoveTo) gives
+ * back the view field for field, the frame's bytes or INT block and its ready time:
+ * the switch's outputs do not change.
  */
 class RoceQueuedFrame
 {
