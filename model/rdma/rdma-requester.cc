@@ -226,6 +226,10 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
         m_pending &= ~PENDING_RETX;
         m_retransmitted++;
         RecordSendTime(s.psn, now);
+        if (__builtin_expect(!m_trimRetx.empty(), false))
+        {
+            NextTrimRetx();
+        }
     }
     else if (__builtin_expect((m_pending & PENDING_READ_RESPONSE) != 0, false))
     {
@@ -406,6 +410,55 @@ RdmaRequester::ResendOnly(uint64_t psn)
 }
 
 void
+RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (psn < m_unaPsn || psn >= m_maxSentPsn)
+    {
+        return; // acknowledged meanwhile, or not sent: nothing to resend
+    }
+    m_trimNacks++;
+    if ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn && m_retxPsn != psn)
+    {
+        m_trimRetx.push_back(psn); // after the retransmission already due
+    }
+    else
+    {
+        m_pending |= PENDING_RETX;
+        m_retxPsn = psn;
+    }
+    if (m_cc)
+    {
+        m_cc->OnNack();
+    }
+    WakeIfData();
+}
+
+void
+RdmaRequester::NextTrimRetx()
+{
+    // (A vector, not a deque: an empty one costs a queue pair no allocation.)
+    auto it = m_trimRetx.begin();
+    while (it != m_trimRetx.end() && (*it < m_unaPsn || *it >= m_nextPsn))
+    {
+        ++it; // acknowledged meanwhile, or due again anyway (after a timeout)
+    }
+    if (it != m_trimRetx.end())
+    {
+        m_pending |= PENDING_RETX;
+        m_retxPsn = *it;
+        ++it;
+    }
+    m_trimRetx.erase(m_trimRetx.begin(), it);
+}
+
+uint64_t
+RdmaRequester::GetTrimNacks() const
+{
+    return m_trimNacks;
+}
+
+void
 RdmaRequester::ReceiveCnp()
 {
     if (m_cc)
@@ -547,6 +600,7 @@ RdmaRequester::Timeout()
     m_consecutiveTimeouts++;
     m_nextPsn = m_unaPsn;
     m_pending &= ~PENDING_RETX;
+    m_trimRetx.clear(); // everything from m_unaPsn goes again
     if (m_cc)
     {
         m_cc->OnTimeout();

@@ -116,6 +116,14 @@ class RdmaRequester
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();
     /**
+     * Trim NACK (UET packet trimming; UetNic): data packet wirePsn lost its payload on
+     * its way. It is resent next (behind a selective retransmission already due, in
+     * NACK order), acknowledging nothing; the controller hears OnNack.
+     */
+    void ReceiveTrimNack(uint32_t wirePsn);
+    /// \return trim NACKs received for packets still unacknowledged
+    uint64_t GetTrimNacks() const;
+    /**
      * RNR NAK: the responder had no receive for the SEND starting at wirePsn (which
      * acknowledges every PSN below it). The requester goes back to that PSN and sends
      * nothing for the time of RNR timer code \p timerCode; after RnrRetry such NAKs in a
@@ -228,6 +236,10 @@ class RdmaRequester
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
     uint64_t m_retxPsn{0};
+    std::vector<uint64_t> m_trimRetx; //!< trim-NACKed PSNs due after m_retxPsn, in order
+    uint64_t m_trimNacks{0};          //!< GetTrimNacks
+    /// The next trim-NACKed PSN still unacknowledged becomes the pending retransmission.
+    [[gnu::noinline]] void NextTrimRetx();
     uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
 
     /// A READ the responder half answers: PSNs [nextPsn, endPsn) still to send.

@@ -547,6 +547,22 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
             RoceFrame::WriteInt(frame, echo);
         }
     }
+    SendControl(frame);
+}
+
+void
+RoceNic::QueueAethFrame(const RdmaQueuePair& qp, uint32_t psn, uint32_t msn, uint8_t syndrome)
+{
+    RoceParsedFrame frame(m_templates[QpnSlot(qp.GetLocalQpn())].ack);
+    frame.view.psn = psn;
+    frame.view.aethMsn = msn;
+    frame.view.aethSyndrome = syndrome;
+    SendControl(frame);
+}
+
+void
+RoceNic::SendControl(RoceParsedFrame& frame)
+{
     RoceFrame::CompleteParsed(frame);
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))

@@ -39,7 +39,7 @@ class RoceNetDevice;
  * ACK, NAK and CNP frames go first, on the control priority. Received data is
  * handed to its queue pair, which decides placement, ACK/NAK and CNP.
  */
-class RoceNic final : public RdmaNic, public RocePortOwner
+class RoceNic : public RdmaNic, public RocePortOwner
 {
   public:
     /**
@@ -132,11 +132,20 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
   protected:
     void DoDispose() override;
+    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    /**
+     * Queue an ACK-opcode frame of \p qp with AETH syndrome \p syndrome, PSN \p psn
+     * and MSN \p msn: what QueueControl sends for an ACK or NAK, with a syndrome of the
+     * caller's (UetNic's trim NACK).
+     */
+    void QueueAethFrame(const RdmaQueuePair& qp, uint32_t psn, uint32_t msn, uint8_t syndrome);
 
   private:
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
-    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    /// Send control frame \p frame (made from a template): at once if the port is idle,
+    /// else queued on its class.
+    void SendControl(RoceParsedFrame& frame);
     /**
      * An IPv4 packet of the host stack (NetDevice::Send): after IpSendDelay it is
      * framed (Ethernet to the destination host's MAC, DSCP and PCP of IpPriority) and

@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "uet-fabric-builder.h"
+
+#include "fabric-builder-registry.h"
+
+#include "ns3/config-error.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/ecn-marker.h"
+#include "ns3/roce-fabric.h"
+#include "ns3/roce-switch.h"
+#include "ns3/route-table.h"
+#include "ns3/string.h"
+#include "ns3/uet-fabric-helper.h"
+#include "ns3/uet-trimmer.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+static FabricBuilderRegistration<UetFabricBuilder> g_registration(
+    "uet",
+    "Ultra Ethernet transport: per-packet spraying, selective recovery, packet trimming, "
+    "no PFC (--cc=nscc; doc/uet.md)");
+
+bool
+UetFabricBuilder::MarksEcn() const
+{
+    return true;
+}
+
+Ptr<RdmaFabric>
+UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
+{
+    if (c.recovery == "gbn")
+    {
+        throw ConfigError("--recovery=gbn: --fabric=uet delivers unordered (PDS RUD) and "
+                          "recovers selectively; allowed: auto or sr");
+    }
+    if (c.nicEntropy != 1)
+    {
+        throw ConfigError("--nic-entropy=" + std::to_string(c.nicEntropy) +
+                          ": --fabric=uet sprays every packet over "
+                          "ns3::UetNic::SprayEntropies entropy values; allowed: 1 (set "
+                          "--ns3::UetNic::SprayEntropies instead)");
+    }
+    if (ctx.routes->GetNumClasses() > 1)
+    {
+        throw ConfigError("--routing=" + c.routing + " needs " +
+                          std::to_string(ctx.routes->GetNumClasses()) +
+                          " routing classes on this topology; --fabric=uet runs one class "
+                          "without PFC: allowed with --fabric=rocev2 or infiniband");
+    }
+    UetFabricHelper helper;
+    helper.SetNicAttribute("Mtu", UintegerValue(c.mtu));
+    helper.SetSwitchAttribute("EcnEnabled", BooleanValue(c.ecn.value_or(true)));
+    helper.SetNicAttribute("EcnCapable", BooleanValue(c.ecn.value_or(true)));
+    helper.SetSwitchAttribute("ClassBasePriority", UintegerValue(c.priority));
+    helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
+    helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
+    helper.SetTrimming(true);
+    if (c.kmin || c.kmax || c.pmax)
+    {
+        Config::SetDefault("ns3::EcnMarker::ScaleWithRate", BooleanValue(false));
+        if (c.kmin)
+        {
+            Config::SetDefault("ns3::EcnMarker::Kmin", UintegerValue(*c.kmin));
+        }
+        if (c.kmax)
+        {
+            Config::SetDefault("ns3::EcnMarker::Kmax", UintegerValue(*c.kmax));
+        }
+        if (c.pmax)
+        {
+            Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
+        }
+    }
+    try
+    {
+        helper.SetCongestionControl(c.cc, c.ccPreset);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
+                          e.what());
+    }
+    // --ns3:: defaults win over the preset's values
+    c.ApplyAttributes();
+    ApplyCongestionControlOverrides(ctx, helper);
+    ApplySwitchTiming<RoceSwitch>(c, helper);
+    if (!ctx.partition.empty())
+    {
+        helper.SetPartition(ctx.partition);
+    }
+    Ptr<RoceFabric> fabric;
+    try
+    {
+        fabric = helper.Install(ctx.graph, ctx.routes);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--fabric=uet: ") + e.what());
+    }
+    fabric->SetPriority(static_cast<uint8_t>(c.priority));
+    return fabric;
+}
+
+void
+UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
+{
+    cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
+    cc["trimmer"] = AttributesJson(CreateObject<UetTrimmer>());
+}
+
+} // namespace ns3

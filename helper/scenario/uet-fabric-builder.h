@@ -1,0 +1,35 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef UET_FABRIC_BUILDER_H
+#define UET_FABRIC_BUILDER_H
+
+#include "fabric-builder.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief --fabric=uet: an Ultra Ethernet fabric from UetFabricHelper. RoCEv2's Ethernet
+ * switches (shared buffer, ECN marking of --ecn/--kmin/--kmax/--pmax, the egress policy
+ * of --lb, ECMP hashing on the entropy by default) with PFC off and packet trimming at
+ * every egress queue (ns3::UetTrimmer's attributes), and a UetNic on every host (per-
+ * packet spraying, selective recovery, trim NACKs). --cc=nscc is UET's own congestion
+ * control. What is modelled and what is not: doc/uet.md.
+ */
+class UetFabricBuilder : public FabricBuilder
+{
+  public:
+    /// The switches mark ECN CE (NSCC's signal): --ecn and the thresholds apply.
+    bool MarksEcn() const override;
+    /// \throws ConfigError for --recovery=gbn (UET's delivery is unordered) and for
+    /// --nic-entropy (the NIC sprays over ns3::UetNic::SprayEntropies)
+    Ptr<RdmaFabric> Build(const ScenarioConfig& c, const Context& ctx) override;
+    /// "ecn_marker" (the switches' EcnMarker) and "trimmer" (their UetTrimmer).
+    void AddCongestionMarking(nlohmann::json& cc) const override;
+};
+
+} // namespace ns3
+
+#endif // UET_FABRIC_BUILDER_H
