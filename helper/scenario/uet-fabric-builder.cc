@@ -14,6 +14,7 @@
 #include "ns3/route-table.h"
 #include "ns3/string.h"
 #include "ns3/uet-fabric-helper.h"
+#include "ns3/uet-nic.h"
 #include "ns3/uet-trimmer.h"
 #include "ns3/uinteger.h"
 
@@ -106,6 +107,7 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
         throw ConfigError(std::string("--fabric=uet: ") + e.what());
     }
     fabric->SetPriority(static_cast<uint8_t>(c.priority));
+    m_fabric = fabric;
     return fabric;
 }
 
@@ -113,7 +115,42 @@ void
 UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
 {
     cc["ecn_marker"] = AttributesJson(CreateObject<EcnMarker>());
-    cc["trimmer"] = AttributesJson(CreateObject<UetTrimmer>());
+    nlohmann::json trimmer = {{"attributes", AttributesJson(CreateObject<UetTrimmer>())}};
+    if (m_fabric)
+    {
+        uint64_t total = 0;
+        nlohmann::json ports = nlohmann::json::array();
+        const auto& switches = m_fabric->GetSwitches();
+        for (uint32_t i = 0; i < switches.size(); ++i)
+        {
+            const Ptr<UetTrimmer> t = switches[i] ? switches[i]->GetTrimmer() : nullptr;
+            for (uint32_t port = 0; t && port < switches[i]->GetNPorts(); ++port)
+            {
+                if (const uint64_t n = t->GetTrimmed(port); n != 0)
+                {
+                    total += n;
+                    ports.push_back(
+                        {{"node", m_fabric->GetSwitchNode(i)}, {"port", port}, {"trimmed", n}});
+                }
+            }
+        }
+        uint64_t received = 0;
+        uint64_t nacks = 0;
+        for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
+        {
+            const Ptr<UetNic> nic = DynamicCast<UetNic>(m_fabric->GetNic(h));
+            if (nic)
+            {
+                received += nic->GetTrimmedReceived();
+                nacks += nic->GetTrimNacksReceived();
+            }
+        }
+        trimmer["trimmed"] = total;
+        trimmer["trimmed_ports"] = ports;
+        trimmer["trimmed_received"] = received;
+        trimmer["trim_nacks_received"] = nacks;
+    }
+    cc["trimmer"] = trimmer;
 }
 
 } // namespace ns3

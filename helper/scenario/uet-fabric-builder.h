@@ -6,6 +6,8 @@
 
 #include "fabric-builder.h"
 
+#include "ns3/roce-fabric.h"
+
 namespace ns3
 {
 
@@ -26,8 +28,17 @@ class UetFabricBuilder : public FabricBuilder
     /// \throws ConfigError for --recovery=gbn (UET's delivery is unordered) and for
     /// --nic-entropy (the NIC sprays over ns3::UetNic::SprayEntropies)
     Ptr<RdmaFabric> Build(const ScenarioConfig& c, const Context& ctx) override;
-    /// "ecn_marker" (the switches' EcnMarker) and "trimmer" (their UetTrimmer).
+    /**
+     * "ecn_marker" (the switches' EcnMarker) and "trimmer": the UetTrimmer's attributes
+     * and, once the fabric ran, what it did: "trimmed" (frames trimmed, all switches),
+     * "trimmed_ports" ({node, port, trimmed} of every port that trimmed, graph node
+     * order), "trimmed_received" and "trim_nacks_received" (the NICs'). In one process
+     * of an --mpi run: that rank's switches and NICs.
+     */
     void AddCongestionMarking(nlohmann::json& cc) const override;
+
+  private:
+    Ptr<RoceFabric> m_fabric; //!< what Build made (its switches' and NICs' counters)
 };
 
 } // namespace ns3

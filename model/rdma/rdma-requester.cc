@@ -362,6 +362,10 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     {
         m_cc->OnAck(sample);
     }
+    if (__builtin_expect(m_trimActive, false))
+    {
+        TrimAck();
+    }
     CompleteMessages();
     RestartTimer();
     WakeIfData();
@@ -418,38 +422,59 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
         return; // acknowledged meanwhile, or not sent: nothing to resend
     }
     m_trimNacks++;
-    if ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn && m_retxPsn != psn)
+    // A resend trimmed again is out of flight again.
+    m_trimOut.erase(std::remove(m_trimOut.begin(), m_trimOut.end(), psn), m_trimOut.end());
+    if (std::find(m_trimRetx.begin(), m_trimRetx.end(), psn) == m_trimRetx.end() &&
+        !((m_pending & PENDING_RETX) != 0 && m_retxPsn == psn))
     {
-        m_trimRetx.push_back(psn); // after the retransmission already due
+        m_trimRetx.push_back(psn);
     }
-    else
-    {
-        m_pending |= PENDING_RETX;
-        m_retxPsn = psn;
-    }
+    m_trimActive = true;
     if (m_cc)
     {
         m_cc->OnNack();
     }
+    NextTrimRetx();
     WakeIfData();
 }
 
 void
 RdmaRequester::NextTrimRetx()
 {
-    // (A vector, not a deque: an empty one costs a queue pair no allocation.)
-    auto it = m_trimRetx.begin();
-    while (it != m_trimRetx.end() && (*it < m_unaPsn || *it >= m_nextPsn))
+    // Acknowledged meanwhile: nothing to resend.
+    m_trimRetx.erase(std::remove_if(m_trimRetx.begin(),
+                                    m_trimRetx.end(),
+                                    [this](uint64_t psn) { return psn < m_unaPsn; }),
+                     m_trimRetx.end());
+    m_trimActive = !m_trimRetx.empty() || !m_trimOut.empty();
+    if (m_trimRetx.empty() || ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn))
     {
-        ++it; // acknowledged meanwhile, or due again anyway (after a timeout)
+        return; // none, or one resend at a time: the pending one goes first
     }
-    if (it != m_trimRetx.end())
+    // The lowest hole first: it is what holds the cumulative ACK back.
+    const auto lowest = std::min_element(m_trimRetx.begin(), m_trimRetx.end());
+    // The window counts the resends in flight; one below all of them may always go
+    // (else resends above a hole would wait for an ACK that waits for the hole).
+    const uint64_t window = m_cc ? m_ccWindowBytes : std::numeric_limits<uint64_t>::max();
+    if (!m_trimOut.empty() && (m_trimOut.size() + 1) * m_qp.m_mtu > window &&
+        *lowest > *std::min_element(m_trimOut.begin(), m_trimOut.end()))
     {
-        m_pending |= PENDING_RETX;
-        m_retxPsn = *it;
-        ++it;
+        return;
     }
-    m_trimRetx.erase(m_trimRetx.begin(), it);
+    m_pending |= PENDING_RETX;
+    m_retxPsn = *lowest;
+    m_trimOut.push_back(*lowest);
+    m_trimRetx.erase(lowest);
+}
+
+void
+RdmaRequester::TrimAck()
+{
+    m_trimOut.erase(std::remove_if(m_trimOut.begin(),
+                                   m_trimOut.end(),
+                                   [this](uint64_t psn) { return psn < m_unaPsn; }),
+                    m_trimOut.end());
+    NextTrimRetx();
 }
 
 uint64_t
@@ -601,6 +626,8 @@ RdmaRequester::Timeout()
     m_nextPsn = m_unaPsn;
     m_pending &= ~PENDING_RETX;
     m_trimRetx.clear(); // everything from m_unaPsn goes again
+    m_trimOut.clear();
+    m_trimActive = false;
     if (m_cc)
     {
         m_cc->OnTimeout();
