@@ -19,6 +19,8 @@ UetFabricHelper::UetFabricHelper()
     // UET needs no lossless class: loss is recovered end to end (and trims warn early).
     SetDeviceAttribute("PfcEnabled", BooleanValue(false));
     SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+    // UET has no CNP: a receiver echoes ECN CE in its ACKs (the PDS ACK's M flag).
+    SetNicAttribute("EcnEchoInAck", BooleanValue(true));
 }
 
 void

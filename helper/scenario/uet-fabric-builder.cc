@@ -7,6 +7,7 @@
 
 #include "ns3/config-error.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-registry.h"
 #include "ns3/double.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/roce-fabric.h"
@@ -55,6 +56,24 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
                           std::to_string(ctx.routes->GetNumClasses()) +
                           " routing classes on this topology; --fabric=uet runs one class "
                           "without PFC: allowed with --fabric=rocev2 or infiniband");
+    }
+    const CongestionControlRegistry::Entry& cc = CongestionControlRegistry::Get(c.cc);
+    if (cc.usesInt || (cc.usesEcn && !cc.ecnEchoInAck && c.cc != "none"))
+    {
+        // UET frames carry no INT block and UET has no CNP (ECN comes back in ACKs);
+        // "none" reads no signal at all.
+        std::string allowed;
+        for (const std::string& name : CongestionControlRegistry::GetNames())
+        {
+            const CongestionControlRegistry::Entry& e = CongestionControlRegistry::Get(name);
+            if (!e.usesInt && (!e.usesEcn || e.ecnEchoInAck || name == "none"))
+            {
+                allowed += (allowed.empty() ? "" : ", ") + name;
+            }
+        }
+        throw ConfigError("--cc=" + c.cc + ": --fabric=uet carries " +
+                          (cc.usesInt ? "no in-band telemetry" : "no CNP (ECN is echoed in ACKs)") +
+                          "; allowed: " + allowed);
     }
     UetFabricHelper helper;
     helper.SetNicAttribute("Mtu", UintegerValue(c.mtu));

@@ -410,6 +410,10 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     ChargeInjection(*qp, s.payloadBytes, now);
     BuildData(*qp, s, frame);
+    if (__builtin_expect(m_rewriteFrames, false))
+    {
+        RewriteData(*qp, s, frame);
+    }
     if (__builtin_expect(m_queueTraced, false))
     {
         TraceEnqueue(qp->GetPriority(), frame, false);
@@ -564,6 +568,10 @@ void
 RoceNic::SendControl(RoceParsedFrame& frame)
 {
     RoceFrame::CompleteParsed(frame);
+    if (__builtin_expect(m_rewriteFrames, false))
+    {
+        RewriteControl(frame);
+    }
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {
@@ -585,6 +593,26 @@ RoceNic::SendControl(RoceParsedFrame& frame)
     m_control[prio].push_back(std::move(frame));
     m_controlMask |= static_cast<uint8_t>(1U << prio);
     m_device->NotifyDataAvailable();
+}
+
+RoceNic::IdealFraming
+RoceNic::GetIdealFraming() const
+{
+    RoceFrameFields f;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    return {RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES, 16, 4};
+}
+
+void
+RoceNic::RewriteData(const RdmaQueuePair& /* qp */,
+                     const RdmaSegment& /* s */,
+                     RoceParsedFrame& /* frame */)
+{
+}
+
+void
+RoceNic::RewriteControl(RoceParsedFrame& /* frame */)
+{
 }
 
 void

@@ -3,11 +3,14 @@
  */
 #include "uet-nic.h"
 
+#include "uet-frame.h"
+#include "uet-pds-header.h"
 #include "uet-trimmer.h"
 
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/uinteger.h"
 
@@ -44,6 +47,7 @@ UetNic::GetTypeId()
 UetNic::UetNic()
     : m_sprayEntropies(256)
 {
+    m_rewriteFrames = true; // every frame leaves in UET's framing
 }
 
 void
@@ -64,40 +68,121 @@ UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
     qp->SetAttribute("Recovery", EnumValue(RdmaQueuePair::SELECTIVE_REPEAT));
     qp->SetAttribute("NicEntropy", UintegerValue(m_sprayEntropies));
     qp->SetAttribute("EntropyBurst", UintegerValue(1));
-    NS_LOG_LOGIC("host " << GetHostIndex() << " QP " << qp->GetLocalQpn() << ": "
+    m_pdcOf[PdcKey(qp->GetPeerHost(), qp->GetPeerQpn())] = qp->GetLocalQpn();
+    const uint32_t slot = QpnSlot(qp->GetLocalQpn());
+    if (slot >= m_established.size())
+    {
+        m_established.resize(slot + 1, false);
+    }
+    m_established[slot] = false; // a new PDC (a reused QPN starts over)
+    NS_LOG_LOGIC("host " << GetHostIndex() << " PDC " << qp->GetLocalQpn() << ": "
                          << m_sprayEntropies << " entropies, selective repeat");
+}
+
+void
+UetNic::RewriteData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFrame& frame)
+{
+    const uint32_t slot = QpnSlot(qp.GetLocalQpn());
+    UetFrame::SesInfo info;
+    info.spdcid = static_cast<uint16_t>(qp.GetLocalQpn());
+    info.syn = slot >= m_established.size() || !m_established[slot];
+    info.synPsnOffset = static_cast<uint16_t>(s.psn); // the PDC starts at PSN 0
+    info.retransmission = s.retransmission;
+    // The message's first PSN names it (16 bits: unique among a PDC's open messages).
+    info.messageId = static_cast<uint16_t>(s.psn - s.offset / GetMtu());
+    info.offset = s.offset;
+    info.messageBytes = s.messageBytes;
+    info.initiator = GetHostIndex();
+    UetFrame::EncodeData(frame, info);
+}
+
+void
+UetNic::RewriteControl(RoceParsedFrame& frame)
+{
+    if (frame.view.bthOpcode != RdmaOpcode::ACKNOWLEDGE)
+    {
+        return; // (a CNP: --fabric=uet refuses the algorithms that send them)
+    }
+    const auto it = m_pdcOf.find(PdcKey(RoceNic::HostIndexOf(frame.view.dstIp), frame.view.destQp));
+    UetFrame::EncodeControl(frame, static_cast<uint16_t>(it != m_pdcOf.end() ? it->second : 0));
 }
 
 void
 UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
 {
-    const RoceFrameView& view = frame.view;
-    if (view.isRoce)
+    if (!UetFrame::IsUet(frame.view))
     {
-        const uint8_t op = view.bthOpcode;
-        if (__builtin_expect(UetTrimmer::IsTrimmed(view), false) && RdmaOpcode::IsData(op))
+        RoceNic::ReceiveFrame(dev, frame); // (IP of the host stack)
+        return;
+    }
+    RoceFrameFields f;
+    UetPdsHeader pds;
+    if (!UetFrame::Decode(frame, f, pds))
+    {
+        NS_LOG_WARN("PDS type " << +pds.type << " not handled: dropped");
+        return;
+    }
+    const uint32_t srcHost = RoceNic::HostIndexOf(frame.view.srcIp);
+    if (pds.type == UetPdsHeader::RUD_REQ && (pds.flags & UetPdsHeader::FLAG_SYN) != 0)
+    {
+        // No DPDCID yet: the PDC is the one of the source's SPDCID.
+        const auto it = m_pdcOf.find(PdcKey(srcHost, pds.spdcid));
+        if (it == m_pdcOf.end())
         {
-            // A header without its payload: NACK it at once, deliver nothing.
-            const uint32_t slot = QpnSlot(view.destQp);
-            if (slot < m_qps.size() && m_qps[slot])
-            {
-                m_trimmedReceived++;
-                QueueAethFrame(*m_qps[slot], view.psn, 0, TRIM_NACK_SYNDROME);
-            }
+            NS_LOG_WARN("SYN from host " << srcHost << " PDC " << pds.spdcid << ": no PDC");
             return;
         }
-        if (op == RdmaOpcode::ACKNOWLEDGE && view.aethSyndrome == TRIM_NACK_SYNDROME)
+        f.destQp = it->second;
+    }
+    const uint32_t slot = QpnSlot(f.destQp);
+    if (slot >= m_qps.size() || !m_qps[slot])
+    {
+        RoceNic::ReceiveFrame(dev, frame); // (counted as stale or unknown there)
+        return;
+    }
+    RdmaQueuePair& qp = *m_qps[slot];
+    if (pds.type != UetPdsHeader::RUD_REQ)
+    {
+        m_established[slot] = true; // the target has the PDC: no more SYN
+        if (pds.type == UetPdsHeader::NACK && pds.nackCode == UetPdsHeader::NACK_TRIMMED)
         {
-            const uint32_t slot = QpnSlot(view.destQp);
-            if (slot < m_qps.size() && m_qps[slot])
-            {
-                m_trimNacksReceived++;
-                m_qps[slot]->ReceiveTrimNack(view.psn);
-            }
+            m_trimNacksReceived++;
+            qp.ReceiveTrimNack(f.psn);
             return;
         }
     }
-    RoceNic::ReceiveFrame(dev, frame);
+    else if (UetTrimmer::IsTrimmed(frame.view))
+    {
+        // A header without its payload: NACK it at once, deliver nothing.
+        m_trimmedReceived++;
+        QueueAethFrame(qp, f.psn, 0, TRIM_NACK_SYNDROME);
+        return;
+    }
+    RoceFrameView v;
+    RoceFrame::Describe(f, v);
+    RoceParsedFrame decoded(v);
+    RoceNic::ReceiveFrame(dev, decoded);
+}
+
+uint32_t
+UetNic::GetFullPacketWireBytes() const
+{
+    RoceFrameFields f;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    return RoceNic::GetFullPacketWireBytes() + UetFrame::DataHeaderBytes(false) -
+           RoceFrame::HeaderBytes(f);
+}
+
+uint32_t
+UetNic::GetAckWireBytes() const
+{
+    return UetFrame::MIN_FRAME_BYTES + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
+}
+
+RoceNic::IdealFraming
+UetNic::GetIdealFraming() const
+{
+    return {UetFrame::DataHeaderBytes(false) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES, 0, 0};
 }
 
 uint64_t

@@ -7,6 +7,8 @@
 #include "ns3/roce-nic.h"
 
 #include <cstdint>
+#include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
@@ -14,24 +16,31 @@ namespace ns3
 /**
  * \ingroup ai-fabric
  * \brief The NIC of --fabric=uet: RoceNic's RDMA transport run the way the Ultra Ethernet
- * Transport's reliable unordered delivery (PDS RUD) runs it. Every queue pair sprays its
- * data packets over SprayEntropies entropy values (the UDP source port the switches'
- * ECMP hash reads), one per packet (oblivious spraying), and recovers selectively: the
- * receiver places packets in any order and the sender resends only what is missing.
- * A data packet that a switch trimmed (UetTrimmer) is not delivered: the receiver
- * answers it with a trim NACK at once, and the sender resends that packet next
- * (RdmaRequester::ReceiveTrimNack) and its congestion control hears a NACK.
+ * Transport's reliable unordered delivery (PDS RUD) runs it, in UET's framing.
  *
- * What it does not do yet (doc/uet.md): the UET wire format (UDP 4793, PDS and SES
- * headers; frames keep RoCEv2's BTH framing), REPS entropy recycling, RCCC credits.
+ * - Frames: Ethernet / IPv4 / UDP 4793 / PDS / SES (UetFrame): the transport's frames
+ *   are encoded when they leave and decoded when they arrive. A queue pair is a packet
+ *   delivery context (PDC; its QPN the PDC id): created on first use, its requests carry
+ *   SYN (and no DPDCID) until the first ACK comes back; the target finds its PDC by the
+ *   source's address and SPDCID.
+ * - Spraying: every queue pair's data packets cycle over SprayEntropies entropy values
+ *   (the UDP source port the switches' ECMP hash reads), one per packet.
+ * - Recovery: the receiver places packets in any order (selective repeat), the sender
+ *   resends only what is missing. A request that a switch trimmed (UetTrimmer) is not
+ *   delivered: the receiver NACKs it at once (code TRIMMED) and the sender resends it
+ *   within its window (RdmaRequester::ReceiveTrimNack); its congestion control hears a
+ *   NACK.
+ *
+ * Not modelled yet (doc/uet.md): SACK bitmaps (ACKs are cumulative, a NACK names a
+ * hole), REPS entropy recycling, RCCC credits, TSS.
  */
 class UetNic : public RoceNic
 {
   public:
     /**
-     * The AETH syndrome of a trim NACK: NAK (bits 6..5 = 11) with code 5, the first
-     * code the IBTA reserves (0..4 are defined). The model's encoding of UET's NACK
-     * with reason "trimmed" in a frame that keeps RoCEv2's framing.
+     * The AETH syndrome the transport uses for a trim NACK: NAK (bits 6..5 = 11) with
+     * code 5, the first code the IBTA reserves (0..4 are defined); on the wire it is a
+     * PDS NACK with code TRIMMED (UetFrame).
      */
     static constexpr uint8_t TRIM_NACK_SYNDROME = 0x65;
 
@@ -39,22 +48,40 @@ class UetNic : public RoceNic
     UetNic();
     ~UetNic() override;
 
-    /// \return trimmed data packets received (each answered with a trim NACK)
+    /// \return trimmed requests received (each answered with a trim NACK)
     uint64_t GetTrimmedReceived() const;
     /// \return trim NACKs received for this NIC's queue pairs
     uint64_t GetTrimNacksReceived() const;
+    /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
+    uint32_t GetFullPacketWireBytes() const override;
+    /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
+    uint32_t GetAckWireBytes() const override;
+    /// UET data packets: the same headers on every packet of a message.
+    IdealFraming GetIdealFraming() const override;
 
   protected:
     void NotifyConstructionCompleted() override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    void RewriteData(const RdmaQueuePair& qp,
+                     const RdmaSegment& s,
+                     RoceParsedFrame& frame) override;
+    void RewriteControl(RoceParsedFrame& frame) override;
 
   private:
-    /// QpCreated: the new queue pair sprays and recovers selectively.
+    /// QpCreated: the new queue pair sprays and recovers selectively; its PDC is known.
     void ConfigureQueuePair(Ptr<RdmaQueuePair> qp);
 
-    uint32_t m_sprayEntropies;       //!< attribute SprayEntropies
-    uint64_t m_trimmedReceived{0};   //!< GetTrimmedReceived
-    uint64_t m_trimNacksReceived{0}; //!< GetTrimNacksReceived
+    /// \return the key of the PDC of (peer host, peer PDC id) in m_pdcOf
+    static uint64_t PdcKey(uint32_t peerHost, uint32_t peerPdc)
+    {
+        return (static_cast<uint64_t>(peerHost) << 32) | peerPdc;
+    }
+
+    uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
+    uint64_t m_trimmedReceived{0};                  //!< GetTrimmedReceived
+    uint64_t m_trimNacksReceived{0};                //!< GetTrimNacksReceived
+    std::unordered_map<uint64_t, uint32_t> m_pdcOf; //!< (peer host, peer QPN) -> local QPN
+    std::vector<bool> m_established;                //!< by QpnSlot: an ACK or NACK came back
 };
 
 } // namespace ns3

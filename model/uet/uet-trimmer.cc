@@ -3,6 +3,8 @@
  */
 #include "uet-trimmer.h"
 
+#include "uet-frame.h"
+
 #include "ns3/log.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
@@ -82,36 +84,48 @@ UetTrimmer::IsTrimmed(const RoceFrameView& v)
 }
 
 bool
-UetTrimmer::ShouldTrim(const RoceParsedFrame& frame, uint64_t queueBytes) const
+UetTrimmer::ShouldTrim(RoceParsedFrame& frame, uint64_t queueBytes) const
 {
     const RoceFrameView& v = frame.view;
-    return v.isRoce && RdmaOpcode::IsData(v.bthOpcode) && !IsTrimmed(v) &&
-           queueBytes + v.frameBytes > m_threshold;
+    if (queueBytes + v.frameBytes <= m_threshold || IsTrimmed(v))
+    {
+        return false;
+    }
+    // A UET request (the UET NIC's data), or a RoCEv2 data frame (the same transport
+    // framed as RoCEv2, for a test of the switch alone).
+    return v.isRoce ? RdmaOpcode::IsData(v.bthOpcode) : UetFrame::IsRequest(frame);
 }
 
 void
 UetTrimmer::Trim(RoceParsedFrame& frame, uint32_t port)
 {
-    RoceFrameView v = frame.view;
-    const uint32_t before = v.frameBytes;
-    // The headers the frame's fields make, without the payload (INT block included).
-    RoceFrameFields f = RoceFrame::FieldsOf(v);
-    v.frameBytes -= f.payloadBytes;
-    v.dscp = static_cast<uint8_t>((m_priority << 3) | TRIMMED_DSCP_BITS);
-    if (v.hasVlan)
+    const uint32_t before = frame.view.frameBytes;
+    const auto dscp = static_cast<uint8_t>((m_priority << 3) | TRIMMED_DSCP_BITS);
+    if (UetFrame::IsUet(frame.view))
     {
-        v.pcp = m_priority;
+        UetFrame::Trim(frame, dscp);
     }
-    // The bytes, if any, are stale: rewritten from the view when next asked for.
-    frame.Assign(v);
-    RoceFrame::CompleteParsed(frame);
+    else
+    {
+        RoceFrameView v = frame.view;
+        // The headers the frame's fields make, without the payload (INT block included).
+        v.frameBytes -= RoceFrame::FieldsOf(v).payloadBytes;
+        v.dscp = dscp;
+        if (v.hasVlan)
+        {
+            v.pcp = m_priority;
+        }
+        // The bytes, if any, are stale: rewritten from the view when next asked for.
+        frame.Assign(v);
+        RoceFrame::CompleteParsed(frame);
+    }
     if (port < m_trimmed.size())
     {
         m_trimmed[port]++;
     }
-    NS_LOG_LOGIC("trimmed PSN " << v.psn << " on port " << port << ": " << before << " -> "
-                                << v.frameBytes << " bytes");
-    m_trimTrace(port, before, v.frameBytes);
+    NS_LOG_LOGIC("trimmed on port " << port << ": " << before << " -> " << frame.view.frameBytes
+                                    << " bytes");
+    m_trimTrace(port, before, frame.view.frameBytes);
 }
 
 uint64_t

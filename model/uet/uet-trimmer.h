@@ -22,7 +22,7 @@ struct RoceFrameView;
  * link and network layers' packet trimming; the UEC's simulator uet-htsim's trimming
  * queues): a data frame that would push its egress queue beyond TrimThreshold bytes is
  * cut to its headers instead of being queued whole or dropped, re-marked with
- * TRIMMED_DSCP and sent on TrimPriority (a high class, ahead of the data), so the
+ * TRIMMED_DSCP_BITS and sent on TrimPriority (a high class, ahead of the data), so the
  * receiver learns of the loss one queueing delay sooner and NACKs it (UetNic).
  *
  * A RoceSwitch has none by default (its Trimmer attribute is null): then its frame path
@@ -60,14 +60,14 @@ class UetTrimmer : public Object
     /**
      * \param frame a frame about to join egress queue (\p port, its class) that holds
      * \p queueBytes bytes
-     * \return true if it should be trimmed: a RoCEv2 data frame, not trimmed yet, whose
-     * bytes would take the queue beyond TrimThreshold
+     * \return true if it should be trimmed: a UET request with payload (or a RoCEv2 data
+     * frame), not trimmed yet, whose bytes would take the queue beyond TrimThreshold
      */
-    bool ShouldTrim(const RoceParsedFrame& frame, uint64_t queueBytes) const;
+    bool ShouldTrim(RoceParsedFrame& frame, uint64_t queueBytes) const;
     /**
-     * Cut \p frame (ShouldTrim) to its headers, mark it TRIMMED_DSCP (its class becomes
-     * TrimPriority) and count it on \p port. Its bytes, if written, are dropped and
-     * rewritten from the new view when asked for.
+     * Cut \p frame (ShouldTrim) to its headers, give it DSCP TrimPriority << 3 | TRIMMED_DSCP_BITS
+     * (its class becomes TrimPriority) and count it on \p port. Its bytes, if written, are dropped
+     * and rewritten from the new view when asked for.
      */
     void Trim(RoceParsedFrame& frame, uint32_t port);
 
