@@ -3,14 +3,21 @@
  *
  * --fabric=uet through the scenario runner: per-packet spraying on a k=8 fat-tree
  * permutation against RoCEv2's ECMP, a 64-to-1 incast with trimming and no PFC, and the
- * fabric's refusals.
+ * fabric's refusals; the UET frames' bytes.
  */
 #include "ai-fabric-test-compat.h"
 
 #include "ns3/config-error.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-frame.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/uet-frame.h"
+#include "ns3/uet-nic.h"
+#include "ns3/uet-ses-header.h"
+#include "ns3/uet-trimmer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -53,6 +60,20 @@ MeanShare(const std::string& out)
         n++;
     }
     return n == 0 ? 0 : sum / n;
+}
+
+/// \return the big-endian 16-bit value at \p b + \p i
+uint32_t
+Be16(const uint8_t* b, uint32_t i)
+{
+    return (static_cast<uint32_t>(b[i]) << 8) | b[i + 1];
+}
+
+/// \return the big-endian 32-bit value at \p b + \p i
+uint32_t
+Be32(const uint8_t* b, uint32_t i)
+{
+    return (Be16(b, i) << 16) | Be16(b, i + 2);
 }
 
 } // namespace
@@ -117,14 +138,157 @@ class UetIncastTest : public TestCase
         c.Set("fanin", "64");
         c.Set("bytes", "100KB");
         c.Set("cc", "nscc");
+        c.Set("qlen-interval", "1us");
         const std::string out = "out/test-uet-incast";
-        const nlohmann::json s = RunInto(c, out);
         std::filesystem::remove_all(out);
+        std::filesystem::create_directories(out);
+        c.Set("out", out);
+        const nlohmann::json s = ScenarioRunner(c).Run();
         NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
         NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
         NS_TEST_EXPECT_MSG_EQ(s["pfc_pauses"].get<uint64_t>(), 0, "no PFC");
         NS_TEST_EXPECT_MSG_EQ(s["drops"]["lossy"].get<uint64_t>(), 0, "trimmed, not dropped");
-        NS_TEST_EXPECT_MSG_GT(s["retransmissions"].get<uint64_t>(), 0, "trimmed packets resent");
+        NS_TEST_EXPECT_MSG_EQ(s["timeouts"].get<uint64_t>(), 0, "no loss left to a timeout");
+        const nlohmann::json& t = s["congestion_control"]["trimmer"];
+        const uint64_t trimmed = t["trimmed"].get<uint64_t>();
+        NS_TEST_EXPECT_MSG_GT(trimmed, 0, "the switches trim");
+        NS_TEST_EXPECT_MSG_EQ(t["trimmed_received"].get<uint64_t>(), trimmed, "each one arrives");
+        NS_TEST_EXPECT_MSG_EQ(t["trim_nacks_received"].get<uint64_t>(), trimmed, "is NACKed");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s["retransmissions"].get<uint64_t>(), trimmed, "and resent");
+        NS_TEST_EXPECT_MSG_EQ(s["spurious_retransmissions"].get<uint64_t>(),
+                              0,
+                              "no resend arrives twice");
+        uint64_t sum = 0;
+        for (const auto& port : t["trimmed_ports"])
+        {
+            sum += port["trimmed"].get<uint64_t>();
+        }
+        NS_TEST_EXPECT_MSG_EQ(sum, trimmed, "counted per port");
+        // Every switch queue of the data class (3) stays at or below the threshold: a
+        // frame that would pass it is trimmed instead (its header goes on class 7).
+        const uint64_t threshold = std::stoull(t["attributes"]["TrimThreshold"].get<std::string>());
+        uint64_t maxData = 0;
+        std::ifstream q(out + "/qlen.csv");
+        std::string line;
+        std::getline(q, line); // time_ns,node,port,queue,bytes
+        while (std::getline(q, line))
+        {
+            std::stringstream ss(line);
+            std::string f[5];
+            for (auto& x : f)
+            {
+                std::getline(ss, x, ',');
+            }
+            if (std::stoul(f[1]) >= 128 && f[3] == "3")
+            {
+                maxData = std::max<uint64_t>(maxData, std::stoull(f[4]));
+            }
+        }
+        std::filesystem::remove_all(out);
+        NS_TEST_EXPECT_MSG_GT(maxData, threshold / 2, "the bottleneck queue fills");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(maxData, threshold, "and stays at the trim threshold");
+    }
+};
+
+/// \brief UET frames byte by byte: a WRITE's first packet, its trimmed header, an ACK.
+class UetWireTest : public TestCase
+{
+  public:
+    UetWireTest()
+        : TestCase("UET framing: UDP 4793, PDS and SES fields where the specification puts them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrameFields f;
+        f.srcMac = Mac48Address("02:00:00:00:00:01");
+        f.dstMac = Mac48Address("02:00:00:00:00:02");
+        f.srcIp = Ipv4Address("10.0.0.1");
+        f.dstIp = Ipv4Address("10.0.0.2");
+        f.dscp = 24;
+        f.udpSrcPort = 0xC123;
+        f.opcode = RdmaOpcode::WRITE_FIRST;
+        f.SetExtHeadersForOpcode();
+        f.destQp = 17;
+        f.psn = 5;
+        f.ackReq = true;
+        f.rethRKey = 0x1234;
+        f.payloadBytes = 1000;
+        RoceParsedFrame frame = RoceFrame::BuildParsed(f);
+        UetFrame::SesInfo info;
+        info.spdcid = 16;
+        info.messageId = 5;
+        info.offset = 0;
+        info.messageBytes = 4000;
+        info.initiator = 7;
+        UetFrame::EncodeData(frame, info);
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::IsUet(frame.view), true, "a UET frame");
+        NS_TEST_EXPECT_MSG_EQ(frame.view.frameBytes, 14 + 20 + 8 + 12 + 44 + 1000, "its size");
+        uint8_t b[98];
+        frame.GetPacket()->CopyData(b, sizeof(b));
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 36), 4793, "UDP destination port 4793");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 34), 0xC123, "UDP source port: the entropy");
+        const uint16_t prologue = Be16(b, 42);
+        NS_TEST_EXPECT_MSG_EQ((prologue >> 11), UetPdsHeader::RUD_REQ, "PDS type RUD request");
+        NS_TEST_EXPECT_MSG_EQ(((prologue >> 7) & 0xF), UetPdsHeader::NH_REQ_STD, "SES std next");
+        NS_TEST_EXPECT_MSG_EQ((prologue & 0x7F), UetPdsHeader::FLAG_AR, "AR, no SYN, no RETX");
+        NS_TEST_EXPECT_MSG_EQ(Be32(b, 46), 5, "PSN");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 50), 16, "SPDCID");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 52), 17, "DPDCID");
+        NS_TEST_EXPECT_MSG_EQ((b[54] & 0x3F), UetSesHeader::OP_WRITE, "SES UET_WRITE");
+        NS_TEST_EXPECT_MSG_EQ(+b[55], UetSesHeader::FLAG_SOM, "start of message");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 56), 5, "message id");
+        NS_TEST_EXPECT_MSG_EQ(Be32(b, 94), 4000, "request length");
+        // Back to the transport's fields.
+        RoceFrameFields back;
+        UetPdsHeader pds;
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(frame, back, pds), true, "decodes");
+        NS_TEST_EXPECT_MSG_EQ(+back.opcode, +RdmaOpcode::WRITE_FIRST, "opcode");
+        NS_TEST_EXPECT_MSG_EQ(back.psn, 5, "PSN");
+        NS_TEST_EXPECT_MSG_EQ(back.destQp, 17, "DestQP");
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 1000, "payload");
+        NS_TEST_EXPECT_MSG_EQ(back.rethDmaLen, 4000, "DMA length");
+        NS_TEST_EXPECT_MSG_EQ(back.rethRKey, 0x1234, "R_Key");
+        NS_TEST_EXPECT_MSG_EQ(back.ackReq, true, "AckReq");
+        // Trimmed: the headers only, lengths rewritten, the trimmed class.
+        NS_TEST_EXPECT_MSG_EQ(UetFrame::IsRequest(frame), true, "a request");
+        UetFrame::Trim(frame, (7 << 3) | UetTrimmer::TRIMMED_DSCP_BITS);
+        NS_TEST_EXPECT_MSG_EQ(frame.view.frameBytes, 98, "headers only");
+        NS_TEST_EXPECT_MSG_EQ(UetTrimmer::IsTrimmed(frame.view), true, "marked trimmed");
+        NS_TEST_EXPECT_MSG_EQ((frame.view.dscp >> 3), 7, "in class 7");
+        uint8_t t[98];
+        frame.GetPacket()->CopyData(t, sizeof(t));
+        NS_TEST_EXPECT_MSG_EQ(Be16(t, 16), 84, "IPv4 total length");
+        NS_TEST_EXPECT_MSG_EQ(Be16(t, 38), 64, "UDP length");
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(frame, back, pds), true, "still decodes");
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 0, "no payload");
+        // An ACK with the ECN echo.
+        RoceFrameFields a = f;
+        a.opcode = RdmaOpcode::ACKNOWLEDGE;
+        a.SetExtHeadersForOpcode();
+        a.payloadBytes = 0;
+        a.becn = true;
+        a.psn = 9;
+        RoceParsedFrame ack = RoceFrame::BuildParsed(a);
+        UetFrame::EncodeControl(ack, 3);
+        NS_TEST_EXPECT_MSG_EQ(ack.view.frameBytes, UetFrame::MIN_FRAME_BYTES, "padded to 60");
+        uint8_t k[54];
+        ack.GetPacket()->CopyData(k, sizeof(k));
+        const uint16_t ap = Be16(k, 42);
+        NS_TEST_EXPECT_MSG_EQ((ap >> 11), UetPdsHeader::ACK, "PDS ACK");
+        NS_TEST_EXPECT_MSG_EQ((ap & 0x7F), UetPdsHeader::FLAG_M, "M: the ECN echo");
+        NS_TEST_EXPECT_MSG_EQ(Be32(k, 46), 9, "CACK PSN");
+        // A trim NACK.
+        a.aethSyndrome = UetNic::TRIM_NACK_SYNDROME;
+        a.becn = false;
+        RoceParsedFrame nack = RoceFrame::BuildParsed(a);
+        UetFrame::EncodeControl(nack, 3);
+        uint8_t n[58];
+        nack.GetPacket()->CopyData(n, sizeof(n));
+        NS_TEST_EXPECT_MSG_EQ((Be16(n, 42) >> 11), UetPdsHeader::NACK, "PDS NACK");
+        NS_TEST_EXPECT_MSG_EQ(+n[44], +UetPdsHeader::NACK_TRIMMED, "code TRIMMED");
     }
 };
 
@@ -162,6 +326,8 @@ class UetRefusalTest : public TestCase
     {
         Expect("recovery", "gbn", "--recovery=gbn");
         Expect("nic-entropy", "4", "--nic-entropy=4");
+        Expect("cc", "dcqcn", "--cc=dcqcn");
+        Expect("cc", "hpcc", "--cc=hpcc");
     }
 };
 
@@ -172,6 +338,7 @@ class UetTestSuite : public TestSuite
     UetTestSuite()
         : TestSuite("ai-fabric-uet", AI_FABRIC_UNIT_SUITE)
     {
+        AddTestCase(new UetWireTest, AI_FABRIC_QUICK);
         AddTestCase(new UetRefusalTest, AI_FABRIC_QUICK);
         AddTestCase(new UetIncastTest, AI_FABRIC_QUICK);
         AddTestCase(new UetPermutationTest, AI_FABRIC_QUICK);
