@@ -6,6 +6,7 @@
  * fabric's refusals; the UET frames' bytes.
  */
 #include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
 
 #include "ns3/config-error.h"
 #include "ns3/rdma-opcode.h"
@@ -111,7 +112,9 @@ class UetPermutationTest : public TestCase
     {
         const double uet = Run("uet", "nscc");
         const double roce = Run("rocev2", "none");
-        // Measured 0.933 and 0.546 (doc/uet.md).
+        ReportValidation("permutation-k8-uet-share", uet);
+        ReportValidation("permutation-k8-uet-rocev2-ecmp-share", roce);
+        // Measured 0.931 and 0.546 (doc/uet.md).
         NS_TEST_EXPECT_MSG_GT_OR_EQ(uet, 0.9, "UET: >= 0.9 of line rate per flow");
         NS_TEST_EXPECT_MSG_LT(roce, 0.7, "RoCEv2 ECMP: hash collisions");
     }
@@ -185,6 +188,8 @@ class UetIncastTest : public TestCase
             }
         }
         std::filesystem::remove_all(out);
+        ReportValidation("incast64-uet-max-data-queue-bytes", static_cast<double>(maxData));
+        ReportValidation("incast64-uet-trimmed", static_cast<double>(trimmed));
         NS_TEST_EXPECT_MSG_GT(maxData, threshold / 2, "the bottleneck queue fills");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(maxData, threshold, "and stays at the trim threshold");
     }
@@ -328,6 +333,7 @@ class UetRefusalTest : public TestCase
         Expect("nic-entropy", "4", "--nic-entropy=4");
         Expect("cc", "dcqcn", "--cc=dcqcn");
         Expect("cc", "hpcc", "--cc=hpcc");
+        Expect("verb", "read", "--verb=read");
     }
 };
 

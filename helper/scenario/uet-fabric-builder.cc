@@ -50,6 +50,11 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
                           "ns3::UetNic::SprayEntropies entropy values; allowed: 1 (set "
                           "--ns3::UetNic::SprayEntropies instead)");
     }
+    if (c.verb == "read")
+    {
+        throw ConfigError("--verb=read: --fabric=uet frames WRITEs and SENDs (UET_WRITE, "
+                          "UET_SEND), not READs yet; allowed: write or send");
+    }
     if (ctx.routes->GetNumClasses() > 1)
     {
         throw ConfigError("--routing=" + c.routing + " needs " +

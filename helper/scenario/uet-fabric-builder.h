@@ -25,8 +25,9 @@ class UetFabricBuilder : public FabricBuilder
   public:
     /// The switches mark ECN CE (NSCC's signal): --ecn and the thresholds apply.
     bool MarksEcn() const override;
-    /// \throws ConfigError for --recovery=gbn (UET's delivery is unordered) and for
-    /// --nic-entropy (the NIC sprays over ns3::UetNic::SprayEntropies)
+    /// \throws ConfigError for --recovery=gbn (UET's delivery is unordered), --nic-entropy
+    /// (the NIC sprays over ns3::UetNic::SprayEntropies), --verb=read (not UET-framed), a
+    /// --cc that needs CNPs or INT, and routing classes (no PFC, one class)
     Ptr<RdmaFabric> Build(const ScenarioConfig& c, const Context& ctx) override;
     /**
      * "ecn_marker" (the switches' EcnMarker) and "trimmer": the UetTrimmer's attributes
