@@ -35,6 +35,31 @@ UetFabricBuilder::MarksEcn() const
     return true;
 }
 
+void
+UetFabricBuilder::ConfigureDefaults(const ScenarioConfig& /* c */) const
+{
+    const std::vector<std::pair<std::string, std::string>> uet{{"ScaleWithRate", "false"},
+                                                               {"Kmin", "20000"},
+                                                               {"Kmax", "80000"},
+                                                               {"Pmax", "1"}};
+    for (const auto& [name, value] : uet)
+    {
+        if (m_savedEcnDefaults.size() < uet.size())
+        {
+            m_savedEcnDefaults.emplace_back(name, DefaultOf("ns3::EcnMarker", name));
+        }
+        Config::SetDefault("ns3::EcnMarker::" + name, StringValue(value));
+    }
+}
+
+UetFabricBuilder::~UetFabricBuilder()
+{
+    for (const auto& [name, value] : m_savedEcnDefaults)
+    {
+        Config::SetDefault("ns3::EcnMarker::" + name, StringValue(value));
+    }
+}
+
 Ptr<RdmaFabric>
 UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
 {
@@ -160,6 +185,7 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         }
         uint64_t received = 0;
         uint64_t nacks = 0;
+        uint64_t recycled = 0;
         for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
         {
             const Ptr<UetNic> nic = DynamicCast<UetNic>(m_fabric->GetNic(h));
@@ -167,12 +193,14 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
             {
                 received += nic->GetTrimmedReceived();
                 nacks += nic->GetTrimNacksReceived();
+                recycled += nic->GetRepsRecycled();
             }
         }
         trimmer["trimmed"] = total;
         trimmer["trimmed_ports"] = ports;
         trimmer["trimmed_received"] = received;
         trimmer["trim_nacks_received"] = nacks;
+        cc["spraying"] = {{"reps_recycled", recycled}};
     }
     cc["trimmer"] = trimmer;
 }

@@ -24,7 +24,9 @@ namespace ns3
  *   SYN (and no DPDCID) until the first ACK comes back; the target finds its PDC by the
  *   source's address and SPDCID.
  * - Spraying: every queue pair's data packets cycle over SprayEntropies entropy values
- *   (the UDP source port the switches' ECMP hash reads), one per packet.
+ *   (the UDP source port the switches' ECMP hash reads), one per packet; with Reps (off by
+ * default), an entropy whose ACK came back without the ECN mark is reused first (REPS: a receiver's
+ *   ACK carries the entropy of the packet that triggered it in its UDP source port).
  * - Recovery: the receiver places packets in any order (selective repeat), the sender
  *   resends only what is missing. A request that a switch trimmed (UetTrimmer) is not
  *   delivered: the receiver NACKs it at once (code TRIMMED) and the sender resends it
@@ -52,6 +54,8 @@ class UetNic : public RoceNic
     uint64_t GetTrimmedReceived() const;
     /// \return trim NACKs received for this NIC's queue pairs
     uint64_t GetTrimNacksReceived() const;
+    /// \return data packets sent on a recycled entropy (REPS)
+    uint64_t GetRepsRecycled() const;
     /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
     uint32_t GetFullPacketWireBytes() const override;
     /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
@@ -77,7 +81,21 @@ class UetNic : public RoceNic
         return (static_cast<uint64_t>(peerHost) << 32) | peerPdc;
     }
 
+    /// REPS' buffer of one PDC: entropies whose ACKs came back unmarked, each usable once
+    /// (uet-htsim buffer_reps: a circular buffer, the earliest fresh one first).
+    struct RepsBuffer
+    {
+        std::vector<uint16_t> ring; //!< RepsBufferSize slots
+        uint32_t head{0};           //!< the next slot written
+        uint32_t fresh{0};          //!< entries not used yet, the newest before head
+    };
+
     uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
+    bool m_reps;                                    //!< attribute Reps
+    uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
+    std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
+    uint16_t m_echoEntropy{0};                      //!< entropy of the data being delivered
+    uint64_t m_repsRecycled{0};                     //!< GetRepsRecycled
     uint64_t m_trimmedReceived{0};                  //!< GetTrimmedReceived
     uint64_t m_trimNacksReceived{0};                //!< GetTrimNacksReceived
     std::unordered_map<uint64_t, uint32_t> m_pdcOf; //!< (peer host, peer QPN) -> local QPN
