@@ -10,6 +10,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
@@ -44,6 +45,15 @@ UetNic::GetTypeId()
                           UintegerValue(256),
                           MakeUintegerAccessor(&UetNic::m_sprayEntropies),
                           MakeUintegerChecker<uint32_t>(1, 16384))
+            .AddAttribute("RetransmitTimeout",
+                          "Each PDC's retransmission timeout (time): with nothing "
+                          "acknowledged for this long, resend from the oldest "
+                          "unacknowledged PSN (ns3::RdmaQueuePair::RetransmitTimeout of its "
+                          "queue pair). Default 100 us: uet-htsim's minimum RTO "
+                          "(htsim/sim/uec.h DEFAULT_UEC_RTO_MIN).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&UetNic::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("Reps",
                           "Recycle entropies (REPS, Bonato et al., \"REPS: Recycled Entropy "
                           "Packet Spraying for Adaptive Load Balancing and Failure "
@@ -68,6 +78,7 @@ UetNic::GetTypeId()
 
 UetNic::UetNic()
     : m_sprayEntropies(256),
+      m_rto(MicroSeconds(100)),
       m_reps(false),
       m_repsBufferSize(8)
 {
@@ -92,6 +103,7 @@ UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
     qp->SetAttribute("Recovery", EnumValue(RdmaQueuePair::SELECTIVE_REPEAT));
     qp->SetAttribute("NicEntropy", UintegerValue(m_sprayEntropies));
     qp->SetAttribute("EntropyBurst", UintegerValue(1));
+    qp->SetAttribute("RetransmitTimeout", TimeValue(m_rto));
     m_pdcOf[PdcKey(qp->GetPeerHost(), qp->GetPeerQpn())] = qp->GetLocalQpn();
     const uint32_t slot = QpnSlot(qp->GetLocalQpn());
     if (slot >= m_established.size())

@@ -91,6 +91,7 @@ class UetNic : public RoceNic
     };
 
     uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
+    Time m_rto;                                     //!< attribute RetransmitTimeout
     bool m_reps;                                    //!< attribute Reps
     uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
     std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
