@@ -9,10 +9,12 @@
 #include "ai-fabric-test-util.h"
 
 #include "ns3/config-error.h"
+#include "ns3/nscc-congestion-control.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
 #include "ns3/uet-frame.h"
 #include "ns3/uet-nic.h"
 #include "ns3/uet-ses-header.h"
@@ -23,6 +25,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -293,6 +296,91 @@ class UetWireTest : public TestCase
     }
 };
 
+/// \brief NSCC's quadrants, once-per-RTT decrease, NACK and quick adapt, fast increase.
+class NsccQuadrantTest : public TestCase
+{
+  public:
+    NsccQuadrantTest()
+        : TestCase("NSCC: multiplicative decrease once per base RTT, NACK, quick adapt, increase")
+    {
+    }
+
+  private:
+    Ptr<NsccCongestionControl> m_cc;
+
+    void Ack(bool ecn, Time rtt, uint64_t bytes)
+    {
+        RdmaAckSample s;
+        s.ackedBytes = bytes;
+        s.ackedPackets = static_cast<uint32_t>(bytes / 1000);
+        s.rtt = rtt;
+        s.ecnEcho = ecn;
+        m_cc->OnAck(s);
+    }
+
+    void DoRun() override
+    {
+        UsePicoseconds(); // (before any Time: the scenario runs of this suite need it)
+        m_cc = CreateObject<NsccCongestionControl>();
+        RdmaCcContext ctx;
+        ctx.lineRate = DataRate("100Gbps");
+        ctx.mtuBytes = 1000;
+        ctx.wireBytes = 1122;
+        ctx.baseRtt = MicroSeconds(10);
+        const Time base = ctx.baseRtt;
+        std::vector<uint64_t> w; // the window after each step
+        Simulator::Schedule(Time(0), [&] {
+            m_cc->Start(ctx);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // ECN and a delay far above the target (7.5 us): cut once...
+        Simulator::Schedule(MicroSeconds(20), [&] {
+            Ack(true, base + MicroSeconds(1000), 1000);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // ...and not again within a base RTT.
+        Simulator::Schedule(MicroSeconds(25), [&] {
+            Ack(true, base + MicroSeconds(1000), 1000);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // A NACK before quick adapt's period ends: one packet less.
+        Simulator::Schedule(MicroSeconds(26), [&] {
+            m_cc->OnNack();
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // A NACK after it (20 + 10 + 7.5 us): the window becomes what the period achieved.
+        Simulator::Schedule(MicroSeconds(40), [&] {
+            m_cc->OnNack();
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // Unmarked ACKs without queueing: the window grows again.
+        Simulator::Schedule(MicroSeconds(60), [&] {
+            for (int i = 0; i < 20; ++i)
+            {
+                Ack(false, base, 1000);
+            }
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 6, "every step ran");
+        // 1.5 BDP of payload: 100 Gb/s x 10 us x 1000 / 1122.
+        const double bdp = 100e9 / 8 * 10e-6 * 1000 / 1122;
+        NS_TEST_EXPECT_MSG_EQ(w[0], static_cast<uint64_t>(1.5 * bdp), "starts at 1.5 BDP");
+        // avg delay = 0.0125 x 1000 us = 12.5 us; factor 1 - 0.8 (12.5 - 7.5) / 12.5 = 0.68;
+        // then Eta (0.15 MTU x a, a = BDP / (100 Gb/s x 12 us) = 10/12) after a network RTT.
+        const double cut = 1.5 * bdp * 0.68 + 0.15 * 1000 * 10.0 / 12;
+        NS_TEST_EXPECT_MSG_EQ_TOL(static_cast<double>(w[1]), cut, 1.0, "cut by 0.68");
+        NS_TEST_EXPECT_MSG_EQ(w[2], w[1], "no second cut within a base RTT");
+        NS_TEST_EXPECT_MSG_EQ(w[3], w[2] - 1000, "a NACK takes one packet off");
+        NS_TEST_EXPECT_MSG_EQ(w[4], 1000, "quick adapt: what the period achieved, 1 MTU");
+        NS_TEST_EXPECT_MSG_EQ(m_cc->GetQuickAdapts(), 1, "one quick adapt");
+        NS_TEST_EXPECT_MSG_EQ(m_cc->GetDecreases(), 1, "one multiplicative decrease");
+        NS_TEST_EXPECT_MSG_GT(w[5], 3000, "unmarked ACKs without queueing grow the window");
+        m_cc = nullptr;
+    }
+};
+
 /// \brief Bad input: one ConfigError naming the value and what is allowed.
 class UetRefusalTest : public TestCase
 {
@@ -341,6 +429,7 @@ class UetTestSuite : public TestSuite
         : TestSuite("ai-fabric-uet", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new UetWireTest, AI_FABRIC_QUICK);
+        AddTestCase(new NsccQuadrantTest, AI_FABRIC_QUICK);
         AddTestCase(new UetRefusalTest, AI_FABRIC_QUICK);
         AddTestCase(new UetIncastTest, AI_FABRIC_QUICK);
         AddTestCase(new UetPermutationTest, AI_FABRIC_QUICK);
