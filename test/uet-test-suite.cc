@@ -9,6 +9,7 @@
 #include "ai-fabric-test-util.h"
 
 #include "ns3/config-error.h"
+#include "ns3/lambda-callback.h"
 #include "ns3/nscc-congestion-control.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
@@ -329,32 +330,32 @@ class NsccQuadrantTest : public TestCase
         ctx.baseRtt = MicroSeconds(10);
         const Time base = ctx.baseRtt;
         std::vector<uint64_t> w; // the window after each step
-        Simulator::Schedule(Time(0), [&] {
+        ScheduleLambda(Time(0), [&] {
             m_cc->Start(ctx);
             w.push_back(m_cc->GetWindowBytes());
         });
         // ECN and a delay far above the target (7.5 us): cut once...
-        Simulator::Schedule(MicroSeconds(20), [&] {
+        ScheduleLambda(MicroSeconds(20), [&] {
             Ack(true, base + MicroSeconds(1000), 1000);
             w.push_back(m_cc->GetWindowBytes());
         });
         // ...and not again within a base RTT.
-        Simulator::Schedule(MicroSeconds(25), [&] {
+        ScheduleLambda(MicroSeconds(25), [&] {
             Ack(true, base + MicroSeconds(1000), 1000);
             w.push_back(m_cc->GetWindowBytes());
         });
         // A NACK before quick adapt's period ends: one packet less.
-        Simulator::Schedule(MicroSeconds(26), [&] {
+        ScheduleLambda(MicroSeconds(26), [&] {
             m_cc->OnNack();
             w.push_back(m_cc->GetWindowBytes());
         });
         // A NACK after it (20 + 10 + 7.5 us): the window becomes what the period achieved.
-        Simulator::Schedule(MicroSeconds(40), [&] {
+        ScheduleLambda(MicroSeconds(40), [&] {
             m_cc->OnNack();
             w.push_back(m_cc->GetWindowBytes());
         });
         // Unmarked ACKs without queueing: the window grows again.
-        Simulator::Schedule(MicroSeconds(60), [&] {
+        ScheduleLambda(MicroSeconds(60), [&] {
             for (int i = 0; i < 20; ++i)
             {
                 Ack(false, base, 1000);
