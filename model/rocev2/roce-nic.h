@@ -92,6 +92,7 @@ class RoceNic : public RdmaNic, public RocePortOwner
     virtual uint32_t GetFullPacketWireBytes() const;
     /// Wire bytes of an ACK frame.
     virtual uint32_t GetAckWireBytes() const;
+
     /// Framing sizes GetIdealFct assumes: per-packet header and wire overhead bytes of a
     /// data packet, and the extra bytes of a message's first (RETH) and last (ImmDt).
     struct IdealFraming
@@ -151,7 +152,6 @@ class RoceNic : public RdmaNic, public RocePortOwner
      * caller's (UetNic's trim NACK).
      */
     void QueueAethFrame(const RdmaQueuePair& qp, uint32_t psn, uint32_t msn, uint8_t syndrome);
-
 
     /**
      * With m_rewriteFrames (a subclass's framing, UetNic): each data frame \p frame the
