@@ -155,6 +155,10 @@ class UetIncastTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
         NS_TEST_EXPECT_MSG_EQ(s["pfc_pauses"].get<uint64_t>(), 0, "no PFC");
         NS_TEST_EXPECT_MSG_EQ(s["drops"]["lossy"].get<uint64_t>(), 0, "trimmed, not dropped");
+        NS_TEST_EXPECT_MSG_EQ(s["timeouts"].get<uint64_t>(), 0, "no loss left to a timeout");
+        NS_TEST_EXPECT_MSG_EQ(s["spurious_retransmissions"].get<uint64_t>(),
+                              0,
+                              "no resend arrives twice");
         const nlohmann::json& t = s["congestion_control"]["trimmer"];
         const uint64_t trimmed = t["trimmed"].get<uint64_t>();
         NS_TEST_EXPECT_MSG_GT(trimmed, 0, "the switches trim");

@@ -435,6 +435,7 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
         m_cc->OnNack();
     }
     NextTrimRetx();
+    RestartTimer(); // the receiver answers: no timeout while NACKs come back
     WakeIfData();
 }
 
