@@ -118,7 +118,8 @@ class RdmaRequester
     /**
      * Trim NACK (UET packet trimming; UetNic): data packet wirePsn lost its payload on
      * its way. It is resent next (behind a selective retransmission already due, in
-     * NACK order), acknowledging nothing; the controller hears OnNack.
+     * NACK order) within the window, acknowledging nothing; the controller hears OnNack
+     * and the retransmission timer restarts (the receiver is answering).
      */
     void ReceiveTrimNack(uint32_t wirePsn);
     /// \return trim NACKs received for packets still unacknowledged
