@@ -40,11 +40,12 @@ class CongestionControlRegistryNamesTest : public TestCase
                                                 "hpcc",
                                                 "ibta",
                                                 "none",
+                                                "nscc",
                                                 "powertcp",
                                                 "swift",
                                                 "theta-powertcp",
                                                 "timely"};
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "ten algorithms");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "eleven algorithms");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -74,7 +75,7 @@ class CongestionControlRegistryNamesTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(error,
                               "unknown congestion control 'cubic'; allowed: dcqcn, dctcp, "
-                              "fixed-fraction, hpcc, ibta, none, powertcp, swift, "
+                              "fixed-fraction, hpcc, ibta, none, nscc, powertcp, swift, "
                               "theta-powertcp, timely",
                               "names the value and what is allowed");
 
@@ -87,7 +88,7 @@ class CongestionControlRegistryNamesTest : public TestCase
             {
                 NS_TEST_ASSERT_MSG_EQ(
                     knob.allowed,
-                    "dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, powertcp, swift, "
+                    "dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, nscc, powertcp, swift, "
                     "theta-powertcp, timely",
                     "allowed values");
                 NS_TEST_ASSERT_MSG_NE(knob.help.find("test library: pace at"),

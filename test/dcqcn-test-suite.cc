@@ -398,8 +398,9 @@ class CongestionControlFactoryTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_NE(msg.find("'cubic'"), std::string::npos, "names the value");
         NS_TEST_ASSERT_MSG_NE(
-            msg.find("allowed: dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, powertcp, swift, "
-                     "theta-powertcp, timely"),
+            msg.find(
+                "allowed: dcqcn, dctcp, fixed-fraction, hpcc, ibta, none, nscc, powertcp, swift, "
+                "theta-powertcp, timely"),
             std::string::npos,
             "lists the registered names (the test library adds one)");
         msg.clear();

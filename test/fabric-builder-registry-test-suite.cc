@@ -32,9 +32,9 @@ class FabricBuilderRegistryNamesTest : public TestCase
   private:
     void DoRun() override
     {
-        const std::vector<std::string> expected{"infiniband", "rocev2", "test-rocev2-lossy"};
+        const std::vector<std::string> expected{"infiniband", "rocev2", "test-rocev2-lossy", "uet"};
         const auto names = FabricBuilderRegistry::GetNames();
-        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "three fabrics");
+        NS_TEST_ASSERT_MSG_EQ(names.size(), expected.size(), "four fabrics");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(names[i], expected[i], "sorted names");
@@ -43,7 +43,7 @@ class FabricBuilderRegistryNamesTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(FabricBuilderRegistry::Has("ib"), false, "not ib");
         const bool made = FabricBuilderRegistry::Create("infiniband") != nullptr;
         NS_TEST_ASSERT_MSG_EQ(made, true, "a builder per call");
-        const std::string allowed = "infiniband, rocev2, test-rocev2-lossy";
+        const std::string allowed = "infiniband, rocev2, test-rocev2-lossy, uet";
 
         std::string error;
         try

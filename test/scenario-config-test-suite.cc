@@ -338,9 +338,10 @@ class CommandLineTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Contains(ErrorOf([] { FromArgs({"stray"}); }), "'stray'"),
                               true,
                               "non-flag argument");
-        NS_TEST_ASSERT_MSG_EQ(ErrorOf([] { FromArgs({"--fabric=ib"}); }),
-                              "--fabric: 'ib' is not one of infiniband, rocev2, test-rocev2-lossy",
-                              "value checked");
+        NS_TEST_ASSERT_MSG_EQ(
+            ErrorOf([] { FromArgs({"--fabric=ib"}); }),
+            "--fabric: 'ib' is not one of infiniband, rocev2, test-rocev2-lossy, uet",
+            "value checked");
 
         ScenarioConfig c = FromArgs({"--pfc=0", "--ecn", "--k=8", "--topology=fattree"});
         NS_TEST_ASSERT_MSG_EQ(c.pfc, false, "--pfc=0");

@@ -56,6 +56,7 @@
 #include "ns3/timely-congestion-control.h"
 #include "ns3/traced-value.h"
 #include "ns3/training-engine.h"
+#include "ns3/uet-trimmer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -151,6 +152,7 @@ Table()
         AI_FABRIC_TRACE(IbNetDevice, "CreditStall", IbNetDevice::CreditStallCallback),
         AI_FABRIC_TRACE(PfcWatchdog, "Storm", PfcWatchdog::StormTracedCallback),
         AI_FABRIC_TRACE(FctAttribution, "MessageAttributed", FctAttribution::ResultCallback),
+        AI_FABRIC_TRACE(UetTrimmer, "Trim", UetTrimmer::TrimTracedCallback),
         AI_FABRIC_TRACE(BackgroundTrafficGenerator,
                         "Flow",
                         BackgroundTrafficGenerator::FlowTracedCallback),

@@ -210,6 +210,13 @@ class RdmaQueuePair : public Object
         m_requester.ReceiveCnp();
     }
 
+    /// Trim NACK (UET packet trimming): packet wirePsn was cut to its header on its way;
+    /// resend it at once (it acknowledges nothing).
+    void ReceiveTrimNack(uint32_t wirePsn)
+    {
+        m_requester.ReceiveTrimNack(wirePsn);
+    }
+
     /// RNR NAK of the SEND starting at wirePsn, with RNR timer code \p timerCode.
     void ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now)
     {

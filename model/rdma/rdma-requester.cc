@@ -238,6 +238,10 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
         m_pending &= ~PENDING_RETX;
         m_retransmitted++;
         RecordSendTime(s.psn, now);
+        if (__builtin_expect(!m_trimRetx.empty(), false))
+        {
+            NextTrimRetx();
+        }
     }
     else if (__builtin_expect((m_pending & PENDING_READ_RESPONSE) != 0, false))
     {
@@ -370,6 +374,10 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     {
         m_cc->OnAck(sample);
     }
+    if (__builtin_expect(m_trimActive, false))
+    {
+        TrimAck();
+    }
     CompleteMessages();
     RestartTimer();
     WakeIfData();
@@ -415,6 +423,77 @@ RdmaRequester::ResendOnly(uint64_t psn)
         m_pending |= PENDING_RETX;
         m_retxPsn = psn;
     }
+}
+
+void
+RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (psn < m_unaPsn || psn >= m_maxSentPsn)
+    {
+        return; // acknowledged meanwhile, or not sent: nothing to resend
+    }
+    m_trimNacks++;
+    // A resend trimmed again is out of flight again.
+    m_trimOut.erase(std::remove(m_trimOut.begin(), m_trimOut.end(), psn), m_trimOut.end());
+    if (std::find(m_trimRetx.begin(), m_trimRetx.end(), psn) == m_trimRetx.end() &&
+        !((m_pending & PENDING_RETX) != 0 && m_retxPsn == psn))
+    {
+        m_trimRetx.push_back(psn);
+    }
+    m_trimActive = true;
+    if (m_cc)
+    {
+        m_cc->OnNack();
+    }
+    NextTrimRetx();
+    RestartTimer(); // the receiver answers: no timeout while NACKs come back
+    WakeIfData();
+}
+
+void
+RdmaRequester::NextTrimRetx()
+{
+    // Acknowledged meanwhile: nothing to resend.
+    m_trimRetx.erase(std::remove_if(m_trimRetx.begin(),
+                                    m_trimRetx.end(),
+                                    [this](uint64_t psn) { return psn < m_unaPsn; }),
+                     m_trimRetx.end());
+    m_trimActive = !m_trimRetx.empty() || !m_trimOut.empty();
+    if (m_trimRetx.empty() || ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn))
+    {
+        return; // none, or one resend at a time: the pending one goes first
+    }
+    // The lowest hole first: it is what holds the cumulative ACK back.
+    const auto lowest = std::min_element(m_trimRetx.begin(), m_trimRetx.end());
+    // The window counts the resends in flight; one below all of them may always go
+    // (else resends above a hole would wait for an ACK that waits for the hole).
+    const uint64_t window = m_cc ? m_ccWindowBytes : std::numeric_limits<uint64_t>::max();
+    if (!m_trimOut.empty() && (m_trimOut.size() + 1) * m_qp.m_mtu > window &&
+        *lowest > *std::min_element(m_trimOut.begin(), m_trimOut.end()))
+    {
+        return;
+    }
+    m_pending |= PENDING_RETX;
+    m_retxPsn = *lowest;
+    m_trimOut.push_back(*lowest);
+    m_trimRetx.erase(lowest);
+}
+
+void
+RdmaRequester::TrimAck()
+{
+    m_trimOut.erase(std::remove_if(m_trimOut.begin(),
+                                   m_trimOut.end(),
+                                   [this](uint64_t psn) { return psn < m_unaPsn; }),
+                    m_trimOut.end());
+    NextTrimRetx();
+}
+
+uint64_t
+RdmaRequester::GetTrimNacks() const
+{
+    return m_trimNacks;
 }
 
 void
@@ -563,6 +642,9 @@ RdmaRequester::Timeout()
     m_consecutiveTimeouts++;
     m_nextPsn = m_unaPsn;
     m_pending &= ~PENDING_RETX;
+    m_trimRetx.clear(); // everything from m_unaPsn goes again
+    m_trimOut.clear();
+    m_trimActive = false;
     if (m_cc)
     {
         m_cc->OnTimeout();

@@ -118,6 +118,15 @@ class RdmaRequester
     void ReceiveNak(uint32_t wirePsn);
     void ReceiveCnp();
     /**
+     * Trim NACK (UET packet trimming; UetNic): data packet wirePsn lost its payload on
+     * its way. It is resent next (behind a selective retransmission already due, in
+     * NACK order) within the window, acknowledging nothing; the controller hears OnNack
+     * and the retransmission timer restarts (the receiver is answering).
+     */
+    void ReceiveTrimNack(uint32_t wirePsn);
+    /// \return trim NACKs received for packets still unacknowledged
+    uint64_t GetTrimNacks() const;
+    /**
      * RNR NAK: the responder had no receive for the SEND starting at wirePsn (which
      * acknowledges every PSN below it). The requester goes back to that PSN and sends
      * nothing for the time of RNR timer code \p timerCode; after RnrRetry such NAKs in a
@@ -230,6 +239,22 @@ class RdmaRequester
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
     uint64_t m_retxPsn{0};
+    bool m_trimActive{false}; //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
+    // Trim recovery (UET; ReceiveTrimNack). Vectors, not deques: empty ones cost a queue
+    // pair no allocation.
+    std::vector<uint64_t> m_trimRetx; //!< trim-NACKed PSNs to resend, in NACK order
+    std::vector<uint64_t> m_trimOut;  //!< of them, resent and not acknowledged or NACKed
+    uint64_t m_trimNacks{0};          //!< GetTrimNacks
+    /**
+     * The next trim-NACKed PSN still unacknowledged becomes the pending retransmission,
+     * if none is pending and the congestion window holds one more resent packet: the
+     * resends of trimmed packets are in flight as new data would be (uet-htsim: a NACK
+     * takes the packet out of flight, its resend waits for the window), so an incast
+     * that trims does not resend its whole excess every round trip.
+     */
+    [[gnu::noinline]] void NextTrimRetx();
+    /// An ACK moved m_unaPsn: resends below it are done; the window may take more.
+    [[gnu::noinline]] void TrimAck();
     uint64_t m_packetsSent{0}; //!< every data packet sent (entropy cycling)
 
     /// A READ the responder half answers: PSNs [nextPsn, endPsn) still to send.

@@ -487,11 +487,10 @@ RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     uint32_t mtu = nic->GetMtu();
     uint64_t nPackets = (bytes + mtu - 1) / mtu;
     // Wire bytes of the first and last packets and of the whole message.
-    RoceFrameFields f;
-    f.opcode = RdmaOpcode::WRITE_MIDDLE;
-    uint32_t base = RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES;
-    const uint32_t reth = 16;
-    const uint32_t imm = 4;
+    const RoceNic::IdealFraming framing = nic->GetIdealFraming(); // (UET: its own)
+    const uint32_t base = framing.base;
+    const uint32_t reth = framing.first;
+    const uint32_t imm = framing.last;
     uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
     uint64_t first = (nPackets == 1 ? lastPayload + imm : mtu) + base + reth;
     uint64_t last = nPackets == 1 ? first : lastPayload + base + imm;

@@ -411,6 +411,10 @@ RoceNic::DequeueFrame(RoceNetDevice& /* dev */, uint8_t pausedMask, RoceParsedFr
     RdmaSegment s = qp->NextSegment(now, m_fullPacketWireBytes);
     ChargeInjection(*qp, s.payloadBytes, now);
     BuildData(*qp, s, frame);
+    if (__builtin_expect(m_rewriteFrames, false))
+    {
+        RewriteData(*qp, s, frame);
+    }
     if (__builtin_expect(GetAttribution() != nullptr, false))
     {
         frame.view.journey = GetAttribution()->NewData(*qp, s);
@@ -556,7 +560,27 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
             frame.view.journey = GetAttribution()->NewAck(qp);
         }
     }
+    SendControl(frame);
+}
+
+void
+RoceNic::QueueAethFrame(const RdmaQueuePair& qp, uint32_t psn, uint32_t msn, uint8_t syndrome)
+{
+    RoceParsedFrame frame(m_templates[QpnSlot(qp.GetLocalQpn())].ack);
+    frame.view.psn = psn;
+    frame.view.aethMsn = msn;
+    frame.view.aethSyndrome = syndrome;
+    SendControl(frame);
+}
+
+void
+RoceNic::SendControl(RoceParsedFrame& frame)
+{
     RoceFrame::CompleteParsed(frame);
+    if (__builtin_expect(m_rewriteFrames, false))
+    {
+        RewriteControl(frame);
+    }
     const uint8_t prio = frame.view.dscp >> 3; // the template's class (the PCP too)
     if (m_controlMask == 0 && m_device->CanTransmitNow(prio))
     {
@@ -578,6 +602,26 @@ RoceNic::QueueControl(const RdmaQueuePair& qp, uint8_t opcode, uint32_t psn, uin
     m_control[prio].push_back(std::move(frame));
     m_controlMask |= static_cast<uint8_t>(1U << prio);
     m_device->NotifyDataAvailable();
+}
+
+RoceNic::IdealFraming
+RoceNic::GetIdealFraming() const
+{
+    RoceFrameFields f;
+    f.opcode = RdmaOpcode::WRITE_MIDDLE;
+    return {RoceFrame::HeaderBytes(f) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES, 16, 4};
+}
+
+void
+RoceNic::RewriteData(const RdmaQueuePair& /* qp */,
+                     const RdmaSegment& /* s */,
+                     RoceParsedFrame& /* frame */)
+{
+}
+
+void
+RoceNic::RewriteControl(RoceParsedFrame& /* frame */)
+{
 }
 
 void

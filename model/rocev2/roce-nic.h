@@ -39,7 +39,7 @@ class RoceNetDevice;
  * ACK, NAK and CNP frames go first, on the control priority. Received data is
  * handed to its queue pair, which decides placement, ACK/NAK and CNP.
  */
-class RoceNic final : public RdmaNic, public RocePortOwner
+class RoceNic : public RdmaNic, public RocePortOwner
 {
   public:
     /**
@@ -89,9 +89,22 @@ class RoceNic final : public RdmaNic, public RocePortOwner
     Ipv4Address GetIpv4() const;
     Ptr<RoceNetDevice> GetDevice() const;
     /// Wire bytes of a full data packet (headers, FCS, preamble, IFG included).
-    uint32_t GetFullPacketWireBytes() const;
+    virtual uint32_t GetFullPacketWireBytes() const;
     /// Wire bytes of an ACK frame.
-    uint32_t GetAckWireBytes() const;
+    virtual uint32_t GetAckWireBytes() const;
+
+    /// Framing sizes GetIdealFct assumes: per-packet header and wire overhead bytes of a
+    /// data packet, and the extra bytes of a message's first (RETH) and last (ImmDt).
+    struct IdealFraming
+    {
+        uint32_t base;  //!< headers, FCS, preamble and inter-frame gap of every packet
+        uint32_t first; //!< more on a message's first packet
+        uint32_t last;  //!< more on its last
+    };
+
+    /// \return the framing of a data packet for the unloaded FCT (RoCEv2: BTH framing,
+    /// RETH 16 on the first, ImmDt 4 on the last)
+    virtual IdealFraming GetIdealFraming() const;
 
     /**
      * Stall (a non-zero \p priorities) or restart (0) the receive pipeline, the fault
@@ -132,11 +145,30 @@ class RoceNic final : public RdmaNic, public RocePortOwner
 
   protected:
     void DoDispose() override;
+    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    /**
+     * Queue an ACK-opcode frame of \p qp with AETH syndrome \p syndrome, PSN \p psn
+     * and MSN \p msn: what QueueControl sends for an ACK or NAK, with a syndrome of the
+     * caller's (UetNic's trim NACK).
+     */
+    void QueueAethFrame(const RdmaQueuePair& qp, uint32_t psn, uint32_t msn, uint8_t syndrome);
+
+    /**
+     * With m_rewriteFrames (a subclass's framing, UetNic): each data frame \p frame the
+     * transport built for segment \p s of \p qp, before it leaves; each ACK/NAK/CNP
+     * (RewriteControl). Without it (RoCEv2), one untaken branch per frame.
+     */
+    virtual void RewriteData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFrame& frame);
+    /// See RewriteData.
+    virtual void RewriteControl(RoceParsedFrame& frame);
+    bool m_rewriteFrames{false}; //!< RewriteData and RewriteControl apply
 
   private:
     bool DequeueFrame(RoceNetDevice& dev, uint8_t pausedMask, RoceParsedFrame& frame) override;
     bool HasFrame(const RoceNetDevice& dev, uint8_t pausedMask) const override;
-    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    /// Send control frame \p frame (made from a template): at once if the port is idle,
+    /// else queued on its class.
+    void SendControl(RoceParsedFrame& frame);
     /**
      * An IPv4 packet of the host stack (NetDevice::Send): after IpSendDelay it is
      * framed (Ethernet to the destination host's MAC, DSCP and PCP of IpPriority) and

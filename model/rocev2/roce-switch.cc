@@ -33,6 +33,7 @@
 #include "ns3/topology-graph.h"
 #include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uet-trimmer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -59,6 +60,12 @@ RoceSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RoceSwitch::m_mmu),
                           MakePointerChecker<SharedBufferMmu>())
+            .AddAttribute("Trimmer",
+                          "Packet trimming at egress (UetTrimmer: --fabric=uet); null, the "
+                          "default: none, and the frame path tests nothing more",
+                          PointerValue(),
+                          MakePointerAccessor(&RoceSwitch::SetTrimmer, &RoceSwitch::GetTrimmer),
+                          MakePointerChecker<UetTrimmer>())
             .AddAttribute("EcnEnabled",
                           "Mark ECN-capable frames CE at egress dequeue (DCQCN's congestion "
                           "point)",
@@ -379,6 +386,7 @@ RoceSwitch::Setup(uint32_t mtuFrameBytes)
         m_ecn.push_back(marker);
     }
     m_mmu->Configure(static_cast<uint32_t>(m_ports.size()), rates, delays, mtuFrameBytes);
+    SetTrimmer(m_trimmer); // (its per-port counters, now that the ports are known)
     if (m_intEnabled)
     {
         for (const auto& dev : m_ports)
@@ -516,6 +524,23 @@ uint64_t
 RoceSwitch::GetEcnMarks() const
 {
     return m_ecnMarks;
+}
+
+Ptr<UetTrimmer>
+RoceSwitch::GetTrimmer() const
+{
+    return m_trimmer;
+}
+
+void
+RoceSwitch::SetTrimmer(Ptr<UetTrimmer> trimmer)
+{
+    m_trimmer = trimmer;
+    if (m_trimmer)
+    {
+        m_trimmer->SetPorts(static_cast<uint32_t>(m_ports.size()));
+    }
+    SetFrameFilter(FILTER_TRIM, m_trimmer != nullptr);
 }
 
 uint64_t
@@ -889,6 +914,13 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         if (!FilterFrame(inPort, prio, c, view, liveOut, liveOutPrio))
         {
             return;
+        }
+        if ((m_frameFilters & FILTER_TRIM) != 0 &&
+            m_trimmer->ShouldTrim(frame, m_egress[liveOut].queue[liveOutPrio].bytes))
+        {
+            // UET packet trimming: the headers go on, ahead of the data, instead.
+            m_trimmer->Trim(frame, liveOut);
+            liveOutPrio = m_trimmer->GetPriority();
         }
         out = liveOut;
         outPrio = liveOutPrio;

@@ -25,6 +25,8 @@
 namespace ns3
 {
 
+class UetTrimmer;
+
 class RoceNetDevice;
 class Packet;
 class TopologyGraph;
@@ -171,6 +173,10 @@ class RoceSwitch : public Object, public RocePortOwner
     uint64_t GetLosslessDrops() const;
     uint64_t GetLossyDrops() const;
     uint64_t GetEcnMarks() const;
+    /// \return the Trimmer attribute: the switch's packet trimming (null: none)
+    Ptr<UetTrimmer> GetTrimmer() const;
+    /// Trim at egress with \p trimmer (the Trimmer attribute; null: stop trimming).
+    void SetTrimmer(Ptr<UetTrimmer> trimmer);
     uint64_t GetForwarded() const;
     /// \return frames whose priority this switch rewrote (class changes)
     uint64_t GetReclassified() const;
@@ -277,6 +283,7 @@ class RoceSwitch : public Object, public RocePortOwner
     void ResumePaused(uint32_t inPort, uint8_t inPrio);
     static constexpr uint8_t FILTER_STORMS = 1;   //!< some SetStormDrop holds
     static constexpr uint8_t FILTER_FAILURES = 2; //!< some port is down or excluded
+    static constexpr uint8_t FILTER_TRIM = 4;     //!< a Trimmer trims at egress (UET)
 
     /// Set (\p on) or clear a FILTER_* bit of m_frameFilters.
     void SetFrameFilter(uint8_t bit, bool on)
@@ -360,6 +367,7 @@ class RoceSwitch : public Object, public RocePortOwner
     std::vector<uint64_t> m_intTxBytes; //!< per port: wire bytes sent (INT's txBytes)
     /// FILTER_* bits: what FilterFrame must look at (one test per frame when none)
     uint8_t m_frameFilters{0};
+    Ptr<UetTrimmer> m_trimmer; //!< attribute Trimmer (null: no trimming)
     /// Some per-queue trace (Enqueue, Dequeue, Mark, QueueLength) was connected
     bool m_queueTraced{false};
     uint8_t m_numClasses;      //!< classes in use

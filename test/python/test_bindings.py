@@ -331,7 +331,7 @@ def test_scenario_carries_ns3_attributes(tmp_path):
 def test_available_fabrics_are_the_registered_ones():
     # The names come from the fabric builder registry (the --fabric knob).
     fabrics = aifabric.available_fabrics()
-    assert sorted(fabrics) == ["infiniband", "rocev2"]
+    assert sorted(fabrics) == ["infiniband", "rocev2", "uet"]
     assert fabrics["rocev2"] is None
     if fabrics["infiniband"] is not None:
         assert fabrics["infiniband"].startswith("--fabric: 'infiniband'")

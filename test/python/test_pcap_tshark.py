@@ -714,3 +714,42 @@ def test_infiniband_partitions_show_their_p_key_in_the_bth(ai_fabric_sim, tmp_pa
     summary = json.loads((out / "summary.json").read_text())
     assert summary["partitions"]["pkey_violations"] == 0
     assert [j["partition"] for j in summary["jobs"]] == ["0x8001", "0x8002"]
+
+
+def test_uet_frames_decode_with_the_lua_dissector(ai_fabric_sim, source_dir, tmp_path):
+    """--fabric=uet (doc/uet.md): frames on UDP 4793 decode with analysis/uet-dissector.lua
+    (tshark 4.0 has no UET dissector), none malformed, IPv4 checksums good. At the incast's
+    receiver: full RUD requests (98 header bytes + 1000), trimmed ones (98 bytes, DSCP
+    7 << 3 | 4, no payload), one NACK with code TRIMMED per trimmed request (same PSN),
+    ACKs; at a sender: SYN on the first requests of its PDC only, then none."""
+    dissector = source_dir / "analysis" / "uet-dissector.lua"
+    out = tmp_path / "uet"
+    _sim(ai_fabric_sim, "--fabric=uet", "--cc=nscc", "--topology=leafspine", "--leaves=2",
+         "--spines=1", "--hosts-per-switch=4", "--workload=incast", "--fanin=7",
+         "--bytes=200KB", "--ns3::UetTrimmer::TrimThreshold=20000", "--pcap=1",
+         f"--out={out}")
+    fields = ["frame.len", "ip.src", "ip.dst", "ip.dsfield.dscp", "ip.checksum.status",
+              "udp.dstport", "aifuet.pds.type", "aifuet.pds.psn", "aifuet.pds.syn",
+              "aifuet.pds.nack_code", "aifuet.ses.opcode", "aifuet.payload_bytes",
+              "_ws.malformed"]
+    rows = _int_rows(out / "ai-fabric-0-0.pcap", dissector, fields)
+    assert rows and all(r["_ws.malformed"] == "" for r in rows)
+    assert all(r["udp.dstport"] == "4793" and r["ip.checksum.status"] == "1" for r in rows)
+    requests = [r for r in rows if r["aifuet.pds.type"] == "2" and r["ip.dst"] == "10.0.0.1"]
+    full = [r for r in requests if r["frame.len"] == "1098"]
+    trimmed = [r for r in requests if r["frame.len"] == "98"]
+    assert full and trimmed and len(full) + len(trimmed) == len(requests)
+    assert all(r["aifuet.ses.opcode"] == "1" and r["aifuet.payload_bytes"] == "1000"
+               for r in full)
+    assert all(r["ip.dsfield.dscp"] == "60" and r["aifuet.payload_bytes"] == "0"
+               for r in trimmed)
+    nacks = [r for r in rows if r["aifuet.pds.type"] == "10" and r["ip.src"] == "10.0.0.1"]
+    trim_nacks = sorted((r["ip.dst"], r["aifuet.pds.psn"]) for r in nacks
+                        if r["aifuet.pds.nack_code"] == "0x01")
+    assert trim_nacks == sorted((r["ip.src"], r["aifuet.pds.psn"]) for r in trimmed)
+    acks = [r for r in rows if r["aifuet.pds.type"] == "7" and r["ip.src"] == "10.0.0.1"]
+    assert acks and all(r["frame.len"] == "60" for r in acks)
+    sender = _int_rows(out / "ai-fabric-1-0.pcap", dissector, fields)
+    syn = [r["aifuet.pds.syn"] for r in sender if r["aifuet.pds.type"] == "2"]
+    assert syn[0] == "1" and "0" in syn
+    assert syn == sorted(syn, reverse=True)  # SYN until the first ACK, then never

@@ -1,0 +1,101 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+--
+-- Wireshark/tshark dissector for the Ultra Ethernet Transport frames of --fabric=uet
+-- (doc/uet.md): UDP port 4793, a PDS header (RUD request, ACK, NACK) and, after a
+-- request, the SES standard request header. Wireshark 5.0 decodes UET itself (its `uet`
+-- dissector, whose field layout this follows); Debian's tshark 4.0 does not, so this adds
+-- the fields under the name `aifuet`:
+--
+--   tshark -X lua_script:analysis/uet-dissector.lua -r out/ai-fabric-0-0.pcap -V
+--   tshark -X lua_script:analysis/uet-dissector.lua -r FILE -T fields \
+--          -e aifuet.pds.type -e aifuet.pds.psn -e aifuet.ses.opcode
+
+local uet = Proto("aifuet", "Ultra Ethernet Transport (ai-fabric)")
+local pf = uet.fields
+pf.type = ProtoField.uint8("aifuet.pds.type", "PDS type", base.DEC,
+                           { [2] = "RUD request", [3] = "ROD request", [7] = "ACK",
+                             [10] = "NACK" })
+pf.nh = ProtoField.uint8("aifuet.pds.nh", "Next header", base.DEC,
+                         { [0] = "none", [3] = "SES standard request" })
+pf.flags = ProtoField.uint8("aifuet.pds.flags", "Flags", base.HEX)
+pf.retx = ProtoField.bool("aifuet.pds.retx", "Retransmitted (RETX)")
+pf.ar = ProtoField.bool("aifuet.pds.ar", "ACK request (AR)")
+pf.syn = ProtoField.bool("aifuet.pds.syn", "New PDC (SYN)")
+pf.m = ProtoField.bool("aifuet.pds.m", "ECN marked (M)")
+pf.psn = ProtoField.uint32("aifuet.pds.psn", "PSN", base.DEC)
+pf.cack = ProtoField.uint32("aifuet.pds.cack_psn", "Cumulative ACK PSN", base.DEC)
+pf.spdcid = ProtoField.uint16("aifuet.pds.spdcid", "Source PDC id", base.DEC)
+pf.dpdcid = ProtoField.uint16("aifuet.pds.dpdcid", "Destination PDC id", base.DEC)
+pf.nack = ProtoField.uint8("aifuet.pds.nack_code", "NACK code", base.HEX,
+                           { [0x01] = "trimmed", [0x09] = "no SES message state",
+                             [0x1A] = "receiver infers loss" })
+pf.vendor = ProtoField.uint8("aifuet.pds.vendor_code", "Vendor code", base.HEX)
+pf.opcode = ProtoField.uint8("aifuet.ses.opcode", "SES opcode", base.DEC,
+                             { [1] = "UET_WRITE", [5] = "UET_SEND" })
+pf.som = ProtoField.bool("aifuet.ses.som", "Start of message (SOM)")
+pf.eom = ProtoField.bool("aifuet.ses.eom", "End of message (EOM)")
+pf.hd = ProtoField.bool("aifuet.ses.hd", "Header data (HD)")
+pf.msg = ProtoField.uint16("aifuet.ses.message_id", "Message id", base.DEC)
+pf.offset = ProtoField.uint64("aifuet.ses.buffer_offset", "Buffer offset", base.DEC)
+pf.initiator = ProtoField.uint32("aifuet.ses.initiator", "Initiator", base.DEC)
+pf.length = ProtoField.uint32("aifuet.ses.request_length", "Request length", base.DEC)
+pf.payload = ProtoField.uint32("aifuet.payload_bytes", "Payload bytes", base.DEC)
+
+local ip_len_f = Field.new("ip.len")
+
+function uet.dissector(tvb, pinfo, tree)
+    if tvb:len() < 12 then
+        return 0
+    end
+    pinfo.cols.protocol = "UET"
+    local t = tree:add(uet, tvb())
+    local prologue = tvb(0, 2)
+    local typ = prologue:bitfield(0, 5)
+    local flags = prologue:bitfield(9, 7)
+    t:add(pf.type, prologue, typ)
+    t:add(pf.nh, prologue, prologue:bitfield(5, 4))
+    t:add(pf.flags, prologue, flags)
+    local info = ({ [2] = "RUD_REQ", [7] = "ACK", [10] = "NACK" })[typ] or ("PDS " .. typ)
+    if typ == 2 or typ == 3 then
+        t:add(pf.retx, prologue, bit.band(flags, 0x10) ~= 0)
+        t:add(pf.ar, prologue, bit.band(flags, 0x08) ~= 0)
+        t:add(pf.syn, prologue, bit.band(flags, 0x04) ~= 0)
+        t:add(pf.psn, tvb(4, 4))
+        t:add(pf.spdcid, tvb(8, 2))
+        t:add(pf.dpdcid, tvb(10, 2))
+        info = info .. " PSN " .. tvb(4, 4):uint()
+        if prologue:bitfield(5, 4) == 3 and tvb:len() >= 12 + 44 then
+            local s = tvb(12, 44)
+            t:add(pf.opcode, s(0, 1), s(0, 1):bitfield(2, 6))
+            t:add(pf.hd, s(1, 1), s(1, 1):bitfield(5, 1) == 1)
+            t:add(pf.eom, s(1, 1), s(1, 1):bitfield(6, 1) == 1)
+            t:add(pf.som, s(1, 1), s(1, 1):bitfield(7, 1) == 1)
+            t:add(pf.msg, s(2, 2))
+            t:add(pf.offset, s(8, 8))
+            t:add(pf.initiator, s(16, 4))
+            t:add(pf.length, s(40, 4))
+            -- The payload after the headers, up to the IPv4 length (frames are padded).
+            local ip_len = ip_len_f()
+            local payload = (ip_len and ip_len.value or (tvb:len() + 28)) - 28 - 12 - 44
+            t:add(pf.payload, s(0, 0), math.max(payload, 0))
+        end
+    elseif typ == 7 then
+        t:add(pf.m, prologue, bit.band(flags, 0x20) ~= 0)
+        t:add(pf.cack, tvb(4, 4))
+        t:add(pf.spdcid, tvb(8, 2))
+        t:add(pf.dpdcid, tvb(10, 2))
+        info = info .. " CACK " .. tvb(4, 4):uint()
+    elseif typ == 10 and tvb:len() >= 16 then
+        t:add(pf.m, prologue, bit.band(flags, 0x20) ~= 0)
+        t:add(pf.nack, tvb(2, 1))
+        t:add(pf.vendor, tvb(3, 1))
+        t:add(pf.psn, tvb(4, 4))
+        t:add(pf.spdcid, tvb(8, 2))
+        t:add(pf.dpdcid, tvb(10, 2))
+        info = info .. " code " .. tvb(2, 1):uint() .. " PSN " .. tvb(4, 4):uint()
+    end
+    pinfo.cols.info = info
+    return tvb:len()
+end
+
+DissectorTable.get("udp.port"):add(4793, uet)

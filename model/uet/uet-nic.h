@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef UET_NIC_H
+#define UET_NIC_H
+
+#include "ns3/roce-nic.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The NIC of --fabric=uet: RoceNic's RDMA transport run the way the Ultra Ethernet
+ * Transport's reliable unordered delivery (PDS RUD) runs it, in UET's framing.
+ *
+ * - Frames: Ethernet / IPv4 / UDP 4793 / PDS / SES (UetFrame): the transport's frames
+ *   are encoded when they leave and decoded when they arrive. A queue pair is a packet
+ *   delivery context (PDC; its QPN the PDC id): created on first use, its requests carry
+ *   SYN (and no DPDCID) until the first ACK comes back; the target finds its PDC by the
+ *   source's address and SPDCID.
+ * - Spraying: every queue pair's data packets cycle over SprayEntropies entropy values
+ *   (the UDP source port the switches' ECMP hash reads), one per packet; with Reps (off by
+ * default), an entropy whose ACK came back without the ECN mark is reused first (REPS: a receiver's
+ *   ACK carries the entropy of the packet that triggered it in its UDP source port).
+ * - Recovery: the receiver places packets in any order (selective repeat), the sender
+ *   resends only what is missing. A request that a switch trimmed (UetTrimmer) is not
+ *   delivered: the receiver NACKs it at once (code TRIMMED) and the sender resends it
+ *   within its window (RdmaRequester::ReceiveTrimNack); its congestion control hears a
+ *   NACK.
+ *
+ * Not modelled yet (doc/uet.md): SACK bitmaps (ACKs are cumulative, a NACK names a
+ * hole), REPS entropy recycling, RCCC credits, TSS.
+ */
+class UetNic : public RoceNic
+{
+  public:
+    /**
+     * The AETH syndrome the transport uses for a trim NACK: NAK (bits 6..5 = 11) with
+     * code 5, the first code the IBTA reserves (0..4 are defined); on the wire it is a
+     * PDS NACK with code TRIMMED (UetFrame).
+     */
+    static constexpr uint8_t TRIM_NACK_SYNDROME = 0x65;
+
+    static TypeId GetTypeId();
+    UetNic();
+    ~UetNic() override;
+
+    /// \return trimmed requests received (each answered with a trim NACK)
+    uint64_t GetTrimmedReceived() const;
+    /// \return trim NACKs received for this NIC's queue pairs
+    uint64_t GetTrimNacksReceived() const;
+    /// \return data packets sent on a recycled entropy (REPS)
+    uint64_t GetRepsRecycled() const;
+    /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
+    uint32_t GetFullPacketWireBytes() const override;
+    /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
+    uint32_t GetAckWireBytes() const override;
+    /// UET data packets: the same headers on every packet of a message.
+    IdealFraming GetIdealFraming() const override;
+
+  protected:
+    void NotifyConstructionCompleted() override;
+    void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
+    void RewriteData(const RdmaQueuePair& qp,
+                     const RdmaSegment& s,
+                     RoceParsedFrame& frame) override;
+    void RewriteControl(RoceParsedFrame& frame) override;
+
+  private:
+    /// QpCreated: the new queue pair sprays and recovers selectively; its PDC is known.
+    void ConfigureQueuePair(Ptr<RdmaQueuePair> qp);
+
+    /// \return the key of the PDC of (peer host, peer PDC id) in m_pdcOf
+    static uint64_t PdcKey(uint32_t peerHost, uint32_t peerPdc)
+    {
+        return (static_cast<uint64_t>(peerHost) << 32) | peerPdc;
+    }
+
+    /// REPS' buffer of one PDC: entropies whose ACKs came back unmarked, each usable once
+    /// (uet-htsim buffer_reps: a circular buffer, the earliest fresh one first).
+    struct RepsBuffer
+    {
+        std::vector<uint16_t> ring; //!< RepsBufferSize slots
+        uint32_t head{0};           //!< the next slot written
+        uint32_t fresh{0};          //!< entries not used yet, the newest before head
+    };
+
+    uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
+    Time m_rto;                                     //!< attribute RetransmitTimeout
+    bool m_reps;                                    //!< attribute Reps
+    uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
+    std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
+    uint16_t m_echoEntropy{0};                      //!< entropy of the data being delivered
+    uint64_t m_repsRecycled{0};                     //!< GetRepsRecycled
+    uint64_t m_trimmedReceived{0};                  //!< GetTrimmedReceived
+    uint64_t m_trimNacksReceived{0};                //!< GetTrimNacksReceived
+    std::unordered_map<uint64_t, uint32_t> m_pdcOf; //!< (peer host, peer QPN) -> local QPN
+    std::vector<bool> m_established;                //!< by QpnSlot: an ACK or NACK came back
+};
+
+} // namespace ns3
+
+#endif // UET_NIC_H

@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef UET_PDS_HEADER_H
+#define UET_PDS_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The Ultra Ethernet Transport's packet delivery sublayer (PDS) header, in the
+ * three forms --fabric=uet sends (Ultra Ethernet specification 1.0.1, PDS; field layout
+ * as Wireshark's UET dissector, epan/dissectors/packet-uet.c, decodes it):
+ *
+ *   prologue (every form, 2 bytes): type (5 bits) | next header (4) | flags (7)
+ *   RUD request (12 bytes): clear PSN offset (signed 16) | PSN (32) | SPDCID (16) |
+ *                           DPDCID (16), or with SYN: PDC mode (4) | PSN offset (12)
+ *   ACK (12 bytes):         ACK PSN offset (signed 16) | cumulative ACK PSN (32) |
+ *                           SPDCID (16) | DPDCID (16)
+ *   NACK (16 bytes):        NACK code (8) | vendor code (8) | NACK PSN (32) | SPDCID (16)
+ *                           | DPDCID (16) | maximum received PSN (32)
+ *
+ * Request flags: RETX 0x10, AR (ACK request) 0x08, SYN 0x04. ACK flags: M (ECN marked)
+ * 0x20, RETX 0x10, P (probe) 0x08, REQ 0x06. NACK flags: M 0x20, RETX 0x10, NT 0x08.
+ */
+class UetPdsHeader : public Header
+{
+  public:
+    /// PDS packet types (the prologue's 5-bit type).
+    enum Type : uint8_t
+    {
+        RUD_REQ = 2, //!< reliable unordered delivery request
+        ROD_REQ = 3, //!< reliable ordered delivery request
+        ACK = 7,     //!< acknowledgement
+        NACK = 10,   //!< negative acknowledgement
+    };
+
+    /// Next header values (the prologue's 4 bits): which SES header follows.
+    static constexpr uint8_t NH_NONE = 0;    //!< none
+    static constexpr uint8_t NH_REQ_STD = 3; //!< SES standard request header
+
+    static constexpr uint8_t FLAG_M = 0x20;    //!< ACK/NACK: the request was ECN-marked
+    static constexpr uint8_t FLAG_RETX = 0x10; //!< retransmitted
+    static constexpr uint8_t FLAG_AR = 0x08;   //!< request: ACK requested
+    static constexpr uint8_t FLAG_SYN = 0x04;  //!< request: PDC not yet established
+
+    /// NACK codes.
+    static constexpr uint8_t NACK_TRIMMED = 0x01;          //!< the packet was trimmed
+    static constexpr uint8_t NACK_NO_SES_MSG_AVAIL = 0x09; //!< no message state (RNR)
+    static constexpr uint8_t NACK_RCVR_INFER_LOSS = 0x1A;  //!< the receiver infers a loss
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /// \return the size of a PDS header of type \p type (12, or 16 for a NACK)
+    static uint32_t SizeOf(uint8_t type);
+
+    uint8_t type{RUD_REQ};  //!< prologue type
+    uint8_t nextHeader{0};  //!< prologue next header (requests), 0 otherwise
+    uint8_t flags{0};       //!< prologue flags (7 bits)
+    int16_t psnOffset{0};   //!< request: clear PSN offset; ACK: ACK PSN offset
+    uint32_t psn{0};        //!< request: PSN; ACK: cumulative ACK PSN; NACK: NACK PSN
+    uint16_t spdcid{0};     //!< source PDC id
+    uint16_t dpdcid{0};     //!< destination PDC id (request with SYN: PDC mode | offset)
+    uint8_t nackCode{0};    //!< NACK: code
+    uint8_t vendorCode{0};  //!< NACK: vendor code
+    uint32_t maxRecvPsn{0}; //!< NACK: the highest PSN received
+};
+
+} // namespace ns3
+
+#endif // UET_PDS_HEADER_H

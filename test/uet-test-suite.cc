@@ -1,0 +1,444 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * --fabric=uet through the scenario runner: per-packet spraying on a k=8 fat-tree
+ * permutation against RoCEv2's ECMP, a 64-to-1 incast with trimming and no PFC, and the
+ * fabric's refusals; the UET frames' bytes.
+ */
+#include "ai-fabric-test-compat.h"
+#include "ai-fabric-test-util.h"
+
+#include "ns3/config-error.h"
+#include "ns3/lambda-callback.h"
+#include "ns3/nscc-congestion-control.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-frame.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+#include "ns3/uet-frame.h"
+#include "ns3/uet-nic.h"
+#include "ns3/uet-ses-header.h"
+#include "ns3/uet-trimmer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Run \p c into \p out; \return its summary.
+nlohmann::json
+RunInto(ScenarioConfig& c, const std::string& out)
+{
+    std::filesystem::remove_all(out);
+    std::filesystem::create_directories(out);
+    c.Set("qlen-interval", "0");
+    c.Set("out", out);
+    return ScenarioRunner(c).Run();
+}
+
+/// \return the mean of ideal_fct / fct over fct.csv's rows in \p out (1: line rate)
+double
+MeanShare(const std::string& out)
+{
+    std::ifstream in(out + "/fct.csv");
+    std::string line;
+    std::getline(in, line); // header: flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,...
+    double sum = 0;
+    uint32_t n = 0;
+    while (std::getline(in, line))
+    {
+        std::stringstream ss(line);
+        std::string f[7];
+        for (auto& x : f)
+        {
+            std::getline(ss, x, ',');
+        }
+        sum += std::stod(f[6]) / std::stod(f[5]);
+        n++;
+    }
+    return n == 0 ? 0 : sum / n;
+}
+
+/// \return the big-endian 16-bit value at \p b + \p i
+uint32_t
+Be16(const uint8_t* b, uint32_t i)
+{
+    return (static_cast<uint32_t>(b[i]) << 8) | b[i + 1];
+}
+
+/// \return the big-endian 32-bit value at \p b + \p i
+uint32_t
+Be32(const uint8_t* b, uint32_t i)
+{
+    return (Be16(b, i) << 16) | Be16(b, i + 2);
+}
+
+} // namespace
+
+/// \brief k=8 fat tree, random permutation of 300 KB WRITEs: UET's per-packet spraying
+/// near line rate without PFC, RoCEv2's per-flow ECMP well below.
+class UetPermutationTest : public TestCase
+{
+  public:
+    UetPermutationTest()
+        : TestCase("k=8 fat-tree permutation: UET sprays near line rate, RoCEv2 ECMP does not")
+    {
+    }
+
+  private:
+    double Run(const std::string& fabric, const std::string& cc)
+    {
+        ScenarioConfig c;
+        c.Set("fabric", fabric);
+        c.Set("topology", "fattree");
+        c.Set("k", "8");
+        c.Set("workload", "permutation");
+        c.Set("bytes", "300KB");
+        c.Set("cc", cc);
+        const std::string out = "out/test-uet-permutation-" + fabric;
+        const nlohmann::json s = RunInto(c, out);
+        NS_TEST_EXPECT_MSG_EQ(s["complete"].get<bool>(), true, fabric << ": finished");
+        NS_TEST_EXPECT_MSG_EQ(s["pfc_pauses"].get<uint64_t>(), 0, fabric << ": no pause");
+        const double share = MeanShare(out);
+        std::filesystem::remove_all(out);
+        return share;
+    }
+
+    void DoRun() override
+    {
+        const double uet = Run("uet", "nscc");
+        const double roce = Run("rocev2", "none");
+        ReportValidation("permutation-k8-uet-share", uet);
+        ReportValidation("permutation-k8-uet-rocev2-ecmp-share", roce);
+        // Measured 0.931 and 0.546 (doc/uet.md).
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(uet, 0.9, "UET: >= 0.9 of line rate per flow");
+        NS_TEST_EXPECT_MSG_LT(roce, 0.7, "RoCEv2 ECMP: hash collisions");
+    }
+};
+
+/// \brief 64 senders into one host (k=8 fat tree), no PFC: switches trim instead of
+/// dropping, the receiver NACKs, the senders resend, every message completes.
+class UetIncastTest : public TestCase
+{
+  public:
+    UetIncastTest()
+        : TestCase("64-to-1 incast: trimmed, NACKed, resent, complete, nothing dropped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("topology", "fattree");
+        c.Set("k", "8");
+        c.Set("workload", "incast");
+        c.Set("fanin", "64");
+        c.Set("bytes", "100KB");
+        c.Set("cc", "nscc");
+        c.Set("qlen-interval", "1us");
+        const std::string out = "out/test-uet-incast";
+        std::filesystem::remove_all(out);
+        std::filesystem::create_directories(out);
+        c.Set("out", out);
+        const nlohmann::json s = ScenarioRunner(c).Run();
+        NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
+        NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
+        NS_TEST_EXPECT_MSG_EQ(s["pfc_pauses"].get<uint64_t>(), 0, "no PFC");
+        NS_TEST_EXPECT_MSG_EQ(s["drops"]["lossy"].get<uint64_t>(), 0, "trimmed, not dropped");
+        NS_TEST_EXPECT_MSG_EQ(s["timeouts"].get<uint64_t>(), 0, "no loss left to a timeout");
+        NS_TEST_EXPECT_MSG_EQ(s["spurious_retransmissions"].get<uint64_t>(),
+                              0,
+                              "no resend arrives twice");
+        const nlohmann::json& t = s["congestion_control"]["trimmer"];
+        const uint64_t trimmed = t["trimmed"].get<uint64_t>();
+        NS_TEST_EXPECT_MSG_GT(trimmed, 0, "the switches trim");
+        NS_TEST_EXPECT_MSG_EQ(t["trimmed_received"].get<uint64_t>(), trimmed, "each one arrives");
+        NS_TEST_EXPECT_MSG_EQ(t["trim_nacks_received"].get<uint64_t>(), trimmed, "is NACKed");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s["retransmissions"].get<uint64_t>(), trimmed, "and resent");
+        uint64_t sum = 0;
+        for (const auto& port : t["trimmed_ports"])
+        {
+            sum += port["trimmed"].get<uint64_t>();
+        }
+        NS_TEST_EXPECT_MSG_EQ(sum, trimmed, "counted per port");
+        // Every switch queue of the data class (3) stays at or below the threshold: a
+        // frame that would pass it is trimmed instead (its header goes on class 7).
+        const uint64_t threshold = std::stoull(t["attributes"]["TrimThreshold"].get<std::string>());
+        uint64_t maxData = 0;
+        std::ifstream q(out + "/qlen.csv");
+        std::string line;
+        std::getline(q, line); // time_ns,node,port,queue,bytes
+        while (std::getline(q, line))
+        {
+            std::stringstream ss(line);
+            std::string f[5];
+            for (auto& x : f)
+            {
+                std::getline(ss, x, ',');
+            }
+            if (std::stoul(f[1]) >= 128 && f[3] == "3")
+            {
+                maxData = std::max<uint64_t>(maxData, std::stoull(f[4]));
+            }
+        }
+        std::filesystem::remove_all(out);
+        ReportValidation("incast64-uet-max-data-queue-bytes", static_cast<double>(maxData));
+        ReportValidation("incast64-uet-trimmed", static_cast<double>(trimmed));
+        NS_TEST_EXPECT_MSG_GT(maxData, threshold / 2, "the bottleneck queue fills");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(maxData, threshold, "and stays at the trim threshold");
+    }
+};
+
+/// \brief UET frames byte by byte: a WRITE's first packet, its trimmed header, an ACK.
+class UetWireTest : public TestCase
+{
+  public:
+    UetWireTest()
+        : TestCase("UET framing: UDP 4793, PDS and SES fields where the specification puts them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrameFields f;
+        f.srcMac = Mac48Address("02:00:00:00:00:01");
+        f.dstMac = Mac48Address("02:00:00:00:00:02");
+        f.srcIp = Ipv4Address("10.0.0.1");
+        f.dstIp = Ipv4Address("10.0.0.2");
+        f.dscp = 24;
+        f.udpSrcPort = 0xC123;
+        f.opcode = RdmaOpcode::WRITE_FIRST;
+        f.SetExtHeadersForOpcode();
+        f.destQp = 17;
+        f.psn = 5;
+        f.ackReq = true;
+        f.rethRKey = 0x1234;
+        f.payloadBytes = 1000;
+        RoceParsedFrame frame = RoceFrame::BuildParsed(f);
+        UetFrame::SesInfo info;
+        info.spdcid = 16;
+        info.messageId = 5;
+        info.offset = 0;
+        info.messageBytes = 4000;
+        info.initiator = 7;
+        UetFrame::EncodeData(frame, info);
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::IsUet(frame.view), true, "a UET frame");
+        NS_TEST_EXPECT_MSG_EQ(frame.view.frameBytes, 14 + 20 + 8 + 12 + 44 + 1000, "its size");
+        uint8_t b[98];
+        frame.GetPacket()->CopyData(b, sizeof(b));
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 36), 4793, "UDP destination port 4793");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 34), 0xC123, "UDP source port: the entropy");
+        const uint16_t prologue = Be16(b, 42);
+        NS_TEST_EXPECT_MSG_EQ((prologue >> 11), UetPdsHeader::RUD_REQ, "PDS type RUD request");
+        NS_TEST_EXPECT_MSG_EQ(((prologue >> 7) & 0xF), UetPdsHeader::NH_REQ_STD, "SES std next");
+        NS_TEST_EXPECT_MSG_EQ((prologue & 0x7F), UetPdsHeader::FLAG_AR, "AR, no SYN, no RETX");
+        NS_TEST_EXPECT_MSG_EQ(Be32(b, 46), 5, "PSN");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 50), 16, "SPDCID");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 52), 17, "DPDCID");
+        NS_TEST_EXPECT_MSG_EQ((b[54] & 0x3F), UetSesHeader::OP_WRITE, "SES UET_WRITE");
+        NS_TEST_EXPECT_MSG_EQ(+b[55], UetSesHeader::FLAG_SOM, "start of message");
+        NS_TEST_EXPECT_MSG_EQ(Be16(b, 56), 5, "message id");
+        NS_TEST_EXPECT_MSG_EQ(Be32(b, 94), 4000, "request length");
+        // Back to the transport's fields.
+        RoceFrameFields back;
+        UetPdsHeader pds;
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(frame, back, pds), true, "decodes");
+        NS_TEST_EXPECT_MSG_EQ(+back.opcode, +RdmaOpcode::WRITE_FIRST, "opcode");
+        NS_TEST_EXPECT_MSG_EQ(back.psn, 5, "PSN");
+        NS_TEST_EXPECT_MSG_EQ(back.destQp, 17, "DestQP");
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 1000, "payload");
+        NS_TEST_EXPECT_MSG_EQ(back.rethDmaLen, 4000, "DMA length");
+        NS_TEST_EXPECT_MSG_EQ(back.rethRKey, 0x1234, "R_Key");
+        NS_TEST_EXPECT_MSG_EQ(back.ackReq, true, "AckReq");
+        // Trimmed: the headers only, lengths rewritten, the trimmed class.
+        NS_TEST_EXPECT_MSG_EQ(UetFrame::IsRequest(frame), true, "a request");
+        UetFrame::Trim(frame, (7 << 3) | UetTrimmer::TRIMMED_DSCP_BITS);
+        NS_TEST_EXPECT_MSG_EQ(frame.view.frameBytes, 98, "headers only");
+        NS_TEST_EXPECT_MSG_EQ(UetTrimmer::IsTrimmed(frame.view), true, "marked trimmed");
+        NS_TEST_EXPECT_MSG_EQ((frame.view.dscp >> 3), 7, "in class 7");
+        uint8_t t[98];
+        frame.GetPacket()->CopyData(t, sizeof(t));
+        NS_TEST_EXPECT_MSG_EQ(Be16(t, 16), 84, "IPv4 total length");
+        NS_TEST_EXPECT_MSG_EQ(Be16(t, 38), 64, "UDP length");
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(frame, back, pds), true, "still decodes");
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 0, "no payload");
+        // An ACK with the ECN echo.
+        RoceFrameFields a = f;
+        a.opcode = RdmaOpcode::ACKNOWLEDGE;
+        a.SetExtHeadersForOpcode();
+        a.payloadBytes = 0;
+        a.becn = true;
+        a.psn = 9;
+        RoceParsedFrame ack = RoceFrame::BuildParsed(a);
+        UetFrame::EncodeControl(ack, 3);
+        NS_TEST_EXPECT_MSG_EQ(ack.view.frameBytes, UetFrame::MIN_FRAME_BYTES, "padded to 60");
+        uint8_t k[54];
+        ack.GetPacket()->CopyData(k, sizeof(k));
+        const uint16_t ap = Be16(k, 42);
+        NS_TEST_EXPECT_MSG_EQ((ap >> 11), UetPdsHeader::ACK, "PDS ACK");
+        NS_TEST_EXPECT_MSG_EQ((ap & 0x7F), UetPdsHeader::FLAG_M, "M: the ECN echo");
+        NS_TEST_EXPECT_MSG_EQ(Be32(k, 46), 9, "CACK PSN");
+        // A trim NACK.
+        a.aethSyndrome = UetNic::TRIM_NACK_SYNDROME;
+        a.becn = false;
+        RoceParsedFrame nack = RoceFrame::BuildParsed(a);
+        UetFrame::EncodeControl(nack, 3);
+        uint8_t n[58];
+        nack.GetPacket()->CopyData(n, sizeof(n));
+        NS_TEST_EXPECT_MSG_EQ((Be16(n, 42) >> 11), UetPdsHeader::NACK, "PDS NACK");
+        NS_TEST_EXPECT_MSG_EQ(+n[44], +UetPdsHeader::NACK_TRIMMED, "code TRIMMED");
+    }
+};
+
+/// \brief NSCC's quadrants, once-per-RTT decrease, NACK and quick adapt, fast increase.
+class NsccQuadrantTest : public TestCase
+{
+  public:
+    NsccQuadrantTest()
+        : TestCase("NSCC: multiplicative decrease once per base RTT, NACK, quick adapt, increase")
+    {
+    }
+
+  private:
+    Ptr<NsccCongestionControl> m_cc;
+
+    void Ack(bool ecn, Time rtt, uint64_t bytes)
+    {
+        RdmaAckSample s;
+        s.ackedBytes = bytes;
+        s.ackedPackets = static_cast<uint32_t>(bytes / 1000);
+        s.rtt = rtt;
+        s.ecnEcho = ecn;
+        m_cc->OnAck(s);
+    }
+
+    void DoRun() override
+    {
+        UsePicoseconds(); // (before any Time: the scenario runs of this suite need it)
+        m_cc = CreateObject<NsccCongestionControl>();
+        RdmaCcContext ctx;
+        ctx.lineRate = DataRate("100Gbps");
+        ctx.mtuBytes = 1000;
+        ctx.wireBytes = 1122;
+        ctx.baseRtt = MicroSeconds(10);
+        const Time base = ctx.baseRtt;
+        std::vector<uint64_t> w; // the window after each step
+        ScheduleLambda(Time(0), [&] {
+            m_cc->Start(ctx);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // ECN and a delay far above the target (7.5 us): cut once...
+        ScheduleLambda(MicroSeconds(20), [&] {
+            Ack(true, base + MicroSeconds(1000), 1000);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // ...and not again within a base RTT.
+        ScheduleLambda(MicroSeconds(25), [&] {
+            Ack(true, base + MicroSeconds(1000), 1000);
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // A NACK before quick adapt's period ends: one packet less.
+        ScheduleLambda(MicroSeconds(26), [&] {
+            m_cc->OnNack();
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // A NACK after it (20 + 10 + 7.5 us): the window becomes what the period achieved.
+        ScheduleLambda(MicroSeconds(40), [&] {
+            m_cc->OnNack();
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        // Unmarked ACKs without queueing: the window grows again.
+        ScheduleLambda(MicroSeconds(60), [&] {
+            for (int i = 0; i < 20; ++i)
+            {
+                Ack(false, base, 1000);
+            }
+            w.push_back(m_cc->GetWindowBytes());
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 6, "every step ran");
+        // 1.5 BDP of payload: 100 Gb/s x 10 us x 1000 / 1122.
+        const double bdp = 100e9 / 8 * 10e-6 * 1000 / 1122;
+        NS_TEST_EXPECT_MSG_EQ(w[0], static_cast<uint64_t>(1.5 * bdp), "starts at 1.5 BDP");
+        // avg delay = 0.0125 x 1000 us = 12.5 us; factor 1 - 0.8 (12.5 - 7.5) / 12.5 = 0.68;
+        // then Eta (0.15 MTU x a, a = BDP / (100 Gb/s x 12 us) = 10/12) after a network RTT.
+        const double cut = 1.5 * bdp * 0.68 + 0.15 * 1000 * 10.0 / 12;
+        NS_TEST_EXPECT_MSG_EQ_TOL(static_cast<double>(w[1]), cut, 1.0, "cut by 0.68");
+        NS_TEST_EXPECT_MSG_EQ(w[2], w[1], "no second cut within a base RTT");
+        NS_TEST_EXPECT_MSG_EQ(w[3], w[2] - 1000, "a NACK takes one packet off");
+        NS_TEST_EXPECT_MSG_EQ(w[4], 1000, "quick adapt: what the period achieved, 1 MTU");
+        NS_TEST_EXPECT_MSG_EQ(m_cc->GetQuickAdapts(), 1, "one quick adapt");
+        NS_TEST_EXPECT_MSG_EQ(m_cc->GetDecreases(), 1, "one multiplicative decrease");
+        NS_TEST_EXPECT_MSG_GT(w[5], 3000, "unmarked ACKs without queueing grow the window");
+        m_cc = nullptr;
+    }
+};
+
+/// \brief Bad input: one ConfigError naming the value and what is allowed.
+class UetRefusalTest : public TestCase
+{
+  public:
+    UetRefusalTest()
+        : TestCase("--fabric=uet refuses go-back-N and --nic-entropy")
+    {
+    }
+
+  private:
+    void Expect(const std::string& flag, const std::string& value, const std::string& named)
+    {
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("workload", "incast");
+        c.Set(flag, value);
+        std::string message;
+        try
+        {
+            RunInto(c, "out/test-uet-refusal");
+        }
+        catch (const ConfigError& e)
+        {
+            message = e.what();
+        }
+        std::filesystem::remove_all("out/test-uet-refusal");
+        NS_TEST_EXPECT_MSG_NE(message.find(named), std::string::npos, "refused: " << message);
+        NS_TEST_EXPECT_MSG_NE(message.find("allowed"), std::string::npos, "says what is allowed");
+    }
+
+    void DoRun() override
+    {
+        Expect("recovery", "gbn", "--recovery=gbn");
+        Expect("nic-entropy", "4", "--nic-entropy=4");
+        Expect("cc", "dcqcn", "--cc=dcqcn");
+        Expect("cc", "hpcc", "--cc=hpcc");
+        Expect("verb", "read", "--verb=read");
+    }
+};
+
+/// \brief The UET test suite.
+class UetTestSuite : public TestSuite
+{
+  public:
+    UetTestSuite()
+        : TestSuite("ai-fabric-uet", AI_FABRIC_UNIT_SUITE)
+    {
+        AddTestCase(new UetWireTest, AI_FABRIC_QUICK);
+        AddTestCase(new NsccQuadrantTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetRefusalTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetIncastTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetPermutationTest, AI_FABRIC_QUICK);
+    }
+};
+
+static UetTestSuite g_uetTestSuite; //!< registers it
