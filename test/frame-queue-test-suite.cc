@@ -204,7 +204,7 @@ class QueuedFrameRoundTripTestCase : public TestCase
     static RoceFrameView Described(const RoceFrameFields& f)
     {
         RoceFrameView v;
-        std::memset(&v, 0, sizeof(v));
+        std::memset(static_cast<void*>(&v), 0, sizeof(v));
         RoceFrame::Describe(f, v);
         return v;
     }
@@ -216,7 +216,7 @@ class QueuedFrameRoundTripTestCase : public TestCase
         RoceParsedFrame in(packet, v);
         in.readyTicks = ready;
         RoceParsedFrame out;
-        std::memset(&out.view, 0, sizeof(out.view));
+        std::memset(static_cast<void*>(&out.view), 0, sizeof(out.view));
         {
             RoceQueuedFrame q(std::move(in));
             fitted = !q.IsOverflow();
@@ -314,7 +314,7 @@ class QueuedFrameRoundTripTestCase : public TestCase
 
         // Views no NIC describes: a PFC frame, a TCP frame, ImmDt beside an AETH MSN.
         RoceFrameView pfc;
-        std::memset(&pfc, 0, sizeof(pfc));
+        std::memset(static_cast<void*>(&pfc), 0, sizeof(pfc));
         pfc.isPfc = true;
         pfc.etherType = 0x8808;
         pfc.frameBytes = 60;
@@ -329,7 +329,14 @@ class QueuedFrameRoundTripTestCase : public TestCase
         both.imm = 7;
         both.hasAeth = true;
         both.aethMsn = 9;
-        for (const RoceFrameView* v : {&pfc, &tcp, &both})
+        // A data frame FctAttribution follows: its journey has no room in the packed form.
+        RoceFrameFields data;
+        data.opcode = RdmaOpcode::WRITE_MIDDLE;
+        data.SetExtHeadersForOpcode();
+        data.payloadBytes = 1000;
+        RoceFrameView followed = Described(data);
+        followed.journey = 42;
+        for (const RoceFrameView* v : {&pfc, &tcp, &both, &followed})
         {
             bool fitted = true;
             NS_TEST_ASSERT_MSG_EQ(RoundTrip(*v, 5, nullptr, fitted), true, "kept whole");
