@@ -7,6 +7,7 @@
 #include "scenario-config.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config-error.h"
 #include "ns3/congestion-control-registry.h"
 #include "ns3/load-balancing-registry.h"
 #include "ns3/nstime.h"
@@ -14,9 +15,12 @@
 #include "ns3/ptr.h"
 #include "ns3/rdma-fabric-helper.h"
 #include "ns3/rdma-fabric.h"
+#include "ns3/roce-fabric.h"
+#include "ns3/roce-switch.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,6 +115,18 @@ class FabricBuilder
     void ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper);
     /// Give \p helper's congestion-control factory \p ctx's --ns3:: overrides.
     static void ApplyCongestionControlOverrides(const Context& ctx, RdmaFabricHelper& helper);
+    /**
+     * The last steps of a fabric on RoCEv2's Ethernet switches (RoCEv2, UET): --cc with
+     * its preset, the --ns3:: defaults over the preset's values, the switches' timing,
+     * the rank's partition, Install on \p ctx's graph and routes, and --priority.
+     * \p fabric names the fabric in Install's errors ("--fabric=rocev2: ..."). A
+     * template: \p helper's own Install runs (UetFabricHelper's hides RoceFabricHelper's).
+     */
+    template <typename EthernetHelperT>
+    Ptr<RoceFabric> InstallEthernet(EthernetHelperT& helper,
+                                    const ScenarioConfig& c,
+                                    const Context& ctx,
+                                    const std::string& fabric);
     /// \return the --lb policy \p name (the knob allows only registered names)
     /// \throws ConfigError naming it
     static const LoadBalancingRegistry::Entry& LoadBalancing(const std::string& name);
@@ -138,6 +154,43 @@ FabricBuilder::ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& help
     probe->GetAttribute("CutThrough", cutThrough);
     m_switchTiming = {c.switchLatency.value_or(latency.Get()),
                       c.cutThrough.value_or(cutThrough.Get())};
+}
+
+template <typename EthernetHelperT>
+Ptr<RoceFabric>
+FabricBuilder::InstallEthernet(EthernetHelperT& helper,
+                               const ScenarioConfig& c,
+                               const Context& ctx,
+                               const std::string& fabric)
+{
+    try
+    {
+        helper.SetCongestionControl(c.cc, c.ccPreset);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
+                          e.what());
+    }
+    // --ns3:: defaults win over the preset's marking and controller values
+    c.ApplyAttributes();
+    ApplyCongestionControlOverrides(ctx, helper);
+    ApplySwitchTiming<RoceSwitch>(c, helper);
+    if (!ctx.partition.empty())
+    {
+        helper.SetPartition(ctx.partition);
+    }
+    Ptr<RoceFabric> installed;
+    try
+    {
+        installed = helper.Install(ctx.graph, ctx.routes);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError("--fabric=" + fabric + ": " + e.what());
+    }
+    installed->SetPriority(static_cast<uint8_t>(c.priority));
+    return installed;
 }
 
 } // namespace ns3

@@ -77,34 +77,7 @@ RoceFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
                            UintegerValue(c.pfc ? (classPriorities | etsClasses) : 0U));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
     ConfigureEcnMarking(c);
-    try
-    {
-        helper.SetCongestionControl(c.cc, c.ccPreset);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
-                          e.what());
-    }
-    // --ns3:: defaults win over the preset's marking and controller values
-    c.ApplyAttributes();
-    ApplyCongestionControlOverrides(ctx, helper);
-    ApplySwitchTiming<RoceSwitch>(c, helper);
-    if (!ctx.partition.empty())
-    {
-        helper.SetPartition(ctx.partition);
-    }
-    Ptr<RoceFabric> roce;
-    try
-    {
-        roce = helper.Install(ctx.graph, ctx.routes);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--fabric=rocev2: ") + e.what());
-    }
-    roce->SetPriority(static_cast<uint8_t>(c.priority));
-    return roce;
+    return InstallEthernet(helper, c, ctx, "rocev2");
 }
 
 void

@@ -129,35 +129,8 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
             Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
         }
     }
-    try
-    {
-        helper.SetCongestionControl(c.cc, c.ccPreset);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
-                          e.what());
-    }
-    // --ns3:: defaults win over the preset's values
-    c.ApplyAttributes();
-    ApplyCongestionControlOverrides(ctx, helper);
-    ApplySwitchTiming<RoceSwitch>(c, helper);
-    if (!ctx.partition.empty())
-    {
-        helper.SetPartition(ctx.partition);
-    }
-    Ptr<RoceFabric> fabric;
-    try
-    {
-        fabric = helper.Install(ctx.graph, ctx.routes);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ConfigError(std::string("--fabric=uet: ") + e.what());
-    }
-    fabric->SetPriority(static_cast<uint8_t>(c.priority));
-    m_fabric = fabric;
-    return fabric;
+    m_fabric = InstallEthernet(helper, c, ctx, "uet");
+    return m_fabric;
 }
 
 void
