@@ -4,8 +4,11 @@
 #include "fabric-builder.h"
 
 #include "ns3/config-error.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 
 #include <stdexcept>
 
@@ -85,6 +88,27 @@ FabricBuilder::LoadBalancing(const std::string& name)
     catch (const std::invalid_argument& e)
     {
         throw ConfigError(std::string("--lb: ") + e.what());
+    }
+}
+
+void
+FabricBuilder::ApplyEcnThresholds(const ScenarioConfig& c)
+{
+    if (c.kmin || c.kmax || c.pmax)
+    {
+        Config::SetDefault("ns3::EcnMarker::ScaleWithRate", BooleanValue(false));
+        if (c.kmin)
+        {
+            Config::SetDefault("ns3::EcnMarker::Kmin", UintegerValue(*c.kmin));
+        }
+        if (c.kmax)
+        {
+            Config::SetDefault("ns3::EcnMarker::Kmax", UintegerValue(*c.kmax));
+        }
+        if (c.pmax)
+        {
+            Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
+        }
     }
 }
 

@@ -113,6 +113,9 @@ class FabricBuilder
      */
     template <typename SwitchT>
     void ApplySwitchTiming(const ScenarioConfig& c, RdmaFabricHelper& helper);
+    /// --kmin, --kmax, --pmax: absolute ECN thresholds from the user replace the
+    /// rate-scaled defaults (EcnMarker's ScaleWithRate off).
+    static void ApplyEcnThresholds(const ScenarioConfig& c);
     /// Give \p helper's congestion-control factory \p ctx's --ns3:: overrides.
     static void ApplyCongestionControlOverrides(const Context& ctx, RdmaFabricHelper& helper);
     /**

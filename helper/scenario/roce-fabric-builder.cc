@@ -98,23 +98,7 @@ RoceFabricBuilder::ConfigureEcnMarking(const ScenarioConfig& c)
         throw ConfigError(std::string("--cc=") + c.cc + " --cc-preset=" + c.ccPreset + ": " +
                           e.what());
     }
-    if (c.kmin || c.kmax || c.pmax)
-    {
-        // Absolute thresholds from the user replace the rate-scaled defaults.
-        Config::SetDefault("ns3::EcnMarker::ScaleWithRate", BooleanValue(false));
-        if (c.kmin)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmin", UintegerValue(*c.kmin));
-        }
-        if (c.kmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmax", UintegerValue(*c.kmax));
-        }
-        if (c.pmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
-        }
-    }
+    ApplyEcnThresholds(c);
 }
 
 void

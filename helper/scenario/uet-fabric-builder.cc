@@ -113,22 +113,7 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
     helper.SetMmuAttribute("BufferSize", UintegerValue(c.buffer));
     helper.SetEgressPolicy(LoadBalancing(c.lb).roceEgressPolicy);
     helper.SetTrimming(true);
-    if (c.kmin || c.kmax || c.pmax)
-    {
-        Config::SetDefault("ns3::EcnMarker::ScaleWithRate", BooleanValue(false));
-        if (c.kmin)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmin", UintegerValue(*c.kmin));
-        }
-        if (c.kmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Kmax", UintegerValue(*c.kmax));
-        }
-        if (c.pmax)
-        {
-            Config::SetDefault("ns3::EcnMarker::Pmax", DoubleValue(*c.pmax));
-        }
-    }
+    ApplyEcnThresholds(c);
     m_fabric = InstallEthernet(helper, c, ctx, "uet");
     return m_fabric;
 }
