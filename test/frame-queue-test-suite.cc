@@ -343,6 +343,15 @@ class QueuedFrameRoundTripTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(fitted, false, "does not fit one line");
         }
 
+        // A packed frame moved into a frame that held a followed one: no journey left.
+        {
+            RoceParsedFrame out(nullptr, followed);
+            RoceQueuedFrame q(RoceParsedFrame(nullptr, Described(data)));
+            NS_TEST_ASSERT_MSG_EQ(q.IsOverflow(), false, "an unfollowed frame is packed");
+            q.MoveTo(out);
+            NS_TEST_ASSERT_MSG_EQ(out.view.journey, 0, "the journey is not left over");
+        }
+
         // A queued frame destroyed without MoveTo (a discarded queue) releases its
         // packet once, packed or whole.
         for (bool reth : {false, true})

@@ -167,6 +167,7 @@ RoceQueuedFrame::MoveTo(RoceParsedFrame& out)
     v.dei = (f & F_DEI) != 0;
     v.se = (f & F_SE) != 0;
     v.migReq = (f & F_MIGREQ) != 0;
+    v.journey = 0; // (a followed frame is never packed: Fits)
 }
 
 void
