@@ -24,8 +24,11 @@ constexpr uint8_t L3_OFFSET_VLAN = 18;      //!< behind an 802.1Q tag
 std::vector<RoceParsedFrame*>&
 OverflowPool()
 {
-    static std::vector<RoceParsedFrame*> pool;
-    return pool;
+    // Never destroyed: a queue emptied during static destruction (a switch an ns-3
+    // registry still holds at exit) may give its frame back after any static vector here
+    // would be gone; the frames stay reachable from this pointer to the end.
+    static auto* pool = new std::vector<RoceParsedFrame*>();
+    return *pool;
 }
 
 /// RoceQueuedFrame::Fits, inlined into the constructor (the 18 bytes of PFC fields
