@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -79,6 +80,52 @@ WaitsByPort(const FctAttribution::Result& r)
         w.second += h.pauseTicks;
     }
     return m;
+}
+
+/// Where \p r's path waited longest (queueing + pause), by port and class.
+struct HotPort
+{
+    uint32_t node;
+    uint32_t port;
+    uint8_t queue;
+    int64_t waitTicks;
+};
+
+/// \return the hottest port of \p r's path (the first of equals), none without waits
+std::optional<HotPort>
+Hottest(const FctAttribution::Result& r)
+{
+    std::optional<HotPort> hot;
+    for (const auto& [key, w] : WaitsByPort(r))
+    {
+        if (!hot || w.first + w.second > hot->waitTicks)
+        {
+            hot = HotPort{std::get<0>(key), std::get<1>(key), std::get<2>(key), w.first + w.second};
+        }
+    }
+    return hot;
+}
+
+/// Append the CSV's hottest-hop columns and the row's end: ",node,port,queue,wait_ns\n",
+/// or ",,,,0.000\n" without waits.
+void
+AppendHottest(std::string& rows, const FctAttribution::Result& r)
+{
+    const std::optional<HotPort> hot = Hottest(r);
+    if (!hot)
+    {
+        rows += ",,,,0.000\n";
+        return;
+    }
+    rows += ',';
+    AppendInt(rows, hot->node);
+    rows += ',';
+    AppendInt(rows, hot->port);
+    rows += ',';
+    AppendInt(rows, hot->queue);
+    rows += ',';
+    AppendNs(rows, hot->waitTicks);
+    rows += '\n';
 }
 
 } // namespace
@@ -179,32 +226,7 @@ AttributionRecorder::WriteCsv(OutputWriter& writer) const
         rows += ',';
         AppendNs(rows, r.unattributedTicks);
         // The hottest hop: the port (and class) where it waited longest.
-        const auto waits = WaitsByPort(r);
-        auto hottest = waits.end();
-        for (auto it = waits.begin(); it != waits.end(); ++it)
-        {
-            if (hottest == waits.end() || it->second.first + it->second.second >
-                                              hottest->second.first + hottest->second.second)
-            {
-                hottest = it;
-            }
-        }
-        if (hottest == waits.end())
-        {
-            rows += ",,,,0.000\n";
-        }
-        else
-        {
-            rows += ',';
-            AppendInt(rows, std::get<0>(hottest->first));
-            rows += ',';
-            AppendInt(rows, std::get<1>(hottest->first));
-            rows += ',';
-            AppendInt(rows, std::get<2>(hottest->first));
-            rows += ',';
-            AppendNs(rows, hottest->second.first + hottest->second.second);
-            rows += '\n';
-        }
+        AppendHottest(rows, r);
         if (rows.size() > (1U << 20))
         {
             out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
@@ -446,30 +468,7 @@ AttributionRecorder::WriteCriticalPathCsv(OutputWriter& writer) const
             }
             rows += ',';
             rows += FctAttribution::ComponentName(dominant);
-            const auto waits = WaitsByPort(r);
-            auto hottest = waits.end();
-            for (auto it = waits.begin(); it != waits.end(); ++it)
-            {
-                if (hottest == waits.end() || it->second.first + it->second.second >
-                                                  hottest->second.first + hottest->second.second)
-                {
-                    hottest = it;
-                }
-            }
-            if (hottest == waits.end())
-            {
-                rows += ",,,,0.000\n";
-                continue;
-            }
-            rows += ',';
-            AppendInt(rows, std::get<0>(hottest->first));
-            rows += ',';
-            AppendInt(rows, std::get<1>(hottest->first));
-            rows += ',';
-            AppendInt(rows, std::get<2>(hottest->first));
-            rows += ',';
-            AppendNs(rows, hottest->second.first + hottest->second.second);
-            rows += '\n';
+            AppendHottest(rows, r);
         }
     }
     out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
@@ -530,16 +529,7 @@ AttributionRecorder::CriticalPathJson() const
     {
         cause = r.ticks[c] > r.ticks[cause] ? c : cause;
     }
-    const auto waits = WaitsByPort(r);
-    auto hottest = waits.end();
-    for (auto it = waits.begin(); it != waits.end(); ++it)
-    {
-        if (hottest == waits.end() ||
-            it->second.first + it->second.second > hottest->second.first + hottest->second.second)
-        {
-            hottest = it;
-        }
-    }
+    const std::optional<HotPort> hot = Hottest(r);
     nlohmann::json slow;
     slow["op_id"] = w.opId;
     slow["job"] = w.job;
@@ -557,15 +547,14 @@ AttributionRecorder::CriticalPathJson() const
          << w.srcRank << "'s transfer " << w.transfer << " to rank " << w.dstRank << " spent "
          << TimeStep(r.ticks[cause]).GetNanoSeconds() / 1000.0 << " us in "
          << FctAttribution::ComponentName(cause);
-    if (hottest != waits.end())
+    if (hot)
     {
-        const uint32_t node = std::get<0>(hottest->first);
-        slow["culprit_port"] = {{"node", node},
-                                {"name", graph->GetNodeName(node)},
-                                {"port", std::get<1>(hottest->first)},
-                                {"queue", std::get<2>(hottest->first)}};
-        text << " (longest wait at " << graph->GetNodeName(node) << " port "
-             << std::get<1>(hottest->first) << ")";
+        slow["culprit_port"] = {{"node", hot->node},
+                                {"name", graph->GetNodeName(hot->node)},
+                                {"port", hot->port},
+                                {"queue", hot->queue}};
+        text << " (longest wait at " << graph->GetNodeName(hot->node) << " port " << hot->port
+             << ")";
     }
     slow["explanation"] = text.str();
     j["slowest"] = slow;
