@@ -28,8 +28,9 @@ class TopologyGraph;
  * Every call checks its input at once and schedules the fault at absolute simulated times
  * (>= now): call them after the fabric helper's Install, before Simulator::Run. Bad input
  * throws std::invalid_argument naming the value and what is allowed; what a fabric cannot
- * do is its refusal (RdmaFabric::StallReceive: InfiniBand links have no PFC). The scenario runner's --link-failure, --node-failure,
- * --pfc-storm and --pfc-watchdog are these calls (doc/scenario-runner.md).
+ * do is its refusal (RdmaFabric::StallReceive: InfiniBand links have no PFC). The
+ * scenario runner's --link-failure, --node-failure, --pfc-storm and --pfc-watchdog are
+ * these calls (doc/scenario-runner.md).
  *
  * \code
  *   FaultInjectionHelper faults;
