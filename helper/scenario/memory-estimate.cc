@@ -3,6 +3,8 @@
  */
 #include "memory-estimate.h"
 
+#include "fabric-builder-registry.h"
+
 #include "ns3/config-error.h"
 
 #include <cstdio>
@@ -15,7 +17,7 @@ namespace ns3
 uint64_t
 MemoryEstimate::FabricBytes(const TopologyHelper::Size& size, const std::string& fabric)
 {
-    const uint64_t perCable = fabric == "infiniband" ? IB_BYTES_PER_CABLE : ROCE_BYTES_PER_CABLE;
+    const uint64_t perCable = FabricBuilderRegistry::GetProperties(fabric).GetBytesPerCable();
     const uint64_t routes = TopologyHelper::SaturatingMultiply(
         TopologyHelper::SaturatingMultiply(size.switches, size.hosts),
         ROUTE_BYTES_PER_ENTRY);

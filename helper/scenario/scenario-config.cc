@@ -633,10 +633,11 @@ const char* const NEEDS_TCP = "needs --transport=tcp: RDMA flows use --cc";
 const char* const NOT_READ_BY_TRAINING = "is not read by --workload=training: the --training "
                                          "file gives the GPUs (tp x pp x dp) and the sizes";
 
+/// Whether --fabric's devices are InfiniBand's (its builder says).
 bool
 OnInfiniBand(const ScenarioConfig& c)
 {
-    return c.fabric == "infiniband";
+    return FabricBuilderRegistry::IsInfiniBand(c.fabric);
 }
 
 bool

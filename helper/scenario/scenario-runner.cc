@@ -494,8 +494,8 @@ ScenarioRunner::WriteWorkloadFiles()
     }
 }
 
-nlohmann::json
-ScenarioRunner::Run()
+void
+ScenarioRunner::Resolve()
 {
     // --jobs: each job alone first (their own simulations, before this one's settings)
     JobsScenarioWorkload::RunBaselines(m_config);
@@ -511,6 +511,26 @@ ScenarioRunner::Run()
         // --protocol=auto the step of the protocol the tuner picks
         m_config.chunk = CollectiveProtocol::Create(m_config.protocol)->GetStepBytes();
     }
+}
+
+void
+ScenarioRunner::AddAttribution(nlohmann::json& summary)
+{
+    if (!m_attribution)
+    {
+        return;
+    }
+    summary["tail_attribution"] = m_attribution->TailJson();
+    if (m_attribution->HasCriticalPaths())
+    {
+        summary["critical_path"] = m_attribution->CriticalPathJson();
+    }
+}
+
+nlohmann::json
+ScenarioRunner::Run()
+{
+    Resolve();
     m_graph = BuildTopology(m_config);
     if (m_config.mpi)
     {
@@ -557,14 +577,7 @@ ScenarioRunner::Run()
         }
     }
     nlohmann::json summary = MakeSummary(wall, complete);
-    if (m_attribution)
-    {
-        summary["tail_attribution"] = m_attribution->TailJson();
-        if (m_attribution->HasCriticalPaths())
-        {
-            summary["critical_path"] = m_attribution->CriticalPathJson();
-        }
-    }
+    AddAttribution(summary);
     try
     {
         WriteWorkloadFiles();
