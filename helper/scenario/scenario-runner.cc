@@ -3,6 +3,7 @@
  */
 #include "scenario-runner.h"
 
+#include "attribute-defaults.h"
 #include "congestion-control-setup.h"
 #include "fabric-builder-registry.h"
 #include "fabric-builder.h"
@@ -530,6 +531,8 @@ ScenarioRunner::AddAttribution(nlohmann::json& summary)
 nlohmann::json
 ScenarioRunner::Run()
 {
+    // The attribute defaults this run sets go back as they were when it returns or throws
+    const AttributeDefaults defaults;
     Resolve();
     m_graph = BuildTopology(m_config);
     if (m_config.mpi)
