@@ -7,13 +7,10 @@
  */
 #include "ai-fabric-test-compat.h"
 
-#include "ns3/attribute-defaults.h"
 #include "ns3/config-error.h"
-#include "ns3/config.h"
 #include "ns3/scenario-config.h"
 #include "ns3/size-parser.h"
 #include "ns3/type-id.h"
-#include "ns3/uinteger.h"
 
 #include <filesystem>
 #include <fstream>
@@ -682,45 +679,6 @@ class TypedChoicesTestCase : public TestCase
     }
 };
 
-/**
- * ApplyKnobDefaults sets an attribute where its knob sets it: a WhenGiven attribute
- * (--rq-depth's ReceiveQueueDepth) only when the knob is given, so a default a script
- * set stays at the knob's default; an Always one (--mtu's) whatever the value.
- */
-class KnobDefaultsWhenGivenTestCase : public TestCase
-{
-  public:
-    KnobDefaultsWhenGivenTestCase()
-        : TestCase("ApplyKnobDefaults: a WhenGiven attribute only when the knob is given")
-    {
-    }
-
-  private:
-    static std::string Default(const std::string& type, const std::string& attribute)
-    {
-        TypeId::AttributeInformation info;
-        TypeId::LookupByName(type).LookupAttributeByName(attribute, &info);
-        return info.initialValue->SerializeToString(info.checker);
-    }
-
-    void DoRun() override
-    {
-        const AttributeDefaults keep; // (restored when the case ends)
-        Config::SetDefault("ns3::RdmaQueuePair::ReceiveQueueDepth", UintegerValue(8));
-        ScenarioConfig c;
-        c.Set("ack-interval", "10"); // (the runner resolves '' before it applies them)
-        c.ApplyKnobDefaults();
-        NS_TEST_ASSERT_MSG_EQ(Default("ns3::RdmaQueuePair", "ReceiveQueueDepth"),
-                              "8",
-                              "--rq-depth at its default leaves the script's default");
-        c.Set("rq-depth", "64");
-        c.ApplyKnobDefaults();
-        NS_TEST_ASSERT_MSG_EQ(Default("ns3::RdmaQueuePair", "ReceiveQueueDepth"),
-                              "64",
-                              "--rq-depth=64 sets it");
-    }
-};
-
 /// The suite.
 class ScenarioConfigTestSuite : public TestSuite
 {
@@ -736,7 +694,6 @@ class ScenarioConfigTestSuite : public TestSuite
         AddTestCase(new JsonRoundTripTestCase, AI_FABRIC_QUICK);
         AddTestCase(new KnobAttributesTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TypedChoicesTestCase, AI_FABRIC_QUICK);
-        AddTestCase(new KnobDefaultsWhenGivenTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -2664,9 +2664,7 @@ ScenarioConfig::ApplyKnobDefaults() const
     {
         for (const KnobAttribute& a : knob.attributes)
         {
-            // Only where the knob sets it (Always; WhenGiven: not at its default, where
-            // the attribute's own default, or one a script set, stays)
-            if (a.value && (!a.when || a.when(*this)))
+            if (a.value)
             {
                 Config::SetDefault(a.name, *a.value(*this));
             }

@@ -265,9 +265,7 @@ class ScenarioConfig
     void ApplyAttributes() const;
 
     /// Config::SetDefault every attribute a knob sets through the runner
-    /// (KnobAttribute::value), from this configuration's values, where the knob sets it
-    /// (KnobAttribute::when: a WhenGiven attribute only when the knob is not at its
-    /// default).
+    /// (KnobAttribute::value), from this configuration's values.
     void ApplyKnobDefaults() const;
 
     /**
