@@ -14,6 +14,7 @@
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-protocol.h"
+#include "ns3/collective-workload.h"
 #include "ns3/command-line.h"
 #include "ns3/config-error.h"
 #include "ns3/config.h"
@@ -775,7 +776,7 @@ QpCacheOn(const ScenarioConfig& c)
 bool
 IsAuto(const std::string& value)
 {
-    return value == "auto";
+    return CollectiveWorkload::IsTunerChoice(value);
 }
 
 /// NCCL's protocols and tuner are the collective workloads' (the training workload and

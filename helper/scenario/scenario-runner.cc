@@ -111,7 +111,8 @@ ScenarioRunner::ConfigureDefaults()
     if (!m_config.protocolLatency)
     {
         // '' becomes the value used: the protocols' step latencies where NCCL's model chose
-        m_config.protocolLatency = m_config.protocol == "auto" || m_config.algorithm == "auto";
+        m_config.protocolLatency = CollectiveWorkload::IsTunerChoice(m_config.protocol) ||
+                                   CollectiveWorkload::IsTunerChoice(m_config.algorithm);
     }
     m_fabricBuilder->ConfigureDefaults(m_config); // (e.g. --cc=ibta's switch half)
     m_simulatorSetup.Apply(m_config);             // (seed, run, engine, scheduler, checksums)
@@ -506,7 +507,7 @@ ScenarioRunner::Resolve()
     RankRun::Check(m_config);
     CongestionControlSetup::Resolve(m_config, *m_fabricBuilder);
     ApplyAttributeOverrides();
-    if (!m_config.chunk && m_config.protocol != "auto")
+    if (!m_config.chunk && !CollectiveWorkload::IsTunerChoice(m_config.protocol))
     {
         // '' becomes the protocol's step (echoed), with its attributes as given; under
         // --protocol=auto the step of the protocol the tuner picks
