@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 
 namespace ns3
 {
@@ -25,6 +26,14 @@ MemoryEstimate::FabricBytes(const TopologyHelper::Size& size, const std::string&
         TopologyHelper::SaturatingAdd(PROCESS_BYTES + MPI_PROCESS_BYTES,
                                       TopologyHelper::SaturatingMultiply(size.cables, perCable)),
         routes);
+}
+
+uint64_t
+MemoryEstimate::PeakResidentBytes()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
 }
 
 uint64_t

@@ -57,6 +57,9 @@ class MemoryEstimate
     /// \return this machine's MemAvailable (/proc/meminfo) in bytes; 0 if unknown
     static uint64_t AvailableBytes();
 
+    /// \return this process's peak resident size so far (getrusage ru_maxrss), in bytes
+    static uint64_t PeakResidentBytes();
+
     /**
      * Throw ConfigError when the fabric has more nodes than node ids can number
      * (2^32 - 2) or its estimate exceeds AvailableBytes(); the message starts with

@@ -45,24 +45,11 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <sys/resource.h>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
-
-namespace
-{
-uint64_t
-PeakRssBytes()
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
-}
-
-} // namespace
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
     : m_config(config)
@@ -315,7 +302,7 @@ ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t pac
     double simSeconds =
         m_mpi ? Time(m_mpi->GetEndPs()).GetSeconds() : Simulator::Now().GetSeconds();
     uint64_t events = Simulator::GetEventCount();
-    uint64_t peakRss = PeakRssBytes();
+    uint64_t peakRss = MemoryEstimate::PeakResidentBytes();
     uint64_t finished = 0;
     for (const auto& workload : m_workloads)
     {
@@ -326,7 +313,10 @@ ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t pac
         events = RankCoordinator::Sum({events})[0];
         finished = RankCoordinator::Sum({finished})[0];
         peakRss = static_cast<uint64_t>(RankCoordinator::Max({static_cast<int64_t>(peakRss)})[0]);
-        s["mpi"] = m_mpi->ToJson(wallSeconds, PeakRssBytes(), Progress().collective, *m_graph);
+        s["mpi"] = m_mpi->ToJson(wallSeconds,
+                                 MemoryEstimate::PeakResidentBytes(),
+                                 Progress().collective,
+                                 *m_graph);
         // the run's wall time is its slowest rank's
         wallSeconds = RankCoordinator::Max({static_cast<int64_t>(wallSeconds * 1e9)})[0] / 1e9;
     }
