@@ -136,10 +136,10 @@ def test_the_scanner_measures_functions():
 FABRIC_LITERAL = re.compile(r'\b(m_)?fabric\w*(\(\))?\s*[!=]=\s*"|"(rocev2|infiniband|uet)"\s*[!=]=')
 
 
-# Left: the nvls and collnet algorithms' public "Fabric" attribute names the fabric they
-# run on (--fabric's name) and their Setup compares it; a capability of the fabric (as
-# collnet's AggregationManager already is) is to replace it.
-FABRIC_NAME_KNOWN = {"model/collective/collnet-allreduce.cc", "model/collective/nvls-allreduce.cc"}
+# Left: the nvls algorithm's public "Fabric" attribute names the fabric it runs on
+# (--fabric's name) and its Setup compares it; a capability of the fabric (as collnet's
+# AggregationManager is) is to replace it.
+FABRIC_NAME_KNOWN = {"model/collective/nvls-allreduce.cc"}
 
 
 def test_no_fabric_name_is_compared_outside_the_builders(source_dir):
