@@ -109,6 +109,12 @@ CollectiveWorkload::Handles(const std::string& workload, uint32_t gpusPerServer)
            WorkloadRegistry::GetFamily(workload, gpusPerServer) == WorkloadRegistry::COLLECTIVE;
 }
 
+bool
+CollectiveWorkload::IsTunerChoice(const std::string& value)
+{
+    return value == "auto"; // (the one name the tuner's choice has: --algorithm, --protocol)
+}
+
 uint32_t
 CollectiveWorkload::ChannelsFor(const Options& c)
 {
@@ -177,7 +183,7 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     uint32_t channels = ChannelsFor(c);
     // --algorithm=auto, --protocol=auto: NCCL's tuner on this communicator
     std::string algorithm = c.algorithm;
-    if (op == CollectiveOp::ALL_TO_ALL && algorithm == "ring")
+    if (op == CollectiveOp::ALL_TO_ALL && FindNcclAlgorithm(algorithm) == NcclAlgorithm::RING)
     {
         // --algorithm's default names the reductions' rings; NCCL runs an all-to-all as
         // point-to-point sends, its one registered schedule (the knob table refuses others)
@@ -185,7 +191,7 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     }
     std::string protocol = c.protocol;
     m_tuner = nlohmann::json();
-    if (algorithm == "auto" || protocol == "auto")
+    if (IsTunerChoice(algorithm) || IsTunerChoice(protocol))
     {
         Ptr<NcclTuner> tuner = CreateObject<NcclTuner>();
         const NcclTuner::Topology t = TunerTopology(c, n);
@@ -194,11 +200,11 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
         NcclTuner::Result r;
         try
         {
-            if (algorithm != "auto")
+            if (!IsTunerChoice(algorithm))
             {
                 algorithms.push_back(NcclAlgorithmFromString(algorithm));
             }
-            if (protocol != "auto")
+            if (!IsTunerChoice(protocol))
             {
                 protocols.push_back(NcclProtocolFromString(protocol));
             }
@@ -254,7 +260,8 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     }
     // NCCL's ring allreduce on GPU servers runs a short call on fewer channels, its
     // chunks aligned to 16 bytes, each channel's block at the graph's per-channel speed
-    if (c.gpusPerServer > 1 && op == CollectiveOp::ALLREDUCE && algorithm == "ring")
+    if (c.gpusPerServer > 1 && op == CollectiveOp::ALLREDUCE &&
+        FindNcclAlgorithm(algorithm) == NcclAlgorithm::RING)
     {
         if (!c.channels || c.ncclChannelTuning)
         {

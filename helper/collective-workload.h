@@ -101,6 +101,11 @@ class CollectiveWorkload : public Object
      * \return the channel count
      */
     static uint32_t ChannelsFor(const Options& o);
+    /**
+     * \param value an Options::algorithm or Options::protocol
+     * \return whether it leaves the choice to NCCL's tuner ("auto")
+     */
+    static bool IsTunerChoice(const std::string& value);
     /// \deprecated the options of a configuration: WorkloadOptions::Collective(config)
     AI_FABRIC_DEPRECATED("use ChannelsFor(WorkloadOptions::Collective(config)) (see CHANGES.md)")
     static uint32_t ChannelsFor(const ScenarioConfig& config);

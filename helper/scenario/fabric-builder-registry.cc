@@ -5,6 +5,7 @@
 
 #include "ns3/config-error.h"
 
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -56,6 +57,25 @@ FabricBuilderRegistry::Create(const std::string& name)
     {
         throw ConfigError(std::string("--fabric: ") + e.what());
     }
+}
+
+const FabricBuilder&
+FabricBuilderRegistry::GetProperties(const std::string& name)
+{
+    // One builder per fabric, made on first use (never during static initialization)
+    static std::map<std::string, std::unique_ptr<FabricBuilder>> made;
+    std::unique_ptr<FabricBuilder>& builder = made[name];
+    if (!builder)
+    {
+        builder = Create(name);
+    }
+    return *builder;
+}
+
+bool
+FabricBuilderRegistry::IsInfiniBand(const std::string& name)
+{
+    return Has(name) && GetProperties(name).GetLinkLayer() == FabricBuilder::LinkLayer::INFINIBAND;
 }
 
 } // namespace ns3

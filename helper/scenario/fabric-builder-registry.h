@@ -58,6 +58,19 @@ class FabricBuilderRegistry
      * registered
      */
     static std::unique_ptr<FabricBuilder> Create(const std::string& name);
+    /**
+     * \param name a fabric name (--fabric)
+     * \return a builder of it made once, for its properties (GetLinkLayer,
+     * GetBytesPerCable, MarksEcn), which the knob table and the memory estimate ask
+     * \throws ConfigError as Create
+     */
+    static const FabricBuilder& GetProperties(const std::string& name);
+    /**
+     * \param name a fabric name (--fabric, or a summary.json's config.fabric)
+     * \return whether its devices are InfiniBand's (GetLinkLayer); false for a name not
+     * registered (the --fabric knob refuses it)
+     */
+    static bool IsInfiniBand(const std::string& name);
 
   private:
     /// The table, made on first use (registrations run in static constructors). Defined

@@ -3,6 +3,8 @@
  */
 #include "fabric-builder.h"
 
+#include "memory-estimate.h"
+
 #include "ns3/config-error.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -20,6 +22,18 @@ FabricBuilder::~FabricBuilder() = default;
 void
 FabricBuilder::ConfigureDefaults(const ScenarioConfig& /* c */) const
 {
+}
+
+FabricBuilder::LinkLayer
+FabricBuilder::GetLinkLayer() const
+{
+    return LinkLayer::ETHERNET;
+}
+
+uint64_t
+FabricBuilder::GetBytesPerCable() const
+{
+    return MemoryEstimate::ROCE_BYTES_PER_CABLE;
 }
 
 bool

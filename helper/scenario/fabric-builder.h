@@ -63,7 +63,26 @@ class FabricBuilder
         std::vector<std::pair<std::string, std::string>> ccOverrides;
     };
 
+    /// The link layer of the fabric's NICs and switches: which knobs apply to it.
+    enum class LinkLayer
+    {
+        ETHERNET,   //!< RoCEv2's Ethernet switches and NICs: PFC, ECN, pause storms
+        INFINIBAND, //!< IB HCAs and switches: credit-based links, VLs, the SM
+    };
+
     virtual ~FabricBuilder();
+
+    /**
+     * \return the link layer of the fabric's devices: the knobs that configure one
+     * (--buffer, --pfc-storm on Ethernet; --ib-pcap-format on InfiniBand) apply by it.
+     * The default: ETHERNET.
+     */
+    virtual LinkLayer GetLinkLayer() const;
+    /**
+     * \return resident bytes per cable of a built fabric (both ends' devices and queues),
+     * for MemoryEstimate. The default: MemoryEstimate::ROCE_BYTES_PER_CABLE.
+     */
+    virtual uint64_t GetBytesPerCable() const;
 
     /**
      * Set the attribute defaults this fabric needs under configuration \p c

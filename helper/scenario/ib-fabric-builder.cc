@@ -4,6 +4,7 @@
 #include "ib-fabric-builder.h"
 
 #include "fabric-builder-registry.h"
+#include "memory-estimate.h"
 
 #include "ns3/config-error.h"
 #include "ns3/config.h"
@@ -11,6 +12,7 @@
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-switch.h"
+#include "ns3/ibta-congestion-control.h"
 #include "ns3/route-table.h"
 #include "ns3/uinteger.h"
 
@@ -27,22 +29,19 @@ namespace
 {
 /// FECN threshold of the switches under --cc=ibta when not set: four 4 KiB packets.
 constexpr uint32_t IBTA_FECN_THRESHOLD = 16384;
-} // namespace
 
-void
-IbFabricBuilder::ConfigureDefaults(const ScenarioConfig& c) const
+/// Whether --cc is the IBTA law (its TypeId, not its name).
+bool
+RunsIbta(const ScenarioConfig& c)
 {
-    if (c.cc == "ibta")
-    {
-        // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
-        // marking it would never act. --ns3:: overrides of either still win.
-        Config::SetDefault("ns3::IbSwitch::FecnThreshold", UintegerValue(IBTA_FECN_THRESHOLD));
-        Config::SetDefault("ns3::RdmaQueuePair::CnpInterval", TimeValue(Time(0)));
-    }
+    return CongestionControlRegistry::Has(c.cc) && CongestionControlRegistry::Get(c.cc).typeName ==
+                                                       IbtaCongestionControl::GetTypeId().GetName();
 }
 
-Ptr<RdmaFabric>
-IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
+/// Refuse what an InfiniBand fabric cannot run: an MTU that is no IB path MTU, a --cc
+/// that reads ECN echoed in ACKs, ACKs on a fixed SL under layered routing.
+void
+CheckInfiniBandConfig(const ScenarioConfig& c, const FabricBuilder::Context& ctx)
 {
     if (c.mtu != 256 && c.mtu != 512 && c.mtu != 1024 && c.mtu != 2048 && c.mtu != 4096)
     {
@@ -66,8 +65,65 @@ IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
                           " sends every packet, ACKs too, on the SL of its path's "
                           "virtual layer; allowed with it: '' (the data's SL)");
     }
-    IbFabricHelper helper;
-    helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
+}
+
+/// The SM's QoS policy (--qos-vlarb-low) and the pcaps' records (--ib-pcap-format) on
+/// the installed fabric \p ib.
+void
+ApplyFabricSettings(const ScenarioConfig& c, Ptr<IbFabric> ib)
+{
+    if (!c.qosVlarbLow.empty())
+    {
+        // The SM's QoS policy (--qos-vlarb-low), programmed into every port
+        IbQosPolicy policy;
+        policy.low = IbQosPolicy::ParseTable(c.qosVlarbLow);
+        try
+        {
+            ib->ApplyQosPolicy(policy);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ConfigError("--qos-vlarb-low=" + c.qosVlarbLow + ": " + e.what());
+        }
+    }
+    if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
+    {
+        // The records of the pcaps EnablePcap writes (--pcap=1; the flag needs it), in
+        // the order of the knob's values (erf, raw).
+        const IbPcapWriter::Format formats[] = {IbPcapWriter::ERF, IbPcapWriter::RAW};
+        ib->SetAttribute("PcapFormat", EnumValue(formats[c.ChoiceIndex("ib-pcap-format")]));
+    }
+}
+
+} // namespace
+
+FabricBuilder::LinkLayer
+IbFabricBuilder::GetLinkLayer() const
+{
+    return LinkLayer::INFINIBAND;
+}
+
+uint64_t
+IbFabricBuilder::GetBytesPerCable() const
+{
+    return MemoryEstimate::IB_BYTES_PER_CABLE;
+}
+
+void
+IbFabricBuilder::ConfigureDefaults(const ScenarioConfig& c) const
+{
+    if (RunsIbta(c))
+    {
+        // The IBTA law needs its switch half and a BECN per FECN (Annex A10); without
+        // marking it would never act. --ns3:: overrides of either still win.
+        Config::SetDefault("ns3::IbSwitch::FecnThreshold", UintegerValue(IBTA_FECN_THRESHOLD));
+        Config::SetDefault("ns3::RdmaQueuePair::CnpInterval", TimeValue(Time(0)));
+    }
+}
+
+void
+IbFabricBuilder::SetLoadBalancing(const ScenarioConfig& c, IbFabricHelper& helper)
+{
     switch (LoadBalancing(c.lb).infiniband)
     {
     case LoadBalancingRegistry::IB_STATIC:
@@ -87,6 +143,15 @@ IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
         throw ConfigError("--lb=" + c.lb + ": with --fabric=infiniband allowed " + allowed);
     }
     }
+}
+
+Ptr<RdmaFabric>
+IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
+{
+    CheckInfiniBandConfig(c, ctx);
+    IbFabricHelper helper;
+    helper.SetHcaAttribute("Mtu", UintegerValue(c.mtu));
+    SetLoadBalancing(c, helper);
     ApplySwitchTiming<IbSwitch>(c, helper);
     if (!ctx.partition.empty())
     {
@@ -103,27 +168,7 @@ IbFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
     {
         throw ConfigError(std::string("--fabric=infiniband: ") + e.what());
     }
-    if (!c.qosVlarbLow.empty())
-    {
-        // The SM's QoS policy (--qos-vlarb-low), programmed into every port
-        IbQosPolicy policy;
-        policy.low = IbQosPolicy::ParseTable(c.qosVlarbLow);
-        try
-        {
-            ib->ApplyQosPolicy(policy);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw ConfigError("--qos-vlarb-low=" + c.qosVlarbLow + ": " + e.what());
-        }
-    }
-    if (c.ibPcapFormat != ScenarioConfig().ibPcapFormat)
-    {
-        // The records of the pcaps EnablePcap writes (--pcap=1; the flag needs it).
-        ib->SetAttribute(
-            "PcapFormat",
-            EnumValue(c.ibPcapFormat == "raw" ? IbPcapWriter::RAW : IbPcapWriter::ERF));
-    }
+    ApplyFabricSettings(c, ib);
     return ib;
 }
 

@@ -3,11 +3,14 @@
  */
 #include "memory-estimate.h"
 
+#include "fabric-builder-registry.h"
+
 #include "ns3/config-error.h"
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 
 namespace ns3
 {
@@ -15,7 +18,7 @@ namespace ns3
 uint64_t
 MemoryEstimate::FabricBytes(const TopologyHelper::Size& size, const std::string& fabric)
 {
-    const uint64_t perCable = fabric == "infiniband" ? IB_BYTES_PER_CABLE : ROCE_BYTES_PER_CABLE;
+    const uint64_t perCable = FabricBuilderRegistry::GetProperties(fabric).GetBytesPerCable();
     const uint64_t routes = TopologyHelper::SaturatingMultiply(
         TopologyHelper::SaturatingMultiply(size.switches, size.hosts),
         ROUTE_BYTES_PER_ENTRY);
@@ -23,6 +26,14 @@ MemoryEstimate::FabricBytes(const TopologyHelper::Size& size, const std::string&
         TopologyHelper::SaturatingAdd(PROCESS_BYTES + MPI_PROCESS_BYTES,
                                       TopologyHelper::SaturatingMultiply(size.cables, perCable)),
         routes);
+}
+
+uint64_t
+MemoryEstimate::PeakResidentBytes()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
 }
 
 uint64_t

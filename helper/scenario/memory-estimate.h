@@ -48,7 +48,7 @@ class MemoryEstimate
 
     /**
      * \param size the fabric's hosts, switches and cables
-     * \param fabric "rocev2" or "infiniband"
+     * \param fabric a registered fabric (--fabric): its builder gives the bytes per cable
      * \return the estimated peak bytes to build it and run it without traffic
      *         (saturates at UINT64_MAX)
      */
@@ -57,12 +57,15 @@ class MemoryEstimate
     /// \return this machine's MemAvailable (/proc/meminfo) in bytes; 0 if unknown
     static uint64_t AvailableBytes();
 
+    /// \return this process's peak resident size so far (getrusage ru_maxrss), in bytes
+    static uint64_t PeakResidentBytes();
+
     /**
      * Throw ConfigError when the fabric has more nodes than node ids can number
      * (2^32 - 2) or its estimate exceeds AvailableBytes(); the message starts with
      * \p what, gives the counts, the estimate and what is available.
      * \param size the fabric's counts
-     * \param fabric "rocev2" or "infiniband"
+     * \param fabric a registered fabric (--fabric): its builder gives the bytes per cable
      * \param what the flags that chose the size, e.g. "--topology=fattree --k=128"
      */
     static void Check(const TopologyHelper::Size& size,

@@ -120,7 +120,7 @@ RankRun::Refused(const ScenarioConfig& c)
     {
         return "--flows (its fct.txt is one file of one process)";
     }
-    if (background && c.qpSharing != "pair")
+    if (background && c.GetQpSharing() != ScenarioConfig::QpSharing::PAIR)
     {
         // A connection of its own per flow is released when the flow is done, which
         // only the sender's rank sees: the queue pair numbers would disagree.

@@ -3,6 +3,8 @@
  */
 #include "run-summary-printer.h"
 
+#include "fabric-builder-registry.h"
+
 #include "ns3/topology-registry.h"
 #include "ns3/workload-registry.h"
 
@@ -289,7 +291,9 @@ PrintConfiguration(std::ostream& os, const json& s)
         if (auto vls = Number(s, {"routing_vls"}); vls && *vls > 1)
         {
             os << ", " << Text(s, {"routing_vls"})
-               << (Text(s, {"config", "fabric"}) == "infiniband" ? " VLs" : " priorities");
+               << (FabricBuilderRegistry::IsInfiniBand(Text(s, {"config", "fabric"}))
+                       ? " VLs"
+                       : " priorities");
         }
         os << ")";
     }

@@ -14,6 +14,7 @@
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/collective-protocol.h"
+#include "ns3/collective-workload.h"
 #include "ns3/command-line.h"
 #include "ns3/config-error.h"
 #include "ns3/config.h"
@@ -633,10 +634,11 @@ const char* const NEEDS_TCP = "needs --transport=tcp: RDMA flows use --cc";
 const char* const NOT_READ_BY_TRAINING = "is not read by --workload=training: the --training "
                                          "file gives the GPUs (tp x pp x dp) and the sizes";
 
+/// Whether --fabric's devices are InfiniBand's (its builder says).
 bool
 OnInfiniBand(const ScenarioConfig& c)
 {
-    return c.fabric == "infiniband";
+    return FabricBuilderRegistry::IsInfiniBand(c.fabric);
 }
 
 bool
@@ -774,7 +776,7 @@ QpCacheOn(const ScenarioConfig& c)
 bool
 IsAuto(const std::string& value)
 {
-    return value == "auto";
+    return CollectiveWorkload::IsTunerChoice(value);
 }
 
 /// NCCL's protocols and tuner are the collective workloads' (the training workload and

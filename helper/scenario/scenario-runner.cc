@@ -3,6 +3,7 @@
  */
 #include "scenario-runner.h"
 
+#include "attribute-defaults.h"
 #include "congestion-control-setup.h"
 #include "fabric-builder-registry.h"
 #include "fabric-builder.h"
@@ -44,24 +45,11 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <sys/resource.h>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
-
-namespace
-{
-uint64_t
-PeakRssBytes()
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
-}
-
-} // namespace
 
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& config)
     : m_config(config)
@@ -110,7 +98,8 @@ ScenarioRunner::ConfigureDefaults()
     if (!m_config.protocolLatency)
     {
         // '' becomes the value used: the protocols' step latencies where NCCL's model chose
-        m_config.protocolLatency = m_config.protocol == "auto" || m_config.algorithm == "auto";
+        m_config.protocolLatency = CollectiveWorkload::IsTunerChoice(m_config.protocol) ||
+                                   CollectiveWorkload::IsTunerChoice(m_config.algorithm);
     }
     m_fabricBuilder->ConfigureDefaults(m_config); // (e.g. --cc=ibta's switch half)
     m_simulatorSetup.Apply(m_config);             // (seed, run, engine, scheduler, checksums)
@@ -313,7 +302,7 @@ ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t pac
     double simSeconds =
         m_mpi ? Time(m_mpi->GetEndPs()).GetSeconds() : Simulator::Now().GetSeconds();
     uint64_t events = Simulator::GetEventCount();
-    uint64_t peakRss = PeakRssBytes();
+    uint64_t peakRss = MemoryEstimate::PeakResidentBytes();
     uint64_t finished = 0;
     for (const auto& workload : m_workloads)
     {
@@ -324,7 +313,10 @@ ScenarioRunner::AddRunTotals(nlohmann::json& s, double wallSeconds, uint64_t pac
         events = RankCoordinator::Sum({events})[0];
         finished = RankCoordinator::Sum({finished})[0];
         peakRss = static_cast<uint64_t>(RankCoordinator::Max({static_cast<int64_t>(peakRss)})[0]);
-        s["mpi"] = m_mpi->ToJson(wallSeconds, PeakRssBytes(), Progress().collective, *m_graph);
+        s["mpi"] = m_mpi->ToJson(wallSeconds,
+                                 MemoryEstimate::PeakResidentBytes(),
+                                 Progress().collective,
+                                 *m_graph);
         // the run's wall time is its slowest rank's
         wallSeconds = RankCoordinator::Max({static_cast<int64_t>(wallSeconds * 1e9)})[0] / 1e9;
     }
@@ -494,8 +486,8 @@ ScenarioRunner::WriteWorkloadFiles()
     }
 }
 
-nlohmann::json
-ScenarioRunner::Run()
+void
+ScenarioRunner::Resolve()
 {
     // --jobs: each job alone first (their own simulations, before this one's settings)
     JobsScenarioWorkload::RunBaselines(m_config);
@@ -505,12 +497,34 @@ ScenarioRunner::Run()
     RankRun::Check(m_config);
     CongestionControlSetup::Resolve(m_config, *m_fabricBuilder);
     ApplyAttributeOverrides();
-    if (!m_config.chunk && m_config.protocol != "auto")
+    if (!m_config.chunk && !CollectiveWorkload::IsTunerChoice(m_config.protocol))
     {
         // '' becomes the protocol's step (echoed), with its attributes as given; under
         // --protocol=auto the step of the protocol the tuner picks
         m_config.chunk = CollectiveProtocol::Create(m_config.protocol)->GetStepBytes();
     }
+}
+
+void
+ScenarioRunner::AddAttribution(nlohmann::json& summary)
+{
+    if (!m_attribution)
+    {
+        return;
+    }
+    summary["tail_attribution"] = m_attribution->TailJson();
+    if (m_attribution->HasCriticalPaths())
+    {
+        summary["critical_path"] = m_attribution->CriticalPathJson();
+    }
+}
+
+nlohmann::json
+ScenarioRunner::Run()
+{
+    // The attribute defaults this run sets go back as they were when it returns or throws
+    const AttributeDefaults defaults;
+    Resolve();
     m_graph = BuildTopology(m_config);
     if (m_config.mpi)
     {
@@ -557,14 +571,7 @@ ScenarioRunner::Run()
         }
     }
     nlohmann::json summary = MakeSummary(wall, complete);
-    if (m_attribution)
-    {
-        summary["tail_attribution"] = m_attribution->TailJson();
-        if (m_attribution->HasCriticalPaths())
-        {
-            summary["critical_path"] = m_attribution->CriticalPathJson();
-        }
-    }
+    AddAttribution(summary);
     try
     {
         WriteWorkloadFiles();

@@ -69,6 +69,11 @@ class ScenarioRunner
     static Ptr<RouteTable> BuildRoutes(const ScenarioConfig& config, Ptr<TopologyGraph> graph);
 
   private:
+    /// The configuration resolved and checked before anything is built: --jobs'
+    /// baselines, the fabric builder of --fabric, the defaults, the --ns3:: overrides
+    void Resolve();
+    /// summary.json's tail_attribution and critical_path (--attribution=1)
+    void AddAttribution(nlohmann::json& summary);
     void ConfigureDefaults();
     /// Refuse a --ns3:: attribute default that a flag sets explicitly (naming the
     /// flag), then apply the others (after the flags' own defaults, so they win)

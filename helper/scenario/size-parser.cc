@@ -144,7 +144,7 @@ ParseByteSize(const std::string& text)
     {
         throw ConfigError(tooLarge);
     }
-    fracPart.erase(fracPart.find_last_not_of('0') + 1); // "1.50KB" == "1.5KB"
+    fracPart.erase(fracPart.find_last_not_of('0') + 1); // "1.50KB" is "1.5KB"
     if (fracPart.empty())
     {
         if (whole > RdmaFabric::MAX_MESSAGE_BYTES)

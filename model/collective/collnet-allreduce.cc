@@ -49,8 +49,9 @@ CollNetAllreduce::GetTypeId()
                           MakePointerChecker<AggregationManager>())
             .AddAttribute("Fabric",
                           "The fabric it will run on, as --fabric names it (the scenario "
-                          "runner sets it): Setup refuses one other than infiniband. '' = "
-                          "not checked (the AggregationManager attribute still is)",
+                          "runner sets it), named when Setup refuses a fabric without a "
+                          "SHARP Aggregation Manager (the AggregationManager attribute, "
+                          "what Setup checks). '' = not named",
                           StringValue(""),
                           MakeStringAccessor(&CollNetAllreduce::m_fabric),
                           MakeStringChecker());
@@ -153,18 +154,15 @@ CollNetAllreduce::BuildSchedule()
         UintegerValue gpus;
         GetAttribute("GpusPerServer", gpus);
         m_gpus = gpus.Get() >= 2 ? static_cast<uint32_t>(gpus.Get()) : 1;
-        if (!m_fabric.empty() && m_fabric != "infiniband")
-        {
-            throw std::invalid_argument(
-                "collnet allreduce: fabric '" + m_fabric +
-                "' is not allowed (SHARP trees are set up by InfiniBand's Aggregation "
-                "Manager: --fabric=infiniband)");
-        }
         if (!m_manager)
         {
-            throw std::invalid_argument("collnet allreduce: the fabric has no SHARP Aggregation "
-                                        "Manager (InfiniBand fabrics have one: "
-                                        "--fabric=infiniband)");
+            // The capability collnet needs is the fabric's SHARP Aggregation Manager, not
+            // its name: a fabric that has one (InfiniBand's) runs it.
+            throw std::invalid_argument(
+                "collnet allreduce: " +
+                (m_fabric.empty() ? std::string("the fabric") : "fabric '" + m_fabric + "'") +
+                " is not allowed: it has no SHARP Aggregation Manager (SHARP trees are set up "
+                "by InfiniBand's Aggregation Manager: --fabric=infiniband)");
         }
         if (n % m_gpus != 0 || n / m_gpus < 2)
         {

@@ -135,16 +135,29 @@ NcclGpuGenerationToString(NcclGpuGeneration gpu)
     return names[static_cast<int>(gpu)];
 }
 
-NcclAlgorithm
-NcclAlgorithmFromString(const std::string& name)
+std::optional<NcclAlgorithm>
+FindNcclAlgorithm(const std::string& name)
 {
-    std::string allowed;
     for (uint32_t a = 0; a < NCCL_NUM_ALGORITHMS; ++a)
     {
         if (name == kAlgorithmNames[a])
         {
             return static_cast<NcclAlgorithm>(a);
         }
+    }
+    return std::nullopt;
+}
+
+NcclAlgorithm
+NcclAlgorithmFromString(const std::string& name)
+{
+    if (const std::optional<NcclAlgorithm> found = FindNcclAlgorithm(name))
+    {
+        return *found;
+    }
+    std::string allowed;
+    for (uint32_t a = 0; a < NCCL_NUM_ALGORITHMS; ++a)
+    {
         allowed += (a ? ", " : "") + std::string(kAlgorithmNames[a]);
     }
     throw std::invalid_argument("NCCL algorithm '" + name + "' is not known; allowed: " + allowed);

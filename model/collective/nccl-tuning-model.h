@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ std::string NcclProtocolToString(NcclProtocol protocol);
 std::string NcclGpuGenerationToString(NcclGpuGeneration gpu);
 /// Inverse of NcclAlgorithmToString; throws std::invalid_argument naming the allowed values.
 NcclAlgorithm NcclAlgorithmFromString(const std::string& name);
+/// Inverse of NcclAlgorithmToString; nothing for a name that is no NCCL algorithm (e.g. one
+/// of ai-fabric's own schedules, "hd").
+std::optional<NcclAlgorithm> FindNcclAlgorithm(const std::string& name);
 /// Inverse of NcclProtocolToString; throws std::invalid_argument naming the allowed values.
 NcclProtocol NcclProtocolFromString(const std::string& name);
 

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -35,11 +36,18 @@ DragonflyRouting::DragonflyRouting(const std::string& mode)
     : m_mode(mode),
       m_groups(0)
 {
-    if (mode != "minimal" && mode != "valiant" && mode != "ugal")
+    // Each mode and the virtual-channel classes its paths need across global hops:
+    // minimal crosses one global cable (2), Valiant and UGAL up to two (3).
+    static const std::map<std::string, uint8_t> kGlobalHopClasses{{"minimal", 2},
+                                                                  {"valiant", 3},
+                                                                  {"ugal", 3}};
+    const auto found = kGlobalHopClasses.find(mode);
+    if (found == kGlobalHopClasses.end())
     {
         throw std::invalid_argument("dragonfly routing '" + mode +
                                     "' is not allowed (allowed: minimal, valiant, ugal)");
     }
+    m_globalHopClasses = found->second;
 }
 
 std::string
@@ -125,7 +133,7 @@ DragonflyRouting::DoCompute(const TopologyGraph& graph, RouteTable& table)
         nodeOf[r] = s;
         m_rowOf[s] = r;
     }
-    table.SetClassRule(RouteTable::ClassRule::GLOBAL_HOP, m_mode == "minimal" ? 2 : 3);
+    table.SetClassRule(RouteTable::ClassRule::GLOBAL_HOP, m_globalHopClasses);
 
     // per router: local port to each router index; global cables as (port, peer row)
     struct Global

@@ -76,6 +76,7 @@ class DragonflyRouting : public RoutingEngine
 
   private:
     std::string m_mode;                    //!< minimal, valiant, ugal
+    uint8_t m_globalHopClasses;            //!< classes of its paths (GLOBAL_HOP rule)
     uint32_t m_groups;                     //!< g
     std::vector<uint32_t> m_rowOf;         //!< node -> router row, NO_PORT for hosts
     std::vector<uint32_t> m_toGroupOffset; //!< row * g + group -> offset in m_toGroupPorts

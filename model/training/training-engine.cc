@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/nccl-channel-tuning.h"
+#include "ns3/nccl-tuning-model.h"
 #include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -658,11 +659,12 @@ TrainingEngine::NcclChannelsFor(const Op& op, uint32_t perServer) const
 {
     // the communicator's channels: NCCL's search on its servers, one NIC per GPU
     uint32_t channels = RailRingOrder::NcclChannels(std::max(perServer, 1u), m_nicRate);
-    if (op.op == CollectiveOp::ALLREDUCE && (m_algorithm == "ring" || m_algorithm == "tree"))
+    const std::optional<NcclAlgorithm> nccl = FindNcclAlgorithm(m_algorithm);
+    if (op.op == CollectiveOp::ALLREDUCE &&
+        (nccl == NcclAlgorithm::RING || nccl == NcclAlgorithm::TREE))
     {
         // a short call runs on fewer (topoGetAlgoInfo; the engine's protocol is Simple)
-        channels = NcclChannelTuning::Channels(m_algorithm == "ring" ? NcclAlgorithm::RING
-                                                                     : NcclAlgorithm::TREE,
+        channels = NcclChannelTuning::Channels(*nccl,
                                                NcclProtocol::SIMPLE,
                                                op.bytes,
                                                m_comms[op.comm].GetSize(),
