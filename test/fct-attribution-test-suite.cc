@@ -364,6 +364,57 @@ class RoceIncastTestCase : public AttributionTestCase
     }
 };
 
+/// A lossy incast (PFC off, a small buffer): the switch drops hundreds of packets. Their
+/// journeys are forgotten once their messages complete, so the journey table stays at
+/// the packets in flight, not the packets dropped; every message still adds up.
+class DroppedJourneysTestCase : public AttributionTestCase
+{
+  public:
+    DroppedJourneysTestCase()
+        : AttributionTestCase("dropped packets' journeys are freed (lossy incast)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = OneSwitch(9);
+        RoceFabricHelper helper;
+        helper.SetDeviceAttribute("PfcEnabled", BooleanValue(false));
+        helper.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+        helper.SetMmuAttribute("BufferSize", UintegerValue(300000));
+        Ptr<RoceFabric> fabric = helper.Install(g, RoutingEngine::BuildTable("ecmp", g));
+        Ptr<AttributionRecorder> recorder = CreateObject<AttributionRecorder>();
+        recorder->Install(fabric);
+        for (uint32_t s = 1; s <= 8; ++s)
+        {
+            fabric->PostWrite(s, 0, 200000, s, 0);
+        }
+        Simulator::Run();
+        CheckSums(recorder->GetResults(), 8);
+        uint64_t drops = 0;
+        for (Ptr<RoceSwitch> sw : fabric->GetSwitches())
+        {
+            drops += sw->GetLossyDrops();
+        }
+        Ptr<FctAttribution> a = recorder->GetAttribution();
+        ReportValidation("attribution-lossy-drops", drops);
+        ReportValidation("attribution-lossy-journey-table", a->GetJourneyTableSize());
+        NS_TEST_EXPECT_MSG_GT(drops, 500, "a lossy incast drops");
+        // 8 senders, each with at most a window of packets and ACKs alive at once.
+        NS_TEST_EXPECT_MSG_LT(a->GetJourneyTableSize(),
+                              drops / 2,
+                              "the table holds what flies, not what was dropped");
+        a->ForgetStale();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(a->GetLiveJourneys(),
+                                    2 * 9,
+                                    "after the run: one data packet and one ACK per host");
+        recorder->Dispose();
+        Simulator::Destroy();
+    }
+};
+
 class FctAttributionTestSuite : public TestSuite
 {
   public:
@@ -378,6 +429,7 @@ class FctAttributionTestSuite : public TestSuite
         AddTestCase(new LostPacketTestCase, TestCase::QUICK);
         AddTestCase(new IbIncastTestCase, TestCase::QUICK);
         AddTestCase(new RoceIncastTestCase, TestCase::QUICK);
+        AddTestCase(new DroppedJourneysTestCase, TestCase::QUICK);
     }
 };
 
