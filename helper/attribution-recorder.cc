@@ -599,4 +599,50 @@ AttributionRecorder::CriticalPathJson() const
     return j;
 }
 
+void
+AttributionRecorder::PrintSummary(std::ostream& os, const nlohmann::json& summary)
+{
+    const auto tail = summary.find("tail_attribution");
+    if (tail == summary.end() || !tail->contains("mean_share") || !tail->contains("dominant"))
+    {
+        return;
+    }
+    // The causes by their mean share of the tail messages' FCT, largest first (ties:
+    // the order of the components), those of at least 1%.
+    std::vector<std::pair<double, uint8_t>> shares;
+    for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+    {
+        shares.emplace_back((*tail)["mean_share"].value(FctAttribution::ComponentName(c), 0.0), c);
+    }
+    std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first;
+    });
+    std::ostringstream line;
+    line.precision(4);
+    line << "  tail:         " << tail->value("tail_messages", 0) << " messages at p99 slowdown "
+         << tail->value("p99_slowdown", 0.0) << " or above: dominant cause "
+         << tail->value("dominant", std::string()) << " (";
+    line << std::fixed;
+    line.precision(1);
+    line << 100 * shares[0].first << "% of their FCT)";
+    for (std::size_t i = 1; i < shares.size() && i < 3 && shares[i].first >= 0.01; ++i)
+    {
+        line << (i == 1 ? ", then " : ", ") << FctAttribution::ComponentName(shares[i].second)
+             << " " << 100 * shares[i].first << "%";
+    }
+    const auto ports = tail->find("top_ports");
+    if (ports != tail->end() && ports->is_array() && !ports->empty())
+    {
+        const nlohmann::json& p = ports->front();
+        line << "; longest wait at " << p.value("name", std::string()) << " port "
+             << p.value("port", 0) << " (class " << p.value("queue", 0) << ")";
+    }
+    os << line.str() << "\n";
+    const auto path = summary.find("critical_path");
+    if (path != summary.end() && path->contains("slowest"))
+    {
+        os << "  critical path: " << (*path)["slowest"].value("explanation", std::string()) << "\n";
+    }
+}
+
 } // namespace ns3

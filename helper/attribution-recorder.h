@@ -10,6 +10,7 @@
 #include "ns3/rdma-fabric.h"
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,14 @@ class AttributionRecorder : public Object
     void WriteCriticalPathCsv(OutputWriter& writer) const;
     /// summary.json's critical_path: operations, and the slowest one's path explained.
     nlohmann::json CriticalPathJson() const;
+
+    /**
+     * The run summary's lines about the tail (the runner prints them after the run):
+     * from \p summary's tail_attribution, the dominant cause of the tail messages'
+     * FCT with the next ones and the port where they waited longest; from its
+     * critical_path, the slowest operation's explanation. Nothing without them.
+     */
+    static void PrintSummary(std::ostream& os, const nlohmann::json& summary);
 
   protected:
     void DoDispose() override;

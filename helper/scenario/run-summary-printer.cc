@@ -3,6 +3,7 @@
  */
 #include "run-summary-printer.h"
 
+#include "ns3/attribution-recorder.h"
 #include "ns3/topology-registry.h"
 #include "ns3/workload-registry.h"
 
@@ -458,6 +459,7 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     PrintTraining(os, s);
     PrintJobs(os, s);
     PrintLosses(os, s);
+    AttributionRecorder::PrintSummary(os, s); // (--attribution=1: where the tail comes from)
     PrintFiles(os, s);
 }
 

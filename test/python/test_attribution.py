@@ -6,6 +6,7 @@ report and plots for a run and for a sweep directory."""
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -181,3 +182,22 @@ def test_critical_path_names_the_delayed_transfer(ai_fabric_sim, source_dir, tmp
         assert "critical path: operation 0" in r.stdout
         png = out / "explain-tail-critical-path.png"
         assert png.is_file() and png.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_default_scenario_prints_its_tail(ai_fabric_sim, source_dir, tmp_path):
+    # The default scenario (./ai-fabric run) has attribution on and prints where its tail
+    # comes from; README's sample of that output is this run's, but for the wall time.
+    r = run(ai_fabric_sim, tmp_path / "default",
+            f"--config={source_dir / 'examples' / 'default-scenario.json'}")
+    lines = r.stdout.splitlines()
+    assert any(line.startswith("  tail:") and "dominant cause cc" in line for line in lines)
+    assert any(line.startswith("  critical path: operation ") for line in lines)
+    readme = (source_dir / "README.md").read_text()
+    sample = readme.split("```text\nai-fabric-sim: rocev2, fattree k=4", 1)[1].split("```", 1)[0]
+    sample = ("ai-fabric-sim: rocev2, fattree k=4" + sample).splitlines()
+
+    def stable(text_lines):
+        return [re.sub(r"wall [0-9.]+ s", "wall <s>", line) for line in text_lines
+                if not line.startswith("  files:")]
+
+    assert stable(sample) == stable(lines), "README's default-scenario sample is out of date"
