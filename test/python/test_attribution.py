@@ -201,3 +201,28 @@ def test_default_scenario_prints_its_tail(ai_fabric_sim, source_dir, tmp_path):
                 if not line.startswith("  files:")]
 
     assert stable(sample) == stable(lines), "README's default-scenario sample is out of date"
+
+
+@pytest.mark.parametrize("algorithm", ["tree", "hd"])
+def test_tree_and_hd_under_ecmp_wait_at_uplinks(ai_fabric_sim, tmp_path, algorithm):
+    # doc/collectives.md: the tree and halving-doubling lose a third of the ring's busbw
+    # under flow-hash ECMP on a k=4 fat-tree; their tail waits at ports between switches
+    # (an uplink two of their flows were hashed to), which per-packet adaptive choice
+    # leaves without any wait among the ten largest.
+    def top_ports(lb):
+        out = tmp_path / f"{algorithm}-{lb}"
+        run(ai_fabric_sim, out, "--topology=fattree", "--k=4", "--workload=allreduce",
+            "--bytes=16MB", f"--algorithm={algorithm}", f"--lb={lb}", "--attribution=1")
+        with open(out / "topology.csv", newline="") as f:
+            peer = {(int(r["node"]), int(r["port"])): r["peer_name"] for r in csv.DictReader(f)}
+        ports = json.loads((out / "summary.json").read_text())["tail_attribution"]["top_ports"]
+        # A port between switches: neither it nor its peer is a host.
+        return [(not p["name"].startswith("host")
+                 and not peer[(p["node"], p["port"])].startswith("host"), p) for p in ports]
+
+    ecmp = top_ports("ecmp")
+    assert ecmp[0][0] and "edge" in ecmp[0][1]["name"], ecmp[0]
+    assert ecmp[0][1]["pause_ns"] == 0 and ecmp[0][1]["queueing_ns"] > 0
+    assert sum(between for between, _ in ecmp) >= 3
+    adaptive = top_ports("adaptive")
+    assert adaptive and not any(between for between, _ in adaptive), adaptive
