@@ -22,7 +22,6 @@ NS_OBJECT_ENSURE_REGISTERED(FctAttribution);
 namespace
 {
 constexpr int64_t OPEN = std::numeric_limits<int64_t>::max(); //!< a blocked interval's end
-constexpr std::size_t PRUNE_SENT = 32; //!< a queue pair's record of sent packets pruned from
 } // namespace
 
 const char*
@@ -372,8 +371,8 @@ FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
         }
         s.sent.erase(kept, s.sent.end());
     }
-    // (The oldest that arrived or were forgotten leave the record, now and then.)
-    while (s.sent.size() >= PRUNE_SENT)
+    // (The oldest that arrived or were forgotten leave the record.)
+    while (!s.sent.empty())
     {
         const Journey* o = Find(s.sent.front().second);
         if (o != nullptr && !o->arrived)
