@@ -140,8 +140,6 @@ FctAttribution::Forget(uint32_t id)
     }
     j->live = false;
     j->generation = (j->generation + 1) & (UINT32_MAX >> INDEX_BITS);
-    j->leg.waits.clear();
-    j->dataLeg.waits.clear();
     m_free.push_back((id & INDEX_MASK) - 1);
     m_live--;
 }
@@ -149,12 +147,55 @@ FctAttribution::Forget(uint32_t id)
 std::size_t
 FctAttribution::ForgetStale()
 {
+    // Per queue pair, what its resends supersede: go-back-N, the lowest PSN resent from
+    // each resend on (suffix minima); selective repeat, each PSN's last resend.
+    std::vector<std::vector<uint64_t>> lowestFrom(m_qps.size());
+    std::vector<std::unordered_map<uint64_t, uint32_t>> lastResend(m_qps.size());
+    for (std::size_t q = 0; q < m_qps.size(); ++q)
+    {
+        const std::vector<uint64_t>& r = m_qps[q].resends;
+        if (m_qps[q].goBackN)
+        {
+            lowestFrom[q].resize(r.size());
+            uint64_t low = UINT64_MAX;
+            for (std::size_t i = r.size(); i-- > 0;)
+            {
+                low = std::min(low, r[i]);
+                lowestFrom[q][i] = low;
+            }
+        }
+        else
+        {
+            for (std::size_t i = 0; i < r.size(); ++i)
+            {
+                lastResend[q][r[i]] = static_cast<uint32_t>(i);
+            }
+        }
+    }
     std::size_t forgotten = 0;
     for (std::size_t i = 0; i < m_journeys.size(); ++i)
     {
         Journey& j = m_journeys[i];
-        if (j.live && !j.arrived && j.sender.slot < m_qps.size() &&
-            MessageOf(m_qps[j.sender.slot], j.sender.message) == nullptr)
+        if (!j.live || j.arrived || j.sender.slot >= m_qps.size())
+        {
+            continue;
+        }
+        const uint32_t q = j.sender.slot;
+        bool stale = MessageOf(m_qps[q], j.sender.message) == nullptr;
+        if (!stale && !j.ack && j.resendSeq < m_qps[q].resends.size())
+        {
+            // A data packet resent (or, go-back-N, one before it) since it was sent.
+            if (m_qps[q].goBackN)
+            {
+                stale = lowestFrom[q][j.resendSeq] <= j.psn;
+            }
+            else
+            {
+                auto it = lastResend[q].find(j.psn);
+                stale = it != lastResend[q].end() && it->second >= j.resendSeq;
+            }
+        }
+        if (stale)
         {
             Forget((j.generation << INDEX_BITS) | static_cast<uint32_t>(i + 1));
             forgotten++;
@@ -346,42 +387,16 @@ FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
     j.retx = seg.retransmission ? 1 : 0;
     j.sender.message = qp.GetRequester().GetMessageIdOf(seg.psn);
     j.sender.slot = qp.GetAttributionSlot();
+    j.psn = seg.psn;
     QpState& s = StateOf(qp);
+    j.resendSeq = static_cast<uint32_t>(s.resends.size()); // (resends before it)
     if (seg.retransmission)
     {
-        // Resent: the copies sent before of this PSN (selective repeat), or of it and
-        // the ones after it (go-back-N: the responder discards those), that have not
-        // arrived were lost, or come late and are not followed.
-        // Only those in flight stay in the record.
-        const bool goBackN = qp.GetRecovery() == RdmaQueuePair::GO_BACK_N;
-        auto kept = s.sent.begin();
-        for (auto it = s.sent.begin(); it != s.sent.end(); ++it)
-        {
-            const Journey* o = Find(it->second);
-            if (o == nullptr || o->arrived)
-            {
-                continue;
-            }
-            if (it->first == seg.psn || (goBackN && it->first > seg.psn))
-            {
-                Forget(it->second);
-                continue;
-            }
-            *kept++ = *it;
-        }
-        s.sent.erase(kept, s.sent.end());
+        // Its earlier copies (go-back-N: and those of the PSNs after it) are now
+        // superseded: ForgetStale forgets those that have not arrived.
+        s.resends.push_back(seg.psn);
+        s.goBackN = qp.GetRecovery() == RdmaQueuePair::GO_BACK_N;
     }
-    // (The oldest that arrived or were forgotten leave the record.)
-    while (!s.sent.empty())
-    {
-        const Journey* o = Find(s.sent.front().second);
-        if (o != nullptr && !o->arrived)
-        {
-            break;
-        }
-        s.sent.pop_front();
-    }
-    s.sent.emplace_back(seg.psn, id);
     return id;
 }
 

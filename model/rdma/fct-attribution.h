@@ -149,9 +149,11 @@ class FctAttribution : public Object
 
     /**
      * Forget every journey that can no longer explain a completion: a packet that has
-     * not arrived and whose message its sender completed (it was dropped, or it is a
-     * duplicate still on its way; a late arrival of it is then not followed). Runs by
-     * itself whenever the journey table would grow. \return the journeys forgotten
+     * not arrived and whose message its sender completed, or a data packet its sender
+     * has resent since (selective repeat: that PSN; go-back-N: it or one before it). It
+     * was dropped, or it is a copy still on its way (a late arrival of it is then not
+     * followed). Runs by itself whenever the journey table would grow. \return the
+     * journeys forgotten
      */
     std::size_t ForgetStale();
 
@@ -175,13 +177,14 @@ class FctAttribution : public Object
     /// A packet's path so far.
     struct Leg
     {
-        PathTicks ticks{};          //!< path components (time steps)
-        std::vector<HopWait> waits; //!< per-hop waits
+        // (What every hop reads and writes first: with the journey's flags, one line.)
         int64_t arrival{-1};        //!< tail arrival at the node it is at
         int64_t head{-1};           //!< head arrival there
         int64_t ready{0};           //!< OnReady's time for the next hop (0: none)
-        int64_t hostTicks{0};       //!< ACK: receiver delay before its start
         uint32_t hops{0};           //!< transmissions so far
+        PathTicks ticks{};          //!< path components (time steps)
+        int64_t hostTicks{0};       //!< ACK: receiver delay before its start
+        std::vector<HopWait> waits; //!< per-hop waits
     };
 
     /// What a data packet knows of its sender when it started.
@@ -194,15 +197,18 @@ class FctAttribution : public Object
         uint32_t slot{0};    //!< its sender queue pair's slot
     };
 
-    struct Journey
+    /// A followed packet (one per cache line start: a hop touches its first two lines).
+    struct alignas(64) Journey
     {
         bool live{false};
         bool ack{false};
         bool arrived{false};              //!< reached its queue pair (OnArrival)
         uint8_t retx{0};                  //!< data: a retransmission
         uint32_t generation{0};           //!< bumped when forgotten (stale ids miss)
-        const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
         Leg leg;                          //!< this packet's path
+        const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
+        uint64_t psn{0};                  //!< data: its PSN
+        uint32_t resendSeq{0};            //!< data: its queue pair's resends before it
         SenderSnapshot sender;            //!< data: the sender; ACK: its data packet's
         Leg dataLeg;                      //!< ACK: the path of the data packet it answers
     };
@@ -233,10 +239,10 @@ class FctAttribution : public Object
         uint8_t serializingCause{SERIALIZATION}; //!< the cause of its last packet's wire time
         Ticks cumulative{};
         std::deque<MessageState> messages; //!< not completed, in post order
-        /// Its data journeys (PSN, id) in send order, from the oldest possibly in flight
-        std::deque<std::pair<uint64_t, uint32_t>> sent;
-        uint32_t lastData{0};   //!< responder: the last data journey that arrived
-        uint32_t currentAck{0}; //!< requester: the ACK being processed
+        std::vector<uint64_t> resends;     //!< the PSNs it resent, in order (ForgetStale)
+        bool goBackN{true};                //!< its recovery (when it resent)
+        uint32_t lastData{0};              //!< responder: the last data journey that arrived
+        uint32_t currentAck{0};            //!< requester: the ACK being processed
     };
 
     struct Interval
