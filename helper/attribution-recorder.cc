@@ -17,13 +17,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <sstream>
 #include <tuple>
-#include <unordered_map>
 
 namespace ns3
 {
@@ -34,101 +33,117 @@ NS_OBJECT_ENSURE_REGISTERED(AttributionRecorder);
 namespace
 {
 
-/// Append \p v to \p out.
-void
-AppendInt(std::string& out, int64_t v)
+/// Write \p v at \p p: \return the end.
+char*
+PutInt(char* p, int64_t v)
 {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+    return std::to_chars(p, p + 24, v).ptr;
 }
 
-/// Append \p ticks (time steps) as ns with three decimals: exact at picosecond resolution.
-void
-AppendNs(std::string& out, int64_t ticks)
+/// Write \p ticks (time steps) as ns with three decimals at \p p (exact at picosecond
+/// resolution): \return the end.
+char*
+PutNs(char* p, int64_t ticks)
 {
     if (ticks == 0)
     {
-        out.append("0.000", 5); // (most components of most messages)
-        return;
+        std::memcpy(p, "0.000", 5); // (most components of most messages)
+        return p + 5;
     }
     static const int64_t psPerTick = TimeStep(1).GetPicoSeconds(); // (1: the fabrics need ps)
     const int64_t ps = ticks * psPerTick;
     if (ps < 0)
     {
-        out += '-';
+        *p++ = '-';
     }
     const uint64_t a = ps < 0 ? static_cast<uint64_t>(-ps) : static_cast<uint64_t>(ps);
-    AppendInt(out, static_cast<int64_t>(a / 1000));
+    p = std::to_chars(p, p + 24, a / 1000).ptr;
     const uint64_t frac = a % 1000;
-    const char decimals[4] = {'.',
-                              static_cast<char>('0' + frac / 100),
-                              static_cast<char>('0' + frac / 10 % 10),
-                              static_cast<char>('0' + frac % 10)};
-    out.append(decimals, 4);
+    p[0] = '.';
+    p[1] = static_cast<char>('0' + frac / 100);
+    p[2] = static_cast<char>('0' + frac / 10 % 10);
+    p[3] = static_cast<char>('0' + frac % 10);
+    return p + 4;
 }
 
-/// The wait (queueing + pause) of each port of \p r's path, summed per port and class.
-std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>>
-WaitsByPort(const FctAttribution::Result& r)
+/// Append \p ticks as PutNs writes them.
+void
+AppendNs(std::string& out, int64_t ticks)
 {
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<int64_t, int64_t>> m;
-    for (const FctAttribution::HopWait& h : r.hops)
-    {
-        auto& w = m[{h.node, h.port, h.queue}];
-        w.first += h.queueTicks;
-        w.second += h.pauseTicks;
-    }
-    return m;
+    char buf[32];
+    out.append(buf, static_cast<std::size_t>(PutNs(buf, ticks) - buf));
 }
 
-/// Where \p r's path waited longest (queueing + pause), by port and class.
-struct HotPort
+/// Append \p v to \p out.
+void
+AppendInt(std::string& out, int64_t v)
 {
-    uint32_t node;
-    uint32_t port;
-    uint8_t queue;
-    int64_t waitTicks;
-};
+    char buf[24];
+    out.append(buf, static_cast<std::size_t>(PutInt(buf, v) - buf));
+}
 
-/// \return the hottest port of \p r's path (the first of equals), none without waits
-std::optional<HotPort>
-Hottest(const FctAttribution::Result& r)
+/// The longest row a result makes (21 numbers of at most 24 characters, and commas).
+constexpr std::size_t MAX_ROW = 32 * 26;
+
+} // namespace
+
+AttributionRecorder::HotPort
+AttributionRecorder::Hottest(const FctAttribution::HopWait* hops, std::size_t n)
 {
-    std::optional<HotPort> hot;
-    for (const auto& [key, w] : WaitsByPort(r))
+    // A path has a few waits: summed per port and class in place.
+    HotPort hot;
+    for (std::size_t i = 0; i < n; ++i)
     {
-        if (!hot || w.first + w.second > hot->waitTicks)
+        const FctAttribution::HopWait& h = hops[i];
+        bool seen = false;
+        for (std::size_t k = 0; k < i && !seen; ++k)
         {
-            hot = HotPort{std::get<0>(key), std::get<1>(key), std::get<2>(key), w.first + w.second};
+            seen = hops[k].node == h.node && hops[k].port == h.port && hops[k].queue == h.queue;
+        }
+        if (seen)
+        {
+            continue; // (summed with its first)
+        }
+        int64_t wait = 0;
+        for (std::size_t k = i; k < n; ++k)
+        {
+            if (hops[k].node == h.node && hops[k].port == h.port && hops[k].queue == h.queue)
+            {
+                wait += hops[k].queueTicks + hops[k].pauseTicks;
+            }
+        }
+        const auto key = std::tie(h.node, h.port, h.queue);
+        if (!hot.found || wait > hot.waitTicks ||
+            (wait == hot.waitTicks && key < std::tie(hot.node, hot.port, hot.queue)))
+        {
+            hot = HotPort{h.node, h.port, h.queue, true, wait};
         }
     }
     return hot;
 }
 
-/// Append the CSV's hottest-hop columns and the row's end: ",node,port,queue,wait_ns\n",
-/// or ",,,,0.000\n" without waits.
 void
-AppendHottest(std::string& rows, const FctAttribution::Result& r)
+AttributionRecorder::AppendHottest(std::string& rows, const HotPort& hot)
 {
-    const std::optional<HotPort> hot = Hottest(r);
-    if (!hot)
+    // ",node,port,queue,wait_ns\n", or ",,,,0.000\n" without waits.
+    if (!hot.found)
     {
         rows += ",,,,0.000\n";
         return;
     }
-    rows += ',';
-    AppendInt(rows, hot->node);
-    rows += ',';
-    AppendInt(rows, hot->port);
-    rows += ',';
-    AppendInt(rows, hot->queue);
-    rows += ',';
-    AppendNs(rows, hot->waitTicks);
-    rows += '\n';
+    char buf[128];
+    char* p = buf;
+    *p++ = ',';
+    p = PutInt(p, hot.node);
+    *p++ = ',';
+    p = PutInt(p, hot.port);
+    *p++ = ',';
+    p = PutInt(p, hot.queue);
+    *p++ = ',';
+    p = PutNs(p, hot.waitTicks);
+    *p++ = '\n';
+    rows.append(buf, static_cast<std::size_t>(p - buf));
 }
-
-} // namespace
 
 const std::string&
 AttributionRecorder::CsvHeader()
@@ -178,7 +193,14 @@ AttributionRecorder::Install(Ptr<RdmaFabric> fabric)
 const std::vector<FctAttribution::Result>&
 AttributionRecorder::GetResults() const
 {
-    return m_results;
+    for (std::size_t i = m_full.size(); i < m_results.size(); ++i)
+    {
+        FctAttribution::Result r = m_results[i];
+        r.hops.assign(m_hops.begin() + (i == 0 ? 0 : m_hopsEnd[i - 1]),
+                      m_hops.begin() + m_hopsEnd[i]);
+        m_full.push_back(std::move(r));
+    }
+    return m_full;
 }
 
 Ptr<FctAttribution>
@@ -190,7 +212,22 @@ AttributionRecorder::GetAttribution() const
 void
 AttributionRecorder::OnResult(const FctAttribution::Result& r)
 {
-    m_results.push_back(r);
+    // Without its hops (one vector each): those go to m_hops.
+    FctAttribution::Result& kept = m_results.emplace_back();
+    kept.messageId = r.messageId;
+    kept.tag = r.tag;
+    kept.kind = r.kind;
+    kept.src = r.src;
+    kept.dst = r.dst;
+    kept.bytes = r.bytes;
+    kept.startTicks = r.startTicks;
+    kept.endTicks = r.endTicks;
+    kept.idealTicks = r.idealTicks;
+    kept.ticks = r.ticks;
+    kept.unattributedTicks = r.unattributedTicks;
+    m_hops.insert(m_hops.end(), r.hops.begin(), r.hops.end());
+    m_hopsEnd.push_back(m_hops.size());
+    m_hottest.push_back(Hottest(r.hops.data(), r.hops.size()));
     const double ideal = static_cast<double>(r.idealTicks);
     const double fct = static_cast<double>(r.endTicks - r.startTicks);
     m_slowdowns.push_back(ideal > 0 ? fct / ideal : 1.0);
@@ -205,28 +242,31 @@ AttributionRecorder::WriteCsv(OutputWriter& writer) const
     std::ofstream out(csv, std::ios::trunc | std::ios::binary);
     std::string rows = CsvHeader() + "\n";
     rows.reserve((1U << 20) + 4096);
-    for (const FctAttribution::Result& r : m_results)
+    for (std::size_t i = 0; i < m_results.size(); ++i)
     {
-        AppendInt(rows, static_cast<int64_t>(r.messageId));
-        rows += ',';
-        AppendInt(rows, r.src);
-        rows += ',';
-        AppendInt(rows, r.dst);
-        rows += ',';
-        AppendInt(rows, static_cast<int64_t>(r.bytes));
-        rows += ',';
-        AppendNs(rows, r.startTicks);
-        rows += ',';
-        AppendNs(rows, r.endTicks - r.startTicks);
+        const FctAttribution::Result& r = m_results[i];
+        char row[MAX_ROW];
+        char* p = PutInt(row, static_cast<int64_t>(r.messageId));
+        *p++ = ',';
+        p = PutInt(p, r.src);
+        *p++ = ',';
+        p = PutInt(p, r.dst);
+        *p++ = ',';
+        p = PutInt(p, static_cast<int64_t>(r.bytes));
+        *p++ = ',';
+        p = PutNs(p, r.startTicks);
+        *p++ = ',';
+        p = PutNs(p, r.endTicks - r.startTicks);
         for (int64_t t : r.ticks)
         {
-            rows += ',';
-            AppendNs(rows, t);
+            *p++ = ',';
+            p = PutNs(p, t);
         }
-        rows += ',';
-        AppendNs(rows, r.unattributedTicks);
+        *p++ = ',';
+        p = PutNs(p, r.unattributedTicks);
+        rows.append(row, static_cast<std::size_t>(p - row));
         // The hottest hop: the port (and class) where it waited longest.
-        AppendHottest(rows, r);
+        AppendHottest(rows, m_hottest[i]);
         if (rows.size() > (1U << 20))
         {
             out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
@@ -276,10 +316,11 @@ AttributionRecorder::TailJson() const
         {
             share[c] += fct > 0 ? static_cast<double>(r.ticks[c]) / fct : 0.0;
         }
-        for (const auto& [port, w] : WaitsByPort(r))
+        for (std::size_t h = i == 0 ? 0 : m_hopsEnd[i - 1]; h < m_hopsEnd[i]; ++h)
         {
-            ports[port].first += w.first;
-            ports[port].second += w.second;
+            auto& w = ports[{m_hops[h].node, m_hops[h].port, m_hops[h].queue}];
+            w.first += m_hops[h].queueTicks;
+            w.second += m_hops[h].pauseTicks;
         }
     }
     j["tail_messages"] = tail;
@@ -333,7 +374,10 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
             (static_cast<uint64_t>(rec.job & ((1U << ITER_BITS) - 1)) << ITER_BITS) |
             (rec.iteration & ((1U << ITER_BITS) - 1));
         // Each transfer's last message (a transfer may be split over queue pairs).
-        std::unordered_map<uint32_t, std::size_t> last;
+        constexpr std::size_t NONE = SIZE_MAX;
+        const uint32_t n = alg->GetNTransfers();
+        std::vector<std::size_t> last(n, NONE);
+        bool any = false;
         for (std::size_t i = 0; i < m_results.size(); ++i)
         {
             const FctAttribution::Result& r = m_results[i];
@@ -345,39 +389,42 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
                 continue;
             }
             const auto index = static_cast<uint32_t>(r.tag & 0xffffffffULL);
-            auto it = last.find(index);
-            if (it == last.end() || m_results[it->second].endTicks < r.endTicks)
+            if (index < n && (last[index] == NONE || m_results[last[index]].endTicks < r.endTicks))
             {
                 last[index] = i;
+                any = true;
             }
         }
-        if (last.empty())
+        if (!any)
         {
             continue;
         }
-        // Predecessors from the dependents lists.
-        std::unordered_map<uint32_t, std::vector<uint32_t>> preds;
-        for (const auto& [index, _] : last)
-        {
-            for (uint32_t d : alg->GetDependents(index))
-            {
-                preds[d].push_back(index);
-            }
-        }
         // From the transfer that finished last back through the dependency that finished
         // last (ties: the lower index, for a deterministic path).
-        auto later = [this](std::pair<uint32_t, std::size_t> a,
-                            std::pair<uint32_t, std::size_t> b) {
-            const int64_t ea = m_results[a.second].endTicks;
-            const int64_t eb = m_results[b.second].endTicks;
-            return ea != eb ? ea > eb : a.first < b.first;
+        auto later = [this, &last](uint32_t a, uint32_t b) {
+            const int64_t ea = m_results[last[a]].endTicks;
+            const int64_t eb = m_results[last[b]].endTicks;
+            return ea != eb ? ea > eb : a < b;
         };
+        // Each transfer's latest predecessor (from the dependents lists).
+        std::vector<uint32_t> latestPred(n, UINT32_MAX);
         std::pair<uint32_t, std::size_t> cur{UINT32_MAX, 0};
-        for (const auto& e : last)
+        for (uint32_t index = 0; index < n; ++index)
         {
-            if (cur.first == UINT32_MAX || later(e, cur))
+            if (last[index] == NONE)
             {
-                cur = e;
+                continue;
+            }
+            for (uint32_t d : alg->GetDependents(index))
+            {
+                if (d < n && (latestPred[d] == UINT32_MAX || later(index, latestPred[d])))
+                {
+                    latestPred[d] = index;
+                }
+            }
+            if (cur.first == UINT32_MAX || later(index, cur.first))
+            {
+                cur = {index, last[index]};
             }
         }
         std::vector<PathStep> path;
@@ -395,20 +442,12 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
             step.opEndNs = rec.endNs;
             step.result = cur.second;
             path.push_back(step);
-            std::pair<uint32_t, std::size_t> next{UINT32_MAX, 0};
-            for (uint32_t p : preds[cur.first])
-            {
-                auto it = last.find(p);
-                if (it != last.end() && (next.first == UINT32_MAX || later(*it, next)))
-                {
-                    next = *it;
-                }
-            }
-            if (next.first == UINT32_MAX)
+            const uint32_t next = latestPred[cur.first];
+            if (next == UINT32_MAX)
             {
                 break;
             }
-            cur = next;
+            cur = {next, last[next]};
         }
         std::reverse(path.begin(), path.end());
         m_paths.push_back(std::move(path));
@@ -468,7 +507,7 @@ AttributionRecorder::WriteCriticalPathCsv(OutputWriter& writer) const
             }
             rows += ',';
             rows += FctAttribution::ComponentName(dominant);
-            AppendHottest(rows, r);
+            AppendHottest(rows, m_hottest[s.result]);
         }
     }
     out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
@@ -529,7 +568,7 @@ AttributionRecorder::CriticalPathJson() const
     {
         cause = r.ticks[c] > r.ticks[cause] ? c : cause;
     }
-    const std::optional<HotPort> hot = Hottest(r);
+    const HotPort& hot = m_hottest[w.result];
     nlohmann::json slow;
     slow["op_id"] = w.opId;
     slow["job"] = w.job;
@@ -547,18 +586,63 @@ AttributionRecorder::CriticalPathJson() const
          << w.srcRank << "'s transfer " << w.transfer << " to rank " << w.dstRank << " spent "
          << TimeStep(r.ticks[cause]).GetNanoSeconds() / 1000.0 << " us in "
          << FctAttribution::ComponentName(cause);
-    if (hot)
+    if (hot.found)
     {
-        slow["culprit_port"] = {{"node", hot->node},
-                                {"name", graph->GetNodeName(hot->node)},
-                                {"port", hot->port},
-                                {"queue", hot->queue}};
-        text << " (longest wait at " << graph->GetNodeName(hot->node) << " port " << hot->port
-             << ")";
+        slow["culprit_port"] = {{"node", hot.node},
+                                {"name", graph->GetNodeName(hot.node)},
+                                {"port", hot.port},
+                                {"queue", hot.queue}};
+        text << " (longest wait at " << graph->GetNodeName(hot.node) << " port " << hot.port << ")";
     }
     slow["explanation"] = text.str();
     j["slowest"] = slow;
     return j;
+}
+
+void
+AttributionRecorder::PrintSummary(std::ostream& os, const nlohmann::json& summary)
+{
+    const auto tail = summary.find("tail_attribution");
+    if (tail == summary.end() || !tail->contains("mean_share") || !tail->contains("dominant"))
+    {
+        return;
+    }
+    // The causes by their mean share of the tail messages' FCT, largest first (ties:
+    // the order of the components), those of at least 1%.
+    std::vector<std::pair<double, uint8_t>> shares;
+    for (uint8_t c = 0; c < FctAttribution::N_COMPONENTS; ++c)
+    {
+        shares.emplace_back((*tail)["mean_share"].value(FctAttribution::ComponentName(c), 0.0), c);
+    }
+    std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first;
+    });
+    std::ostringstream line;
+    line.precision(4);
+    line << "  tail:         " << tail->value("tail_messages", 0) << " messages at p99 slowdown "
+         << tail->value("p99_slowdown", 0.0) << " or above: dominant cause "
+         << tail->value("dominant", std::string()) << " (";
+    line << std::fixed;
+    line.precision(1);
+    line << 100 * shares[0].first << "% of their FCT)";
+    for (std::size_t i = 1; i < shares.size() && i < 3 && shares[i].first >= 0.01; ++i)
+    {
+        line << (i == 1 ? ", then " : ", ") << FctAttribution::ComponentName(shares[i].second)
+             << " " << 100 * shares[i].first << "%";
+    }
+    const auto ports = tail->find("top_ports");
+    if (ports != tail->end() && ports->is_array() && !ports->empty())
+    {
+        const nlohmann::json& p = ports->front();
+        line << "; longest wait at " << p.value("name", std::string()) << " port "
+             << p.value("port", 0) << " (class " << p.value("queue", 0) << ")";
+    }
+    os << line.str() << "\n";
+    const auto path = summary.find("critical_path");
+    if (path != summary.end() && path->contains("slowest"))
+    {
+        os << "  critical path: " << (*path)["slowest"].value("explanation", std::string()) << "\n";
+    }
 }
 
 } // namespace ns3

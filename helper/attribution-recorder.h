@@ -10,6 +10,7 @@
 #include "ns3/rdma-fabric.h"
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -78,16 +79,45 @@ class AttributionRecorder : public Object
     /// summary.json's critical_path: operations, and the slowest one's path explained.
     nlohmann::json CriticalPathJson() const;
 
+    /**
+     * The run summary's lines about the tail (the runner prints them after the run):
+     * from \p summary's tail_attribution, the dominant cause of the tail messages'
+     * FCT with the next ones and the port where they waited longest; from its
+     * critical_path, the slowest operation's explanation. Nothing without them.
+     */
+    static void PrintSummary(std::ostream& os, const nlohmann::json& summary);
+
   protected:
     void DoDispose() override;
 
   private:
     void OnResult(const FctAttribution::Result& r);
 
+    /// Where a message's path waited longest (queueing + pause), by port and class.
+    struct HotPort
+    {
+        uint32_t node{0};
+        uint32_t port{0};
+        uint8_t queue{0};
+        bool found{false};    //!< false: the path had no wait
+        int64_t waitTicks{0}; //!< its wait there (time steps)
+    };
+
+    /// \return the hottest port of \p hops (the lowest node, port, class of equals)
+    static HotPort Hottest(const FctAttribution::HopWait* hops, std::size_t n);
+    /// Append the CSV's hottest-hop columns of \p h and the row's end to \p rows.
+    static void AppendHottest(std::string& rows, const HotPort& h);
+
     Ptr<RdmaFabric> m_fabric;
     Ptr<FctAttribution> m_attribution;
+    /// The results without their hops (kept in m_hops: one buffer, no allocation each)
     std::vector<FctAttribution::Result> m_results;
-    std::vector<double> m_slowdowns; //!< by result
+    std::vector<FctAttribution::HopWait> m_hops; //!< every result's hops, in order
+    std::vector<std::size_t> m_hopsEnd;          //!< by result: its hops' end in m_hops
+    std::vector<HotPort> m_hottest;              //!< by result
+    std::vector<double> m_slowdowns;             //!< by result
+    /// GetResults' copy with the hops (made when asked)
+    mutable std::vector<FctAttribution::Result> m_full;
 
     /// One transfer of a critical path.
     struct PathStep

@@ -29,6 +29,7 @@
 #include "ns3/uinteger.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -253,6 +254,63 @@ class PacedSenderTestCase : public AttributionTestCase
     }
 };
 
+/// A 3-to-1 incast under DCQCN with ECN marking at the switch: the receiver's queue
+/// marks, CNPs cut the senders' rates, and their held time is congestion control; the
+/// same incast without congestion control has none of it and waits in the queue instead.
+class ThrottledDcqcnTestCase : public AttributionTestCase
+{
+  public:
+    ThrottledDcqcnTestCase()
+        : AttributionTestCase("a DCQCN flow cut by CNPs: its held time is congestion control")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto incast = [](const std::string& cc) {
+            return RunRoce(
+                4,
+                [](RoceFabricHelper& h) {
+                    h.SetSwitchAttribute("EcnEnabled", BooleanValue(true));
+                    h.SetNicAttribute("EcnCapable", BooleanValue(true));
+                },
+                [cc](Ptr<RoceFabric> f) {
+                    f->SetCongestionControlFactory(CongestionControlFactory(cc));
+                    for (uint32_t s = 1; s <= 3; ++s)
+                    {
+                        f->PostWrite(s, 0, 2000000, s, 0);
+                    }
+                });
+        };
+        auto sum = [](const std::vector<A::Result>& results, uint8_t c) {
+            int64_t t = 0;
+            for (const A::Result& r : results)
+            {
+                t += r.ticks[c];
+            }
+            return t;
+        };
+        const auto dcqcn = incast("dcqcn");
+        CheckSums(dcqcn, 3);
+        const auto none = incast("none");
+        CheckSums(none, 3);
+        int64_t fct = 0;
+        for (const A::Result& r : dcqcn)
+        {
+            fct += r.endTicks - r.startTicks;
+            NS_TEST_EXPECT_MSG_GT(r.ticks[A::CC], 0, "message " << r.messageId << " was cut");
+        }
+        const double share = static_cast<double>(sum(dcqcn, A::CC)) / static_cast<double>(fct);
+        ReportValidation("attribution-dcqcn-incast-cc-share", share);
+        NS_TEST_EXPECT_MSG_GT(share, 0.2, "a fifth of the FCT or more held by DCQCN");
+        NS_TEST_EXPECT_MSG_EQ(sum(none, A::CC), 0, "no congestion control, no CC time");
+        NS_TEST_EXPECT_MSG_GT(sum(none, A::QUEUEING) + sum(none, A::PAUSE),
+                              sum(dcqcn, A::QUEUEING) + sum(dcqcn, A::PAUSE),
+                              "without it they wait in the fabric instead");
+    }
+};
+
 /// Host 1 drops what arrives in [3 us, 3.2 us): the lost packets are resent, and the
 /// message's extra time is retransmission.
 class LostPacketTestCase : public AttributionTestCase
@@ -364,6 +422,57 @@ class RoceIncastTestCase : public AttributionTestCase
     }
 };
 
+/// A lossy incast (PFC off, a small buffer): the switch drops hundreds of packets. Their
+/// journeys are forgotten once their messages complete, so the journey table stays at
+/// the packets in flight, not the packets dropped; every message still adds up.
+class DroppedJourneysTestCase : public AttributionTestCase
+{
+  public:
+    DroppedJourneysTestCase()
+        : AttributionTestCase("dropped packets' journeys are freed (lossy incast)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        UsePicoseconds();
+        Ptr<TopologyGraph> g = OneSwitch(9);
+        RoceFabricHelper helper;
+        helper.SetDeviceAttribute("PfcEnabled", BooleanValue(false));
+        helper.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+        helper.SetMmuAttribute("BufferSize", UintegerValue(300000));
+        Ptr<RoceFabric> fabric = helper.Install(g, RoutingEngine::BuildTable("ecmp", g));
+        Ptr<AttributionRecorder> recorder = CreateObject<AttributionRecorder>();
+        recorder->Install(fabric);
+        for (uint32_t s = 1; s <= 8; ++s)
+        {
+            fabric->PostWrite(s, 0, 200000, s, 0);
+        }
+        Simulator::Run();
+        CheckSums(recorder->GetResults(), 8);
+        uint64_t drops = 0;
+        for (Ptr<RoceSwitch> sw : fabric->GetSwitches())
+        {
+            drops += sw->GetLossyDrops();
+        }
+        Ptr<FctAttribution> a = recorder->GetAttribution();
+        ReportValidation("attribution-lossy-drops", drops);
+        ReportValidation("attribution-lossy-journey-table", a->GetJourneyTableSize());
+        NS_TEST_EXPECT_MSG_GT(drops, 500, "a lossy incast drops");
+        // 8 senders, each with at most a window of packets and ACKs alive at once.
+        NS_TEST_EXPECT_MSG_LT(a->GetJourneyTableSize(),
+                              drops / 2,
+                              "the table holds what flies, not what was dropped");
+        a->ForgetStale();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(a->GetLiveJourneys(),
+                                    2 * 9,
+                                    "after the run: one data packet and one ACK per host");
+        recorder->Dispose();
+        Simulator::Destroy();
+    }
+};
+
 class FctAttributionTestSuite : public TestSuite
 {
   public:
@@ -375,9 +484,11 @@ class FctAttributionTestSuite : public TestSuite
         AddTestCase(new IdleWriteTestCase(1000, true), TestCase::QUICK);
         AddTestCase(new PausedPortTestCase, TestCase::QUICK);
         AddTestCase(new PacedSenderTestCase, TestCase::QUICK);
+        AddTestCase(new ThrottledDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new LostPacketTestCase, TestCase::QUICK);
         AddTestCase(new IbIncastTestCase, TestCase::QUICK);
         AddTestCase(new RoceIncastTestCase, TestCase::QUICK);
+        AddTestCase(new DroppedJourneysTestCase, TestCase::QUICK);
     }
 };
 

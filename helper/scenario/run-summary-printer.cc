@@ -5,6 +5,7 @@
 
 #include "fabric-builder-registry.h"
 
+#include "ns3/attribution-recorder.h"
 #include "ns3/topology-registry.h"
 #include "ns3/workload-registry.h"
 
@@ -462,6 +463,7 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     PrintTraining(os, s);
     PrintJobs(os, s);
     PrintLosses(os, s);
+    AttributionRecorder::PrintSummary(os, s); // (--attribution=1: where the tail comes from)
     PrintFiles(os, s);
 }
 

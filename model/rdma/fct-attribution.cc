@@ -65,43 +65,144 @@ FctAttribution::PortKey(const void* device, uint8_t queue)
 }
 
 uint32_t
+FctAttribution::AddQueuePair()
+{
+    m_qps.emplace_back();
+    return static_cast<uint32_t>(m_qps.size() - 1);
+}
+
+uint32_t
 FctAttribution::Allocate()
 {
-    uint32_t id;
+    if (m_free.empty() && m_journeys.size() >= m_sweepAt)
+    {
+        // The table would grow: first forget the journeys of dropped packets. If that
+        // frees little, let it grow (twice as far) before the next sweep.
+        if (ForgetStale() < m_journeys.size() / 4)
+        {
+            m_sweepAt = 2 * m_journeys.size();
+        }
+    }
+    uint32_t index;
     if (!m_free.empty())
     {
-        id = m_free.back();
+        index = m_free.back();
         m_free.pop_back();
-        // A fresh journey that keeps its vectors' room.
-        Journey& j = m_journeys[id - 1];
-        std::vector<HopWait> waits = std::move(j.leg.waits);
-        std::vector<HopWait> dataWaits = std::move(j.dataLeg.waits);
-        j = Journey();
-        j.leg.waits = std::move(waits);
-        j.dataLeg.waits = std::move(dataWaits);
+        // A fresh journey that keeps its vectors' room and its generation. (Its sender
+        // snapshot and data leg are written before they are read: NewData and the first
+        // hop, NewAck.)
+        Journey& j = m_journeys[index];
+        j.ack = false;
+        j.arrived = false;
+        j.retx = 0;
+        j.qp = nullptr;
+        Leg& leg = j.leg;
+        leg.ticks.fill(0);
+        leg.waits.clear();
+        leg.arrival = -1;
+        leg.head = -1;
+        leg.ready = 0;
+        leg.hostTicks = 0;
+        leg.hops = 0;
     }
     else
     {
+        NS_ABORT_MSG_IF(m_journeys.size() >= INDEX_MASK,
+                        "FctAttribution: more than " << INDEX_MASK << " packets followed at once");
         m_journeys.emplace_back();
-        id = static_cast<uint32_t>(m_journeys.size());
+        index = static_cast<uint32_t>(m_journeys.size() - 1);
     }
-    m_journeys[id - 1].live = true;
+    Journey& j = m_journeys[index];
+    j.live = true;
     m_live++;
-    return id;
+    return (j.generation << INDEX_BITS) | (index + 1);
+}
+
+FctAttribution::Journey*
+FctAttribution::Find(uint32_t id)
+{
+    const uint32_t index = (id & INDEX_MASK) - 1; // (id 0: wraps beyond the table)
+    if (index >= m_journeys.size())
+    {
+        return nullptr;
+    }
+    Journey& j = m_journeys[index];
+    return j.live && j.generation == (id >> INDEX_BITS) ? &j : nullptr;
 }
 
 void
 FctAttribution::Forget(uint32_t id)
 {
-    if (id == 0 || id > m_journeys.size() || !m_journeys[id - 1].live)
+    Journey* j = Find(id);
+    if (j == nullptr)
     {
         return;
     }
-    m_journeys[id - 1].live = false;
-    m_journeys[id - 1].leg.waits.clear();
-    m_journeys[id - 1].dataLeg.waits.clear();
-    m_free.push_back(id);
+    j->live = false;
+    j->generation = (j->generation + 1) & (UINT32_MAX >> INDEX_BITS);
+    m_free.push_back((id & INDEX_MASK) - 1);
     m_live--;
+}
+
+std::size_t
+FctAttribution::ForgetStale()
+{
+    // Per queue pair, what its resends supersede: go-back-N, the lowest PSN resent from
+    // each resend on (suffix minima); selective repeat, each PSN's last resend.
+    std::vector<std::vector<uint64_t>> lowestFrom(m_qps.size());
+    std::vector<std::unordered_map<uint64_t, uint32_t>> lastResend(m_qps.size());
+    for (std::size_t q = 0; q < m_qps.size(); ++q)
+    {
+        const std::vector<uint64_t>& r = m_qps[q].resends;
+        if (m_qps[q].goBackN)
+        {
+            lowestFrom[q].resize(r.size());
+            uint64_t low = UINT64_MAX;
+            for (std::size_t i = r.size(); i-- > 0;)
+            {
+                low = std::min(low, r[i]);
+                lowestFrom[q][i] = low;
+            }
+        }
+        else
+        {
+            for (std::size_t i = 0; i < r.size(); ++i)
+            {
+                lastResend[q][r[i]] = static_cast<uint32_t>(i);
+            }
+        }
+    }
+    std::size_t forgotten = 0;
+    for (std::size_t i = 0; i < m_journeys.size(); ++i)
+    {
+        Journey& j = m_journeys[i];
+        if (!j.live || j.arrived || j.sender.slot >= m_qps.size())
+        {
+            continue;
+        }
+        const uint32_t q = j.sender.slot;
+        bool stale = MessageOf(m_qps[q], j.sender.message) == nullptr;
+        if (!stale && !j.ack && j.resendSeq < m_qps[q].resends.size())
+        {
+            // A data packet resent (or, go-back-N, one before it) since it was sent.
+            if (m_qps[q].goBackN)
+            {
+                stale = lowestFrom[q][j.resendSeq] <= j.psn;
+            }
+            else
+            {
+                auto it = lastResend[q].find(j.psn);
+                stale = it != lastResend[q].end() && it->second >= j.resendSeq;
+            }
+        }
+        if (stale)
+        {
+            Forget((j.generation << INDEX_BITS) | static_cast<uint32_t>(i + 1));
+            forgotten++;
+        }
+    }
+    NS_LOG_DEBUG("forgot " << forgotten << " stale journeys of " << m_journeys.size());
+    return forgotten;
 }
 
 std::size_t
@@ -110,16 +211,31 @@ FctAttribution::GetLiveJourneys() const
     return m_live;
 }
 
+std::size_t
+FctAttribution::GetJourneyTableSize() const
+{
+    return m_journeys.size();
+}
+
 FctAttribution::QpState&
 FctAttribution::StateOf(const RdmaQueuePair& qp)
 {
-    // (Consecutive calls are mostly for one queue pair; map nodes do not move.)
-    if (m_lastQp != &qp)
+    NS_ASSERT_MSG(qp.GetAttributionSlot() < m_qps.size(), "a queue pair of another attribution");
+    return m_qps[qp.GetAttributionSlot()];
+}
+
+FctAttribution::MessageState*
+FctAttribution::MessageOf(QpState& s, uint64_t id)
+{
+    // Mostly the oldest: messages complete in post order, and are sent in it.
+    for (MessageState& m : s.messages)
     {
-        m_lastQp = &qp;
-        m_lastState = &m_qps[&qp];
+        if (m.id == id)
+        {
+            return &m;
+        }
     }
-    return *m_lastState;
+    return nullptr;
 }
 
 int64_t
@@ -226,7 +342,8 @@ FctAttribution::OnPost(const RdmaQueuePair& qp, uint64_t messageId)
         // A window still full now stays a hold; one that opened was opened by lastAck.
         s.windowBlocked = wasBlocked && qp.GetRequester().IsWindowBlocked();
     }
-    MessageState m;
+    MessageState& m = s.messages.emplace_back();
+    m.id = messageId;
     m.post = now;
     m.atPost = s.cumulative;
     if (s.accounted > now)
@@ -234,7 +351,6 @@ FctAttribution::OnPost(const RdmaQueuePair& qp, uint64_t messageId)
         // A packet is on the wire: the rest of its serialization is after the post.
         m.atPost[s.serializingCause] -= s.accounted - now;
     }
-    s.messages[messageId] = m;
 }
 
 void
@@ -266,10 +382,21 @@ uint32_t
 FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
 {
     const uint32_t id = Allocate();
-    Journey& j = m_journeys[id - 1];
+    Journey& j = m_journeys[(id & INDEX_MASK) - 1];
     j.qp = &qp;
     j.retx = seg.retransmission ? 1 : 0;
     j.sender.message = qp.GetRequester().GetMessageIdOf(seg.psn);
+    j.sender.slot = qp.GetAttributionSlot();
+    j.psn = seg.psn;
+    QpState& s = StateOf(qp);
+    j.resendSeq = static_cast<uint32_t>(s.resends.size()); // (resends before it)
+    if (seg.retransmission)
+    {
+        // Its earlier copies (go-back-N: and those of the PSNs after it) are now
+        // superseded: ForgetStale forgets those that have not arrived.
+        s.resends.push_back(seg.psn);
+        s.goBackN = qp.GetRecovery() == RdmaQueuePair::GO_BACK_N;
+    }
     return id;
 }
 
@@ -277,18 +404,23 @@ uint32_t
 FctAttribution::NewAck(const RdmaQueuePair& qp)
 {
     QpState& s = StateOf(qp);
-    if (s.lastData == 0)
+    if (Find(s.lastData) == nullptr)
     {
         return 0;
     }
     const uint32_t data = s.lastData;
-    const uint32_t id = Allocate(); // (may move m_journeys: references after it)
-    Journey& k = m_journeys[id - 1];
-    const Journey& d = m_journeys[data - 1];
+    const uint32_t id = Allocate(); // (may move m_journeys, or forget: references after it)
+    Journey& k = m_journeys[(id & INDEX_MASK) - 1];
+    const Journey* d = Find(data);
+    if (d == nullptr)
+    {
+        Forget(id);
+        return 0;
+    }
     k.ack = true;
     k.qp = &qp;
-    k.sender = d.sender;
-    k.dataLeg = d.leg;
+    k.sender = d->sender;
+    k.dataLeg = d->leg;
     k.leg.arrival = FabricSimulator::NowTicks(); // made now: the receiver's delay ends here
     return id;
 }
@@ -315,14 +447,14 @@ FctAttribution::SenderTransmit(Journey& j, const void* device, int64_t start, in
     }
     j.sender.cumulative = s.cumulative;
     j.sender.start = start;
-    auto m = s.messages.find(j.sender.message);
-    j.sender.ownSer = m != s.messages.end() ? m->second.ownSer : 0;
+    MessageState* m = MessageOf(s, j.sender.message);
+    j.sender.ownSer = m != nullptr ? m->ownSer : 0;
     // The packet's own serialization is sender time for what it holds up.
     s.serializingCause = j.retx != 0 ? RETRANSMISSION : SERIALIZATION;
     s.cumulative[s.serializingCause] += tx;
-    if (j.retx == 0 && m != s.messages.end())
+    if (j.retx == 0 && m != nullptr)
     {
-        m->second.ownSer += tx;
+        m->ownSer += tx;
     }
     s.accounted = start + tx;
     const RdmaRequester& r = j.qp->GetRequester();
@@ -343,11 +475,12 @@ FctAttribution::OnTransmit(uint32_t id,
                            int64_t txTicks,
                            int64_t delayTicks)
 {
-    if (id == 0 || id > m_journeys.size() || !m_journeys[id - 1].live)
+    Journey* found = Find(id);
+    if (found == nullptr)
     {
         return;
     }
-    Journey& j = m_journeys[id - 1];
+    Journey& j = *found;
     Leg& leg = j.leg;
     if (readyTicks == 0)
     {
@@ -411,20 +544,28 @@ FctAttribution::OnTransmit(uint32_t id,
 void
 FctAttribution::OnReady(uint32_t id)
 {
-    if (id != 0 && id <= m_journeys.size() && m_journeys[id - 1].live)
+    if (Journey* j = Find(id); j != nullptr)
     {
-        m_journeys[id - 1].leg.ready = FabricSimulator::NowTicks();
+        j->leg.ready = FabricSimulator::NowTicks();
     }
 }
 
 void
 FctAttribution::OnArrival(uint32_t id, const RdmaQueuePair& qp)
 {
-    if (id == 0 || id > m_journeys.size() || !m_journeys[id - 1].live)
+    Journey* found = Find(id);
+    if (found == nullptr)
     {
+        // Forgotten on its way (ForgetStale): what it triggers is not followed.
+        QpState& s = StateOf(qp);
+        Forget(s.lastData);
+        Forget(s.currentAck);
+        s.lastData = 0;
+        s.currentAck = 0;
         return;
     }
-    Journey& j = m_journeys[id - 1];
+    Journey& j = *found;
+    j.arrived = true;
     const int64_t now = FabricSimulator::NowTicks();
     if (j.leg.arrival != now)
     {
@@ -436,19 +577,13 @@ FctAttribution::OnArrival(uint32_t id, const RdmaQueuePair& qp)
     QpState& s = StateOf(qp);
     if (!j.ack)
     {
-        if (s.lastData != 0)
-        {
-            Forget(s.lastData);
-        }
+        Forget(s.lastData);
         s.lastData = id;
     }
     else
     {
         s.lastAck = now;
-        if (s.currentAck != 0)
-        {
-            Forget(s.currentAck);
-        }
+        Forget(s.currentAck);
         s.currentAck = id;
     }
 }
@@ -461,7 +596,7 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
                            Time ideal)
 {
     QpState& s = StateOf(qp);
-    Result r;
+    Result& r = m_result; // (its hops keep their room from message to message)
     r.messageId = m.id;
     r.tag = m.tag;
     r.kind = m.kind;
@@ -471,34 +606,36 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
     r.startTicks = m.postTime.GetTimeStep();
     r.endTicks = FabricSimulator::NowTicks();
     r.idealTicks = ideal.GetTimeStep();
+    r.ticks.fill(0);
+    r.unattributedTicks = 0;
+    r.hops.clear();
     const int64_t fct = r.endTicks - r.startTicks;
-    auto it = s.messages.find(m.id);
-    const Journey* k = s.currentAck != 0 ? &m_journeys[s.currentAck - 1] : nullptr;
-    if (it == s.messages.end() || k == nullptr || !k->live || !k->ack ||
-        k->sender.start < it->second.post)
+    MessageState* ms = MessageOf(s, m.id);
+    const Journey* k = Find(s.currentAck);
+    if (ms == nullptr || k == nullptr || !k->ack || k->sender.start < ms->post)
     {
         r.unattributedTicks = fct;
     }
     else
     {
-        const MessageState& ms = it->second;
         Ticks sender{};
         for (uint8_t c = 0; c < N_COMPONENTS; ++c)
         {
-            sender[c] = k->sender.cumulative[c] - ms.atPost[c];
+            sender[c] = k->sender.cumulative[c] - ms->atPost[c];
         }
         // Its own bytes are serialization; other messages' bytes ahead of it on its
         // queue pair were a queue it waited in.
-        const int64_t own = k->sender.message == m.id ? k->sender.ownSer : ms.ownSer;
+        const int64_t own = k->sender.message == m.id ? k->sender.ownSer : ms->ownSer;
         NS_LOG_DEBUG("complete " << m.id << " ser " << sender[SERIALIZATION] << " own " << own
                                  << " queue " << sender[QUEUEING] << " snapMsg "
                                  << k->sender.message << " snapOwn " << k->sender.ownSer
-                                 << " msOwn " << ms.ownSer);
+                                 << " msOwn " << ms->ownSer);
         sender[QUEUEING] += sender[SERIALIZATION] - own;
         sender[SERIALIZATION] = own;
-        for (uint8_t c = 0; c < N_COMPONENTS; ++c)
+        r.ticks = sender;
+        for (uint8_t c = 0; c < N_PATH; ++c)
         {
-            r.ticks[c] = sender[c] + k->dataLeg.ticks[c] + k->leg.ticks[c];
+            r.ticks[c] += k->dataLeg.ticks[c] + k->leg.ticks[c];
         }
         r.ticks[HOST] += k->leg.hostTicks + (r.endTicks - k->leg.arrival);
         if (sender[QUEUEING] + sender[PAUSE] > 0)
@@ -514,9 +651,10 @@ FctAttribution::OnComplete(const RdmaQueuePair& qp,
         }
         r.unattributedTicks = fct - sum;
     }
-    if (it != s.messages.end())
+    if (ms != nullptr)
     {
-        s.messages.erase(it);
+        // (Mostly the oldest.)
+        s.messages.erase(s.messages.begin() + (ms - &s.messages.front()));
     }
     m_resultTrace(r);
 }

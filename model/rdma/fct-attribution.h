@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -146,23 +147,44 @@ class FctAttribution : public Object
     /// \p device's class \p queue stopped (paused, or out of credits) or resumed now.
     void OnPortBlocked(const void* device, uint8_t queue, bool blocked);
 
+    /**
+     * Forget every journey that can no longer explain a completion: a packet that has
+     * not arrived and whose message its sender completed, or a data packet its sender
+     * has resent since (selective repeat: that PSN; go-back-N: it or one before it). It
+     * was dropped, or it is a copy still on its way (a late arrival of it is then not
+     * followed). Runs by itself whenever the journey table would grow. \return the
+     * journeys forgotten
+     */
+    std::size_t ForgetStale();
+
+    /// A new queue pair reports to this: \return its slot (RdmaQueuePair::SetAttribution)
+    uint32_t AddQueuePair();
+
     /// \return journeys alive (tests: no leak beyond packets in flight)
     std::size_t GetLiveJourneys() const;
+    /// \return the journey table's size (alive or free: its peak of live journeys)
+    std::size_t GetJourneyTableSize() const;
 
   private:
     using Ticks = std::array<int64_t, N_COMPONENTS>;
+    /// The components a packet's path has: SERIALIZATION .. PAUSE.
+    static constexpr uint8_t N_PATH = PAUSE + 1;
+    using PathTicks = std::array<int64_t, N_PATH>;
+    /// A journey id: its generation above, its index + 1 below (0: none).
+    static constexpr uint32_t INDEX_BITS = 26;
+    static constexpr uint32_t INDEX_MASK = (1U << INDEX_BITS) - 1;
 
     /// A packet's path so far.
     struct Leg
     {
-        Ticks ticks{};              //!< path components (time steps)
-        std::vector<HopWait> waits; //!< per-hop waits
+        // (What every hop reads and writes first: with the journey's flags, one line.)
         int64_t arrival{-1};        //!< tail arrival at the node it is at
-        int64_t head{-1};
-        int64_t ready{
-            0}; //!< OnReady's time for the next hop (0: none)           //!< head arrival there
-        int64_t hostTicks{0}; //!< ACK: receiver delay before its start
-        uint32_t hops{0};     //!< transmissions so far
+        int64_t head{-1};           //!< head arrival there
+        int64_t ready{0};           //!< OnReady's time for the next hop (0: none)
+        uint32_t hops{0};           //!< transmissions so far
+        PathTicks ticks{};          //!< path components (time steps)
+        int64_t hostTicks{0};       //!< ACK: receiver delay before its start
+        std::vector<HopWait> waits; //!< per-hop waits
     };
 
     /// What a data packet knows of its sender when it started.
@@ -172,15 +194,21 @@ class FctAttribution : public Object
         int64_t ownSer{0};   //!< its message's own serialization before it
         int64_t start{0};    //!< when it started at the source
         uint64_t message{0}; //!< its message
+        uint32_t slot{0};    //!< its sender queue pair's slot
     };
 
-    struct Journey
+    /// A followed packet (one per cache line start: a hop touches its first two lines).
+    struct alignas(64) Journey
     {
         bool live{false};
         bool ack{false};
-        const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
+        bool arrived{false};              //!< reached its queue pair (OnArrival)
         uint8_t retx{0};                  //!< data: a retransmission
+        uint32_t generation{0};           //!< bumped when forgotten (stale ids miss)
         Leg leg;                          //!< this packet's path
+        const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
+        uint64_t psn{0};                  //!< data: its PSN
+        uint32_t resendSeq{0};            //!< data: its queue pair's resends before it
         SenderSnapshot sender;            //!< data: the sender; ACK: its data packet's
         Leg dataLeg;                      //!< ACK: the path of the data packet it answers
     };
@@ -188,6 +216,7 @@ class FctAttribution : public Object
     /// A message not yet completed.
     struct MessageState
     {
+        uint64_t id{0};
         int64_t post{0};
         Ticks atPost{};    //!< the queue pair's cumulative sender time at the post
         int64_t ownSer{0}; //!< its own first transmissions' serialization so far
@@ -209,9 +238,11 @@ class FctAttribution : public Object
         uint32_t port{0};                        //!< its NIC port index
         uint8_t serializingCause{SERIALIZATION}; //!< the cause of its last packet's wire time
         Ticks cumulative{};
-        std::unordered_map<uint64_t, MessageState> messages;
-        uint32_t lastData{0};   //!< responder: the last data journey that arrived
-        uint32_t currentAck{0}; //!< requester: the ACK being processed
+        std::deque<MessageState> messages; //!< not completed, in post order
+        std::vector<uint64_t> resends;     //!< the PSNs it resent, in order (ForgetStale)
+        bool goBackN{true};                //!< its recovery (when it resent)
+        uint32_t lastData{0};              //!< responder: the last data journey that arrived
+        uint32_t currentAck{0};            //!< requester: the ACK being processed
     };
 
     struct Interval
@@ -221,7 +252,11 @@ class FctAttribution : public Object
     };
 
     uint32_t Allocate();
+    /// \return journey \p id if it is alive (not forgotten since), else nullptr
+    Journey* Find(uint32_t id);
     QpState& StateOf(const RdmaQueuePair& qp);
+    /// \return \p s's message \p id if not completed, else nullptr
+    static MessageState* MessageOf(QpState& s, uint64_t id);
     /// Account \p s up to \p t (the sender could not send in [accounted, t)).
     void Advance(QpState& s, int64_t t, bool retx);
     /// Time \p device's class \p queue was blocked within [a, b).
@@ -229,13 +264,13 @@ class FctAttribution : public Object
     void SenderTransmit(Journey& j, const void* device, int64_t start, int64_t tx);
     static uint64_t PortKey(const void* device, uint8_t queue);
 
-    std::vector<Journey> m_journeys; //!< by id - 1
-    std::vector<uint32_t> m_free;    //!< free ids
+    std::vector<Journey> m_journeys; //!< by index (id's low bits - 1)
+    std::vector<uint32_t> m_free;    //!< free indices
     std::size_t m_live{0};
-    std::unordered_map<const RdmaQueuePair*, QpState> m_qps;
-    const RdmaQueuePair* m_lastQp{nullptr};                        //!< StateOf's last queue pair
-    QpState* m_lastState{nullptr};                                 //!< and its state
+    std::size_t m_sweepAt{4096}; //!< ForgetStale when the table would grow beyond this
+    std::vector<QpState> m_qps;  //!< by RdmaQueuePair::GetAttributionSlot
     std::unordered_map<uint64_t, std::vector<Interval>> m_blocked; //!< by PortKey
+    Result m_result; //!< OnComplete's (its hops' room kept between messages)
     TracedCallback<const Result&> m_resultTrace;
 };
 

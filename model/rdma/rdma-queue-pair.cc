@@ -3,6 +3,7 @@
  */
 #include "rdma-queue-pair.h"
 
+#include "fct-attribution.h"
 #include "recovery/rdma-go-back-n.h"
 #include "recovery/rdma-selective-repeat.h"
 
@@ -176,6 +177,16 @@ RdmaQueuePair::RdmaQueuePair()
 }
 
 RdmaQueuePair::~RdmaQueuePair() = default;
+
+void
+RdmaQueuePair::SetAttribution(FctAttribution* attribution)
+{
+    if (attribution != nullptr && attribution != m_attribution)
+    {
+        m_attributionSlot = attribution->AddQueuePair();
+    }
+    m_attribution = attribution;
+}
 
 RdmaQueuePair::Reply
 RdmaQueuePair::ReceiveReadRequest(uint32_t wirePsn, uint64_t dmaLength, bool ceMarked, Time now)

@@ -91,10 +91,14 @@ class RdmaQueuePair : public Object
     uint32_t GetPeerHost() const;
     uint8_t GetPriority() const;
 
-    /// Report this queue pair's sender-side waits to \p attribution (nullptr: off).
-    void SetAttribution(FctAttribution* attribution)
+    /// Report this queue pair's sender-side waits to \p attribution (nullptr: off); it
+    /// gives the queue pair a slot of its own there (FctAttribution::AddQueuePair).
+    void SetAttribution(FctAttribution* attribution);
+
+    /// \return the slot SetAttribution got (FctAttribution's index of this queue pair)
+    uint32_t GetAttributionSlot() const
     {
-        m_attribution = attribution;
+        return m_attributionSlot;
     }
 
     uint16_t GetEntropy() const;
@@ -413,6 +417,7 @@ class RdmaQueuePair : public Object
     uint32_t m_entropyBurst;
     uint32_t m_maxRdAtomic;                 //!< MaxRdAtomic: outstanding READ requests at most
     FctAttribution* m_attribution{nullptr}; //!< SetAttribution (none: off)
+    uint32_t m_attributionSlot{0};          //!< its slot in m_attribution
 
     SendCompleteCallback m_sendComplete;
     DeliveredCallback m_delivered;

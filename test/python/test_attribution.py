@@ -6,6 +6,7 @@ report and plots for a run and for a sweep directory."""
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -181,3 +182,49 @@ def test_critical_path_names_the_delayed_transfer(ai_fabric_sim, source_dir, tmp
         assert "critical path: operation 0" in r.stdout
         png = out / "explain-tail-critical-path.png"
         assert png.is_file() and png.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_default_scenario_prints_its_tail(ai_fabric_sim, source_dir, tmp_path):
+    # The default scenario (./ai-fabric run) has attribution on and prints where its tail
+    # comes from; README's sample of that output is this run's, but for the wall time and
+    # the engine's counts.
+    r = run(ai_fabric_sim, tmp_path / "default",
+            f"--config={source_dir / 'examples' / 'default-scenario.json'}")
+    lines = r.stdout.splitlines()
+    assert any(line.startswith("  tail:") and "dominant cause cc" in line for line in lines)
+    assert any(line.startswith("  critical path: operation ") for line in lines)
+    readme = (source_dir / "README.md").read_text()
+    sample = readme.split("```text\nai-fabric-sim: rocev2, fattree k=4", 1)[1].split("```", 1)[0]
+    sample = ("ai-fabric-sim: rocev2, fattree k=4" + sample).splitlines()
+
+    def stable(text_lines):
+        # (Wall time, and the engine's event and hop counts, are not the model's.)
+        return [re.sub(r", wall .*", "", line) for line in text_lines
+                if not line.startswith("  files:")]
+
+    assert stable(sample) == stable(lines), "README's default-scenario sample is out of date"
+
+
+@pytest.mark.parametrize("algorithm", ["tree", "hd"])
+def test_tree_and_hd_under_ecmp_wait_at_uplinks(ai_fabric_sim, tmp_path, algorithm):
+    # doc/collectives.md: the tree and halving-doubling lose a third of the ring's busbw
+    # under flow-hash ECMP on a k=4 fat-tree; their tail waits at ports between switches
+    # (an uplink two of their flows were hashed to), which per-packet adaptive choice
+    # leaves without any wait among the ten largest.
+    def top_ports(lb):
+        out = tmp_path / f"{algorithm}-{lb}"
+        run(ai_fabric_sim, out, "--topology=fattree", "--k=4", "--workload=allreduce",
+            "--bytes=16MB", f"--algorithm={algorithm}", f"--lb={lb}", "--attribution=1")
+        with open(out / "topology.csv", newline="") as f:
+            peer = {(int(r["node"]), int(r["port"])): r["peer_name"] for r in csv.DictReader(f)}
+        ports = json.loads((out / "summary.json").read_text())["tail_attribution"]["top_ports"]
+        # A port between switches: neither it nor its peer is a host.
+        return [(not p["name"].startswith("host")
+                 and not peer[(p["node"], p["port"])].startswith("host"), p) for p in ports]
+
+    ecmp = top_ports("ecmp")
+    assert ecmp[0][0] and "edge" in ecmp[0][1]["name"], ecmp[0]
+    assert ecmp[0][1]["pause_ns"] == 0 and ecmp[0][1]["queueing_ns"] > 0
+    assert sum(between for between, _ in ecmp) >= 3
+    adaptive = top_ports("adaptive")
+    assert adaptive and not any(between for between, _ in adaptive), adaptive
