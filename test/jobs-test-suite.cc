@@ -18,7 +18,7 @@
 #include "ns3/ib-hca.h"
 #include "ns3/ib-net-device.h"
 #include "ns3/ib-qos-policy.h"
-#include "ns3/job-spec.h"
+#include "ns3/job-set.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/routing-engine.h"

@@ -64,7 +64,8 @@ Hex16(uint16_t v)
 void
 JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
 {
-    if (c.workload != "jobs" || c.jobs.empty() || !c.jobsBaseline || c.jobOnly >= 0)
+    // (--jobs applies only with --workload=jobs: the knob table checks it)
+    if (c.jobs.empty() || !c.jobsBaseline || c.jobOnly >= 0)
     {
         return;
     }
@@ -115,36 +116,7 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
     m_fabric = ctx.fabric;
     std::vector<JobSpec> specs = JobSet::Load(c.jobs);
     JobSet::Place(specs, *ctx.fabric->GetGraph(), c.jobs);
-    // Partitions: the fabric's manager (InfiniBand's Subnet Manager) assigns every job's
-    // hosts their P_Key; hosts in no job stay in the default partition.
-    std::vector<uint16_t> pKeys(ctx.fabric->GetNHosts(), 0);
-    int32_t firstPartitioned = -1;
-    for (uint32_t i = 0; i < specs.size(); ++i)
-    {
-        for (uint32_t h : specs[i].hosts)
-        {
-            pKeys[h] = specs[i].partition;
-        }
-        if (specs[i].partition != 0 && firstPartitioned < 0)
-        {
-            firstPartitioned = static_cast<int32_t>(i);
-        }
-    }
-    if (firstPartitioned >= 0)
-    {
-        try
-        {
-            ctx.fabric->AssignPartitions(pKeys);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            const JobSpec& s = specs[firstPartitioned];
-            throw ConfigError(JobPrefix(c, s, firstPartitioned) + ": \"partition\": " +
-                              Hex16(s.partition) + " is not allowed on --fabric=" + c.fabric +
-                              " (" + e.what() + "); allowed with --fabric=infiniband");
-        }
-        m_partitions = true;
-    }
+    AssignPartitions(specs, c);
     for (uint32_t i = 0; i < specs.size(); ++i)
     {
         if (c.jobOnly >= 0 && static_cast<uint32_t>(c.jobOnly) != i)
@@ -161,27 +133,69 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
         }
         if (job.trafficClass != c.priority)
         {
-            // The job's connections (both ways) in its class: RoCEv2 priority / IB SL.
-            const std::vector<uint32_t>& hosts = job.spec.hosts;
-            try
-            {
-                for (std::size_t a = 0; a < hosts.size(); ++a)
-                {
-                    for (std::size_t b = a + 1; b < hosts.size(); ++b)
-                    {
-                        ctx.fabric->SetPairClass(hosts[a], hosts[b], job.trafficClass);
-                    }
-                }
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ConfigError(JobPrefix(c, job.spec, i) +
-                                  ": \"class\": " + std::to_string(job.trafficClass) +
-                                  " is not allowed on --fabric=" + c.fabric + ": " + e.what());
-            }
+            SetClass(job, c);
         }
         InstallJob(job, c, ctx);
         m_jobs.push_back(std::move(job));
+    }
+}
+
+void
+JobsScenarioWorkload::AssignPartitions(const std::vector<JobSpec>& specs, const ScenarioConfig& c)
+{
+    // The fabric's manager (InfiniBand's Subnet Manager) assigns every job's hosts their
+    // P_Key; hosts in no job stay in the default partition.
+    std::vector<uint16_t> pKeys(m_fabric->GetNHosts(), 0);
+    int32_t firstPartitioned = -1;
+    for (uint32_t i = 0; i < specs.size(); ++i)
+    {
+        for (uint32_t h : specs[i].hosts)
+        {
+            pKeys[h] = specs[i].partition;
+        }
+        if (specs[i].partition != 0 && firstPartitioned < 0)
+        {
+            firstPartitioned = static_cast<int32_t>(i);
+        }
+    }
+    if (firstPartitioned < 0)
+    {
+        return;
+    }
+    try
+    {
+        m_fabric->AssignPartitions(pKeys);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const JobSpec& s = specs[firstPartitioned];
+        throw ConfigError(JobPrefix(c, s, firstPartitioned) + ": \"partition\": " +
+                          Hex16(s.partition) + " is not allowed on --fabric=" + c.fabric + " (" +
+                          e.what() + "); allowed with --fabric=infiniband");
+    }
+    m_partitions = true;
+}
+
+void
+JobsScenarioWorkload::SetClass(const Job& job, const ScenarioConfig& c)
+{
+    // The job's connections (both ways) in its class: RoCEv2 priority / IB SL.
+    const std::vector<uint32_t>& hosts = job.spec.hosts;
+    try
+    {
+        for (std::size_t a = 0; a < hosts.size(); ++a)
+        {
+            for (std::size_t b = a + 1; b < hosts.size(); ++b)
+            {
+                m_fabric->SetPairClass(hosts[a], hosts[b], job.trafficClass);
+            }
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(JobPrefix(c, job.spec, job.index) +
+                          ": \"class\": " + std::to_string(job.trafficClass) +
+                          " is not allowed on --fabric=" + c.fabric + ": " + e.what());
     }
 }
 
@@ -191,65 +205,86 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
     const JobSpec& s = job.spec;
     try
     {
-        if (s.workload == "training")
+        switch (s.kind)
         {
-            TrainingWorkload::Options o = WorkloadOptions::Training(c);
-            o.file = s.model;
-            o.iterations = s.iterations.value_or(1);
-            o.algorithm = s.algorithm;
-            o.hosts = s.hosts;
-            job.training = CreateObject<TrainingWorkload>();
-            job.training->Setup(o, ctx.fabric);
-            job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
-            Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
-        }
-        else if (WorkloadRegistry::GetFamily(s.workload, 1) == WorkloadRegistry::POINT_TO_POINT)
-        {
-            if (ctx.tcp)
-            {
-                throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
-                                            "allowed with --transport=rdma");
-            }
-            // The pattern over the job's ranks, its host indices mapped to the job's hosts;
-            // its random draws (permutation) from a stream of the job's own.
-            PointToPointOptions o = WorkloadOptions::PointToPoint(c);
-            o.bytes = s.bytes;
-            o.fanin = s.fanin.value_or(c.fanin);
-            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-            rng->SetStream(1000 + job.index);
-            job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
-            for (auto& [src, dst] : job.messages.pairs)
-            {
-                src = s.hosts.at(src);
-                dst = s.hosts.at(dst);
-            }
-            job.pattern = true;
-            job.iterations = s.iterations.value_or(1);
-            m_verb = c.GetVerb();
-            Simulator::Schedule(s.start,
-                                &JobsScenarioWorkload::PostRound,
-                                this,
-                                static_cast<uint32_t>(m_jobs.size()));
-        }
-        else
-        {
-            CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
-            o.operation = s.workload;
-            o.algorithm = s.algorithm;
-            o.bytes = s.bytes;
-            o.iterations = s.iterations.value_or(1);
-            o.ranks = 0;
-            o.hosts = s.hosts;
-            job.collective = CreateObject<CollectiveWorkload>();
-            job.collective->Setup(o, ctx.fabric);
-            job.collective->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
-            Simulator::Schedule(s.start, &CollectiveWorkload::Start, job.collective);
+        case JobSpec::Kind::TRAINING:
+            InstallTraining(job, c, ctx);
+            break;
+        case JobSpec::Kind::PATTERN:
+            InstallPattern(job, c, ctx);
+            break;
+        case JobSpec::Kind::COLLECTIVE:
+            InstallCollective(job, c, ctx);
+            break;
         }
     }
     catch (const std::invalid_argument& e)
     {
         throw ConfigError(JobPrefix(c, s, job.index) + ": " + e.what());
     }
+}
+
+void
+JobsScenarioWorkload::InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    TrainingWorkload::Options o = WorkloadOptions::Training(c);
+    o.file = s.model;
+    o.iterations = s.iterations.value_or(1);
+    o.algorithm = s.algorithm;
+    o.hosts = s.hosts;
+    job.training = CreateObject<TrainingWorkload>();
+    job.training->Setup(o, ctx.fabric);
+    job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
+}
+
+void
+JobsScenarioWorkload::InstallPattern(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    if (ctx.tcp)
+    {
+        throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
+                                    "allowed with --transport=rdma");
+    }
+    // The pattern over the job's ranks, its host indices mapped to the job's hosts;
+    // its random draws (permutation) from a stream of the job's own.
+    PointToPointOptions o = WorkloadOptions::PointToPoint(c);
+    o.bytes = s.bytes;
+    o.fanin = s.fanin.value_or(c.fanin);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(1000 + job.index);
+    job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
+    for (auto& [src, dst] : job.messages.pairs)
+    {
+        src = s.hosts.at(src);
+        dst = s.hosts.at(dst);
+    }
+    job.pattern = true;
+    job.iterations = s.iterations.value_or(1);
+    m_verb = c.GetVerb();
+    Simulator::Schedule(s.start,
+                        &JobsScenarioWorkload::PostRound,
+                        this,
+                        static_cast<uint32_t>(m_jobs.size()));
+}
+
+void
+JobsScenarioWorkload::InstallCollective(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
+    o.operation = s.workload;
+    o.algorithm = s.algorithm;
+    o.bytes = s.bytes;
+    o.iterations = s.iterations.value_or(1);
+    o.ranks = 0;
+    o.hosts = s.hosts;
+    job.collective = CreateObject<CollectiveWorkload>();
+    job.collective->Setup(o, ctx.fabric);
+    job.collective->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    Simulator::Schedule(s.start, &CollectiveWorkload::Start, job.collective);
 }
 
 void

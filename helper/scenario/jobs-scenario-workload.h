@@ -4,7 +4,7 @@
 #ifndef JOBS_SCENARIO_WORKLOAD_H
 #define JOBS_SCENARIO_WORKLOAD_H
 
-#include "job-spec.h"
+#include "job-set.h"
 #include "scenario-workload.h"
 
 #include "ns3/collective-workload.h"
@@ -71,8 +71,18 @@ class JobsScenarioWorkload : public ScenarioWorkload
 
     /// \return (start, end) of each finished iteration of \p job, ns
     static std::vector<std::pair<int64_t, int64_t>> Iterations(const Job& job);
+    /// Have the fabric's manager give every job's hosts the job's partition (P_Key).
+    void AssignPartitions(const std::vector<JobSpec>& specs, const ScenarioConfig& c);
+    /// Put \p job's connections in its traffic class.
+    void SetClass(const Job& job, const ScenarioConfig& c);
     /// Install \p job's workload on \p ctx's fabric.
     void InstallJob(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// Install training job \p job (TrainingWorkload on its hosts).
+    void InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// Install point-to-point pattern job \p job (its rounds: PostRound).
+    void InstallPattern(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// Install collective job \p job (CollectiveWorkload on its hosts).
+    void InstallCollective(Job& job, const ScenarioConfig& c, const Context& ctx);
     /// Post the next round of pattern job \p index's messages (its iteration)
     void PostRound(uint32_t index);
 
