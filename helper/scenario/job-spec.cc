@@ -291,6 +291,36 @@ ReadPartition(const nlohmann::json& v, JobSpec& s, const JobError& err)
     s.partition = static_cast<uint16_t>(key);
 }
 
+/// "on_failure": stop or restart (a training or collective job).
+void
+ReadOnFailure(const nlohmann::json& v, JobSpec& s, const JobError& err)
+{
+    static const std::map<std::string, JobSpec::OnFailure> ACTIONS{
+        {"stop", JobSpec::OnFailure::STOP},
+        {"restart", JobSpec::OnFailure::RESTART}};
+    const auto it = v.is_string() ? ACTIONS.find(v.get<std::string>()) : ACTIONS.end();
+    if (it == ACTIONS.end())
+    {
+        throw err.Field("on_failure", v, "stop or restart");
+    }
+    if (it->second == JobSpec::OnFailure::RESTART && s.kind == JobSpec::Kind::PATTERN)
+    {
+        throw err.Field("on_failure", v, "stop for a point-to-point pattern job");
+    }
+    s.onFailure = it->second;
+}
+
+/// "restart_delay" of "on_failure": "restart".
+void
+ReadRestartDelay(const nlohmann::json& v, JobSpec& s, const JobError& err)
+{
+    if (s.onFailure != JobSpec::OnFailure::RESTART)
+    {
+        throw err.Job("\"restart_delay\" is for \"on_failure\": \"restart\"");
+    }
+    s.restartDelay = ReadTime(v, err, "restart_delay");
+}
+
 /// An optional field's reader: its value, the job so far, the job's errors.
 using FieldReader = void (*)(const nlohmann::json&, JobSpec&, const JobError&);
 
@@ -311,7 +341,9 @@ OptionalFields()
         {"seed", &ReadSeed},
         {"start", &ReadStart},
         {"class", &ReadClass},
-        {"partition", &ReadPartition}};
+        {"partition", &ReadPartition},
+        {"on_failure", &ReadOnFailure},
+        {"restart_delay", &ReadRestartDelay}};
     return FIELDS;
 }
 

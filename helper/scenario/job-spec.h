@@ -31,6 +31,15 @@ struct JobSpec
         EXPLICIT, //!< the host indices listed
     };
 
+    /// What a job does when a host it runs on fails (a queue pair of it enters the
+    /// error state: NCCL aborts the communicator).
+    enum class OnFailure
+    {
+        STOP,    //!< "stop": the job ends there, state "stopped"
+        RESTART, //!< "restart": after "restart_delay", from its last finished iteration,
+                 //!< the failed host replaced by a free one (state "restarted")
+    };
+
     /// What runs a job: its "workload" value resolved once, when the file is read.
     enum class Kind
     {
@@ -54,6 +63,8 @@ struct JobSpec
     Time start{0};                          //!< "start"
     std::optional<uint8_t> trafficClass;    //!< "class"; unset = --priority
     uint16_t partition{0};                  //!< "partition" P_Key (0 = none)
+    OnFailure onFailure{OnFailure::STOP};   //!< "on_failure"
+    Time restartDelay{0};                   //!< "restart_delay" of RESTART
 
     /// \return the placement's name (packed, spread, random, explicit)
     std::string GetPlacementName() const;

@@ -11,9 +11,12 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/output-writer.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-flow-transport.h"
 #include "ns3/workload-registry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +82,7 @@ JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
         ScenarioConfig alone = c;
         alone.jobOnly = static_cast<int32_t>(i);
         alone.pcap = false;
+        alone.hostFailures.clear(); // the job alone on a healthy fabric
         alone.portBytes = false;
         const std::filesystem::path dir =
             std::filesystem::temp_directory_path() /
@@ -114,9 +118,20 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
                           "doc/jobs.md)");
     }
     m_fabric = ctx.fabric;
+    m_config = &c;
+    m_ctx = ctx;
     std::vector<JobSpec> specs = JobSet::Load(c.jobs);
     JobSet::Place(specs, *ctx.fabric->GetGraph(), c.jobs);
     AssignPartitions(specs, c);
+    m_taken.assign(ctx.fabric->GetNHosts(), false);
+    m_jobOfHost.assign(ctx.fabric->GetNHosts(), UINT32_MAX);
+    for (const JobSpec& spec : specs)
+    {
+        for (uint32_t h : spec.hosts)
+        {
+            m_taken[h] = true;
+        }
+    }
     for (uint32_t i = 0; i < specs.size(); ++i)
     {
         if (c.jobOnly >= 0 && static_cast<uint32_t>(c.jobOnly) != i)
@@ -136,8 +151,128 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
             SetClass(job, c);
         }
         InstallJob(job, c, ctx);
+        for (uint32_t h : job.spec.hosts)
+        {
+            m_jobOfHost[h] = static_cast<uint32_t>(m_jobs.size());
+        }
         m_jobs.push_back(std::move(job));
     }
+    if (!c.hostFailures.empty())
+    {
+        WatchQueuePairs();
+    }
+}
+
+void
+JobsScenarioWorkload::WatchQueuePairs()
+{
+    // Only with --host-failure: each queue pair made on a job's host reports its error.
+    const std::vector<uint32_t>& hostNodes = m_fabric->GetGraph()->GetHosts();
+    auto onQp = [this](Ptr<RdmaQueuePair> qp) {
+        qp->TraceConnectWithoutContext("Error",
+                                       MakeCallback(&JobsScenarioWorkload::OnQueuePairError, this));
+    };
+    for (uint32_t h = 0; h < m_jobOfHost.size(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNodes().Get(hostNodes[h])->GetObject<RdmaNic>();
+        if (m_jobOfHost[h] != UINT32_MAX && nic)
+        {
+            nic->TraceConnectWithoutContext("QpCreated",
+                                            MakeLambdaCallback<void, Ptr<RdmaQueuePair>>(onQp));
+        }
+    }
+}
+
+void
+JobsScenarioWorkload::OnQueuePairError(Ptr<const RdmaQueuePair> qp, uint64_t /* flushed */)
+{
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        if (r.host == qp->GetLocalHost())
+        {
+            return; // the failed host's own: nobody is left there to see it
+        }
+    }
+    const uint32_t index = m_jobOfHost.at(qp->GetLocalHost());
+    Job& job = m_jobs.at(index);
+    if (job.state != State::RUNNING || IsComplete(job))
+    {
+        return; // one failure per job: the first error aborts its communicator
+    }
+    job.failedNs = Simulator::Now().GetNanoSeconds();
+    // The failed host: the one of the job's hosts the fabric has failed (the queue pair's
+    // own host, or its peer).
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        const auto& hosts = job.spec.hosts;
+        if (r.at <= Simulator::Now() &&
+            std::find(hosts.begin(), hosts.end(), r.host) != hosts.end())
+        {
+            job.failedHost = r.host;
+            break;
+        }
+    }
+    if (job.spec.onFailure == JobSpec::OnFailure::RESTART)
+    {
+        job.state = State::RESTARTING;
+        Simulator::Schedule(job.spec.restartDelay, &JobsScenarioWorkload::Restart, this, index);
+        return;
+    }
+    job.state = State::STOPPED;
+    m_ctx.checkCompletion();
+}
+
+void
+JobsScenarioWorkload::Restart(uint32_t index)
+{
+    Job& job = m_jobs.at(index);
+    // The lowest host no job of the file has and no failure took replaces the failed one.
+    std::vector<bool> failed(m_taken.size(), false);
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        failed[r.host] = true;
+    }
+    uint32_t spare = 0;
+    while (spare < m_taken.size() && (m_taken[spare] || failed[spare]))
+    {
+        spare++;
+    }
+    if (spare == m_taken.size() || job.failedHost == UINT32_MAX)
+    {
+        job.state = State::STOPPED; // nowhere to restart
+        m_ctx.checkCompletion();
+        return;
+    }
+    m_taken[spare] = true;
+    m_jobOfHost[spare] = index;
+    job.replacement = spare;
+    job.before = Iterations(job);
+    m_retired.push_back(job.training ? Ptr<Object>(job.training) : Ptr<Object>(job.collective));
+    job.training = nullptr;
+    job.collective = nullptr;
+    std::replace(job.spec.hosts.begin(), job.spec.hosts.end(), job.failedHost, spare);
+    const uint32_t total = job.spec.iterations.value_or(1);
+    const auto done = static_cast<uint32_t>(job.before.size());
+    JobSpec again = job.spec;
+    again.iterations = total > done ? total - done : 0;
+    again.start = Time(0);
+    job.state = State::RESTARTED;
+    job.restartedNs = Simulator::Now().GetNanoSeconds();
+    if (job.trafficClass != m_config->priority)
+    {
+        SetClass(job, *m_config);
+    }
+    if (again.iterations.value() == 0)
+    {
+        m_ctx.checkCompletion();
+        return;
+    }
+    Job runner;
+    runner.spec = again;
+    runner.index = job.index;
+    InstallJob(runner, *m_config, m_ctx);
+    job.training = runner.training;
+    job.collective = runner.collective;
 }
 
 void
@@ -347,12 +482,46 @@ JobsScenarioWorkload::HasWork() const
 }
 
 bool
+JobsScenarioWorkload::IsComplete(const Job& j)
+{
+    if (j.state == State::STOPPED || j.state == State::RESTARTING)
+    {
+        return false;
+    }
+    if (j.pattern)
+    {
+        return j.rounds.size() >= j.iterations;
+    }
+    if (j.state == State::RESTARTED && !j.training && !j.collective)
+    {
+        return true; // it had finished every iteration when it failed
+    }
+    return j.training ? j.training->IsFinished() : j.collective->IsFinished();
+}
+
+std::string
+JobsScenarioWorkload::StateName(const Job& job)
+{
+    switch (job.state)
+    {
+    case State::STOPPED:
+        return "stopped";
+    case State::RESTARTING:
+        return "restarting";
+    case State::RESTARTED:
+        return IsComplete(job) ? "restarted" : "restarted_incomplete";
+    case State::RUNNING:
+        break;
+    }
+    return IsComplete(job) ? "complete" : "incomplete";
+}
+
+bool
 JobsScenarioWorkload::IsFinished() const
 {
     for (const Job& j : m_jobs)
     {
-        if (j.pattern ? j.rounds.size() < j.iterations
-                      : (j.training ? !j.training->IsFinished() : !j.collective->IsFinished()))
+        if (j.state != State::STOPPED && !IsComplete(j))
         {
             return false;
         }
@@ -363,10 +532,10 @@ JobsScenarioWorkload::IsFinished() const
 std::vector<std::pair<int64_t, int64_t>>
 JobsScenarioWorkload::Iterations(const Job& job)
 {
-    std::vector<std::pair<int64_t, int64_t>> v;
+    std::vector<std::pair<int64_t, int64_t>> v = job.before;
     if (job.pattern)
     {
-        v = job.rounds;
+        v.insert(v.end(), job.rounds.begin(), job.rounds.end());
     }
     else if (job.training)
     {
@@ -407,10 +576,18 @@ JobsScenarioWorkload::AddSummary(nlohmann::json& s) const
         j["class"] = job.trafficClass;
         j["partition"] = spec.partition ? nlohmann::json(Hex16(spec.partition | 0x8000))
                                         : nlohmann::json(nullptr);
-        const bool complete = job.pattern    ? job.rounds.size() >= job.iterations
-                              : job.training ? job.training->IsFinished()
-                                             : job.collective->IsFinished();
-        j["complete"] = complete;
+        j["complete"] = IsComplete(job);
+        if (job.state != State::RUNNING)
+        {
+            // A host it ran on failed (--host-failure): when its communicator aborted,
+            // which host, and where it started again
+            j["state"] = StateName(job);
+            j["failed_ns"] = job.failedNs;
+            j["failed_host"] = job.failedHost;
+            j["restarted_ns"] = job.restartedNs >= 0 ? nlohmann::json(job.restartedNs) : nullptr;
+            j["replacement_host"] =
+                job.replacement != UINT32_MAX ? nlohmann::json(job.replacement) : nullptr;
+        }
         j["finished_iterations"] = ns.size();
         j["iteration_ns"] = ns;
         j["mean_iteration_ns"] = Mean(ns);
@@ -483,6 +660,14 @@ JobsScenarioWorkload::WriteFiles(OutputWriter& writer)
 void
 JobsScenarioWorkload::Dispose()
 {
+    for (Ptr<Object>& o : m_retired)
+    {
+        if (o)
+        {
+            o->Dispose();
+        }
+    }
+    m_retired.clear();
     for (Job& j : m_jobs)
     {
         if (j.training)
@@ -497,6 +682,7 @@ JobsScenarioWorkload::Dispose()
         }
     }
     m_fabric = nullptr;
+    m_ctx = Context{};
 }
 
 } // namespace ns3

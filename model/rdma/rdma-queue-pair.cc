@@ -59,7 +59,8 @@ RdmaQueuePair::GetTypeId()
                           "Local ACK timeout: go back to the oldest unacknowledged PSN when "
                           "nothing was acknowledged for this long. Default 4.096 us x 2^10 "
                           "(IB timeout exponent 10): far above any queueing delay of a "
-                          "lossless fabric, so it only fires after a real loss",
+                          "lossless fabric, so it only fires after a real loss. NCCL sets "
+                          "exponent 20 (NCCL_IB_TIMEOUT default): 4.096 us x 2^20 = 4.29 s",
                           TimeValue(NanoSeconds(4194304)),
                           MakeTimeAccessor(&RdmaQueuePair::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
@@ -139,6 +140,16 @@ RdmaQueuePair::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&RdmaQueuePair::m_rnrRetry),
                           MakeUintegerChecker<uint32_t>(0, 7))
+            .AddAttribute("RetryCount",
+                          "retry_cnt (ibv_modify_qp(3); IBTA vol. 1 9.7.6.1.3, a 3-bit field): "
+                          "how many times in a row the requester resends after a "
+                          "RetransmitTimeout without progress; the next timeout puts the "
+                          "queue pair in the error state (Error). Default 7, NCCL's "
+                          "NCCL_IB_RETRY_CNT default (NCCL's environment variable "
+                          "documentation)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_retryCount),
+                          MakeUintegerChecker<uint32_t>(0, 7))
             .AddAttribute("MinRnrTimer",
                           "min_rnr_timer (ibv_modify_qp(3)): the RNR timer code (0..31, IBTA "
                           "vol. 1 table 45: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms) this "
@@ -148,8 +159,9 @@ RdmaQueuePair::GetTypeId()
                           MakeUintegerAccessor(&RdmaQueuePair::m_minRnrTimer),
                           MakeUintegerChecker<uint8_t>(0, 31))
             .AddTraceSource("Error",
-                            "The queue pair entered the error state (its RNR retries ran "
-                            "out): (queue pair, work requests completed in error)",
+                            "The queue pair entered the error state (its RNR retries or "
+                            "transport retries (RetryCount) ran out): (queue pair, work "
+                            "requests completed in error)",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_errorTrace),
                             "ns3::RdmaQueuePair::ErrorTracedCallback");
     return tid;
