@@ -589,6 +589,7 @@ class HostFailureTestCase : public TestCase
         std::clog << "host 3 fails at 500 us; job a's queue pair errs at " << failed << " ns\n";
         // 8 timeouts of 20 us, each counted from the last resend of the window before it
         // (go-back-N resends what is outstanding): measured 689 us
+        ReportValidation("jobs-host-failure-qp-error-us", static_cast<double>(failed) / 1000.0);
         NS_TEST_EXPECT_MSG_GT_OR_EQ(failed, 500000 + 8 * 20000, "RetryCount 7: 8 timeouts");
         NS_TEST_EXPECT_MSG_LT(failed, 500000 + 8 * 30000, "no ninth timeout");
         NS_TEST_ASSERT_MSG_EQ(b["complete"].get<bool>(), true, "b completes");
