@@ -571,6 +571,7 @@ class HostFailureTestCase : public TestCase
         c.Set("host-failure", "3@500us");
         c.Set("stop-time", "6ms");
         c.Set("ns3::RdmaQueuePair::RetransmitTimeout", "20us");
+        c.Set("ns3::RdmaQueuePair::RetryTimeout", "20us");
         c.Set("qlen-interval", "0");
         c.Set("out", DIR + "/fail-" + onFailure);
         return ScenarioRunner(c).Run();

@@ -47,9 +47,12 @@ class RdmaRecoveryOps;
  * error state (the Error trace source).
  *
  * Transport retries (IBTA vol. 1, 9.7.6.1.3: retry_cnt): when nothing is acknowledged
- * for RetransmitTimeout the requester resends from the oldest unacknowledged PSN; after
- * RetryCount such resends in a row without progress (RetryCount + 1 timeouts) the queue
- * pair enters the error state, as an HCA's does when its peer is gone (a failed server).
+ * for RetransmitTimeout the requester resends from the oldest unacknowledged PSN. Once
+ * RetryCount + 1 timeouts in a row have passed without progress and the stall has lasted
+ * (RetryCount + 1) x RetryTimeout (the local ACK timeout the retries are counted in,
+ * NCCL's 4.29 s by default; RetransmitTimeout is the model's shorter resend timer), the
+ * queue pair enters the error state, as an HCA's does when its peer is gone (a failed
+ * server). With RetryTimeout = RetransmitTimeout this is IBTA's rule exactly.
  *
  * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
  * wire is free, and passes parsed ACK/NAK/CNP/data events in.
@@ -444,6 +447,7 @@ class RdmaQueuePair : public Object
     Time m_recvRepostDelay;       //!< RecvRepostDelay attribute
     uint32_t m_rnrRetry;          //!< RnrRetry attribute (7: infinite)
     uint32_t m_retryCount{7};     //!< RetryCount attribute (retry_cnt)
+    Time m_retryTimeout;          //!< RetryTimeout attribute (NCCL_IB_TIMEOUT's)
     uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
     Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
     TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error

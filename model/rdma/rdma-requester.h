@@ -241,6 +241,7 @@ class RdmaRequester
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
+    Time m_stallStart; //!< when the timeouts in a row began (less one RetransmitTimeout)
     uint64_t m_retxPsn{0};
     bool m_trimActive{false}; //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
     // Trim recovery (UET; ReceiveTrimNack). Vectors, not deques: empty ones cost a queue

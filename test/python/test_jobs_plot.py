@@ -25,7 +25,8 @@ def jobs_run(ai_fabric_sim, tmp_path):
     r = subprocess.run([str(ai_fabric_sim), "--topology=leafspine", "--leaves=2", "--spines=2",
                         "--hosts-per-switch=3", "--workload=jobs", f"--jobs={jobs}",
                         "--host-failure=3@500us",
-                        "--ns3::RdmaQueuePair::RetransmitTimeout=20us", "--stop-time=5ms",
+                        "--ns3::RdmaQueuePair::RetransmitTimeout=20us",
+                        "--ns3::RdmaQueuePair::RetryTimeout=20us", "--stop-time=5ms",
                         f"--out={out}"], capture_output=True, text=True, check=False)
     assert r.returncode in (0, 3), r.stderr  # 3: the aborted collective's ids (doc/jobs.md)
     return out
