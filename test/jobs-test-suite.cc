@@ -537,8 +537,8 @@ class PatternJobTestCase : public TestCase
  * RetryCount (7) resends: at 500 us + 8 x 20 us and the few microseconds its last packet
  * took, a's communicator aborts. "on_failure": "stop": a reports stopped with its one
  * finished iteration, b completes all 10. "restart" after 100 us: a starts again on
- * host 2 (the lowest free host) and runs its 9 remaining iterations. The run itself ends
- * at --stop-time, "unfinished": the aborted collective's messages never posted stay
+ * host 2 (the lowest free host) and runs its 9 remaining iterations. The run itself may
+ * end at --stop-time, "unfinished": the aborted collective's messages never posted stay
  * counted as in flight (doc/jobs.md).
  */
 class HostFailureTestCase : public TestCase
