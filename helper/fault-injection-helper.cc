@@ -52,6 +52,12 @@ FaultInjectionHelper::PfcStorm(Ptr<RdmaFabric> fabric, uint32_t host, Time start
 }
 
 void
+FaultInjectionHelper::FailHost(Ptr<RdmaFabric> fabric, uint32_t host, Time at) const
+{
+    fabric->FailHost(host, at);
+}
+
+void
 FaultInjectionHelper::SetPfcWatchdogAttribute(const std::string& name, const AttributeValue& value)
 {
     m_watchdog.Set(name, value);

@@ -37,6 +37,7 @@ class TopologyGraph;
  *   faults.FailLink(fabric, 16, MicroSeconds(100), MilliSeconds(1)); // down, then up
  *   faults.FailNode(fabric, 32, MicroSeconds(200));                   // every cable
  *   faults.PfcStorm(fabric, 0, MicroSeconds(20), MilliSeconds(1));    // RoCEv2 only
+ *   faults.FailHost(fabric, 5, MicroSeconds(300));                    // a GPU server
  *   faults.SetPfcWatchdogAttribute("DetectionTime", TimeValue(MicroSeconds(50)));
  *   Ptr<PfcWatchdog> watchdog = faults.InstallPfcWatchdog(fabric);
  * \endcode
@@ -79,6 +80,14 @@ class FaultInjectionHelper
      *         fabric's refusal (InfiniBand has no pause frames)
      */
     void PfcStorm(Ptr<RdmaFabric> fabric, uint32_t host, Time start, Time end = Time(0)) const;
+    /**
+     * Host \p host (a GPU server's NIC) fails at \p at, for good: its cables carry
+     * nothing more (RdmaFabric::FailHost); its peers' queue pairs go to the error state
+     * once their retries (RdmaQueuePair::RetryCount) run out.
+     * \throws std::invalid_argument naming the host (it does not exist, fails twice,
+     *         the time is past)
+     */
+    void FailHost(Ptr<RdmaFabric> fabric, uint32_t host, Time at) const;
 
     /// An attribute of the PfcWatchdog InstallPfcWatchdog makes (DetectionTime,
     /// RestorationTime, Action, PollInterval).

@@ -5,9 +5,9 @@
 #define JOB_SPEC_H
 
 #include "ns3/nstime.h"
-#include "ns3/topology-graph.h"
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,10 +31,28 @@ struct JobSpec
         EXPLICIT, //!< the host indices listed
     };
 
-    std::string name;        //!< "name" (unique)
-    std::string workload;    //!< "workload": training, a collective or a point-to-point pattern
-    std::string model;       //!< "model": training model file
-    uint64_t bytes{1000000}; //!< "bytes": collective bytes per rank, or a pattern's
+    /// What a job does when a host it runs on fails (a queue pair of it enters the
+    /// error state: NCCL aborts the communicator).
+    enum class OnFailure
+    {
+        STOP,    //!< "stop": the job ends there, state "stopped"
+        RESTART, //!< "restart": after "restart_delay", from its last finished iteration,
+                 //!< the failed host replaced by a free one (state "restarted")
+    };
+
+    /// What runs a job: its "workload" value resolved once, when the file is read.
+    enum class Kind
+    {
+        TRAINING,   //!< "training": a model file (TrainingWorkload)
+        COLLECTIVE, //!< a collective loop (CollectiveWorkload::Handles)
+        PATTERN,    //!< a point-to-point pattern (WorkloadRegistry::POINT_TO_POINT)
+    };
+
+    std::string name;            //!< "name" (unique)
+    std::string workload;        //!< "workload": training, a collective or a point-to-point pattern
+    Kind kind{Kind::COLLECTIVE}; //!< what "workload" names
+    std::string model;           //!< "model": training model file
+    uint64_t bytes{1000000};     //!< "bytes": collective bytes per rank, or a pattern's
     std::optional<uint32_t> fanin;          //!< "fanin": incast senders; unset = --fanin
     std::optional<uint32_t> iterations;     //!< "iterations"; unset = the model's, or 1
     std::string algorithm{"ring"};          //!< "algorithm" (allreduce's, training's DP)
@@ -45,37 +63,21 @@ struct JobSpec
     Time start{0};                          //!< "start"
     std::optional<uint8_t> trafficClass;    //!< "class"; unset = --priority
     uint16_t partition{0};                  //!< "partition" P_Key (0 = none)
+    OnFailure onFailure{OnFailure::STOP};   //!< "on_failure"
+    Time restartDelay{0};                   //!< "restart_delay" of RESTART
 
     /// \return the placement's name (packed, spread, random, explicit)
     std::string GetPlacementName() const;
-};
 
-/**
- * \ingroup ai-fabric
- * \brief A --jobs file: a JSON array of jobs, read strictly (ParseStrictJson: a key
- * given twice is refused), and their placement on a topology.
- */
-class JobSet
-{
-  public:
     /**
-     * Read and check a jobs file.
-     * \param file the path (the --jobs value)
-     * \return the jobs, in file order
-     * \throws ConfigError "--jobs=FILE: job 'NAME' (number N): "FIELD": VALUE ...; allowed
-     *         ..." naming the job, the field and what is allowed
-     */
-    static std::vector<JobSpec> Load(const std::string& file);
-    /**
-     * Place the jobs in file order on \p graph's hosts (each host in one job at most).
-     * \param jobs the jobs (their hosts are filled in)
-     * \param graph the topology
+     * Read and check one job of a --jobs file.
+     * \param j the job's JSON object
+     * \param index its position in the file (from 0), for messages
      * \param file the --jobs value, for messages
-     * \throws ConfigError naming the job whose hosts do not fit
+     * \return the job (its hosts: EXPLICIT's list, else empty until JobSet::Place)
+     * \throws ConfigError naming the job, the field and what is allowed
      */
-    static void Place(std::vector<JobSpec>& jobs,
-                      const TopologyGraph& graph,
-                      const std::string& file);
+    static JobSpec FromJson(const nlohmann::json& j, uint32_t index, const std::string& file);
 };
 
 } // namespace ns3

@@ -11,9 +11,12 @@
 #include "ns3/lambda-callback.h"
 #include "ns3/output-writer.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-flow-transport.h"
 #include "ns3/workload-registry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,7 +67,8 @@ Hex16(uint16_t v)
 void
 JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
 {
-    if (c.workload != "jobs" || c.jobs.empty() || !c.jobsBaseline || c.jobOnly >= 0)
+    // (--jobs applies only with --workload=jobs: the knob table checks it)
+    if (c.jobs.empty() || !c.jobsBaseline || c.jobOnly >= 0)
     {
         return;
     }
@@ -78,6 +82,7 @@ JobsScenarioWorkload::RunBaselines(ScenarioConfig& c)
         ScenarioConfig alone = c;
         alone.jobOnly = static_cast<int32_t>(i);
         alone.pcap = false;
+        alone.hostFailures.clear(); // the job alone on a healthy fabric
         alone.portBytes = false;
         const std::filesystem::path dir =
             std::filesystem::temp_directory_path() /
@@ -113,37 +118,19 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
                           "doc/jobs.md)");
     }
     m_fabric = ctx.fabric;
+    m_config = &c;
+    m_ctx = ctx;
     std::vector<JobSpec> specs = JobSet::Load(c.jobs);
     JobSet::Place(specs, *ctx.fabric->GetGraph(), c.jobs);
-    // Partitions: the fabric's manager (InfiniBand's Subnet Manager) assigns every job's
-    // hosts their P_Key; hosts in no job stay in the default partition.
-    std::vector<uint16_t> pKeys(ctx.fabric->GetNHosts(), 0);
-    int32_t firstPartitioned = -1;
-    for (uint32_t i = 0; i < specs.size(); ++i)
+    AssignPartitions(specs, c);
+    m_taken.assign(ctx.fabric->GetNHosts(), false);
+    m_jobOfHost.assign(ctx.fabric->GetNHosts(), UINT32_MAX);
+    for (const JobSpec& spec : specs)
     {
-        for (uint32_t h : specs[i].hosts)
+        for (uint32_t h : spec.hosts)
         {
-            pKeys[h] = specs[i].partition;
+            m_taken[h] = true;
         }
-        if (specs[i].partition != 0 && firstPartitioned < 0)
-        {
-            firstPartitioned = static_cast<int32_t>(i);
-        }
-    }
-    if (firstPartitioned >= 0)
-    {
-        try
-        {
-            ctx.fabric->AssignPartitions(pKeys);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            const JobSpec& s = specs[firstPartitioned];
-            throw ConfigError(JobPrefix(c, s, firstPartitioned) + ": \"partition\": " +
-                              Hex16(s.partition) + " is not allowed on --fabric=" + c.fabric +
-                              " (" + e.what() + "); allowed with --fabric=infiniband");
-        }
-        m_partitions = true;
     }
     for (uint32_t i = 0; i < specs.size(); ++i)
     {
@@ -161,27 +148,189 @@ JobsScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
         }
         if (job.trafficClass != c.priority)
         {
-            // The job's connections (both ways) in its class: RoCEv2 priority / IB SL.
-            const std::vector<uint32_t>& hosts = job.spec.hosts;
-            try
-            {
-                for (std::size_t a = 0; a < hosts.size(); ++a)
-                {
-                    for (std::size_t b = a + 1; b < hosts.size(); ++b)
-                    {
-                        ctx.fabric->SetPairClass(hosts[a], hosts[b], job.trafficClass);
-                    }
-                }
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ConfigError(JobPrefix(c, job.spec, i) +
-                                  ": \"class\": " + std::to_string(job.trafficClass) +
-                                  " is not allowed on --fabric=" + c.fabric + ": " + e.what());
-            }
+            SetClass(job, c);
         }
         InstallJob(job, c, ctx);
+        for (uint32_t h : job.spec.hosts)
+        {
+            m_jobOfHost[h] = static_cast<uint32_t>(m_jobs.size());
+        }
         m_jobs.push_back(std::move(job));
+    }
+    if (!c.hostFailures.empty())
+    {
+        WatchQueuePairs();
+    }
+}
+
+void
+JobsScenarioWorkload::WatchQueuePairs()
+{
+    // Only with --host-failure: each queue pair made on a job's host reports its error.
+    const std::vector<uint32_t>& hostNodes = m_fabric->GetGraph()->GetHosts();
+    auto onQp = [this](Ptr<RdmaQueuePair> qp) {
+        qp->TraceConnectWithoutContext("Error",
+                                       MakeCallback(&JobsScenarioWorkload::OnQueuePairError, this));
+    };
+    for (uint32_t h = 0; h < m_jobOfHost.size(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_fabric->GetNodes().Get(hostNodes[h])->GetObject<RdmaNic>();
+        if (m_jobOfHost[h] != UINT32_MAX && nic)
+        {
+            nic->TraceConnectWithoutContext("QpCreated",
+                                            MakeLambdaCallback<void, Ptr<RdmaQueuePair>>(onQp));
+        }
+    }
+}
+
+void
+JobsScenarioWorkload::OnQueuePairError(Ptr<const RdmaQueuePair> qp, uint64_t /* flushed */)
+{
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        if (r.host == qp->GetLocalHost())
+        {
+            return; // the failed host's own: nobody is left there to see it
+        }
+    }
+    const uint32_t index = m_jobOfHost.at(qp->GetLocalHost());
+    Job& job = m_jobs.at(index);
+    if (job.state != State::RUNNING || IsComplete(job))
+    {
+        return; // one failure per job: the first error aborts its communicator
+    }
+    job.failedNs = Simulator::Now().GetNanoSeconds();
+    // The failed host: the one of the job's hosts the fabric has failed (the queue pair's
+    // own host, or its peer).
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        const auto& hosts = job.spec.hosts;
+        if (r.at <= Simulator::Now() &&
+            std::find(hosts.begin(), hosts.end(), r.host) != hosts.end())
+        {
+            job.failedHost = r.host;
+            break;
+        }
+    }
+    if (job.spec.onFailure == JobSpec::OnFailure::RESTART)
+    {
+        job.state = State::RESTARTING;
+        Simulator::Schedule(job.spec.restartDelay, &JobsScenarioWorkload::Restart, this, index);
+        return;
+    }
+    job.state = State::STOPPED;
+    m_ctx.checkCompletion();
+}
+
+void
+JobsScenarioWorkload::Restart(uint32_t index)
+{
+    Job& job = m_jobs.at(index);
+    // The lowest host no job of the file has and no failure took replaces the failed one.
+    std::vector<bool> failed(m_taken.size(), false);
+    for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+    {
+        failed[r.host] = true;
+    }
+    uint32_t spare = 0;
+    while (spare < m_taken.size() && (m_taken[spare] || failed[spare]))
+    {
+        spare++;
+    }
+    if (spare == m_taken.size() || job.failedHost == UINT32_MAX)
+    {
+        job.state = State::STOPPED; // nowhere to restart
+        m_ctx.checkCompletion();
+        return;
+    }
+    m_taken[spare] = true;
+    m_jobOfHost[spare] = index;
+    job.replacement = spare;
+    job.before = Iterations(job);
+    m_retired.push_back(job.training ? Ptr<Object>(job.training) : Ptr<Object>(job.collective));
+    job.training = nullptr;
+    job.collective = nullptr;
+    std::replace(job.spec.hosts.begin(), job.spec.hosts.end(), job.failedHost, spare);
+    const uint32_t total = job.spec.iterations.value_or(1);
+    const auto done = static_cast<uint32_t>(job.before.size());
+    JobSpec again = job.spec;
+    again.iterations = total > done ? total - done : 0;
+    again.start = Time(0);
+    job.state = State::RESTARTED;
+    job.restartedNs = Simulator::Now().GetNanoSeconds();
+    if (job.trafficClass != m_config->priority)
+    {
+        SetClass(job, *m_config);
+    }
+    if (again.iterations.value() == 0)
+    {
+        m_ctx.checkCompletion();
+        return;
+    }
+    Job runner;
+    runner.spec = again;
+    runner.index = job.index;
+    InstallJob(runner, *m_config, m_ctx);
+    job.training = runner.training;
+    job.collective = runner.collective;
+}
+
+void
+JobsScenarioWorkload::AssignPartitions(const std::vector<JobSpec>& specs, const ScenarioConfig& c)
+{
+    // The fabric's manager (InfiniBand's Subnet Manager) assigns every job's hosts their
+    // P_Key; hosts in no job stay in the default partition.
+    std::vector<uint16_t> pKeys(m_fabric->GetNHosts(), 0);
+    int32_t firstPartitioned = -1;
+    for (uint32_t i = 0; i < specs.size(); ++i)
+    {
+        for (uint32_t h : specs[i].hosts)
+        {
+            pKeys[h] = specs[i].partition;
+        }
+        if (specs[i].partition != 0 && firstPartitioned < 0)
+        {
+            firstPartitioned = static_cast<int32_t>(i);
+        }
+    }
+    if (firstPartitioned < 0)
+    {
+        return;
+    }
+    try
+    {
+        m_fabric->AssignPartitions(pKeys);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const JobSpec& s = specs[firstPartitioned];
+        throw ConfigError(JobPrefix(c, s, firstPartitioned) + ": \"partition\": " +
+                          Hex16(s.partition) + " is not allowed on --fabric=" + c.fabric + " (" +
+                          e.what() + "); allowed with --fabric=infiniband");
+    }
+    m_partitions = true;
+}
+
+void
+JobsScenarioWorkload::SetClass(const Job& job, const ScenarioConfig& c)
+{
+    // The job's connections (both ways) in its class: RoCEv2 priority / IB SL.
+    const std::vector<uint32_t>& hosts = job.spec.hosts;
+    try
+    {
+        for (std::size_t a = 0; a < hosts.size(); ++a)
+        {
+            for (std::size_t b = a + 1; b < hosts.size(); ++b)
+            {
+                m_fabric->SetPairClass(hosts[a], hosts[b], job.trafficClass);
+            }
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ConfigError(JobPrefix(c, job.spec, job.index) +
+                          ": \"class\": " + std::to_string(job.trafficClass) +
+                          " is not allowed on --fabric=" + c.fabric + ": " + e.what());
     }
 }
 
@@ -191,65 +340,86 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
     const JobSpec& s = job.spec;
     try
     {
-        if (s.workload == "training")
+        switch (s.kind)
         {
-            TrainingWorkload::Options o = WorkloadOptions::Training(c);
-            o.file = s.model;
-            o.iterations = s.iterations.value_or(1);
-            o.algorithm = s.algorithm;
-            o.hosts = s.hosts;
-            job.training = CreateObject<TrainingWorkload>();
-            job.training->Setup(o, ctx.fabric);
-            job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
-            Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
-        }
-        else if (WorkloadRegistry::GetFamily(s.workload, 1) == WorkloadRegistry::POINT_TO_POINT)
-        {
-            if (ctx.tcp)
-            {
-                throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
-                                            "allowed with --transport=rdma");
-            }
-            // The pattern over the job's ranks, its host indices mapped to the job's hosts;
-            // its random draws (permutation) from a stream of the job's own.
-            PointToPointOptions o = WorkloadOptions::PointToPoint(c);
-            o.bytes = s.bytes;
-            o.fanin = s.fanin.value_or(c.fanin);
-            Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-            rng->SetStream(1000 + job.index);
-            job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
-            for (auto& [src, dst] : job.messages.pairs)
-            {
-                src = s.hosts.at(src);
-                dst = s.hosts.at(dst);
-            }
-            job.pattern = true;
-            job.iterations = s.iterations.value_or(1);
-            m_verb = c.GetVerb();
-            Simulator::Schedule(s.start,
-                                &JobsScenarioWorkload::PostRound,
-                                this,
-                                static_cast<uint32_t>(m_jobs.size()));
-        }
-        else
-        {
-            CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
-            o.operation = s.workload;
-            o.algorithm = s.algorithm;
-            o.bytes = s.bytes;
-            o.iterations = s.iterations.value_or(1);
-            o.ranks = 0;
-            o.hosts = s.hosts;
-            job.collective = CreateObject<CollectiveWorkload>();
-            job.collective->Setup(o, ctx.fabric);
-            job.collective->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
-            Simulator::Schedule(s.start, &CollectiveWorkload::Start, job.collective);
+        case JobSpec::Kind::TRAINING:
+            InstallTraining(job, c, ctx);
+            break;
+        case JobSpec::Kind::PATTERN:
+            InstallPattern(job, c, ctx);
+            break;
+        case JobSpec::Kind::COLLECTIVE:
+            InstallCollective(job, c, ctx);
+            break;
         }
     }
     catch (const std::invalid_argument& e)
     {
         throw ConfigError(JobPrefix(c, s, job.index) + ": " + e.what());
     }
+}
+
+void
+JobsScenarioWorkload::InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    TrainingWorkload::Options o = WorkloadOptions::Training(c);
+    o.file = s.model;
+    o.iterations = s.iterations.value_or(1);
+    o.algorithm = s.algorithm;
+    o.hosts = s.hosts;
+    job.training = CreateObject<TrainingWorkload>();
+    job.training->Setup(o, ctx.fabric);
+    job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
+}
+
+void
+JobsScenarioWorkload::InstallPattern(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    if (ctx.tcp)
+    {
+        throw std::invalid_argument("a point-to-point pattern job posts RDMA messages; "
+                                    "allowed with --transport=rdma");
+    }
+    // The pattern over the job's ranks, its host indices mapped to the job's hosts;
+    // its random draws (permutation) from a stream of the job's own.
+    PointToPointOptions o = WorkloadOptions::PointToPoint(c);
+    o.bytes = s.bytes;
+    o.fanin = s.fanin.value_or(c.fanin);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(1000 + job.index);
+    job.messages = WorkloadRegistry::Get(s.workload).pattern(o, s.gpus, rng);
+    for (auto& [src, dst] : job.messages.pairs)
+    {
+        src = s.hosts.at(src);
+        dst = s.hosts.at(dst);
+    }
+    job.pattern = true;
+    job.iterations = s.iterations.value_or(1);
+    m_verb = c.GetVerb();
+    Simulator::Schedule(s.start,
+                        &JobsScenarioWorkload::PostRound,
+                        this,
+                        static_cast<uint32_t>(m_jobs.size()));
+}
+
+void
+JobsScenarioWorkload::InstallCollective(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    CollectiveWorkload::Options o = WorkloadOptions::Collective(c);
+    o.operation = s.workload;
+    o.algorithm = s.algorithm;
+    o.bytes = s.bytes;
+    o.iterations = s.iterations.value_or(1);
+    o.ranks = 0;
+    o.hosts = s.hosts;
+    job.collective = CreateObject<CollectiveWorkload>();
+    job.collective->Setup(o, ctx.fabric);
+    job.collective->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    Simulator::Schedule(s.start, &CollectiveWorkload::Start, job.collective);
 }
 
 void
@@ -312,12 +482,46 @@ JobsScenarioWorkload::HasWork() const
 }
 
 bool
+JobsScenarioWorkload::IsComplete(const Job& j)
+{
+    if (j.state == State::STOPPED || j.state == State::RESTARTING)
+    {
+        return false;
+    }
+    if (j.pattern)
+    {
+        return j.rounds.size() >= j.iterations;
+    }
+    if (j.state == State::RESTARTED && !j.training && !j.collective)
+    {
+        return true; // it had finished every iteration when it failed
+    }
+    return j.training ? j.training->IsFinished() : j.collective->IsFinished();
+}
+
+std::string
+JobsScenarioWorkload::StateName(const Job& job)
+{
+    switch (job.state)
+    {
+    case State::STOPPED:
+        return "stopped";
+    case State::RESTARTING:
+        return "restarting";
+    case State::RESTARTED:
+        return IsComplete(job) ? "restarted" : "restarted_incomplete";
+    case State::RUNNING:
+        break;
+    }
+    return IsComplete(job) ? "complete" : "incomplete";
+}
+
+bool
 JobsScenarioWorkload::IsFinished() const
 {
     for (const Job& j : m_jobs)
     {
-        if (j.pattern ? j.rounds.size() < j.iterations
-                      : (j.training ? !j.training->IsFinished() : !j.collective->IsFinished()))
+        if (j.state != State::STOPPED && !IsComplete(j))
         {
             return false;
         }
@@ -328,10 +532,10 @@ JobsScenarioWorkload::IsFinished() const
 std::vector<std::pair<int64_t, int64_t>>
 JobsScenarioWorkload::Iterations(const Job& job)
 {
-    std::vector<std::pair<int64_t, int64_t>> v;
+    std::vector<std::pair<int64_t, int64_t>> v = job.before;
     if (job.pattern)
     {
-        v = job.rounds;
+        v.insert(v.end(), job.rounds.begin(), job.rounds.end());
     }
     else if (job.training)
     {
@@ -372,10 +576,18 @@ JobsScenarioWorkload::AddSummary(nlohmann::json& s) const
         j["class"] = job.trafficClass;
         j["partition"] = spec.partition ? nlohmann::json(Hex16(spec.partition | 0x8000))
                                         : nlohmann::json(nullptr);
-        const bool complete = job.pattern    ? job.rounds.size() >= job.iterations
-                              : job.training ? job.training->IsFinished()
-                                             : job.collective->IsFinished();
-        j["complete"] = complete;
+        j["complete"] = IsComplete(job);
+        if (job.state != State::RUNNING)
+        {
+            // A host it ran on failed (--host-failure): when its communicator aborted,
+            // which host, and where it started again
+            j["state"] = StateName(job);
+            j["failed_ns"] = job.failedNs;
+            j["failed_host"] = job.failedHost;
+            j["restarted_ns"] = job.restartedNs >= 0 ? nlohmann::json(job.restartedNs) : nullptr;
+            j["replacement_host"] =
+                job.replacement != UINT32_MAX ? nlohmann::json(job.replacement) : nullptr;
+        }
         j["finished_iterations"] = ns.size();
         j["iteration_ns"] = ns;
         j["mean_iteration_ns"] = Mean(ns);
@@ -448,6 +660,14 @@ JobsScenarioWorkload::WriteFiles(OutputWriter& writer)
 void
 JobsScenarioWorkload::Dispose()
 {
+    for (Ptr<Object>& o : m_retired)
+    {
+        if (o)
+        {
+            o->Dispose();
+        }
+    }
+    m_retired.clear();
     for (Job& j : m_jobs)
     {
         if (j.training)
@@ -462,6 +682,7 @@ JobsScenarioWorkload::Dispose()
         }
     }
     m_fabric = nullptr;
+    m_ctx = Context{};
 }
 
 } // namespace ns3

@@ -137,9 +137,10 @@ RankRun::Refused(const ScenarioConfig& c)
     {
         return "--pfc-watchdog (its events are per rank)";
     }
-    if (!c.linkFailures.empty() || !c.nodeFailures.empty())
+    if (!c.linkFailures.empty() || !c.nodeFailures.empty() || !c.hostFailures.empty())
     {
-        return "--link-failure / --node-failure (the routing's reaction is per rank)";
+        return "--link-failure / --node-failure / --host-failure (the routing's reaction is "
+               "per rank)";
     }
     return "";
 }

@@ -1028,6 +1028,18 @@ ParseNodeFailures(const std::string& v)
     return out;
 }
 
+std::vector<ScenarioConfig::HostFailure>
+ParseHostFailures(const std::string& v)
+{
+    std::vector<ScenarioConfig::HostFailure> out;
+    for (const TimedItem& t :
+         ParseTimedItems(v, "HOST@TIME", "a host index (from 0)", nullptr, "5@300us", ""))
+    {
+        out.push_back({t.id, t.start});
+    }
+    return out;
+}
+
 /// "DETECT[,RESTORE]" of --pfc-watchdog into detect and restore (restore 0 if absent).
 void
 ParsePfcWatchdog(const std::string& v, Time& detect, Time& restore)
@@ -2031,6 +2043,25 @@ FailureKnobs(std::vector<Knob>& k)
             for (const auto& f : c.nodeFailures)
             {
                 parts.push_back(std::to_string(f.node) + "@" + FormatTime(f.at));
+            }
+            return Join(parts, ",");
+        },
+        true));
+    k.push_back(MakeKnob(
+        "host-failure",
+        "fail hosts (GPU servers) mid-run, for good: the host's cables carry nothing from "
+        "TIME on; its peers' queue pairs time out (ns3::RdmaQueuePair::RetransmitTimeout) "
+        "until their retries (ns3::RdmaQueuePair::RetryCount, NCCL_IB_RETRY_CNT 7) run out, "
+        "then enter the error state; with --workload=jobs the job that lost a rank stops "
+        "(or restarts, its \"on_failure\") (doc/failures.md, doc/jobs.md)",
+        "'' (none) or HOST@TIME[,...]: a host index and a time, e.g. 5@300us",
+        Type::STRING,
+        [](C& c, const std::string& v) { c.hostFailures = ParseHostFailures(v); },
+        [](const C& c) {
+            std::vector<std::string> parts;
+            for (const auto& f : c.hostFailures)
+            {
+                parts.push_back(std::to_string(f.host) + "@" + FormatTime(f.at));
             }
             return Join(parts, ",");
         },
@@ -3203,6 +3234,16 @@ ScenarioConfig::Validate() const
         {
             throw ConfigError("--link-failure=" + Get("link-failure") + ": link " +
                               std::to_string(f.link) + " fails at " + FormatTime(f.at) +
+                              ", not before --stop-time=" + FormatTime(stopTime) +
+                              " (allowed: a time before it)");
+        }
+    }
+    for (const auto& f : hostFailures)
+    {
+        if (f.at >= stopTime)
+        {
+            throw ConfigError("--host-failure=" + Get("host-failure") + ": host " +
+                              std::to_string(f.host) + " fails at " + FormatTime(f.at) +
                               ", not before --stop-time=" + FormatTime(stopTime) +
                               " (allowed: a time before it)");
         }

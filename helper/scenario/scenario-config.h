@@ -70,6 +70,13 @@ class ScenarioConfig
         Time at;       ///< simulated time of the failure
     };
 
+    /// A host (GPU server) that fails for good (--host-failure=HOST@TIME).
+    struct HostFailure
+    {
+        uint32_t host; ///< host index
+        Time at;       ///< simulated time of the failure
+    };
+
     /// A host NIC whose receive pipeline stalls (--pfc-storm=HOST@START[-END]).
     struct PfcStorm
     {
@@ -238,6 +245,7 @@ class ScenarioConfig
     std::optional<double> pmax;              ///< ECN Pmax; unset = scale from link rate
     std::vector<LinkFailure> linkFailures;   ///< cables failing mid-run
     std::vector<NodeFailure> nodeFailures;   ///< switches failing mid-run
+    std::vector<HostFailure> hostFailures;   ///< hosts (GPU servers) failing mid-run
     Time pfcWatchdogDetect{0};               ///< PfcWatchdog::DetectionTime; 0 = off
     Time pfcWatchdogRestore{0};              ///< PfcWatchdog::RestorationTime; 0 = 2x detect
     std::string pfcWatchdogAction{"drop"};   ///< drop | forward

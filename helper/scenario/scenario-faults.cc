@@ -49,6 +49,18 @@ ScenarioFaults::Install(const ScenarioConfig& c, const TopologyGraph& graph, Ptr
         }
     }
     FailCables(faults);
+    const std::string hostFlag = "--host-failure=" + c.Get("host-failure");
+    for (const auto& f : c.hostFailures)
+    {
+        try
+        {
+            faults.FailHost(m_fabric, f.host, f.at);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Refuse(hostFlag, e);
+        }
+    }
     if (c.pfcWatchdogDetect > Time(0))
     {
         faults.SetPfcWatchdogAttribute("DetectionTime", TimeValue(c.pfcWatchdogDetect));
@@ -124,6 +136,17 @@ ScenarioFaults::AddSummary(nlohmann::json& s, const RunRecorder& recorder) const
     if (!m_config->linkFailures.empty() || !m_config->nodeFailures.empty())
     {
         s["failures"] = recorder.FailuresJson(m_failedNodeOfLink);
+    }
+    if (!m_config->hostFailures.empty())
+    {
+        // Each failed host; what it did to the transport is the run's qp_errors and
+        // timeouts (and to jobs, their "state").
+        nlohmann::json hosts = nlohmann::json::array();
+        for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
+        {
+            hosts.push_back({{"host", r.host}, {"node", r.node}, {"at_ns", r.at.GetNanoSeconds()}});
+        }
+        s["host_failures"] = hosts;
     }
     if (m_watchdog)
     {

@@ -297,6 +297,30 @@ IbFabric::FailLink(uint32_t link, Time down, Time up)
 }
 
 void
+IbFabric::FailHost(uint32_t host, Time at)
+{
+    RecordHostFailure(host, at);
+    Simulator::Schedule(at - Simulator::Now(), &IbFabric::CutHost, this, host);
+}
+
+void
+IbFabric::CutHost(uint32_t host)
+{
+    const uint32_t node = m_graph->GetHosts().at(host);
+    // The server's process is gone: its queue pairs' work requests end in error.
+    for (const Ptr<RdmaQueuePair>& qp : m_hcas[host]->GetQueuePairs())
+    {
+        qp->ModifyToError();
+    }
+    NS_LOG_INFO("host node " << node << " fails at " << Simulator::Now().As(Time::US));
+    for (const TopologyGraph::Port& p : m_graph->GetPorts(node))
+    {
+        m_channels[p.link]->Fail();
+        m_linkFailedTrace(p.link);
+    }
+}
+
+void
 IbFabric::StallReceive(uint32_t host, Time /* start */, Time /* end */)
 {
     throw std::invalid_argument("host " + std::to_string(host) +

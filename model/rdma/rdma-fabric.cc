@@ -307,7 +307,22 @@ RdmaFabric::GetBufferShortfalls() const
 uint64_t
 RdmaFabric::GetPendingMessages() const
 {
-    return m_nextMessageId - m_completed;
+    return m_nextMessageId - m_completed - m_erroredMessages;
+}
+
+void
+RdmaFabric::NoteFlushedPost(const RdmaQueuePair& qp)
+{
+    if (__builtin_expect(!m_hostFailures.empty(), false) && qp.IsInError())
+    {
+        m_erroredMessages++;
+    }
+}
+
+void
+RdmaFabric::OnQueuePairError(Ptr<const RdmaQueuePair> /* qp */, uint64_t messages)
+{
+    m_erroredMessages += messages;
 }
 
 void
@@ -432,6 +447,7 @@ RdmaFabric::PostMessage(uint32_t src,
         PrepareConnection(send ? "PostSend" : "PostWrite", src, dst, bytes, connection, peer);
     peer->PostReceive(tag);
     uint64_t id = TakeMessageId();
+    NoteFlushedPost(*qp);
     if (!SendsHere(src))
     {
         return id;
@@ -524,6 +540,7 @@ RdmaFabric::PostRead(uint32_t requester,
     Ptr<RdmaQueuePair> qp =
         PrepareConnection("PostRead", requester, responder, bytes, connection, peer);
     uint64_t id = TakeMessageId();
+    NoteFlushedPost(*qp);
     if (SendsHere(requester))
     {
         qp->PostRead(id, bytes, tag, kind);
@@ -632,6 +649,15 @@ RdmaFabric::GetQueuePair(uint32_t src, uint32_t dst, uint32_t connection)
         return src < dst ? c.a : c.b;
     }
     auto [qa, qb] = Connect(src, dst, connection);
+    if (!m_hostFailures.empty())
+    {
+        // Peers of a failed host: their messages complete in error, not pending for ever.
+        for (const Ptr<RdmaQueuePair>& qp : {qa, qb})
+        {
+            qp->TraceConnectWithoutContext("Error",
+                                           MakeCallback(&RdmaFabric::OnQueuePairError, this));
+        }
+    }
     if (connection != 0)
     {
         m_indexOfQp[(static_cast<uint64_t>(src) << 32) | qa->GetLocalQpn()] = connection;
@@ -811,6 +837,48 @@ RdmaFabric::StallReceive(uint32_t host, Time /* start */, Time /* end */)
     throw std::invalid_argument("host " + std::to_string(host) + ": " +
                                 GetInstanceTypeId().GetName() +
                                 " has no pause frames, so no PFC storm applies");
+}
+
+void
+RdmaFabric::FailHost(uint32_t host, Time /* at */)
+{
+    throw std::invalid_argument("host " + std::to_string(host) + ": " +
+                                GetInstanceTypeId().GetName() +
+                                " cannot fail hosts (no FailHost of its own)");
+}
+
+const std::vector<RdmaFabric::HostFailureRecord>&
+RdmaFabric::GetHostFailures() const
+{
+    return m_hostFailures;
+}
+
+void
+RdmaFabric::RecordHostFailure(uint32_t host, Time at)
+{
+    if (host >= GetNHosts())
+    {
+        throw std::invalid_argument("host " + std::to_string(host) + " does not exist (hosts 0.." +
+                                    std::to_string(GetNHosts() - 1) + ")");
+    }
+    for (const HostFailureRecord& r : m_hostFailures)
+    {
+        if (r.host == host)
+        {
+            throw std::invalid_argument("host " + std::to_string(host) +
+                                        " already fails (each host may fail once)");
+        }
+    }
+    if (at < Simulator::Now())
+    {
+        throw std::invalid_argument("host " + std::to_string(host) + " failure time " +
+                                    std::to_string(at.GetNanoSeconds()) + " ns is in the past");
+    }
+    HostFailureRecord r;
+    r.host = host;
+    r.node = GetGraph()->GetHosts().at(host);
+    r.at = at;
+    m_hostFailures.push_back(r);
 }
 
 void

@@ -135,6 +135,14 @@ class RdmaFabric : public Object
         Time restoreConverged{-1}; //!< after up: every switch uses it again
     };
 
+    /// One host (GPU server) failure (FailHost).
+    struct HostFailureRecord
+    {
+        uint32_t host{0}; //!< host index
+        uint32_t node{0}; //!< its graph node
+        Time at;          //!< when it failed
+    };
+
     /**
      * A port whose receive buffer cannot cover its link's bandwidth-delay product: what
      * the peer may send before the buffer's flow control can act (GetBufferShortfalls).
@@ -383,7 +391,7 @@ class RdmaFabric : public Object
      * \return the ports
      */
     virtual std::vector<BufferShortfall> GetBufferShortfalls() const;
-    /// Messages posted and not yet acknowledged.
+    /// Messages posted and not yet acknowledged (nor, with FailHost, completed in error).
     uint64_t GetPendingMessages() const;
     /// \return RC connections alive now (made and not released)
     uint64_t GetLiveConnections() const;
@@ -410,6 +418,19 @@ class RdmaFabric : public Object
      * \throws std::invalid_argument naming the host and the reason
      */
     virtual void StallReceive(uint32_t host, Time start, Time end = Time(-1));
+    /**
+     * Host \p host (a GPU server's NIC) fails at simulated time \p at (>= now) for good:
+     * every cable of its node stops carrying frames both ways (the switch end drops what
+     * it holds for the host and what arrives, as for a failed cable: "link_down" drops),
+     * so its peers' queue pairs time out until their retries run out (RdmaQueuePair
+     * RetryCount) and enter the error state. The routes are left as they are: nothing
+     * can reach the host any more. Checked at once (RecordHostFailure); recorded in
+     * GetHostFailures. FaultInjectionHelper calls it. The default refuses.
+     * \throws std::invalid_argument naming the host and the reason
+     */
+    virtual void FailHost(uint32_t host, Time at);
+    /// \return the host failures FailHost took, in order
+    const std::vector<HostFailureRecord>& GetHostFailures() const;
 
     /// (graph node, port, priority, true: a pause (XOFF) / false: a resume (XON) sent)
     typedef Callback<void, uint32_t, uint32_t, uint8_t, bool> PfcSentCallback;
@@ -504,7 +525,27 @@ class RdmaFabric : public Object
     uint32_t RecordLinkFailure(uint32_t link, Time down, Time up, const std::string& engine);
     /// The failures RecordLinkFailure took, in order; the fabric fills in their times.
     std::vector<LinkFailureRecord> m_linkFailures;
+    /**
+     * Check a host failure for a fabric's FailHost (the host exists, is not failing
+     * already, \p at is not in the past) and record it (GetHostFailures).
+     * \throws std::invalid_argument naming the host and the reason
+     */
+    void RecordHostFailure(uint32_t host, Time at);
+    /// The failures RecordHostFailure took, in order.
+    std::vector<HostFailureRecord> m_hostFailures;
 
+  private:
+    /// With a host failure (FailHost): queue pair \p qp entered the error state and
+    /// completed \p messages in error (they leave GetPendingMessages).
+    void OnQueuePairError(Ptr<const RdmaQueuePair> qp, uint64_t messages);
+
+    /// With a host failure: a message just posted to \p qp, already in the error state,
+    /// was flushed (completed in error) at once.
+    void NoteFlushedPost(const RdmaQueuePair& qp);
+
+    uint64_t m_erroredMessages{0}; //!< messages completed in error (with FailHost)
+
+  protected:
     /**
      * Open the pcap of port \p port of graph node \p node (PREFIX-NODE-PORT.pcap, with
      * OpenPcapFile or AddPcapPort) and connect what the port sends and receives to it,

@@ -60,7 +60,8 @@ RdmaQueuePair::GetTypeId()
                           "Local ACK timeout: go back to the oldest unacknowledged PSN when "
                           "nothing was acknowledged for this long. Default 4.096 us x 2^10 "
                           "(IB timeout exponent 10): far above any queueing delay of a "
-                          "lossless fabric, so it only fires after a real loss",
+                          "lossless fabric, so it only fires after a real loss. NCCL sets "
+                          "exponent 20 (NCCL_IB_TIMEOUT default): 4.096 us x 2^20 = 4.29 s",
                           TimeValue(NanoSeconds(4194304)),
                           MakeTimeAccessor(&RdmaQueuePair::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
@@ -140,6 +141,27 @@ RdmaQueuePair::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&RdmaQueuePair::m_rnrRetry),
                           MakeUintegerChecker<uint32_t>(0, 7))
+            .AddAttribute("RetryCount",
+                          "retry_cnt (ibv_modify_qp(3); IBTA vol. 1 9.7.6.1.3, a 3-bit field): "
+                          "how many times in a row the requester resends after a timeout "
+                          "without progress; the next timeout, once the stall has lasted "
+                          "(RetryCount + 1) x RetryTimeout, puts the queue pair in the error "
+                          "state (Error). Default 7, NCCL's "
+                          "NCCL_IB_RETRY_CNT default (NCCL's environment variable "
+                          "documentation)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_retryCount),
+                          MakeUintegerChecker<uint32_t>(0, 7))
+            .AddAttribute("RetryTimeout",
+                          "The local ACK timeout RetryCount's retries are counted in: a queue "
+                          "pair enters the error state once (RetryCount + 1) x RetryTimeout "
+                          "passed without progress (and RetryCount + 1 RetransmitTimeouts). "
+                          "Default 4.096 us x 2^20 = 4.29 s: NCCL_IB_TIMEOUT's default 20 "
+                          "(NCCL's environment variable documentation). Set it to "
+                          "RetransmitTimeout for IBTA's rule with the model's timer",
+                          TimeValue(NanoSeconds(4096LL << 20)),
+                          MakeTimeAccessor(&RdmaQueuePair::m_retryTimeout),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("MinRnrTimer",
                           "min_rnr_timer (ibv_modify_qp(3)): the RNR timer code (0..31, IBTA "
                           "vol. 1 table 45: 0 = 655.36 ms, 1 = 0.01 ms .. 31 = 491.52 ms) this "
@@ -149,8 +171,9 @@ RdmaQueuePair::GetTypeId()
                           MakeUintegerAccessor(&RdmaQueuePair::m_minRnrTimer),
                           MakeUintegerChecker<uint8_t>(0, 31))
             .AddTraceSource("Error",
-                            "The queue pair entered the error state (its RNR retries ran "
-                            "out): (queue pair, work requests completed in error)",
+                            "The queue pair entered the error state (its RNR retries or "
+                            "transport retries (RetryCount) ran out): (queue pair, work "
+                            "requests completed in error)",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_errorTrace),
                             "ns3::RdmaQueuePair::ErrorTracedCallback");
     return tid;
@@ -172,6 +195,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_receiveQueueDepth(0),
       m_recvRepostDelay(Time(0)),
       m_rnrRetry(7),
+      m_retryTimeout(NanoSeconds(4096LL << 20)),
       m_minRnrTimer(12)
 {
 }

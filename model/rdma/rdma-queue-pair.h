@@ -46,6 +46,14 @@ class RdmaRecoveryOps;
  * code stands for, at most RnrRetry times in a row before the queue pair enters the
  * error state (the Error trace source).
  *
+ * Transport retries (IBTA vol. 1, 9.7.6.1.3: retry_cnt): when nothing is acknowledged
+ * for RetransmitTimeout the requester resends from the oldest unacknowledged PSN. Once
+ * RetryCount + 1 timeouts in a row have passed without progress and the stall has lasted
+ * (RetryCount + 1) x RetryTimeout (the local ACK timeout the retries are counted in,
+ * NCCL's 4.29 s by default; RetransmitTimeout is the model's shorter resend timer), the
+ * queue pair enters the error state, as an HCA's does when its peer is gone (a failed
+ * server). With RetryTimeout = RetransmitTimeout this is IBTA's rule exactly.
+ *
  * The NIC owns framing and scheduling: it asks CanSend()/NextSegment() when the
  * wire is free, and passes parsed ACK/NAK/CNP/data events in.
  */
@@ -59,7 +67,7 @@ class RdmaQueuePair : public Object
     /// Tell the NIC this QP may have something to send (new data, window opened).
     typedef Callback<void, Ptr<RdmaQueuePair>> WakeCallback;
     /// Error trace: (the queue pair, work requests completed in error) when it enters the
-    /// error state (RNR retries exhausted).
+    /// error state (RNR retries or transport retries exhausted).
     typedef void (*ErrorTracedCallback)(Ptr<const RdmaQueuePair>, uint64_t);
     /// RnrRetry's value for "retry for ever" (ibv_modify_qp(3): rnr_retry 7).
     static constexpr uint32_t RNR_RETRY_INFINITE = 7;
@@ -227,10 +235,21 @@ class RdmaQueuePair : public Object
         m_requester.ReceiveRnrNak(wirePsn, timerCode, now);
     }
 
-    /// \return whether the queue pair is in the error state (RNR retries exhausted)
+    /// \return whether the queue pair is in the error state (RNR or transport retries
+    /// exhausted, or ModifyToError)
     bool IsInError() const
     {
         return m_requester.IsInError();
+    }
+
+    /**
+     * Move the queue pair to the error state now (ibv_modify_qp(3) to IBV_QPS_ERR): its
+     * work requests complete in error (Error fires). What a host's queue pairs do when
+     * the host fails (RdmaFabric::FailHost): its process is gone. No-op if in error.
+     */
+    void ModifyToError()
+    {
+        m_requester.ModifyToError();
     }
 
     const RdmaRequester& GetRequester() const
@@ -432,6 +451,8 @@ class RdmaQueuePair : public Object
     uint32_t m_receiveQueueDepth; //!< ReceiveQueueDepth attribute
     Time m_recvRepostDelay;       //!< RecvRepostDelay attribute
     uint32_t m_rnrRetry;          //!< RnrRetry attribute (7: infinite)
+    uint32_t m_retryCount{7};     //!< RetryCount attribute (retry_cnt)
+    Time m_retryTimeout;          //!< RetryTimeout attribute (NCCL_IB_TIMEOUT's)
     uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
     Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
     TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error

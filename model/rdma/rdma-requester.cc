@@ -559,6 +559,15 @@ RdmaRequester::EnterError()
     m_qp.NotifyError(flushed);
 }
 
+void
+RdmaRequester::ModifyToError()
+{
+    if (!m_error)
+    {
+        EnterError();
+    }
+}
+
 bool
 RdmaRequester::IsInError() const
 {
@@ -640,6 +649,17 @@ RdmaRequester::Timeout()
     NS_LOG_FUNCTION(this << m_unaPsn << m_nextPsn);
     m_timeouts++;
     m_consecutiveTimeouts++;
+    if (m_consecutiveTimeouts == 1)
+    {
+        m_stallStart = now - m_qp.m_rto; // the last progress (or send) before it
+    }
+    if (m_consecutiveTimeouts > m_qp.m_retryCount &&
+        now - m_stallStart >= m_qp.m_retryTimeout * (m_qp.m_retryCount + 1))
+    {
+        // retry_cnt resends in a row went unanswered: the peer is gone (IBTA 9.7.6.1.3).
+        EnterError();
+        return;
+    }
     m_nextPsn = m_unaPsn;
     m_pending &= ~PENDING_RETX;
     m_trimRetx.clear(); // everything from m_unaPsn goes again

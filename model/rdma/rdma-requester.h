@@ -133,8 +133,11 @@ class RdmaRequester
      * row without progress (7: never) the queue pair goes to the error state instead.
      */
     void ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now);
-    /// \return whether the queue pair is in the error state (RNR retries exhausted)
+    /// \return whether the queue pair is in the error state (RNR or transport retries
+    /// exhausted)
     bool IsInError() const;
+    /// Enter the error state now, if not in it (RdmaQueuePair::ModifyToError).
+    void ModifyToError();
     /// \return RNR NAKs received
     uint64_t GetRnrNaksReceived() const;
     /// \return resends after an RNR NAK's wait (one per RNR NAK that did not end in error)
@@ -178,7 +181,7 @@ class RdmaRequester
   private:
     /// Post a message whose packets have opcode WRITE_* minus \p sendShift.
     void Post(uint64_t messageId, uint64_t bytes, uint64_t tag, uint8_t kind, uint8_t sendShift);
-    /// RNR retries exhausted: the queue pair enters the error state.
+    /// RNR or transport retries exhausted: the queue pair enters the error state.
     [[gnu::cold]] void EnterError();
     void RestartTimer();
     void Timeout();
@@ -238,6 +241,7 @@ class RdmaRequester
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};
+    Time m_stallStart; //!< when the timeouts in a row began (less one RetransmitTimeout)
     uint64_t m_retxPsn{0};
     bool m_trimActive{false}; //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
     // Trim recovery (UET; ReceiveTrimNack). Vectors, not deques: empty ones cost a queue

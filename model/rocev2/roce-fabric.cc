@@ -126,6 +126,41 @@ RoceFabric::FailLink(uint32_t link, Time down, Time up)
 }
 
 void
+RoceFabric::FailHost(uint32_t host, Time at)
+{
+    RecordHostFailure(host, at);
+    Simulator::Schedule(at - Simulator::Now(), &RoceFabric::CutHost, this, host);
+}
+
+void
+RoceFabric::CutHost(uint32_t host)
+{
+    const uint32_t node = m_graph->GetHosts().at(host);
+    // The server's process is gone: its queue pairs' work requests end in error.
+    for (const Ptr<RdmaQueuePair>& qp : m_nics[host]->GetQueuePairs())
+    {
+        qp->ModifyToError();
+    }
+    NS_LOG_INFO("host node " << node << " fails at " << Simulator::Now().As(Time::US));
+    for (const TopologyGraph::Port& p : m_graph->GetPorts(node))
+    {
+        if (RoceSwitch* sw = SwitchAt(p.peer))
+        {
+            sw->SetPortDown(p.peerPort, true);
+        }
+        m_devices[p.peer][p.peerPort]->SetLinkDown(true);
+        m_linkStateTrace(p.link, false);
+    }
+    for (const Ptr<RoceNetDevice>& device : m_devices[node])
+    {
+        if (device)
+        {
+            device->SetLinkDown(true);
+        }
+    }
+}
+
+void
 RoceFabric::StallReceive(uint32_t host, Time start, Time end)
 {
     if (host >= GetNHosts())

@@ -97,6 +97,9 @@ class RoceFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time down, Time up = Time(-1)) override;
+    /// RdmaFabric::FailHost: at \p at each cable of the host is down at both ends
+    /// (RoceSwitch::SetPortDown, RoceNetDevice::SetLinkDown), for good.
+    void FailHost(uint32_t host, Time at) override;
     /**
      * Host \p host's NIC stops taking frames of the routing classes' priorities (the
      * lossless ones under PFC: SetPriority's and the next GetNumClasses() - 1) from
@@ -151,6 +154,9 @@ class RoceFabric : public RdmaFabric
     void ConvergeRoutes(uint32_t i, bool up);
     /// The switch at graph node \p node, or null for a host.
     RoceSwitch* SwitchAt(uint32_t node) const;
+    /// FailHost's event: host \p host's queue pairs enter the error state, its cables go
+    /// down at both ends.
+    void CutHost(uint32_t host);
 
     Ptr<TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;
