@@ -887,6 +887,13 @@ RdmaRequester::GetOutstandingBytes() const
 }
 
 uint64_t
+RdmaRequester::GetBacklogBytes() const
+{
+    const uint64_t resends = m_trimRetx.size() + ((m_pending & PENDING_RETX) != 0 ? 1 : 0);
+    return (m_endPsn - m_nextPsn + resends) * m_qp.m_mtu;
+}
+
+uint64_t
 RdmaRequester::GetRetransmittedPackets() const
 {
     return m_retransmitted;

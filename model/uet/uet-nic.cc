@@ -72,7 +72,19 @@ UetNic::GetTypeId()
                           "uet-htsim htsim/sim/buffer_reps.cpp (repsBufferSize).",
                           UintegerValue(8),
                           MakeUintegerAccessor(&UetNic::m_repsBufferSize),
-                          MakeUintegerChecker<uint32_t>(1, 4096));
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("Rccc",
+                          "Receiver-credit congestion control (RCCC; Ultra Ethernet "
+                          "specification 1.0, congestion management; uet-htsim's "
+                          "-receiver_cc): a PDC sends only with credit (after a speculative "
+                          "first window), its requests carry a credit target "
+                          "(RUD_CC_REQ), and each receiving NIC grants credit at its line "
+                          "rate in CREDIT control packets (ns3::RcccCreditGate, "
+                          "ns3::RcccCreditPacer). On top of --cc (NSCC, or none). Default "
+                          "false: uet-htsim runs sender-based NSCC alone unless asked.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&UetNic::m_rccc),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -80,7 +92,8 @@ UetNic::UetNic()
     : m_sprayEntropies(256),
       m_rto(MicroSeconds(100)),
       m_reps(false),
-      m_repsBufferSize(8)
+      m_repsBufferSize(8),
+      m_rccc(false)
 {
     m_rewriteFrames = true; // every frame leaves in UET's framing
 }
@@ -95,6 +108,18 @@ UetNic::NotifyConstructionCompleted()
 }
 
 UetNic::~UetNic() = default;
+
+void
+UetNic::DoDispose()
+{
+    if (m_pacer)
+    {
+        m_pacer->Dispose();
+        m_pacer = nullptr;
+    }
+    m_gates.clear();
+    RoceNic::DoDispose();
+}
 
 void
 UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
@@ -116,8 +141,45 @@ UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
         m_repsBuffers.resize(slot + 1);
     }
     m_repsBuffers[slot] = RepsBuffer{std::vector<uint16_t>(m_reps ? m_repsBufferSize : 0), 0, 0};
+    if (m_rccc)
+    {
+        ConfigureRccc(*qp, slot);
+    }
     NS_LOG_LOGIC("host " << GetHostIndex() << " PDC " << qp->GetLocalQpn() << ": "
                          << m_sprayEntropies << " entropies, selective repeat");
+}
+
+void
+UetNic::ConfigureRccc(RdmaQueuePair& qp, uint32_t slot)
+{
+    const Ptr<RdmaCongestionControl> inner = qp.GetCongestionControl();
+    const RdmaCcContext ctx = inner ? inner->GetContext() : RdmaCcContext{};
+    Ptr<RcccCreditGate> gate = CreateObject<RcccCreditGate>();
+    gate->Wrap(inner, &qp.GetRequester());
+    qp.SetCongestionControl(gate, ctx);
+    if (slot >= m_gates.size())
+    {
+        m_gates.resize(slot + 1);
+    }
+    m_gates[slot] = gate;
+    if (!m_pacer)
+    {
+        m_pacer = CreateObject<RcccCreditPacer>();
+        m_pacer->Configure(ctx.lineRate,
+                           GetMtu(),
+                           gate->GetQuantum(),
+                           MakeCallback(&UetNic::SendCredit, this));
+    }
+    m_pacer->Reset(slot);
+}
+
+void
+UetNic::SendCredit(uint32_t slot, uint32_t granted)
+{
+    if (slot < m_qps.size() && m_qps[slot])
+    {
+        QueueAethFrame(*m_qps[slot], 0, granted, UetFrame::CREDIT_SYNDROME);
+    }
 }
 
 void
@@ -134,6 +196,11 @@ UetNic::RewriteData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFra
     info.offset = s.offset;
     info.messageBytes = s.messageBytes;
     info.initiator = GetHostIndex();
+    if (m_rccc && slot < m_gates.size() && m_gates[slot])
+    {
+        info.ccState = true;
+        info.creditTarget = m_gates[slot]->GetCreditTarget();
+    }
     if (m_reps && slot < m_repsBuffers.size() && m_repsBuffers[slot].fresh != 0)
     {
         // The earliest fresh entropy of the ring (REPS), used once.
@@ -173,7 +240,8 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         return;
     }
     const uint32_t srcHost = RoceNic::HostIndexOf(frame.view.srcIp);
-    if (pds.type == UetPdsHeader::RUD_REQ && (pds.flags & UetPdsHeader::FLAG_SYN) != 0)
+    const bool request = UetPdsHeader::IsRudRequest(pds.type);
+    if (request && (pds.flags & UetPdsHeader::FLAG_SYN) != 0)
     {
         // No DPDCID yet: the PDC is the one of the source's SPDCID.
         const auto it = m_pdcOf.find(PdcKey(srcHost, pds.spdcid));
@@ -191,7 +259,22 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         return;
     }
     RdmaQueuePair& qp = *m_qps[slot];
-    if (pds.type != UetPdsHeader::RUD_REQ)
+    if (pds.type == UetPdsHeader::CONTROL)
+    {
+        // RCCC: a CREDIT from the PDC's target (Decode passes no other control type).
+        m_established[slot] = true;
+        m_creditsReceived++;
+        if (slot < m_gates.size() && m_gates[slot])
+        {
+            m_gates[slot]->ReceiveCredit(pds.ctlPayload);
+        }
+        return;
+    }
+    if (pds.type == UetPdsHeader::RUD_CC_REQ && m_pacer)
+    {
+        m_pacer->OnCreditTarget(slot, pds.creditTarget); // (a trimmed request's too)
+    }
+    if (!request)
     {
         m_established[slot] = true; // the target has the PDC: no more SYN
         if (pds.type == UetPdsHeader::ACK && (pds.flags & UetPdsHeader::FLAG_M) == 0 &&
@@ -221,7 +304,7 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     RoceFrameView v;
     RoceFrame::Describe(f, v);
     RoceParsedFrame decoded(v);
-    m_echoEntropy = pds.type == UetPdsHeader::RUD_REQ ? frame.view.udpSrc : 0;
+    m_echoEntropy = request ? frame.view.udpSrc : 0;
     RoceNic::ReceiveFrame(dev, decoded);
     m_echoEntropy = 0;
 }
@@ -231,7 +314,7 @@ UetNic::GetFullPacketWireBytes() const
 {
     RoceFrameFields f;
     f.opcode = RdmaOpcode::WRITE_MIDDLE;
-    return RoceNic::GetFullPacketWireBytes() + UetFrame::DataHeaderBytes(false) -
+    return RoceNic::GetFullPacketWireBytes() + UetFrame::DataHeaderBytes(false, m_rccc) -
            RoceFrame::HeaderBytes(f);
 }
 
@@ -244,7 +327,9 @@ UetNic::GetAckWireBytes() const
 RoceNic::IdealFraming
 UetNic::GetIdealFraming() const
 {
-    return {UetFrame::DataHeaderBytes(false) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES, 0, 0};
+    return {UetFrame::DataHeaderBytes(false, m_rccc) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES,
+            0,
+            0};
 }
 
 uint64_t
@@ -257,6 +342,18 @@ uint64_t
 UetNic::GetRepsRecycled() const
 {
     return m_repsRecycled;
+}
+
+uint64_t
+UetNic::GetCreditsSent() const
+{
+    return m_pacer ? m_pacer->GetCreditsSent() : 0;
+}
+
+uint64_t
+UetNic::GetCreditsReceived() const
+{
+    return m_creditsReceived;
 }
 
 uint64_t

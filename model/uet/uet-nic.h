@@ -4,6 +4,9 @@
 #ifndef UET_NIC_H
 #define UET_NIC_H
 
+#include "rccc-credit-gate.h"
+#include "rccc-credit-pacer.h"
+
 #include "ns3/roce-nic.h"
 
 #include <cstdint>
@@ -33,8 +36,13 @@ namespace ns3
  *   within its window (RdmaRequester::ReceiveTrimNack); its congestion control hears a
  *   NACK.
  *
+ * - RCCC (Rccc, off by default): every PDC's controller is gated by credit
+ *   (RcccCreditGate), its requests are RUD_CC_REQ carrying its credit target, and this
+ *   NIC's RcccCreditPacer grants credit to the PDCs that send to it, in CREDIT control
+ *   packets paced at its line rate.
+ *
  * Not modelled yet (doc/uet.md): SACK bitmaps (ACKs are cumulative, a NACK names a
- * hole), REPS entropy recycling, RCCC credits, TSS.
+ * hole), TSS.
  */
 class UetNic : public RoceNic
 {
@@ -56,6 +64,10 @@ class UetNic : public RoceNic
     uint64_t GetTrimNacksReceived() const;
     /// \return data packets sent on a recycled entropy (REPS)
     uint64_t GetRepsRecycled() const;
+    /// \return CREDIT packets this NIC sent (RCCC; 0 with Rccc off)
+    uint64_t GetCreditsSent() const;
+    /// \return CREDIT packets this NIC received (RCCC)
+    uint64_t GetCreditsReceived() const;
     /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
     uint32_t GetFullPacketWireBytes() const override;
     /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
@@ -65,6 +77,7 @@ class UetNic : public RoceNic
 
   protected:
     void NotifyConstructionCompleted() override;
+    void DoDispose() override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void RewriteData(const RdmaQueuePair& qp,
                      const RdmaSegment& s,
@@ -74,6 +87,10 @@ class UetNic : public RoceNic
   private:
     /// QpCreated: the new queue pair sprays and recovers selectively; its PDC is known.
     void ConfigureQueuePair(Ptr<RdmaQueuePair> qp);
+    /// RCCC: gate \p qp's controller with credit (slot \p slot) and ready the pacer.
+    void ConfigureRccc(RdmaQueuePair& qp, uint32_t slot);
+    /// RCCC: send PDC slot \p slot's peer a CREDIT of \p granted quanta (the pacer's).
+    void SendCredit(uint32_t slot, uint32_t granted);
 
     /// \return the key of the PDC of (peer host, peer PDC id) in m_pdcOf
     static uint64_t PdcKey(uint32_t peerHost, uint32_t peerPdc)
@@ -94,6 +111,10 @@ class UetNic : public RoceNic
     Time m_rto;                                     //!< attribute RetransmitTimeout
     bool m_reps;                                    //!< attribute Reps
     uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
+    bool m_rccc;                                    //!< attribute Rccc
+    std::vector<Ptr<RcccCreditGate>> m_gates;       //!< by QpnSlot (RCCC)
+    Ptr<RcccCreditPacer> m_pacer;                   //!< RCCC's grants to this NIC's senders
+    uint64_t m_creditsReceived{0};                  //!< GetCreditsReceived
     std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
     uint16_t m_echoEntropy{0};                      //!< entropy of the data being delivered
     uint64_t m_repsRecycled{0};                     //!< GetRepsRecycled
