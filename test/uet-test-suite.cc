@@ -329,6 +329,60 @@ class UetRcccIncastTest : public TestCase
     }
 };
 
+/// \brief A cable fails mid-allreduce: UET's senders move off the dead paths before the
+/// switches notice (BFD) or the routes converge; RoCEv2 waits for both.
+class UetLinkFailureTest : public TestCase
+{
+  public:
+    UetLinkFailureTest()
+        : TestCase("k=4 ring allreduce of 4 MB, link 16 failing at 100 us: UET ends before "
+                   "BFD detection, RoCEv2 after route convergence")
+    {
+    }
+
+  private:
+    static nlohmann::json Run(const std::string& fabric)
+    {
+        ScenarioConfig c;
+        c.Set("fabric", fabric);
+        if (fabric == "uet")
+        {
+            c.Set("cc", "nscc");
+        }
+        c.Set("topology", "fattree");
+        c.Set("k", "4");
+        c.Set("workload", "allreduce");
+        c.Set("algorithm", "ring");
+        c.Set("bytes", "4MB");
+        c.Set("link-failure", "16@100us");
+        const nlohmann::json s = RunInto(c, "out/test-uet-link-failure");
+        std::filesystem::remove_all("out/test-uet-link-failure");
+        return s;
+    }
+
+    void DoRun() override
+    {
+        const nlohmann::json uet = Run("uet");
+        const nlohmann::json roce = Run("rocev2");
+        for (const nlohmann::json* s : {&uet, &roce})
+        {
+            NS_TEST_ASSERT_MSG_EQ((*s)["complete"].get<bool>(), true, "the allreduce completes");
+            NS_TEST_EXPECT_MSG_GT((*s)["drops"]["link_down"].get<uint64_t>(), 0, "loses frames");
+        }
+        const double u = uet["collectives"][0]["durations_ns"][0].get<double>();
+        const double r = roce["collectives"][0]["durations_ns"][0].get<double>();
+        ReportValidation("link-failure-k4-allreduce-uet-ns", u);
+        ReportValidation("link-failure-k4-allreduce-rocev2-ns", r);
+        const nlohmann::json& sp = uet["congestion_control"]["spraying"];
+        NS_TEST_EXPECT_MSG_GT(sp["path_penalties"].get<uint64_t>(), 0, "lost paths penalized");
+        NS_TEST_EXPECT_MSG_GT(sp["packets_off_penalized_paths"].get<uint64_t>(), 0, "and avoided");
+        const double detected = roce["failures"][0]["detected_ns"].get<double>();
+        NS_TEST_EXPECT_MSG_GT(r, detected, "RoCEv2 waits for detection (and convergence)");
+        NS_TEST_EXPECT_MSG_LT(u, detected - 100000, "UET ends before the switches notice");
+        NS_TEST_EXPECT_MSG_LT(u, r / 2, "at least twice as fast");
+    }
+};
+
 /// \brief UET frames byte by byte: a WRITE's first packet, its trimmed header, an ACK.
 class UetWireTest : public TestCase
 {
@@ -600,6 +654,7 @@ class UetTestSuite : public TestSuite
         AddTestCase(new UetIncastTest, AI_FABRIC_QUICK);
         AddTestCase(new UetTrimQueueBoundTest, AI_FABRIC_QUICK);
         AddTestCase(new UetRcccIncastTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetLinkFailureTest, AI_FABRIC_QUICK);
         AddTestCase(new UetPermutationTest, AI_FABRIC_QUICK);
     }
 };

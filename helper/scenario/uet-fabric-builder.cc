@@ -154,6 +154,8 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         uint64_t nacks = 0;
         uint64_t recycled = 0;
         uint64_t credits = 0;
+        uint64_t penalties = 0;
+        uint64_t avoided = 0;
         for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
         {
             const Ptr<UetNic> nic = DynamicCast<UetNic>(m_fabric->GetNic(h));
@@ -163,6 +165,8 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
                 nacks += nic->GetTrimNacksReceived();
                 recycled += nic->GetRepsRecycled();
                 credits += nic->GetCreditsSent();
+                penalties += nic->GetPathPenalties();
+                avoided += nic->GetPathsAvoided();
             }
         }
         trimmer["trimmed"] = total;
@@ -171,7 +175,9 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         trimmer["trim_nacks_received"] = nacks;
         trimmer["headers_dropped"] = headersDropped;
         cc["rccc"] = {{"credits_sent", credits}};
-        cc["spraying"] = {{"reps_recycled", recycled}};
+        cc["spraying"] = {{"reps_recycled", recycled},
+                          {"path_penalties", penalties},
+                          {"packets_off_penalized_paths", avoided}};
     }
     cc["trimmer"] = trimmer;
 }

@@ -399,7 +399,7 @@ RdmaRequester::ReceiveNak(uint32_t wirePsn)
     m_qp.m_recoveryOps->OnNak(*this, expected);
     if (m_cc)
     {
-        m_cc->OnNack();
+        m_cc->OnLossNack();
     }
     CompleteMessages();
     RestartTimer();
@@ -640,6 +640,7 @@ RdmaRequester::Timeout()
     NS_LOG_FUNCTION(this << m_unaPsn << m_nextPsn);
     m_timeouts++;
     m_consecutiveTimeouts++;
+    m_qp.m_timeoutTrace(Ptr<const RdmaQueuePair>(&m_qp), m_unaPsn);
     m_nextPsn = m_unaPsn;
     m_pending &= ~PENDING_RETX;
     m_trimRetx.clear(); // everything from m_unaPsn goes again

@@ -167,6 +167,17 @@ RcccCreditGate::OnNack()
 }
 
 void
+RcccCreditGate::OnLossNack()
+{
+    StopSpeculating();
+    if (m_inner)
+    {
+        m_inner->OnLossNack();
+    }
+    Refresh();
+}
+
+void
 RcccCreditGate::OnTimeout()
 {
     if (m_inner)

@@ -47,6 +47,7 @@ class RcccCreditGate : public RdmaCongestionControl
     void OnAck(const RdmaAckSample& sample) override;
     void OnCnp() override;
     void OnNack() override;
+    void OnLossNack() override;
     void OnTimeout() override;
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;

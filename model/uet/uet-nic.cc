@@ -73,6 +73,17 @@ UetNic::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&UetNic::m_repsBufferSize),
                           MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("PathPenaltyMax",
+                          "Spray cycles a PDC skips an entropy after a packet sent on it was "
+                          "lost (the receiver's NACK with RCVR_INFER_LOSS names it): UET's "
+                          "path-failure handling, as uet-htsim's bitmap spraying penalizes "
+                          "an entropy (htsim/sim/uec_mp.cpp UecMpBitmap: a timeout sets the "
+                          "maximum penalty; each pass of the cycle takes one off and skips "
+                          "it). Default 15: uet-htsim's _max_penalty. 0: off (every entropy "
+                          "stays in use).",
+                          UintegerValue(15),
+                          MakeUintegerAccessor(&UetNic::m_pathPenaltyMax),
+                          MakeUintegerChecker<uint8_t>())
             .AddAttribute("Rccc",
                           "Receiver-credit congestion control (RCCC; Ultra Ethernet "
                           "specification 1.0, congestion management; uet-htsim's "
@@ -93,7 +104,8 @@ UetNic::UetNic()
       m_rto(MicroSeconds(100)),
       m_reps(false),
       m_repsBufferSize(8),
-      m_rccc(false)
+      m_rccc(false),
+      m_pathPenaltyMax(15)
 {
     m_rewriteFrames = true; // every frame leaves in UET's framing
 }
@@ -141,12 +153,41 @@ UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
         m_repsBuffers.resize(slot + 1);
     }
     m_repsBuffers[slot] = RepsBuffer{std::vector<uint16_t>(m_reps ? m_repsBufferSize : 0), 0, 0};
+    if (slot >= m_paths.size())
+    {
+        m_paths.resize(slot + 1);
+    }
+    if (m_paths[slot])
+    {
+        // (a reused QPN: the released PDC's counts stay in the NIC's)
+        m_pathPenalties += m_paths[slot]->GetPenalized();
+        m_pathsAvoided += m_paths[slot]->GetAvoided();
+    }
+    m_paths[slot] =
+        m_pathPenaltyMax != 0 && m_sprayEntropies > 1
+            ? std::make_unique<UetPathPenalty>(m_sprayEntropies, qp->GetEntropy(), m_pathPenaltyMax)
+            : nullptr;
+    if (m_paths[slot])
+    {
+        qp->TraceConnectWithoutContext("RetransmitTimeout",
+                                       MakeCallback(&UetNic::PdcTimedOut, this));
+    }
     if (m_rccc)
     {
         ConfigureRccc(*qp, slot);
     }
     NS_LOG_LOGIC("host " << GetHostIndex() << " PDC " << qp->GetLocalQpn() << ": "
                          << m_sprayEntropies << " entropies, selective repeat");
+}
+
+void
+UetNic::PdcTimedOut(Ptr<const RdmaQueuePair> qp, uint64_t psn)
+{
+    const uint32_t slot = QpnSlot(qp->GetLocalQpn());
+    if (slot < m_paths.size() && m_paths[slot])
+    {
+        m_paths[slot]->OnLoss(static_cast<uint32_t>(psn)); // (uet-htsim: PATH_TIMEOUT)
+    }
 }
 
 void
@@ -196,6 +237,10 @@ UetNic::RewriteData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFra
     info.offset = s.offset;
     info.messageBytes = s.messageBytes;
     info.initiator = GetHostIndex();
+    if (slot < m_paths.size() && m_paths[slot])
+    {
+        frame.view.udpSrc = m_paths[slot]->Choose(frame.view.udpSrc, s.psn);
+    }
     if (m_rccc && slot < m_gates.size() && m_gates[slot])
     {
         info.ccState = true;
@@ -219,6 +264,13 @@ UetNic::RewriteControl(RoceParsedFrame& frame)
     if (frame.view.bthOpcode != RdmaOpcode::ACKNOWLEDGE)
     {
         return; // (a CNP: --fabric=uet refuses the algorithms that send them)
+    }
+    if (m_echoEntropy != 0)
+    {
+        // An ACK or NACK answering a request goes back on the request's entropy (as
+        // uet-htsim's sink answers on the data packet's path id), so the answers spread
+        // over the paths as the data does (and REPS reads the entropy back).
+        frame.view.udpSrc = m_echoEntropy;
     }
     const auto it = m_pdcOf.find(PdcKey(RoceNic::HostIndexOf(frame.view.dstIp), frame.view.destQp));
     UetFrame::EncodeControl(frame, static_cast<uint16_t>(it != m_pdcOf.end() ? it->second : 0));
@@ -287,6 +339,11 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
             b.head = (b.head + 1) % n;
             b.fresh = std::min(b.fresh + 1, n);
         }
+        if (pds.type == UetPdsHeader::NACK && pds.nackCode == UetPdsHeader::NACK_RCVR_INFER_LOSS &&
+            slot < m_paths.size() && m_paths[slot])
+        {
+            m_paths[slot]->OnLoss(pds.psn); // its path may have failed
+        }
         if (pds.type == UetPdsHeader::NACK && pds.nackCode == UetPdsHeader::NACK_TRIMMED)
         {
             m_trimNacksReceived++;
@@ -342,6 +399,28 @@ uint64_t
 UetNic::GetRepsRecycled() const
 {
     return m_repsRecycled;
+}
+
+uint64_t
+UetNic::GetPathPenalties() const
+{
+    uint64_t n = m_pathPenalties;
+    for (const auto& p : m_paths)
+    {
+        n += p ? p->GetPenalized() : 0;
+    }
+    return n;
+}
+
+uint64_t
+UetNic::GetPathsAvoided() const
+{
+    uint64_t n = m_pathsAvoided;
+    for (const auto& p : m_paths)
+    {
+        n += p ? p->GetAvoided() : 0;
+    }
+    return n;
 }
 
 uint64_t

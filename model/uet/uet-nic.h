@@ -6,10 +6,12 @@
 
 #include "rccc-credit-gate.h"
 #include "rccc-credit-pacer.h"
+#include "uet-path-penalty.h"
 
 #include "ns3/roce-nic.h"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +38,9 @@ namespace ns3
  *   within its window (RdmaRequester::ReceiveTrimNack); its congestion control hears a
  *   NACK.
  *
+ * - Path failures: a data packet the receiver reports lost (a NACK with
+ *   RCVR_INFER_LOSS) penalizes the entropy it went out on (UetPathPenalty,
+ *   PathPenaltyMax): the PDC's next packets skip it for that many spray cycles.
  * - RCCC (Rccc, off by default): every PDC's controller is gated by credit
  *   (RcccCreditGate), its requests are RUD_CC_REQ carrying its credit target, and this
  *   NIC's RcccCreditPacer grants credit to the PDCs that send to it, in CREDIT control
@@ -64,6 +69,10 @@ class UetNic : public RoceNic
     uint64_t GetTrimNacksReceived() const;
     /// \return data packets sent on a recycled entropy (REPS)
     uint64_t GetRepsRecycled() const;
+    /// \return losses that penalized an entropy (path failures)
+    uint64_t GetPathPenalties() const;
+    /// \return data packets moved off a penalized entropy
+    uint64_t GetPathsAvoided() const;
     /// \return CREDIT packets this NIC sent (RCCC; 0 with Rccc off)
     uint64_t GetCreditsSent() const;
     /// \return CREDIT packets this NIC received (RCCC)
@@ -87,6 +96,8 @@ class UetNic : public RoceNic
   private:
     /// QpCreated: the new queue pair sprays and recovers selectively; its PDC is known.
     void ConfigureQueuePair(Ptr<RdmaQueuePair> qp);
+    /// A retransmission timeout of \p qp from \p psn: its entropy's path may have failed.
+    void PdcTimedOut(Ptr<const RdmaQueuePair> qp, uint64_t psn);
     /// RCCC: gate \p qp's controller with credit (slot \p slot) and ready the pacer.
     void ConfigureRccc(RdmaQueuePair& qp, uint32_t slot);
     /// RCCC: send PDC slot \p slot's peer a CREDIT of \p granted quanta (the pacer's).
@@ -107,21 +118,25 @@ class UetNic : public RoceNic
         uint32_t fresh{0};          //!< entries not used yet, the newest before head
     };
 
-    uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
-    Time m_rto;                                     //!< attribute RetransmitTimeout
-    bool m_reps;                                    //!< attribute Reps
-    uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
-    bool m_rccc;                                    //!< attribute Rccc
-    std::vector<Ptr<RcccCreditGate>> m_gates;       //!< by QpnSlot (RCCC)
-    Ptr<RcccCreditPacer> m_pacer;                   //!< RCCC's grants to this NIC's senders
-    uint64_t m_creditsReceived{0};                  //!< GetCreditsReceived
-    std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
-    uint16_t m_echoEntropy{0};                      //!< entropy of the data being delivered
-    uint64_t m_repsRecycled{0};                     //!< GetRepsRecycled
-    uint64_t m_trimmedReceived{0};                  //!< GetTrimmedReceived
-    uint64_t m_trimNacksReceived{0};                //!< GetTrimNacksReceived
-    std::unordered_map<uint64_t, uint32_t> m_pdcOf; //!< (peer host, peer QPN) -> local QPN
-    std::vector<bool> m_established;                //!< by QpnSlot: an ACK or NACK came back
+    uint32_t m_sprayEntropies;                            //!< attribute SprayEntropies
+    Time m_rto;                                           //!< attribute RetransmitTimeout
+    bool m_reps;                                          //!< attribute Reps
+    uint32_t m_repsBufferSize;                            //!< attribute RepsBufferSize
+    bool m_rccc;                                          //!< attribute Rccc
+    uint8_t m_pathPenaltyMax;                             //!< attribute PathPenaltyMax
+    std::vector<std::unique_ptr<UetPathPenalty>> m_paths; //!< by QpnSlot (path failures)
+    uint64_t m_pathPenalties{0};                          //!< of released PDCs' (GetPathPenalties)
+    uint64_t m_pathsAvoided{0};                           //!< of released PDCs' (GetPathsAvoided)
+    std::vector<Ptr<RcccCreditGate>> m_gates;             //!< by QpnSlot (RCCC)
+    Ptr<RcccCreditPacer> m_pacer;                         //!< RCCC's grants to this NIC's senders
+    uint64_t m_creditsReceived{0};                        //!< GetCreditsReceived
+    std::vector<RepsBuffer> m_repsBuffers;                //!< by QpnSlot
+    uint16_t m_echoEntropy{0};                            //!< entropy of the data being delivered
+    uint64_t m_repsRecycled{0};                           //!< GetRepsRecycled
+    uint64_t m_trimmedReceived{0};                        //!< GetTrimmedReceived
+    uint64_t m_trimNacksReceived{0};                      //!< GetTrimNacksReceived
+    std::unordered_map<uint64_t, uint32_t> m_pdcOf;       //!< (peer host, peer QPN) -> local QPN
+    std::vector<bool> m_established;                      //!< by QpnSlot: an ACK or NACK came back
 };
 
 } // namespace ns3
