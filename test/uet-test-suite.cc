@@ -319,6 +319,8 @@ class UetRcccIncastTest : public TestCase
         const uint64_t with = rccc["congestion_control"]["trimmer"]["trimmed"].get<uint64_t>();
         ReportValidation("incast64-500KB-uet-nscc-trimmed", static_cast<double>(without));
         ReportValidation("incast64-500KB-uet-rccc-trimmed", static_cast<double>(with));
+        ReportValidation("incast64-500KB-uet-rccc-trim-ratio",
+                         static_cast<double>(with) / static_cast<double>(without));
         NS_TEST_EXPECT_MSG_EQ(nscc["congestion_control"]["rccc"]["credits_sent"].get<uint64_t>(),
                               0,
                               "no credits without RCCC");
@@ -371,8 +373,8 @@ class UetLinkFailureTest : public TestCase
         }
         const double u = uet["collectives"][0]["durations_ns"][0].get<double>();
         const double r = roce["collectives"][0]["durations_ns"][0].get<double>();
-        ReportValidation("link-failure-k4-allreduce-uet-ns", u);
-        ReportValidation("link-failure-k4-allreduce-rocev2-ns", r);
+        ReportValidation("link-failure-k4-allreduce-uet-us", u / 1000);
+        ReportValidation("link-failure-k4-allreduce-rocev2-us", r / 1000);
         const nlohmann::json& sp = uet["congestion_control"]["spraying"];
         NS_TEST_EXPECT_MSG_GT(sp["path_penalties"].get<uint64_t>(), 0, "lost paths penalized");
         NS_TEST_EXPECT_MSG_GT(sp["packets_off_penalized_paths"].get<uint64_t>(), 0, "and avoided");
