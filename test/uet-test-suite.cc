@@ -640,6 +640,22 @@ class UetRefusalTest : public TestCase
         Expect("cc", "hpcc", "--cc=hpcc");
         Expect("verb", "read", "--verb=read");
         Expect("pfc", "1", "--pfc=1");
+        // The flags that need PFC: refused as without it (UET has none).
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("pfc-watchdog", "10us");
+        std::string message;
+        try
+        {
+            c.Validate();
+        }
+        catch (const ConfigError& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find("--pfc-watchdog=10us needs --pfc=1"),
+                              std::string::npos,
+                              "refused: " << message);
     }
 };
 
