@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 --
 -- Wireshark/tshark dissector for the Ultra Ethernet Transport frames of --fabric=uet
--- (doc/uet.md): UDP port 4793, a PDS header (RUD request, ACK, NACK) and, after a
--- request, the SES standard request header. Wireshark 5.0 decodes UET itself (its `uet`
+-- (doc/uet.md): UDP port 4793, a PDS header (RUD request, RUD CC request, ACK, NACK,
+-- CREDIT control packet) and, after a request, the SES standard request header. Wireshark 5.0 decodes UET itself (its `uet`
 -- dissector, whose field layout this follows); Debian's tshark 4.0 does not, so this adds
 -- the fields under the name `aifuet`:
 --
@@ -14,7 +14,7 @@ local uet = Proto("aifuet", "Ultra Ethernet Transport (ai-fabric)")
 local pf = uet.fields
 pf.type = ProtoField.uint8("aifuet.pds.type", "PDS type", base.DEC,
                            { [2] = "RUD request", [3] = "ROD request", [7] = "ACK",
-                             [10] = "NACK" })
+                             [10] = "NACK", [11] = "control", [13] = "RUD CC request" })
 pf.nh = ProtoField.uint8("aifuet.pds.nh", "Next header", base.DEC,
                          { [0] = "none", [3] = "SES standard request" })
 pf.flags = ProtoField.uint8("aifuet.pds.flags", "Flags", base.HEX)
@@ -29,6 +29,10 @@ pf.dpdcid = ProtoField.uint16("aifuet.pds.dpdcid", "Destination PDC id", base.DE
 pf.nack = ProtoField.uint8("aifuet.pds.nack_code", "NACK code", base.HEX,
                            { [0x01] = "trimmed", [0x09] = "no SES message state",
                              [0x1A] = "receiver infers loss" })
+pf.ccc = ProtoField.uint8("aifuet.pds.ccc_id", "CCC id", base.DEC)
+pf.target = ProtoField.uint24("aifuet.pds.credit_target", "Credit target", base.DEC)
+pf.ctl = ProtoField.uint8("aifuet.pds.ctl_type", "Control type", base.DEC, { [7] = "credit" })
+pf.credit = ProtoField.uint32("aifuet.pds.credit", "Credit", base.DEC)
 pf.vendor = ProtoField.uint8("aifuet.pds.vendor_code", "Vendor code", base.HEX)
 pf.opcode = ProtoField.uint8("aifuet.ses.opcode", "SES opcode", base.DEC,
                              { [1] = "UET_WRITE", [5] = "UET_SEND" })
@@ -55,8 +59,11 @@ function uet.dissector(tvb, pinfo, tree)
     t:add(pf.type, prologue, typ)
     t:add(pf.nh, prologue, prologue:bitfield(5, 4))
     t:add(pf.flags, prologue, flags)
-    local info = ({ [2] = "RUD_REQ", [7] = "ACK", [10] = "NACK" })[typ] or ("PDS " .. typ)
-    if typ == 2 or typ == 3 then
+    local info = ({ [2] = "RUD_REQ", [7] = "ACK", [10] = "NACK", [11] = "CTL",
+                    [13] = "RUD_CC_REQ" })[typ] or ("PDS " .. typ)
+    if typ == 2 or typ == 3 or typ == 13 then
+        -- RUD_CC_REQ: 4 more bytes of CC state (CCC id, credit target) before the SES.
+        local pds = typ == 13 and 16 or 12
         t:add(pf.retx, prologue, bit.band(flags, 0x10) ~= 0)
         t:add(pf.ar, prologue, bit.band(flags, 0x08) ~= 0)
         t:add(pf.syn, prologue, bit.band(flags, 0x04) ~= 0)
@@ -64,8 +71,12 @@ function uet.dissector(tvb, pinfo, tree)
         t:add(pf.spdcid, tvb(8, 2))
         t:add(pf.dpdcid, tvb(10, 2))
         info = info .. " PSN " .. tvb(4, 4):uint()
-        if prologue:bitfield(5, 4) == 3 and tvb:len() >= 12 + 44 then
-            local s = tvb(12, 44)
+        if typ == 13 then
+            t:add(pf.ccc, tvb(12, 1))
+            t:add(pf.target, tvb(13, 3))
+        end
+        if prologue:bitfield(5, 4) == 3 and tvb:len() >= pds + 44 then
+            local s = tvb(pds, 44)
             t:add(pf.opcode, s(0, 1), s(0, 1):bitfield(2, 6))
             t:add(pf.hd, s(1, 1), s(1, 1):bitfield(5, 1) == 1)
             t:add(pf.eom, s(1, 1), s(1, 1):bitfield(6, 1) == 1)
@@ -76,7 +87,7 @@ function uet.dissector(tvb, pinfo, tree)
             t:add(pf.length, s(40, 4))
             -- The payload after the headers, up to the IPv4 length (frames are padded).
             local ip_len = ip_len_f()
-            local payload = (ip_len and ip_len.value or (tvb:len() + 28)) - 28 - 12 - 44
+            local payload = (ip_len and ip_len.value or (tvb:len() + 28)) - 28 - pds - 44
             t:add(pf.payload, s(0, 0), math.max(payload, 0))
         end
     elseif typ == 7 then
@@ -85,6 +96,13 @@ function uet.dissector(tvb, pinfo, tree)
         t:add(pf.spdcid, tvb(8, 2))
         t:add(pf.dpdcid, tvb(10, 2))
         info = info .. " CACK " .. tvb(4, 4):uint()
+    elseif typ == 11 and tvb:len() >= 16 then
+        t:add(pf.ctl, prologue, prologue:bitfield(5, 4))
+        t:add(pf.psn, tvb(4, 4))
+        t:add(pf.spdcid, tvb(8, 2))
+        t:add(pf.dpdcid, tvb(10, 2))
+        t:add(pf.credit, tvb(12, 4))
+        info = info .. " credit " .. tvb(12, 4):uint()
     elseif typ == 10 and tvb:len() >= 16 then
         t:add(pf.m, prologue, bit.band(flags, 0x20) ~= 0)
         t:add(pf.nack, tvb(2, 1))

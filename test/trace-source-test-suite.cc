@@ -148,6 +148,7 @@ Table()
         AI_FABRIC_TRACE(RdmaNic, "CnpReceived", RdmaNic::CnpTracedCallback),
         AI_FABRIC_TRACE(RdmaNic, "QpCreated", RdmaNic::QpCreatedTracedCallback),
         AI_FABRIC_TRACE(RdmaQueuePair, "Error", RdmaQueuePair::ErrorTracedCallback),
+        AI_FABRIC_TRACE(RdmaQueuePair, "RetransmitTimeout", RdmaQueuePair::TimeoutTracedCallback),
         AI_FABRIC_TRACE(IbSwitch, "QueueLength", IbSwitch::QueueLengthTracedCallback),
         AI_FABRIC_TRACE(IbNetDevice, "CreditStall", IbNetDevice::CreditStallCallback),
         AI_FABRIC_TRACE(PfcWatchdog, "Storm", PfcWatchdog::StormTracedCallback),

@@ -8,7 +8,9 @@
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config-error.h"
+#include "ns3/config.h"
 #include "ns3/lambda-callback.h"
 #include "ns3/nscc-congestion-control.h"
 #include "ns3/rdma-opcode.h"
@@ -20,6 +22,7 @@
 #include "ns3/uet-nic.h"
 #include "ns3/uet-ses-header.h"
 #include "ns3/uet-trimmer.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -146,11 +149,15 @@ class UetIncastTest : public TestCase
         c.Set("bytes", "100KB");
         c.Set("cc", "nscc");
         c.Set("qlen-interval", "1us");
+        // Headers unbounded here (the bound has its own test): every trimmed header
+        // arrives, so nothing is left to a timeout.
+        c.Set("ns3::UetTrimmer::TrimQueueLimit", "4000000000");
         const std::string out = "out/test-uet-incast";
         std::filesystem::remove_all(out);
         std::filesystem::create_directories(out);
         c.Set("out", out);
         const nlohmann::json s = ScenarioRunner(c).Run();
+        Config::SetDefault("ns3::UetTrimmer::TrimQueueLimit", UintegerValue(0));
         NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
         NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
         NS_TEST_EXPECT_MSG_EQ(s["pfc_pauses"].get<uint64_t>(), 0, "no PFC");
@@ -196,6 +203,185 @@ class UetIncastTest : public TestCase
         ReportValidation("incast64-uet-trimmed", static_cast<double>(trimmed));
         NS_TEST_EXPECT_MSG_GT(maxData, threshold / 2, "the bottleneck queue fills");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(maxData, threshold, "and stays at the trim threshold");
+    }
+};
+
+/// \return the deepest queue \p queue of a switch (node >= \p firstSwitch) in \p out's qlen.csv
+uint64_t
+MaxQueue(const std::string& out, uint32_t firstSwitch, const std::string& queue)
+{
+    uint64_t deepest = 0;
+    std::ifstream q(out + "/qlen.csv");
+    std::string line;
+    std::getline(q, line); // time_ns,node,port,queue,bytes
+    while (std::getline(q, line))
+    {
+        std::stringstream ss(line);
+        std::string f[5];
+        for (auto& x : f)
+        {
+            std::getline(ss, x, ',');
+        }
+        if (std::stoul(f[1]) >= firstSwitch && f[3] == queue)
+        {
+            deepest = std::max<uint64_t>(deepest, std::stoull(f[4]));
+        }
+    }
+    return deepest;
+}
+
+/// \brief The trimmed headers' queue is bounded (TrimQueueLimit: twice TrimThreshold).
+class UetTrimQueueBoundTest : public TestCase
+{
+  public:
+    UetTrimQueueBoundTest()
+        : TestCase("64-to-1 incast: trimmed headers beyond their bound are dropped, counted, "
+                   "recovered by timeouts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("topology", "fattree");
+        c.Set("k", "8");
+        c.Set("workload", "incast");
+        c.Set("fanin", "64");
+        c.Set("bytes", "100KB");
+        c.Set("cc", "nscc");
+        const std::string out = "out/test-uet-trim-bound";
+        std::filesystem::remove_all(out);
+        std::filesystem::create_directories(out);
+        c.Set("qlen-interval", "1us");
+        c.Set("out", out);
+        const nlohmann::json s = ScenarioRunner(c).Run();
+        NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
+        NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
+        const nlohmann::json& t = s["congestion_control"]["trimmer"];
+        const uint64_t dropped = t["headers_dropped"].get<uint64_t>();
+        const uint64_t trimmed = t["trimmed"].get<uint64_t>();
+        NS_TEST_EXPECT_MSG_GT(dropped, 0, "the first windows' headers overflow their bound");
+        NS_TEST_EXPECT_MSG_EQ(s["drops"]["lossy"].get<uint64_t>(), dropped, "only headers drop");
+        NS_TEST_EXPECT_MSG_EQ(t["trimmed_received"].get<uint64_t>() + dropped,
+                              trimmed,
+                              "every other trimmed header arrives");
+        NS_TEST_EXPECT_MSG_GT(s["timeouts"].get<uint64_t>(), 0, "a dropped header times out");
+        const uint64_t threshold = std::stoull(t["attributes"]["TrimThreshold"].get<std::string>());
+        const uint64_t headers = MaxQueue(out, 128, "7");
+        std::filesystem::remove_all(out);
+        ReportValidation("incast64-uet-max-trimmed-queue-bytes", static_cast<double>(headers));
+        // (Class 7 also holds ACKs and CREDITs, which the bound does not refuse.)
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(headers, 2 * threshold + 2000, "headers within 2 x threshold");
+        NS_TEST_EXPECT_MSG_GT(headers, threshold, "and the bound is reached");
+    }
+};
+
+/// \brief RCCC: receiver credits cut an incast's trims; every message completes.
+class UetRcccIncastTest : public TestCase
+{
+  public:
+    UetRcccIncastTest()
+        : TestCase("64-to-1 incast of 500 KB: fewer trims with receiver credits (RCCC) than "
+                   "with NSCC alone")
+    {
+    }
+
+  private:
+    nlohmann::json Run(bool rccc)
+    {
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("topology", "fattree");
+        c.Set("k", "8");
+        c.Set("workload", "incast");
+        c.Set("fanin", "64");
+        c.Set("bytes", "500KB");
+        c.Set("cc", "nscc");
+        c.Set("ns3::UetNic::Rccc", rccc ? "true" : "false");
+        const nlohmann::json s = RunInto(c, "out/test-uet-rccc");
+        Config::SetDefault("ns3::UetNic::Rccc", BooleanValue(false));
+        std::filesystem::remove_all("out/test-uet-rccc");
+        return s;
+    }
+
+    void DoRun() override
+    {
+        const nlohmann::json nscc = Run(false);
+        const nlohmann::json rccc = Run(true);
+        for (const nlohmann::json* s : {&nscc, &rccc})
+        {
+            NS_TEST_ASSERT_MSG_EQ((*s)["complete"].get<bool>(), true, "every message completes");
+            NS_TEST_EXPECT_MSG_EQ((*s)["messages"]["finished"].get<uint64_t>(), 64, "all 64");
+        }
+        const uint64_t without = nscc["congestion_control"]["trimmer"]["trimmed"].get<uint64_t>();
+        const uint64_t with = rccc["congestion_control"]["trimmer"]["trimmed"].get<uint64_t>();
+        ReportValidation("incast64-500KB-uet-nscc-trimmed", static_cast<double>(without));
+        ReportValidation("incast64-500KB-uet-rccc-trimmed", static_cast<double>(with));
+        ReportValidation("incast64-500KB-uet-rccc-trim-ratio",
+                         static_cast<double>(with) / static_cast<double>(without));
+        NS_TEST_EXPECT_MSG_EQ(nscc["congestion_control"]["rccc"]["credits_sent"].get<uint64_t>(),
+                              0,
+                              "no credits without RCCC");
+        NS_TEST_EXPECT_MSG_GT(rccc["congestion_control"]["rccc"]["credits_sent"].get<uint64_t>(),
+                              0,
+                              "the receiver grants credit");
+        NS_TEST_EXPECT_MSG_LT(with, without * 3 / 4, "RCCC trims at least a quarter fewer");
+    }
+};
+
+/// \brief A cable fails mid-allreduce: UET's senders move off the dead paths before the
+/// switches notice (BFD) or the routes converge; RoCEv2 waits for both.
+class UetLinkFailureTest : public TestCase
+{
+  public:
+    UetLinkFailureTest()
+        : TestCase("k=4 ring allreduce of 4 MB, link 16 failing at 100 us: UET ends before "
+                   "BFD detection, RoCEv2 after route convergence")
+    {
+    }
+
+  private:
+    static nlohmann::json Run(const std::string& fabric)
+    {
+        ScenarioConfig c;
+        c.Set("fabric", fabric);
+        if (fabric == "uet")
+        {
+            c.Set("cc", "nscc");
+        }
+        c.Set("topology", "fattree");
+        c.Set("k", "4");
+        c.Set("workload", "allreduce");
+        c.Set("algorithm", "ring");
+        c.Set("bytes", "4MB");
+        c.Set("link-failure", "16@100us");
+        const nlohmann::json s = RunInto(c, "out/test-uet-link-failure");
+        std::filesystem::remove_all("out/test-uet-link-failure");
+        return s;
+    }
+
+    void DoRun() override
+    {
+        const nlohmann::json uet = Run("uet");
+        const nlohmann::json roce = Run("rocev2");
+        for (const nlohmann::json* s : {&uet, &roce})
+        {
+            NS_TEST_ASSERT_MSG_EQ((*s)["complete"].get<bool>(), true, "the allreduce completes");
+            NS_TEST_EXPECT_MSG_GT((*s)["drops"]["link_down"].get<uint64_t>(), 0, "loses frames");
+        }
+        const double u = uet["collectives"][0]["durations_ns"][0].get<double>();
+        const double r = roce["collectives"][0]["durations_ns"][0].get<double>();
+        ReportValidation("link-failure-k4-allreduce-uet-us", u / 1000);
+        ReportValidation("link-failure-k4-allreduce-rocev2-us", r / 1000);
+        const nlohmann::json& sp = uet["congestion_control"]["spraying"];
+        NS_TEST_EXPECT_MSG_GT(sp["path_penalties"].get<uint64_t>(), 0, "lost paths penalized");
+        NS_TEST_EXPECT_MSG_GT(sp["packets_off_penalized_paths"].get<uint64_t>(), 0, "and avoided");
+        const double detected = roce["failures"][0]["detected_ns"].get<double>();
+        NS_TEST_EXPECT_MSG_GT(r, detected, "RoCEv2 waits for detection (and convergence)");
+        NS_TEST_EXPECT_MSG_LT(u, detected - 100000, "UET ends before the switches notice");
+        NS_TEST_EXPECT_MSG_LT(u, r / 2, "at least twice as fast");
     }
 };
 
@@ -298,6 +484,36 @@ class UetWireTest : public TestCase
         nack.GetPacket()->CopyData(n, sizeof(n));
         NS_TEST_EXPECT_MSG_EQ((Be16(n, 42) >> 11), UetPdsHeader::NACK, "PDS NACK");
         NS_TEST_EXPECT_MSG_EQ(+n[44], +UetPdsHeader::NACK_TRIMMED, "code TRIMMED");
+        // RCCC: a CREDIT control packet (type 11, control type 7 in the next-header bits,
+        // the credit in its payload word).
+        a.aethSyndrome = UetFrame::CREDIT_SYNDROME;
+        a.aethMsn = 0x12345;
+        RoceParsedFrame credit = RoceFrame::BuildParsed(a);
+        UetFrame::EncodeControl(credit, 3);
+        uint8_t cr[58];
+        credit.GetPacket()->CopyData(cr, sizeof(cr));
+        NS_TEST_EXPECT_MSG_EQ((Be16(cr, 42) >> 11), UetPdsHeader::CONTROL, "PDS control packet");
+        NS_TEST_EXPECT_MSG_EQ(((Be16(cr, 42) >> 7) & 0xF), UetPdsHeader::CTL_CREDIT, "CREDIT");
+        NS_TEST_EXPECT_MSG_EQ(Be32(cr, 54), 0x12345, "the credit");
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(credit, back, pds), true, "decodes");
+        NS_TEST_EXPECT_MSG_EQ(pds.ctlPayload, 0x12345, "credit back");
+        // RCCC: a RUD_CC_REQ, 4 bytes longer, its credit target after the DPDCID.
+        RoceParsedFrame cc = RoceFrame::BuildParsed(f);
+        info.ccState = true;
+        info.creditTarget = 0xABCDEF;
+        UetFrame::EncodeData(cc, info);
+        NS_TEST_EXPECT_MSG_EQ(cc.view.frameBytes, 102 + 1000, "4 bytes of CC state");
+        uint8_t q[102];
+        cc.GetPacket()->CopyData(q, sizeof(q));
+        NS_TEST_EXPECT_MSG_EQ((Be16(q, 42) >> 11), UetPdsHeader::RUD_CC_REQ, "RUD_CC_REQ");
+        NS_TEST_EXPECT_MSG_EQ((Be32(q, 54) & 0xFFFFFF), 0xABCDEF, "credit target (24 bits)");
+        NS_TEST_EXPECT_MSG_EQ((q[58] & 0x3F), UetSesHeader::OP_WRITE, "SES after it");
+        NS_TEST_ASSERT_MSG_EQ(UetFrame::Decode(cc, back, pds), true, "decodes");
+        NS_TEST_EXPECT_MSG_EQ(back.payloadBytes, 1000, "payload");
+        NS_TEST_EXPECT_MSG_EQ(pds.creditTarget, 0xABCDEF, "target back");
+        NS_TEST_EXPECT_MSG_EQ(UetFrame::IsRequest(cc), true, "a request the switches trim");
+        UetFrame::Trim(cc, (7 << 3) | UetTrimmer::TRIMMED_DSCP_BITS);
+        NS_TEST_EXPECT_MSG_EQ(cc.view.frameBytes, 102, "trimmed to its 102 header bytes");
     }
 };
 
@@ -391,7 +607,7 @@ class UetRefusalTest : public TestCase
 {
   public:
     UetRefusalTest()
-        : TestCase("--fabric=uet refuses go-back-N and --nic-entropy")
+        : TestCase("--fabric=uet refuses go-back-N, --nic-entropy and --pfc=1")
     {
     }
 
@@ -423,6 +639,23 @@ class UetRefusalTest : public TestCase
         Expect("cc", "dcqcn", "--cc=dcqcn");
         Expect("cc", "hpcc", "--cc=hpcc");
         Expect("verb", "read", "--verb=read");
+        Expect("pfc", "1", "--pfc=1");
+        // The flags that need PFC: refused as without it (UET has none).
+        ScenarioConfig c;
+        c.Set("fabric", "uet");
+        c.Set("pfc-watchdog", "10us");
+        std::string message;
+        try
+        {
+            c.Validate();
+        }
+        catch (const ConfigError& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find("--pfc-watchdog=10us needs --pfc=1"),
+                              std::string::npos,
+                              "refused: " << message);
     }
 };
 
@@ -437,6 +670,9 @@ class UetTestSuite : public TestSuite
         AddTestCase(new NsccQuadrantTest, AI_FABRIC_QUICK);
         AddTestCase(new UetRefusalTest, AI_FABRIC_QUICK);
         AddTestCase(new UetIncastTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetTrimQueueBoundTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetRcccIncastTest, AI_FABRIC_QUICK);
+        AddTestCase(new UetLinkFailureTest, AI_FABRIC_QUICK);
         AddTestCase(new UetPermutationTest, AI_FABRIC_QUICK);
     }
 };

@@ -648,9 +648,15 @@ OnRoce(const ScenarioConfig& c)
 }
 
 bool
+NotUet(const ScenarioConfig& c)
+{
+    return c.fabric != "uet";
+}
+
+bool
 PfcOn(const ScenarioConfig& c)
 {
-    return c.pfc;
+    return c.pfc && NotUet(c); // (--fabric=uet has no PFC)
 }
 
 bool

@@ -75,6 +75,13 @@ UetFabricBuilder::Build(const ScenarioConfig& c, const Context& ctx)
                           "ns3::UetNic::SprayEntropies entropy values; allowed: 1 (set "
                           "--ns3::UetNic::SprayEntropies instead)");
     }
+    if (c.pfc && c.IsGiven("pfc"))
+    {
+        // (--pfc defaults to 1 for RoCEv2; given, it asks for what UET does not do.)
+        throw ConfigError("--pfc=1: --fabric=uet runs without PFC (trimming, selective "
+                          "recovery and NSCC/RCCC instead; doc/uet.md); allowed: --pfc=0 or "
+                          "no --pfc");
+    }
     if (c.verb == "read")
     {
         throw ConfigError("--verb=read: --fabric=uet frames WRITEs and SENDs (UET_WRITE, "
@@ -126,6 +133,7 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
     if (m_fabric)
     {
         uint64_t total = 0;
+        uint64_t headersDropped = 0;
         nlohmann::json ports = nlohmann::json::array();
         const auto& switches = m_fabric->GetSwitches();
         for (uint32_t i = 0; i < switches.size(); ++i)
@@ -133,6 +141,7 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
             const Ptr<UetTrimmer> t = switches[i] ? switches[i]->GetTrimmer() : nullptr;
             for (uint32_t port = 0; t && port < switches[i]->GetNPorts(); ++port)
             {
+                headersDropped += t->GetTrimDropped(port);
                 if (const uint64_t n = t->GetTrimmed(port); n != 0)
                 {
                     total += n;
@@ -144,6 +153,9 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         uint64_t received = 0;
         uint64_t nacks = 0;
         uint64_t recycled = 0;
+        uint64_t credits = 0;
+        uint64_t penalties = 0;
+        uint64_t avoided = 0;
         for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
         {
             const Ptr<UetNic> nic = DynamicCast<UetNic>(m_fabric->GetNic(h));
@@ -152,13 +164,20 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
                 received += nic->GetTrimmedReceived();
                 nacks += nic->GetTrimNacksReceived();
                 recycled += nic->GetRepsRecycled();
+                credits += nic->GetCreditsSent();
+                penalties += nic->GetPathPenalties();
+                avoided += nic->GetPathsAvoided();
             }
         }
         trimmer["trimmed"] = total;
         trimmer["trimmed_ports"] = ports;
         trimmer["trimmed_received"] = received;
         trimmer["trim_nacks_received"] = nacks;
-        cc["spraying"] = {{"reps_recycled", recycled}};
+        trimmer["headers_dropped"] = headersDropped;
+        cc["rccc"] = {{"credits_sent", credits}};
+        cc["spraying"] = {{"reps_recycled", recycled},
+                          {"path_penalties", penalties},
+                          {"packets_off_penalized_paths", avoided}};
     }
     cc["trimmer"] = trimmer;
 }

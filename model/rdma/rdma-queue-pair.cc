@@ -175,7 +175,12 @@ RdmaQueuePair::GetTypeId()
                             "transport retries (RetryCount) ran out): (queue pair, work "
                             "requests completed in error)",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_errorTrace),
-                            "ns3::RdmaQueuePair::ErrorTracedCallback");
+                            "ns3::RdmaQueuePair::ErrorTracedCallback")
+            .AddTraceSource("RetransmitTimeout",
+                            "The retransmission timer fired: (queue pair, the oldest "
+                            "unacknowledged PSN, which it resends from)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_timeoutTrace),
+                            "ns3::RdmaQueuePair::TimeoutTracedCallback");
     return tid;
 }
 

@@ -69,6 +69,8 @@ class RdmaQueuePair : public Object
     /// Error trace: (the queue pair, work requests completed in error) when it enters the
     /// error state (RNR retries or transport retries exhausted).
     typedef void (*ErrorTracedCallback)(Ptr<const RdmaQueuePair>, uint64_t);
+    /// RetransmitTimeout trace: (the queue pair, the oldest unacknowledged PSN it resends from).
+    typedef void (*TimeoutTracedCallback)(Ptr<const RdmaQueuePair>, uint64_t);
     /// RnrRetry's value for "retry for ever" (ibv_modify_qp(3): rnr_retry 7).
     static constexpr uint32_t RNR_RETRY_INFINITE = 7;
     /// What the responder sends back for a data packet.
@@ -455,7 +457,8 @@ class RdmaQueuePair : public Object
     Time m_retryTimeout;          //!< RetryTimeout attribute (NCCL_IB_TIMEOUT's)
     uint8_t m_minRnrTimer;        //!< MinRnrTimer attribute (RNR timer code)
     Ptr<RdmaReceiveQueue> m_rq;   //!< the receive queue SENDs consume (own or shared)
-    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace; //!< Error
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_errorTrace;   //!< Error
+    TracedCallback<Ptr<const RdmaQueuePair>, uint64_t> m_timeoutTrace; //!< RetransmitTimeout
 };
 
 } // namespace ns3

@@ -399,7 +399,7 @@ RdmaRequester::ReceiveNak(uint32_t wirePsn)
     m_qp.m_recoveryOps->OnNak(*this, expected);
     if (m_cc)
     {
-        m_cc->OnNack();
+        m_cc->OnLossNack();
     }
     CompleteMessages();
     RestartTimer();
@@ -649,6 +649,7 @@ RdmaRequester::Timeout()
     NS_LOG_FUNCTION(this << m_unaPsn << m_nextPsn);
     m_timeouts++;
     m_consecutiveTimeouts++;
+    m_qp.m_timeoutTrace(Ptr<const RdmaQueuePair>(&m_qp), m_unaPsn);
     if (m_consecutiveTimeouts == 1)
     {
         m_stallStart = now - m_qp.m_rto; // the last progress (or send) before it
@@ -904,6 +905,13 @@ uint64_t
 RdmaRequester::GetOutstandingBytes() const
 {
     return (m_nextPsn - m_unaPsn) * m_qp.m_mtu;
+}
+
+uint64_t
+RdmaRequester::GetBacklogBytes() const
+{
+    const uint64_t resends = m_trimRetx.size() + ((m_pending & PENDING_RETX) != 0 ? 1 : 0);
+    return (m_endPsn - m_nextPsn + resends) * m_qp.m_mtu;
 }
 
 uint64_t

@@ -171,6 +171,9 @@ class RdmaRequester
     void ResendOnly(uint64_t psn);
 
     uint64_t GetOutstandingBytes() const;
+    /// \return bytes still to send: unsent PSNs and resends due, one MTU each (UET RCCC's
+    /// credit target reads it)
+    uint64_t GetBacklogBytes() const;
     uint64_t GetRetransmittedPackets() const;
     uint64_t GetTimeouts() const;
     std::size_t GetPendingMessages() const;

@@ -915,12 +915,23 @@ RoceSwitch::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         {
             return;
         }
-        if ((m_frameFilters & FILTER_TRIM) != 0 &&
-            m_trimmer->ShouldTrim(frame, m_egress[liveOut].queue[liveOutPrio].bytes))
+        if ((m_frameFilters & FILTER_TRIM) != 0)
         {
-            // UET packet trimming: the headers go on, ahead of the data, instead.
-            m_trimmer->Trim(frame, liveOut);
-            liveOutPrio = m_trimmer->GetPriority();
+            if (m_trimmer->ShouldTrim(frame, m_egress[liveOut].queue[liveOutPrio].bytes))
+            {
+                // UET packet trimming: the headers go on, ahead of the data, instead.
+                m_trimmer->Trim(frame, liveOut);
+                liveOutPrio = m_trimmer->GetPriority();
+            }
+            // A header (trimmed here or before) beyond its queue's bound is dropped.
+            if (UetTrimmer::IsTrimmed(view) &&
+                !m_trimmer->AdmitTrimmed(liveOut,
+                                         m_egress[liveOut].queue[liveOutPrio].bytes,
+                                         frame.view.frameBytes))
+            {
+                Drop(inPort, "trim-queue-full", false);
+                return;
+            }
         }
         out = liveOut;
         outPrio = liveOutPrio;

@@ -375,12 +375,18 @@ NsccCongestionControl::OnNack()
 }
 
 void
+NsccCongestionControl::OnLossNack()
+{
+    // uet-htsim: only a trimmed packet's NACK reaches NSCC (UecSrc::processNack); a
+    // packet lost on its way (a failed path) is resent without a window rule.
+}
+
+void
 NsccCongestionControl::OnTimeout()
 {
     // A retransmission timeout: everything in flight is presumed lost (model choice:
     // uet-htsim's RTO resends without a window rule of NSCC's own).
     m_inFlight = 0;
-    m_cwnd = m_minWnd;
     Apply();
 }
 

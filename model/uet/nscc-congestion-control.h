@@ -48,6 +48,9 @@ class NsccCongestionControl : public RdmaCongestionControl
     void OnPacketSent(uint32_t payloadBytes) override;
     void OnAck(const RdmaAckSample& sample) override;
     void OnNack() override;
+    /// A packet inferred lost (not trimmed): no window rule (uet-htsim's NSCC reacts to
+    /// trims, updateCwndOnNack, not to losses).
+    void OnLossNack() override;
     void OnTimeout() override;
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;

@@ -29,9 +29,10 @@ EthernetBytes(bool vlan)
 } // namespace
 
 uint32_t
-UetFrame::DataHeaderBytes(bool vlan)
+UetFrame::DataHeaderBytes(bool vlan, bool ccState)
 {
-    return EthernetBytes(vlan) + IPV4_BYTES + UDP_BYTES + PDS_REQ_BYTES + UetSesHeader::SIZE;
+    return EthernetBytes(vlan) + IPV4_BYTES + UDP_BYTES + PDS_REQ_BYTES + UetSesHeader::SIZE +
+           (ccState ? CC_STATE_BYTES : 0);
 }
 
 void
@@ -101,7 +102,8 @@ UetFrame::EncodeData(RoceParsedFrame& frame, const SesInfo& info)
     ses.messageOffset = static_cast<uint32_t>(info.offset);
     ses.requestLength = static_cast<uint32_t>(info.messageBytes);
     UetPdsHeader pds;
-    pds.type = UetPdsHeader::RUD_REQ;
+    pds.type = info.ccState ? UetPdsHeader::RUD_CC_REQ : UetPdsHeader::RUD_REQ;
+    pds.creditTarget = info.creditTarget & 0xFFFFFF; // (CCC id 0: one context per PDC)
     pds.nextHeader = UetPdsHeader::NH_REQ_STD;
     pds.flags = static_cast<uint8_t>((info.retransmission ? UetPdsHeader::FLAG_RETX : 0) |
                                      (v.ackReq ? UetPdsHeader::FLAG_AR : 0) |
@@ -128,7 +130,14 @@ UetFrame::EncodeControl(RoceParsedFrame& frame, uint16_t spdcid)
     pds.spdcid = spdcid;
     pds.dpdcid = static_cast<uint16_t>(v.destQp);
     const uint8_t s = v.aethSyndrome;
-    if ((s & 0x60) == 0)
+    if (s == CREDIT_SYNDROME)
+    {
+        // RCCC: a CREDIT control packet, its payload the credit granted so far.
+        pds.type = UetPdsHeader::CONTROL;
+        pds.nextHeader = UetPdsHeader::CTL_CREDIT;
+        pds.ctlPayload = v.aethMsn;
+    }
+    else if ((s & 0x60) == 0)
     {
         pds.type = UetPdsHeader::ACK;
         pds.flags = v.becn ? UetPdsHeader::FLAG_M : 0;
@@ -175,7 +184,11 @@ UetFrame::Decode(RoceParsedFrame& frame, RoceFrameFields& f, UetPdsHeader& pds)
     f.udpSrcPort = v.udpSrc;
     f.destQp = pds.dpdcid;
     f.psn = pds.psn & 0xFFFFFF;
-    if (pds.type == UetPdsHeader::RUD_REQ)
+    if (pds.type == UetPdsHeader::CONTROL)
+    {
+        return pds.nextHeader == UetPdsHeader::CTL_CREDIT;
+    }
+    if (UetPdsHeader::IsRudRequest(pds.type))
     {
         UetSesHeader ses;
         p->RemoveHeader(ses);
@@ -194,7 +207,8 @@ UetFrame::Decode(RoceParsedFrame& frame, RoceFrameFields& f, UetPdsHeader& pds)
         f.SetExtHeadersForOpcode();
         f.ackReq = (pds.flags & UetPdsHeader::FLAG_AR) != 0;
         // The IPv4 length, not the frame's: a short frame's padding is not payload.
-        f.payloadBytes = ip.GetPayloadSize() - UDP_BYTES - PDS_REQ_BYTES - UetSesHeader::SIZE;
+        f.payloadBytes =
+            ip.GetPayloadSize() - UDP_BYTES - UetPdsHeader::SizeOf(pds.type) - UetSesHeader::SIZE;
         if (f.hasReth)
         {
             f.rethVa = ses.bufferOffset;
@@ -228,20 +242,32 @@ UetFrame::IsRequest(RoceParsedFrame& frame)
     {
         return false;
     }
+    uint8_t nh = 0;
+    const uint8_t type = PdsTypeOf(frame, &nh);
+    return UetPdsHeader::IsRudRequest(type) && nh == UetPdsHeader::NH_REQ_STD;
+}
+
+uint8_t
+UetFrame::PdsTypeOf(RoceParsedFrame& frame, uint8_t* nextHeader)
+{
     // The PDS prologue, after Ethernet, IPv4 and UDP (the first 50 bytes at most).
+    const RoceFrameView& v = frame.view;
     uint8_t head[64];
     const uint32_t at = v.l3Offset + IPV4_BYTES + UDP_BYTES;
     frame.GetPacket()->CopyData(head, at + 2);
-    const uint8_t type = head[at] >> 3;
-    const uint8_t nh = static_cast<uint8_t>(((head[at] & 0x7) << 1) | (head[at + 1] >> 7));
-    return type == UetPdsHeader::RUD_REQ && nh == UetPdsHeader::NH_REQ_STD;
+    if (nextHeader != nullptr)
+    {
+        *nextHeader = static_cast<uint8_t>(((head[at] & 0x7) << 1) | (head[at + 1] >> 7));
+    }
+    return head[at] >> 3;
 }
 
 void
 UetFrame::Trim(RoceParsedFrame& frame, uint8_t dscp)
 {
     RoceFrameView v = frame.view;
-    const uint32_t headers = DataHeaderBytes(v.hasVlan);
+    const uint32_t headers =
+        DataHeaderBytes(v.hasVlan, PdsTypeOf(frame) == UetPdsHeader::RUD_CC_REQ);
     Ptr<Packet> p = frame.GetPacket()->CreateFragment(0, headers);
     RoceEthernetHeader eth;
     p->RemoveHeader(eth);

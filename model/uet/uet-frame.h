@@ -35,6 +35,12 @@ class UetFrame
   public:
     static constexpr uint16_t UDP_PORT = 4793;      //!< IANA port of the Ultra Ethernet Transport
     static constexpr uint32_t MIN_FRAME_BYTES = 60; //!< Ethernet minimum without FCS
+    /// The AETH syndrome of the transport's frame that stands for a CREDIT control packet
+    /// (RCCC; its AETH MSN the credit): NAK code 6, reserved by the IBTA, never sent as
+    /// such (UetNic::TRIM_NACK_SYNDROME is code 5).
+    static constexpr uint8_t CREDIT_SYNDROME = 0x66;
+    /// Bytes a PDS request's CC state adds (RUD_CC_REQ: CCC id and credit target).
+    static constexpr uint32_t CC_STATE_BYTES = 4;
 
     /// What a data packet's SES header carries that its RoCEv2 view does not.
     struct SesInfo
@@ -47,6 +53,8 @@ class UetFrame
         uint64_t offset{0};         //!< the packet's byte offset in the message
         uint64_t messageBytes{0};   //!< the message's length
         uint32_t initiator{0};      //!< SES initiator id
+        bool ccState{false};        //!< a RUD_CC_REQ: with CC state (RCCC)
+        uint32_t creditTarget{0};   //!< with ccState: the credit target (24 bits)
     };
 
     /// \return true if the frame of view \p v is a UET frame (IPv4, UDP, port 4793)
@@ -56,8 +64,9 @@ class UetFrame
                v.udpDst == UDP_PORT;
     }
 
-    /// \return the UET header bytes of a data frame (Ethernet to SES), \p vlan: tagged
-    static uint32_t DataHeaderBytes(bool vlan);
+    /// \return the UET header bytes of a data frame (Ethernet to SES), \p vlan: tagged,
+    /// \p ccState: a RUD_CC_REQ (CC_STATE_BYTES more)
+    static uint32_t DataHeaderBytes(bool vlan, bool ccState = false);
 
     /// Replace RoCEv2 data frame \p frame (RoceNic's) by its UET frame.
     static void EncodeData(RoceParsedFrame& frame, const SesInfo& info);
@@ -66,7 +75,8 @@ class UetFrame
     /**
      * Decode UET frame \p frame (IsUet) into the RoCEv2 fields the transport reads
      * (\p f: DestQP from the DPDCID, which a SYN request does not carry: see \p pds) and
-     * its PDS header \p pds. \return false if it is not a PDS type this model sends
+     * its PDS header \p pds. A CREDIT control packet fills DestQP only (its credit is in
+     * \p pds). \return false if it is not a PDS type this model sends
      */
     static bool Decode(RoceParsedFrame& frame, RoceFrameFields& f, UetPdsHeader& pds);
     /// \return true if UET frame \p frame is a request with payload (what a switch trims)
@@ -76,6 +86,8 @@ class UetFrame
     static void Trim(RoceParsedFrame& frame, uint8_t dscp);
 
   private:
+    /// \return the PDS type of UET frame \p frame (its prologue's first 5 bits)
+    static uint8_t PdsTypeOf(RoceParsedFrame& frame, uint8_t* nextHeader = nullptr);
     /// Put UDP (source port \p v's), IPv4 (\p v's addresses, DSCP, ECN, TTL, id) and
     /// Ethernet (\p v's MACs and tag) around \p p, pad it, and make it \p frame.
     static void Wrap(Ptr<Packet> p, const RoceFrameView& v, RoceParsedFrame& frame);

@@ -72,7 +72,30 @@ UetNic::GetTypeId()
                           "uet-htsim htsim/sim/buffer_reps.cpp (repsBufferSize).",
                           UintegerValue(8),
                           MakeUintegerAccessor(&UetNic::m_repsBufferSize),
-                          MakeUintegerChecker<uint32_t>(1, 4096));
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("PathPenaltyMax",
+                          "Spray cycles a PDC skips an entropy after a packet sent on it was "
+                          "lost (the receiver's NACK with RCVR_INFER_LOSS names it): UET's "
+                          "path-failure handling, as uet-htsim's bitmap spraying penalizes "
+                          "an entropy (htsim/sim/uec_mp.cpp UecMpBitmap: a timeout sets the "
+                          "maximum penalty; each pass of the cycle takes one off and skips "
+                          "it). Default 15: uet-htsim's _max_penalty. 0: off (every entropy "
+                          "stays in use).",
+                          UintegerValue(15),
+                          MakeUintegerAccessor(&UetNic::m_pathPenaltyMax),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("Rccc",
+                          "Receiver-credit congestion control (RCCC; Ultra Ethernet "
+                          "specification 1.0, congestion management; uet-htsim's "
+                          "-receiver_cc): a PDC sends only with credit (after a speculative "
+                          "first window), its requests carry a credit target "
+                          "(RUD_CC_REQ), and each receiving NIC grants credit at its line "
+                          "rate in CREDIT control packets (ns3::RcccCreditGate, "
+                          "ns3::RcccCreditPacer). On top of --cc (NSCC, or none). Default "
+                          "false: uet-htsim runs sender-based NSCC alone unless asked.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&UetNic::m_rccc),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -80,7 +103,9 @@ UetNic::UetNic()
     : m_sprayEntropies(256),
       m_rto(MicroSeconds(100)),
       m_reps(false),
-      m_repsBufferSize(8)
+      m_repsBufferSize(8),
+      m_rccc(false),
+      m_pathPenaltyMax(15)
 {
     m_rewriteFrames = true; // every frame leaves in UET's framing
 }
@@ -95,6 +120,18 @@ UetNic::NotifyConstructionCompleted()
 }
 
 UetNic::~UetNic() = default;
+
+void
+UetNic::DoDispose()
+{
+    if (m_pacer)
+    {
+        m_pacer->Dispose();
+        m_pacer = nullptr;
+    }
+    m_gates.clear();
+    RoceNic::DoDispose();
+}
 
 void
 UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
@@ -116,8 +153,74 @@ UetNic::ConfigureQueuePair(Ptr<RdmaQueuePair> qp)
         m_repsBuffers.resize(slot + 1);
     }
     m_repsBuffers[slot] = RepsBuffer{std::vector<uint16_t>(m_reps ? m_repsBufferSize : 0), 0, 0};
+    if (slot >= m_paths.size())
+    {
+        m_paths.resize(slot + 1);
+    }
+    if (m_paths[slot])
+    {
+        // (a reused QPN: the released PDC's counts stay in the NIC's)
+        m_pathPenalties += m_paths[slot]->GetPenalized();
+        m_pathsAvoided += m_paths[slot]->GetAvoided();
+    }
+    m_paths[slot] =
+        m_pathPenaltyMax != 0 && m_sprayEntropies > 1
+            ? std::make_unique<UetPathPenalty>(m_sprayEntropies, qp->GetEntropy(), m_pathPenaltyMax)
+            : nullptr;
+    if (m_paths[slot])
+    {
+        qp->TraceConnectWithoutContext("RetransmitTimeout",
+                                       MakeCallback(&UetNic::PdcTimedOut, this));
+    }
+    if (m_rccc)
+    {
+        ConfigureRccc(*qp, slot);
+    }
     NS_LOG_LOGIC("host " << GetHostIndex() << " PDC " << qp->GetLocalQpn() << ": "
                          << m_sprayEntropies << " entropies, selective repeat");
+}
+
+void
+UetNic::PdcTimedOut(Ptr<const RdmaQueuePair> qp, uint64_t psn)
+{
+    const uint32_t slot = QpnSlot(qp->GetLocalQpn());
+    if (slot < m_paths.size() && m_paths[slot])
+    {
+        m_paths[slot]->OnLoss(static_cast<uint32_t>(psn)); // (uet-htsim: PATH_TIMEOUT)
+    }
+}
+
+void
+UetNic::ConfigureRccc(RdmaQueuePair& qp, uint32_t slot)
+{
+    const Ptr<RdmaCongestionControl> inner = qp.GetCongestionControl();
+    const RdmaCcContext ctx = inner ? inner->GetContext() : RdmaCcContext{};
+    Ptr<RcccCreditGate> gate = CreateObject<RcccCreditGate>();
+    gate->Wrap(inner, &qp.GetRequester());
+    qp.SetCongestionControl(gate, ctx);
+    if (slot >= m_gates.size())
+    {
+        m_gates.resize(slot + 1);
+    }
+    m_gates[slot] = gate;
+    if (!m_pacer)
+    {
+        m_pacer = CreateObject<RcccCreditPacer>();
+        m_pacer->Configure(ctx.lineRate,
+                           GetMtu(),
+                           gate->GetQuantum(),
+                           MakeCallback(&UetNic::SendCredit, this));
+    }
+    m_pacer->Reset(slot);
+}
+
+void
+UetNic::SendCredit(uint32_t slot, uint32_t granted)
+{
+    if (slot < m_qps.size() && m_qps[slot])
+    {
+        QueueAethFrame(*m_qps[slot], 0, granted, UetFrame::CREDIT_SYNDROME);
+    }
 }
 
 void
@@ -134,6 +237,15 @@ UetNic::RewriteData(const RdmaQueuePair& qp, const RdmaSegment& s, RoceParsedFra
     info.offset = s.offset;
     info.messageBytes = s.messageBytes;
     info.initiator = GetHostIndex();
+    if (slot < m_paths.size() && m_paths[slot])
+    {
+        frame.view.udpSrc = m_paths[slot]->Choose(frame.view.udpSrc, s.psn);
+    }
+    if (m_rccc && slot < m_gates.size() && m_gates[slot])
+    {
+        info.ccState = true;
+        info.creditTarget = m_gates[slot]->GetCreditTarget();
+    }
     if (m_reps && slot < m_repsBuffers.size() && m_repsBuffers[slot].fresh != 0)
     {
         // The earliest fresh entropy of the ring (REPS), used once.
@@ -152,6 +264,13 @@ UetNic::RewriteControl(RoceParsedFrame& frame)
     if (frame.view.bthOpcode != RdmaOpcode::ACKNOWLEDGE)
     {
         return; // (a CNP: --fabric=uet refuses the algorithms that send them)
+    }
+    if (m_echoEntropy != 0)
+    {
+        // An ACK or NACK answering a request goes back on the request's entropy (as
+        // uet-htsim's sink answers on the data packet's path id), so the answers spread
+        // over the paths as the data does (and REPS reads the entropy back).
+        frame.view.udpSrc = m_echoEntropy;
     }
     const auto it = m_pdcOf.find(PdcKey(RoceNic::HostIndexOf(frame.view.dstIp), frame.view.destQp));
     UetFrame::EncodeControl(frame, static_cast<uint16_t>(it != m_pdcOf.end() ? it->second : 0));
@@ -173,7 +292,8 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         return;
     }
     const uint32_t srcHost = RoceNic::HostIndexOf(frame.view.srcIp);
-    if (pds.type == UetPdsHeader::RUD_REQ && (pds.flags & UetPdsHeader::FLAG_SYN) != 0)
+    const bool request = UetPdsHeader::IsRudRequest(pds.type);
+    if (request && (pds.flags & UetPdsHeader::FLAG_SYN) != 0)
     {
         // No DPDCID yet: the PDC is the one of the source's SPDCID.
         const auto it = m_pdcOf.find(PdcKey(srcHost, pds.spdcid));
@@ -191,7 +311,22 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
         return;
     }
     RdmaQueuePair& qp = *m_qps[slot];
-    if (pds.type != UetPdsHeader::RUD_REQ)
+    if (pds.type == UetPdsHeader::CONTROL)
+    {
+        // RCCC: a CREDIT from the PDC's target (Decode passes no other control type).
+        m_established[slot] = true;
+        m_creditsReceived++;
+        if (slot < m_gates.size() && m_gates[slot])
+        {
+            m_gates[slot]->ReceiveCredit(pds.ctlPayload);
+        }
+        return;
+    }
+    if (pds.type == UetPdsHeader::RUD_CC_REQ && m_pacer)
+    {
+        m_pacer->OnCreditTarget(slot, pds.creditTarget); // (a trimmed request's too)
+    }
+    if (!request)
     {
         m_established[slot] = true; // the target has the PDC: no more SYN
         if (pds.type == UetPdsHeader::ACK && (pds.flags & UetPdsHeader::FLAG_M) == 0 &&
@@ -203,6 +338,11 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
             b.ring[b.head] = frame.view.udpSrc;
             b.head = (b.head + 1) % n;
             b.fresh = std::min(b.fresh + 1, n);
+        }
+        if (pds.type == UetPdsHeader::NACK && pds.nackCode == UetPdsHeader::NACK_RCVR_INFER_LOSS &&
+            slot < m_paths.size() && m_paths[slot])
+        {
+            m_paths[slot]->OnLoss(pds.psn); // its path may have failed
         }
         if (pds.type == UetPdsHeader::NACK && pds.nackCode == UetPdsHeader::NACK_TRIMMED)
         {
@@ -221,7 +361,7 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     RoceFrameView v;
     RoceFrame::Describe(f, v);
     RoceParsedFrame decoded(v);
-    m_echoEntropy = pds.type == UetPdsHeader::RUD_REQ ? frame.view.udpSrc : 0;
+    m_echoEntropy = request ? frame.view.udpSrc : 0;
     RoceNic::ReceiveFrame(dev, decoded);
     m_echoEntropy = 0;
 }
@@ -231,7 +371,7 @@ UetNic::GetFullPacketWireBytes() const
 {
     RoceFrameFields f;
     f.opcode = RdmaOpcode::WRITE_MIDDLE;
-    return RoceNic::GetFullPacketWireBytes() + UetFrame::DataHeaderBytes(false) -
+    return RoceNic::GetFullPacketWireBytes() + UetFrame::DataHeaderBytes(false, m_rccc) -
            RoceFrame::HeaderBytes(f);
 }
 
@@ -244,7 +384,9 @@ UetNic::GetAckWireBytes() const
 RoceNic::IdealFraming
 UetNic::GetIdealFraming() const
 {
-    return {UetFrame::DataHeaderBytes(false) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES, 0, 0};
+    return {UetFrame::DataHeaderBytes(false, m_rccc) + RoceEthernetHeader::WIRE_OVERHEAD_BYTES,
+            0,
+            0};
 }
 
 uint64_t
@@ -257,6 +399,40 @@ uint64_t
 UetNic::GetRepsRecycled() const
 {
     return m_repsRecycled;
+}
+
+uint64_t
+UetNic::GetPathPenalties() const
+{
+    uint64_t n = m_pathPenalties;
+    for (const auto& p : m_paths)
+    {
+        n += p ? p->GetPenalized() : 0;
+    }
+    return n;
+}
+
+uint64_t
+UetNic::GetPathsAvoided() const
+{
+    uint64_t n = m_pathsAvoided;
+    for (const auto& p : m_paths)
+    {
+        n += p ? p->GetAvoided() : 0;
+    }
+    return n;
+}
+
+uint64_t
+UetNic::GetCreditsSent() const
+{
+    return m_pacer ? m_pacer->GetCreditsSent() : 0;
+}
+
+uint64_t
+UetNic::GetCreditsReceived() const
+{
+    return m_creditsReceived;
 }
 
 uint64_t

@@ -4,9 +4,14 @@
 #ifndef UET_NIC_H
 #define UET_NIC_H
 
+#include "rccc-credit-gate.h"
+#include "rccc-credit-pacer.h"
+#include "uet-path-penalty.h"
+
 #include "ns3/roce-nic.h"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +38,16 @@ namespace ns3
  *   within its window (RdmaRequester::ReceiveTrimNack); its congestion control hears a
  *   NACK.
  *
+ * - Path failures: a data packet the receiver reports lost (a NACK with
+ *   RCVR_INFER_LOSS) penalizes the entropy it went out on (UetPathPenalty,
+ *   PathPenaltyMax): the PDC's next packets skip it for that many spray cycles.
+ * - RCCC (Rccc, off by default): every PDC's controller is gated by credit
+ *   (RcccCreditGate), its requests are RUD_CC_REQ carrying its credit target, and this
+ *   NIC's RcccCreditPacer grants credit to the PDCs that send to it, in CREDIT control
+ *   packets paced at its line rate.
+ *
  * Not modelled yet (doc/uet.md): SACK bitmaps (ACKs are cumulative, a NACK names a
- * hole), REPS entropy recycling, RCCC credits, TSS.
+ * hole), TSS.
  */
 class UetNic : public RoceNic
 {
@@ -56,6 +69,14 @@ class UetNic : public RoceNic
     uint64_t GetTrimNacksReceived() const;
     /// \return data packets sent on a recycled entropy (REPS)
     uint64_t GetRepsRecycled() const;
+    /// \return losses that penalized an entropy (path failures)
+    uint64_t GetPathPenalties() const;
+    /// \return data packets moved off a penalized entropy
+    uint64_t GetPathsAvoided() const;
+    /// \return CREDIT packets this NIC sent (RCCC; 0 with Rccc off)
+    uint64_t GetCreditsSent() const;
+    /// \return CREDIT packets this NIC received (RCCC)
+    uint64_t GetCreditsReceived() const;
     /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
     uint32_t GetFullPacketWireBytes() const override;
     /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
@@ -65,6 +86,7 @@ class UetNic : public RoceNic
 
   protected:
     void NotifyConstructionCompleted() override;
+    void DoDispose() override;
     void ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame) override;
     void RewriteData(const RdmaQueuePair& qp,
                      const RdmaSegment& s,
@@ -74,6 +96,12 @@ class UetNic : public RoceNic
   private:
     /// QpCreated: the new queue pair sprays and recovers selectively; its PDC is known.
     void ConfigureQueuePair(Ptr<RdmaQueuePair> qp);
+    /// A retransmission timeout of \p qp from \p psn: its entropy's path may have failed.
+    void PdcTimedOut(Ptr<const RdmaQueuePair> qp, uint64_t psn);
+    /// RCCC: gate \p qp's controller with credit (slot \p slot) and ready the pacer.
+    void ConfigureRccc(RdmaQueuePair& qp, uint32_t slot);
+    /// RCCC: send PDC slot \p slot's peer a CREDIT of \p granted quanta (the pacer's).
+    void SendCredit(uint32_t slot, uint32_t granted);
 
     /// \return the key of the PDC of (peer host, peer PDC id) in m_pdcOf
     static uint64_t PdcKey(uint32_t peerHost, uint32_t peerPdc)
@@ -90,17 +118,25 @@ class UetNic : public RoceNic
         uint32_t fresh{0};          //!< entries not used yet, the newest before head
     };
 
-    uint32_t m_sprayEntropies;                      //!< attribute SprayEntropies
-    Time m_rto;                                     //!< attribute RetransmitTimeout
-    bool m_reps;                                    //!< attribute Reps
-    uint32_t m_repsBufferSize;                      //!< attribute RepsBufferSize
-    std::vector<RepsBuffer> m_repsBuffers;          //!< by QpnSlot
-    uint16_t m_echoEntropy{0};                      //!< entropy of the data being delivered
-    uint64_t m_repsRecycled{0};                     //!< GetRepsRecycled
-    uint64_t m_trimmedReceived{0};                  //!< GetTrimmedReceived
-    uint64_t m_trimNacksReceived{0};                //!< GetTrimNacksReceived
-    std::unordered_map<uint64_t, uint32_t> m_pdcOf; //!< (peer host, peer QPN) -> local QPN
-    std::vector<bool> m_established;                //!< by QpnSlot: an ACK or NACK came back
+    uint32_t m_sprayEntropies;                            //!< attribute SprayEntropies
+    Time m_rto;                                           //!< attribute RetransmitTimeout
+    bool m_reps;                                          //!< attribute Reps
+    uint32_t m_repsBufferSize;                            //!< attribute RepsBufferSize
+    bool m_rccc;                                          //!< attribute Rccc
+    uint8_t m_pathPenaltyMax;                             //!< attribute PathPenaltyMax
+    std::vector<std::unique_ptr<UetPathPenalty>> m_paths; //!< by QpnSlot (path failures)
+    uint64_t m_pathPenalties{0};                          //!< of released PDCs' (GetPathPenalties)
+    uint64_t m_pathsAvoided{0};                           //!< of released PDCs' (GetPathsAvoided)
+    std::vector<Ptr<RcccCreditGate>> m_gates;             //!< by QpnSlot (RCCC)
+    Ptr<RcccCreditPacer> m_pacer;                         //!< RCCC's grants to this NIC's senders
+    uint64_t m_creditsReceived{0};                        //!< GetCreditsReceived
+    std::vector<RepsBuffer> m_repsBuffers;                //!< by QpnSlot
+    uint16_t m_echoEntropy{0};                            //!< entropy of the data being delivered
+    uint64_t m_repsRecycled{0};                           //!< GetRepsRecycled
+    uint64_t m_trimmedReceived{0};                        //!< GetTrimmedReceived
+    uint64_t m_trimNacksReceived{0};                      //!< GetTrimNacksReceived
+    std::unordered_map<uint64_t, uint32_t> m_pdcOf;       //!< (peer host, peer QPN) -> local QPN
+    std::vector<bool> m_established;                      //!< by QpnSlot: an ACK or NACK came back
 };
 
 } // namespace ns3

@@ -27,7 +27,7 @@ UetPdsHeader::GetInstanceTypeId() const
 uint32_t
 UetPdsHeader::SizeOf(uint8_t type)
 {
-    return type == NACK ? 16 : 12;
+    return type == NACK || type == CONTROL || type == RUD_CC_REQ ? 16 : 12;
 }
 
 uint32_t
@@ -51,10 +51,18 @@ UetPdsHeader::Serialize(Buffer::Iterator i) const
         i.WriteHtonU32(maxRecvPsn);
         return;
     }
-    i.WriteHtonU16(static_cast<uint16_t>(psnOffset));
+    i.WriteHtonU16(type == CONTROL ? probeOpaque : static_cast<uint16_t>(psnOffset));
     i.WriteHtonU32(psn);
     i.WriteHtonU16(spdcid);
     i.WriteHtonU16(dpdcid);
+    if (type == CONTROL)
+    {
+        i.WriteHtonU32(ctlPayload);
+    }
+    else if (type == RUD_CC_REQ)
+    {
+        i.WriteHtonU32((static_cast<uint32_t>(cccId) << 24) | (creditTarget & 0xFFFFFF));
+    }
 }
 
 uint32_t
@@ -76,10 +84,22 @@ UetPdsHeader::Deserialize(Buffer::Iterator start)
     }
     else
     {
-        psnOffset = static_cast<int16_t>(i.ReadNtohU16());
+        const uint16_t first = i.ReadNtohU16();
+        psnOffset = static_cast<int16_t>(first);
+        probeOpaque = first;
         psn = i.ReadNtohU32();
         spdcid = i.ReadNtohU16();
         dpdcid = i.ReadNtohU16();
+        if (type == CONTROL)
+        {
+            ctlPayload = i.ReadNtohU32();
+        }
+        else if (type == RUD_CC_REQ)
+        {
+            const uint32_t w = i.ReadNtohU32();
+            cccId = static_cast<uint8_t>(w >> 24);
+            creditTarget = w & 0xFFFFFF;
+        }
     }
     return i.GetDistanceFrom(start);
 }

@@ -24,6 +24,10 @@ namespace ns3
  *                           SPDCID (16) | DPDCID (16)
  *   NACK (16 bytes):        NACK code (8) | vendor code (8) | NACK PSN (32) | SPDCID (16)
  *                           | DPDCID (16) | maximum received PSN (32)
+ *   RUD CC request (16):    the RUD request's 12 bytes | CCC id (8) | credit target (24)
+ *   control (16 bytes):     (the prologue's next header is the control type) probe
+ *                           opaque (16) | PSN (32) | SPDCID (16) | DPDCID (16) | payload
+ *                           (32; a CREDIT's: the credit granted)
  *
  * Request flags: RETX 0x10, AR (ACK request) 0x08, SYN 0x04. ACK flags: M (ECN marked)
  * 0x20, RETX 0x10, P (probe) 0x08, REQ 0x06. NACK flags: M 0x20, RETX 0x10, NT 0x08.
@@ -34,11 +38,16 @@ class UetPdsHeader : public Header
     /// PDS packet types (the prologue's 5-bit type).
     enum Type : uint8_t
     {
-        RUD_REQ = 2, //!< reliable unordered delivery request
-        ROD_REQ = 3, //!< reliable ordered delivery request
-        ACK = 7,     //!< acknowledgement
-        NACK = 10,   //!< negative acknowledgement
+        RUD_REQ = 2,     //!< reliable unordered delivery request
+        ROD_REQ = 3,     //!< reliable ordered delivery request
+        ACK = 7,         //!< acknowledgement
+        NACK = 10,       //!< negative acknowledgement
+        CONTROL = 11,    //!< control packet (CP): its type in the next-header field
+        RUD_CC_REQ = 13, //!< RUD request with congestion control state (RCCC)
     };
+
+    /// Control packet types (a CONTROL packet's next-header field).
+    static constexpr uint8_t CTL_CREDIT = 7; //!< credit (RCCC: the receiver's grant)
 
     /// Next header values (the prologue's 4 bits): which SES header follows.
     static constexpr uint8_t NH_NONE = 0;    //!< none
@@ -61,19 +70,30 @@ class UetPdsHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    /// \return the size of a PDS header of type \p type (12, or 16 for a NACK)
+    /// \return whether PDS type \p type is a RUD request (with or without CC state)
+    static bool IsRudRequest(uint8_t type)
+    {
+        return type == RUD_REQ || type == RUD_CC_REQ;
+    }
+
+    /// \return the size of a PDS header of type \p type (12; 16 for a NACK, a control
+    /// packet and a request with CC state)
     static uint32_t SizeOf(uint8_t type);
 
-    uint8_t type{RUD_REQ};  //!< prologue type
-    uint8_t nextHeader{0};  //!< prologue next header (requests), 0 otherwise
-    uint8_t flags{0};       //!< prologue flags (7 bits)
-    int16_t psnOffset{0};   //!< request: clear PSN offset; ACK: ACK PSN offset
-    uint32_t psn{0};        //!< request: PSN; ACK: cumulative ACK PSN; NACK: NACK PSN
-    uint16_t spdcid{0};     //!< source PDC id
-    uint16_t dpdcid{0};     //!< destination PDC id (request with SYN: PDC mode | offset)
-    uint8_t nackCode{0};    //!< NACK: code
-    uint8_t vendorCode{0};  //!< NACK: vendor code
-    uint32_t maxRecvPsn{0}; //!< NACK: the highest PSN received
+    uint8_t type{RUD_REQ};    //!< prologue type
+    uint8_t nextHeader{0};    //!< prologue next header (requests), 0 otherwise
+    uint8_t flags{0};         //!< prologue flags (7 bits)
+    int16_t psnOffset{0};     //!< request: clear PSN offset; ACK: ACK PSN offset
+    uint32_t psn{0};          //!< request: PSN; ACK: cumulative ACK PSN; NACK: NACK PSN
+    uint16_t spdcid{0};       //!< source PDC id
+    uint16_t dpdcid{0};       //!< destination PDC id (request with SYN: PDC mode | offset)
+    uint8_t nackCode{0};      //!< NACK: code
+    uint8_t vendorCode{0};    //!< NACK: vendor code
+    uint32_t maxRecvPsn{0};   //!< NACK: the highest PSN received
+    uint8_t cccId{0};         //!< RUD CC request: congestion control context id
+    uint32_t creditTarget{0}; //!< RUD CC request: credit target (24 bits)
+    uint16_t probeOpaque{0};  //!< control packet: probe opaque
+    uint32_t ctlPayload{0};   //!< control packet: payload (CREDIT: the credit)
 };
 
 } // namespace ns3

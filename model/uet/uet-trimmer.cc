@@ -44,6 +44,16 @@ UetTrimmer::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&UetTrimmer::m_priority),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("TrimQueueLimit",
+                          "Bound of the trimmed headers' queue (bytes, per port, class "
+                          "TrimPriority): a trimmed header that would take it beyond is "
+                          "dropped (the sender's retransmission timeout recovers it). 0: "
+                          "twice TrimThreshold, as uet-htsim bounds its header queue at "
+                          "twice the data queue's size "
+                          "(htsim/sim/compositequeue.cpp, receivePacket).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UetTrimmer::m_trimQueueLimit),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Trim",
                             "A frame was trimmed: (egress port, bytes before, bytes after)",
                             MakeTraceSourceAccessor(&UetTrimmer::m_trimTrace),
@@ -53,7 +63,8 @@ UetTrimmer::GetTypeId()
 
 UetTrimmer::UetTrimmer()
     : m_threshold(100000),
-      m_priority(7)
+      m_priority(7),
+      m_trimQueueLimit(0)
 {
 }
 
@@ -63,6 +74,7 @@ void
 UetTrimmer::SetPorts(uint32_t ports)
 {
     m_trimmed.assign(ports, 0);
+    m_trimDropped.assign(ports, 0);
 }
 
 uint32_t
@@ -126,6 +138,32 @@ UetTrimmer::Trim(RoceParsedFrame& frame, uint32_t port)
     NS_LOG_LOGIC("trimmed on port " << port << ": " << before << " -> " << frame.view.frameBytes
                                     << " bytes");
     m_trimTrace(port, before, frame.view.frameBytes);
+}
+
+uint64_t
+UetTrimmer::GetTrimQueueLimit() const
+{
+    return m_trimQueueLimit != 0 ? m_trimQueueLimit : 2 * uint64_t{m_threshold};
+}
+
+bool
+UetTrimmer::AdmitTrimmed(uint32_t port, uint64_t queueBytes, uint32_t frameBytes)
+{
+    if (queueBytes + frameBytes <= GetTrimQueueLimit())
+    {
+        return true;
+    }
+    if (port < m_trimDropped.size())
+    {
+        m_trimDropped[port]++;
+    }
+    return false;
+}
+
+uint64_t
+UetTrimmer::GetTrimDropped(uint32_t port) const
+{
+    return port < m_trimDropped.size() ? m_trimDropped[port] : 0;
 }
 
 uint64_t

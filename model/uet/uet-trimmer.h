@@ -71,15 +71,28 @@ class UetTrimmer : public Object
      */
     void Trim(RoceParsedFrame& frame, uint32_t port);
 
+    /**
+     * \return whether trimmed frame \p frameBytes long may join the trimmed headers'
+     * queue of egress port \p port, which holds \p queueBytes: within TrimQueueLimit.
+     * A header refused is counted (GetTrimDropped); the switch drops it.
+     */
+    bool AdmitTrimmed(uint32_t port, uint64_t queueBytes, uint32_t frameBytes);
+    /// \return the bound of the trimmed headers' queue, bytes (TrimQueueLimit resolved)
+    uint64_t GetTrimQueueLimit() const;
+
     /// \return frames trimmed on egress port \p port
     uint64_t GetTrimmed(uint32_t port) const;
+    /// \return trimmed headers dropped on egress port \p port (their queue was full)
+    uint64_t GetTrimDropped(uint32_t port) const;
     /// \return frames trimmed on every port
     uint64_t GetTotalTrimmed() const;
 
   private:
     uint32_t m_threshold;                                     //!< TrimThreshold, bytes
     uint8_t m_priority;                                       //!< TrimPriority
+    uint32_t m_trimQueueLimit;                                //!< TrimQueueLimit, bytes
     std::vector<uint64_t> m_trimmed;                          //!< per egress port
+    std::vector<uint64_t> m_trimDropped;                      //!< per egress port
     TracedCallback<uint32_t, uint32_t, uint32_t> m_trimTrace; //!< Trim
 };
 

@@ -101,6 +101,14 @@ class RdmaCongestionControl : public Object
     virtual void OnCnp();
     /// A NAK (sequence error) arrived.
     virtual void OnNack();
+
+    /// A NAK for a packet the receiver infers lost (the RDMA sequence error NAK, UET's
+    /// RCVR_INFER_LOSS NACK) arrived; default: OnNack. (A trim NACK is OnNack.)
+    virtual void OnLossNack()
+    {
+        OnNack();
+    }
+
     /// The retransmission timer fired.
     virtual void OnTimeout();
 
