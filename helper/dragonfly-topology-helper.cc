@@ -9,6 +9,7 @@
 #include "ns3/topology-registry.h"
 #include "ns3/uinteger.h"
 
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -101,14 +102,18 @@ DragonflyTopologyHelper::Build() const
            << " = a*h+1 for a = " << m_a << ", h = " << m_h << ")";
         throw std::invalid_argument(os.str());
     }
-    const bool absolute = m_arrangement == "absolute";
-    if (!absolute && m_arrangement != "relative")
+    // the global-link arrangements, by name: whether it is the absolute one
+    static const std::map<std::string, bool> arrangements = {{"absolute", true},
+                                                             {"relative", false}};
+    const auto arrangement = arrangements.find(m_arrangement);
+    if (arrangement == arrangements.end())
     {
         std::ostringstream os;
         os << "dragonfly: arrangement '" << m_arrangement
            << "' is not allowed (allowed: absolute, relative)";
         throw std::invalid_argument(os.str());
     }
+    const bool absolute = arrangement->second;
     Ptr<TopologyGraph> g = Create<TopologyGraph>();
     const uint32_t nr = groups * m_a;
     for (uint32_t r = 0; r < nr; ++r)

@@ -6,17 +6,12 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-registry.h"
-#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
-#include "ns3/ib-fabric.h"
-#include "ns3/ib-net-device.h"
-#include "ns3/ib-pcap-writer.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pcap-file-wrapper.h"
-#include "ns3/roce-fabric.h"
-#include "ns3/roce-net-device.h"
+#include "ns3/rdma-net-device.h"
 
 #include <stdexcept>
 
@@ -247,24 +242,8 @@ RdmaFabricHelper::EnablePcapInternal(std::string prefix,
                                      bool /* promiscuous: a port sees only its cable */,
                                      bool explicitFilename)
 {
-    uint32_t linkType;
-    IbPcapWriter::Format ibFormat = IbPcapWriter::RAW;
-    const bool ib = DynamicCast<IbNetDevice>(nd) != nullptr;
-    if (DynamicCast<RoceNetDevice>(nd))
-    {
-        linkType = RoceFabric::PCAP_LINK_TYPE;
-    }
-    else if (ib)
-    {
-        // The records IbFabric's EnablePcap writes: its PcapFormat attribute's default
-        // (Config::SetDefault("ns3::IbFabric::PcapFormat", ...) chooses).
-        TypeId::AttributeInformation info;
-        NS_ABORT_UNLESS(IbFabric::GetTypeId().LookupAttributeByName("PcapFormat", &info));
-        ibFormat = static_cast<IbPcapWriter::Format>(
-            DynamicCast<const EnumValue>(info.initialValue)->Get());
-        linkType = IbPcapWriter::GetLinkType(ibFormat);
-    }
-    else
+    Ptr<RdmaNetDevice> port = DynamicCast<RdmaNetDevice>(nd);
+    if (!port)
     {
         NS_LOG_INFO("device " << nd->GetInstanceTypeId().GetName()
                               << " is not a RoceNetDevice or IbNetDevice: no pcap");
@@ -280,16 +259,9 @@ RdmaFabricHelper::EnablePcapInternal(std::string prefix,
     file->Open(filename, std::ios::out);
     NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
     // Whole frames: 65535 holds any frame, with an ERF header before it too.
-    file->Init(linkType, RdmaFabric::MAX_PCAP_SNAP_LENGTH);
+    file->Init(port->GetPcapLinkType(), RdmaFabric::MAX_PCAP_SNAP_LENGTH);
     NS_ABORT_MSG_IF(file->Fail(), "cannot write pcap file " << filename);
-    if (ib)
-    {
-        IbPcapWriter::Attach(nd, file, ibFormat);
-    }
-    else
-    {
-        pcapHelper.HookDefaultSink<NetDevice>(nd, "PromiscSniffer", file);
-    }
+    port->HookPcap(file);
 }
 
 void
@@ -298,13 +270,14 @@ RdmaFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                                       Ptr<NetDevice> nd,
                                       bool explicitFilename)
 {
-    const bool roce = DynamicCast<RoceNetDevice>(nd) != nullptr;
-    if (!roce && !DynamicCast<IbNetDevice>(nd))
+    Ptr<RdmaNetDevice> port = DynamicCast<RdmaNetDevice>(nd);
+    if (!port)
     {
         NS_LOG_INFO("device " << nd->GetInstanceTypeId().GetName()
                               << " is not a RoceNetDevice or IbNetDevice: no ascii trace");
         return;
     }
+    const RdmaNetDevice::AsciiTraceSources sources = port->GetAsciiTraceSources();
     if (!stream)
     {
         // One file per device: sinks without context, as ns-3's helpers hook them.
@@ -312,14 +285,18 @@ RdmaFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
         const std::string filename =
             explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, nd);
         Ptr<OutputStreamWrapper> file = asciiTraceHelper.CreateFileStream(filename);
-        asciiTraceHelper.HookDefaultDequeueSinkWithoutContext<NetDevice>(nd, "PhyTxBegin", file);
-        if (roce)
+        asciiTraceHelper.HookDefaultDequeueSinkWithoutContext<NetDevice>(nd,
+                                                                         sources.transmit,
+                                                                         file);
+        if (!sources.receive.empty())
         {
-            asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<NetDevice>(nd, "PhyRxEnd", file);
+            asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<NetDevice>(nd,
+                                                                             sources.receive,
+                                                                             file);
         }
-        else
+        if (!sources.drop.empty())
         {
-            asciiTraceHelper.HookDefaultDropSinkWithoutContext<NetDevice>(nd, "LinkDownDrop", file);
+            asciiTraceHelper.HookDefaultDropSinkWithoutContext<NetDevice>(nd, sources.drop, file);
         }
         return;
     }
@@ -327,17 +304,17 @@ RdmaFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
     const std::string path = "/NodeList/" + std::to_string(nd->GetNode()->GetId()) +
                              "/DeviceList/" + std::to_string(nd->GetIfIndex()) + "/$" +
                              nd->GetInstanceTypeId().GetName() + "/";
-    Config::Connect(path + "PhyTxBegin",
+    Config::Connect(path + sources.transmit,
                     MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
-    if (roce)
+    if (!sources.receive.empty())
     {
         Config::Connect(
-            path + "PhyRxEnd",
+            path + sources.receive,
             MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
     }
-    else
+    if (!sources.drop.empty())
     {
-        Config::Connect(path + "LinkDownDrop",
+        Config::Connect(path + sources.drop,
                         MakeBoundCallback(&AsciiTraceHelper::DefaultDropSinkWithContext, stream));
     }
 }

@@ -36,8 +36,7 @@ void
 RoceFabricHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_hostFactory.Set(name, value);
-    m_ecnCapableSet = m_ecnCapableSet || name == "EcnCapable";
-    m_ecnEchoSet = m_ecnEchoSet || name == "EcnEchoInAck";
+    m_nicAttributesSet.insert(name);
 }
 
 void
@@ -98,11 +97,11 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
                                                h,
                                                fabric->m_devices[node].size(),
                                                "RoCEv2 NIC");
-        if (!m_ecnCapableSet)
+        if (m_nicAttributesSet.count("EcnCapable") == 0)
         {
             nic->SetAttribute("EcnCapable", BooleanValue(cc.usesEcn));
         }
-        if (!m_ecnEchoSet && cc.ecnEchoInAck)
+        if (m_nicAttributesSet.count("EcnEchoInAck") == 0 && cc.ecnEchoInAck)
         {
             nic->SetAttribute("EcnEchoInAck", BooleanValue(cc.ecnEchoInAck));
         }

@@ -8,6 +8,7 @@
 #include "ns3/roce-fabric.h"
 #include "ns3/topology-graph.h"
 
+#include <set>
 #include <string>
 
 namespace ns3
@@ -69,12 +70,10 @@ class RoceFabricHelper : public RdmaFabricHelper
 
     ObjectFactory m_mmuFactory;
     ObjectFactory m_policyFactory;
-    /// Whether SetNicAttribute set EcnCapable; if not, the congestion control decides
-    /// (CongestionControlRegistry::Entry::usesEcn: Swift sends Not-ECT).
-    bool m_ecnCapableSet{false};
-    /// Whether SetNicAttribute set EcnEchoInAck; if not, the congestion control decides
-    /// (CongestionControlRegistry::Entry::ecnEchoInAck: DCTCP reads CE from ACKs).
-    bool m_ecnEchoSet{false};
+    /// The attributes SetNicAttribute set. EcnCapable and EcnEchoInAck, unless set, are the
+    /// congestion control's (CongestionControlRegistry::Entry::usesEcn: Swift sends
+    /// Not-ECT; ::ecnEchoInAck: DCTCP reads CE from ACKs).
+    std::set<std::string> m_nicAttributesSet;
 };
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -35,6 +36,9 @@ NS_LOG_COMPONENT_DEFINE("ClusterPreset");
 
 namespace
 {
+
+/// A preset file's suffix: --cluster=NAME reads NAME + this in the preset directories
+const std::string PRESET_SUFFIX = ".json";
 
 std::string
 JoinNames(const std::vector<std::string>& names)
@@ -72,7 +76,8 @@ bool
 IsFileArgument(const std::string& v)
 {
     return v.find('/') != std::string::npos ||
-           (v.size() > 5 && v.compare(v.size() - 5, 5, ".json") == 0);
+           (v.size() > PRESET_SUFFIX.size() &&
+            v.compare(v.size() - PRESET_SUFFIX.size(), PRESET_SUFFIX.size(), PRESET_SUFFIX) == 0);
 }
 
 /// A JSON value as flag text (numbers as written, booleans 1/0 or, for an ns-3
@@ -176,7 +181,7 @@ ClusterPreset::GetNames()
              it.increment(ec))
         {
             const std::filesystem::path& p = it->path();
-            if (p.extension() == ".json" && it->is_regular_file(ec))
+            if (p.extension() == PRESET_SUFFIX && it->is_regular_file(ec))
             {
                 names.insert(p.stem().string());
             }
@@ -209,7 +214,7 @@ PresetFile(const std::string& nameOrFile)
         for (const std::string& dir : ClusterPreset::GetDirectories())
         {
             std::error_code ec;
-            const std::string candidate = dir + "/" + nameOrFile + ".json";
+            const std::string candidate = dir + "/" + nameOrFile + PRESET_SUFFIX;
             if (std::filesystem::is_regular_file(candidate, ec))
             {
                 file = candidate;
@@ -264,6 +269,42 @@ CheckPresetShape(const nlohmann::json& j, const std::string& file)
     }
 }
 
+/// cable-lengths: L0[,L1[,L2]] metres (ConfigError naming \p where otherwise)
+void
+CheckCableLengths(const std::string& value, const std::string& where)
+{
+    if (!std::regex_match(value, std::regex(R"(\d+(\.\d+)?(,\d+(\.\d+)?){0,2})")))
+    {
+        throw ConfigError(where + ": '" + value +
+                          "' is not L0[,L1[,L2]]; allowed: one to three lengths in metres "
+                          "(host tier first), e.g. 3,20,50");
+    }
+}
+
+/// propagation-delay: a time (ConfigError naming \p where otherwise)
+void
+CheckPropagationDelay(const std::string& value, const std::string& where)
+{
+    try
+    {
+        ParseTime(value);
+    }
+    catch (const ConfigError& e)
+    {
+        throw ConfigError(where + ": " + e.what());
+    }
+}
+
+/// The fields a preset's value text is checked for before the flag's own check, by name
+const std::map<std::string, void (*)(const std::string&, const std::string&)>&
+FieldChecks()
+{
+    static const std::map<std::string, void (*)(const std::string&, const std::string&)> table = {
+        {"cable-lengths", &CheckCableLengths},
+        {"propagation-delay", &CheckPropagationDelay}};
+    return table;
+}
+
 /// One field of "values" (\p field = \p value), checked against the allowed fields, its
 /// source and, through \p scratch, the flag's or attribute's own check
 ClusterPreset::Field
@@ -298,23 +339,9 @@ ReadPresetField(const std::string& field,
     {
         throw ConfigError(where + ": this build's runner has no such flag");
     }
-    if (field == "cable-lengths" &&
-        !std::regex_match(f.value, std::regex(R"(\d+(\.\d+)?(,\d+(\.\d+)?){0,2})")))
+    if (auto check = FieldChecks().find(field); check != FieldChecks().end())
     {
-        throw ConfigError(where + ": '" + f.value +
-                          "' is not L0[,L1[,L2]]; allowed: one to three lengths in metres "
-                          "(host tier first), e.g. 3,20,50");
-    }
-    if (field == "propagation-delay")
-    {
-        try
-        {
-            ParseTime(f.value);
-        }
-        catch (const ConfigError& e)
-        {
-            throw ConfigError(where + ": " + e.what());
-        }
+        check->second(f.value, where);
     }
     try
     {

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -39,18 +40,25 @@ MemoryEstimate::PeakResidentBytes()
 uint64_t
 MemoryEstimate::AvailableBytes()
 {
+    // /proc/meminfo: "Key: value kB" lines (proc(5)); sizes in kB
+    static const std::map<std::string, uint64_t> unitBytes = {{"kB", 1024}};
     std::ifstream in("/proc/meminfo");
-    std::string key;
-    uint64_t value = 0;
-    std::string unit;
-    while (in >> key >> value >> unit)
+    std::map<std::string, uint64_t> fields;
+    for (std::string line; std::getline(in, line);)
     {
-        if (key == "MemAvailable:")
+        std::istringstream words(line);
+        std::string key;
+        uint64_t value = 0;
+        std::string unit; // (none on the page counts, e.g. HugePages_Total)
+        if (words >> key >> value)
         {
-            return unit == "kB" ? value * 1024 : value;
+            words >> unit;
+            auto scale = unitBytes.find(unit);
+            fields.emplace(key, scale == unitBytes.end() ? value : value * scale->second);
         }
     }
-    return 0;
+    auto available = fields.find("MemAvailable:");
+    return available == fields.end() ? 0 : available->second;
 }
 
 std::string

@@ -6,6 +6,7 @@
 #include "fabric-builder-registry.h"
 
 #include "ns3/attribution-recorder.h"
+#include "ns3/message-kind.h"
 #include "ns3/topology-registry.h"
 #include "ns3/workload-registry.h"
 
@@ -377,7 +378,8 @@ PrintFct(std::ostream& os, const json& s)
             {
                 const json& k = it.value();
                 os << "                " << it.key() << " " << Text(k, {"count"})
-                   << (it.key() == "collective" ? " messages p50 " : " flows p50 ")
+                   << (it.key() == MessageKindName(KIND_COLLECTIVE) ? " messages p50 "
+                                                                    : " flows p50 ")
                    << Text(k, {"slowdown", "p50"}) << ", p99 " << Text(k, {"slowdown", "p99"})
                    << ", max " << Text(k, {"slowdown", "max"}) << "\n";
             }

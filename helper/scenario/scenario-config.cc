@@ -2247,9 +2247,11 @@ NicKnobs(std::vector<Knob>& k)
             "'' or data (the data's class) or an integer in 0..7",
             Type::INTEGER,
             [](C& c, const std::string& v) {
-                if (v.empty() || v == "data")
+                // the named values: -1 = the queue pair's own class
+                static const std::map<std::string, int32_t> named = {{"", -1}, {"data", -1}};
+                if (auto it = named.find(v); it != named.end())
                 {
-                    c.ackPriority = -1;
+                    c.ackPriority = it->second;
                     return;
                 }
                 try
@@ -2399,7 +2401,7 @@ JobKnobs(std::vector<Knob>& k)
                              "placement (packed, spread, random, a host list), start, traffic "
                              "class and partition (doc/jobs.md)",
                              &C::jobs),
-                        FirstOf({Only([](const C& c) { return c.workload == "jobs"; },
+                        FirstOf({Only([](const C& c) { return !NotJobs(c); },
                                       "needs --workload=jobs: no other workload reads it"),
                                  Only([](const C& c) { return !c.mpi; },
                                       "runs in one process: each job's baseline is a "
@@ -2517,6 +2519,22 @@ RecordConfig(std::string* configFile, std::string value)
 {
     *configFile = value;
     return true;
+}
+
+/// --markdown-help: the flag table as Markdown (doc/scenario-runner.md's), then exit 0
+void
+PrintMarkdownHelp()
+{
+    std::cout << ScenarioConfig::MarkdownHelp();
+    std::exit(0);
+}
+
+/// The runner's own help-like flags (ns-3's are IsNs3PrintFlag's), by name
+const std::map<std::string, void (*)()>&
+OwnHelpFlags()
+{
+    static const std::map<std::string, void (*)()> table = {{"markdown-help", &PrintMarkdownHelp}};
+    return table;
 }
 
 bool
@@ -3269,6 +3287,39 @@ ScenarioConfig::Validate() const
 namespace
 {
 
+/// What a flag that is not a knob does with its value: append to ns-3's arguments, or refuse.
+using SpecialFlag = void (*)(const std::string& name,
+                             const std::string& value,
+                             std::vector<std::string>& ns3Args);
+
+/// --RngSeed, --RngRun: the runner sets them from --seed and --run
+void
+RefuseRngFlag(const std::string& name, const std::string&, std::vector<std::string>&)
+{
+    throw ConfigError("--" + name + " is set through --seed and --run here");
+}
+
+/// --config=FILE: passed on to CommandLine, which records it (RecordConfig)
+void
+PassConfigFlag(const std::string&, const std::string& value, std::vector<std::string>& ns3Args)
+{
+    if (value.empty())
+    {
+        throw ConfigError("--config needs a file: --config=FILE");
+    }
+    ns3Args.push_back("--config=" + value);
+}
+
+/// The flags that are not knobs, by name
+const std::map<std::string, SpecialFlag>&
+SpecialFlags()
+{
+    static const std::map<std::string, SpecialFlag> table = {{"RngSeed", &RefuseRngFlag},
+                                                             {"RngRun", &RefuseRngFlag},
+                                                             {"config", &PassConfigFlag}};
+    return table;
+}
+
 /**
  * Check every argument (ns-3's CommandLine would abort on a typo).
  * \param program argv[0]
@@ -3313,17 +3364,9 @@ CheckedArguments(int argc,
             attributes->emplace_back(name, value);
             continue;
         }
-        if (name == "RngSeed" || name == "RngRun")
+        if (auto special = SpecialFlags().find(name); special != SpecialFlags().end())
         {
-            throw ConfigError("--" + name + " is set through --seed and --run here");
-        }
-        if (name == "config")
-        {
-            if (value.empty())
-            {
-                throw ConfigError("--config needs a file: --config=FILE");
-            }
-            ns3Args.push_back("--config=" + value);
+            special->second(name, value, ns3Args);
             continue;
         }
         const ScenarioConfig::KnobInfo* knob = ScenarioConfig::FindKnob(name);
@@ -3382,10 +3425,9 @@ ScenarioConfig::FromCommandLine(int argc, char** argv)
                                                 ? arg.size()
                                                 : arg.find_first_not_of('-'));
         const std::string name = body.substr(0, body.find('='));
-        if (name == "markdown-help")
+        if (auto own = OwnHelpFlags().find(name); own != OwnHelpFlags().end())
         {
-            std::cout << MarkdownHelp();
-            std::exit(0);
+            own->second(); // prints and exits
         }
         if (IsNs3PrintFlag(name))
         {

@@ -4,15 +4,19 @@
 #include "ib-net-device.h"
 
 #include "ib-channel.h"
+#include "ib-fabric.h"
 #include "ib-journey-tag.h"
+#include "ib-pcap-writer.h"
 #include "vl-arbiter.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-simulator.h"
 #include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pcap-file-wrapper.h"
 #include "ns3/rounded-time.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-sinks.h"
@@ -33,7 +37,7 @@ IbNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::IbNetDevice")
-            .SetParent<NetDevice>()
+            .SetParent<RdmaNetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<IbNetDevice>()
             .AddAttribute(
@@ -773,62 +777,11 @@ IbNetDevice::AddLinkChangeCallback(Callback<void> callback)
 }
 
 bool
-IbNetDevice::IsBroadcast() const
-{
-    return false;
-}
-
-Address
-IbNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-IbNetDevice::IsMulticast() const
-{
-    return false;
-}
-
-Address
-IbNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
-{
-    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
-}
-
-Address
-IbNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-IbNetDevice::IsPointToPoint() const
-{
-    return true;
-}
-
-bool
-IbNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
 IbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
     // RDMA traffic enters through the owner's dequeue callback. The node's protocol
     // stack sends here: IP over InfiniBand frames it (IpoibInterface), if enabled.
     return !m_send.IsNull() && m_send(packet, dest, protocolNumber);
-}
-
-bool
-IbNetDevice::SendFrom(Ptr<Packet> packet,
-                      const Address& /* source */,
-                      const Address& dest,
-                      uint16_t protocolNumber)
-{
-    return Send(packet, dest, protocolNumber);
 }
 
 Ptr<Node>
@@ -843,12 +796,6 @@ IbNetDevice::SetNode(Ptr<Node> node)
     m_node = node;
 }
 
-bool
-IbNetDevice::NeedsArp() const
-{
-    return false;
-}
-
 void
 IbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
@@ -861,10 +808,38 @@ IbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
     m_promiscCallback = cb;
 }
 
-bool
-IbNetDevice::SupportsSendFrom() const
+namespace
 {
-    return false;
+
+/// The records of an IB port's pcap from a trace helper: IbFabric's PcapFormat default
+/// (Config::SetDefault("ns3::IbFabric::PcapFormat", ...) chooses)
+IbPcapWriter::Format
+DefaultPcapFormat()
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(IbFabric::GetTypeId().LookupAttributeByName("PcapFormat", &info));
+    return static_cast<IbPcapWriter::Format>(
+        DynamicCast<const EnumValue>(info.initialValue)->Get());
+}
+
+} // namespace
+
+uint32_t
+IbNetDevice::GetPcapLinkType() const
+{
+    return IbPcapWriter::GetLinkType(DefaultPcapFormat());
+}
+
+void
+IbNetDevice::HookPcap(Ptr<PcapFileWrapper> file)
+{
+    IbPcapWriter::Attach(Ptr<NetDevice>(this), file, DefaultPcapFormat());
+}
+
+RdmaNetDevice::AsciiTraceSources
+IbNetDevice::GetAsciiTraceSources() const
+{
+    return {"PhyTxBegin", "", "LinkDownDrop"};
 }
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -57,7 +58,7 @@ class VlArbiter;
  * always the automatic one (VlBufferBytes sizes InfiniBand ports: a cluster preset's
  * InfiniBand buffer is not the NVLink port's).
  */
-class IbNetDevice : public NetDevice
+class IbNetDevice : public RdmaNetDevice
 {
   public:
     /// Signature of the "Credits" trace: (VL, credits left to send on it) after a send
@@ -235,24 +236,16 @@ class IbNetDevice : public NetDevice
     uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
     void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsPointToPoint() const override;
-    bool IsBridge() const override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
+
+    // RdmaNetDevice
+    uint32_t GetPcapLinkType() const override;
+    void HookPcap(Ptr<PcapFileWrapper> file) override;
+    AsciiTraceSources GetAsciiTraceSources() const override;
 
   protected:
     void DoDispose() override;

@@ -14,8 +14,10 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
 #include "ns3/roce-ethernet-header.h"
+#include "ns3/roce-fabric.h"
 #include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
 #include "ns3/trace-sinks.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -36,7 +38,7 @@ RoceNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::RoceNetDevice")
-            .SetParent<NetDevice>()
+            .SetParent<RdmaNetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<RoceNetDevice>()
             .AddAttribute(
@@ -808,48 +810,6 @@ RoceNetDevice::AddLinkChangeCallback(Callback<void> /* callback */)
 }
 
 bool
-RoceNetDevice::IsBroadcast() const
-{
-    return false;
-}
-
-Address
-RoceNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-RoceNetDevice::IsMulticast() const
-{
-    return false;
-}
-
-Address
-RoceNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
-{
-    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
-}
-
-Address
-RoceNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-RoceNetDevice::IsPointToPoint() const
-{
-    return true;
-}
-
-bool
-RoceNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
 RoceNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t protocolNumber)
 {
     // RDMA traffic bypasses this: its frames come from the owner's dequeue. A host's
@@ -876,15 +836,6 @@ RoceNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& f
     }
 }
 
-bool
-RoceNetDevice::SendFrom(Ptr<Packet> packet,
-                        const Address& /* source */,
-                        const Address& dest,
-                        uint16_t protocolNumber)
-{
-    return Send(packet, dest, protocolNumber);
-}
-
 Ptr<Node>
 RoceNetDevice::GetNode() const
 {
@@ -902,12 +853,6 @@ RoceNetDevice::SetNode(Ptr<Node> node)
     }
 }
 
-bool
-RoceNetDevice::NeedsArp() const
-{
-    return false;
-}
-
 void
 RoceNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
@@ -920,10 +865,22 @@ RoceNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
     m_promiscCallback = cb;
 }
 
-bool
-RoceNetDevice::SupportsSendFrom() const
+uint32_t
+RoceNetDevice::GetPcapLinkType() const
 {
-    return false;
+    return RoceFabric::PCAP_LINK_TYPE;
+}
+
+void
+RoceNetDevice::HookPcap(Ptr<PcapFileWrapper> file)
+{
+    PcapHelper().HookDefaultSink<NetDevice>(Ptr<NetDevice>(this), "PromiscSniffer", file);
+}
+
+RdmaNetDevice::AsciiTraceSources
+RoceNetDevice::GetAsciiTraceSources() const
+{
+    return {"PhyTxBegin", "PhyRxEnd", ""};
 }
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-net-device.h"
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
@@ -49,7 +50,7 @@ class Packet;
  * priorities it may not send. Pulling keeps a NIC's packets unbuilt until the
  * moment they go on the wire, and keeps all switch buffering in the switch's MMU.
  */
-class RoceNetDevice : public NetDevice
+class RoceNetDevice : public RdmaNetDevice
 {
   public:
     /// PFC trace: (device, priority, pause quanta: above 0 a pause (XOFF), 0 a resume
@@ -254,24 +255,16 @@ class RoceNetDevice : public NetDevice
     uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
     void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsPointToPoint() const override;
-    bool IsBridge() const override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
+
+    // RdmaNetDevice
+    uint32_t GetPcapLinkType() const override;
+    void HookPcap(Ptr<PcapFileWrapper> file) override;
+    AsciiTraceSources GetAsciiTraceSources() const override;
 
   protected:
     void DoDispose() override;

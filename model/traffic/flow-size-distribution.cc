@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -93,29 +94,28 @@ FlowSizeDistribution::DoDispose()
 std::vector<FlowSizeDistribution::Point>
 FlowSizeDistribution::BuiltinPoints(const std::string& name)
 {
-    if (name == "websearch")
-    {
-        return {{0, 0},
-                {10000, 15},
-                {20000, 20},
-                {30000, 30},
-                {50000, 40},
-                {80000, 53},
-                {200000, 60},
-                {1000000, 70},
-                {2000000, 80},
-                {5000000, 90},
-                {10000000, 97},
-                {30000000, 100}};
-    }
-    if (name == "fbhadoop")
-    {
-        return {{0, 0},       {100, 1},     {200, 2},        {300, 5},      {350, 15},
-                {400, 20},    {500, 30},    {600, 40},       {700, 50},     {1000, 60},
-                {2000, 67},   {7000, 70},   {30000, 72},     {50000, 82},   {80000, 87},
-                {120000, 90}, {300000, 95}, {1000000, 97.5}, {2000000, 99}, {10000000, 100}};
-    }
-    return {};
+    // (size bytes, cumulative percent) of the built-in workloads, by name
+    static const std::map<std::string, std::vector<Point>> builtin = {
+        {"websearch",
+         {{0, 0},
+          {10000, 15},
+          {20000, 20},
+          {30000, 30},
+          {50000, 40},
+          {80000, 53},
+          {200000, 60},
+          {1000000, 70},
+          {2000000, 80},
+          {5000000, 90},
+          {10000000, 97},
+          {30000000, 100}}},
+        {"fbhadoop",
+         {{0, 0},       {100, 1},     {200, 2},        {300, 5},      {350, 15},
+          {400, 20},    {500, 30},    {600, 40},       {700, 50},     {1000, 60},
+          {2000, 67},   {7000, 70},   {30000, 72},     {50000, 82},   {80000, 87},
+          {120000, 90}, {300000, 95}, {1000000, 97.5}, {2000000, 99}, {10000000, 100}}}};
+    auto it = builtin.find(name);
+    return it == builtin.end() ? std::vector<Point>{} : it->second;
 }
 
 void

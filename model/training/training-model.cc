@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -380,11 +381,22 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
     // Line 1: parallelism and SimAI's "key: value" pairs.
     const std::vector<std::string> head = Tokens(lines[i]);
     const std::size_t headLine = i + 1;
-    const std::vector<std::string> policies = {"DATA",
-                                               "MODEL",
-                                               "HYBRID_TRANSFORMER",
-                                               "HYBRID_TRANSFORMER_FWD_IN_BCKWD"};
-    if (std::find(policies.begin(), policies.end(), head[0]) == policies.end())
+
+    // ASTRA-sim's parallelism policies: DATA and MODEL are pure, the others hybrid
+    enum Policy
+    {
+        DATA,
+        MODEL,
+        HYBRID
+    };
+
+    static const std::map<std::string, Policy> policies = {
+        {"DATA", DATA},
+        {"MODEL", MODEL},
+        {"HYBRID_TRANSFORMER", HYBRID},
+        {"HYBRID_TRANSFORMER_FWD_IN_BCKWD", HYBRID}};
+    const auto policy = policies.find(head[0]);
+    if (policy == policies.end())
     {
         fail(headLine,
              "parallelism '" + head[0] +
@@ -452,7 +464,7 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
     m.layersPerStage = m.pp > 1;
     TrainingParallelism fwdGroup = TrainingParallelism::TP;
     TrainingParallelism wgGroup = TrainingParallelism::DP;
-    if (m.parallelism == "DATA")
+    if (policy->second == DATA)
     {
         if (kv.count("model_parallel_NPU_group") && mp != 1)
         {
@@ -463,7 +475,7 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
         m.tp = 1;
         fwdGroup = TrainingParallelism::DP;
     }
-    else if (m.parallelism == "MODEL")
+    else if (policy->second == MODEL)
     {
         m.tp = static_cast<uint32_t>(all ? all / m.pp : 0); // 0: all GPUs, resolved later
         m.dp = 1;
@@ -473,7 +485,7 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
     {
         m.tp = static_cast<uint32_t>(mp);
     }
-    if (m.parallelism != "MODEL")
+    if (policy->second != MODEL)
     {
         const uint64_t shard = static_cast<uint64_t>(m.tp) * m.pp;
         if (all == 0)
@@ -531,16 +543,14 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
             base = base.substr(0, base.size() - 3);
             group = TrainingParallelism::EP;
         }
-        static const std::map<std::string, CollectiveOp> ops = {
+        // (NONE: a pass without communication)
+        static const std::map<std::string, std::optional<CollectiveOp>> ops = {
             {"ALLREDUCE", CollectiveOp::ALLREDUCE},
             {"ALLGATHER", CollectiveOp::ALL_GATHER},
             {"REDUCESCATTER", CollectiveOp::REDUCE_SCATTER},
-            {"ALLTOALL", CollectiveOp::ALL_TO_ALL}};
+            {"ALLTOALL", CollectiveOp::ALL_TO_ALL},
+            {"NONE", std::nullopt}};
         present = false;
-        if (base == "NONE")
-        {
-            return;
-        }
         auto it = ops.find(base);
         if (it == ops.end())
         {
@@ -549,12 +559,12 @@ TrainingModel::ParseAstra(const std::string& text, const std::string& source, in
                      "' is not supported; allowed ALLREDUCE, ALLGATHER, REDUCESCATTER, "
                      "ALLTOALL (each optionally with _EP), NONE");
         }
-        if (bytes == 0)
+        if (!it->second || bytes == 0)
         {
             return;
         }
         present = true;
-        out = {it->second, group, bytes};
+        out = {*it->second, group, bytes};
     };
     auto cycles = [&](std::size_t lineNo, const std::string& s, const char* what) -> int64_t {
         uint64_t v = 0;
