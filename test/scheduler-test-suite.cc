@@ -841,7 +841,7 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
         // 16,384 one-tick slots (four summary words) for stamps up to 40,000 ticks ahead:
         // the search for the next slot crosses summary words and wraps past the last one,
         // and the far heap takes the events beyond the span (the default wheel at its
-        // narrowest, 128 ps slots, has 32,768 of them).
+        // narrowest, 128 ps slots, has 65,536 of them).
         AddTestCase(new SchedulerOrderTestCase(MakeWheel(16384, 1),
                                                40000,
                                                "timing wheel (summary words, wrap)"),

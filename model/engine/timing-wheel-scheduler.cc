@@ -42,9 +42,9 @@ TimingWheelScheduler::GetTypeId()
             .AddAttribute("SlotCount",
                           "Number of wheel slots, a power of two from 64 to 65536; the wheel "
                           "spans SlotCount x SlotWidth, or with SlotWidth auto SlotCount x "
-                          "128 ps (4.2 us by default, past a frame's serialization plus a 1 "
+                          "128 ps (8.4 us by default, past a frame's serialization plus a 1 "
                           "us cable); later events go to a 4-ary heap",
-                          UintegerValue(32768),
+                          UintegerValue(65536),
                           MakeUintegerAccessor(&TimingWheelScheduler::m_slotCount),
                           MakeUintegerChecker<uint32_t>(64, MAX_SLOTS));
     return tid;
@@ -52,7 +52,7 @@ TimingWheelScheduler::GetTypeId()
 
 TimingWheelScheduler::TimingWheelScheduler()
     : m_slotWidth(Time(0)),
-      m_slotCount(32768)
+      m_slotCount(65536)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -138,7 +138,6 @@ void
 TimingWheelScheduler::Resize(uint32_t count)
 {
     m_mask = count - 1;
-    m_first = FIRST_UNKNOWN;
     m_slots.assign(count, Slot{NIL, NIL});
     m_words.assign(count / 64, 0);
     m_summary.assign((count + 4095) / 4096, 0);

@@ -30,7 +30,7 @@ namespace ns3
  * end of its slot's list (a fabric's events per nanosecond grow with its ports, issue
  * #52) and few enough that finding the next non-empty one scans little: by default
  * the slots start at 2,048 ps and halve, down to 128 ps, each time the events pending
- * at once outnumber them (the span stays: 4.2 us). A heap of the thousand-odd
+ * at once outnumber them (the span stays: 8.4 us). A heap of the thousand-odd
  * frames in flight costs a dozen unpredictable comparisons per pop. Events beyond the wheel's span
  * (timers, flow starts) go to a QuaternaryHeapScheduler; RemoveNext takes the smaller of the two
  * heads.
@@ -229,10 +229,7 @@ class TimingWheelScheduler : public Scheduler
     [[gnu::always_inline]] inline void LinkNode(uint32_t n, uint64_t index);
 
     /// \return the wheel slot of the earliest non-empty one, or NIL if the wheel is empty
-    /// (remembered: the loop asks twice per event, to take it and to prefetch the next)
     inline uint32_t FirstSlot() const;
-    /// FirstSlot's search through the bitmap.
-    inline uint32_t ScanFirstSlot() const;
     /// \return true if the far heap's next event comes before the wheel's head \p wheelHead
     inline bool FarFirst(uint32_t wheelHead) const;
     /// Take the head node of \p slot out of the wheel (\p direct: its flag) and
@@ -255,9 +252,7 @@ class TimingWheelScheduler : public Scheduler
     void Narrow();
     /// Remember the far heap's next key (after each change to the far heap).
     void RefreshFarHead();
-    /// Mark \p slot non-empty (and the earliest, if it is).
     inline void MarkSlot(uint32_t slot);
-    /// Mark \p slot empty (the earliest is to be searched again).
     inline void ClearSlot(uint32_t slot);
 
     Time m_slotWidth;     //!< attribute: time one slot spans (rounded down to 2^n ticks)
@@ -272,10 +267,6 @@ class TimingWheelScheduler : public Scheduler
     uint64_t m_mask{0};     //!< slots - 1
     uint64_t m_current{0};  //!< slot index (ts >> m_shift) of the last event removed
     uint64_t m_inWheel{0};  //!< events in the wheel
-    /// FirstSlot's answer while no slot has been emptied since (a slot made non-empty
-    /// updates it), or FIRST_UNKNOWN
-    mutable uint32_t m_first{FIRST_UNKNOWN};
-    static constexpr uint32_t FIRST_UNKNOWN = NIL - 1; //!< m_first: search again
 
     /// A slot's list; head and tail side by side, as inserting into an empty slot and
     /// taking a slot's last event write both (one cache line, not two arrays' lines).
@@ -306,20 +297,11 @@ TimingWheelScheduler::MarkSlot(uint32_t slot)
 {
     m_words[slot >> 6] |= uint64_t{1} << (slot & 63);
     m_summary[slot >> 12] |= uint64_t{1} << ((slot >> 6) & 63);
-    // Slots in time order from the current one: the new one may come first.
-    const auto cur = static_cast<uint32_t>(m_current & m_mask);
-    const auto mask = static_cast<uint32_t>(m_mask);
-    if (m_first == NIL ||
-        (m_first != FIRST_UNKNOWN && ((slot - cur) & mask) < ((m_first - cur) & mask)))
-    {
-        m_first = slot;
-    }
 }
 
 inline void
 TimingWheelScheduler::ClearSlot(uint32_t slot)
 {
-    m_first = FIRST_UNKNOWN;
     uint64_t& word = m_words[slot >> 6];
     word &= ~(uint64_t{1} << (slot & 63));
     if (word == 0)
@@ -424,18 +406,6 @@ TimingWheelScheduler::RelinkCall(uint32_t n,
 
 inline uint32_t
 TimingWheelScheduler::FirstSlot() const
-{
-    // (Taking an event moves m_current up to it, never past a wheel event: the slots'
-    // order from it, and so the earliest, stays.)
-    if (m_first == FIRST_UNKNOWN)
-    {
-        m_first = ScanFirstSlot();
-    }
-    return m_first;
-}
-
-inline uint32_t
-TimingWheelScheduler::ScanFirstSlot() const
 {
     if (m_inWheel == 0)
     {
