@@ -407,7 +407,7 @@ class QueuedFrameBudgetTestCase : public TestCase
             RoceParsedFrame in(nullptr, RoceFrame::BuildParsed(f).view);
             in.readyTicks = 7 + i;
             queued.push_back(std::make_unique<RoceQueuedFrame>(std::move(in)));
-            NS_TEST_ASSERT_MSG_EQ(queued.back()->IsOverflow(), i < 3, "whole up to the budget");
+            NS_TEST_ASSERT_MSG_EQ(queued.back()->IsOverflow(), (i < 3), "whole up to the budget");
             NS_TEST_ASSERT_MSG_EQ(queued.back()->GetFrameBytes(),
                                   RoceFrame::BuildParsed(f).view.frameBytes,
                                   "its bytes, whole or packed");
