@@ -51,7 +51,7 @@ RoceQueuedFrame::Fits(const RoceFrameView& v)
     return FitsInline(v);
 }
 
-RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, 0, 0, 16384};
+RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, 0, 0, 4096};
 
 uint32_t
 RoceQueuedFrame::SetWholeBudget(uint32_t frames)

@@ -32,8 +32,8 @@ namespace ns3
  *
  * Packing pays in memory only where many frames wait at once, and costs ~280
  * instructions a frame (pack and unpack) where a whole frame's two copies cost ~60.
- * So the first frames queued at once in the process (SetWholeBudget, 16,384 by
- * default: 2.3 MB of pooled frames) stay whole, fitting or not, and only the frames
+ * So the first frames queued at once in the process (SetWholeBudget, 4,096 by
+ * default: 0.6 MB of pooled frames) stay whole, fitting or not, and only the frames
  * queued beyond them are packed: a fabric with short queues never packs, one that
  * queues millions of frames packs nearly all of them.
  */
