@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -253,6 +254,8 @@ class QueuedFrameRoundTripTestCase : public TestCase
                                           RdmaOpcode::READ_RESPONSE_ONLY,
                                           RdmaOpcode::ACKNOWLEDGE,
                                           RoceFrame::CNP_OPCODE};
+        // Every frame that fits packed (no whole-frame budget), as in a switch past it.
+        const uint32_t budget = RoceQueuedFrame::SetWholeBudget(0);
         std::mt19937_64 rng(52);
         uint32_t wrong = 0;
         uint32_t fittedCount = 0;
@@ -369,6 +372,66 @@ class QueuedFrameRoundTripTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(packet->GetReferenceCount(), refs, "released once");
         }
+        RoceQueuedFrame::SetWholeBudget(budget);
+    }
+};
+
+/**
+ * The whole-frame budget: while fewer than the budget's frames are kept whole, a
+ * frame that fits is kept whole too (two copies, not pack and unpack); past it, frames
+ * are packed; a frame taken out gives its room back. Either way the frame comes back
+ * the same.
+ */
+class QueuedFrameBudgetTestCase : public TestCase
+{
+  public:
+    QueuedFrameBudgetTestCase()
+        : TestCase("Queued frames are kept whole up to the budget, packed beyond it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // (Frames another test left queued count against the budget too.)
+        const uint32_t before = RoceQueuedFrame::GetWholeFrames();
+        const uint32_t budget = RoceQueuedFrame::SetWholeBudget(before + 3);
+        RoceFrameFields f;
+        f.opcode = RdmaOpcode::WRITE_MIDDLE;
+        f.SetExtHeadersForOpcode();
+        std::vector<std::unique_ptr<RoceQueuedFrame>> queued;
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            f.psn = 100 + i;
+            f.payloadBytes = 1000 + i;
+            RoceParsedFrame in(nullptr, RoceFrame::BuildParsed(f).view);
+            in.readyTicks = 7 + i;
+            queued.push_back(std::make_unique<RoceQueuedFrame>(std::move(in)));
+            NS_TEST_ASSERT_MSG_EQ(queued.back()->IsOverflow(), (i < 3), "whole up to the budget");
+            NS_TEST_ASSERT_MSG_EQ(queued.back()->GetFrameBytes(),
+                                  RoceFrame::BuildParsed(f).view.frameBytes,
+                                  "its bytes, whole or packed");
+        }
+        NS_TEST_ASSERT_MSG_EQ(RoceQueuedFrame::GetWholeFrames(), before + 3, "three kept whole");
+        RoceParsedFrame out;
+        queued[0]->MoveTo(out);
+        NS_TEST_ASSERT_MSG_EQ(out.view.psn, 100, "the first frame back");
+        NS_TEST_ASSERT_MSG_EQ(out.readyTicks, 7, "with its ready time");
+        NS_TEST_ASSERT_MSG_EQ(RoceQueuedFrame::GetWholeFrames(), before + 2, "its room given back");
+        f.psn = 200;
+        RoceQueuedFrame again(RoceParsedFrame(nullptr, RoceFrame::BuildParsed(f).view));
+        NS_TEST_ASSERT_MSG_EQ(again.IsOverflow(), true, "under the budget again: whole");
+        for (uint32_t i = 1; i < 5; ++i)
+        {
+            queued[i]->MoveTo(out);
+            NS_TEST_ASSERT_MSG_EQ(out.view.psn, 100 + i, "each frame back, whole or packed");
+            NS_TEST_ASSERT_MSG_EQ(out.readyTicks, 7 + i, "with its ready time");
+        }
+        queued.clear();
+        NS_TEST_ASSERT_MSG_EQ(RoceQueuedFrame::GetWholeFrames(),
+                              before + 1,
+                              "only the last one whole");
+        RoceQueuedFrame::SetWholeBudget(budget);
     }
 };
 
@@ -381,6 +444,7 @@ class FrameQueueTestSuite : public TestSuite
         AddTestCase(new FrameQueueTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QueuedFrameBytesTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QueuedFrameRoundTripTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QueuedFrameBudgetTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -58,10 +58,15 @@ class SchedulerOrderTestCase : public TestCase
     /// \param heap the event list under test (empty)
     /// \param range time stamps of new events are now + [0, range] ticks
     /// \param what the list and what the range exercises
-    SchedulerOrderTestCase(Ptr<Scheduler> heap, uint64_t range, const std::string& what)
+    /// \param narrows the list is an auto-width wheel that must end 16 times narrower
+    SchedulerOrderTestCase(Ptr<Scheduler> heap,
+                           uint64_t range,
+                           const std::string& what,
+                           bool narrows = false)
         : TestCase(what + " keeps ns-3's (time, uid) order under inserts, removes, pops"),
           m_heap(heap),
-          m_range(range)
+          m_range(range),
+          m_narrows(narrows)
     {
     }
 
@@ -69,6 +74,8 @@ class SchedulerOrderTestCase : public TestCase
     void DoRun() override
     {
         Ptr<Scheduler> heap = m_heap;
+        Ptr<TimingWheelScheduler> wheel = DynamicCast<TimingWheelScheduler>(heap);
+        const Time firstWidth = wheel ? wheel->GetSlotWidth() : Time(0);
         std::set<std::pair<uint64_t, uint32_t>> ref;
         std::vector<std::pair<uint64_t, uint32_t>> live; // for picking a random victim
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -137,6 +144,14 @@ class SchedulerOrderTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(mismatches, 0, "every pop returns the reference's smallest event");
         NS_TEST_ASSERT_MSG_EQ(heap->IsEmpty(), true, "empty at the end");
+        if (m_narrows)
+        {
+            // Thousands of events pending: from the widest slots to the narrowest,
+            // every event relinked each time (the order above checks them).
+            NS_TEST_ASSERT_MSG_EQ(wheel->GetSlotWidth(),
+                                  firstWidth / 16,
+                                  "the auto wheel narrowed to its narrowest slots");
+        }
         NS_TEST_ASSERT_MSG_GT(pops, 50000, "enough pops exercised");
         NS_TEST_ASSERT_MSG_GT(removes, 10000, "enough removals exercised");
         m_heap = nullptr;
@@ -144,6 +159,7 @@ class SchedulerOrderTestCase : public TestCase
 
     Ptr<Scheduler> m_heap; //!< the list under test
     uint64_t m_range;      //!< spread of new time stamps (ticks)
+    bool m_narrows;        //!< an auto-width wheel, to end at its narrowest slots
 };
 
 /// A TimingWheelScheduler of \p slots slots \p width ticks wide.
@@ -824,12 +840,21 @@ class QuaternaryHeapSchedulerTestSuite : public TestSuite
             AI_FABRIC_QUICK);
         // 16,384 one-tick slots (four summary words) for stamps up to 40,000 ticks ahead:
         // the search for the next slot crosses summary words and wraps past the last one,
-        // and the far heap takes the events beyond the span. The default wheel (128 ps
-        // slots, 16,384 of them) is of this shape.
+        // and the far heap takes the events beyond the span (the default wheel at its
+        // narrowest, 128 ps slots, has 65,536 of them).
         AddTestCase(new SchedulerOrderTestCase(MakeWheel(16384, 1),
                                                40000,
                                                "timing wheel (summary words, wrap)"),
                     AI_FABRIC_QUICK);
+        // The default, auto width: 64 slots 16 times wider than the narrowest (1,024
+        // of them span the same time), halved as the events pending grow to thousands.
+        AddTestCase(
+            new SchedulerOrderTestCase(
+                CreateObjectWithAttributes<TimingWheelScheduler>("SlotCount", UintegerValue(1024)),
+                3000,
+                "timing wheel (auto width, narrowed while full)",
+                true),
+            AI_FABRIC_QUICK);
         // The largest wheel: 65,536 slots under 16 summary words, sparse.
         AddTestCase(new SchedulerOrderTestCase(MakeWheel(65536, 2),
                                                300000,

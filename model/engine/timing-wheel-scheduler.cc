@@ -28,20 +28,23 @@ TimingWheelScheduler::GetTypeId()
             .AddConstructor<TimingWheelScheduler>()
             .AddAttribute("SlotWidth",
                           "Time one wheel slot spans, rounded down to a power of two of the "
-                          "time resolution's ticks; 0 (default): 128 ps, at least one tick "
-                          "(128 ps at picoseconds; a default in picoseconds would be lost at "
-                          "ns-3's initial nanosecond resolution). Few events per slot is "
-                          "best: a slot's events are a sorted list, and a k=16 fat-tree "
-                          "schedules about 24 events per nanosecond (512 ps slots, the "
-                          "earlier default: 24 list steps per insert)",
+                          "time resolution's ticks; 0 (default): auto, 2,048 ps at first, "
+                          "halved (down to 128 ps, at least one tick) each time the events "
+                          "pending at once outnumber the slots, the span kept (a k=8 "
+                          "fat-tree, ~1,500 events pending: 2,048 ps; k=16, ~52,000: 128 "
+                          "ps). Few events per slot is best: a slot's events are a sorted "
+                          "list, and a k=16 fat-tree schedules about 24 events per nanosecond "
+                          "(512 ps slots: 24 list steps per insert); but a wheel with many "
+                          "more slots than events scans empty ones",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&TimingWheelScheduler::m_slotWidth),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("SlotCount",
                           "Number of wheel slots, a power of two from 64 to 65536; the wheel "
-                          "spans SlotCount x SlotWidth (2.1 us by default, past a frame's "
-                          "serialization plus a 1 us cable); later events go to a 4-ary heap",
-                          UintegerValue(16384),
+                          "spans SlotCount x SlotWidth, or with SlotWidth auto SlotCount x "
+                          "128 ps (8.4 us by default, past a frame's serialization plus a 1 "
+                          "us cable); later events go to a 4-ary heap",
+                          UintegerValue(65536),
                           MakeUintegerAccessor(&TimingWheelScheduler::m_slotCount),
                           MakeUintegerChecker<uint32_t>(64, MAX_SLOTS));
     return tid;
@@ -49,7 +52,7 @@ TimingWheelScheduler::GetTypeId()
 
 TimingWheelScheduler::TimingWheelScheduler()
     : m_slotWidth(Time(0)),
-      m_slotCount(16384)
+      m_slotCount(65536)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -77,19 +80,25 @@ TimingWheelScheduler::NotifyConstructionCompleted()
                                                           << " is not a power of two (allowed: "
                                                              "64, 128, ..., 65536)");
     }
-    // Auto (0): 128 ps in ticks of the resolution now in force, at least one.
-    const int64_t ticks = m_slotWidth.IsZero()
-                              ? std::max<int64_t>(1, PicoSeconds(128).GetTimeStep())
-                              : m_slotWidth.GetTimeStep();
+    // Auto (0): 128 ps in ticks of the resolution now in force, at least one, as the
+    // narrowest; the wheel starts 16 times wider (2,048 ps) with 16 times fewer slots
+    // (at least 64), the same span, and narrows as the pending events grow (GrowPool).
+    m_auto = m_slotWidth.IsZero();
+    const int64_t ticks =
+        m_auto ? std::max<int64_t>(1, PicoSeconds(128).GetTimeStep()) : m_slotWidth.GetTimeStep();
     m_shift = 0;
     while ((int64_t{2} << m_shift) <= ticks)
     {
         ++m_shift;
     }
-    m_mask = m_slotCount - 1;
-    m_slots.assign(m_slotCount, Slot{NIL, NIL});
-    m_words.assign(m_slotCount / 64, 0);
-    m_summary.assign((m_slotCount + 4095) / 4096, 0);
+    m_minShift = m_shift;
+    uint32_t count = m_slotCount;
+    while (m_auto && m_shift < m_minShift + AUTO_WIDER_SHIFT && count > 64)
+    {
+        ++m_shift;
+        count /= 2;
+    }
+    Resize(count);
     m_far = CreateObject<QuaternaryHeapScheduler>();
 }
 
@@ -125,10 +134,53 @@ TimingWheelScheduler::RemoveNextFar()
     return ev;
 }
 
+void
+TimingWheelScheduler::Resize(uint32_t count)
+{
+    m_mask = count - 1;
+    m_slots.assign(count, Slot{NIL, NIL});
+    m_words.assign(count / 64, 0);
+    m_summary.assign((count + 4095) / 4096, 0);
+}
+
+void
+TimingWheelScheduler::Narrow()
+{
+    // The wheel's events in time order: its slots from the current one on (a slot
+    // holds one lap), each slot's list sorted.
+    std::vector<uint32_t> order;
+    order.reserve(m_inWheel);
+    for (uint64_t i = 0; i <= m_mask; ++i)
+    {
+        const auto slot = static_cast<uint32_t>((m_current + i) & m_mask);
+        for (uint32_t n = m_slots[slot].head; n != NIL; n = m_nodes[n].next)
+        {
+            order.push_back(n);
+        }
+    }
+    // Half the width, twice the slots: the same span from the same start, so every
+    // event of the wheel stays in it (and every far one out of it), each appended to
+    // its new slot in order.
+    --m_shift;
+    m_current <<= 1;
+    Resize(static_cast<uint32_t>(2 * (m_mask + 1)));
+    const uint64_t inWheel = m_inWheel;
+    for (uint32_t n : order)
+    {
+        m_nodes[n].next = NIL;
+        LinkNode(n, m_nodes[n].ev.key.m_ts >> m_shift);
+    }
+    m_inWheel = inWheel;
+}
+
 uint32_t
 TimingWheelScheduler::GrowPool()
 {
     const auto n = static_cast<uint32_t>(m_nodes.size());
+    if (m_auto && n > m_mask && m_shift > m_minShift)
+    {
+        Narrow(); // more events pending than slots (the new node is not linked yet)
+    }
     NS_ABORT_MSG_IF(n == NIL, "TimingWheelScheduler: more than 2^32 - 1 events in the wheel");
     m_nodes.emplace_back();
     if (n % PAYLOAD_CHUNK == 0)

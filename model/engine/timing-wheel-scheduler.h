@@ -27,11 +27,13 @@ namespace ns3
  * slot holding its events as a list sorted by (time, uid), found through a
  * bitmap of non-empty slots under two summary levels. Insert and RemoveNext are O(1)
  * for them while slots are narrow enough that a new event almost always goes to the
- * end of its slot's list (a fabric's events per nanosecond grow with its ports: 128 ps
- * slots by default, issue #52), where a heap
- * of the thousand-odd frames in flight costs a dozen unpredictable comparisons
- * per pop. Events beyond the wheel's span (timers, flow starts) go to a
- * QuaternaryHeapScheduler; RemoveNext takes the smaller of the two heads.
+ * end of its slot's list (a fabric's events per nanosecond grow with its ports, issue
+ * #52) and few enough that finding the next non-empty one scans little: by default
+ * the slots start at 2,048 ps and halve, down to 128 ps, each time the events pending
+ * at once outnumber them (the span stays: 8.4 us). A heap of the thousand-odd
+ * frames in flight costs a dozen unpredictable comparisons per pop. Events beyond the wheel's span
+ * (timers, flow starts) go to a QuaternaryHeapScheduler; RemoveNext takes the smaller of the two
+ * heads.
  *
  * Events of equal time are ordered by their origin (EventOrigin: when and in which
  * context they were scheduled, then the uid), which FabricSimulatorImpl gives with
@@ -71,6 +73,12 @@ class TimingWheelScheduler : public Scheduler
                             const EventOrigin& origin,
                             const void* hint = nullptr,
                             bool direct = false);
+
+    /// \return the width of a slot now (it narrows with SlotWidth auto)
+    Time GetSlotWidth() const
+    {
+        return TimeStep(int64_t{1} << m_shift);
+    }
 
     /// \return true if the event at \p ts with uid \p uid is in the list
     bool Contains(uint64_t ts, uint32_t uid) const;
@@ -216,8 +224,9 @@ class TimingWheelScheduler : public Scheduler
                             const EventOrigin& origin,
                             const void* hint,
                             bool direct);
-    /// Link node \p n (its event at slot index \p index) into its slot's list.
-    inline void LinkNode(uint32_t n, uint64_t index);
+    /// Link node \p n (its event at slot index \p index) into its slot's list (inlined:
+    /// each insert's path).
+    [[gnu::always_inline]] inline void LinkNode(uint32_t n, uint64_t index);
 
     /// \return the wheel slot of the earliest non-empty one, or NIL if the wheel is empty
     inline uint32_t FirstSlot() const;
@@ -234,8 +243,13 @@ class TimingWheelScheduler : public Scheduler
     Event RemoveNextFar();
     /// Insert \p ev into \p slot's list, after a walk from its head (ev is not its last).
     void InsertSorted(uint32_t slot, uint32_t node);
-    /// Grow the node pool by one node; \return its index.
+    /// Grow the node pool by one node (narrowing the wheel first if it has more events
+    /// than slots, auto width); \return its index.
     uint32_t GrowPool();
+    /// \p count slots, all empty (m_shift set).
+    void Resize(uint32_t count);
+    /// Halve the slot width, doubling the slots: the same span, every event relinked.
+    void Narrow();
     /// Remember the far heap's next key (after each change to the far heap).
     void RefreshFarHead();
     inline void MarkSlot(uint32_t slot);
@@ -244,10 +258,15 @@ class TimingWheelScheduler : public Scheduler
     Time m_slotWidth;     //!< attribute: time one slot spans (rounded down to 2^n ticks)
     uint32_t m_slotCount; //!< attribute: number of slots (power of two, 64..65536)
 
-    uint32_t m_shift{0};   //!< log2 of the slot width in ticks
-    uint64_t m_mask{0};    //!< m_slotCount - 1
-    uint64_t m_current{0}; //!< slot index (ts >> m_shift) of the last event removed
-    uint64_t m_inWheel{0}; //!< events in the wheel
+    /// Auto width starts this much wider than the narrowest (2,048 ps against 128 ps).
+    static constexpr uint32_t AUTO_WIDER_SHIFT = 4;
+
+    bool m_auto{true};      //!< SlotWidth 0: the width narrows as the events grow
+    uint32_t m_minShift{0}; //!< log2 of the narrowest slot width in ticks
+    uint32_t m_shift{0};    //!< log2 of the slot width in ticks
+    uint64_t m_mask{0};     //!< slots - 1
+    uint64_t m_current{0};  //!< slot index (ts >> m_shift) of the last event removed
+    uint64_t m_inWheel{0};  //!< events in the wheel
 
     /// A slot's list; head and tail side by side, as inserting into an empty slot and
     /// taking a slot's last event write both (one cache line, not two arrays' lines).
@@ -346,13 +365,13 @@ TimingWheelScheduler::InsertEvent(const Event& ev,
                                   const void* hint,
                                   bool direct)
 {
-    const uint64_t index = ev.key.m_ts >> m_shift;
-    if (index - m_current > m_mask)
+    if ((ev.key.m_ts >> m_shift) - m_current > m_mask)
     {
         InsertFar(ev, origin); // beyond the wheel's span (runs through Invoke, as any event)
         return;
     }
-    LinkNode(NewNode(ev, origin, hint, direct), index);
+    const uint32_t n = NewNode(ev, origin, hint, direct); // (may narrow the wheel)
+    LinkNode(n, ev.key.m_ts >> m_shift);
 }
 
 inline void*

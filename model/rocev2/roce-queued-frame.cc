@@ -3,9 +3,11 @@
  */
 #include "roce-queued-frame.h"
 
+#include "ns3/abort.h"
+
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
-#include <vector>
 
 namespace ns3
 {
@@ -18,18 +20,6 @@ namespace
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800; //!< EtherType of IPv4
 constexpr uint8_t L3_OFFSET = 14;           //!< IPv4 header offset of an untagged frame
 constexpr uint8_t L3_OFFSET_VLAN = 18;      //!< behind an 802.1Q tag
-
-/// Empty full frames for the queued frames that do not fit: a switch takes one and
-/// gives it back; a frame on the free list holds nothing.
-std::vector<RoceParsedFrame*>&
-OverflowPool()
-{
-    // Never destroyed: a queue emptied during static destruction (a switch an ns-3
-    // registry still holds at exit) may give its frame back after any static vector here
-    // would be gone; the frames stay reachable from this pointer to the end.
-    static auto* pool = new std::vector<RoceParsedFrame*>();
-    return *pool;
-}
 
 /// RoceQueuedFrame::Fits, inlined into the constructor (the 18 bytes of PFC fields
 /// tested as three loads).
@@ -61,24 +51,51 @@ RoceQueuedFrame::Fits(const RoceFrameView& v)
     return FitsInline(v);
 }
 
-RoceQueuedFrame::RoceQueuedFrame(RoceParsedFrame&& frame)
-    : m_readyTicks(frame.readyTicks)
+RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, 0, 0, 4096};
+
+uint32_t
+RoceQueuedFrame::SetWholeBudget(uint32_t frames)
+{
+    const uint32_t before = s_whole.budget;
+    s_whole.budget = frames;
+    return before;
+}
+
+uint32_t
+RoceQueuedFrame::GetWholeFrames()
+{
+    return s_whole.made - s_whole.freeCount;
+}
+
+RoceParsedFrame*
+RoceQueuedFrame::TakeWhole()
+{
+    WholePool& w = s_whole;
+    if (w.freeCount != 0)
+    {
+        return w.free[--w.freeCount];
+    }
+    // A new frame, and room on the free list for every frame made (never freed: the
+    // pool lives to the end of the process).
+    auto** grown = static_cast<RoceParsedFrame**>(
+        std::realloc(static_cast<void*>(w.free), sizeof(RoceParsedFrame*) * (w.made + 1)));
+    NS_ABORT_MSG_IF(grown == nullptr, "RoceQueuedFrame: out of memory for the frame pool");
+    w.free = grown;
+    ++w.made;
+    return new RoceParsedFrame();
+}
+
+void
+RoceQueuedFrame::Take(RoceParsedFrame& frame)
 {
     const RoceFrameView& v = frame.view;
-    if (__builtin_expect(!FitsInline(v), false))
+    if (s_whole.made - s_whole.freeCount < s_whole.budget ||
+        __builtin_expect(!FitsInline(v), false))
     {
-        std::vector<RoceParsedFrame*>& pool = OverflowPool();
-        RoceParsedFrame* full;
-        if (pool.empty())
-        {
-            full = new RoceParsedFrame(std::move(frame));
-        }
-        else
-        {
-            full = pool.back();
-            pool.pop_back();
-            *full = std::move(frame);
-        }
+        RoceParsedFrame* full = TakeWhole();
+        full->m_held = frame.m_held;
+        frame.m_held = 0;
+        full->view = v;
         m_held = reinterpret_cast<uintptr_t>(full);
         m_overflow = true;
         return;
@@ -109,15 +126,12 @@ RoceQueuedFrame::RoceQueuedFrame(RoceParsedFrame&& frame)
 }
 
 void
-RoceQueuedFrame::MoveTo(RoceParsedFrame& out)
+RoceQueuedFrame::Give(RoceParsedFrame& out)
 {
-    if (__builtin_expect(m_overflow, false))
+    if (m_overflow)
     {
-        RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
-        out = std::move(*full);
-        OverflowPool().push_back(full);
-        m_held = 0;
-        m_overflow = false;
+        out.Release(); // (it held something: MoveTo's own path did not take it)
+        MoveTo(out);
         return;
     }
     out.Release();
@@ -180,7 +194,7 @@ RoceQueuedFrame::ReleaseHeld()
     {
         RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
         full->Assign(RoceFrameView{}); // drops its bytes or INT block
-        OverflowPool().push_back(full);
+        s_whole.free[s_whole.freeCount++] = full;
         m_overflow = false;
     }
     else

@@ -29,12 +29,37 @@ namespace ns3
  * full form in a pooled RoceParsedFrame the slot points to. Unpacking (MoveTo) gives
  * back the view field for field, the frame's bytes or INT block and its ready time:
  * the switch's outputs do not change.
+ *
+ * Packing pays in memory only where many frames wait at once, and costs ~280
+ * instructions a frame (pack and unpack) where a whole frame's two copies cost ~60.
+ * So the first frames queued at once in the process (SetWholeBudget, 4,096 by
+ * default: 0.6 MB of pooled frames) stay whole, fitting or not, and only the frames
+ * queued beyond them are packed: a fabric with short queues never packs, one that
+ * queues millions of frames packs nearly all of them.
  */
 class RoceQueuedFrame
 {
   public:
-    /// Take \p frame (left empty, as a move leaves it), packed if it fits.
-    explicit RoceQueuedFrame(RoceParsedFrame&& frame);
+    /// Take \p frame (left empty, as a move leaves it): whole while the budget
+    /// lasts, else packed if it fits.
+    explicit RoceQueuedFrame(RoceParsedFrame&& frame)
+        : m_readyTicks(frame.readyTicks)
+    {
+        WholePool& w = s_whole;
+        if (__builtin_expect(w.made - w.freeCount < w.budget && w.freeCount != 0, true))
+        {
+            // Whole, in a pooled frame (it holds nothing): the view copied.
+            RoceParsedFrame* full = w.free[--w.freeCount];
+            full->m_held = frame.m_held;
+            frame.m_held = 0;
+            full->view = frame.view;
+            m_held = reinterpret_cast<uintptr_t>(full);
+            m_overflow = true;
+            return;
+        }
+        Take(frame); // out of line: a new pooled frame, or packing
+    }
+
     RoceQueuedFrame(const RoceQueuedFrame&) = delete;
     RoceQueuedFrame& operator=(const RoceQueuedFrame&) = delete;
 
@@ -46,12 +71,39 @@ class RoceQueuedFrame
         }
     }
 
-    /// \return true if a frame of view \p v is kept packed (else in a pooled full frame)
+    /// \return true if a frame of view \p v can be packed (else it is kept whole)
     static bool Fits(const RoceFrameView& v);
+
+    /**
+     * Keep frames whole while fewer than \p frames are kept whole in the process
+     * (queued frames, from every switch); 0: pack every frame that fits.
+     * \return the budget before
+     */
+    static uint32_t SetWholeBudget(uint32_t frames);
+
+    /// \return the frames kept whole at present (in every switch's queues)
+    static uint32_t GetWholeFrames();
 
     /// Move the frame into \p out (whatever \p out held is released); this slot is
     /// left empty.
-    void MoveTo(RoceParsedFrame& out);
+    void MoveTo(RoceParsedFrame& out)
+    {
+        if (__builtin_expect(m_overflow && out.m_held == 0, true))
+        {
+            // The pooled frame's view copied out, the frame back on the free list (it
+            // has room for every frame made).
+            RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
+            out.m_held = full->m_held;
+            full->m_held = 0;
+            out.view = full->view;
+            out.readyTicks = m_readyTicks;
+            s_whole.free[s_whole.freeCount++] = full;
+            m_held = 0;
+            m_overflow = false;
+            return;
+        }
+        Give(out); // out of line: unpacking
+    }
 
     /// \return the frame's bytes (RoceFrameView::frameBytes)
     uint32_t GetFrameBytes() const
@@ -66,13 +118,35 @@ class RoceQueuedFrame
         return m_readyTicks;
     }
 
-    /// \return true if the frame is kept in a pooled full frame (it does not fit)
+    /// \return true if the frame is kept whole in a pooled full frame (it does not fit,
+    /// or the whole-frame budget was not used up when it was queued)
     bool IsOverflow() const
     {
         return m_overflow;
     }
 
   private:
+    /// The pooled whole frames: a queued frame takes one and gives it back; a frame on
+    /// the free list holds nothing. Plain data, never destroyed: a queue emptied during
+    /// static destruction (a switch an ns-3 registry still holds at exit) may give its
+    /// frame back after any static object would be gone.
+    struct WholePool
+    {
+        RoceParsedFrame** free; //!< the free frames (room for every frame made)
+        uint32_t freeCount;     //!< frames on the free list
+        uint32_t made;          //!< frames made (made - freeCount are in queues)
+        uint32_t budget;        //!< keep frames whole while fewer are in queues
+    };
+
+    static WholePool s_whole; //!< the process's pooled whole frames
+
+    /// The constructor's other cases: a new pooled frame, or \p frame packed.
+    [[gnu::noinline]] void Take(RoceParsedFrame& frame);
+    /// MoveTo's other cases: unpack into \p out, or \p out held something.
+    [[gnu::noinline]] void Give(RoceParsedFrame& out);
+    /// \return a pooled frame from the free list, or a new one
+    static RoceParsedFrame* TakeWhole();
+
     /// Give back what the slot holds: the pooled full frame, or the packet or INT block.
     [[gnu::noinline]] void ReleaseHeld();
 
