@@ -107,7 +107,14 @@ class FctAttribution : public Object
     void OnRnrWait(const RdmaQueuePair& qp, Time until);
     /// \p qp missed the QP-context cache now (it waits for the fetch).
     void OnQpCacheMiss(const RdmaQueuePair& qp);
-    /// \return a journey id for the data packet \p s that \p qp sends now
+    /**
+     * \return a journey id for the data packet \p s that \p qp sends now. Every data
+     * packet gets one for its first hop (its sender's time); only a packet whose ACK
+     * can complete a message is followed beyond it (OnTransmit): go-back-N delivers in
+     * order, so that is a message's last packet, a resent packet, or one sent while an
+     * earlier message of its queue pair waits for its ACK (that ACK may be lost: a
+     * later one completes it); with any other recovery, every packet.
+     */
     uint32_t NewData(const RdmaQueuePair& qp, const RdmaSegment& s);
     /// \return a journey id for an ACK or NAK \p qp (responder) sends now; 0 if the
     /// packet it answers was not tracked
@@ -125,9 +132,11 @@ class FctAttribution : public Object
      * Journey \p id starts on the wire of the port \p device (node \p node, port \p port,
      * class \p queue) at \p startTicks for \p txTicks, arriving (tail) \p delayTicks
      * after its end. \p readyTicks: when its switch let it go (forwarding latency), 0
-     * for none. Times are time steps.
+     * for none. Times are time steps. \return false if the journey ends here (its first
+     * hop done, the packet is not followed further: the caller drops the id from the
+     * frame, which then carries none, as with attribution off).
      */
-    void OnTransmit(uint32_t id,
+    bool OnTransmit(uint32_t id,
                     const void* device,
                     uint32_t node,
                     uint32_t port,
@@ -141,6 +150,9 @@ class FctAttribution : public Object
     void OnReady(uint32_t id);
     /// Journey \p id (a data packet or ACK) reached its destination queue pair \p qp now.
     void OnArrival(uint32_t id, const RdmaQueuePair& qp);
+    /// A data packet (\p ack false) or an ACK or NAK (\p ack true) that is not followed
+    /// reached \p qp now: what it triggers is not followed either.
+    void OnUnfollowedArrival(const RdmaQueuePair& qp, bool ack);
     /// Journey \p id was dropped (or consumed without an answer): forget it.
     void Forget(uint32_t id);
 
@@ -204,6 +216,7 @@ class FctAttribution : public Object
         bool ack{false};
         bool arrived{false};              //!< reached its queue pair (OnArrival)
         uint8_t retx{0};                  //!< data: a retransmission
+        bool follow{true};                //!< data: followed beyond its first hop
         uint32_t generation{0};           //!< bumped when forgotten (stale ids miss)
         Leg leg;                          //!< this packet's path
         const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
