@@ -39,9 +39,11 @@ struct RdmaSegment;
  * to the FCT exactly. Pause is PFC pause on RoCEv2 and credit starvation on
  * InfiniBand: the part of a wait during which the port's class could not send.
  *
- * The fabrics' devices and NICs call it only for frames that carry a journey id
- * (nonzero only when attribution is on), so that off it costs one predictable
- * branch per hop. Runs in one process (journeys are kept here, not on the wire).
+ * The fabrics' devices call it only for frames that carry a journey id (nonzero only
+ * when attribution is on), the NICs for what arrives only when it is on, so that off
+ * it costs one predictable branch per hop. Only packets whose ACK can complete a
+ * message are followed past their first hop (NewData). Runs in one process (journeys
+ * are kept here, not on the wire).
  */
 class FctAttribution : public Object
 {
