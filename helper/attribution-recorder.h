@@ -9,6 +9,7 @@
 #include "ns3/ptr.h"
 #include "ns3/rdma-fabric.h"
 
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -110,12 +111,14 @@ class AttributionRecorder : public Object
 
     Ptr<RdmaFabric> m_fabric;
     Ptr<FctAttribution> m_attribution;
-    /// The results without their hops (kept in m_hops: one buffer, no allocation each)
-    std::vector<FctAttribution::Result> m_results;
-    std::vector<FctAttribution::HopWait> m_hops; //!< every result's hops, in order
-    std::vector<std::size_t> m_hopsEnd;          //!< by result: its hops' end in m_hops
-    std::vector<HotPort> m_hottest;              //!< by result
-    std::vector<double> m_slowdowns;             //!< by result
+    /// The results without their hops (kept in m_hops: no allocation each). Deques: a
+    /// long run's tens of thousands of rows grow in blocks, never copied to a twice as
+    /// large buffer (a vector's growth held the old and new copies at once: 35 MB).
+    std::deque<FctAttribution::Result> m_results;
+    std::deque<FctAttribution::HopWait> m_hops; //!< every result's hops, in order
+    std::vector<std::size_t> m_hopsEnd;         //!< by result: its hops' end in m_hops
+    std::vector<HotPort> m_hottest;             //!< by result
+    std::vector<double> m_slowdowns;            //!< by result
     /// GetResults' copy with the hops (made when asked)
     mutable std::vector<FctAttribution::Result> m_full;
 

@@ -393,10 +393,20 @@ IbHca::Process(const IbFrameView& v)
         }
         return;
     }
-    if (__builtin_expect(v.journey != 0, false))
+    if (__builtin_expect(GetAttribution() != nullptr, false))
     {
         const uint32_t slot = QpnSlot(v.destQp);
-        if (slot < m_qps.size() && m_qps[slot])
+        if (v.journey == 0)
+        {
+            // Not followed: its data or ACK still replaces the last one.
+            if ((v.opcode == RdmaOpcode::ACKNOWLEDGE || RdmaOpcode::IsData(v.opcode)) &&
+                slot < m_qps.size() && m_qps[slot])
+            {
+                GetAttribution()->OnUnfollowedArrival(*m_qps[slot],
+                                                      v.opcode == RdmaOpcode::ACKNOWLEDGE);
+            }
+        }
+        else if (slot < m_qps.size() && m_qps[slot])
         {
             GetAttribution()->OnArrival(v.journey, *m_qps[slot]);
         }

@@ -528,15 +528,19 @@ IbNetDevice::NoteJourney(Ptr<Packet> p, uint8_t vl, Time tx)
     IbJourneyTag tag;
     if (p->PeekPacketTag(tag))
     {
-        m_attribution->OnTransmit(tag.GetJourney(),
-                                  this,
-                                  GetNode()->GetId(),
-                                  m_ifIndex,
-                                  vl,
-                                  0,
-                                  FabricSimulator::NowTicks(),
-                                  tx.GetTimeStep(),
-                                  m_channel->GetDelay().GetTimeStep());
+        const bool followed = m_attribution->OnTransmit(tag.GetJourney(),
+                                                        this,
+                                                        GetNode()->GetId(),
+                                                        m_ifIndex,
+                                                        vl,
+                                                        0,
+                                                        FabricSimulator::NowTicks(),
+                                                        tx.GetTimeStep(),
+                                                        m_channel->GetDelay().GetTimeStep());
+        if (!followed)
+        {
+            p->RemovePacketTag(tag); // (its journey ended at this first hop)
+        }
     }
 }
 

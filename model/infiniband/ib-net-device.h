@@ -255,7 +255,8 @@ class IbNetDevice : public RdmaNetDevice
     /// Attribution on: the VLs in \p stalled lack credits for their head packet, the
     /// others do not.
     [[gnu::noinline, gnu::cold]] void NoteCreditStarvation(uint16_t stalled);
-    /// Attribution on: \p p (VL \p vl, \p tx on the wire) starts now.
+    /// Attribution on: \p p (VL \p vl, \p tx on the wire) starts now; a journey that ends
+    /// here leaves \p p (its tag is removed).
     [[gnu::noinline, gnu::cold]] void NoteJourney(Ptr<Packet> p, uint8_t vl, Time tx);
     void TransmitComplete();
     /// Schedule TransmitComplete \p tx from now (a FabricSimulator call).

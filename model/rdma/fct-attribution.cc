@@ -3,6 +3,7 @@
  */
 #include "fct-attribution.h"
 
+#include "rdma-opcode.h"
 #include "rdma-queue-pair.h"
 #include "rdma-requester.h"
 
@@ -95,6 +96,7 @@ FctAttribution::Allocate()
         j.ack = false;
         j.arrived = false;
         j.retx = 0;
+        j.follow = true;
         j.qp = nullptr;
         Leg& leg = j.leg;
         leg.ticks.fill(0);
@@ -389,6 +391,11 @@ FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
     j.sender.slot = qp.GetAttributionSlot();
     j.psn = seg.psn;
     QpState& s = StateOf(qp);
+    // Which packets' ACKs can complete a message (NewData's doc): the others' journeys
+    // end at their first hop, so they stay few and their frames stay packed.
+    j.follow = qp.GetRecovery() != RdmaQueuePair::GO_BACK_N || seg.retransmission ||
+               RdmaOpcode::IsLast(seg.opcode) || s.messages.empty() ||
+               s.messages.front().id != j.sender.message;
     j.resendSeq = static_cast<uint32_t>(s.resends.size()); // (resends before it)
     if (seg.retransmission)
     {
@@ -464,7 +471,7 @@ FctAttribution::SenderTransmit(Journey& j, const void* device, int64_t start, in
     s.qpCacheMiss = -1;
 }
 
-void
+bool
 FctAttribution::OnTransmit(uint32_t id,
                            const void* device,
                            uint32_t node,
@@ -478,7 +485,7 @@ FctAttribution::OnTransmit(uint32_t id,
     Journey* found = Find(id);
     if (found == nullptr)
     {
-        return;
+        return true;
     }
     Journey& j = *found;
     Leg& leg = j.leg;
@@ -493,6 +500,11 @@ FctAttribution::OnTransmit(uint32_t id,
         QpState& s = StateOf(*j.qp);
         s.node = node;
         s.port = port;
+        if (!j.follow)
+        {
+            Forget(id); // (its sender's time is counted: nothing else of it is needed)
+            return false;
+        }
         leg.ticks[SERIALIZATION] += txTicks;
     }
     else if (leg.hops == 0)
@@ -539,6 +551,7 @@ FctAttribution::OnTransmit(uint32_t id,
     leg.head = startTicks + delayTicks;
     leg.arrival = startTicks + txTicks + delayTicks;
     leg.hops++;
+    return true;
 }
 
 void
@@ -585,6 +598,24 @@ FctAttribution::OnArrival(uint32_t id, const RdmaQueuePair& qp)
         s.lastAck = now;
         Forget(s.currentAck);
         s.currentAck = id;
+    }
+}
+
+void
+FctAttribution::OnUnfollowedArrival(const RdmaQueuePair& qp, bool ack)
+{
+    // As OnArrival, with a packet whose ACK cannot complete a message.
+    QpState& s = StateOf(qp);
+    if (ack)
+    {
+        s.lastAck = FabricSimulator::NowTicks();
+        Forget(s.currentAck);
+        s.currentAck = 0;
+    }
+    else
+    {
+        Forget(s.lastData);
+        s.lastData = 0;
     }
 }
 

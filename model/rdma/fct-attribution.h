@@ -39,9 +39,11 @@ struct RdmaSegment;
  * to the FCT exactly. Pause is PFC pause on RoCEv2 and credit starvation on
  * InfiniBand: the part of a wait during which the port's class could not send.
  *
- * The fabrics' devices and NICs call it only for frames that carry a journey id
- * (nonzero only when attribution is on), so that off it costs one predictable
- * branch per hop. Runs in one process (journeys are kept here, not on the wire).
+ * The fabrics' devices call it only for frames that carry a journey id (nonzero only
+ * when attribution is on), the NICs for what arrives only when it is on, so that off
+ * it costs one predictable branch per hop. Only packets whose ACK can complete a
+ * message are followed past their first hop (NewData). Runs in one process (journeys
+ * are kept here, not on the wire).
  */
 class FctAttribution : public Object
 {
@@ -107,7 +109,14 @@ class FctAttribution : public Object
     void OnRnrWait(const RdmaQueuePair& qp, Time until);
     /// \p qp missed the QP-context cache now (it waits for the fetch).
     void OnQpCacheMiss(const RdmaQueuePair& qp);
-    /// \return a journey id for the data packet \p s that \p qp sends now
+    /**
+     * \return a journey id for the data packet \p s that \p qp sends now. Every data
+     * packet gets one for its first hop (its sender's time); only a packet whose ACK
+     * can complete a message is followed beyond it (OnTransmit): go-back-N delivers in
+     * order, so that is a message's last packet, a resent packet, or one sent while an
+     * earlier message of its queue pair waits for its ACK (that ACK may be lost: a
+     * later one completes it); with any other recovery, every packet.
+     */
     uint32_t NewData(const RdmaQueuePair& qp, const RdmaSegment& s);
     /// \return a journey id for an ACK or NAK \p qp (responder) sends now; 0 if the
     /// packet it answers was not tracked
@@ -125,9 +134,11 @@ class FctAttribution : public Object
      * Journey \p id starts on the wire of the port \p device (node \p node, port \p port,
      * class \p queue) at \p startTicks for \p txTicks, arriving (tail) \p delayTicks
      * after its end. \p readyTicks: when its switch let it go (forwarding latency), 0
-     * for none. Times are time steps.
+     * for none. Times are time steps. \return false if the journey ends here (its first
+     * hop done, the packet is not followed further: the caller drops the id from the
+     * frame, which then carries none, as with attribution off).
      */
-    void OnTransmit(uint32_t id,
+    bool OnTransmit(uint32_t id,
                     const void* device,
                     uint32_t node,
                     uint32_t port,
@@ -141,6 +152,9 @@ class FctAttribution : public Object
     void OnReady(uint32_t id);
     /// Journey \p id (a data packet or ACK) reached its destination queue pair \p qp now.
     void OnArrival(uint32_t id, const RdmaQueuePair& qp);
+    /// A data packet (\p ack false) or an ACK or NAK (\p ack true) that is not followed
+    /// reached \p qp now: what it triggers is not followed either.
+    void OnUnfollowedArrival(const RdmaQueuePair& qp, bool ack);
     /// Journey \p id was dropped (or consumed without an answer): forget it.
     void Forget(uint32_t id);
 
@@ -204,6 +218,7 @@ class FctAttribution : public Object
         bool ack{false};
         bool arrived{false};              //!< reached its queue pair (OnArrival)
         uint8_t retx{0};                  //!< data: a retransmission
+        bool follow{true};                //!< data: followed beyond its first hop
         uint32_t generation{0};           //!< bumped when forgotten (stale ids miss)
         Leg leg;                          //!< this packet's path
         const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
@@ -223,26 +238,27 @@ class FctAttribution : public Object
     };
 
     /// Sender-side accounting of one queue pair: every time step since its first post
-    /// goes to one cause in `cumulative`.
-    struct QpState
+    /// goes to one cause in `cumulative`. (Its scalars first, in one cache line: an
+    /// arrival touches only that.)
+    struct alignas(64) QpState
     {
         int64_t accounted{-1};       //!< time accounted up to (may be ahead: serializing)
         int64_t holdUntil{0};        //!< pacing or RNR: may not send before this
-        bool holdRnr{false};         //!< the hold is an RNR wait
-        bool windowBlocked{false};   //!< its window was full after its last packet
         int64_t lastAck{-1};         //!< last ACK arrival
         int64_t qpCacheMiss{-1};     //!< a context miss since its last packet
         const void* device{nullptr}; //!< its NIC port (pause history)
+        uint32_t node{0};            //!< its host's node id
+        uint32_t port{0};            //!< its NIC port index
+        uint32_t lastData{0};        //!< responder: the last data journey that arrived
+        uint32_t currentAck{0};      //!< requester: the ACK being processed
         uint8_t priority{0};
-        uint32_t node{0};                        //!< its host's node id
-        uint32_t port{0};                        //!< its NIC port index
         uint8_t serializingCause{SERIALIZATION}; //!< the cause of its last packet's wire time
+        bool holdRnr{false};                     //!< the hold is an RNR wait
+        bool windowBlocked{false};               //!< its window was full after its last packet
+        bool goBackN{true};                      //!< its recovery (when it resent)
         Ticks cumulative{};
         std::deque<MessageState> messages; //!< not completed, in post order
         std::vector<uint64_t> resends;     //!< the PSNs it resent, in order (ForgetStale)
-        bool goBackN{true};                //!< its recovery (when it resent)
-        uint32_t lastData{0};              //!< responder: the last data journey that arrived
-        uint32_t currentAck{0};            //!< requester: the ACK being processed
     };
 
     struct Interval

@@ -296,7 +296,12 @@ RoceNetDevice::PutOnWire(RoceParsedFrame& frame)
     int64_t start = now;
     if (__builtin_expect(frame.view.journey != 0, false))
     {
-        NoteJourney(frame, now, txTicks); // (attribution on: before readyTicks is cleared)
+        // (Attribution on: before readyTicks is cleared. A journey that ends at its
+        // first hop leaves the frame: the next ones see none and may pack it.)
+        if (!NoteJourney(frame, now, txTicks))
+        {
+            frame.view.journey = 0;
+        }
     }
     if (frame.readyTicks != 0)
     {
@@ -358,7 +363,7 @@ RoceNetDevice::FireTxTraces(Ptr<Packet> p, int64_t startIn)
     m_promiscSnifferTrace(p);
 }
 
-void
+bool
 RoceNetDevice::NoteJourney(const RoceParsedFrame& frame, int64_t now, int64_t txTicks)
 {
     // The start PutOnWire gives it, and the cable's delay (Carry keeps it only from the
@@ -366,17 +371,17 @@ RoceNetDevice::NoteJourney(const RoceParsedFrame& frame, int64_t now, int64_t tx
     const int64_t ready = frame.readyTicks;
     const int64_t start = ready != 0 ? std::max(ready, m_txEnd) : now;
     const RoceFrameView& v = frame.view;
-    m_attribution->OnTransmit(v.journey,
-                              this,
-                              m_nodeId,
-                              GetPortIndex(),
-                              v.hasVlan ? v.pcp : static_cast<uint8_t>(v.dscp >> 3),
-                              ready,
-                              start,
-                              txTicks,
-                              m_outgoing != nullptr
-                                  ? m_cableDelayTicks
-                                  : m_cable->GetDirectionFrom(this)->GetDelayTicks());
+    return m_attribution->OnTransmit(v.journey,
+                                     this,
+                                     m_nodeId,
+                                     GetPortIndex(),
+                                     v.hasVlan ? v.pcp : static_cast<uint8_t>(v.dscp >> 3),
+                                     ready,
+                                     start,
+                                     txTicks,
+                                     m_outgoing != nullptr
+                                         ? m_cableDelayTicks
+                                         : m_cable->GetDirectionFrom(this)->GetDelayTicks());
 }
 
 bool

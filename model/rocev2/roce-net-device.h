@@ -302,7 +302,8 @@ class RoceNetDevice : public RdmaNetDevice
     void SendPfcFrame(uint8_t prio, uint16_t quanta);
     void RefreshPause(uint8_t prio);
     /// Attribution on: \p frame (a journey) starts on the wire as PutOnWire puts it.
-    [[gnu::noinline, gnu::cold]] void NoteJourney(const RoceParsedFrame& frame,
+    /// \return false if its journey ended here (the frame then carries none)
+    [[gnu::noinline, gnu::cold]] bool NoteJourney(const RoceParsedFrame& frame,
                                                   int64_t now,
                                                   int64_t txTicks);
 

@@ -628,7 +628,7 @@ void
 RoceNic::ReceiveFrame(RoceNetDevice& /* dev */, RoceParsedFrame& frame)
 {
     const RoceFrameView& view = frame.view;
-    if (__builtin_expect(view.journey != 0, false))
+    if (__builtin_expect(GetAttribution() != nullptr, false))
     {
         NoteArrival(view);
     }
@@ -685,7 +685,17 @@ void
 RoceNic::NoteArrival(const RoceFrameView& view)
 {
     const uint32_t slot = QpnSlot(view.destQp);
-    if (slot < m_qps.size() && m_qps[slot])
+    if (view.journey == 0)
+    {
+        // Not followed (or not RDMA): its data or ACK still replaces the last one.
+        const uint8_t op = view.bthOpcode;
+        if (view.isRoce && (op == RdmaOpcode::ACKNOWLEDGE || RdmaOpcode::IsData(op)) &&
+            slot < m_qps.size() && m_qps[slot])
+        {
+            GetAttribution()->OnUnfollowedArrival(*m_qps[slot], op == RdmaOpcode::ACKNOWLEDGE);
+        }
+    }
+    else if (slot < m_qps.size() && m_qps[slot])
     {
         GetAttribution()->OnArrival(view.journey, *m_qps[slot]);
     }

@@ -230,7 +230,7 @@ class RoceNic : public RdmaNic, public RocePortOwner
     /// ReceiveFrame with IntEnabled: the data frame's INT block kept for its ACK's
     /// echo, an ACK's block handed to the queue pair's congestion control.
     [[gnu::noinline]] void ReceiveIntFrame(RoceParsedFrame& frame);
-    /// A frame with a journey arrived (attribution on): tell the attribution.
+    /// A frame arrived (attribution on): tell the attribution.
     [[gnu::noinline, gnu::cold]] void NoteArrival(const RoceFrameView& view);
 
     // Attributes
