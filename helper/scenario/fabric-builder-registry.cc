@@ -78,4 +78,10 @@ FabricBuilderRegistry::IsInfiniBand(const std::string& name)
     return Has(name) && GetProperties(name).GetLinkLayer() == FabricBuilder::LinkLayer::INFINIBAND;
 }
 
+bool
+FabricBuilderRegistry::CarriesPfc(const std::string& name)
+{
+    return Has(name) && GetProperties(name).CarriesPfc();
+}
+
 } // namespace ns3

@@ -71,6 +71,11 @@ class FabricBuilderRegistry
      * registered (the --fabric knob refuses it)
      */
     static bool IsInfiniBand(const std::string& name);
+    /**
+     * \param name a fabric name
+     * \return whether its links carry PFC (CarriesPfc); false for a name not registered
+     */
+    static bool CarriesPfc(const std::string& name);
 
   private:
     /// The table, made on first use (registrations run in static constructors). Defined

@@ -30,6 +30,12 @@ FabricBuilder::GetLinkLayer() const
     return LinkLayer::ETHERNET;
 }
 
+bool
+FabricBuilder::CarriesPfc() const
+{
+    return GetLinkLayer() == LinkLayer::ETHERNET;
+}
+
 uint64_t
 FabricBuilder::GetBytesPerCable() const
 {

@@ -83,6 +83,11 @@ class FabricBuilder
      * for MemoryEstimate. The default: MemoryEstimate::ROCE_BYTES_PER_CABLE.
      */
     virtual uint64_t GetBytesPerCable() const;
+    /**
+     * \return whether the fabric's Ethernet links carry PFC (802.1Qbb): then --pfc and the
+     * PFC knobs (watchdog, storms, lossy headroom) apply. The default: true on ETHERNET.
+     */
+    virtual bool CarriesPfc() const;
 
     /**
      * Set the attribute defaults this fabric needs under configuration \p c

@@ -627,6 +627,8 @@ const char* const ROCE_SWITCH = "does not apply to --fabric=infiniband; it confi
 const char* const ROCE_PFC_STORM = "does not apply to --fabric=infiniband; PFC storms are "
                                    "--fabric=rocev2's (InfiniBand links have no pause frames)";
 const char* const NEEDS_PFC = "needs --pfc=1: without PFC there are no pauses";
+const char* const NO_PFC_ON_FABRIC = "does not apply: --fabric=uet's links carry no PFC (they "
+                                     "trim instead); allowed with --fabric=rocev2";
 const char* const NEEDS_PCAP = "needs --pcap=1: without it no pcap is written";
 const char* const NEEDS_SEND =
     "needs --verb=send or --collective-verb=send: WRITEs consume no receive";
@@ -647,16 +649,17 @@ OnRoce(const ScenarioConfig& c)
     return !OnInfiniBand(c);
 }
 
+/// Whether --fabric's links carry PFC (its builder says; UET's do not).
 bool
-NotUet(const ScenarioConfig& c)
+CarriesPfc(const ScenarioConfig& c)
 {
-    return c.fabric != "uet";
+    return FabricBuilderRegistry::CarriesPfc(c.fabric);
 }
 
 bool
 PfcOn(const ScenarioConfig& c)
 {
-    return c.pfc && NotUet(c); // (--fabric=uet has no PFC)
+    return c.pfc && CarriesPfc(c);
 }
 
 bool
@@ -1421,6 +1424,7 @@ PacketAndBufferKnobs(std::vector<Knob>& k)
              {Always("ns3::SharedBufferMmu::AllowLossyHeadroom")}),
         FirstOf(
             {Only(OnRoce, ROCE_SWITCH),
+             Only(CarriesPfc, NO_PFC_ON_FABRIC),
              Only(PfcOn,
                   "needs --pfc=1: without PFC no class is lossless and there is no headroom")})));
 }
@@ -2128,7 +2132,9 @@ PfcFaultKnobs(std::vector<Knob>& k)
                 true),
             {Always("ns3::PfcWatchdog::DetectionTime"),
              Always("ns3::PfcWatchdog::RestorationTime")}),
-        FirstOf({Only(OnRoce, ROCE_PFC_STORM), Only(PfcOn, NEEDS_PFC)})));
+        FirstOf({Only(OnRoce, ROCE_PFC_STORM),
+                 Only(CarriesPfc, NO_PFC_ON_FABRIC),
+                 Only(PfcOn, NEEDS_PFC)})));
     k.push_back(Applies(
         Sets(Choice("pfc-watchdog-action",
                     "what the PFC watchdog does to a queue in a storm: drop (ignore the "
@@ -2159,7 +2165,9 @@ PfcFaultKnobs(std::vector<Knob>& k)
                 return Join(parts, ",");
             },
             true),
-        FirstOf({Only(OnRoce, ROCE_PFC_STORM), Only(PfcOn, NEEDS_PFC)})));
+        FirstOf({Only(OnRoce, ROCE_PFC_STORM),
+                 Only(CarriesPfc, NO_PFC_ON_FABRIC),
+                 Only(PfcOn, NEEDS_PFC)})));
 }
 
 /// The knobs of deadlock detection, queue sampling, port bytes and ACKs.
@@ -3194,18 +3202,30 @@ ScenarioConfig::ValidateApplicableFlags() const
     }
 }
 
-void
-ScenarioConfig::Validate() const
+namespace
 {
-    if (kmin && kmax && *kmin > *kmax)
+
+/// Refuse a failure of \p what \p id (from --\p flag) scheduled at or after --stop-time.
+void
+RefuseFailureAfterStop(const ScenarioConfig& c,
+                       const std::string& flag,
+                       const std::string& what,
+                       uint32_t id,
+                       Time at)
+{
+    if (at >= c.stopTime)
     {
-        throw ConfigError("--kmin (" + FormatByteSize(*kmin) + ") must not exceed --kmax (" +
-                          FormatByteSize(*kmax) + ")");
+        throw ConfigError("--" + flag + "=" + c.Get(flag) + ": " + what + " " + std::to_string(id) +
+                          " fails at " + FormatTime(at) + ", not before --stop-time=" +
+                          FormatTime(c.stopTime) + " (allowed: a time before it)");
     }
-    if (SizedBy(*this, "topology-file") && topologyFile.empty())
-    {
-        throw ConfigError("--topology=file needs --topology-file=PATH");
-    }
+}
+
+} // namespace
+
+void
+ScenarioConfig::ValidateApplicableFlagsNamingPresets() const
+{
     try
     {
         ValidateApplicableFlags();
@@ -3229,6 +3249,21 @@ ScenarioConfig::Validate() const
         }
         throw;
     }
+}
+
+void
+ScenarioConfig::Validate() const
+{
+    if (kmin && kmax && *kmin > *kmax)
+    {
+        throw ConfigError("--kmin (" + FormatByteSize(*kmin) + ") must not exceed --kmax (" +
+                          FormatByteSize(*kmax) + ")");
+    }
+    if (SizedBy(*this, "topology-file") && topologyFile.empty())
+    {
+        throw ConfigError("--topology=file needs --topology-file=PATH");
+    }
+    ValidateApplicableFlagsNamingPresets();
     if (!cableLengths.empty() && linkDelay != ScenarioConfig().linkDelay)
     {
         throw ConfigError("--link-delay=" + FormatTime(linkDelay) +
@@ -3254,33 +3289,15 @@ ScenarioConfig::Validate() const
     }
     for (const auto& f : linkFailures)
     {
-        if (f.at >= stopTime)
-        {
-            throw ConfigError("--link-failure=" + Get("link-failure") + ": link " +
-                              std::to_string(f.link) + " fails at " + FormatTime(f.at) +
-                              ", not before --stop-time=" + FormatTime(stopTime) +
-                              " (allowed: a time before it)");
-        }
+        RefuseFailureAfterStop(*this, "link-failure", "link", f.link, f.at);
     }
     for (const auto& f : hostFailures)
     {
-        if (f.at >= stopTime)
-        {
-            throw ConfigError("--host-failure=" + Get("host-failure") + ": host " +
-                              std::to_string(f.host) + " fails at " + FormatTime(f.at) +
-                              ", not before --stop-time=" + FormatTime(stopTime) +
-                              " (allowed: a time before it)");
-        }
+        RefuseFailureAfterStop(*this, "host-failure", "host", f.host, f.at);
     }
     for (const auto& f : nodeFailures)
     {
-        if (f.at >= stopTime)
-        {
-            throw ConfigError("--node-failure=" + Get("node-failure") + ": node " +
-                              std::to_string(f.node) + " fails at " + FormatTime(f.at) +
-                              ", not before --stop-time=" + FormatTime(stopTime) +
-                              " (allowed: a time before it)");
-        }
+        RefuseFailureAfterStop(*this, "node-failure", "node", f.node, f.at);
     }
 }
 

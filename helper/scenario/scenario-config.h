@@ -423,6 +423,8 @@ class ScenarioConfig
     /// it does not apply (KnobInfo::notApplicable: a RoCEv2 switch flag on InfiniBand,
     /// --pcap-snaplen without --pcap, ...).
     void ValidateApplicableFlags() const;
+    /// ValidateApplicableFlags, naming the --cluster preset that set a refused value.
+    void ValidateApplicableFlagsNamingPresets() const;
     /**
      * \deprecated The name until commit 1a2e136, which added the RoCEv2 switch flags on
      * InfiniBand to its checks; kept for one release (CHANGES.md): calls

@@ -30,6 +30,12 @@ static FabricBuilderRegistration<UetFabricBuilder> g_registration(
     "no PFC (--cc=nscc; doc/uet.md)");
 
 bool
+UetFabricBuilder::CarriesPfc() const
+{
+    return false;
+}
+
+bool
 UetFabricBuilder::MarksEcn() const
 {
     return true;

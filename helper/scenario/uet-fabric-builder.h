@@ -29,6 +29,8 @@ class UetFabricBuilder : public FabricBuilder
   public:
     /// The switches mark ECN CE (NSCC's signal): --ecn and the thresholds apply.
     bool MarksEcn() const override;
+    /// \return false: UET's links are lossy, trimming takes PFC's place (no pause frames)
+    bool CarriesPfc() const override;
     /**
      * ECN marking below the trim threshold, as uet-htsim sets it against its queue
      * (htsim/sim/datacenter/main_uec.cpp: low 0.2, high 0.8 of the queue, which trims
