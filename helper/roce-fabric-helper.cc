@@ -15,6 +15,7 @@
 #include "ns3/roce-ethernet-header.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/roce-nic.h"
+#include "ns3/roce-queued-frame.h"
 #include "ns3/roce-switch.h"
 #include "ns3/route-table.h"
 #include "ns3/shared-buffer-mmu.h"
@@ -75,6 +76,7 @@ RoceFabricHelper::DoInstall(Ptr<TopologyGraph> graph,
 {
     RequirePicoseconds("RoceFabricHelper::Install");
     graph->Validate();
+    RoceQueuedFrame::ApplyWholeBudgetGlobalValue();
     Ptr<RoceFabric> fabric = CreateObject<RoceFabric>();
     fabric->m_graph = graph;
     fabric->m_routes = routes;

@@ -9,12 +9,15 @@
  */
 #include "ai-fabric-test-compat.h"
 
+#include "ns3/config.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/frame-pool.h"
+#include "ns3/global-value.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-queued-frame.h"
+#include "ns3/uinteger.h"
 
 #include <cstdint>
 #include <cstring>
@@ -413,6 +416,15 @@ class QueuedFrameBudgetTestCase : public TestCase
                                   "its bytes, whole or packed");
         }
         NS_TEST_ASSERT_MSG_EQ(RoceQueuedFrame::GetWholeFrames(), before + 3, "three kept whole");
+        // The GlobalValue sets the budget (as RoceFabricHelper::Install applies it).
+        UintegerValue global;
+        GlobalValue::GetValueByName("RoceQueuedFrameWholeBudget", global);
+        Config::SetGlobal("RoceQueuedFrameWholeBudget", UintegerValue(before + 7));
+        RoceQueuedFrame::ApplyWholeBudgetGlobalValue();
+        NS_TEST_ASSERT_MSG_EQ(RoceQueuedFrame::SetWholeBudget(before + 3),
+                              before + 7,
+                              "the GlobalValue's budget applied");
+        Config::SetGlobal("RoceQueuedFrameWholeBudget", global);
         RoceParsedFrame out;
         queued[0]->MoveTo(out);
         NS_TEST_ASSERT_MSG_EQ(out.view.psn, 100, "the first frame back");

@@ -81,6 +81,10 @@ class RoceQueuedFrame
      */
     static uint32_t SetWholeBudget(uint32_t frames);
 
+    /// SetWholeBudget to the GlobalValue RoceQueuedFrameWholeBudget (default 4,096):
+    /// RoceFabricHelper calls it when it installs a fabric.
+    static void ApplyWholeBudgetGlobalValue();
+
     /// \return the frames kept whole at present (in every switch's queues)
     static uint32_t GetWholeFrames();
 
