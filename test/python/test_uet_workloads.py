@@ -68,3 +68,16 @@ def test_uet_runs_the_workload(ai_fabric_sim, source_dir, tmp_path, workload):
     if workload in COLLECTIVES:
         with open(out / "collective.csv") as f:
             assert len(list(csv.DictReader(f))) >= 1
+
+
+def test_a_uet_summary_replays(ai_fabric_sim, source_dir, tmp_path):
+    """summary.json echoes PFC as run (off on UET), so --config=summary.json replays."""
+    first, again = tmp_path / "first", tmp_path / "again"
+    for out, args in ((first, ["--fabric=uet", "--topology=fattree", "--k=4",
+                               "--workload=permutation", "--bytes=64KB"]),
+                      (again, ["--config=" + str(first / "summary.json")])):
+        run = subprocess.run([str(ai_fabric_sim), *args, "--out=" + str(out)],
+                             capture_output=True, text=True, cwd=source_dir, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads((first / "summary.json").read_text())["config"]["pfc"] == 0
+    assert (first / "fct.csv").read_bytes() == (again / "fct.csv").read_bytes()
