@@ -4,7 +4,10 @@
 #ifndef REMOTE_CHANNEL_RECEIVERS_H
 #define REMOTE_CHANNEL_RECEIVERS_H
 
-// Across MPI ranks only (-DAI_FABRIC_MPI=ON): ns-3's mpi module defines MpiReceiver.
+// Across MPI ranks only (-DAI_FABRIC_MPI=ON, where ns-3's mpi module defines MpiReceiver);
+// empty otherwise, so the module header (ai-fabric-module.h) compiles without MPI.
+#ifdef AI_FABRIC_MPI
+
 #include "ns3/callback.h"
 #include "ns3/mpi-receiver.h"
 #include "ns3/node.h"
@@ -47,5 +50,7 @@ AttachRankReceivers(Channel* channel,
 }
 
 } // namespace ns3
+
+#endif // AI_FABRIC_MPI
 
 #endif // REMOTE_CHANNEL_RECEIVERS_H
