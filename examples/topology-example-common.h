@@ -129,7 +129,7 @@ Run(int argc, char* argv[], std::string topology)
     }
     Ptr<RouteTable> routes = RoutingEngine::BuildTable(routing, graph);
     const uint8_t classes = routes->GetNumClasses();
-    if (routes->GetEngineName() == "valiant" || routes->GetEngineName() == "ugal")
+    if (routes->GetPathMode() != RouteTable::PathMode::MINIMAL)
     {
         // Packets of one QP take different paths: place them out of order.
         Config::SetDefault("ns3::RdmaQueuePair::Recovery", StringValue("SelectiveRepeat"));

@@ -293,7 +293,9 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     // NCCL's all-to-all: the channels of a peer on another server follow its NIC's rate
     alg->SetAttributeFailSafe("NetChannelsPerPeer",
                               UintegerValue(NcclP2pSchedule::NetChannelsPerPeer(c.hostRate)));
-    // An algorithm bound to one fabric (nvls: RoCEv2 crossbars) checks it at Setup.
+    // An algorithm that needs a property of the fabric (nvls: NVLink SHARP,
+    // RdmaFabric::HasNvlinkSharp) asks it at Setup, and names it by --fabric's name.
+    alg->SetAttributeFailSafe("RdmaFabric", PointerValue(fabric));
     alg->SetAttributeFailSafe("Fabric", StringValue(c.fabric));
     // An algorithm that needs the fabric's SHARP Aggregation Manager (collnet) takes it
     // from here; a fabric without one (RoCEv2) passes none, which it refuses.

@@ -75,7 +75,7 @@ class CollectiveWorkload : public Object
         uint32_t gpusPerServer{1};          //!< GPUs per server (1 = plain hosts)
         DataRate hostRate{100000000000ULL}; //!< one NIC's rate (NCCL's tuner, channels)
         bool pxn{true};                     //!< NCCL's PXN in the rings on GPU servers
-        std::string fabric{"rocev2"};       //!< the fabric's name, for nvls's check
+        std::string fabric{"rocev2"};       //!< the fabric's name, for refusals (nvls, collnet)
         /// receives matched in advance (false when other messages share the connections)
         bool matchInAdvance{true};
         /// the fabric hosts of ranks 0..n-1 (a job's placement; ranks is then their

@@ -16,10 +16,13 @@
 #include "ns3/communicator.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/ib-fabric-helper.h"
+#include "ns3/ib-fabric.h"
 #include "ns3/node.h"
 #include "ns3/nvls-allreduce.h"
 #include "ns3/nvls-header.h"
 #include "ns3/nvls-switch-engine.h"
+#include "ns3/pointer.h"
 #include "ns3/rail-topology-helper.h"
 #include "ns3/rdma-collective-transport.h"
 #include "ns3/roce-fabric-helper.h"
@@ -30,6 +33,7 @@
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uet-fabric-helper.h"
 #include "ns3/uinteger.h"
 
 #include <iostream>
@@ -189,22 +193,19 @@ class NvlsRefusesTestCase : public TestCase
 {
   public:
     NvlsRefusesTestCase()
-        : TestCase("nvls refuses ranks across servers, one-GPU hosts and InfiniBand")
+        : TestCase("nvls refuses ranks across servers and one-GPU hosts")
     {
     }
 
   private:
     void DoRun() override
     {
-        for (const auto& [ranks, gpus, fabric] :
-             std::vector<std::tuple<uint32_t, uint32_t, std::string>>{{16, 8, "rocev2"},
-                                                                      {8, 1, "rocev2"},
-                                                                      {8, 8, "infiniband"}})
+        for (const auto& [ranks, gpus] :
+             std::vector<std::tuple<uint32_t, uint32_t>>{{16, 8}, {8, 1}})
         {
             Ptr<CollectiveAlgorithm> a =
                 CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "nvls");
             a->SetAttribute("GpusPerServer", UintegerValue(gpus));
-            a->SetAttribute("Fabric", StringValue(fabric));
             bool refused = false;
             try
             {
@@ -235,6 +236,63 @@ class NvlsRefusesTestCase : public TestCase
     }
 };
 
+/// NVLS runs where the fabric states NVLink SHARP (RdmaFabric::HasNvlinkSharp): RoCEv2
+/// crossbars with PFC. Refused at Setup, before any packet: InfiniBand (its crossbar is an
+/// IB switch, no NvlsSwitchEngine), Ultra Ethernet and RoCEv2 without PFC (no pauses
+/// bound the engine's buffer: without them a 64 MB allreduce held 8.07 MB per port where
+/// the pauses kept 1.95 MB, more than a crossbar port has).
+class NvlsNeedsNvlinkSharpTestCase : public TestCase
+{
+  public:
+    NvlsNeedsNvlinkSharpTestCase()
+        : TestCase("nvls runs on fabrics with NVLink SHARP only: RoCEv2 with PFC; not "
+                   "InfiniBand, Ultra Ethernet or RoCEv2 without PFC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RailTopologyHelper> h = CreateObject<RailTopologyHelper>();
+        h->SetAttribute("Servers", UintegerValue(1));
+        h->SetAttribute("GpusPerServer", UintegerValue(kGpus));
+        Ptr<TopologyGraph> g = h->Build();
+        Ptr<const RouteTable> routes = RoutingEngine::BuildTable("auto", g);
+        RoceFabricHelper roce;
+        RoceFabricHelper roceNoPfc;
+        roceNoPfc.SetDeviceAttribute("PfcEnabled", BooleanValue(false));
+        const std::vector<std::tuple<std::string, Ptr<RdmaFabric>, bool>> cases{
+            {"rocev2", roce.Install(g, routes), true},
+            {"rocev2 without PFC", roceNoPfc.Install(g, routes), false},
+            {"uet", UetFabricHelper().Install(g, routes), false},
+            {"infiniband", IbFabricHelper().Install(g, routes), false}};
+        for (const auto& [name, fabric, sharp] : cases)
+        {
+            NS_TEST_ASSERT_MSG_EQ(fabric->HasNvlinkSharp(), sharp, name);
+            Ptr<CollectiveAlgorithm> a =
+                CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, "nvls");
+            a->SetAttribute("GpusPerServer", UintegerValue(kGpus));
+            a->SetAttribute("RdmaFabric", PointerValue(fabric));
+            a->SetAttribute("Fabric", StringValue(name));
+            std::string refusal;
+            try
+            {
+                a->Setup(Communicator::AllHosts(kGpus), 1 << 20);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                refusal = e.what();
+            }
+            NS_TEST_ASSERT_MSG_EQ(refusal.empty(), sharp, name << ": " << refusal);
+            NS_TEST_ASSERT_MSG_EQ(sharp || refusal.find("fabric '" + name + "' is not allowed") !=
+                                               std::string::npos,
+                                  true,
+                                  "the refusal names the fabric: " << refusal);
+        }
+        Simulator::Destroy();
+    }
+};
+
 /// The suite.
 class NvlsTestSuite : public TestSuite
 {
@@ -244,6 +302,7 @@ class NvlsTestSuite : public TestSuite
     {
         AddTestCase(new NvlsServerTestCase(), AI_FABRIC_QUICK);
         AddTestCase(new NvlsRefusesTestCase(), AI_FABRIC_QUICK);
+        AddTestCase(new NvlsNeedsNvlinkSharpTestCase(), AI_FABRIC_QUICK);
     }
 };
 

@@ -25,6 +25,9 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 
@@ -531,6 +534,29 @@ class DragonflyRoutingTestCase : public TestCase
         Ptr<RoutingEngine> e = RoutingEngine::CreateByName("valiant", g);
         Ptr<RouteTable> t = e->Compute(g);
         NS_TEST_ASSERT_MSG_EQ(uint32_t(t->GetNumClasses()), 3u, "valiant: 3 classes");
+        // The engine's path mode travels in its table: what RoceSwitch's RoutingMode
+        // auto reads, instead of the engine's name.
+        using PathMode = RouteTable::PathMode;
+        const std::vector<std::pair<std::string, PathMode>> modes{{"minimal", PathMode::MINIMAL},
+                                                                  {"valiant", PathMode::VALIANT},
+                                                                  {"ugal", PathMode::UGAL},
+                                                                  {"ecmp", PathMode::MINIMAL}};
+        for (const auto& [name, mode] : modes)
+        {
+            NS_TEST_ASSERT_MSG_EQ(int(RoutingEngine::CreateByName(name, g)->GetPathMode()),
+                                  int(mode),
+                                  name << "'s path mode");
+            NS_TEST_ASSERT_MSG_EQ(int(RoutingEngine::BuildTable(name, g)->GetPathMode()),
+                                  int(mode),
+                                  name << "'s table carries its path mode");
+        }
+        for (PathMode mode : {PathMode::MINIMAL, PathMode::VALIANT, PathMode::UGAL})
+        {
+            NS_TEST_ASSERT_MSG_EQ(
+                int(DragonflyRouting(mode).GetPathMode()),
+                int(mode),
+                "the engine of a path mode: " << DragonflyRouting(mode).GetName());
+        }
         Ptr<DragonflyRouting> df = DynamicCast<DragonflyRouting>(e);
         NS_TEST_ASSERT_MSG_NE(df, nullptr, "engine type");
         for (uint32_t s : g->GetSwitches())

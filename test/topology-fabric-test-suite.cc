@@ -552,6 +552,21 @@ class NonMinimalModeNeedsDragonflyTestCase : public TestCase
             Simulator::Destroy();
         }
         Config::SetDefault("ns3::RoceSwitch::RoutingMode", StringValue("auto"));
+        // auto: the route table's path mode (its engine's), read once per switch
+        const std::vector<std::pair<std::string, RoceSwitch::RoutingMode>> engines{
+            {"minimal", RoceSwitch::MINIMAL},
+            {"valiant", RoceSwitch::VALIANT},
+            {"ugal", RoceSwitch::UGAL}};
+        for (const auto& [engine, expected] : engines)
+        {
+            Ptr<TopologyGraph> d = Dragonfly(1, 4, 2, 9);
+            Ptr<RoceFabric> fabric =
+                RoceFabricHelper().Install(d, RoutingEngine::BuildTable(engine, d));
+            NS_TEST_EXPECT_MSG_EQ(fabric->GetSwitches().front()->GetRoutingMode(),
+                                  expected,
+                                  "auto under " << engine);
+            Simulator::Destroy();
+        }
     }
 };
 

@@ -8,6 +8,8 @@
 #include "ns3/collective-algorithm-registry.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-fabric.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -25,7 +27,7 @@ static CollectiveAlgorithmRegistration g_registration(
      CollectiveOp::ALLREDUCE,
      "NCCL's NVLS in one server: the scale-up crossbar sums every GPU's slice and "
      "multicasts the sum (NVLink SHARP); needs the ranks to be one server's GPUs "
-     "(--gpus-per-server), RoCEv2",
+     "(--gpus-per-server), RoCEv2 with PFC",
      [] { return Ptr<CollectiveAlgorithm>(CreateObject<NvlsAllreduce>()); },
      false});
 
@@ -45,12 +47,21 @@ NvlsAllreduce::GetTypeId()
                           MakeUintegerAccessor(&NvlsAllreduce::m_gpusPerServer),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Fabric",
-                          "The fabric it will run on, as --fabric names it (the scenario "
-                          "runner sets it): Setup refuses one other than rocev2. '' = not "
-                          "checked until the run",
+                          "The fabric's name, as --fabric names it (the scenario runner "
+                          "sets it), for Setup's message when RdmaFabric refuses it. '' = "
+                          "its TypeId's name",
                           StringValue(""),
                           MakeStringAccessor(&NvlsAllreduce::m_fabric),
-                          MakeStringChecker());
+                          MakeStringChecker())
+            .AddAttribute("RdmaFabric",
+                          "The fabric it will run on (the scenario runner sets it): Setup "
+                          "refuses one whose scale-up crossbars cannot reduce in the switch "
+                          "(RdmaFabric::HasNvlinkSharp false: InfiniBand, Ultra Ethernet, "
+                          "RoCEv2 without PFC). Null = not checked until the run "
+                          "(NvlsCollectiveTransport::Attach checks it then)",
+                          PointerValue(),
+                          MakePointerAccessor(&NvlsAllreduce::m_rdmaFabric),
+                          MakePointerChecker<RdmaFabric>());
     return tid;
 }
 
@@ -64,6 +75,7 @@ NvlsAllreduce::DoDispose()
 {
     m_nvls = nullptr;
     m_given = nullptr;
+    m_rdmaFabric = nullptr;
     CollectiveAlgorithm::DoDispose();
 }
 
@@ -92,11 +104,12 @@ NvlsAllreduce::BuildSchedule()
             " GPUs is not allowed (needs the ranks to be the GPUs of one server, 2..255 of "
             "them; NVLS across servers, NCCL's NVLSTree, is not modelled)");
     }
-    if (!m_fabric.empty() && m_fabric != "rocev2")
+    if (m_rdmaFabric && !m_rdmaFabric->HasNvlinkSharp())
     {
-        throw std::invalid_argument("nvls allreduce: fabric '" + m_fabric +
-                                    "' is not allowed (the crossbar's in-switch reduction is "
-                                    "modelled on rocev2)");
+        const std::string name =
+            m_fabric.empty() ? m_rdmaFabric->GetInstanceTypeId().GetName() : m_fabric;
+        throw std::invalid_argument("nvls allreduce: fabric '" + name + "' is not allowed (" +
+                                    NvlsCollectiveTransport::NVLINK_SHARP_NEEDS + ")");
     }
     const uint32_t channel = GetBuildChannel();
     if (channel == 0)

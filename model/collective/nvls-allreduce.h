@@ -13,6 +13,8 @@
 namespace ns3
 {
 
+class RdmaFabric;
+
 /**
  * \ingroup ai-fabric
  * \brief NCCL's NVLS allreduce in one server ("nvls"): the scale-up crossbar reduces and
@@ -31,7 +33,8 @@ namespace ns3
  * is at h), carried by NvlsCollectiveTransport (UseTransport). Contributions are
  * tracked as for any schedule (TrackContributions). One server only: the ranks must be
  * the G GPUs of a server (GpusPerServer, set by the scenario runner); NCCL's NVLSTree
- * (NVLS inside servers, trees across them) is not modelled. RoCEv2 fabrics only.
+ * (NVLS inside servers, trees across them) is not modelled. Fabrics with NVLink SHARP only
+ * (RdmaFabric::HasNvlinkSharp: RoCEv2 with PFC).
  */
 class NvlsAllreduce : public CollectiveAlgorithm
 {
@@ -57,6 +60,7 @@ class NvlsAllreduce : public CollectiveAlgorithm
 
     uint32_t m_gpusPerServer;                                 //!< attribute GpusPerServer
     std::string m_fabric;                                     //!< attribute Fabric
+    Ptr<RdmaFabric> m_rdmaFabric;                             //!< attribute RdmaFabric
     std::vector<NvlsCollectiveTransport::Message> m_messages; //!< by transfer index
     std::vector<uint64_t> m_sliceBytes;                       //!< by slice
     std::vector<uint32_t> m_owner;                            //!< by slice: transport rank

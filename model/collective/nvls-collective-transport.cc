@@ -24,6 +24,11 @@ NS_LOG_COMPONENT_DEFINE("NvlsCollectiveTransport");
 
 NS_OBJECT_ENSURE_REGISTERED(NvlsCollectiveTransport);
 
+const char* const NvlsCollectiveTransport::NVLINK_SHARP_NEEDS =
+    "its scale-up crossbars cannot reduce in the switch: NVLink SHARP is modelled in RoCEv2 "
+    "crossbars (NvlsSwitchEngine) whose cables carry PFC, the pauses that bound the "
+    "engine's buffer; allowed: rocev2 with PFC on";
+
 TypeId
 NvlsCollectiveTransport::GetTypeId()
 {
@@ -51,10 +56,11 @@ NvlsCollectiveTransport::Attach(Ptr<RdmaCollectiveTransport> rdma,
                                 const std::vector<uint32_t>& ranks)
 {
     Ptr<RoceFabric> fabric = DynamicCast<RoceFabric>(rdma->GetFabric());
-    if (!fabric)
+    if (!fabric || !fabric->HasNvlinkSharp())
     {
-        throw std::invalid_argument("nvls: in-switch reduction is modelled in RoCEv2 "
-                                    "crossbars only (--fabric=rocev2)");
+        throw std::invalid_argument(std::string("nvls: fabric ") +
+                                    rdma->GetFabric()->GetInstanceTypeId().GetName() +
+                                    " is not allowed (" + NVLINK_SHARP_NEEDS + ")");
     }
     Ptr<TopologyGraph> g = fabric->GetGraph();
     m_nRanks = rdma->GetNRanks();

@@ -33,7 +33,8 @@ class RdmaCollectiveTransport;
  * complete when its own copy is back.
  *
  * Attach installs, on first use, an NvlsGpuPort on each member GPU and an
- * NvlsSwitchEngine on their crossbar (RoCEv2 fabrics), and registers the members as
+ * NvlsSwitchEngine on their crossbar (RoCEv2 fabrics with PFC: RdmaFabric::HasNvlinkSharp),
+ * and registers the members as
  * one multicast group.
  */
 class NvlsCollectiveTransport : public CollectiveTransport
@@ -54,6 +55,9 @@ class NvlsCollectiveTransport : public CollectiveTransport
         uint32_t ownSlice{0};     //!< CONTRIBUTE: the sender's own slice of the same chunk
     };
 
+    /// What NVLS needs of a fabric (RdmaFabric::HasNvlinkSharp), for refusals' messages.
+    static const char* const NVLINK_SHARP_NEEDS;
+
     static TypeId GetTypeId();
     NvlsCollectiveTransport();
     ~NvlsCollectiveTransport() override;
@@ -61,8 +65,8 @@ class NvlsCollectiveTransport : public CollectiveTransport
     /**
      * Work on \p rdma's fabric and ranks: \p ranks (transport ranks of \p rdma) are the
      * group's members, all on one crossbar.
-     * \throws std::invalid_argument for a fabric other than RoCEv2 or members not on
-     *         one server's crossbar
+     * \throws std::invalid_argument for a fabric without NVLink SHARP
+     *         (RdmaFabric::HasNvlinkSharp) or members not on one server's crossbar
      */
     void Attach(Ptr<RdmaCollectiveTransport> rdma, const std::vector<uint32_t>& ranks);
     /**

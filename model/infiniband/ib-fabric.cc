@@ -296,22 +296,16 @@ IbFabric::FailLink(uint32_t link, Time down, Time up)
     Simulator::Schedule(up - Simulator::Now(), &IbFabric::DoRestoreLink, this, link);
 }
 
-void
-IbFabric::FailHost(uint32_t host, Time at)
+Ptr<RdmaNic>
+IbFabric::GetHostNic(uint32_t host) const
 {
-    RecordHostFailure(host, at);
-    Simulator::Schedule(at - Simulator::Now(), &IbFabric::CutHost, this, host);
+    return m_hcas.at(host);
 }
 
 void
-IbFabric::CutHost(uint32_t host)
+IbFabric::CutHostCables(uint32_t host)
 {
     const uint32_t node = m_graph->GetHosts().at(host);
-    // The server's process is gone: its queue pairs' work requests end in error.
-    for (const Ptr<RdmaQueuePair>& qp : m_hcas[host]->GetQueuePairs())
-    {
-        qp->ModifyToError();
-    }
     NS_LOG_INFO("host node " << node << " fails at " << Simulator::Now().As(Time::US));
     for (const TopologyGraph::Port& p : m_graph->GetPorts(node))
     {

@@ -86,9 +86,8 @@ class IbFabric : public RdmaFabric
      * Restore) and re-routes over it (RerouteOnLinkFailure).
      */
     void FailLink(uint32_t link, Time down, Time up) override;
-    /// RdmaFabric::FailHost: at \p at each cable of the host fails (IbChannel::Fail), for
-    /// good; the Subnet Manager's tables stay (the host's LID routes to a dead port).
-    void FailHost(uint32_t host, Time at) override;
+    /// \return GetHca(host)
+    Ptr<RdmaNic> GetHostNic(uint32_t host) const override;
     /// Refused (std::invalid_argument): InfiniBand links have no pause frames.
     void StallReceive(uint32_t host, Time start, Time end = Time(-1)) override;
     /// Every switch's Drop trace, and every port's LinkDownDrop (reason "link_down").
@@ -203,9 +202,9 @@ class IbFabric : public RdmaFabric
     HostPort GetHostPort(uint32_t host) const override;
     void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
     void DoFailLink(uint32_t link);
-    /// FailHost's event: host \p host's queue pairs enter the error state, its cables
-    /// fail.
-    void CutHost(uint32_t host);
+    /// RdmaFabric::FailHost's cut: each cable of the host fails (IbChannel::Fail), for
+    /// good; the Subnet Manager's tables stay (the host's LID routes to a dead port).
+    void CutHostCables(uint32_t host) override;
     /// The cable trains at its up time: the SM activates it after its reaction time.
     void DoRestoreLink(uint32_t link);
     /// The SM's sweep finds the trained ports: they become ACTIVE, routes are recomputed.

@@ -116,7 +116,6 @@ IbNetDevice::GetTypeId()
 IbNetDevice::IbNetDevice()
     : m_ifIndex(0),
       m_address(Mac48Address()),
-      m_mtu(4096),
       m_rate(DataRate("100Gbps")),
       m_numDataVls(2),
       m_vlBufferBytes(0),
@@ -135,6 +134,7 @@ IbNetDevice::IbNetDevice()
       m_linkDownDrops(0),
       m_linkUp(true)
 {
+    m_mtu = 4096;
     m_arbiter = CreateObject<VlArbiter>();
 }
 
@@ -145,15 +145,12 @@ IbNetDevice::DoDispose()
 {
     m_fcTimer.Cancel();
     m_channel = nullptr;
-    m_node = nullptr;
     m_arbiter = nullptr;
     m_head = HeadCallback();
     m_dequeue = DequeueCallback();
     m_frameCallback = FrameCallback();
     m_send = SendCallback();
-    m_rxCallback = NetDevice::ReceiveCallback();
-    m_promiscCallback = NetDevice::PromiscReceiveCallback();
-    NetDevice::DoDispose();
+    RdmaNetDevice::DoDispose();
 }
 
 bool
@@ -303,19 +300,6 @@ void
 IbNetDevice::SetSendCallback(SendCallback cb)
 {
     m_send = cb;
-}
-
-void
-IbNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from)
-{
-    if (!m_promiscCallback.IsNull())
-    {
-        m_promiscCallback(this, packet, protocol, from, m_address, NetDevice::PACKET_HOST);
-    }
-    if (!m_rxCallback.IsNull())
-    {
-        m_rxCallback(this, packet, protocol, from);
-    }
 }
 
 uint8_t
@@ -757,15 +741,9 @@ IbNetDevice::GetAddress() const
 bool
 IbNetDevice::SetMtu(const uint16_t mtu)
 {
-    m_mtu = mtu;
+    RdmaNetDevice::SetMtu(mtu);
     UpdateVlBufferBlocks();
     return true;
-}
-
-uint16_t
-IbNetDevice::GetMtu() const
-{
-    return m_mtu;
 }
 
 bool
@@ -786,30 +764,6 @@ IbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumb
     // RDMA traffic enters through the owner's dequeue callback. The node's protocol
     // stack sends here: IP over InfiniBand frames it (IpoibInterface), if enabled.
     return !m_send.IsNull() && m_send(packet, dest, protocolNumber);
-}
-
-Ptr<Node>
-IbNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-IbNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-void
-IbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-IbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
 }
 
 namespace

@@ -113,12 +113,6 @@ class IbNetDevice : public RdmaNetDevice
      * refuses them (RDMA traffic enters through the dequeue callback, not Send).
      */
     void SetSendCallback(SendCallback cb);
-    /**
-     * Hand \p packet (an IP packet, its IB headers removed) to the node's protocol
-     * stack: the promiscuous and receive callbacks of NetDevice, as a packet for this
-     * host. IpoibInterface calls it for the IP packets it receives.
-     */
-    void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
 
     /// The owner has a new head packet: transmit if the wire and credits allow.
     void NotifyDataAvailable();
@@ -232,15 +226,11 @@ class IbNetDevice : public RdmaNetDevice
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;
+    /// RdmaNetDevice::SetMtu, and the VL buffers' credit blocks for the new MTU
     bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
     void AddLinkChangeCallback(Callback<void> callback) override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
 
     // RdmaNetDevice
     uint32_t GetPcapLinkType() const override;
@@ -276,13 +266,11 @@ class IbNetDevice : public RdmaNetDevice
     void NoteActivity();
     uint16_t AdvertisedLimit(uint8_t vl) const;
 
-    Ptr<Node> m_node;
     Ptr<IbChannel> m_channel;
     FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
     Ptr<VlArbiter> m_arbiter;
     uint32_t m_ifIndex;
     Address m_address; //!< a Mac48Address, or the IPoIB hardware address (IpoibInterface)
-    uint16_t m_mtu;
 
     // Attributes
     DataRate m_rate;
@@ -330,9 +318,7 @@ class IbNetDevice : public RdmaNetDevice
     HeadCallback m_head;
     DequeueCallback m_dequeue;
     FrameCallback m_frameCallback;
-    SendCallback m_send;                                 //!< SetSendCallback
-    NetDevice::ReceiveCallback m_rxCallback;             //!< the stack's receive callback
-    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< and its promiscuous one
+    SendCallback m_send; //!< SetSendCallback
 
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< data packets sent and received

@@ -15,6 +15,7 @@
 #ifdef AI_FABRIC_MPI
 #include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/mpi-receiver.h"
+#include "ns3/remote-channel-receivers.h"
 #endif
 
 namespace ns3
@@ -246,18 +247,9 @@ IbRemoteChannel::DoInitialize()
                            &Engine::ReceiveRecord<IbNetDevice, IbRemoteChannel, DataRecord>);
     Engine::SetRawReceiver(Engine::IB_FLOW_CONTROL,
                            &Engine::ReceiveRecord<IbNetDevice, IbRemoteChannel, FcRecord>);
-    const uint32_t local = RankPartition::GetLocalRank();
-    for (std::size_t i = 0; i < GetNDevices(); ++i)
-    {
-        Ptr<IbNetDevice> dev = GetIbDevice(i);
-        if (dev->GetNode()->GetSystemId() == local &&
-            GetPeer(dev)->GetNode()->GetSystemId() != local && !dev->GetObject<MpiReceiver>())
-        {
-            Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
-            rx->SetReceiveCallback(MakeCallback(&IbRemoteChannel::ReceiveFromRank, this).Bind(dev));
-            dev->AggregateObject(rx);
-        }
-    }
+    AttachRankReceivers<IbRemoteChannel, IbNetDevice>(this,
+                                                      &IbRemoteChannel::GetIbDevice,
+                                                      &IbRemoteChannel::ReceiveFromRank);
 #endif
     IbChannel::DoInitialize();
 }

@@ -155,6 +155,12 @@ RdmaFabric::HasLosslessLinks() const
     return true;
 }
 
+bool
+RdmaFabric::HasNvlinkSharp() const
+{
+    return false;
+}
+
 uint32_t
 RdmaFabric::GetSwitchClasses() const
 {
@@ -841,11 +847,38 @@ RdmaFabric::StallReceive(uint32_t host, Time /* start */, Time /* end */)
 }
 
 void
-RdmaFabric::FailHost(uint32_t host, Time /* at */)
+RdmaFabric::FailHost(uint32_t host, Time at)
 {
-    throw std::invalid_argument("host " + std::to_string(host) + ": " +
-                                GetInstanceTypeId().GetName() +
-                                " cannot fail hosts (no FailHost of its own)");
+    if (host < GetNHosts() && !GetHostNic(host))
+    {
+        throw std::invalid_argument("host " + std::to_string(host) + ": " +
+                                    GetInstanceTypeId().GetName() +
+                                    " cannot fail hosts (it has no host NICs: GetHostNic)");
+    }
+    RecordHostFailure(host, at);
+    Simulator::Schedule(at - Simulator::Now(), &RdmaFabric::DoFailHost, this, host);
+}
+
+void
+RdmaFabric::DoFailHost(uint32_t host)
+{
+    // The server's process is gone: its queue pairs' work requests end in error.
+    for (const Ptr<RdmaQueuePair>& qp : GetHostNic(host)->GetQueuePairs())
+    {
+        qp->ModifyToError();
+    }
+    CutHostCables(host);
+}
+
+Ptr<RdmaNic>
+RdmaFabric::GetHostNic(uint32_t /* host */) const
+{
+    return nullptr;
+}
+
+void
+RdmaFabric::CutHostCables(uint32_t /* host */)
+{
 }
 
 const std::vector<RdmaFabric::HostFailureRecord>&

@@ -425,10 +425,18 @@ class RdmaFabric : public Object
      * so its peers' queue pairs time out until their retries run out (RdmaQueuePair
      * RetryCount) and enter the error state. The routes are left as they are: nothing
      * can reach the host any more. Checked at once (RecordHostFailure); recorded in
-     * GetHostFailures. FaultInjectionHelper calls it. The default refuses.
+     * GetHostFailures. FaultInjectionHelper calls it. At \p at the host's queue pairs
+     * (GetHostNic) enter the error state, then the fabric cuts its cables
+     * (CutHostCables). Refused by a fabric without host NICs.
      * \throws std::invalid_argument naming the host and the reason
      */
-    virtual void FailHost(uint32_t host, Time at);
+    void FailHost(uint32_t host, Time at);
+    /**
+     * \param host a host index
+     * \return its NIC (RoceNic, IbHca): its queue pairs and counters; null where the
+     *         fabric has none (the default)
+     */
+    virtual Ptr<RdmaNic> GetHostNic(uint32_t host) const;
     /// \return the host failures FailHost took, in order
     const std::vector<HostFailureRecord>& GetHostFailures() const;
 
@@ -495,6 +503,15 @@ class RdmaFabric : public Object
      */
     virtual bool HasLosslessLinks() const;
     /**
+     * \return whether the fabric's scale-up crossbars can reduce and multicast in the
+     * switch (NVIDIA's NVLink SHARP, which NCCL's NVLS algorithm uses): crossbars that
+     * can hold an NvlsSwitchEngine (RoCEv2 switches), on GPU cables whose flow control
+     * bounds that engine's buffer (PFC pauses, its PauseBytes). The NVLS path
+     * (NvlsAllreduce, NvlsCollectiveTransport) refuses a fabric without it. The
+     * default: false.
+     */
+    virtual bool HasNvlinkSharp() const;
+    /**
      * \return the routing classes (RouteTable::GetNumClasses: torus datelines,
      * dragonfly hops, virtual layers) the switches keep apart: the route table's, or 1
      * when the switches put every packet in one class (RoceSwitch UseClassRule false).
@@ -533,6 +550,12 @@ class RdmaFabric : public Object
     void RecordHostFailure(uint32_t host, Time at);
     /// The failures RecordHostFailure took, in order.
     std::vector<HostFailureRecord> m_hostFailures;
+    /**
+     * FailHost's event, once host \p host's queue pairs are in the error state: every
+     * cable of the host stops carrying frames both ways, for good. The default cuts
+     * nothing (a fabric whose host cables cannot fail).
+     */
+    virtual void CutHostCables(uint32_t host);
 
   private:
     /// With a host failure (FailHost): queue pair \p qp entered the error state and
@@ -544,6 +567,10 @@ class RdmaFabric : public Object
     void NoteFlushedPost(const RdmaQueuePair& qp);
 
     uint64_t m_erroredMessages{0}; //!< messages completed in error (with FailHost)
+
+    /// FailHost's event: host \p host's queue pairs enter the error state (its server's
+    /// process is gone), then CutHostCables.
+    void DoFailHost(uint32_t host);
 
   protected:
     /**

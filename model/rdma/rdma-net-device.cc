@@ -83,4 +83,63 @@ RdmaNetDevice::SupportsSendFrom() const
     return false;
 }
 
+Ptr<Node>
+RdmaNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+RdmaNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+RdmaNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+RdmaNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+void
+RdmaNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+RdmaNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+void
+RdmaNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from)
+{
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, protocol, from, GetAddress(), NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, protocol, from);
+    }
+}
+
+void
+RdmaNetDevice::DoDispose()
+{
+    m_node = nullptr;
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
 } // namespace ns3

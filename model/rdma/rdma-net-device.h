@@ -5,6 +5,7 @@
 #define RDMA_NET_DEVICE_H
 
 #include "ns3/net-device.h"
+#include "ns3/node.h"
 #include "ns3/ptr.h"
 
 #include <string>
@@ -20,8 +21,9 @@ class PcapFileWrapper;
  * of a point-to-point cable that needs no ARP, broadcasts and multicasts nothing and
  * sends from its own address only; and how ns-3's trace helpers record it.
  *
- * It holds no state: the fabrics' devices keep their own members (their hot path's
- * layout is theirs). A trace helper (RdmaFabricHelper::EnablePcap, EnableAscii) asks a
+ * It holds what ns-3's stack sets and reads and no frame's path does (the node, the MTU,
+ * the receive callbacks): the fabrics' devices keep the members a frame reads in their own
+ * layout. A trace helper (RdmaFabricHelper::EnablePcap, EnableAscii) asks a
  * port for its pcap link type and its trace sources instead of casting it to a
  * fabric's class.
  */
@@ -63,6 +65,27 @@ class RdmaNetDevice : public NetDevice
                   uint16_t protocolNumber) override;
     bool NeedsArp() const override;
     bool SupportsSendFrom() const override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+
+    /**
+     * Hand \p packet (its link headers removed) to the node's protocol stack: the
+     * promiscuous and receive callbacks of NetDevice, as a packet for this host. The
+     * fabrics call it for the IP packets a host's port receives (RoceNic, IpoibInterface).
+     */
+    void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
+
+  protected:
+    void DoDispose() override;
+
+    Ptr<Node> m_node;                                    //!< SetNode
+    uint16_t m_mtu{0};                                   //!< SetMtu (the device's default)
+    NetDevice::ReceiveCallback m_rxCallback;             //!< the stack's receive callback
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< and its promiscuous one
 };
 
 } // namespace ns3

@@ -125,22 +125,16 @@ RoceFabric::FailLink(uint32_t link, Time down, Time up)
     }
 }
 
-void
-RoceFabric::FailHost(uint32_t host, Time at)
+Ptr<RdmaNic>
+RoceFabric::GetHostNic(uint32_t host) const
 {
-    RecordHostFailure(host, at);
-    Simulator::Schedule(at - Simulator::Now(), &RoceFabric::CutHost, this, host);
+    return m_nics.at(host);
 }
 
 void
-RoceFabric::CutHost(uint32_t host)
+RoceFabric::CutHostCables(uint32_t host)
 {
     const uint32_t node = m_graph->GetHosts().at(host);
-    // The server's process is gone: its queue pairs' work requests end in error.
-    for (const Ptr<RdmaQueuePair>& qp : m_nics[host]->GetQueuePairs())
-    {
-        qp->ModifyToError();
-    }
     NS_LOG_INFO("host node " << node << " fails at " << Simulator::Now().As(Time::US));
     for (const TopologyGraph::Port& p : m_graph->GetPorts(node))
     {
@@ -753,6 +747,33 @@ RoceFabric::HasLosslessLinks() const
         }
     }
     return false;
+}
+
+bool
+RoceFabric::HasNvlinkSharp() const
+{
+    auto carriesPfc = [](const Ptr<RoceNetDevice>& dev) {
+        BooleanValue pfc;
+        dev->GetAttribute("PfcEnabled", pfc);
+        return pfc.Get();
+    };
+    for (uint32_t node : m_graph->GetSwitches())
+    {
+        if (!m_graph->IsScaleUpSwitch(node))
+        {
+            continue;
+        }
+        const auto& ports = m_graph->GetPorts(node);
+        for (uint32_t i = 0; i < ports.size(); ++i)
+        {
+            if (!carriesPfc(m_devices[node][i]) ||
+                !carriesPfc(m_devices[ports[i].peer][ports[i].peerPort]))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 uint32_t

@@ -97,9 +97,8 @@ class RoceFabric : public RdmaFabric
      * link and the reason.
      */
     void FailLink(uint32_t link, Time down, Time up = Time(-1)) override;
-    /// RdmaFabric::FailHost: at \p at each cable of the host is down at both ends
-    /// (RoceSwitch::SetPortDown, RoceNetDevice::SetLinkDown), for good.
-    void FailHost(uint32_t host, Time at) override;
+    /// \return GetNic(host)
+    Ptr<RdmaNic> GetHostNic(uint32_t host) const override;
     /**
      * Host \p host's NIC stops taking frames of the routing classes' priorities (the
      * lossless ones under PFC: SetPriority's and the next GetNumClasses() - 1) from
@@ -121,6 +120,10 @@ class RoceFabric : public RdmaFabric
     static constexpr uint32_t PCAP_LINK_TYPE = 1;
     /// Links are lossless when PFC is on (RoceNetDevice PfcEnabled of any port).
     bool HasLosslessLinks() const override;
+    /// NVLink SHARP: every cable of every scale-up crossbar carries PFC at both ends (the
+    /// pauses bound the crossbar's NvlsSwitchEngine buffer); false where PFC is off
+    /// (PfcEnabled false: --pfc=0, UetFabricHelper's fabrics).
+    bool HasNvlinkSharp() const override;
     /// The switches' classes (RoceSwitch::GetNumClasses: 1 with UseClassRule false).
     uint32_t GetSwitchClasses() const override;
 
@@ -154,9 +157,9 @@ class RoceFabric : public RdmaFabric
     void ConvergeRoutes(uint32_t i, bool up);
     /// The switch at graph node \p node, or null for a host.
     RoceSwitch* SwitchAt(uint32_t node) const;
-    /// FailHost's event: host \p host's queue pairs enter the error state, its cables go
-    /// down at both ends.
-    void CutHost(uint32_t host);
+    /// RdmaFabric::FailHost's cut: each cable of the host is down at both ends
+    /// (RoceSwitch::SetPortDown, RoceNetDevice::SetLinkDown), for good.
+    void CutHostCables(uint32_t host) override;
 
     Ptr<TopologyGraph> m_graph;
     Ptr<const RouteTable> m_routes;

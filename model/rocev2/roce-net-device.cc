@@ -117,10 +117,10 @@ RoceNetDevice::RoceNetDevice()
       m_peerPausedMask(0),
       m_txFrames(0),
       m_txBytes(0),
-      m_mtu(9000),
       m_pfcEnabled(true),
       m_pauseQuanta(65535)
 {
+    m_mtu = 9000;
 }
 
 RoceNetDevice::~RoceNetDevice() = default;
@@ -134,14 +134,11 @@ RoceNetDevice::DoDispose()
         m_pfcTimers->refreshEvent[i].Cancel();
     }
     m_control.clear();
-    m_node = nullptr;
     m_channel = nullptr;
     m_cable = nullptr;
     m_outgoing = nullptr;
     m_owner = nullptr;
-    m_rxCallback = NetDevice::ReceiveCallback();
-    m_promiscCallback = NetDevice::PromiscReceiveCallback();
-    NetDevice::DoDispose();
+    RdmaNetDevice::DoDispose();
 }
 
 bool
@@ -772,19 +769,6 @@ RoceNetDevice::GetAddress() const
 }
 
 bool
-RoceNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-RoceNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
 RoceNetDevice::IsLinkUp() const
 {
     return m_channel != nullptr && !m_linkDown;
@@ -829,45 +813,14 @@ RoceNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t prot
 }
 
 void
-RoceNetDevice::DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from)
-{
-    if (!m_promiscCallback.IsNull())
-    {
-        m_promiscCallback(this, packet, protocol, from, m_address, NetDevice::PACKET_HOST);
-    }
-    if (!m_rxCallback.IsNull())
-    {
-        m_rxCallback(this, packet, protocol, from);
-    }
-}
-
-Ptr<Node>
-RoceNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
 RoceNetDevice::SetNode(Ptr<Node> node)
 {
-    m_node = node;
+    RdmaNetDevice::SetNode(node);
     m_nodeId = node ? node->GetId() : 0;
     if (m_cable != nullptr)
     {
         m_cable->NotifyNodeChanged(this);
     }
-}
-
-void
-RoceNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-RoceNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
 }
 
 uint32_t

@@ -119,13 +119,6 @@ class RoceNetDevice : public RdmaNetDevice
     /// keeps of its cable is read again at the next frame.
     void ForgetCable();
 
-    /**
-     * Hand \p packet (Ethernet header removed) to the node's protocol stack: the
-     * promiscuous and receive callbacks of NetDevice, as a packet for this host.
-     * The NIC calls it for the IP frames it receives (RoceNic).
-     */
-    void DeliverUp(Ptr<Packet> packet, uint16_t protocol, const Address& from);
-
     /// Report the hops of frames with a journey and this port's pauses to
     /// \p attribution (nullptr: off, the default).
     void SetAttribution(FctAttribution* attribution)
@@ -251,15 +244,11 @@ class RoceNetDevice : public RdmaNetDevice
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
     void AddLinkChangeCallback(Callback<void> callback) override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
+    /// RdmaNetDevice::SetNode, and the node's id kept for the frames' events
     void SetNode(Ptr<Node> node) override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
 
     // RdmaNetDevice
     uint32_t GetPcapLinkType() const override;
@@ -340,10 +329,8 @@ class RoceNetDevice : public RdmaNetDevice
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
     RoceChannel* m_cable{nullptr}; //!< m_channel, without a Ptr copy per frame
 
-    Ptr<Node> m_node;
     Ptr<RoceChannel> m_channel;
     Mac48Address m_address;
-    uint16_t m_mtu;
     DataRate m_rate;
     bool m_pfcEnabled;
     uint16_t m_pauseQuanta;
@@ -372,9 +359,6 @@ class RoceNetDevice : public RdmaNetDevice
     uint64_t m_pfcResumesSent{0};     //!< XON frames sent (quanta 0)
     uint64_t m_pfcPausesReceived{0};  //!< XOFF frames arrived
     uint64_t m_pfcResumesReceived{0}; //!< XON frames arrived
-
-    NetDevice::ReceiveCallback m_rxCallback;
-    NetDevice::PromiscReceiveCallback m_promiscCallback;
 
     TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t, bool> m_pfcTrace;
     TracedCallback<Ptr<const RoceNetDevice>, uint8_t, uint16_t> m_pauseSentTrace;

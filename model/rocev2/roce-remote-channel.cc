@@ -15,6 +15,7 @@
 #ifdef AI_FABRIC_MPI
 #include "ns3/fabric-distributed-simulator-impl.h"
 #include "ns3/mpi-receiver.h"
+#include "ns3/remote-channel-receivers.h"
 #endif
 
 #include <utility>
@@ -127,20 +128,9 @@ RoceRemoteChannel::DoInitialize()
     using Engine = FabricDistributedSimulatorImpl;
     Engine::SetRawReceiver(Engine::ROCE_FRAME_VIEW,
                            &Engine::ReceiveRecord<RoceNetDevice, RoceRemoteChannel, RoceFrameView>);
-    for (std::size_t i = 0; i < GetNDevices(); ++i)
-    {
-        Ptr<RoceNetDevice> dev = GetRoceDevice(i);
-        Ptr<RoceNetDevice> peer = GetRoceDevice(1 - i);
-        if (dev->GetNode()->GetSystemId() == RankPartition::GetLocalRank() &&
-            peer->GetNode()->GetSystemId() != RankPartition::GetLocalRank() &&
-            !dev->GetObject<MpiReceiver>())
-        {
-            Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
-            rx->SetReceiveCallback(
-                MakeCallback(&RoceRemoteChannel::ReceiveFromRank, this).Bind(dev));
-            dev->AggregateObject(rx);
-        }
-    }
+    AttachRankReceivers<RoceRemoteChannel, RoceNetDevice>(this,
+                                                          &RoceRemoteChannel::GetRoceDevice,
+                                                          &RoceRemoteChannel::ReceiveFromRank);
 #endif
     RoceChannel::DoInitialize();
 }

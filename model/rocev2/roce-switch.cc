@@ -139,8 +139,8 @@ RoceSwitch::GetTypeId()
             .AddAttribute("RoutingMode",
                           "Per-packet DragonFly path choice: minimal (table only), valiant "
                           "(random intermediate group), ugal (minimal unless its first-hop "
-                          "queue exceeds 2x the Valiant one + UgalOffsetBytes), auto (from "
-                          "the route table's engine name)",
+                          "queue exceeds 2x the Valiant one + UgalOffsetBytes), auto (the "
+                          "route table's path mode: its engine's, RoutingEngine::GetPathMode)",
                           EnumValue(RoceSwitch::AUTO),
                           MakeEnumAccessor(&RoceSwitch::m_routingMode),
                           MakeEnumChecker(RoceSwitch::MINIMAL,
@@ -298,12 +298,23 @@ RoceSwitch::SetRouting(Ptr<const RouteTable> table, uint32_t graphNode)
     }
     if (m_routingMode == AUTO)
     {
-        const std::string& e = table->GetEngineName();
-        m_routingMode = e == "valiant" ? VALIANT : (e == "ugal" ? UGAL : MINIMAL);
+        // The engine's path mode, read once: the per-packet path reads m_routingMode.
+        switch (table->GetPathMode())
+        {
+        case RouteTable::PathMode::VALIANT:
+            m_routingMode = VALIANT;
+            break;
+        case RouteTable::PathMode::UGAL:
+            m_routingMode = UGAL;
+            break;
+        case RouteTable::PathMode::MINIMAL:
+            m_routingMode = MINIMAL;
+            break;
+        }
     }
     // Valiant and UGAL are the DragonFly engine's non-minimal modes: it says which
     // graphs it can route.
-    if (m_routingMode != MINIMAL && !DragonflyRouting(NonMinimalModeName()).Fits(*m_graph))
+    if (m_routingMode != MINIMAL && !DragonflyRouting(NonMinimalPathMode()).Fits(*m_graph))
     {
         throw std::invalid_argument("RoceSwitch: RoutingMode " + NonMinimalModeName() +
                                     " needs a graph the dragonfly routing engine fits, not '" +
@@ -336,10 +347,16 @@ RoceSwitch::GetNumClasses() const
     return m_numClasses;
 }
 
+RouteTable::PathMode
+RoceSwitch::NonMinimalPathMode() const
+{
+    return m_routingMode == VALIANT ? RouteTable::PathMode::VALIANT : RouteTable::PathMode::UGAL;
+}
+
 std::string
 RoceSwitch::NonMinimalModeName() const
 {
-    return m_routingMode == VALIANT ? "valiant" : "ugal";
+    return DragonflyRouting(NonMinimalPathMode()).GetName();
 }
 
 void
@@ -349,7 +366,7 @@ RoceSwitch::EnsureDragonflyRouting()
     {
         return;
     }
-    Ptr<DragonflyRouting> engine = Create<DragonflyRouting>(NonMinimalModeName());
+    Ptr<DragonflyRouting> engine = Create<DragonflyRouting>(NonMinimalPathMode());
     engine->Compute(m_graph);
     m_dragonfly = engine;
 }

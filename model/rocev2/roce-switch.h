@@ -87,7 +87,7 @@ class RoceSwitch : public Object, public RocePortOwner
         MINIMAL, //!< the route table only
         VALIANT, //!< always via a random intermediate group
         UGAL,    //!< minimal or Valiant by local queue depth
-        AUTO     //!< from the route table's engine name (valiant, ugal, else minimal)
+        AUTO     //!< the route table's path mode (RouteTable::GetPathMode)
     };
 
     /// Drop trace: (switch node id, port, reason).
@@ -341,6 +341,8 @@ class RoceSwitch : public Object, public RocePortOwner
                              const RoceFrameView& view);
     /// Build the dragonfly engine when none was shared.
     void EnsureDragonflyRouting();
+    /// \return the path mode of the non-minimal RoutingMode (VALIANT, UGAL)
+    RouteTable::PathMode NonMinimalPathMode() const;
     /// \return the DragonFly engine's name of the non-minimal RoutingMode ("valiant", "ugal")
     std::string NonMinimalModeName() const;
     /// Queued data bytes (priorities 0-6) of an egress port.

@@ -32,28 +32,69 @@ static RoutingEngineRegistration g_ugalRegistration(
     [] { return Ptr<RoutingEngine>(Create<DragonflyRouting>("ugal")); },
     true);
 
-DragonflyRouting::DragonflyRouting(const std::string& mode)
-    : m_mode(mode),
-      m_groups(0)
+namespace
 {
-    // Each mode and the virtual-channel classes its paths need across global hops:
-    // minimal crosses one global cable (2), Valiant and UGAL up to two (3).
-    static const std::map<std::string, uint8_t> kGlobalHopClasses{{"minimal", 2},
-                                                                  {"valiant", 3},
-                                                                  {"ugal", 3}};
-    const auto found = kGlobalHopClasses.find(mode);
-    if (found == kGlobalHopClasses.end())
+/// A mode: its name (--routing), its path choice and the virtual-channel classes its
+/// paths need across global hops: minimal crosses one global cable (2), Valiant and
+/// UGAL up to two (3).
+struct DragonflyMode
+{
+    const char* name;
+    RouteTable::PathMode pathMode;
+    uint8_t globalHopClasses;
+};
+
+constexpr DragonflyMode kModes[] = {{"minimal", RouteTable::PathMode::MINIMAL, 2},
+                                    {"valiant", RouteTable::PathMode::VALIANT, 3},
+                                    {"ugal", RouteTable::PathMode::UGAL, 3}};
+
+/// The mode \p match accepts; throws naming \p what when none does.
+template <typename Match>
+const DragonflyMode&
+FindMode(Match match, const std::string& what)
+{
+    for (const DragonflyMode& m : kModes)
     {
-        throw std::invalid_argument("dragonfly routing '" + mode +
-                                    "' is not allowed (allowed: minimal, valiant, ugal)");
+        if (match(m))
+        {
+            return m;
+        }
     }
-    m_globalHopClasses = found->second;
+    throw std::invalid_argument("dragonfly routing '" + what +
+                                "' is not allowed (allowed: minimal, valiant, ugal)");
+}
+} // namespace
+
+DragonflyRouting::DragonflyRouting(const std::string& mode)
+    : m_groups(0)
+{
+    const DragonflyMode& m =
+        FindMode([&mode](const DragonflyMode& d) { return mode == d.name; }, mode);
+    m_mode = m.name;
+    m_pathMode = m.pathMode;
+    m_globalHopClasses = m.globalHopClasses;
+}
+
+DragonflyRouting::DragonflyRouting(RouteTable::PathMode mode)
+    : m_groups(0)
+{
+    const DragonflyMode& m = FindMode([mode](const DragonflyMode& d) { return d.pathMode == mode; },
+                                      std::to_string(static_cast<int>(mode)));
+    m_mode = m.name;
+    m_pathMode = m.pathMode;
+    m_globalHopClasses = m.globalHopClasses;
 }
 
 std::string
 DragonflyRouting::GetName() const
 {
     return m_mode;
+}
+
+RouteTable::PathMode
+DragonflyRouting::GetPathMode() const
+{
+    return m_pathMode;
 }
 
 bool

@@ -32,9 +32,12 @@ class DragonflyRouting : public RoutingEngine
   public:
     /// \param mode "minimal", "valiant" or "ugal"
     explicit DragonflyRouting(const std::string& mode = "minimal");
+    /// \param mode the engine of that path mode (MINIMAL: "minimal", ...)
+    explicit DragonflyRouting(RouteTable::PathMode mode);
 
     std::string GetName() const override;
     bool Fits(const TopologyGraph& graph) const override;
+    RouteTable::PathMode GetPathMode() const override;
 
     /**
      * After Compute: ports from a router towards any router of a group: its own
@@ -76,6 +79,7 @@ class DragonflyRouting : public RoutingEngine
 
   private:
     std::string m_mode;                    //!< minimal, valiant, ugal
+    RouteTable::PathMode m_pathMode;       //!< the mode's path choice
     uint8_t m_globalHopClasses;            //!< classes of its paths (GLOBAL_HOP rule)
     uint32_t m_groups;                     //!< g
     std::vector<uint32_t> m_rowOf;         //!< node -> router row, NO_PORT for hosts

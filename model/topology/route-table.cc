@@ -104,6 +104,18 @@ RouteTable::InternSinglePort(uint32_t port)
     return m_singlePort[port];
 }
 
+RouteTable::PathMode
+RouteTable::GetPathMode() const
+{
+    return m_pathMode;
+}
+
+void
+RouteTable::SetPathMode(PathMode mode)
+{
+    m_pathMode = mode;
+}
+
 void
 RouteTable::SetClassRule(ClassRule rule, uint8_t numClasses)
 {

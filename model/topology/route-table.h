@@ -81,6 +81,15 @@ class RouteTable : public SimpleRefCount<RouteTable>
         PATH_LAYER
     };
 
+    /// How the switches choose a packet's path beyond the table's candidates: the
+    /// engine's mode (RoutingEngine::GetPathMode), which a switch reads once.
+    enum class PathMode : uint8_t
+    {
+        MINIMAL, //!< the table's candidates only
+        VALIANT, //!< via a random intermediate group (DragonFly Valiant)
+        UGAL,    //!< minimal or Valiant by the local queues (DragonFly UGAL-L)
+    };
+
     /// What kind of cable a port holds, for the class rules.
     enum class PortKind : uint8_t
     {
@@ -102,6 +111,8 @@ class RouteTable : public SimpleRefCount<RouteTable>
     Ptr<const TopologyGraph> GetGraph() const;
     /// \return the engine that filled the table ("ecmp", "updown", ...)
     const std::string& GetEngineName() const;
+    /// \return how switches choose among paths under the engine (SetPathMode)
+    PathMode GetPathMode() const;
 
     /**
      * Candidates at a node for a destination host rank. O(1), no allocation.
@@ -222,6 +233,8 @@ class RouteTable : public SimpleRefCount<RouteTable>
     /// Set the virtual layer of the path from switch \p node to \p dstHostIndex
     /// (PATH_LAYER, after SetClassRule; every path starts in layer 0).
     void SetPathLayer(uint32_t node, uint32_t dstHostIndex, uint8_t layer);
+    /// Set the engine's path mode (RoutingEngine::Compute; MINIMAL unless set).
+    void SetPathMode(PathMode mode);
     /// Describe a port for the class rules (after SetClassRule).
     void SetPortInfo(uint32_t node, uint32_t port, PortKind kind, uint8_t dim, bool wrap);
 
@@ -249,17 +262,18 @@ class RouteTable : public SimpleRefCount<RouteTable>
     static constexpr uint32_t NO_ROW = 0xffffffffu;
     static constexpr uint32_t NO_SET = 0xffffffffu;
 
-    Ptr<const TopologyGraph> m_graph;  //!< the topology
-    std::string m_engine;              //!< engine name
-    uint32_t m_nHosts;                 //!< destinations per row
-    std::vector<uint32_t> m_rowOf;     //!< node -> row (switches) or NO_ROW
-    std::vector<uint32_t> m_hostSet;   //!< node -> set for hosts
-    std::vector<uint32_t> m_sets;      //!< row * nHosts + dst -> set id (until Finish narrows)
-    std::vector<uint8_t> m_sets8;      //!< m_sets in one byte each (m_setWidth 1)
-    std::vector<uint16_t> m_sets16;    //!< m_sets in two bytes each (m_setWidth 2)
-    uint8_t m_setWidth{4};             //!< bytes per set id in the rows: 1, 2 or 4
-    std::vector<uint32_t> m_pool;      //!< concatenated port sets
-    std::vector<uint32_t> m_setOffset; //!< set id -> offset in m_pool (size sets+1)
+    Ptr<const TopologyGraph> m_graph;       //!< the topology
+    std::string m_engine;                   //!< engine name
+    PathMode m_pathMode{PathMode::MINIMAL}; //!< the engine's path mode
+    uint32_t m_nHosts;                      //!< destinations per row
+    std::vector<uint32_t> m_rowOf;          //!< node -> row (switches) or NO_ROW
+    std::vector<uint32_t> m_hostSet;        //!< node -> set for hosts
+    std::vector<uint32_t> m_sets;           //!< row * nHosts + dst -> set id (until Finish narrows)
+    std::vector<uint8_t> m_sets8;           //!< m_sets in one byte each (m_setWidth 1)
+    std::vector<uint16_t> m_sets16;         //!< m_sets in two bytes each (m_setWidth 2)
+    uint8_t m_setWidth{4};                  //!< bytes per set id in the rows: 1, 2 or 4
+    std::vector<uint32_t> m_pool;           //!< concatenated port sets
+    std::vector<uint32_t> m_setOffset;      //!< set id -> offset in m_pool (size sets+1)
     std::map<std::vector<uint32_t>, uint32_t> m_intern; //!< build-time dedup
     std::vector<uint32_t> m_scratch;                    //!< build-time sort buffer
     std::vector<uint32_t> m_singlePort;                 //!< port -> id of {port}, build time

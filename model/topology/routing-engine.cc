@@ -21,6 +21,12 @@ RoutingEngine::~RoutingEngine()
 {
 }
 
+RouteTable::PathMode
+RoutingEngine::GetPathMode() const
+{
+    return RouteTable::PathMode::MINIMAL;
+}
+
 /// A new engine of that name, or null for a name no engine registered.
 static Ptr<RoutingEngine>
 MakeEngine(const std::string& name)
@@ -98,6 +104,7 @@ RoutingEngine::Compute(Ptr<const TopologyGraph> graph)
                                     Join(FittingEngines(*graph)) + ")");
     }
     Ptr<RouteTable> t = Create<RouteTable>(graph, GetName());
+    t->SetPathMode(GetPathMode());
     DoCompute(*graph, *t);
     t->Finish();
     NS_LOG_INFO(GetName() << " on " << graph->Describe() << ": " << t->GetNPortSets()

@@ -33,6 +33,12 @@ class RoutingEngine : public SimpleRefCount<RoutingEngine>
     virtual std::string GetName() const = 0;
     /// \return true if the engine can route this topology
     virtual bool Fits(const TopologyGraph& graph) const = 0;
+    /**
+     * \return how switches choose a packet's path under this engine, beyond its
+     * table's candidates (DragonFly Valiant and UGAL: per packet); Compute stores it in
+     * the table (RouteTable::GetPathMode). The default: MINIMAL.
+     */
+    virtual RouteTable::PathMode GetPathMode() const;
 
     /**
      * Fill a table. Throws std::invalid_argument if the engine does not fit.

@@ -479,10 +479,14 @@ def test_the_nvlink_row_needs_the_scaleup_efficiency(run, tmp_path):
     assert busbw_gbytes(out) / 370.0 > 1.1
 
 
+# NVLS needs NVLink SHARP (RdmaFabric::HasNvlinkSharp): RoCEv2 crossbars whose cables carry
+# PFC, which bounds the engine's buffer; UET and --pfc=0 have no pauses there.
 @pytest.mark.parametrize("flags,part", [
     (["--cluster=dgx-h100-ndr", "--servers=1"], "fabric 'infiniband' is not allowed"),
+    (["--cluster=dgx-h100-roce", "--servers=1", "--fabric=uet"], "fabric 'uet' is not allowed"),
+    (["--cluster=dgx-h100-roce", "--servers=1", "--pfc=0"], "whose cables carry PFC"),
     (["--cluster=dgx-h100-roce", "--servers=2"], "NVLSTree, is not modelled"),
-], ids=["infiniband", "two-servers"])
+], ids=["infiniband", "uet", "rocev2-without-pfc", "two-servers"])
 def test_nvls_refuses_what_it_does_not_model(run, tmp_path, flags, part):
     out = tmp_path / "out"
     r = run(*flags, "--topology=rail", "--workload=allreduce", "--algorithm=nvls",

@@ -136,10 +136,9 @@ def test_the_scanner_measures_functions():
 FABRIC_LITERAL = re.compile(r'\b(m_)?fabric\w*(\(\))?\s*[!=]=\s*"|"(rocev2|infiniband|uet)"\s*[!=]=')
 
 
-# Left: the nvls algorithm's public "Fabric" attribute names the fabric it runs on
-# (--fabric's name) and its Setup compares it; a capability of the fabric (as collnet's
-# AggregationManager is) is to replace it.
-FABRIC_NAME_KNOWN = {"model/collective/nvls-allreduce.cc"}
+# None left: nvls asks the fabric for NVLink SHARP (RdmaFabric::HasNvlinkSharp), as
+# collnet asks it for its AggregationManager.
+FABRIC_NAME_KNOWN = set()
 
 
 def test_no_fabric_name_is_compared_outside_the_builders(source_dir):
@@ -192,7 +191,6 @@ STRING_COMPARISONS_KNOWN = {
     "helper/scenario/job-spec.cc": 4,
     "helper/scenario/jobs-scenario-workload.cc": 1,
     "helper/scenario/uet-fabric-builder.cc": 3,
-    "model/rocev2/roce-switch.cc": 1,
 }
 
 
