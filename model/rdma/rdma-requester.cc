@@ -70,6 +70,16 @@ void
 RdmaRequester::OnCcChange()
 {
     m_ccWindowBytes = m_cc->GetWindowBytes();
+    if (__builtin_expect(m_trimWaitsCredit, false))
+    {
+        NextTrimRetx(); // (a resend that waited for credit may go now)
+        if (!m_trimWaitsCredit)
+        {
+            // Every packet in flight was NACKed: the wait for credit was no loss (as
+            // uet-htsim's timer runs only while a packet is in flight).
+            RestartTimer();
+        }
+    }
     WakeIfData();
 }
 
@@ -230,6 +240,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 {
     NS_ASSERT(HasDataToSend());
     RdmaSegment s;
+    bool nextTrimRetx = false;
     if ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn && m_retxPsn < m_nextPsn)
     {
         // Selective repeat: resend only the PSN the responder NAKed.
@@ -238,10 +249,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
         m_pending &= ~PENDING_RETX;
         m_retransmitted++;
         RecordSendTime(s.psn, now);
-        if (__builtin_expect(!m_trimRetx.empty(), false))
-        {
-            NextTrimRetx();
-        }
+        nextTrimRetx = !m_trimRetx.empty();
     }
     else if (__builtin_expect((m_pending & PENDING_READ_RESPONSE) != 0, false))
     {
@@ -272,6 +280,10 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
     }
     s.entropy = NextEntropy();
     ChargePacing(now, wireBytes, s.payloadBytes);
+    if (__builtin_expect(nextTrimRetx, false))
+    {
+        NextTrimRetx(); // (after this resend's charge: RCCC's credit is spent)
+    }
     // AckReq on the packet that fills the window, as well as on a message's last: the
     // requester must wait for an ACK now, and a coalescing responder (AckInterval,
     // AckCoalescingTime) answers an AckReq at once instead of after its coalescing time.
@@ -454,6 +466,7 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
 void
 RdmaRequester::NextTrimRetx()
 {
+    m_trimWaitsCredit = false;
     // Acknowledged meanwhile: nothing to resend.
     m_trimRetx.erase(std::remove_if(m_trimRetx.begin(),
                                     m_trimRetx.end(),
@@ -473,6 +486,11 @@ RdmaRequester::NextTrimRetx()
         *lowest > *std::min_element(m_trimOut.begin(), m_trimOut.end()))
     {
         return;
+    }
+    m_trimWaitsCredit = m_cc && !m_cc->MayResend();
+    if (m_trimWaitsCredit)
+    {
+        return; // no credit: the resend waits for the next grant (OnCcChange)
     }
     m_pending |= PENDING_RETX;
     m_retxPsn = *lowest;

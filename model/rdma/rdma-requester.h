@@ -246,7 +246,8 @@ class RdmaRequester
     uint32_t m_consecutiveTimeouts{0};
     Time m_stallStart; //!< when the timeouts in a row began (less one RetransmitTimeout)
     uint64_t m_retxPsn{0};
-    bool m_trimActive{false}; //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
+    bool m_trimActive{false};      //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
+    bool m_trimWaitsCredit{false}; //!< a trim resend waits for credit (MayResend: RCCC)
     // Trim recovery (UET; ReceiveTrimNack). Vectors, not deques: empty ones cost a queue
     // pair no allocation.
     std::vector<uint64_t> m_trimRetx; //!< trim-NACKed PSNs to resend, in NACK order
