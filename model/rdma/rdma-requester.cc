@@ -463,6 +463,51 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
     WakeIfData();
 }
 
+bool
+RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (psn < m_unaPsn || psn >= m_maxSentPsn || psn >= m_nextPsn ||
+        ((m_pending & PENDING_RETX) != 0 && m_retxPsn == psn) ||
+        std::find(m_trimRetx.begin(), m_trimRetx.end(), psn) != m_trimRetx.end())
+    {
+        return false; // acknowledged, not sent, or queued for a resend already
+    }
+    const auto out = std::find(m_trimOut.begin(), m_trimOut.end(), psn);
+    if (out != m_trimOut.end())
+    {
+        // Resent already: lost again only if still missing two base RTTs after the resend
+        // (the SACKs that showed the first loss are older than the resend).
+        const Time sent = TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+        const Time rtt = m_cc ? m_cc->GetContext().baseRtt : m_qp.m_rto;
+        if (FabricSimulator::Now() - sent < 2 * rtt)
+        {
+            if (lostAt != nullptr)
+            {
+                *lostAt = sent + 2 * rtt; // (the caller asks again then)
+            }
+            return false;
+        }
+        m_trimOut.erase(out); // its resend was lost too
+    }
+    m_sackResends++;
+    m_trimRetx.push_back(psn);
+    m_trimActive = true;
+    if (m_cc)
+    {
+        m_cc->OnLossNack();
+    }
+    NextTrimRetx();
+    WakeIfData();
+    return true;
+}
+
+uint64_t
+RdmaRequester::GetSackResends() const
+{
+    return m_sackResends;
+}
+
 void
 RdmaRequester::NextTrimRetx()
 {
