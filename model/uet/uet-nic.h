@@ -48,7 +48,7 @@ namespace ns3
  *   NIC's RcccCreditPacer grants credit to the PDCs that send to it, in CREDIT control
  *   packets paced at its line rate.
  *
- * - SACK (Sack, on by default): while a PDC's target holds packets beyond the expected
+ * - SACK (Sack, off by default): while a PDC's target holds packets beyond the expected
  *   PSN its ACKs are ACK_CCs with a 64-bit SACK bitmap, one at least every SackBytes of
  *   them; the source resends each packet the bitmap shows missing below
  *   SackLossThreshold later arrivals, once, and penalizes its entropy.
