@@ -161,6 +161,8 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         uint64_t recycled = 0;
         uint64_t credits = 0;
         uint64_t penalties = 0;
+        uint64_t sacks = 0;
+        uint64_t sackLosses = 0;
         uint64_t avoided = 0;
         for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
         {
@@ -172,6 +174,8 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
                 recycled += nic->GetRepsRecycled();
                 credits += nic->GetCreditsSent();
                 penalties += nic->GetPathPenalties();
+                sacks += nic->GetSacksSent();
+                sackLosses += nic->GetSackLosses();
                 avoided += nic->GetPathsAvoided();
             }
         }
@@ -181,6 +185,7 @@ UetFabricBuilder::AddCongestionMarking(nlohmann::json& cc) const
         trimmer["trim_nacks_received"] = nacks;
         trimmer["headers_dropped"] = headersDropped;
         cc["rccc"] = {{"credits_sent", credits}};
+        cc["sack"] = {{"sacks_sent", sacks}, {"losses_resent", sackLosses}};
         cc["spraying"] = {{"reps_recycled", recycled},
                           {"path_penalties", penalties},
                           {"packets_off_penalized_paths", avoided}};

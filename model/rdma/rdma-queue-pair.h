@@ -231,6 +231,12 @@ class RdmaQueuePair : public Object
         m_requester.ReceiveTrimNack(wirePsn);
     }
 
+    /// UET SACK: packet wirePsn is missing below enough later arrivals; resend it.
+    bool ReceiveSackLoss(uint32_t wirePsn, Time* lostAt = nullptr)
+    {
+        return m_requester.ReceiveSackLoss(wirePsn, lostAt);
+    }
+
     /// RNR NAK of the SEND starting at wirePsn, with RNR timer code \p timerCode.
     void ReceiveRnrNak(uint32_t wirePsn, uint8_t timerCode, Time now)
     {

@@ -70,6 +70,16 @@ void
 RdmaRequester::OnCcChange()
 {
     m_ccWindowBytes = m_cc->GetWindowBytes();
+    if (__builtin_expect(m_trimWaitsCredit, false))
+    {
+        NextTrimRetx(); // (a resend that waited for credit may go now)
+        if (!m_trimWaitsCredit)
+        {
+            // Every packet in flight was NACKed: the wait for credit was no loss (as
+            // uet-htsim's timer runs only while a packet is in flight).
+            RestartTimer();
+        }
+    }
     WakeIfData();
 }
 
@@ -230,6 +240,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
 {
     NS_ASSERT(HasDataToSend());
     RdmaSegment s;
+    bool nextTrimRetx = false;
     if ((m_pending & PENDING_RETX) != 0 && m_retxPsn >= m_unaPsn && m_retxPsn < m_nextPsn)
     {
         // Selective repeat: resend only the PSN the responder NAKed.
@@ -238,10 +249,7 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
         m_pending &= ~PENDING_RETX;
         m_retransmitted++;
         RecordSendTime(s.psn, now);
-        if (__builtin_expect(!m_trimRetx.empty(), false))
-        {
-            NextTrimRetx();
-        }
+        nextTrimRetx = !m_trimRetx.empty();
     }
     else if (__builtin_expect((m_pending & PENDING_READ_RESPONSE) != 0, false))
     {
@@ -272,6 +280,10 @@ RdmaRequester::NextSegment(Time now, uint32_t wireBytes)
     }
     s.entropy = NextEntropy();
     ChargePacing(now, wireBytes, s.payloadBytes);
+    if (__builtin_expect(nextTrimRetx, false))
+    {
+        NextTrimRetx(); // (after this resend's charge: RCCC's credit is spent)
+    }
     // AckReq on the packet that fills the window, as well as on a message's last: the
     // requester must wait for an ACK now, and a coalescing responder (AckInterval,
     // AckCoalescingTime) answers an AckReq at once instead of after its coalescing time.
@@ -451,9 +463,55 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
     WakeIfData();
 }
 
+bool
+RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
+{
+    const uint64_t psn = UnwrapPsn(wirePsn, m_unaPsn);
+    if (psn < m_unaPsn || psn >= m_maxSentPsn || psn >= m_nextPsn ||
+        ((m_pending & PENDING_RETX) != 0 && m_retxPsn == psn) ||
+        std::find(m_trimRetx.begin(), m_trimRetx.end(), psn) != m_trimRetx.end())
+    {
+        return false; // acknowledged, not sent, or queued for a resend already
+    }
+    const auto out = std::find(m_trimOut.begin(), m_trimOut.end(), psn);
+    if (out != m_trimOut.end())
+    {
+        // Resent already: lost again only if still missing two base RTTs after the resend
+        // (the SACKs that showed the first loss are older than the resend).
+        const Time sent = TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+        const Time rtt = m_cc ? m_cc->GetContext().baseRtt : m_qp.m_rto;
+        if (FabricSimulator::Now() - sent < 2 * rtt)
+        {
+            if (lostAt != nullptr)
+            {
+                *lostAt = sent + 2 * rtt; // (the caller asks again then)
+            }
+            return false;
+        }
+        m_trimOut.erase(out); // its resend was lost too
+    }
+    m_sackResends++;
+    m_trimRetx.push_back(psn);
+    m_trimActive = true;
+    if (m_cc)
+    {
+        m_cc->OnLossNack();
+    }
+    NextTrimRetx();
+    WakeIfData();
+    return true;
+}
+
+uint64_t
+RdmaRequester::GetSackResends() const
+{
+    return m_sackResends;
+}
+
 void
 RdmaRequester::NextTrimRetx()
 {
+    m_trimWaitsCredit = false;
     // Acknowledged meanwhile: nothing to resend.
     m_trimRetx.erase(std::remove_if(m_trimRetx.begin(),
                                     m_trimRetx.end(),
@@ -473,6 +531,11 @@ RdmaRequester::NextTrimRetx()
         *lowest > *std::min_element(m_trimOut.begin(), m_trimOut.end()))
     {
         return;
+    }
+    m_trimWaitsCredit = m_cc && !m_cc->MayResend();
+    if (m_trimWaitsCredit)
+    {
+        return; // no credit: the resend waits for the next grant (OnCcChange)
     }
     m_pending |= PENDING_RETX;
     m_retxPsn = *lowest;

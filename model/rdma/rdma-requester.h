@@ -124,6 +124,13 @@ class RdmaRequester
      * and the retransmission timer restarts (the receiver is answering).
      */
     void ReceiveTrimNack(uint32_t wirePsn);
+    /// UET SACK: the receiver's bitmap shows packet wirePsn missing below enough later
+    /// arrivals; resend it as a trimmed one is (unless it is being resent already), and
+    /// tell the controller of a loss (OnLossNack). Missing is lost once it was sent two base
+    /// RTTs ago; before, \p lostAt (if given) says when. \return whether it queued a resend
+    bool ReceiveSackLoss(uint32_t wirePsn, Time* lostAt = nullptr);
+    /// \return packets queued for a resend by ReceiveSackLoss
+    uint64_t GetSackResends() const;
     /// \return trim NACKs received for packets still unacknowledged
     uint64_t GetTrimNacks() const;
     /**
@@ -246,11 +253,13 @@ class RdmaRequester
     uint32_t m_consecutiveTimeouts{0};
     Time m_stallStart; //!< when the timeouts in a row began (less one RetransmitTimeout)
     uint64_t m_retxPsn{0};
-    bool m_trimActive{false}; //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
+    bool m_trimActive{false};      //!< m_trimRetx or m_trimOut holds a PSN (ACKs look once)
+    bool m_trimWaitsCredit{false}; //!< a trim resend waits for credit (MayResend: RCCC)
     // Trim recovery (UET; ReceiveTrimNack). Vectors, not deques: empty ones cost a queue
     // pair no allocation.
     std::vector<uint64_t> m_trimRetx; //!< trim-NACKed PSNs to resend, in NACK order
     std::vector<uint64_t> m_trimOut;  //!< of them, resent and not acknowledged or NACKed
+    uint64_t m_sackResends{0};        //!< GetSackResends
     uint64_t m_trimNacks{0};          //!< GetTrimNacks
     /**
      * The next trim-NACKed PSN still unacknowledged becomes the pending retransmission,

@@ -207,6 +207,35 @@ RdmaResponder::GetHeldPackets() const
     return m_rxAbove;
 }
 
+uint64_t
+RdmaResponder::GetExpectedPsn() const
+{
+    return m_ePsn;
+}
+
+uint64_t
+RdmaResponder::GetReceivedBitmap(uint64_t base) const
+{
+    uint64_t bitmap = 0;
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        const uint64_t psn = base + i;
+        if (psn < m_ePsn)
+        {
+            bitmap |= uint64_t{1} << i;
+        }
+        else if (psn - m_ePsn >= m_rxRing.size())
+        {
+            break; // (not received yet: beyond the ring)
+        }
+        else if (m_rxRing[psn & (m_rxRing.size() - 1)] != 0)
+        {
+            bitmap |= uint64_t{1} << i;
+        }
+    }
+    return bitmap;
+}
+
 std::size_t
 RdmaResponder::GetPendingReceives() const
 {

@@ -130,6 +130,11 @@ class RdmaResponder
     bool IsNakOutstanding() const;
     /// Packets held beyond the expected PSN.
     uint32_t GetHeldPackets() const;
+    /// \return the PSN expected next (every PSN below it has arrived)
+    uint64_t GetExpectedPsn() const;
+    /// \return bit i set if PSN \p base + i (i < 64) has arrived: below the expected PSN,
+    /// or held beyond it (selective repeat; UET's SACK bitmap)
+    uint64_t GetReceivedBitmap(uint64_t base) const;
     /// Posted receives whose message has not completed (its first one may be arriving).
     std::size_t GetPendingReceives() const;
     /**

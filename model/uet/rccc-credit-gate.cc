@@ -187,6 +187,13 @@ RcccCreditGate::OnTimeout()
     Refresh();
 }
 
+bool
+RcccCreditGate::MayResend() const
+{
+    // uet-htsim sendIfPermitted: no packet, new or resent, without credit above 0.
+    return m_credit > 0;
+}
+
 void
 RcccCreditGate::ReceiveCredit(uint32_t granted)
 {
@@ -197,10 +204,15 @@ RcccCreditGate::ReceiveCredit(uint32_t granted)
         Refresh();
         return; // an old grant, overtaken by a later one
     }
+    const bool had = m_credit > 0;
     m_granted = granted & MASK24;
     m_credit = std::min<int64_t>(m_credit + static_cast<int64_t>(delta) * m_quantum, m_maxCredit);
     NS_LOG_LOGIC("credit " << m_credit << " (granted " << m_granted << ")");
     Refresh();
+    if (!had && m_credit > 0)
+    {
+        NotifyChange(); // (the window may be NSCC's, unchanged: a resend may go now)
+    }
 }
 
 uint32_t

@@ -49,6 +49,8 @@ class RcccCreditGate : public RdmaCongestionControl
     void OnNack() override;
     void OnLossNack() override;
     void OnTimeout() override;
+    /// A resend spends credit as new data does: it waits while none is held.
+    bool MayResend() const override;
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;
 

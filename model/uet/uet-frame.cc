@@ -121,7 +121,11 @@ UetFrame::EncodeData(RoceParsedFrame& frame, const SesInfo& info)
 }
 
 void
-UetFrame::EncodeControl(RoceParsedFrame& frame, uint16_t spdcid)
+UetFrame::EncodeControl(RoceParsedFrame& frame,
+                        uint16_t spdcid,
+                        bool sack,
+                        uint32_t sackBase,
+                        uint64_t sackBitmap)
 {
     const RoceFrameView v = frame.view;
     UetPdsHeader pds;
@@ -139,8 +143,14 @@ UetFrame::EncodeControl(RoceParsedFrame& frame, uint16_t spdcid)
     }
     else if ((s & 0x60) == 0)
     {
-        pds.type = UetPdsHeader::ACK;
+        pds.type = sack ? UetPdsHeader::ACK_CC : UetPdsHeader::ACK;
         pds.flags = v.becn ? UetPdsHeader::FLAG_M : 0;
+        if (sack)
+        {
+            pds.ccType = UetPdsHeader::CC_TYPE_NSCC;
+            pds.sackOffset = static_cast<uint16_t>(sackBase - v.psn);
+            pds.sackBitmap = sackBitmap;
+        }
     }
     else
     {
@@ -221,12 +231,13 @@ UetFrame::Decode(RoceParsedFrame& frame, RoceFrameFields& f, UetPdsHeader& pds)
         }
         return true;
     }
-    if (pds.type == UetPdsHeader::ACK || pds.type == UetPdsHeader::NACK)
+    if (pds.type == UetPdsHeader::ACK || pds.type == UetPdsHeader::ACK_CC ||
+        pds.type == UetPdsHeader::NACK)
     {
         f.opcode = RdmaOpcode::ACKNOWLEDGE;
         f.SetExtHeadersForOpcode();
         f.aethSyndrome =
-            pds.type == UetPdsHeader::ACK ? AethHeader::ResponderSyndrome(false) : pds.vendorCode;
+            pds.type != UetPdsHeader::NACK ? AethHeader::ResponderSyndrome(false) : pds.vendorCode;
         f.becn = (pds.flags & UetPdsHeader::FLAG_M) != 0;
         f.payloadBytes = 0;
         return true;

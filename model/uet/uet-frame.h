@@ -70,8 +70,14 @@ class UetFrame
 
     /// Replace RoCEv2 data frame \p frame (RoceNic's) by its UET frame.
     static void EncodeData(RoceParsedFrame& frame, const SesInfo& info);
-    /// Replace RoCEv2 ACK/NAK frame \p frame by its UET frame; \p spdcid: the sender's PDC.
-    static void EncodeControl(RoceParsedFrame& frame, uint16_t spdcid);
+    /// Replace RoCEv2 ACK/NAK frame \p frame by its UET frame; \p spdcid: the sender's PDC;
+    /// \p sack: an ACK becomes an ACK_CC with SACK bitmap \p sackBitmap from PSN
+    /// \p sackBase (bit i: PSN sackBase + i arrived).
+    static void EncodeControl(RoceParsedFrame& frame,
+                              uint16_t spdcid,
+                              bool sack = false,
+                              uint32_t sackBase = 0,
+                              uint64_t sackBitmap = 0);
     /**
      * Decode UET frame \p frame (IsUet) into the RoCEv2 fields the transport reads
      * (\p f: DestQP from the DPDCID, which a SYN request does not carry: see \p pds) and

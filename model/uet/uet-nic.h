@@ -7,7 +7,9 @@
 #include "rccc-credit-gate.h"
 #include "rccc-credit-pacer.h"
 #include "uet-path-penalty.h"
+#include "uet-pds-header.h"
 
+#include "ns3/event-id.h"
 #include "ns3/roce-nic.h"
 
 #include <cstdint>
@@ -46,8 +48,12 @@ namespace ns3
  *   NIC's RcccCreditPacer grants credit to the PDCs that send to it, in CREDIT control
  *   packets paced at its line rate.
  *
- * Not modelled yet (doc/uet.md): SACK bitmaps (ACKs are cumulative, a NACK names a
- * hole), TSS.
+ * - SACK (Sack, off by default): while a PDC's target holds packets beyond the expected
+ *   PSN its ACKs are ACK_CCs with a 64-bit SACK bitmap, one at least every SackBytes of
+ *   them; the source resends each packet the bitmap shows missing below
+ *   SackLossThreshold later arrivals, once, and penalizes its entropy.
+ *
+ * Not modelled yet (doc/uet.md): TSS, the SACK's CC state fields (sent as zeros).
  */
 class UetNic : public RoceNic
 {
@@ -77,6 +83,10 @@ class UetNic : public RoceNic
     uint64_t GetCreditsSent() const;
     /// \return CREDIT packets this NIC received (RCCC)
     uint64_t GetCreditsReceived() const;
+    /// \return ACK_CCs with a SACK bitmap this NIC sent
+    uint64_t GetSacksSent() const;
+    /// \return packets this NIC's SACKs showed lost (each resent once, its path penalized)
+    uint64_t GetSackLosses() const;
     /// UET data frames: RoceNic's plus the PDS and SES headers' difference.
     uint32_t GetFullPacketWireBytes() const override;
     /// A PDS ACK: Ethernet, IPv4, UDP and 12 bytes, padded to 60, plus wire overhead.
@@ -102,6 +112,14 @@ class UetNic : public RoceNic
     void ConfigureRccc(RdmaQueuePair& qp, uint32_t slot);
     /// RCCC: send PDC slot \p slot's peer a CREDIT of \p granted quanta (the pacer's).
     void SendCredit(uint32_t slot, uint32_t granted);
+    /// SACK, the target's half: a request of \p payloadBytes was delivered to \p qp (slot
+    /// \p slot); with packets held beyond the expected PSN, a SACK every SackBytes of them.
+    void CountOutOfOrder(RdmaQueuePair& qp, uint32_t slot, uint32_t payloadBytes);
+    /// SACK, the source's half: ACK_CC \p pds for \p qp (slot \p slot) arrived; resend
+    /// the packets it shows missing below SackLossThreshold later arrivals.
+    void ReceiveSack(RdmaQueuePair& qp, uint32_t slot, const UetPdsHeader& pds);
+    /// SACK: look at ACK_CC \p pds of PDC \p qpn again (a hole it showed is old enough now).
+    void RecheckSack(uint32_t qpn, UetPdsHeader pds);
 
     /// \return the key of the PDC of (peer host, peer PDC id) in m_pdcOf
     static uint64_t PdcKey(uint32_t peerHost, uint32_t peerPdc)
@@ -118,12 +136,20 @@ class UetNic : public RoceNic
         uint32_t fresh{0};          //!< entries not used yet, the newest before head
     };
 
-    uint32_t m_sprayEntropies;                            //!< attribute SprayEntropies
-    Time m_rto;                                           //!< attribute RetransmitTimeout
-    bool m_reps;                                          //!< attribute Reps
-    uint32_t m_repsBufferSize;                            //!< attribute RepsBufferSize
-    bool m_rccc;                                          //!< attribute Rccc
-    uint8_t m_pathPenaltyMax;                             //!< attribute PathPenaltyMax
+    uint32_t m_sprayEntropies;          //!< attribute SprayEntropies
+    Time m_rto;                         //!< attribute RetransmitTimeout
+    bool m_reps;                        //!< attribute Reps
+    uint32_t m_repsBufferSize;          //!< attribute RepsBufferSize
+    bool m_rccc;                        //!< attribute Rccc
+    uint8_t m_pathPenaltyMax;           //!< attribute PathPenaltyMax
+    bool m_sack;                        //!< attribute Sack
+    uint32_t m_sackBytes;               //!< attribute SackBytes
+    uint32_t m_sackLossThreshold;       //!< attribute SackLossThreshold
+    std::vector<uint32_t> m_oooBytes;   //!< by QpnSlot: held bytes since the last SACK
+    std::vector<EventId> m_sackRecheck; //!< by QpnSlot: ReceiveSack again (RecheckSack)
+    uint64_t m_sackTrigger{0};          //!< PSN of the request being delivered (SACK base)
+    uint64_t m_sacksSent{0};            //!< GetSacksSent
+    uint64_t m_sackLosses{0};           //!< GetSackLosses
     std::vector<std::unique_ptr<UetPathPenalty>> m_paths; //!< by QpnSlot (path failures)
     uint64_t m_pathPenalties{0};                          //!< of released PDCs' (GetPathPenalties)
     uint64_t m_pathsAvoided{0};                           //!< of released PDCs' (GetPathsAvoided)

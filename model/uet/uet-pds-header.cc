@@ -27,7 +27,7 @@ UetPdsHeader::GetInstanceTypeId() const
 uint32_t
 UetPdsHeader::SizeOf(uint8_t type)
 {
-    return type == NACK || type == CONTROL || type == RUD_CC_REQ ? 16 : 12;
+    return type == ACK_CC ? 32 : type == NACK || type == CONTROL || type == RUD_CC_REQ ? 16 : 12;
 }
 
 uint32_t
@@ -62,6 +62,14 @@ UetPdsHeader::Serialize(Buffer::Iterator i) const
     else if (type == RUD_CC_REQ)
     {
         i.WriteHtonU32((static_cast<uint32_t>(cccId) << 24) | (creditTarget & 0xFFFFFF));
+    }
+    else if (type == ACK_CC)
+    {
+        i.WriteU8(static_cast<uint8_t>(ccType << 4));
+        i.WriteU8(mpr);
+        i.WriteHtonU16(sackOffset);
+        i.WriteHtonU64(sackBitmap);
+        i.WriteHtonU64(ccState);
     }
 }
 
@@ -99,6 +107,14 @@ UetPdsHeader::Deserialize(Buffer::Iterator start)
             const uint32_t w = i.ReadNtohU32();
             cccId = static_cast<uint8_t>(w >> 24);
             creditTarget = w & 0xFFFFFF;
+        }
+        else if (type == ACK_CC)
+        {
+            ccType = static_cast<uint8_t>(i.ReadU8() >> 4);
+            mpr = i.ReadU8();
+            sackOffset = i.ReadNtohU16();
+            sackBitmap = i.ReadNtohU64();
+            ccState = i.ReadNtohU64();
         }
     }
     return i.GetDistanceFrom(start);

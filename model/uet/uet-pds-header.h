@@ -22,6 +22,10 @@ namespace ns3
  *                           DPDCID (16), or with SYN: PDC mode (4) | PSN offset (12)
  *   ACK (12 bytes):         ACK PSN offset (signed 16) | cumulative ACK PSN (32) |
  *                           SPDCID (16) | DPDCID (16)
+ *   ACK_CC (32 bytes):      the ACK's 12 | CC type (4) | CC flags (4) | MPR (8) | SACK
+ *                           PSN offset (16) | SACK bitmap (64) | CC state (64; NSCC:
+ *                           service time 16 | RC 1 | rcv_cwnd_pend 7 | rcvd bytes 24 |
+ *                           OOO count 16)
  *   NACK (16 bytes):        NACK code (8) | vendor code (8) | NACK PSN (32) | SPDCID (16)
  *                           | DPDCID (16) | maximum received PSN (32)
  *   RUD CC request (16):    the RUD request's 12 bytes | CCC id (8) | credit target (24)
@@ -41,6 +45,7 @@ class UetPdsHeader : public Header
         RUD_REQ = 2,     //!< reliable unordered delivery request
         ROD_REQ = 3,     //!< reliable ordered delivery request
         ACK = 7,         //!< acknowledgement
+        ACK_CC = 8,      //!< acknowledgement with SACK bitmap and CC state
         NACK = 10,       //!< negative acknowledgement
         CONTROL = 11,    //!< control packet (CP): its type in the next-header field
         RUD_CC_REQ = 13, //!< RUD request with congestion control state (RCCC)
@@ -57,6 +62,8 @@ class UetPdsHeader : public Header
     static constexpr uint8_t FLAG_RETX = 0x10; //!< retransmitted
     static constexpr uint8_t FLAG_AR = 0x08;   //!< request: ACK requested
     static constexpr uint8_t FLAG_SYN = 0x04;  //!< request: PDC not yet established
+
+    static constexpr uint8_t CC_TYPE_NSCC = 0; //!< ACK_CC: its CC state is NSCC's
 
     /// NACK codes.
     static constexpr uint8_t NACK_TRIMMED = 0x01;          //!< the packet was trimmed
@@ -92,6 +99,11 @@ class UetPdsHeader : public Header
     uint32_t maxRecvPsn{0};   //!< NACK: the highest PSN received
     uint8_t cccId{0};         //!< RUD CC request: congestion control context id
     uint32_t creditTarget{0}; //!< RUD CC request: credit target (24 bits)
+    uint8_t ccType{0};        //!< ACK_CC: CC type (4 bits)
+    uint8_t mpr{0};           //!< ACK_CC: maximum PSN range
+    uint16_t sackOffset{0};   //!< ACK_CC: SACK base PSN - cumulative ACK PSN
+    uint64_t sackBitmap{0};   //!< ACK_CC: bit i: PSN SACK base + i arrived
+    uint64_t ccState{0};      //!< ACK_CC: CC state (NSCC: OOO count in its low 16 bits)
     uint16_t probeOpaque{0};  //!< control packet: probe opaque
     uint32_t ctlPayload{0};   //!< control packet: payload (CREDIT: the credit)
 };

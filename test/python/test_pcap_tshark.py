@@ -755,6 +755,40 @@ def test_uet_frames_decode_with_the_lua_dissector(ai_fabric_sim, source_dir, tmp
     assert syn == sorted(syn, reverse=True)  # SYN until the first ACK, then never
 
 
+def test_uet_sack_bitmaps_decode_with_the_lua_dissector(ai_fabric_sim, source_dir, tmp_path):
+    """--fabric=uet --ns3::UetNic::Sack=1 (doc/uet.md): with packets held out of order (the
+    incast trims), the receiver's ACKs are ACK_CC (PDS type 8, 74-byte frames), none
+    malformed, their SACK base above the cumulative ACK PSN, and every PSN a bitmap marks
+    arrived was received in full from that sender before the ACK_CC left."""
+    dissector = source_dir / "analysis" / "uet-dissector.lua"
+    out = tmp_path / "uet-sack"
+    _sim(ai_fabric_sim, "--fabric=uet", "--cc=nscc", "--topology=leafspine", "--leaves=2",
+         "--spines=1", "--hosts-per-switch=4", "--workload=incast", "--fanin=7",
+         "--bytes=200KB", "--ns3::UetTrimmer::TrimThreshold=20000",
+         "--ns3::UetNic::Sack=1", "--pcap=1", f"--out={out}")
+    fields = ["frame.len", "ip.src", "ip.dst", "aifuet.pds.type", "aifuet.pds.psn",
+              "aifuet.pds.cack_psn", "aifuet.pds.ack.sack_base", "aifuet.pds.ack.sack_bitmap",
+              "aifuet.pds.ack.sacked", "aifuet.payload_bytes", "_ws.malformed"]
+    rows = _int_rows(out / "ai-fabric-0-0.pcap", dissector, fields)
+    assert rows and all(r["_ws.malformed"] == "" for r in rows)
+    received = {}
+    sacks = 0
+    for r in rows:
+        if r["ip.dst"] == "10.0.0.1" and r["aifuet.pds.type"] == "2" and \
+                r["aifuet.payload_bytes"] not in ("", "0"):
+            received.setdefault(r["ip.src"], set()).add(int(r["aifuet.pds.psn"]))
+        if r["ip.src"] == "10.0.0.1" and r["aifuet.pds.type"] == "8":
+            sacks += 1
+            assert r["frame.len"] == "74"
+            base, cack = int(r["aifuet.pds.ack.sack_base"]), int(r["aifuet.pds.cack_psn"])
+            assert base > cack
+            bitmap = int(r["aifuet.pds.ack.sack_bitmap"], 16)
+            assert bin(bitmap).count("1") == int(r["aifuet.pds.ack.sacked"])
+            marked = {base + i for i in range(64) if bitmap >> i & 1}
+            assert marked and marked <= received.get(r["ip.dst"], set())
+    assert sacks > 0
+
+
 def test_uet_rccc_frames_decode_with_the_lua_dissector(ai_fabric_sim, source_dir, tmp_path):
     """--fabric=uet with receiver credits (--ns3::UetNic::Rccc=1, doc/uet.md): the requests
     are RUD_CC_REQ (PDS type 13, 102 header bytes + 1000, a credit target), the receiver

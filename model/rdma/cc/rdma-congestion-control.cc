@@ -120,4 +120,13 @@ RdmaCongestionControl::SetWindowBytes(uint64_t bytes)
     }
 }
 
+void
+RdmaCongestionControl::NotifyChange()
+{
+    if (!m_changed.IsNull())
+    {
+        m_changed();
+    }
+}
+
 } // namespace ns3

@@ -112,6 +112,14 @@ class RdmaCongestionControl : public Object
     /// The retransmission timer fired.
     virtual void OnTimeout();
 
+    /// \return whether a resend of a trimmed packet may go now. Default true (the window
+    /// alone decides); a credit-gated controller (UET's RCCC) says no while it holds no
+    /// credit, since every packet it sends, a resend too, spends credit.
+    virtual bool MayResend() const
+    {
+        return true;
+    }
+
     /// Short algorithm name for outputs: "none", "dcqcn", "swift".
     virtual std::string GetName() const = 0;
 
@@ -137,6 +145,9 @@ class RdmaCongestionControl : public Object
     void SetRate(DataRate rate);
     /// Set the window in payload bytes and notify the QP.
     void SetWindowBytes(uint64_t bytes);
+    /// Notify the QP though rate and window are unchanged (RCCC: credit came back, so a
+    /// resend that waited for it may go: MayResend).
+    void NotifyChange();
 
     RdmaCcContext m_ctx; //!< path facts given at Start()
 
