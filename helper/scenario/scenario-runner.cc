@@ -496,7 +496,8 @@ ScenarioRunner::Resolve()
     m_config.Validate();
     RankRun::Check(m_config);
     CongestionControlSetup::Resolve(m_config, *m_fabricBuilder);
-    if (!m_fabricBuilder->CarriesPfc())
+    if (!m_fabricBuilder->CarriesPfc() && !m_config.IsGiven("pfc") &&
+        m_fabricBuilder->GetLinkLayer() == FabricBuilder::LinkLayer::ETHERNET)
     {
         m_config.pfc = false; // echoed as run (UET), so summary.json replays
     }
