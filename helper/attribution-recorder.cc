@@ -23,6 +23,7 @@
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -391,6 +392,18 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
     // CollectiveApplication::MakeTagBase: space << 56 | job (12 bits) << 44 | iteration
     // (12 bits) << 32, then the transfer's index.
     constexpr uint32_t ITER_BITS = 12;
+    // The collective's chunk messages (other traffic has tags of its own) by operation
+    // (job and iteration), in completion order: one pass over the results, not one per
+    // operation (a run of many iterations has as many operations as messages per one).
+    std::unordered_map<uint64_t, std::vector<std::size_t>> byOp;
+    for (std::size_t i = 0; i < m_results.size(); ++i)
+    {
+        const FctAttribution::Result& r = m_results[i];
+        if (r.kind == RdmaCollectiveTransport::KIND_COLLECTIVE)
+        {
+            byOp[(r.tag >> 32) & 0xFFFFFF].push_back(i);
+        }
+    }
     for (const CollectiveRecord& rec : app->GetRecords())
     {
         Ptr<CollectiveAlgorithm> alg = app->GetAlgorithm(rec.job);
@@ -406,13 +419,16 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
         const uint32_t n = alg->GetNTransfers();
         std::vector<std::size_t> last(n, NONE);
         bool any = false;
-        for (std::size_t i = 0; i < m_results.size(); ++i)
+        const auto messages = byOp.find(op);
+        if (messages == byOp.end())
+        {
+            continue;
+        }
+        for (const std::size_t i : messages->second)
         {
             const FctAttribution::Result& r = m_results[i];
             const int64_t startNs = TimeStep(r.startTicks).GetNanoSeconds();
-            // (Only the collective's chunk messages: other traffic has tags of its own.)
-            if (r.kind != RdmaCollectiveTransport::KIND_COLLECTIVE ||
-                ((r.tag >> 32) & 0xFFFFFF) != op || startNs < rec.startNs || startNs > rec.endNs)
+            if (startNs < rec.startNs || startNs > rec.endNs)
             {
                 continue;
             }
