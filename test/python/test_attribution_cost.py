@@ -7,7 +7,8 @@ load: the bounds hold or fail the same on an idle desk and on a busy CI runner. 
 is the medium benchmark scenario (bench/ai-fabric-bench.cc: fat-tree k=8, MTU 4096, ring
 allreduce of 64 MB under DCQCN, WebSearch background at load 0.3 for 10 ms) scaled down
 by 8: k=4 (16 ranks, so that each ring transfer is still 500 kB), 8 MB, 1.25 ms of
-background (about 0.5 G instructions; under a minute under valgrind on a loaded machine).
+background (about 0.5 G instructions; both runs under valgrind at once took 30 s at load
+12 on 2 cores, 71 s beside the rest of `ctest -j2`).
 
 What it cannot see: the checks that stay inline on the packet path when attribution is
 off (a frame's journey is 0, the NIC's attribution pointer is null). They are a few
