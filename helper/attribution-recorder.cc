@@ -23,6 +23,7 @@
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -40,8 +41,15 @@ PutInt(char* p, int64_t v)
     return std::to_chars(p, p + 24, v).ptr;
 }
 
+/// "00" .. "99": two digits a step.
+constexpr char DIGIT_PAIRS[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 /// Write \p ticks (time steps) as ns with three decimals at \p p (exact at picosecond
-/// resolution): \return the end.
+/// resolution): \return the end. It may write up to 25 bytes beyond \p p (one number is
+/// at most 21 characters, but 24 are copied at once).
 char*
 PutNs(char* p, int64_t ticks)
 {
@@ -56,14 +64,35 @@ PutNs(char* p, int64_t ticks)
     {
         *p++ = '-';
     }
-    const uint64_t a = ps < 0 ? static_cast<uint64_t>(-ps) : static_cast<uint64_t>(ps);
-    p = std::to_chars(p, p + 24, a / 1000).ptr;
-    const uint64_t frac = a % 1000;
-    p[0] = '.';
-    p[1] = static_cast<char>('0' + frac / 100);
-    p[2] = static_cast<char>('0' + frac / 10 % 10);
-    p[3] = static_cast<char>('0' + frac % 10);
-    return p + 4;
+    uint64_t a = ps < 0 ? -static_cast<uint64_t>(ps) : static_cast<uint64_t>(ps);
+    // Right to left, ending at tmp + 24: the three decimals, the point, then the ns
+    // (at least one digit), two digits a step; then 24 bytes copied at once (a per-call
+    // length would cost a library call: this is most of attribution.csv's time).
+    char tmp[48];
+    char* q = tmp + 24;
+    const uint32_t frac = static_cast<uint32_t>(a % 1000);
+    a /= 1000;
+    q -= 2;
+    std::memcpy(q, &DIGIT_PAIRS[2 * (frac % 100)], 2);
+    *--q = static_cast<char>('0' + frac / 100);
+    *--q = '.';
+    while (a >= 100)
+    {
+        q -= 2;
+        std::memcpy(q, &DIGIT_PAIRS[2 * (a % 100)], 2);
+        a /= 100;
+    }
+    if (a >= 10)
+    {
+        q -= 2;
+        std::memcpy(q, &DIGIT_PAIRS[2 * a], 2);
+    }
+    else
+    {
+        *--q = static_cast<char>('0' + a);
+    }
+    std::memcpy(p, q, 24);
+    return p + (tmp + 24 - q);
 }
 
 /// Append \p ticks as PutNs writes them.
@@ -363,6 +392,18 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
     // CollectiveApplication::MakeTagBase: space << 56 | job (12 bits) << 44 | iteration
     // (12 bits) << 32, then the transfer's index.
     constexpr uint32_t ITER_BITS = 12;
+    // The collective's chunk messages (other traffic has tags of its own) by operation
+    // (job and iteration), in completion order: one pass over the results, not one per
+    // operation (a run of many iterations has as many operations as messages per one).
+    std::unordered_map<uint64_t, std::vector<std::size_t>> byOp;
+    for (std::size_t i = 0; i < m_results.size(); ++i)
+    {
+        const FctAttribution::Result& r = m_results[i];
+        if (r.kind == RdmaCollectiveTransport::KIND_COLLECTIVE)
+        {
+            byOp[(r.tag >> 32) & 0xFFFFFF].push_back(i);
+        }
+    }
     for (const CollectiveRecord& rec : app->GetRecords())
     {
         Ptr<CollectiveAlgorithm> alg = app->GetAlgorithm(rec.job);
@@ -378,13 +419,16 @@ AttributionRecorder::AddCriticalPaths(Ptr<CollectiveApplication> app)
         const uint32_t n = alg->GetNTransfers();
         std::vector<std::size_t> last(n, NONE);
         bool any = false;
-        for (std::size_t i = 0; i < m_results.size(); ++i)
+        const auto messages = byOp.find(op);
+        if (messages == byOp.end())
+        {
+            continue;
+        }
+        for (const std::size_t i : messages->second)
         {
             const FctAttribution::Result& r = m_results[i];
             const int64_t startNs = TimeStep(r.startTicks).GetNanoSeconds();
-            // (Only the collective's chunk messages: other traffic has tags of its own.)
-            if (r.kind != RdmaCollectiveTransport::KIND_COLLECTIVE ||
-                ((r.tag >> 32) & 0xFFFFFF) != op || startNs < rec.startNs || startNs > rec.endNs)
+            if (startNs < rec.startNs || startNs > rec.endNs)
             {
                 continue;
             }

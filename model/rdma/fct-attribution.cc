@@ -68,6 +68,8 @@ FctAttribution::PortKey(const void* device, uint8_t queue)
 uint32_t
 FctAttribution::AddQueuePair()
 {
+    NS_ABORT_MSG_IF(m_qps.size() >= SENDER_ONLY,
+                    "FctAttribution: more than " << SENDER_ONLY << " queue pairs");
     m_qps.emplace_back();
     return static_cast<uint32_t>(m_qps.size() - 1);
 }
@@ -96,7 +98,6 @@ FctAttribution::Allocate()
         j.ack = false;
         j.arrived = false;
         j.retx = 0;
-        j.follow = true;
         j.qp = nullptr;
         Leg& leg = j.leg;
         leg.ticks.fill(0);
@@ -141,7 +142,7 @@ FctAttribution::Forget(uint32_t id)
         return;
     }
     j->live = false;
-    j->generation = (j->generation + 1) & (UINT32_MAX >> INDEX_BITS);
+    j->generation = (j->generation + 1) & GENERATION_MASK;
     m_free.push_back((id & INDEX_MASK) - 1);
     m_live--;
 }
@@ -327,7 +328,7 @@ FctAttribution::Advance(QpState& s, int64_t t, bool retx)
 }
 
 void
-FctAttribution::OnPost(const RdmaQueuePair& qp, uint64_t messageId)
+FctAttribution::OnPost(const RdmaQueuePair& qp, const RdmaMessage& posted)
 {
     QpState& s = StateOf(qp);
     const int64_t now = FabricSimulator::NowTicks();
@@ -345,7 +346,9 @@ FctAttribution::OnPost(const RdmaQueuePair& qp, uint64_t messageId)
         s.windowBlocked = wasBlocked && qp.GetRequester().IsWindowBlocked();
     }
     MessageState& m = s.messages.emplace_back();
-    m.id = messageId;
+    m.id = posted.id;
+    m.firstPsn = posted.firstPsn;
+    m.endPsn = posted.endPsn;
     m.post = now;
     m.atPost = s.cumulative;
     if (s.accounted > now)
@@ -383,19 +386,36 @@ FctAttribution::OnQpCacheMiss(const RdmaQueuePair& qp)
 uint32_t
 FctAttribution::NewData(const RdmaQueuePair& qp, const RdmaSegment& seg)
 {
+    QpState& s = StateOf(qp);
+    s.qp = &qp;
+    // Which packets' ACKs can complete a message (NewData's doc). The others (a packet
+    // of the oldest message not completed, not its last, not a resend) get no journey:
+    // their first hop is their sender's time (OnTransmit), so journeys stay few and
+    // their frames stay packed.
+    if (qp.GetRecovery() == RdmaQueuePair::GO_BACK_N && !seg.retransmission &&
+        !RdmaOpcode::IsLast(seg.opcode) && !s.messages.empty() &&
+        seg.psn >= s.messages.front().firstPsn && seg.psn < s.messages.front().endPsn)
+    {
+        s.unfollowedMessage = s.messages.front().id;
+        return SENDER_ONLY | qp.GetAttributionSlot();
+    }
+    // Its message (0: not one posted since attribution was on, e.g. a READ).
+    uint64_t message = 0;
+    for (const MessageState& m : s.messages)
+    {
+        if (seg.psn >= m.firstPsn && seg.psn < m.endPsn)
+        {
+            message = m.id;
+            break;
+        }
+    }
     const uint32_t id = Allocate();
     Journey& j = m_journeys[(id & INDEX_MASK) - 1];
     j.qp = &qp;
     j.retx = seg.retransmission ? 1 : 0;
-    j.sender.message = qp.GetRequester().GetMessageIdOf(seg.psn);
+    j.sender.message = message;
     j.sender.slot = qp.GetAttributionSlot();
     j.psn = seg.psn;
-    QpState& s = StateOf(qp);
-    // Which packets' ACKs can complete a message (NewData's doc): the others' journeys
-    // end at their first hop, so they stay few and their frames stay packed.
-    j.follow = qp.GetRecovery() != RdmaQueuePair::GO_BACK_N || seg.retransmission ||
-               RdmaOpcode::IsLast(seg.opcode) || s.messages.empty() ||
-               s.messages.front().id != j.sender.message;
     j.resendSeq = static_cast<uint32_t>(s.resends.size()); // (resends before it)
     if (seg.retransmission)
     {
@@ -432,12 +452,17 @@ FctAttribution::NewAck(const RdmaQueuePair& qp)
     return id;
 }
 
-void
-FctAttribution::SenderTransmit(Journey& j, const void* device, int64_t start, int64_t tx)
+int64_t
+FctAttribution::SenderTransmit(QpState& s,
+                               const RdmaQueuePair& qp,
+                               uint64_t message,
+                               bool retx,
+                               const void* device,
+                               int64_t start,
+                               int64_t tx)
 {
-    QpState& s = StateOf(*j.qp);
     s.device = device;
-    s.priority = j.qp->GetPriority();
+    s.priority = qp.GetPriority();
     if (s.accounted < 0)
     {
         s.accounted = start;
@@ -449,26 +474,25 @@ FctAttribution::SenderTransmit(Journey& j, const void* device, int64_t start, in
             // It sends: its window opened, at the last ACK before now at the latest.
             s.lastAck = std::max<int64_t>(s.lastAck, s.accounted);
         }
-        Advance(s, start, j.retx != 0);
+        Advance(s, start, retx);
         s.accounted = start;
     }
-    j.sender.cumulative = s.cumulative;
-    j.sender.start = start;
-    MessageState* m = MessageOf(s, j.sender.message);
-    j.sender.ownSer = m != nullptr ? m->ownSer : 0;
+    MessageState* m = MessageOf(s, message);
+    const int64_t ownSer = m != nullptr ? m->ownSer : 0;
     // The packet's own serialization is sender time for what it holds up.
-    s.serializingCause = j.retx != 0 ? RETRANSMISSION : SERIALIZATION;
+    s.serializingCause = retx ? RETRANSMISSION : SERIALIZATION;
     s.cumulative[s.serializingCause] += tx;
-    if (j.retx == 0 && m != nullptr)
+    if (!retx && m != nullptr)
     {
         m->ownSer += tx;
     }
     s.accounted = start + tx;
-    const RdmaRequester& r = j.qp->GetRequester();
+    const RdmaRequester& r = qp.GetRequester();
     s.holdUntil = r.GetNextSendTime().GetTimeStep();
     s.holdRnr = false;
     s.windowBlocked = r.IsWindowBlocked();
     s.qpCacheMiss = -1;
+    return ownSer;
 }
 
 bool
@@ -482,6 +506,15 @@ FctAttribution::OnTransmit(uint32_t id,
                            int64_t txTicks,
                            int64_t delayTicks)
 {
+    if ((id & SENDER_ONLY) != 0)
+    {
+        // An unfollowed data packet: its sender's time, and its journey ends here.
+        QpState& s = m_qps[id & ~SENDER_ONLY];
+        SenderTransmit(s, *s.qp, s.unfollowedMessage, false, device, startTicks, txTicks);
+        s.node = node;
+        s.port = port;
+        return false;
+    }
     Journey* found = Find(id);
     if (found == nullptr)
     {
@@ -496,15 +529,16 @@ FctAttribution::OnTransmit(uint32_t id,
     leg.ready = 0;
     if (leg.hops == 0 && !j.ack)
     {
-        SenderTransmit(j, device, startTicks, txTicks);
         QpState& s = StateOf(*j.qp);
+        const int64_t ownSer =
+            SenderTransmit(s, *j.qp, j.sender.message, j.retx != 0, device, startTicks, txTicks);
+        // Its sender as it started (before its own wire time).
+        j.sender.cumulative = s.cumulative;
+        j.sender.cumulative[s.serializingCause] -= txTicks;
+        j.sender.start = startTicks;
+        j.sender.ownSer = ownSer;
         s.node = node;
         s.port = port;
-        if (!j.follow)
-        {
-            Forget(id); // (its sender's time is counted: nothing else of it is needed)
-            return false;
-        }
         leg.ticks[SERIALIZATION] += txTicks;
     }
     else if (leg.hops == 0)
@@ -514,7 +548,8 @@ FctAttribution::OnTransmit(uint32_t id,
         leg.hostTicks = leg.arrival - j.dataLeg.arrival;
         const int64_t wait = std::max<int64_t>(0, startTicks - leg.arrival);
         const int64_t pause =
-            std::min(wait, BlockedWithin(device, queue, startTicks - wait, startTicks));
+            wait > 0 ? std::min(wait, BlockedWithin(device, queue, startTicks - wait, startTicks))
+                     : 0;
         leg.ticks[PAUSE] += pause;
         leg.ticks[QUEUEING] += wait - pause;
         if (wait > 0)
@@ -537,7 +572,8 @@ FctAttribution::OnTransmit(uint32_t id,
                                                             : readyTicks - leg.head;
         const int64_t fwd = std::clamp<int64_t>(latency, 0, span - wait);
         const int64_t pause =
-            std::min(wait, BlockedWithin(device, queue, startTicks - wait, startTicks));
+            wait > 0 ? std::min(wait, BlockedWithin(device, queue, startTicks - wait, startTicks))
+                     : 0;
         leg.ticks[SERIALIZATION] += span - wait - fwd;
         leg.ticks[FORWARDING] += fwd;
         leg.ticks[PAUSE] += pause;
@@ -609,10 +645,13 @@ FctAttribution::OnUnfollowedArrival(const RdmaQueuePair& qp, bool ack)
     if (ack)
     {
         s.lastAck = FabricSimulator::NowTicks();
-        Forget(s.currentAck);
-        s.currentAck = 0;
+        if (s.currentAck != 0)
+        {
+            Forget(s.currentAck);
+            s.currentAck = 0;
+        }
     }
-    else
+    else if (s.lastData != 0)
     {
         Forget(s.lastData);
         s.lastData = 0;

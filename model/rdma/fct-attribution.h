@@ -42,8 +42,8 @@ struct RdmaSegment;
  * The fabrics' devices call it only for frames that carry a journey id (nonzero only
  * when attribution is on), the NICs for what arrives only when it is on, so that off
  * it costs one predictable branch per hop. Only packets whose ACK can complete a
- * message are followed past their first hop (NewData). Runs in one process (journeys
- * are kept here, not on the wire).
+ * message get a journey that follows them past their first hop (NewData). Runs in one
+ * process (journeys are kept here, not on the wire).
  */
 class FctAttribution : public Object
 {
@@ -103,19 +103,21 @@ class FctAttribution : public Object
 
     // ---- sender side (RdmaRequester, RdmaNic) ----
 
-    /// \p qp posted message \p messageId now.
-    void OnPost(const RdmaQueuePair& qp, uint64_t messageId);
+    /// \p qp posted message \p m (a WRITE or SEND) now.
+    void OnPost(const RdmaQueuePair& qp, const RdmaMessage& m);
     /// \p qp waits until \p until for an RNR NAK's timer.
     void OnRnrWait(const RdmaQueuePair& qp, Time until);
     /// \p qp missed the QP-context cache now (it waits for the fetch).
     void OnQpCacheMiss(const RdmaQueuePair& qp);
     /**
-     * \return a journey id for the data packet \p s that \p qp sends now. Every data
-     * packet gets one for its first hop (its sender's time); only a packet whose ACK
-     * can complete a message is followed beyond it (OnTransmit): go-back-N delivers in
-     * order, so that is a message's last packet, a resent packet, or one sent while an
-     * earlier message of its queue pair waits for its ACK (that ACK may be lost: a
-     * later one completes it); with any other recovery, every packet.
+     * \return a journey id for the data packet \p s that \p qp sends now (its port puts
+     * it on the wire at once: OnTransmit). Only a packet whose ACK can complete a message
+     * is followed along its path: go-back-N delivers in order, so that is a message's
+     * last packet, a resent packet, or one sent while an earlier message of its queue
+     * pair waits for its ACK (that ACK may be lost: a later one completes it); with any
+     * other recovery, every packet. Any other packet gets no journey: its id names its
+     * queue pair (SENDER_ONLY), whose state keeps what its first hop needs (its
+     * sender's time: every packet's start counts), and ends there.
      */
     uint32_t NewData(const RdmaQueuePair& qp, const RdmaSegment& s);
     /// \return a journey id for an ACK or NAK \p qp (responder) sends now; 0 if the
@@ -184,9 +186,13 @@ class FctAttribution : public Object
     /// The components a packet's path has: SERIALIZATION .. PAUSE.
     static constexpr uint8_t N_PATH = PAUSE + 1;
     using PathTicks = std::array<int64_t, N_PATH>;
-    /// A journey id: its generation above, its index + 1 below (0: none).
-    static constexpr uint32_t INDEX_BITS = 26;
+    /// An id with this bit is no journey: an unfollowed data packet's first hop, its
+    /// queue pair's slot below (NewData). Find never matches it.
+    static constexpr uint32_t SENDER_ONLY = 1U << 31;
+    /// A journey id: its generation (64 of them) above, its index + 1 below (0: none).
+    static constexpr uint32_t INDEX_BITS = 25;
     static constexpr uint32_t INDEX_MASK = (1U << INDEX_BITS) - 1;
+    static constexpr uint32_t GENERATION_MASK = (SENDER_ONLY - 1) >> INDEX_BITS;
 
     /// A packet's path so far.
     struct Leg
@@ -218,7 +224,6 @@ class FctAttribution : public Object
         bool ack{false};
         bool arrived{false};              //!< reached its queue pair (OnArrival)
         uint8_t retx{0};                  //!< data: a retransmission
-        bool follow{true};                //!< data: followed beyond its first hop
         uint32_t generation{0};           //!< bumped when forgotten (stale ids miss)
         Leg leg;                          //!< this packet's path
         const RdmaQueuePair* qp{nullptr}; //!< sender (data) or responder (ACK)
@@ -232,6 +237,8 @@ class FctAttribution : public Object
     struct MessageState
     {
         uint64_t id{0};
+        uint64_t firstPsn{0}; //!< its packets' PSNs: [firstPsn, endPsn)
+        uint64_t endPsn{0};
         int64_t post{0};
         Ticks atPost{};    //!< the queue pair's cumulative sender time at the post
         int64_t ownSer{0}; //!< its own first transmissions' serialization so far
@@ -257,6 +264,8 @@ class FctAttribution : public Object
         bool windowBlocked{false};               //!< its window was full after its last packet
         bool goBackN{true};                      //!< its recovery (when it resent)
         Ticks cumulative{};
+        const RdmaQueuePair* qp{nullptr};  //!< itself (NewData)
+        uint64_t unfollowedMessage{0};     //!< its unfollowed packet's message (NewData)
         std::deque<MessageState> messages; //!< not completed, in post order
         std::vector<uint64_t> resends;     //!< the PSNs it resent, in order (ForgetStale)
     };
@@ -277,7 +286,19 @@ class FctAttribution : public Object
     void Advance(QpState& s, int64_t t, bool retx);
     /// Time \p device's class \p queue was blocked within [a, b).
     int64_t BlockedWithin(const void* device, uint8_t queue, int64_t a, int64_t b) const;
-    void SenderTransmit(Journey& j, const void* device, int64_t start, int64_t tx);
+    /**
+     * \p s (queue pair \p qp) starts a packet of message \p message (a resend if \p retx)
+     * on its port \p device at \p start for \p tx: its time since its last packet goes
+     * to its causes (Advance), the packet's wire time to serialization or
+     * retransmission. \return the message's own serialization before this packet
+     */
+    int64_t SenderTransmit(QpState& s,
+                           const RdmaQueuePair& qp,
+                           uint64_t message,
+                           bool retx,
+                           const void* device,
+                           int64_t start,
+                           int64_t tx);
     static uint64_t PortKey(const void* device, uint8_t queue);
 
     std::vector<Journey> m_journeys; //!< by index (id's low bits - 1)

@@ -127,7 +127,7 @@ RdmaRequester::Post(uint64_t messageId,
     m_postedEndPsn = m.endPsn;
     if (__builtin_expect(m_qp.m_attribution != nullptr, false))
     {
-        m_qp.m_attribution->OnPost(m_qp, messageId);
+        m_qp.m_attribution->OnPost(m_qp, m);
     }
     m_qp.NotifyWake();
 }
