@@ -16,6 +16,7 @@
 #include "ns3/packet.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
+#include "ns3/roce-header-contexts.h"
 #include "ns3/roce-queued-frame.h"
 #include "ns3/uinteger.h"
 
@@ -160,15 +161,16 @@ class FrameQueueTestCase : public TestCase
  * cache lines (128 bytes) to three (192) when the switch-latency change added the
  * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
  * slot, so a fat-tree that queues millions of frames took half again the memory and
- * the cache lines per hop. A queued RoCEv2 frame now takes one line (RoceQueuedFrame,
- * packed) and an 8-byte link (ingress port and priority in the link's tag): 72 bytes,
- * where the whole parsed frame would take 136.
+ * the cache lines per hop. A queued RoCEv2 frame now takes half a line (RoceQueuedFrame,
+ * packed, the fields its flow shares at the hop in RoceHeaderContexts) and an 8-byte
+ * link (ingress port and priority in the link's tag): 40 bytes, where the whole parsed
+ * frame would take 136 (72 with the 64-byte packing before the shared fields).
  */
 class QueuedFrameBytesTestCase : public TestCase
 {
   public:
     QueuedFrameBytesTestCase()
-        : TestCase("A switch's queued frame takes one cache line and its link")
+        : TestCase("A switch's queued frame takes half a cache line and its link")
     {
     }
 
@@ -181,10 +183,10 @@ class QueuedFrameBytesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceParsedFrame>::BytesPerSlot(),
                               136u,
                               "a parsed frame in a pool: its 128 bytes and an 8-byte link");
-        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 64u, "a queued frame is one cache line");
+        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 32u, "a queued frame is half a line");
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceQueuedFrame>::BytesPerSlot(),
-                              72u,
-                              "a switch's queued frame: its 64 bytes and an 8-byte link");
+                              40u,
+                              "a switch's queued frame: its 32 bytes and an 8-byte link");
     }
 };
 
@@ -447,6 +449,87 @@ class QueuedFrameBudgetTestCase : public TestCase
     }
 };
 
+/**
+ * The fields a flow's packed frames share are stored once (RoceHeaderContexts): a
+ * thousand frames of one flow at a hop hold one set, frames of another flow their own,
+ * every frame comes back field for field, and the sets with no frame left are
+ * dropped once they outnumber the used ones (the table stays bounded).
+ */
+class QueuedFrameSharedFieldsTestCase : public TestCase
+{
+  public:
+    QueuedFrameSharedFieldsTestCase()
+        : TestCase("Queued frames of a flow share one stored header set, dropped when unused")
+    {
+    }
+
+  private:
+    /// \return a WRITE_MIDDLE view of QP \p qp, PSN \p psn, zero-filled first
+    static RoceFrameView Data(uint32_t qp, uint32_t psn)
+    {
+        RoceFrameFields f;
+        f.opcode = RdmaOpcode::WRITE_MIDDLE;
+        f.SetExtHeadersForOpcode();
+        f.payloadBytes = 1000;
+        f.destQp = qp;
+        f.psn = psn;
+        f.ipId = static_cast<uint16_t>(psn * 7);
+        f.ecn = psn % 4;
+        f.srcIp = Ipv4Address(0x0A000000U + qp);
+        RoceFrameView v;
+        std::memset(static_cast<void*>(&v), 0, sizeof(v));
+        RoceFrame::Describe(f, v);
+        return v;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t budget = RoceQueuedFrame::SetWholeBudget(0);
+        const uint32_t used = RoceHeaderContexts::GetUsed();
+        std::vector<std::unique_ptr<RoceQueuedFrame>> queued;
+        for (uint32_t i = 0; i < 1000; ++i)
+        {
+            queued.push_back(
+                std::make_unique<RoceQueuedFrame>(RoceParsedFrame(nullptr, Data(5, i))));
+        }
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "one set for the flow");
+        queued.push_back(std::make_unique<RoceQueuedFrame>(RoceParsedFrame(nullptr, Data(6, 0))));
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 2, "another flow's own set");
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < queued.size(); ++i)
+        {
+            const RoceFrameView v = i < 1000 ? Data(5, i) : Data(6, 0);
+            RoceParsedFrame out;
+            std::memset(static_cast<void*>(&out.view), 0, sizeof(out.view));
+            queued[i]->MoveTo(out);
+            wrong += std::memcmp(&out.view, &v, sizeof(v)) != 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(wrong, 0, "every frame comes back unchanged");
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "both sets released");
+        queued.clear();
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "a moved-out slot holds none");
+
+        // A queued frame destroyed without MoveTo releases its set.
+        {
+            RoceQueuedFrame q(RoceParsedFrame(nullptr, Data(7, 1)));
+            NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "held while queued");
+        }
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "released by the destructor");
+
+        // 20,000 flows one frame each, each gone before the next: the unused sets are
+        // dropped past 4,096 and the used ones, so the table stays small.
+        for (uint32_t qp = 100; qp < 20100; ++qp)
+        {
+            RoceQueuedFrame q(RoceParsedFrame(nullptr, Data(qp, qp)));
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(RoceHeaderContexts::GetStored(),
+                                    2 * used + 4098,
+                                    "unused sets dropped: the table stays bounded");
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "none left in use");
+        RoceQueuedFrame::SetWholeBudget(budget);
+    }
+};
+
 class FrameQueueTestSuite : public TestSuite
 {
   public:
@@ -457,6 +540,7 @@ class FrameQueueTestSuite : public TestSuite
         AddTestCase(new QueuedFrameBytesTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QueuedFrameRoundTripTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QueuedFrameBudgetTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QueuedFrameSharedFieldsTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -14,7 +14,9 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief An unbounded FIFO of frames in one ring that doubles when full.
+ * \brief An unbounded FIFO of frames in one ring that doubles when full (and takes no
+ * memory until its first frame: a queue pair's rarely used queues cost 16 bytes, where
+ * an empty std::deque holds a 512-byte chunk and its map).
  *
  * Why not std::deque: its 512-byte chunks hold only four parsed frames, so a
  * queue that fills and drains allocates and frees a chunk every four frames,
@@ -73,6 +75,12 @@ class FrameFifo
         return *Slot(m_head);
     }
 
+    /// \return the newest frame (the FIFO must not be empty)
+    T& back()
+    {
+        return *Slot(m_head + m_size - 1);
+    }
+
     /// Construct a frame at the back from \p args, growing the ring when it is full.
     template <typename... Args>
     T& emplace_back(Args&&... args)
@@ -98,6 +106,12 @@ class FrameFifo
         emplace_back(std::move(v));
     }
 
+    /// Append a copy of \p v.
+    void push_back(const T& v)
+    {
+        emplace_back(v);
+    }
+
     /// Drop the oldest frame.
     void pop_front()
     {
@@ -106,6 +120,13 @@ class FrameFifo
         // a queue that rarely holds more than a frame keeps reusing warm memory
         // instead of walking its whole ring.
         m_head = --m_size == 0 ? 0 : (m_head + 1) & m_mask;
+    }
+
+    /// Drop the newest frame.
+    void pop_back()
+    {
+        Slot(m_head + m_size - 1)->~T();
+        m_head = --m_size == 0 ? 0 : m_head;
     }
 
     /// Drop every frame (the capacity stays).

@@ -4,6 +4,7 @@
 #ifndef FRAME_POOL_H
 #define FRAME_POOL_H
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -27,9 +28,9 @@ namespace ns3
  * pool grows.
  *
  * Each slot also carries a 32-bit tag its owner may set (EmplaceBackTagged), kept
- * beside the slot's link rather than in the slot: a switch's 64-byte queued frame
- * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take two
- * cache lines where the frame alone takes one.
+ * beside the slot's link rather than in the slot: a switch's 32-byte queued frame
+ * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take a whole
+ * cache line where the frame alone takes half.
  */
 template <typename T>
 class FramePool
@@ -175,9 +176,13 @@ class FramePool
   private:
     static constexpr uint32_t CHUNK = 256; //!< slots per allocation
 
-    /// One slot: a frame's room, on whole cache lines (links and tags live apart,
-    /// so a 128-byte frame takes two lines, not three).
-    struct alignas(64) Slot
+    /// A slot's alignment: whole cache lines for a frame of 33 bytes or more (links
+    /// and tags live apart, so a 128-byte frame takes two lines, not three), half a
+    /// line for a frame of 32 bytes or fewer (two to a line, neither split).
+    static constexpr std::size_t SLOT_ALIGN = sizeof(T) <= 32 ? 32 : 64;
+
+    /// One slot: a frame's room (SLOT_ALIGN).
+    struct alignas(SLOT_ALIGN) Slot
     {
         alignas(T) unsigned char storage[sizeof(T)]; //!< the frame
     };

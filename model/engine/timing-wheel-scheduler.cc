@@ -138,7 +138,7 @@ void
 TimingWheelScheduler::Resize(uint32_t count)
 {
     m_mask = count - 1;
-    m_slots.assign(count, Slot{NIL, NIL});
+    m_slots.assign(count, Slot{NIL, NIL, NIL, 0});
     m_words.assign(count / 64, 0);
     m_summary.assign((count + 4095) / 4096, 0);
 }
@@ -198,8 +198,20 @@ TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
     const Node& inserted = m_nodes[node];
     uint32_t prev = NIL;
     uint32_t cur = m_slots[slot].head;
+    // Start after the last node sorted into this slot when it comes first: the events
+    // run at one instant schedule bursts of ties (same time, ordered by context), each
+    // burst ascending, so the walk resumes where the last insert stopped instead of
+    // passing every earlier tie again (k=16 permutation: 37.8 M nodes walked from the
+    // head, one cache miss each).
+    const uint32_t finger = m_slots[slot].finger;
+    if (finger != NIL && Earlier(m_nodes[finger], inserted))
+    {
+        prev = finger; // (not the tail: LinkNode appends after a tail that comes first)
+        cur = m_nodes[finger].next;
+    }
     while (Earlier(m_nodes[cur], inserted))
     {
+        ++m_walked;
         prev = cur;
         cur = m_nodes[cur].next;
     }
@@ -212,6 +224,7 @@ TimingWheelScheduler::InsertSorted(uint32_t slot, uint32_t node)
     {
         m_nodes[prev].next = node;
     }
+    m_slots[slot].finger = node;
 }
 
 void
@@ -280,6 +293,10 @@ TimingWheelScheduler::Remove(const Event& ev)
                 continue;
             }
             const uint32_t next = m_nodes[cur].next;
+            if (cur == m_slots[slot].finger)
+            {
+                m_slots[slot].finger = NIL;
+            }
             if (prev == NIL)
             {
                 m_slots[slot].head = next;

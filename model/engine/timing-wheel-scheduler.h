@@ -152,6 +152,12 @@ class TimingWheelScheduler : public Scheduler
     /// Destroy \p node's payload, if any, and free it (after TakeNext's event ran).
     inline void ReleaseNode(uint32_t node);
 
+    /// \return the nodes InsertSorted has walked past so far (each a likely cache miss)
+    uint64_t GetSortedWalkNodes() const
+    {
+        return m_walked;
+    }
+
     /// \return the number of call events in the list (another event list cannot hold them)
     uint64_t GetCallEvents() const
     {
@@ -268,12 +274,15 @@ class TimingWheelScheduler : public Scheduler
     uint64_t m_current{0};  //!< slot index (ts >> m_shift) of the last event removed
     uint64_t m_inWheel{0};  //!< events in the wheel
 
-    /// A slot's list; head and tail side by side, as inserting into an empty slot and
-    /// taking a slot's last event write both (one cache line, not two arrays' lines).
+    /// A slot's list; head, tail and finger side by side, as inserting into an empty
+    /// slot and taking a slot's last event write both ends and taking its head checks
+    /// the finger (one cache line, not three arrays' lines).
     struct Slot
     {
-        uint32_t head; //!< first node (earliest key) or NIL
-        uint32_t tail; //!< last node (latest key) or NIL
+        uint32_t head;   //!< first node (earliest key) or NIL
+        uint32_t tail;   //!< last node (latest key) or NIL
+        uint32_t finger; //!< the node InsertSorted linked last (still here), or NIL
+        uint32_t pad;    //!< (16 bytes: a slot never spans two cache lines)
     };
 
     std::vector<Slot> m_slots;       //!< per slot
@@ -282,7 +291,8 @@ class TimingWheelScheduler : public Scheduler
     std::vector<Node> m_nodes;       //!< node pool
     std::vector<std::unique_ptr<Payload[]>> m_payloads; //!< payload room, by node index
     uint64_t m_callEvents{0};                           //!< nodes holding a call event
-    uint32_t m_free{NIL};                               //!< free list through Node::next
+    uint64_t m_walked{0}; //!< nodes InsertSorted walked past (GetSortedWalkNodes)
+    uint32_t m_free{NIL}; //!< free list through Node::next
 
     Ptr<QuaternaryHeapScheduler> m_far; //!< events beyond the wheel's span
     bool m_farEmpty{true};              //!< m_far holds nothing
@@ -461,6 +471,10 @@ TimingWheelScheduler::UnlinkHead(uint32_t slot)
     const uint32_t n = m_slots[slot].head;
     const uint32_t next = m_nodes[n].next;
     m_slots[slot].head = next;
+    if (__builtin_expect(n == m_slots[slot].finger, false))
+    {
+        m_slots[slot].finger = NIL; // (InsertSorted's start: a node in the wheel)
+    }
     if (next == NIL)
     {
         m_slots[slot].tail = NIL;

@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/fabric-event.h"
 #include "ns3/fabric-simulator.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -336,7 +337,7 @@ class RdmaNic : public Object
     std::vector<bool> m_isActive; //!< by QpnSlot
     std::size_t m_rrNext{0};      //!< round-robin position in m_active
     /// Released QPNs with their release time (time steps), oldest first
-    std::deque<std::pair<uint32_t, int64_t>> m_freeQpns;
+    FrameFifo<std::pair<uint32_t, int64_t>> m_freeQpns;
     Time m_qpnReuseDelay;                //!< QpnReuseDelay attribute
     uint64_t m_qpsCreated{0};            //!< GetQueuePairsCreated
     uint32_t m_liveQps{0};               //!< GetLiveQueuePairs
@@ -369,7 +370,7 @@ class RdmaNic : public Object
     std::vector<uint64_t> m_qpFetchSerial; //!< by QpnSlot: number of its latest fetch
     /// Missed contexts waiting for a fetch, in miss order (QPNs; a released QPN's stale
     /// entry is skipped: its state is no longer WAITING)
-    std::deque<uint32_t> m_qpFetchWait;
+    FrameFifo<uint32_t> m_qpFetchWait;
     uint32_t m_qpFetching{0};    //!< fetches under way
     uint32_t m_qpPinned{0};      //!< FETCHED contexts (occupy a cache entry)
     uint64_t m_qpCacheMisses{0}; //!< GetQpCacheMisses

@@ -5,6 +5,7 @@
 #define RDMA_REQUESTER_H
 
 #include "ns3/event-id.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-congestion-control.h"
@@ -289,9 +290,9 @@ class RdmaRequester
     uint64_t m_readBytes{0};
     uint64_t m_readRetries{0};
     uint64_t m_readResponsesSent{0};
-    std::deque<ReadResponseJob> m_readResponses; //!< responses to send, in PSN order
-    uint32_t m_rnrInARow{0};                     //!< RNR NAKs since the last ACK that made progress
-    bool m_error{false};                         //!< the error state (RNR retries exhausted)
+    FrameFifo<ReadResponseJob> m_readResponses; //!< responses to send, in PSN order
+    uint32_t m_rnrInARow{0};                    //!< RNR NAKs since the last ACK that made progress
+    bool m_error{false};                        //!< the error state (RNR retries exhausted)
     uint64_t m_rnrNaks{0};
     uint64_t m_rnrRetries{0};
     uint64_t m_errorMessages{0};

@@ -5,6 +5,7 @@
 #define RDMA_RESPONDER_H
 
 #include "ns3/event-id.h"
+#include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -205,10 +206,10 @@ class RdmaResponder
     uint64_t m_acksSent{0};
     bool m_nakOutstanding{false}; //!< a NAK for m_ePsn was sent
     bool m_cnpSent{false};
-    bool m_ceEcho{false};          //!< CE state the next ACK echoes (ECN echo)
-    Time m_lastCnp;                //!< last CNP sent for this QP
-    uint64_t m_rxMessageBytes{0};  //!< bytes of the message being received
-    std::deque<uint64_t> m_rxTags; //!< posted receives (tags), in order
+    bool m_ceEcho{false};         //!< CE state the next ACK echoes (ECN echo)
+    Time m_lastCnp;               //!< last CNP sent for this QP
+    uint64_t m_rxMessageBytes{0}; //!< bytes of the message being received
+    FrameFifo<uint64_t> m_rxTags; //!< posted receives (tags), in order
     uint64_t m_deliveredBytes{0};
     uint64_t m_outOfOrder{0};
     uint64_t m_duplicates{0};

@@ -14,7 +14,7 @@
 namespace ns3
 {
 
-static_assert(sizeof(RoceQueuedFrame) == 64, "a queued frame is one cache line");
+static_assert(sizeof(RoceQueuedFrame) == 32, "a queued frame is half a cache line");
 
 namespace
 {
@@ -63,7 +63,7 @@ namespace
 GlobalValue g_wholeBudget(
     "RoceQueuedFrameWholeBudget",
     "Frames kept whole in the switches' egress queues of the process before the next are "
-    "packed into 64-byte slots (RoceQueuedFrame): packing saves memory where millions of "
+    "packed into 32-byte slots (RoceQueuedFrame): packing saves memory where millions of "
     "frames wait and costs ~280 instructions a frame. Default 4,096 frames (0.6 MB), our "
     "choice: BENCHMARKS.md's 8 MB medium-like run peaks at 2,960 and never packs. 0 packs "
     "every frame that fits. Read when a RoCEv2 fabric is installed.",
@@ -124,32 +124,37 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
         frame.m_held = 0;
         full->view = v;
         m_held = reinterpret_cast<uintptr_t>(full);
+        m_ctx = 0;
         m_overflow = true;
         return;
     }
     m_held = frame.m_held;
     frame.m_held = 0;
     m_overflow = false;
-    m_srcIp = v.srcIp;
-    m_dstIp = v.dstIp;
-    m_destQp = static_cast<uint32_t>(v.bthOpcode) << 24 | v.destQp;
+    RoceHeaderContexts::Key key;
+    key.srcIp = v.srcIp;
+    key.dstIp = v.dstIp;
+    key.destQp = static_cast<uint32_t>(v.bthOpcode) << 24 | v.destQp;
+    key.immOrMsn = v.hasImm ? v.imm : v.aethMsn;
+    key.udpSrc = v.udpSrc;
+    key.pKey = v.pKey;
+    key.tci = static_cast<uint16_t>(v.pcp << 13 | v.vid);
+    key.flags = static_cast<uint16_t>((v.isIpv4 ? F_IPV4 : 0) | (v.hasVlan ? F_VLAN : 0) |
+                                      (v.hasImm ? F_IMM : 0) | (v.hasAeth ? F_AETH : 0) |
+                                      (v.dei ? F_DEI : 0) | (v.migReq ? F_MIGREQ : 0) | F_ROCE);
+    key.dscp = v.dscp;
+    key.ttl = v.ttl;
+    std::memcpy(key.dstMac, v.dstMac, sizeof(key.dstMac));
+    std::memcpy(key.srcMac, v.srcMac, sizeof(key.srcMac));
+    key.pad[0] = 0;
+    key.pad[1] = 0;
+    m_ctx = RoceHeaderContexts::Acquire(key);
     m_psn = static_cast<uint32_t>(v.aethSyndrome) << 24 | v.psn;
-    m_immOrMsn = v.hasImm ? v.imm : v.aethMsn;
-    m_udpSrc = v.udpSrc;
     m_frameBytes = static_cast<uint16_t>(v.frameBytes);
-    m_pKey = v.pKey;
     m_ipId = v.ipId;
-    m_tci = static_cast<uint16_t>(v.pcp << 13 | v.vid);
-    m_flags = static_cast<uint16_t>(
-        (v.isIpv4 ? F_IPV4 : 0) | (v.hasVlan ? F_VLAN : 0) | (v.fecn ? F_FECN : 0) |
-        (v.becn ? F_BECN : 0) | (v.ackReq ? F_ACKREQ : 0) | (v.hasImm ? F_IMM : 0) |
-        (v.hasAeth ? F_AETH : 0) | (v.dei ? F_DEI : 0) | (v.se ? F_SE : 0) |
-        (v.migReq ? F_MIGREQ : 0) | F_ROCE | v.padCnt << PAD_SHIFT);
-    m_dscp = v.dscp;
-    m_ecn = v.ecn;
-    m_ttl = v.ttl;
-    std::memcpy(m_dstMac, v.dstMac, sizeof(m_dstMac));
-    std::memcpy(m_srcMac, v.srcMac, sizeof(m_srcMac));
+    m_bits = static_cast<uint8_t>((v.fecn ? B_FECN : 0) | (v.becn ? B_BECN : 0) |
+                                  (v.ackReq ? B_ACKREQ : 0) | (v.se ? B_SE : 0) |
+                                  v.padCnt << PAD_SHIFT | (v.ecn & 3) << ECN_SHIFT);
 }
 
 void
@@ -166,31 +171,33 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     m_held = 0;
     out.readyTicks = m_readyTicks;
     RoceFrameView& v = out.view;
-    const uint16_t f = m_flags;
+    const RoceHeaderContexts::Key& key = RoceHeaderContexts::Get(m_ctx);
+    const uint16_t f = key.flags;
+    const uint8_t bits = m_bits;
     const bool vlan = (f & F_VLAN) != 0;
     const bool imm = (f & F_IMM) != 0;
     v.frameBytes = m_frameBytes;
-    v.srcIp = m_srcIp;
-    v.dstIp = m_dstIp;
-    v.udpSrc = m_udpSrc;
+    v.srcIp = key.srcIp;
+    v.dstIp = key.dstIp;
+    v.udpSrc = key.udpSrc;
     v.udpDst = RoceFrame::ROCEV2_UDP_PORT;
     v.ipProtocol = RoceFrame::IP_PROTO_UDP;
-    v.dscp = m_dscp;
-    v.ecn = m_ecn;
-    v.pcp = static_cast<uint8_t>(m_tci >> 13);
+    v.dscp = key.dscp;
+    v.ecn = static_cast<uint8_t>(bits >> ECN_SHIFT);
+    v.pcp = static_cast<uint8_t>(key.tci >> 13);
     v.isPfc = false;
     v.isIpv4 = (f & F_IPV4) != 0;
     v.isRoce = (f & F_ROCE) != 0;
     v.hasVlan = vlan;
-    v.destQp = m_destQp & 0xFFFFFF;
+    v.destQp = key.destQp & 0xFFFFFF;
     v.psn = m_psn & 0xFFFFFF;
-    v.aethMsn = imm ? 0 : m_immOrMsn;
-    v.imm = imm ? m_immOrMsn : 0;
-    v.bthOpcode = static_cast<uint8_t>(m_destQp >> 24);
+    v.aethMsn = imm ? 0 : key.immOrMsn;
+    v.imm = imm ? key.immOrMsn : 0;
+    v.bthOpcode = static_cast<uint8_t>(key.destQp >> 24);
     v.aethSyndrome = static_cast<uint8_t>(m_psn >> 24);
-    v.fecn = (f & F_FECN) != 0;
-    v.becn = (f & F_BECN) != 0;
-    v.ackReq = (f & F_ACKREQ) != 0;
+    v.fecn = (bits & B_FECN) != 0;
+    v.becn = (bits & B_BECN) != 0;
+    v.ackReq = (bits & B_ACKREQ) != 0;
     v.hasReth = false;
     v.hasImm = imm;
     v.hasAeth = (f & F_AETH) != 0;
@@ -198,20 +205,22 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     v.rethRKey = 0;
     v.rethDmaLen = 0;
     v.etherType = ETHERTYPE_IPV4;
-    v.vid = static_cast<uint16_t>(m_tci & 0xFFF);
+    v.vid = static_cast<uint16_t>(key.tci & 0xFFF);
     v.ipId = m_ipId;
-    v.pKey = m_pKey;
+    v.pKey = key.pKey;
     v.pfcEnableVector = 0;
     std::memset(v.pfcPauseTime, 0, sizeof(v.pfcPauseTime));
-    std::memcpy(v.dstMac, m_dstMac, sizeof(m_dstMac));
-    std::memcpy(v.srcMac, m_srcMac, sizeof(m_srcMac));
+    std::memcpy(v.dstMac, key.dstMac, sizeof(key.dstMac));
+    std::memcpy(v.srcMac, key.srcMac, sizeof(key.srcMac));
     v.l3Offset = vlan ? L3_OFFSET_VLAN : L3_OFFSET;
-    v.ttl = m_ttl;
-    v.padCnt = static_cast<uint8_t>((f & PAD_MASK) >> PAD_SHIFT);
+    v.ttl = key.ttl;
+    v.padCnt = static_cast<uint8_t>((bits >> PAD_SHIFT) & 3);
     v.dei = (f & F_DEI) != 0;
-    v.se = (f & F_SE) != 0;
+    v.se = (bits & B_SE) != 0;
     v.migReq = (f & F_MIGREQ) != 0;
     v.journey = 0; // (a followed frame is never packed: Fits)
+    RoceHeaderContexts::Release(m_ctx);
+    m_ctx = 0;
 }
 
 void
@@ -226,6 +235,11 @@ RoceQueuedFrame::ReleaseHeld()
     }
     else
     {
+        if (m_ctx != 0)
+        {
+            RoceHeaderContexts::Release(m_ctx);
+            m_ctx = 0;
+        }
         RoceParsedFrame dropped; // takes the bytes or INT block and releases them
         dropped.m_held = m_held;
     }

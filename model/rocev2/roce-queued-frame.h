@@ -5,6 +5,7 @@
 #define ROCE_QUEUED_FRAME_H
 
 #include "ns3/roce-frame.h"
+#include "ns3/roce-header-contexts.h"
 
 #include <cstdint>
 
@@ -13,7 +14,7 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief A frame waiting in a switch's egress queue, in one cache line.
+ * \brief A frame waiting in a switch's egress queue, in half a cache line.
  *
  * A RoceParsedFrame takes two cache lines (128 bytes): its view keeps every header
  * field decoded, most of them at full width and many only some frames have (RETH,
@@ -21,14 +22,16 @@ namespace ns3
  * switches at once (k=24: 2.1 M frames), so the queued frames are most of a large
  * fabric's memory and of the lines each hop touches. Packed, a RoCEv2 data frame, ACK,
  * NAK or CNP (BTH with at most one of ImmDt and AETH, no RETH, UDP port 4791, untagged
- * or 802.1Q) fits 64 bytes: the fields at the widths their headers give them (24-bit
+ * or 802.1Q) fits 32 bytes: the fields at the widths their headers give them (24-bit
  * DestQP and PSN, 16-bit frame length, a 16-bit 802.1Q TCI), the constants of such a
  * frame (EtherType 0x0800, IPv4 protocol 17, UDP port 4791, L3 offset 14 or 18) left
- * out. Any other frame (a WRITE first/only or READ request with its RETH, an IP
- * frame, a frame with both ImmDt and AETH, a frame FctAttribution follows) keeps its
- * full form in a pooled RoceParsedFrame the slot points to. Unpacking (MoveTo) gives
- * back the view field for field, the frame's bytes or INT block and its ready time:
- * the switch's outputs do not change.
+ * out, and the fields a flow's frames at a hop share (addresses, QP and opcode, ports,
+ * P_Key, DSCP, TTL, ImmDt or MSN) stored once in RoceHeaderContexts, the frame keeping
+ * their id beside its own PSN, length, IP ID, ECN and BTH flags. Any other frame (a WRITE
+ * first/only or READ request with its RETH, an IP frame, a frame with both ImmDt and AETH, a frame
+ * FctAttribution follows) keeps its full form in a pooled RoceParsedFrame the slot points to.
+ * Unpacking (MoveTo) gives back the view field for field, the frame's bytes or INT block and its
+ * ready time: the switch's outputs do not change.
  *
  * Packing pays in memory only where many frames wait at once, and costs ~280
  * instructions a frame (pack and unpack) where a whole frame's two copies cost ~60.
@@ -54,6 +57,7 @@ class RoceQueuedFrame
             frame.m_held = 0;
             full->view = frame.view;
             m_held = reinterpret_cast<uintptr_t>(full);
+            m_ctx = 0;
             m_overflow = true;
             return;
         }
@@ -65,7 +69,7 @@ class RoceQueuedFrame
 
     ~RoceQueuedFrame()
     {
-        if (m_held != 0)
+        if ((m_held | m_ctx) != 0)
         {
             ReleaseHeld(); // out of line: a dequeued slot holds nothing
         }
@@ -154,42 +158,34 @@ class RoceQueuedFrame
     /// Give back what the slot holds: the pooled full frame, or the packet or INT block.
     [[gnu::noinline]] void ReleaseHeld();
 
-    // Flag bits of m_flags.
-    static constexpr uint16_t F_IPV4 = 1U << 0;    //!< isIpv4
-    static constexpr uint16_t F_VLAN = 1U << 1;    //!< hasVlan
-    static constexpr uint16_t F_FECN = 1U << 2;    //!< fecn
-    static constexpr uint16_t F_BECN = 1U << 3;    //!< becn
-    static constexpr uint16_t F_ACKREQ = 1U << 4;  //!< ackReq
-    static constexpr uint16_t F_IMM = 1U << 5;     //!< hasImm (m_immOrMsn is imm)
-    static constexpr uint16_t F_AETH = 1U << 6;    //!< hasAeth
-    static constexpr uint16_t F_DEI = 1U << 7;     //!< dei
-    static constexpr uint16_t F_SE = 1U << 8;      //!< se
-    static constexpr uint16_t F_MIGREQ = 1U << 9;  //!< migReq
-    static constexpr uint16_t F_ROCE = 1U << 10;   //!< isRoce
-    static constexpr uint16_t PAD_SHIFT = 11;      //!< padCnt, 2 bits
-    static constexpr uint16_t PAD_MASK = 3U << 11; //!< padCnt's bits
+    // Flag bits of RoceHeaderContexts::Key::flags (the same for a flow at a hop).
+    static constexpr uint16_t F_IPV4 = 1U << 0;   //!< isIpv4
+    static constexpr uint16_t F_VLAN = 1U << 1;   //!< hasVlan
+    static constexpr uint16_t F_IMM = 1U << 2;    //!< hasImm (immOrMsn is imm)
+    static constexpr uint16_t F_AETH = 1U << 3;   //!< hasAeth
+    static constexpr uint16_t F_DEI = 1U << 4;    //!< dei
+    static constexpr uint16_t F_MIGREQ = 1U << 5; //!< migReq
+    static constexpr uint16_t F_ROCE = 1U << 6;   //!< isRoce
+
+    // Bits of m_bits (each frame's own).
+    static constexpr uint8_t B_FECN = 1U << 0;   //!< fecn
+    static constexpr uint8_t B_BECN = 1U << 1;   //!< becn
+    static constexpr uint8_t B_ACKREQ = 1U << 2; //!< ackReq
+    static constexpr uint8_t B_SE = 1U << 3;     //!< se
+    static constexpr uint8_t PAD_SHIFT = 4;      //!< padCnt, 2 bits
+    static constexpr uint8_t ECN_SHIFT = 6;      //!< ecn, 2 bits
 
     /// RoceParsedFrame's held word (Packet*, or IntHeader* | INT_TAG, or 0), or, when
     /// m_overflow, the pooled RoceParsedFrame* holding the whole frame.
     uintptr_t m_held;
     int64_t m_readyTicks;  //!< readyTicks
-    uint32_t m_srcIp;      //!< srcIp
-    uint32_t m_dstIp;      //!< dstIp
-    uint32_t m_destQp;     //!< bthOpcode << 24 | destQp (24 bits)
+    uint32_t m_ctx;        //!< packed: the RoceHeaderContexts id of the shared fields; else 0
     uint32_t m_psn;        //!< aethSyndrome << 24 | psn (24 bits)
-    uint32_t m_immOrMsn;   //!< imm with F_IMM, else aethMsn
-    uint16_t m_udpSrc;     //!< udpSrc
     uint16_t m_frameBytes; //!< frameBytes
-    uint16_t m_pKey;       //!< pKey
     uint16_t m_ipId;       //!< ipId
-    uint16_t m_tci;        //!< pcp << 13 | vid (dei in m_flags)
-    uint16_t m_flags;      //!< F_* bits and padCnt
-    uint8_t m_dscp;        //!< dscp
-    uint8_t m_ecn;         //!< ecn
-    uint8_t m_ttl;         //!< ttl
+    uint8_t m_bits;        //!< B_* bits, padCnt and ecn
     bool m_overflow;       //!< the frame is in the pooled full frame m_held points to
-    uint8_t m_dstMac[6];   //!< dstMac
-    uint8_t m_srcMac[6];   //!< srcMac
+    uint8_t m_pad[2];      //!< (unused)
 };
 
 } // namespace ns3
