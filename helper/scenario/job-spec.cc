@@ -34,7 +34,7 @@ Integer(const nlohmann::json& v, const JobError& err, const char* field, uint64_
 std::string
 AllowedWorkloads()
 {
-    std::string s = "training";
+    std::string s = "training, chakra";
     for (const char* w : {"allreduce", "reducescatter", "allgather"})
     {
         s += std::string(", ") + w;
@@ -56,6 +56,10 @@ KindOf(const std::string& workload)
     const WorkloadRegistry::Family family = WorkloadRegistry::Has(workload)
                                                 ? WorkloadRegistry::GetFamily(workload, 1)
                                                 : WorkloadRegistry::NONE;
+    if (workload == "chakra")
+    {
+        return JobSpec::Kind::CHAKRA; // a training workload read from a trace, not a model
+    }
     if (family == WorkloadRegistry::TRAINING)
     {
         return JobSpec::Kind::TRAINING;
@@ -76,6 +80,34 @@ nlohmann::json
 ValueOf(const nlohmann::json& j, const char* f)
 {
     return j.contains(f) ? j[f] : nlohmann::json(nullptr);
+}
+
+/// "trace" of a Chakra job (required there, refused elsewhere).
+void
+ReadTrace(const nlohmann::json& j, JobSpec& s, const JobError& err)
+{
+    const bool chakra = s.kind == JobSpec::Kind::CHAKRA;
+    if (!chakra && j.contains("trace"))
+    {
+        throw err.Job("\"trace\" is for a Chakra job; allowed with \"workload\": \"chakra\"");
+    }
+    if (!chakra)
+    {
+        return;
+    }
+    if (!j.contains("trace") || !j["trace"].is_string() ||
+        !std::ifstream(j["trace"].get<std::string>() + ".0.et").good())
+    {
+        throw err.Field("trace",
+                        ValueOf(j, "trace"),
+                        "the PREFIX of a Chakra execution trace (PREFIX.0.et, PREFIX.1.et, ...: "
+                        "one file per GPU of the job)");
+    }
+    if (j.contains("bytes"))
+    {
+        throw err.Job("\"bytes\" is for a collective job; a Chakra job's sizes are in its trace");
+    }
+    s.trace = j["trace"].get<std::string>();
 }
 
 /// "workload" (required) and what it allows: "model" for training, "bytes" otherwise.
@@ -114,6 +146,7 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
     {
         s.model = j["model"].get<std::string>();
     }
+    ReadTrace(j, s, err);
 }
 
 /// "bytes": an integer or a text size.
@@ -351,7 +384,7 @@ OptionalFields()
 void
 CheckFieldNames(const nlohmann::json& j, const JobError& err)
 {
-    std::set<std::string> known{"name", "workload", "model", "gpus"};
+    std::set<std::string> known{"name", "workload", "model", "trace", "gpus"};
     for (const auto& [field, read] : OptionalFields())
     {
         known.insert(field);

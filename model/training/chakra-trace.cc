@@ -20,13 +20,13 @@ namespace ns3
 
 namespace
 {
+#ifdef AI_FABRIC_CHAKRA
 std::string
 RankFile(const std::string& prefix, uint32_t rank)
 {
     return prefix + "." + std::to_string(rank) + ".et";
 }
 
-#ifdef AI_FABRIC_CHAKRA
 /// The Chakra NodeType names (chakra-et.proto), for messages.
 const char* const NODE_TYPES = "METADATA_NODE (1), COMP_NODE (4), COMM_SEND_NODE (5), "
                                "COMM_RECV_NODE (6), COMM_COLL_NODE (7)";
@@ -334,7 +334,7 @@ ChakraTrace::Where(uint32_t rank, const ChakraNode& node) const
 }
 
 ChakraTrace
-ChakraTrace::Load(const std::string& prefix)
+ChakraTrace::Load([[maybe_unused]] const std::string& prefix)
 {
 #ifndef AI_FABRIC_CHAKRA
     throw std::invalid_argument("this build reads no Chakra traces: protobuf "

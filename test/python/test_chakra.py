@@ -315,3 +315,44 @@ def test_chakra_bad_traces_are_refused(et, ai_fabric_sim, tmp_path):
     small(et, tmp_path / "p2p", edit=lonely)
     err = refused(ai_fabric_sim, tmp_path, tmp_path / "p2p")
     assert "p2p.0.et: node 4 's'" in err and "comm_dst" in err
+
+
+def test_chakra_trace_as_a_job(et, ai_fabric_sim, tmp_path):
+    """A job of --jobs can be a Chakra trace ("workload": "chakra", "trace": PREFIX): beside
+    the training job of the same JSON model, each on its own leaf (packed), alone each
+    takes the same iteration times, and both complete."""
+    dp_model(tmp_path / "model.json", 4)
+    dp_trace(et, tmp_path / "dp", 4)
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([
+        {"name": "et", "workload": "chakra", "trace": str(tmp_path / "dp"), "gpus": 4,
+         "iterations": 2},
+        {"name": "model", "workload": "training", "model": str(tmp_path / "model.json"),
+         "gpus": 4},
+    ]))
+    out = tmp_path / "out"
+    p = subprocess.run(
+        [str(ai_fabric_sim), "--topology=leafspine", "--leaves=2", "--spines=2",
+         "--hosts-per-switch=4", "--workload=jobs", f"--jobs={jobs}", f"--out={out}"],
+        capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    s = json.loads((out / "summary.json").read_text())
+    a, b = s["jobs"]
+    assert a["hosts"] == [0, 1, 2, 3] and b["hosts"] == [4, 5, 6, 7]
+    assert a["complete"] and b["complete"]
+    assert a["alone_iteration_ns"] == b["alone_iteration_ns"] and len(a["iteration_ns"]) == 2
+    # a bad one: "trace" on a training job, and a Chakra job without its trace
+    bad = tmp_path / "bad.json"
+    for job, field in (
+        ({"name": "x", "workload": "training", "model": str(tmp_path / "model.json"),
+          "trace": "t", "gpus": 4}, '"trace" is for a Chakra job'),
+        ({"name": "x", "workload": "chakra", "trace": str(tmp_path / "nope"), "gpus": 4},
+         '"trace"'),
+    ):
+        bad.write_text(json.dumps([job]))
+        p = subprocess.run(
+            [str(ai_fabric_sim), "--topology=leafspine", "--leaves=2", "--spines=2",
+             "--hosts-per-switch=4", "--workload=jobs", f"--jobs={bad}",
+             f"--out={tmp_path / 'bad'}"], capture_output=True, text=True)
+        assert p.returncode == 2 and "job 'x'" in p.stderr and field in p.stderr, p.stderr
+        assert not (tmp_path / "bad").exists()
