@@ -9,7 +9,6 @@
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/workload-registry.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,14 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("ChakraWorkload");
 
 NS_OBJECT_ENSURE_REGISTERED(ChakraWorkload);
-
-// A training workload's flags apply (--iterations, --algorithm, --chunk, --channels).
-static WorkloadRegistration g_chakra({"chakra",
-                                      "an MLCommons Chakra execution trace, --chakra=PREFIX "
-                                      "(PREFIX.RANK.et per rank): compute, collective and "
-                                      "point-to-point nodes with their dependencies",
-                                      WorkloadRegistry::TRAINING,
-                                      {}});
 
 TypeId
 ChakraWorkload::GetTypeId()
@@ -66,8 +57,8 @@ ChakraWorkload::Setup(const TrainingWorkload::Options& c, Ptr<RdmaFabric> fabric
 {
     if (c.file.empty())
     {
-        throw std::invalid_argument("--workload=chakra needs --chakra=PREFIX (a Chakra execution "
-                                    "trace: PREFIX.0.et, PREFIX.1.et, ..., one file per rank)");
+        throw std::invalid_argument("--chakra needs a PREFIX (a Chakra execution trace: "
+                                    "PREFIX.0.et, PREFIX.1.et, ..., one file per rank)");
     }
     ChakraTrace trace;
     try
@@ -116,7 +107,7 @@ ChakraWorkload::Setup(const TrainingWorkload::Options& c, Ptr<RdmaFabric> fabric
     }
     catch (const std::invalid_argument& e)
     {
-        throw std::invalid_argument("--workload=chakra --chakra=" + c.file + ": " + e.what());
+        throw std::invalid_argument("--chakra=" + c.file + ": " + e.what());
     }
     m_prefix = c.file;
 }

@@ -20,7 +20,8 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief The scenario runner's Chakra workload (--workload=chakra --chakra=PREFIX): an
+ * \brief The scenario runner's training workload read from a Chakra trace
+ * (--workload=training --chakra=PREFIX): an
  * MLCommons Chakra execution trace (PREFIX.0.et, PREFIX.1.et, ..., one per rank) read
  * by ChakraTrace and run by a ChakraEngine over an RdmaCollectiveTransport, rank r on
  * host r (or on options.hosts[r], a job's placement).

@@ -5,7 +5,7 @@
  * against the training engine running the same step from a JSON model (alpha-beta
  * transport), its processors (GPU and CPU nodes, lowest id first), and the checks of a
  * trace's graph (cycles, duplicate ids, one-member groups). test/python/test_chakra.py
- * covers the files themselves (written with python3-protobuf) and --workload=chakra.
+ * covers the files themselves (written with python3-protobuf) and --workload=training --chakra.
  */
 
 #include "ai-fabric-test-compat.h"
@@ -64,7 +64,6 @@ Compute(uint64_t id, const std::string& name, int64_t us, std::vector<uint64_t> 
     n.kind = ChakraNode::COMPUTE;
     n.durationNs = us * 1000;
     n.deps = std::move(deps);
-    n.ctrlDeps = static_cast<uint32_t>(n.deps.size());
     n.cpu = cpu;
     return n;
 }
@@ -79,7 +78,6 @@ Allreduce(uint64_t id, uint64_t bytes, std::vector<uint64_t> deps)
     n.op = CollectiveOp::ALLREDUCE;
     n.bytes = bytes;
     n.deps = std::move(deps);
-    n.ctrlDeps = static_cast<uint32_t>(n.deps.size());
     return n;
 }
 
@@ -193,13 +191,19 @@ class ChakraProcessorsTestCase : public TestCase
     void DoRun() override
     {
         // 9 and 5 are ready at once on the GPU: 5 first (lowest id), then 9; 7 waits for
-        // 9; the CPU's 3 runs beside them; 8 needs 3 and 5.
-        const ChakraTrace t = Trace(2,
-                                    {Compute(9, "b", 4, {}, false),
-                                     Compute(5, "a", 2, {}, false),
-                                     Compute(7, "c", 1, {9}, false),
-                                     Compute(3, "cpu", 10, {}, true),
-                                     Compute(8, "d", 1, {3, 5}, false)});
+        // 9; the CPU's 3 runs beside them; 8 needs 3 and 5. 5's ctrl_deps (its caller, 3)
+        // order nothing.
+        ChakraTrace t = Trace(2,
+                              {Compute(9, "b", 4, {}, false),
+                               Compute(5, "a", 2, {}, false),
+                               Compute(7, "c", 1, {9}, false),
+                               Compute(3, "cpu", 10, {}, true),
+                               Compute(8, "d", 1, {3, 5}, false)});
+        for (auto& nodes : t.ranks)
+        {
+            nodes[1].ctrlDeps.push_back(3);
+        }
+        NS_TEST_ASSERT_MSG_EQ(CheckError(t), "", "a valid graph");
         Ptr<ChakraEngine> e = RunTrace(t);
         const auto& it = e->GetIterations().at(0);
         // GPU: a 0-2, b 2-6, then c (ready at 6, id 7) 6-7; d ready at 10 (cpu), 10-11
@@ -231,9 +235,15 @@ class ChakraCheckTestCase : public TestCase
                               true,
                               "duplicate: '" << e << "'");
         e = CheckError(Trace(2, {Compute(1, "x", 1, {3}, false)}));
-        NS_TEST_EXPECT_MSG_EQ((e.find("t.0.et: node 1 'x': \"ctrl_deps\": node 3") == 0),
+        NS_TEST_EXPECT_MSG_EQ((e.find("t.0.et: node 1 'x': \"data_deps\": node 3") == 0),
                               true,
                               "missing dependency: '" << e << "'");
+        ChakraTrace c = Trace(2, {Compute(1, "x", 1, {}, false)});
+        c.ranks[1][0].ctrlDeps.push_back(6);
+        e = CheckError(c);
+        NS_TEST_EXPECT_MSG_EQ((e.find("t.1.et: node 1 'x': \"ctrl_deps\": node 6") == 0),
+                              true,
+                              "missing caller: '" << e << "'");
         ChakraTrace g = Trace(2, {Compute(1, "x", 1, {}, false)});
         g.ranks[1].push_back(Allreduce(2, 8, {1}));
         g.ranks[1].back().group = "solo";

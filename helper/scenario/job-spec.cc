@@ -34,7 +34,7 @@ Integer(const nlohmann::json& v, const JobError& err, const char* field, uint64_
 std::string
 AllowedWorkloads()
 {
-    std::string s = "training, chakra";
+    std::string s = "training";
     for (const char* w : {"allreduce", "reducescatter", "allgather"})
     {
         s += std::string(", ") + w;
@@ -56,10 +56,6 @@ KindOf(const std::string& workload)
     const WorkloadRegistry::Family family = WorkloadRegistry::Has(workload)
                                                 ? WorkloadRegistry::GetFamily(workload, 1)
                                                 : WorkloadRegistry::NONE;
-    if (workload == "chakra")
-    {
-        return JobSpec::Kind::CHAKRA; // a training workload read from a trace, not a model
-    }
     if (family == WorkloadRegistry::TRAINING)
     {
         return JobSpec::Kind::TRAINING;
@@ -82,31 +78,26 @@ ValueOf(const nlohmann::json& j, const char* f)
     return j.contains(f) ? j[f] : nlohmann::json(nullptr);
 }
 
-/// "trace" of a Chakra job (required there, refused elsewhere).
+/// "trace" of a training job: its step from a Chakra trace instead of a "model".
 void
 ReadTrace(const nlohmann::json& j, JobSpec& s, const JobError& err)
 {
-    const bool chakra = s.kind == JobSpec::Kind::CHAKRA;
-    if (!chakra && j.contains("trace"))
+    if (s.kind != JobSpec::Kind::TRAINING)
     {
-        throw err.Job("\"trace\" is for a Chakra job; allowed with \"workload\": \"chakra\"");
+        throw err.Job("\"trace\" is for a training job; allowed with \"workload\": \"training\"");
     }
-    if (!chakra)
+    if (j.contains("model"))
     {
-        return;
+        throw err.Job("\"model\" and \"trace\" both give the training step; allowed: one of them");
     }
-    if (!j.contains("trace") || !j["trace"].is_string() ||
-        !std::ifstream(j["trace"].get<std::string>() + ".0.et").good())
+    if (!j["trace"].is_string() || !std::ifstream(j["trace"].get<std::string>() + ".0.et").good())
     {
         throw err.Field("trace",
-                        ValueOf(j, "trace"),
+                        j["trace"],
                         "the PREFIX of a Chakra execution trace (PREFIX.0.et, PREFIX.1.et, ...: "
                         "one file per GPU of the job)");
     }
-    if (j.contains("bytes"))
-    {
-        throw err.Job("\"bytes\" is for a collective job; a Chakra job's sizes are in its trace");
-    }
+    s.kind = JobSpec::Kind::CHAKRA;
     s.trace = j["trace"].get<std::string>();
 }
 
@@ -126,7 +117,12 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
         throw err.Field("workload", j["workload"], workloads);
     }
     s.kind = *kind;
+    if (j.contains("trace"))
+    {
+        ReadTrace(j, s, err);
+    }
     const bool training = s.kind == JobSpec::Kind::TRAINING;
+    const bool traced = s.kind == JobSpec::Kind::CHAKRA;
     if (training && (!j.contains("model") || !j["model"].is_string() ||
                      !std::ifstream(j["model"].get<std::string>()).good()))
     {
@@ -134,11 +130,11 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
                         ValueOf(j, "model"),
                         "an existing training model file (JSON or ASTRA-sim/SimAI text)");
     }
-    if (training && j.contains("bytes"))
+    if ((training || traced) && j.contains("bytes"))
     {
         throw err.Job("\"bytes\" is for a collective job; a training job's sizes are in its model");
     }
-    if (!training && j.contains("model"))
+    if (!training && !traced && j.contains("model"))
     {
         throw err.Job("\"model\" is for a training job; allowed with \"workload\": \"training\"");
     }
@@ -146,7 +142,6 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
     {
         s.model = j["model"].get<std::string>();
     }
-    ReadTrace(j, s, err);
 }
 
 /// "bytes": an integer or a text size.

@@ -46,7 +46,7 @@ struct JobSpec
         TRAINING,   //!< "training": a model file (TrainingWorkload)
         COLLECTIVE, //!< a collective loop (CollectiveWorkload::Handles)
         PATTERN,    //!< a point-to-point pattern (WorkloadRegistry::POINT_TO_POINT)
-        CHAKRA,     //!< "chakra": a Chakra execution trace (ChakraWorkload)
+        CHAKRA,     //!< "training" with a "trace": a Chakra execution trace (ChakraWorkload)
     };
 
     std::string name;            //!< "name" (unique)

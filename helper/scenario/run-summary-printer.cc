@@ -225,7 +225,7 @@ PrintTraining(std::ostream& os, const json& s)
     os << "\n";
 }
 
-/// --workload=chakra: ranks, nodes, iterations and the mean iteration time.
+/// --workload=training --chakra: ranks, nodes, iterations and the mean iteration time.
 void
 PrintChakra(std::ostream& os, const json& s)
 {

@@ -715,20 +715,6 @@ IsTraining(const ScenarioConfig& c)
     return FamilyOf(c) == WorkloadRegistry::TRAINING;
 }
 
-/// --workload=chakra: a Chakra trace, run as a training workload (its flags apply)
-bool
-IsChakra(const ScenarioConfig& c)
-{
-    return c.workload == "chakra";
-}
-
-/// A training workload that reads --training (every one but the Chakra trace's)
-bool
-ReadsTrainingFile(const ScenarioConfig& c)
-{
-    return IsTraining(c) && !IsChakra(c);
-}
-
 bool
 NotTraining(const ScenarioConfig& c)
 {
@@ -1771,13 +1757,14 @@ CollectiveKnobs(std::vector<Knob>& k)
                      "model of --workload=training: a JSON model (doc/training.md) or an "
                      "ASTRA-sim 1.0 / SimAI layer-per-line workload file, told apart by content",
                      &C::training),
-                Only(ReadsTrainingFile, "needs --workload=training: no other workload reads it")));
+                Only(IsTraining, "needs --workload=training: no other workload reads it")));
     k.push_back(Applies(
         MakeKnob(
             "chakra",
-            "MLCommons Chakra execution trace of --workload=chakra: PREFIX.0.et, PREFIX.1.et, "
-            "... one file per host (rank r on host r), each a GlobalMetadata then Node "
-            "protobuf messages (github.com/mlcommons/chakra, doc/training.md)",
+            "the training step of --workload=training as an MLCommons Chakra execution trace "
+            "instead of --training: PREFIX.0.et, PREFIX.1.et, ... one file per host (rank r on "
+            "host r), each a GlobalMetadata then Node protobuf messages "
+            "(github.com/mlcommons/chakra, doc/training.md)",
             "'' (none) or a PREFIX with an existing PREFIX.0.et",
             Type::STRING,
             [](C& c, const std::string& v) {
@@ -1790,7 +1777,7 @@ CollectiveKnobs(std::vector<Knob>& k)
             },
             [](const C& c) { return c.chakra; },
             true),
-        Only(IsChakra, "needs --workload=chakra: no other workload reads it")));
+        Only(IsTraining, "needs --workload=training: no other workload reads it")));
 }
 
 /// The knob of the collectives' pipeline chunk.
@@ -3228,15 +3215,16 @@ void
 ScenarioConfig::ValidateApplicableFlags() const
 {
     RefuseOtherFamiliesFlags(*this);
-    if (ReadsTrainingFile(*this) && training.empty())
+    if (IsTraining(*this) && training.empty() && chakra.empty())
     {
         throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
-                          "ASTRA-sim/SimAI workload file)");
+                          "ASTRA-sim/SimAI workload file) or --chakra=PREFIX (a Chakra "
+                          "execution trace)");
     }
-    if (IsChakra(*this) && chakra.empty())
+    if (!training.empty() && !chakra.empty())
     {
-        throw ConfigError("--workload=chakra needs --chakra=PREFIX (a Chakra execution trace: "
-                          "PREFIX.0.et, PREFIX.1.et, ..., one file per host)");
+        throw ConfigError("--training=" + training + " and --chakra=" + chakra +
+                          " both give the training step; allowed: one of them");
     }
     // Each knob where it does not apply, given a value other than its default, would
     // be ignored: refuse it. (Against the defaults, not against "given at all", so that

@@ -28,7 +28,9 @@ namespace ns3
  * \brief Runs a ChakraTrace over a CollectiveTransport: each rank's node graph is one
  * iteration of that rank (transport rank = trace rank).
  *
- * A node starts once every node of its ctrl_deps and data_deps finished:
+ * A node starts once every node of its data_deps finished (ctrl_deps, the calling operator
+ * in traces converted from PyTorch, order nothing: Chakra's own feeder for ASTRA-sim
+ * resolves data_deps only):
  * - COMP: the rank's GPU (or, is_cpu_op, its CPU) is busy for its duration; a processor
  *   runs one node at a time, the ready node of the lowest id first (as ASTRA-sim's
  *   Chakra feeder hands out dependency-free nodes);

@@ -34,6 +34,27 @@ const char* const COMM_TYPES =
     "ALL_REDUCE (0), REDUCE (1), ALL_GATHER (2), BROADCAST (5), ALL_TO_ALL (6), "
     "REDUCE_SCATTER (7)";
 
+/// The node attributes read (Chakra's names, as its feeder for ASTRA-sim reads them).
+enum class Attr
+{
+    IS_CPU_OP,
+    COMM_TYPE,
+    COMM_SIZE,
+    COMM_SRC,
+    COMM_DST,
+    COMM_TAG,
+    PG_NAME,
+    OTHER,
+};
+
+const std::map<std::string, Attr> ATTRIBUTES{{"is_cpu_op", Attr::IS_CPU_OP},
+                                             {"comm_type", Attr::COMM_TYPE},
+                                             {"comm_size", Attr::COMM_SIZE},
+                                             {"comm_src", Attr::COMM_SRC},
+                                             {"comm_dst", Attr::COMM_DST},
+                                             {"comm_tag", Attr::COMM_TAG},
+                                             {"pg_name", Attr::PG_NAME}};
+
 /// An attribute's integer value, whichever integer type the writer chose.
 bool
 IntegerOf(const chakra::Attribute& a, int64_t& v)
@@ -142,9 +163,8 @@ ReadRank(const std::string& file,
         last = "after node " + std::to_string(n.id());
         for (uint64_t d : n.ctrl_deps())
         {
-            node.deps.push_back(d);
+            node.ctrlDeps.push_back(d);
         }
-        node.ctrlDeps = static_cast<uint32_t>(node.deps.size());
         for (uint64_t d : n.data_deps())
         {
             node.deps.push_back(d);
@@ -157,6 +177,9 @@ ReadRank(const std::string& file,
         {
             int64_t v = 0;
             const std::string& key = a.name();
+            const auto known = ATTRIBUTES.find(key);
+            // other attributes (num_ops, tensor_size, comm_priority, ...) are not modelled
+            const Attr attr = known == ATTRIBUTES.end() ? Attr::OTHER : known->second;
             const bool integer = IntegerOf(a, v);
             auto needInteger = [&]() {
                 if (!integer)
@@ -166,7 +189,7 @@ ReadRank(const std::string& file,
                                                 "int64_val, uint32_val, uint64_val)");
                 }
             };
-            if (key == "is_cpu_op")
+            if (attr == Attr::IS_CPU_OP)
             {
                 if (a.value_case() != chakra::Attribute::kBoolVal)
                 {
@@ -175,13 +198,13 @@ ReadRank(const std::string& file,
                 }
                 node.cpu = a.bool_val();
             }
-            else if (key == "comm_type")
+            else if (attr == Attr::COMM_TYPE)
             {
                 needInteger();
                 hasType = true;
                 commType = v;
             }
-            else if (key == "comm_size")
+            else if (attr == Attr::COMM_SIZE)
             {
                 needInteger();
                 if (v < 1)
@@ -192,8 +215,8 @@ ReadRank(const std::string& file,
                 hasSize = true;
                 node.bytes = static_cast<uint64_t>(v);
             }
-            else if ((key == "comm_src" && n.type() == chakra::COMM_RECV_NODE) ||
-                     (key == "comm_dst" && n.type() == chakra::COMM_SEND_NODE))
+            else if ((attr == Attr::COMM_SRC && n.type() == chakra::COMM_RECV_NODE) ||
+                     (attr == Attr::COMM_DST && n.type() == chakra::COMM_SEND_NODE))
             {
                 needInteger();
                 if (v < 0 || v >= static_cast<int64_t>(nRanks) || v == static_cast<int64_t>(rank))
@@ -206,12 +229,12 @@ ReadRank(const std::string& file,
                 hasPeer = true;
                 node.peer = static_cast<uint32_t>(v);
             }
-            else if (key == "comm_tag")
+            else if (attr == Attr::COMM_TAG)
             {
                 needInteger();
                 node.tag = v;
             }
-            else if (key == "pg_name")
+            else if (attr == Attr::PG_NAME)
             {
                 if (a.value_case() != chakra::Attribute::kStringVal)
                 {
@@ -220,7 +243,6 @@ ReadRank(const std::string& file,
                 }
                 node.group = a.string_val();
             }
-            // other attributes (num_ops, tensor_size, comm_priority, ...) are not modelled
         }
         switch (static_cast<int>(n.type()))
         {
@@ -408,15 +430,22 @@ ChakraTrace::Check() const
         for (std::size_t i = 0; i < ranks[r].size(); ++i)
         {
             const ChakraNode& node = ranks[r][i];
-            for (std::size_t k = 0; k < node.deps.size(); ++k)
+            for (uint64_t d : node.ctrlDeps)
             {
-                const uint64_t d = node.deps[k];
+                if (index.count(d) == 0)
+                {
+                    throw std::invalid_argument(Where(r, node) + ": \"ctrl_deps\": node " +
+                                                std::to_string(d) +
+                                                " is not in the file; allowed: ids of its nodes");
+                }
+            }
+            for (uint64_t d : node.deps)
+            {
                 auto it = index.find(d);
                 if (it == index.end())
                 {
-                    throw std::invalid_argument(Where(r, node) + ": \"" +
-                                                (k < node.ctrlDeps ? "ctrl_deps" : "data_deps") +
-                                                "\": node " + std::to_string(d) +
+                    throw std::invalid_argument(Where(r, node) + ": \"data_deps\": node " +
+                                                std::to_string(d) +
                                                 " is not in the file; allowed: ids of its nodes");
                 }
                 children[it->second].push_back(i);
@@ -452,8 +481,8 @@ ChakraTrace::Check() const
                 if (pending[i] > 0)
                 {
                     throw std::invalid_argument(Where(r, ranks[r][i]) +
-                                                ": \"ctrl_deps\"/\"data_deps\": it is on a "
-                                                "dependency cycle; allowed: an acyclic graph");
+                                                ": \"data_deps\": it is on a dependency "
+                                                "cycle; allowed: an acyclic graph");
                 }
             }
         }

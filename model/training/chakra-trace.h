@@ -29,13 +29,13 @@ struct ChakraNode
         RECV,       //!< COMM_RECV_NODE: bytes from peer
     };
 
-    uint64_t id{0};             //!< the trace's node id (unique per rank)
-    std::string name;           //!< as traced
-    Kind kind{NOOP};            //!< from its NodeType
-    std::vector<uint64_t> deps; //!< ctrl_deps then data_deps (ids of the same rank)
-    uint32_t ctrlDeps{0};       //!< how many of deps came from ctrl_deps
-    int64_t durationNs{0};      //!< COMPUTE: duration_micros x 1000
-    bool cpu{false};            //!< COMPUTE: attribute is_cpu_op (the CPU, not the GPU)
+    uint64_t id{0};                 //!< the trace's node id (unique per rank)
+    std::string name;               //!< as traced
+    Kind kind{NOOP};                //!< from its NodeType
+    std::vector<uint64_t> deps;     //!< data_deps: it starts once these finished
+    std::vector<uint64_t> ctrlDeps; //!< ctrl_deps: its caller (checked, not waited for)
+    int64_t durationNs{0};          //!< COMPUTE: duration_micros x 1000
+    bool cpu{false};                //!< COMPUTE: attribute is_cpu_op (the CPU, not the GPU)
     CollectiveOp op{CollectiveOp::ALLREDUCE}; //!< COLLECTIVE: from comm_type
     uint64_t bytes{0};                        //!< COLLECTIVE, SEND, RECV: comm_size
     std::string group; //!< COLLECTIVE: pg_name ("" = every rank of the trace)
@@ -52,7 +52,8 @@ struct ChakraNode
  *
  * Load reads and checks the whole trace: every node's type is one this module runs
  * (METADATA, COMP, COMM_COLL, COMM_SEND, COMM_RECV), every collective's comm_type one of
- * its collectives, every dependency a node of the same rank, no dependency cycle, every
+ * its collectives, every dependency (data_deps and ctrl_deps) a node of the same rank, no
+ * cycle of data_deps, every
  * process group's members issue the same collectives (type and size) in the same order,
  * and every send has its receive. An error throws std::invalid_argument naming the file,
  * the node (id and name) and the field.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""--workload=chakra: MLCommons Chakra execution traces (doc/training.md, "Chakra
+"""--workload=training --chakra: MLCommons Chakra execution traces (doc/training.md, "Chakra
 execution traces").
 
 The traces are written here with python3-protobuf from the module's own schema
@@ -67,7 +67,7 @@ class Rank:
 
     def _node(self, name, kind, deps, **attrs):
         n = self.et.Node(id=len(self.nodes) + 1, name=name, type=kind)
-        n.ctrl_deps.extend(deps)
+        n.data_deps.extend(deps)
         for key, value in attrs.items():
             if key == "duration_micros":
                 n.duration_micros = value
@@ -179,7 +179,7 @@ def test_chakra_trace_runs_as_its_json_model(et, ai_fabric_sim, tmp_path):
     a = run(ai_fabric_sim, tmp_path / "json", "--workload=training",
             f"--training={tmp_path / 'model.json'}")
     assert a.returncode == 0, a.stderr
-    b = run(ai_fabric_sim, tmp_path / "et", "--workload=chakra", f"--chakra={tmp_path / 'dp'}",
+    b = run(ai_fabric_sim, tmp_path / "et", "--workload=training", f"--chakra={tmp_path / 'dp'}",
             "--iterations=2")
     assert b.returncode == 0, b.stderr
     ta, _ = iteration_times(tmp_path / "json", "training")
@@ -230,7 +230,7 @@ def test_chakra_process_groups_and_sends(et, ai_fabric_sim, tmp_path):
     a = run(ai_fabric_sim, tmp_path / "json", "--workload=training",
             f"--training={tmp_path / 'm.json'}")
     assert a.returncode == 0, a.stderr
-    b = run(ai_fabric_sim, tmp_path / "et", "--workload=chakra", f"--chakra={tmp_path / 'pp'}")
+    b = run(ai_fabric_sim, tmp_path / "et", "--workload=training", f"--chakra={tmp_path / 'pp'}")
     assert b.returncode == 0, b.stderr
     ta, _ = iteration_times(tmp_path / "json", "training")
     tb, s = iteration_times(tmp_path / "et", "chakra")
@@ -240,7 +240,7 @@ def test_chakra_process_groups_and_sends(et, ai_fabric_sim, tmp_path):
 
 def refused(sim, tmp_path, prefix, *args):
     out = tmp_path / "refused"
-    p = run(sim, out, "--workload=chakra", f"--chakra={prefix}", *args)
+    p = run(sim, out, "--workload=training", f"--chakra={prefix}", *args)
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert not out.exists()
     return p.stderr
@@ -262,6 +262,11 @@ def small(et, prefix, n=4, edit=None):
 def test_chakra_bad_traces_are_refused(et, ai_fabric_sim, tmp_path):
     """Bad input: one error naming the file, the node and the field; exit 2; --out
     untouched."""
+    # --training and --chakra together
+    small(et, tmp_path / "both")
+    (tmp_path / "m.json").write_text(json.dumps({"layers": [{"forward_ns": 1}]}))
+    err = refused(ai_fabric_sim, tmp_path, tmp_path / "both", f"--training={tmp_path / 'm.json'}")
+    assert "both give the training step" in err
     # a missing file
     err = refused(ai_fabric_sim, tmp_path, tmp_path / "none")
     assert "none.0.et" in err
@@ -300,6 +305,13 @@ def test_chakra_bad_traces_are_refused(et, ai_fabric_sim, tmp_path):
     err = refused(ai_fabric_sim, tmp_path, tmp_path / "dep")
     assert "dep.0.et: node 3 'upd': \"data_deps\": node 77" in err
 
+    def caller(r, g):
+        if r == 1:
+            g.nodes[0].ctrl_deps.append(55)
+    small(et, tmp_path / "ctrl", edit=caller)
+    err = refused(ai_fabric_sim, tmp_path, tmp_path / "ctrl")
+    assert "ctrl.1.et: node 1 'fwd': \"ctrl_deps\": node 55" in err
+
     # collectives that do not match across ranks
     def size(r, g):
         if r == 2:
@@ -318,14 +330,14 @@ def test_chakra_bad_traces_are_refused(et, ai_fabric_sim, tmp_path):
 
 
 def test_chakra_trace_as_a_job(et, ai_fabric_sim, tmp_path):
-    """A job of --jobs can be a Chakra trace ("workload": "chakra", "trace": PREFIX): beside
+    """A training job of --jobs can be a Chakra trace ("trace": PREFIX): beside
     the training job of the same JSON model, each on its own leaf (packed), alone each
     takes the same iteration times, and both complete."""
     dp_model(tmp_path / "model.json", 4)
     dp_trace(et, tmp_path / "dp", 4)
     jobs = tmp_path / "jobs.json"
     jobs.write_text(json.dumps([
-        {"name": "et", "workload": "chakra", "trace": str(tmp_path / "dp"), "gpus": 4,
+        {"name": "et", "workload": "training", "trace": str(tmp_path / "dp"), "gpus": 4,
          "iterations": 2},
         {"name": "model", "workload": "training", "model": str(tmp_path / "model.json"),
          "gpus": 4},
@@ -341,13 +353,15 @@ def test_chakra_trace_as_a_job(et, ai_fabric_sim, tmp_path):
     assert a["hosts"] == [0, 1, 2, 3] and b["hosts"] == [4, 5, 6, 7]
     assert a["complete"] and b["complete"]
     assert a["alone_iteration_ns"] == b["alone_iteration_ns"] and len(a["iteration_ns"]) == 2
-    # a bad one: "trace" on a training job, and a Chakra job without its trace
+    # bad ones: "trace" beside "model", a trace that is not there, "trace" on a collective
     bad = tmp_path / "bad.json"
     for job, field in (
         ({"name": "x", "workload": "training", "model": str(tmp_path / "model.json"),
-          "trace": "t", "gpus": 4}, '"trace" is for a Chakra job'),
-        ({"name": "x", "workload": "chakra", "trace": str(tmp_path / "nope"), "gpus": 4},
+          "trace": str(tmp_path / "dp"), "gpus": 4}, 'both give the training step'),
+        ({"name": "x", "workload": "training", "trace": str(tmp_path / "nope"), "gpus": 4},
          '"trace"'),
+        ({"name": "x", "workload": "allreduce", "trace": str(tmp_path / "dp"), "gpus": 4},
+         '"trace" is for a training job'),
     ):
         bad.write_text(json.dumps([job]))
         p = subprocess.run(
