@@ -159,7 +159,7 @@ endif()
 # (model/**/*.proto) compiled into the library, and AI_FABRIC_CHAKRA on the reader. Without
 # protobuf the library builds without them and --workload=chakra is refused, saying so.
 find_package(Protobuf QUIET)
-if(Protobuf_FOUND AND Protobuf_PROTOC_EXECUTABLE AND AI_FABRIC_PROTOS)
+if(Protobuf_FOUND AND Protobuf_PROTOC_EXECUTABLE AND Protobuf_LITE_LIBRARIES AND AI_FABRIC_PROTOS)
   set(AI_FABRIC_PROTO_DIR ${CMAKE_BINARY_DIR}/proto)
   file(MAKE_DIRECTORY ${AI_FABRIC_PROTO_DIR})
   set(generated)
@@ -179,7 +179,8 @@ if(Protobuf_FOUND AND Protobuf_PROTOC_EXECUTABLE AND AI_FABRIC_PROTOS)
   set_source_files_properties(${AI_FABRIC_ROOT}/model/training/chakra-trace.cc
                               PROPERTIES COMPILE_DEFINITIONS AI_FABRIC_CHAKRA)
   target_include_directories(ai-fabric PRIVATE ${AI_FABRIC_PROTO_DIR} ${Protobuf_INCLUDE_DIRS})
-  target_link_libraries(ai-fabric PRIVATE ${Protobuf_LIBRARIES})
+  # the lite runtime (the schema's optimize_for): every program of the library loads it
+  target_link_libraries(ai-fabric PRIVATE ${Protobuf_LITE_LIBRARIES})
   set(AI_FABRIC_CHAKRA ON)
   message(STATUS "ai-fabric: Chakra traces on (protobuf ${Protobuf_VERSION})")
 else()
