@@ -7,11 +7,17 @@
 # pcaps included) and compares every CSV and pcap byte for byte, and summary.json
 # without its host measurements (wall time, rates, memory, the --out path).
 #
-#   bench/compare-outputs.sh [--work DIR] [--only NAME[,NAME...]] [--list] BASE_REV [HEAD_REV]
+#   bench/compare-outputs.sh [--work DIR] [--only NAME[,NAME...]] [--allow-added] [--head-flags=FLAGS] [--list] BASE_REV [HEAD_REV]
 #
 #   --work DIR   where the builds and outputs go (default /var/tmp/ai-fabric-compare);
 #                a commit's build is reused on the next call
 #   --only ...   run only these scenarios (names as --list prints them)
+#   --allow-added  files, summary.json keys and trailing CSV columns that only HEAD
+#                writes (a feature added since BASE) are listed as "added" instead of
+#                counting as a difference; every file, key and column BASE writes must
+#                still be identical
+#   --head-flags=FLAGS  extra flags for HEAD's runs only (e.g. an attribute that restores a
+#                default changed on purpose since BASE, so the rest can be compared)
 #   --list       print the scenarios and exit
 #
 # Exit 0 when every file is identical, 1 when any differs (the table names the
@@ -22,6 +28,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK=/var/tmp/ai-fabric-compare
 ONLY=""
 LIST=0
+ALLOW_ADDED=0
+HEAD_FLAGS=""
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 # name|flags. Small enough to run in about a minute together; each one takes a
@@ -63,8 +71,10 @@ while (($# > 0)); do
     --only) ONLY="${2:?--only needs names}"; shift ;;
     --only=*) ONLY="${1#--only=}" ;;
     --list) LIST=1 ;;
-    -h | --help) sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) die "unknown option '$1' (allowed: --work DIR, --only NAMES, --list)" ;;
+    --allow-added) ALLOW_ADDED=1 ;;
+    --head-flags=*) HEAD_FLAGS="${1#--head-flags=}" ;;
+    -h | --help) sed -n '3,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) die "unknown option '$1' (allowed: --work DIR, --only NAMES, --allow-added, --head-flags=FLAGS, --list)" ;;
     *) args+=("$1") ;;
     esac
     shift
@@ -115,11 +125,14 @@ build() {
 base_tree="$(build "$base_sha")"
 head_tree="$(build "$head_sha")"
 
-# summary.json without what the host measures, with the output folder as <out>.
+# summary.json without what the host measures, with the output folder as <out>;
+# with a third argument (the other side's summary.json), only the keys that one has.
 normalized_summary() {
-    /usr/bin/python3 - "$1" "$2" <<'EOF'
+    /usr/bin/python3 - "$@" <<'EOF'
 import json, sys
-host = {"wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_bytes"}
+# What the host measures, and the simulator's estimate of its own footprint (a property
+# of the build's data structures, not of the simulated network).
+host = {"wall_s", "events_per_s", "packet_hops_per_s", "peak_rss_bytes", "memory_estimate_bytes"}
 out_dir = sys.argv[2]
 def strip(v):
     if isinstance(v, str):
@@ -129,48 +142,99 @@ def strip(v):
     if isinstance(v, list):
         return [strip(x) for x in v]
     return v
-print(json.dumps(strip(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))
+def keep(v, like, added, path):
+    if isinstance(v, dict) and isinstance(like, dict):
+        for k in sorted(set(v) - set(like)):
+            added.append(path + k)
+        return {k: keep(x, like[k], added, path + k + ".") for k, x in v.items() if k in like}
+    if isinstance(v, list) and isinstance(like, list) and len(v) == len(like):
+        return [keep(x, y, added, path + "[]" + ".") for x, y in zip(v, like)]
+    return v
+summary = strip(json.load(open(sys.argv[1])))
+if len(sys.argv) > 3:
+    added = []
+    summary = keep(summary, json.load(open(sys.argv[3])), added, "")
+    for key in sorted(set(added)):
+        print("summary.json:" + key, file=sys.stderr)
+print(json.dumps(summary, indent=1, sort_keys=True))
+EOF
+}
+
+# A CSV with only the columns the other side's CSV has, when those lead its header.
+leading_columns() {
+    /usr/bin/python3 - "$1" "$2" <<'EOF'
+import csv, sys
+with open(sys.argv[2], newline="") as f:
+    width = len(next(csv.reader(f), []))
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))
+if rows and len(rows[0]) > width and width > 0:
+    for column in rows[0][width:]:
+        print(sys.argv[1].rsplit("/", 1)[-1] + ":" + column, file=sys.stderr)
+    rows = [r[:width] for r in rows]
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerows(rows)
 EOF
 }
 
 differ=0
+rm -f "$WORK/added.all"
 printf '%-26s %6s  %s\n' scenario files result
 for s in "${selected[@]}"; do
     name="${s%%|*}"
     read -ra flags <<<"${s#*|}"
     for side in base head; do
-        tree="$base_tree"
-        [[ "$side" == head ]] && tree="$head_tree"
+        tree="$base_tree" extra=()
+        [[ "$side" == head ]] && tree="$head_tree" && read -ra extra <<<"$HEAD_FLAGS"
         out="$WORK/out-$name-$side"
         rm -rf "$out"
         # Data files are read from the repository of that side, so both read the same.
-        (cd "$tree" && build/ai-fabric-sim "${flags[@]}" --out="$out") >"$out.log" 2>&1 || echo "exit $?" >>"$out.log"
+        (cd "$tree" && build/ai-fabric-sim "${flags[@]}" ${extra[@]+"${extra[@]}"} --out="$out") >"$out.log" 2>&1 || echo "exit $?" >>"$out.log"
     done
     a="$WORK/out-$name-base" b="$WORK/out-$name-head"
     files=0 result="identical"
     if ! diff -q <(grep '^exit ' "$a.log" || true) <(grep '^exit ' "$b.log" || true) >/dev/null; then
         result="different exit status ($(grep -h '^exit ' "$a.log" "$b.log" | tr '\n' ' '))"
     fi
+    added="$b.added" # what only HEAD writes, one per line (with --allow-added)
+    : >"$added"
     if [[ "$result" == identical ]]; then
         mapfile -t names < <(cd "$a" && find . -type f | sort)
         mapfile -t other < <(cd "$b" && find . -type f | sort)
-        if [[ "${names[*]}" != "${other[*]}" ]]; then
+        if ((ALLOW_ADDED)); then
+            missing="$(comm -23 <(printf '%s\n' "${names[@]}") <(printf '%s\n' "${other[@]}") | tr '\n' ' ')"
+            comm -13 <(printf '%s\n' "${names[@]}") <(printf '%s\n' "${other[@]}") >>"$added"
+            [[ -z "$missing" ]] || result="different file sets (missing at head: $missing)"
+        elif [[ "${names[*]}" != "${other[*]}" ]]; then
             result="different file sets"
         fi
     fi
     if [[ "$result" == identical ]]; then
         for f in "${names[@]}"; do
             files=$((files + 1))
-            if [[ "$f" == ./summary.json ]]; then
+            if [[ "$f" == ./summary.json ]] && ((ALLOW_ADDED)); then
+                cmp -s <(normalized_summary "$a/$f" "$a") \
+                    <(normalized_summary "$b/$f" "$b" "$a/$f" 2>>"$added") || { result="differs: $f"; break; }
+            elif [[ "$f" == ./summary.json ]]; then
                 cmp -s <(normalized_summary "$a/$f" "$a") <(normalized_summary "$b/$f" "$b") || { result="differs: $f"; break; }
+            elif [[ "$f" == *.csv ]] && ((ALLOW_ADDED)) && ! cmp -s "$a/$f" "$b/$f"; then
+                cmp -s "$a/$f" <(leading_columns "$b/$f" "$a/$f" 2>>"$added") || { result="differs: $f"; break; }
             else
                 cmp -s "$a/$f" "$b/$f" || { result="differs: $f"; break; }
             fi
         done
         ((files > 0)) || result="no output"
     fi
-    [[ "$result" == identical ]] || differ=1
+    if [[ "$result" == identical && -s "$added" ]]; then
+        result="identical, $(wc -l <"$added") added (${added#"$WORK"/})"
+        cat "$added" >>"$WORK/added.all"
+    fi
+    [[ "$result" == identical* ]] || differ=1
     printf '%-26s %6d  %s\n' "$name" "$files" "$result"
 done
-echo "compare-outputs: base ${base_sha:0:10}, head ${head_sha:0:10}: $([[ $differ == 0 ]] && echo "all ${#selected[@]} scenarios identical" || echo "DIFFERENCES")"
+if [[ -s "$WORK/added.all" ]]; then
+    echo "added at head (files, summary.json keys, CSV columns):"
+    sort -u "$WORK/added.all" | sed 's/^/  /'
+fi
+echo "compare-outputs: base ${base_sha:0:10}, head ${head_sha:0:10}${HEAD_FLAGS:+ with $HEAD_FLAGS}: $([[ $differ == 0 ]] && echo "all ${#selected[@]} scenarios identical" || echo "DIFFERENCES")"
 exit $differ

@@ -138,6 +138,12 @@ ChakraWorkload::GetEngine() const
     return m_engine;
 }
 
+Ptr<RdmaCollectiveTransport>
+ChakraWorkload::GetTransport() const
+{
+    return m_transport;
+}
+
 namespace
 {
 /// The rank that finished last (the lowest of a tie).

@@ -61,6 +61,8 @@ class ChakraWorkload : public Object
     /// The files WriteCsv writes.
     std::vector<std::string> GetCsvNames() const;
     Ptr<ChakraEngine> GetEngine() const;
+    /// The transport its collectives and messages run on (a job's abort: Abort).
+    Ptr<RdmaCollectiveTransport> GetTransport() const;
 
   protected:
     void DoDispose() override;

@@ -246,6 +246,12 @@ TrainingWorkload::GetEngine() const
     return m_engine;
 }
 
+Ptr<RdmaCollectiveTransport>
+TrainingWorkload::GetTransport() const
+{
+    return m_transport;
+}
+
 nlohmann::json
 TrainingWorkload::ToJson() const
 {

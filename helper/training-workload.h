@@ -96,6 +96,8 @@ class TrainingWorkload : public Object
     std::vector<std::string> GetCsvNames() const;
 
     Ptr<TrainingEngine> GetEngine() const;
+    /// \return the transport its communication goes through (after Setup)
+    Ptr<RdmaCollectiveTransport> GetTransport() const;
 
     /**
      * The summary of an engine's run (what ToJson returns), for tests that run an

@@ -598,6 +598,11 @@ class HostFailureTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(b.contains("state"), false, "no failure hit b");
         NS_TEST_EXPECT_MSG_GT(s["qp_errors"].get<uint64_t>(), 0, "queue pairs in error");
         NS_TEST_EXPECT_MSG_EQ(s["host_failures"].size(), 1, "host_failures lists host 3");
+        // a's communicator aborted: the run ends when b does, complete, not at --stop-time
+        // with a's set-aside messages "in flight"
+        NS_TEST_EXPECT_MSG_EQ(s["complete"].get<bool>(), true, "the run completes");
+        NS_TEST_EXPECT_MSG_EQ(s["messages"]["unfinished"].get<uint64_t>(), 0, "none pending");
+        NS_TEST_EXPECT_MSG_LT(s["sim_time_s"].get<double>(), 0.006, "ends before --stop-time");
 
         const nlohmann::json r = Run("restart");
         const nlohmann::json ra = JobOf(r, "a");
@@ -611,6 +616,8 @@ class HostFailureTestCase : public TestCase
                               "1 before the failure + the 9 left");
         NS_TEST_ASSERT_MSG_EQ(ra["complete"].get<bool>(), true, "a completes after its restart");
         NS_TEST_ASSERT_MSG_EQ(JobOf(r, "b")["complete"].get<bool>(), true, "b completes");
+        NS_TEST_EXPECT_MSG_EQ(r["complete"].get<bool>(), true, "the restarted run completes");
+        NS_TEST_EXPECT_MSG_EQ(r["messages"]["unfinished"].get<uint64_t>(), 0, "none pending");
     }
 };
 

@@ -200,6 +200,12 @@ JobsScenarioWorkload::OnQueuePairError(Ptr<const RdmaQueuePair> qp, uint64_t /* 
         return; // one failure per job: the first error aborts its communicator
     }
     job.failedNs = Simulator::Now().GetNanoSeconds();
+    // Its communicator aborts (ncclCommAbort): nothing more is posted, and the messages
+    // it had set aside count as done, so the run ends when the other jobs do.
+    (job.training ? job.training->GetTransport()
+     : job.chakra ? job.chakra->GetTransport()
+                  : job.collective->GetTransport())
+        ->Abort();
     // The failed host: the one of the job's hosts the fabric has failed (the queue pair's
     // own host, or its peer).
     for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())

@@ -496,6 +496,10 @@ ScenarioRunner::Resolve()
     m_config.Validate();
     RankRun::Check(m_config);
     CongestionControlSetup::Resolve(m_config, *m_fabricBuilder);
+    if (!m_fabricBuilder->CarriesPfc())
+    {
+        m_config.pfc = false; // echoed as run (UET), so summary.json replays
+    }
     ApplyAttributeOverrides();
     if (!m_config.chunk && !CollectiveWorkload::IsTunerChoice(m_config.protocol))
     {

@@ -57,6 +57,11 @@ CollectiveTransport::IsLocal(uint32_t /* rank */) const
     return true;
 }
 
+void
+CollectiveTransport::Abort()
+{
+}
+
 bool
 CollectiveTransport::NeedsTransferOrder() const
 {

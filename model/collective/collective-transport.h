@@ -75,6 +75,12 @@ class CollectiveTransport : public Object
      * Expect named them (RdmaCollectiveTransport MatchInAdvance). Default: false.
      */
     virtual bool NeedsTransferOrder() const;
+    /**
+     * The communicator is aborted (ncclCommAbort after a peer's failure): later Sends and
+     * operations post nothing, and what the transport set aside for messages it will now
+     * never post is released. Default: nothing.
+     */
+    virtual void Abort();
     /// onDelivered fires at the receiver when all bytes arrived; onSent at the
     /// sender when all bytes were acknowledged.
     void SetCallbacks(MessageCallback onDelivered, MessageCallback onSent);

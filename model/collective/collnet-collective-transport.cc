@@ -87,6 +87,12 @@ CollNetCollectiveTransport::GetNRanks() const
     return m_rdma->GetNRanks();
 }
 
+void
+CollNetCollectiveTransport::Abort()
+{
+    m_rdma->Abort();
+}
+
 bool
 CollNetCollectiveTransport::NeedsTransferOrder() const
 {
@@ -120,7 +126,7 @@ CollNetCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers
         {
             sharp += m.role != NORMAL ? 1 : 0;
         }
-        m_rdma->GetFabric()->ForgoMessageIds(sharp);
+        m_rdma->ForgoMessageIds(sharp);
     }
 }
 

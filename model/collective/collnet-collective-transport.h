@@ -90,6 +90,8 @@ class CollNetCollectiveTransport : public CollectiveTransport
     void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
     void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
     bool NeedsTransferOrder() const override;
+    /// Aborts the RDMA transport under it.
+    void Abort() override;
 
   protected:
     void DoDispose() override;

@@ -213,6 +213,10 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
                               uint64_t tag,
                               uint32_t channel)
 {
+    if (m_aborted)
+    {
+        return; // the communicator is gone
+    }
     NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::Send before Attach");
     NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,
                     "collective message rank " << srcRank << " -> " << dstRank
@@ -259,6 +263,7 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
     {
         auto base = m_idBase.find(tag & ~0xffffffffULL);
         NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
+        m_idsUsed++;
         m_fabric->PostPrematched(m_hostOf[srcRank],
                                  m_hostOf[dstRank],
                                  wire,
@@ -346,6 +351,7 @@ RdmaCollectiveTransport::SendSplit(uint32_t srcRank,
         {
             auto base = m_idBase.find(tag & ~0xffffffffULL);
             NS_ABORT_MSG_IF(base == m_idBase.end(), "collective message without BeginOperation");
+            m_idsUsed++;
             m_fabric->PostPrematched(m_hostOf[srcRank],
                                      m_hostOf[dstRank],
                                      wire,
@@ -373,13 +379,34 @@ void
 RdmaCollectiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
 {
     NS_ABORT_MSG_IF(!m_fabric, "RdmaCollectiveTransport::BeginOperation before Attach");
-    if (!m_matchInAdvance)
+    if (!m_matchInAdvance || m_aborted)
     {
         return;
     }
     // with SplitDataOnQps each transfer is one message per QP
-    m_idBase[tagBase] = m_fabric->ReserveMessageIds(static_cast<uint64_t>(nTransfers) *
-                                                    (Split() ? m_qpsPerConnection : 1));
+    const uint64_t ids = static_cast<uint64_t>(nTransfers) * (Split() ? m_qpsPerConnection : 1);
+    m_idBase[tagBase] = m_fabric->ReserveMessageIds(ids);
+    m_idsTaken += ids;
+}
+
+void
+RdmaCollectiveTransport::ForgoMessageIds(uint64_t n)
+{
+    m_idsUsed += n;
+    m_fabric->ForgoMessageIds(n);
+}
+
+void
+RdmaCollectiveTransport::Abort()
+{
+    if (m_aborted || !m_fabric)
+    {
+        return;
+    }
+    m_aborted = true;
+    // (Across MPI ranks every rank takes every id and posts only its own hosts'; the
+    // ranks' jobs are not aborted there.)
+    ForgoMessageIds(m_idsTaken - m_idsUsed);
 }
 
 void

@@ -87,6 +87,12 @@ class RdmaCollectiveTransport : public CollectiveTransport
               uint32_t channel) override;
     /// With MatchInAdvance: takes the operation's message ids from the fabric.
     void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
+    /// Posts nothing more; the message ids taken and not posted count as done in the
+    /// fabric (RdmaFabric::ForgoMessageIds), so a run can end without them.
+    void Abort() override;
+    /// \p n of the operation's message ids carry no message (a transport built on this
+    /// one, e.g. CollNet's SHARP operations): RdmaFabric::ForgoMessageIds, counted here.
+    void ForgoMessageIds(uint64_t n);
     /// With MatchInAdvance: makes the connection now (RdmaFabric::OpenConnection).
     void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
     /// With MatchInAdvance: the receiver posts the message's receive now.
@@ -153,10 +159,13 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// The fabric messages go through. Not a Ptr: the fabric's listeners hold this
     /// transport, so a Ptr back would be a reference cycle that nothing breaks.
     RdmaFabric* m_fabric{nullptr};
-    std::vector<uint32_t> m_hostOf;                   //!< rank -> host
-    std::vector<int64_t> m_rankOf;                    //!< host -> rank, -1 if not a rank
-    uint64_t m_posted{0};                             //!< messages posted
-    uint64_t m_acked{0};                              //!< sender completions seen
+    std::vector<uint32_t> m_hostOf; //!< rank -> host
+    std::vector<int64_t> m_rankOf;  //!< host -> rank, -1 if not a rank
+    uint64_t m_posted{0};           //!< messages posted
+    uint64_t m_idsTaken{0};         //!< MatchInAdvance: message ids taken from the fabric
+    uint64_t m_idsUsed{0};          //!< of them, posted or forgone
+    bool m_aborted{false};          //!< Abort was called
+    uint64_t m_acked{0};            //!< sender completions seen
     std::unordered_map<uint64_t, uint8_t> m_zeroByte; //!< tag -> completions still due
     /// MatchInAdvance: tagBase -> first message id of its operation
     std::unordered_map<uint64_t, uint64_t> m_idBase;

@@ -508,6 +508,7 @@ RdmaFabric::PostPrematched(uint32_t src,
     RdmaQueuePair* peer = nullptr;
     Ptr<RdmaQueuePair> qp =
         PrepareConnection(send ? "PostSend" : "PostWrite", src, dst, bytes, connection, peer);
+    NoteFlushedPost(*qp); // (posted to a queue pair in error: it completes in error)
     if (!SendsHere(src))
     {
         return;

@@ -370,3 +370,43 @@ def test_chakra_trace_as_a_job(et, ai_fabric_sim, tmp_path):
              f"--out={tmp_path / 'bad'}"], capture_output=True, text=True)
         assert p.returncode == 2 and "job 'x'" in p.stderr and field in p.stderr, p.stderr
         assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.parametrize("on_failure", ["stop", "restart"])
+def test_chakra_job_hit_by_a_host_failure(et, ai_fabric_sim, tmp_path, on_failure):
+    """A trace job whose host fails mid-iteration aborts as a model's job does: stopped
+    (or restarted on a free host for its remaining iterations); the other job completes."""
+    ranks = []
+    for _ in range(2):
+        g = Rank(et)
+        g.compute("fwd", 5)
+        g.wait(g.collective("grad", 4000000))
+        g.compute("upd", 1)
+        ranks.append(g)
+    write_trace(et, tmp_path / "two", ranks)
+    jobs = tmp_path / "jobs.json"
+    a = {"name": "a", "workload": "training", "trace": str(tmp_path / "two"), "gpus": 2,
+         "placement": [0, 3], "iterations": 6, "on_failure": on_failure}
+    if on_failure == "restart":
+        a["restart_delay"] = "100us"
+    jobs.write_text(json.dumps([
+        a,
+        {"name": "b", "workload": "allreduce", "bytes": "4MB", "gpus": 2, "placement": [1, 4],
+         "iterations": 6},
+    ]))
+    out = tmp_path / "o"
+    r = subprocess.run([str(ai_fabric_sim), "--topology=leafspine", "--leaves=2", "--spines=2",
+                        "--hosts-per-switch=3", "--workload=jobs", f"--jobs={jobs}",
+                        "--host-failure=3@500us", "--jobs-baseline=0",
+                        "--ns3::RdmaQueuePair::RetransmitTimeout=20us",
+                        "--ns3::RdmaQueuePair::RetryTimeout=20us", "--stop-time=10ms",
+                        f"--out={out}"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    a, b = json.loads((out / "summary.json").read_text())["jobs"]
+    assert b["complete"] and b["finished_iterations"] == 6
+    assert a["failed_host"] == 3 and a["failed_ns"] > 500000
+    if on_failure == "stop":
+        assert a["state"] == "stopped" and a["finished_iterations"] < 6
+    else:
+        assert a["state"] == "restarted" and a["finished_iterations"] == 6
+        assert a["replacement_host"] == 2
