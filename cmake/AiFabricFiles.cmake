@@ -17,6 +17,7 @@
 #   AI_FABRIC_TEST_HEADERS  test/*.h
 #   AI_FABRIC_CLI_SOURCE    utils/ai-fabric-sim.cc when listed, else empty
 #   AI_FABRIC_FUZZ_SOURCES  test/fuzz/*.cc (libFuzzer targets, built with AI_FABRIC_FUZZ=ON)
+#   AI_FABRIC_PROTOS        model/ *.proto (protobuf schemas, compiled when protobuf is found)
 #   AI_FABRIC_LIST_ERRORS   one message per bad line (unknown kind, duplicate)
 function(ai_fabric_read_file_list root)
   set(list_file "${root}/ai-fabric-files.txt")
@@ -31,6 +32,7 @@ function(ai_fabric_read_file_list root)
   set(test_headers)
   set(cli_source)
   set(fuzz_sources)
+  set(protos)
   set(errors)
   set(line_number 0)
   foreach(line IN LISTS lines)
@@ -60,10 +62,13 @@ function(ai_fabric_read_file_list root)
       set(cli_source "${path}")
     elseif(path MATCHES "^test/fuzz/[^/]+\\.cc$")
       list(APPEND fuzz_sources "${path}")
+    elseif(path MATCHES "^model/.+\\.proto$")
+      list(APPEND protos "${path}")
     else()
       list(APPEND errors
            "ai-fabric-files.txt:${line_number}: '${path}' is not a known kind of file; allowed: "
-           "model/**/*.cc|h, helper/**/*.cc|h, test/*.cc|h, utils/ai-fabric-sim.cc, test/fuzz/*.cc")
+           "model/**/*.cc|h, helper/**/*.cc|h, test/*.cc|h, utils/ai-fabric-sim.cc, test/fuzz/*.cc, "
+           "model/**/*.proto")
     endif()
   endforeach()
   set(AI_FABRIC_LISTED "${listed}" PARENT_SCOPE)
@@ -73,16 +78,17 @@ function(ai_fabric_read_file_list root)
   set(AI_FABRIC_TEST_HEADERS "${test_headers}" PARENT_SCOPE)
   set(AI_FABRIC_CLI_SOURCE "${cli_source}" PARENT_SCOPE)
   set(AI_FABRIC_FUZZ_SOURCES "${fuzz_sources}" PARENT_SCOPE)
+  set(AI_FABRIC_PROTOS "${protos}" PARENT_SCOPE)
   set(AI_FABRIC_LIST_ERRORS "${errors}" PARENT_SCOPE)
 endfunction()
 
 # ai_fabric_files_on_disk(<root> <out-var>)
 # The files that must appear in the list: model/ and helper/ sources and
 # headers at any depth, test/*.cc and test/*.h (not the runner), utils/*.cc,
-# test/fuzz/*.cc.
+# test/fuzz/*.cc, model/**/*.proto.
 function(ai_fabric_files_on_disk root out_var)
   file(GLOB_RECURSE found RELATIVE "${root}"
-       "${root}/model/*.cc" "${root}/model/*.h"
+       "${root}/model/*.cc" "${root}/model/*.h" "${root}/model/*.proto"
        "${root}/helper/*.cc" "${root}/helper/*.h")
   file(GLOB found_test RELATIVE "${root}" "${root}/test/*.cc" "${root}/test/*.h")
   file(GLOB found_utils RELATIVE "${root}" "${root}/utils/*.cc")

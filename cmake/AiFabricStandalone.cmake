@@ -154,6 +154,41 @@ if(AI_FABRIC_MPI)
   target_link_libraries(ai-fabric PRIVATE ${AI_FABRIC_METIS_LIBRARY})
   message(STATUS "ai-fabric: MPI on, ns-3's mpi module from ${AI_FABRIC_MPI_PREFIX}")
 endif()
+# --- Chakra execution traces (doc/training.md) ----------------------------------------
+# Debian's libprotobuf-dev and protobuf-compiler: the schemas listed in ai-fabric-files.txt
+# (model/**/*.proto) compiled into the library, and AI_FABRIC_CHAKRA on the reader. Without
+# protobuf the library builds without them and --workload=chakra is refused, saying so.
+find_package(Protobuf QUIET)
+if(Protobuf_FOUND AND Protobuf_PROTOC_EXECUTABLE AND Protobuf_LITE_LIBRARIES AND AI_FABRIC_PROTOS)
+  set(AI_FABRIC_PROTO_DIR ${CMAKE_BINARY_DIR}/proto)
+  file(MAKE_DIRECTORY ${AI_FABRIC_PROTO_DIR})
+  set(generated)
+  foreach(proto IN LISTS AI_FABRIC_PROTOS)
+    get_filename_component(name ${proto} NAME_WE)
+    get_filename_component(folder ${AI_FABRIC_ROOT}/${proto} DIRECTORY)
+    add_custom_command(
+      OUTPUT ${AI_FABRIC_PROTO_DIR}/${name}.pb.cc ${AI_FABRIC_PROTO_DIR}/${name}.pb.h
+      COMMAND ${Protobuf_PROTOC_EXECUTABLE} --cpp_out=${AI_FABRIC_PROTO_DIR} -I${folder}
+              ${AI_FABRIC_ROOT}/${proto}
+      DEPENDS ${AI_FABRIC_ROOT}/${proto} ${Protobuf_PROTOC_EXECUTABLE}
+      COMMENT "ai-fabric: protoc ${proto}"
+      VERBATIM)
+    list(APPEND generated ${AI_FABRIC_PROTO_DIR}/${name}.pb.cc)
+  endforeach()
+  target_sources(ai-fabric PRIVATE ${generated})
+  set_source_files_properties(${AI_FABRIC_ROOT}/model/training/chakra-trace.cc
+                              PROPERTIES COMPILE_DEFINITIONS AI_FABRIC_CHAKRA)
+  target_include_directories(ai-fabric PRIVATE ${AI_FABRIC_PROTO_DIR} ${Protobuf_INCLUDE_DIRS})
+  # the lite runtime (the schema's optimize_for): every program of the library loads it
+  target_link_libraries(ai-fabric PRIVATE ${Protobuf_LITE_LIBRARIES})
+  set(AI_FABRIC_CHAKRA ON)
+  message(STATUS "ai-fabric: Chakra traces on (protobuf ${Protobuf_VERSION})")
+else()
+  set(AI_FABRIC_CHAKRA OFF)
+  message(STATUS "ai-fabric: no Chakra traces (protobuf not found: install libprotobuf-dev "
+                 "and protobuf-compiler)")
+endif()
+
 # Public, so programs and tests including this module's headers log too.
 target_compile_definitions(ai-fabric PUBLIC NS3_LOG_ENABLE)
 ai_fabric_target_options(ai-fabric)

@@ -27,7 +27,7 @@ function(ai_fabric_write_waf_sync_file)
   endforeach()
   # Function scope: this re-read does not touch the caller's (filtered) lists.
   ai_fabric_read_file_list(${AI_FABRIC_ROOT})
-  foreach(kind SOURCES HEADERS TEST_SOURCES TEST_HEADERS CLI_SOURCE FUZZ_SOURCES)
+  foreach(kind SOURCES HEADERS TEST_SOURCES TEST_HEADERS CLI_SOURCE FUZZ_SOURCES PROTOS)
     string(TOLOWER "${kind}" name)
     foreach(item IN LISTS AI_FABRIC_${kind})
       string(APPEND text "listed-${name} ${item}\n")

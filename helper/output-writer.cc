@@ -144,7 +144,8 @@ OutputWriter::RemoveContractFiles() const
                              "drops.csv",
                              "topology.csv",
                              "training.csv",
-                             "training-timeline.csv"})
+                             "training-timeline.csv",
+                             "chakra.csv"})
     {
         paths.push_back(fs::path(m_dir) / name);
     }

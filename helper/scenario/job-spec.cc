@@ -78,6 +78,29 @@ ValueOf(const nlohmann::json& j, const char* f)
     return j.contains(f) ? j[f] : nlohmann::json(nullptr);
 }
 
+/// "trace" of a training job: its step from a Chakra trace instead of a "model".
+void
+ReadTrace(const nlohmann::json& j, JobSpec& s, const JobError& err)
+{
+    if (s.kind != JobSpec::Kind::TRAINING)
+    {
+        throw err.Job("\"trace\" is for a training job; allowed with \"workload\": \"training\"");
+    }
+    if (j.contains("model"))
+    {
+        throw err.Job("\"model\" and \"trace\" both give the training step; allowed: one of them");
+    }
+    if (!j["trace"].is_string() || !std::ifstream(j["trace"].get<std::string>() + ".0.et").good())
+    {
+        throw err.Field("trace",
+                        j["trace"],
+                        "the PREFIX of a Chakra execution trace (PREFIX.0.et, PREFIX.1.et, ...: "
+                        "one file per GPU of the job)");
+    }
+    s.kind = JobSpec::Kind::CHAKRA;
+    s.trace = j["trace"].get<std::string>();
+}
+
 /// "workload" (required) and what it allows: "model" for training, "bytes" otherwise.
 void
 ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
@@ -94,7 +117,12 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
         throw err.Field("workload", j["workload"], workloads);
     }
     s.kind = *kind;
+    if (j.contains("trace"))
+    {
+        ReadTrace(j, s, err);
+    }
     const bool training = s.kind == JobSpec::Kind::TRAINING;
+    const bool traced = s.kind == JobSpec::Kind::CHAKRA;
     if (training && (!j.contains("model") || !j["model"].is_string() ||
                      !std::ifstream(j["model"].get<std::string>()).good()))
     {
@@ -102,11 +130,11 @@ ReadWorkload(const nlohmann::json& j, JobSpec& s, const JobError& err)
                         ValueOf(j, "model"),
                         "an existing training model file (JSON or ASTRA-sim/SimAI text)");
     }
-    if (training && j.contains("bytes"))
+    if ((training || traced) && j.contains("bytes"))
     {
         throw err.Job("\"bytes\" is for a collective job; a training job's sizes are in its model");
     }
-    if (!training && j.contains("model"))
+    if (!training && !traced && j.contains("model"))
     {
         throw err.Job("\"model\" is for a training job; allowed with \"workload\": \"training\"");
     }
@@ -351,7 +379,7 @@ OptionalFields()
 void
 CheckFieldNames(const nlohmann::json& j, const JobError& err)
 {
-    std::set<std::string> known{"name", "workload", "model", "gpus"};
+    std::set<std::string> known{"name", "workload", "model", "trace", "gpus"};
     for (const auto& [field, read] : OptionalFields())
     {
         known.insert(field);

@@ -46,12 +46,14 @@ struct JobSpec
         TRAINING,   //!< "training": a model file (TrainingWorkload)
         COLLECTIVE, //!< a collective loop (CollectiveWorkload::Handles)
         PATTERN,    //!< a point-to-point pattern (WorkloadRegistry::POINT_TO_POINT)
+        CHAKRA,     //!< "training" with a "trace": a Chakra execution trace (ChakraWorkload)
     };
 
     std::string name;            //!< "name" (unique)
     std::string workload;        //!< "workload": training, a collective or a point-to-point pattern
     Kind kind{Kind::COLLECTIVE}; //!< what "workload" names
     std::string model;           //!< "model": training model file
+    std::string trace;           //!< "trace": Chakra trace prefix (PREFIX.RANK.et)
     uint64_t bytes{1000000};     //!< "bytes": collective bytes per rank, or a pattern's
     std::optional<uint32_t> fanin;          //!< "fanin": incast senders; unset = --fanin
     std::optional<uint32_t> iterations;     //!< "iterations"; unset = the model's, or 1

@@ -202,7 +202,10 @@ JobsScenarioWorkload::OnQueuePairError(Ptr<const RdmaQueuePair> qp, uint64_t /* 
     job.failedNs = Simulator::Now().GetNanoSeconds();
     // Its communicator aborts (ncclCommAbort): nothing more is posted, and the messages
     // it had set aside count as done, so the run ends when the other jobs do.
-    (job.training ? job.training->GetTransport() : job.collective->GetTransport())->Abort();
+    (job.training ? job.training->GetTransport()
+     : job.chakra ? job.chakra->GetTransport()
+                  : job.collective->GetTransport())
+        ->Abort();
     // The failed host: the one of the job's hosts the fabric has failed (the queue pair's
     // own host, or its peer).
     for (const RdmaFabric::HostFailureRecord& r : m_fabric->GetHostFailures())
@@ -250,9 +253,12 @@ JobsScenarioWorkload::Restart(uint32_t index)
     m_jobOfHost[spare] = index;
     job.replacement = spare;
     job.before = Iterations(job);
-    m_retired.push_back(job.training ? Ptr<Object>(job.training) : Ptr<Object>(job.collective));
+    m_retired.push_back(job.training ? Ptr<Object>(job.training)
+                        : job.chakra ? Ptr<Object>(job.chakra)
+                                     : Ptr<Object>(job.collective));
     job.training = nullptr;
     job.collective = nullptr;
+    job.chakra = nullptr;
     std::replace(job.spec.hosts.begin(), job.spec.hosts.end(), job.failedHost, spare);
     const uint32_t total = job.spec.iterations.value_or(1);
     const auto done = static_cast<uint32_t>(job.before.size());
@@ -276,6 +282,7 @@ JobsScenarioWorkload::Restart(uint32_t index)
     InstallJob(runner, *m_config, m_ctx);
     job.training = runner.training;
     job.collective = runner.collective;
+    job.chakra = runner.chakra;
 }
 
 void
@@ -354,6 +361,9 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
         case JobSpec::Kind::COLLECTIVE:
             InstallCollective(job, c, ctx);
             break;
+        case JobSpec::Kind::CHAKRA:
+            InstallChakra(job, c, ctx);
+            break;
         }
     }
     catch (const std::invalid_argument& e)
@@ -375,6 +385,21 @@ JobsScenarioWorkload::InstallTraining(Job& job, const ScenarioConfig& c, const C
     job.training->Setup(o, ctx.fabric);
     job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
     Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
+}
+
+void
+JobsScenarioWorkload::InstallChakra(Job& job, const ScenarioConfig& c, const Context& ctx)
+{
+    const JobSpec& s = job.spec;
+    TrainingWorkload::Options o = WorkloadOptions::Training(c);
+    o.file = s.trace;
+    o.iterations = s.iterations.value_or(1);
+    o.algorithm = s.algorithm;
+    o.hosts = s.hosts;
+    job.chakra = CreateObject<ChakraWorkload>();
+    job.chakra->Setup(o, ctx.fabric);
+    job.chakra->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+    Simulator::Schedule(s.start, &ChakraWorkload::Start, job.chakra);
 }
 
 void
@@ -495,9 +520,13 @@ JobsScenarioWorkload::IsComplete(const Job& j)
     {
         return j.rounds.size() >= j.iterations;
     }
-    if (j.state == State::RESTARTED && !j.training && !j.collective)
+    if (j.state == State::RESTARTED && !j.training && !j.collective && !j.chakra)
     {
         return true; // it had finished every iteration when it failed
+    }
+    if (j.chakra)
+    {
+        return j.chakra->IsFinished();
     }
     return j.training ? j.training->IsFinished() : j.collective->IsFinished();
 }
@@ -543,6 +572,13 @@ JobsScenarioWorkload::Iterations(const Job& job)
     else if (job.training)
     {
         for (const auto& it : job.training->GetEngine()->GetIterations())
+        {
+            v.emplace_back(it.startNs, it.endNs);
+        }
+    }
+    else if (job.chakra)
+    {
+        for (const auto& it : job.chakra->GetEngine()->GetIterations())
         {
             v.emplace_back(it.startNs, it.endNs);
         }
@@ -682,6 +718,11 @@ JobsScenarioWorkload::Dispose()
         {
             j.collective->Dispose();
             j.collective = nullptr;
+        }
+        if (j.chakra)
+        {
+            j.chakra->Dispose();
+            j.chakra = nullptr;
         }
     }
     m_fabric = nullptr;

@@ -7,6 +7,7 @@
 #include "job-set.h"
 #include "scenario-workload.h"
 
+#include "ns3/chakra-workload.h"
 #include "ns3/collective-workload.h"
 #include "ns3/training-workload.h"
 #include "ns3/workload-registry.h"
@@ -69,6 +70,7 @@ class JobsScenarioWorkload : public ScenarioWorkload
         uint8_t trafficClass{0};                         //!< the class it runs in
         Ptr<TrainingWorkload> training;                  //!< a training job's
         Ptr<CollectiveWorkload> collective;              //!< a collective job's
+        Ptr<ChakraWorkload> chakra;                      //!< a Chakra trace job's
         bool pattern{false};                             //!< a point-to-point pattern job
         PointToPointPattern messages;                    //!< the pattern's messages (job hosts)
         uint32_t iterations{1};                          //!< the pattern's rounds
@@ -95,6 +97,8 @@ class JobsScenarioWorkload : public ScenarioWorkload
     void InstallJob(Job& job, const ScenarioConfig& c, const Context& ctx);
     /// Install training job \p job (TrainingWorkload on its hosts).
     void InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// Install Chakra trace job \p job (ChakraWorkload on its hosts).
+    void InstallChakra(Job& job, const ScenarioConfig& c, const Context& ctx);
     /// Install point-to-point pattern job \p job (its rounds: PostRound).
     void InstallPattern(Job& job, const ScenarioConfig& c, const Context& ctx);
     /// Install collective job \p job (CollectiveWorkload on its hosts).

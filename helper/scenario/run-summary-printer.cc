@@ -225,6 +225,27 @@ PrintTraining(std::ostream& os, const json& s)
     os << "\n";
 }
 
+/// --workload=training --chakra: ranks, nodes, iterations and the mean iteration time.
+void
+PrintChakra(std::ostream& os, const json& s)
+{
+    const json* t = At(s, {"chakra"});
+    if (t == nullptr || !t->is_object())
+    {
+        return;
+    }
+    os << "  chakra:       " << Text(*t, {"ranks"}) << " ranks, " << Text(*t, {"nodes", "compute"})
+       << " compute, " << Text(*t, {"nodes", "collective"}) << " collective, "
+       << Text(*t, {"nodes", "send"}) << " send nodes; " << Text(*t, {"finished_iterations"})
+       << " iterations";
+    if (auto mean = Number(*t, {"mean_iteration_ns"}))
+    {
+        json us = *mean / 1000.0;
+        os << ", iteration mean " << Text(&us) << " us";
+    }
+    os << "\n";
+}
+
 /// --workload=jobs: one line per job (iterations, mean iteration time, slowdown).
 void
 PrintJobs(std::ostream& os, const json& s)
@@ -264,7 +285,8 @@ PrintConfiguration(std::ostream& os, const json& s)
     if (WorkloadRegistry::Has(workload) &&
         WorkloadRegistry::Get(workload).family == WorkloadRegistry::TRAINING)
     {
-        os << " " << Text(s, {"config", "training"});
+        // (a Chakra trace is a training workload read from --chakra)
+        os << " " << Text(s, {"config", At(s, {"chakra"}) != nullptr ? "chakra" : "training"});
     }
     else if (At(s, {"jobs"}) != nullptr)
     {
@@ -463,6 +485,7 @@ PrintRunSummary(std::ostream& os, const nlohmann::json& s)
     PrintFct(os, s);
     PrintCollectives(os, s);
     PrintTraining(os, s);
+    PrintChakra(os, s);
     PrintJobs(os, s);
     PrintLosses(os, s);
     AttributionRecorder::PrintSummary(os, s); // (--attribution=1: where the tail comes from)

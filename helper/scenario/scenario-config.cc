@@ -1220,7 +1220,8 @@ TopologySizeKnobs(std::vector<Knob>& k)
               Always("ns3::RingCollective::GpusPerServer"),
               Always("ns3::TreeAllreduce::GpusPerServer"),
               Always("ns3::PairwiseAllToAll::GpusPerServer"),
-              Always("ns3::TrainingEngine::GpusPerServer")}));
+              Always("ns3::TrainingEngine::GpusPerServer"),
+              Always("ns3::ChakraEngine::GpusPerServer")}));
     k.push_back(Rate("scaleup-rate",
                      "GPU-to-crossbar (NVLink-like) rate per direction (3600Gbps: NVLink 4, "
                      "900 GB/s bidirectional per H100 GPU)",
@@ -1686,7 +1687,8 @@ WorkloadKnobs(std::vector<Knob>& k)
                 "collective runs auto (and --protocol=auto unless --protocol is given); echoed "
                 "as the value used.";
         k.push_back(Applies(Sets(Choice("algorithm", help, &C::algorithm, names),
-                                 {Always("ns3::TrainingEngine::AllreduceAlgorithm")}),
+                                 {Always("ns3::TrainingEngine::AllreduceAlgorithm"),
+                                  Always("ns3::ChakraEngine::AllreduceAlgorithm")}),
                             AutoAlgorithmApplies));
     }
     {
@@ -1708,7 +1710,7 @@ WorkloadKnobs(std::vector<Knob>& k)
     }
 }
 
-/// The knobs of protocol latency, iterations, training model and chunk.
+/// The knobs of protocol latency, iterations, training model and Chakra trace.
 void
 CollectiveKnobs(std::vector<Knob>& k)
 {
@@ -1742,19 +1744,47 @@ CollectiveKnobs(std::vector<Knob>& k)
               When("ns3::NcclSimpleProtocol::TreeBaseLatency", "when 0", ProtocolLatencyOff)},
              "--protocol-latency=0"),
         ProtocolLatencyApplies));
-    k.push_back(Sets(Unsigned("iterations",
-                              "collective iterations; training iterations of --workload=training "
-                              "unless its JSON file gives \"iterations\"",
-                              &C::iterations,
-                              1,
-                              1000000),
-                     {Always("ns3::TrainingEngine::Iterations")}));
+    k.push_back(
+        Sets(Unsigned("iterations",
+                      "collective iterations; training iterations of --workload=training "
+                      "unless its JSON file gives \"iterations\"",
+                      &C::iterations,
+                      1,
+                      1000000),
+             {Always("ns3::TrainingEngine::Iterations"), Always("ns3::ChakraEngine::Iterations")}));
     k.push_back(
         Applies(Path("training",
                      "model of --workload=training: a JSON model (doc/training.md) or an "
                      "ASTRA-sim 1.0 / SimAI layer-per-line workload file, told apart by content",
                      &C::training),
                 Only(IsTraining, "needs --workload=training: no other workload reads it")));
+    k.push_back(Applies(
+        MakeKnob(
+            "chakra",
+            "the training step of --workload=training as an MLCommons Chakra execution trace "
+            "instead of --training: PREFIX.0.et, PREFIX.1.et, ... one file per host (rank r on "
+            "host r), each a GlobalMetadata then Node protobuf messages "
+            "(github.com/mlcommons/chakra, doc/training.md)",
+            "'' (none) or a PREFIX with an existing PREFIX.0.et",
+            Type::STRING,
+            [](C& c, const std::string& v) {
+                if (!v.empty() && !FileExists(v + ".0.et"))
+                {
+                    throw ConfigError("'" + v + "': no such file " + v +
+                                      ".0.et (a trace's rank 0)");
+                }
+                c.chakra = v;
+            },
+            [](const C& c) { return c.chakra; },
+            true),
+        Only(IsTraining, "needs --workload=training: no other workload reads it")));
+}
+
+/// The knob of the collectives' pipeline chunk.
+void
+ChunkKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
     {
         const std::string range = "a byte size " + FormatByteSize(0) + ".." +
                                   FormatByteSize(std::numeric_limits<uint32_t>::max()) +
@@ -1786,7 +1816,8 @@ CollectiveKnobs(std::vector<Knob>& k)
                 [](const C& c) { return c.chunk ? FormatByteSize(*c.chunk) : std::string(); },
                 true),
             {Always("ns3::CollectiveAlgorithm::ChunkBytes"),
-             Always("ns3::TrainingEngine::ChunkBytes")}));
+             Always("ns3::TrainingEngine::ChunkBytes"),
+             Always("ns3::ChakraEngine::ChunkBytes")}));
     }
 }
 
@@ -1819,7 +1850,9 @@ FlowKnobs(std::vector<Knob>& k)
             },
             [](const C& c) { return c.channels ? std::to_string(*c.channels) : std::string(); },
             true),
-        {Always("ns3::CollectiveAlgorithm::Channels"), Always("ns3::TrainingEngine::Channels")}));
+        {Always("ns3::CollectiveAlgorithm::Channels"),
+         Always("ns3::TrainingEngine::Channels"),
+         Always("ns3::ChakraEngine::Channels")}));
     k.push_back(Sets(Flag("pxn",
                           "NCCL's PXN (NCCL >= 2.12; NCCL_PXN_DISABLE=1 is 0) in the rings on GPU "
                           "servers: 1 = each channel enters and leaves a server through one NIC, "
@@ -2494,6 +2527,7 @@ BuildKnobs()
     CcAndRoutingKnobs(k);
     WorkloadKnobs(k);
     CollectiveKnobs(k);
+    ChunkKnobs(k);
     FlowKnobs(k);
     VerbKnobs(k);
     ReceiveQueueKnobs(k);
@@ -3181,10 +3215,16 @@ void
 ScenarioConfig::ValidateApplicableFlags() const
 {
     RefuseOtherFamiliesFlags(*this);
-    if (IsTraining(*this) && training.empty())
+    if (IsTraining(*this) && training.empty() && chakra.empty())
     {
         throw ConfigError("--workload=training needs --training=FILE (a JSON model or an "
-                          "ASTRA-sim/SimAI workload file)");
+                          "ASTRA-sim/SimAI workload file) or --chakra=PREFIX (a Chakra "
+                          "execution trace)");
+    }
+    if (!training.empty() && !chakra.empty())
+    {
+        throw ConfigError("--training=" + training + " and --chakra=" + chakra +
+                          " both give the training step; allowed: one of them");
     }
     // Each knob where it does not apply, given a value other than its default, would
     // be ignored: refuse it. (Against the defaults, not against "given at all", so that

@@ -203,6 +203,7 @@ class ScenarioConfig
     Time backgroundDuration{MilliSeconds(1)}; ///< background arrival window; 0 = stop time
     std::string flows;                        ///< flow file path ("" = none)
     std::string training;                     ///< training model file ("" = none)
+    std::string chakra;                       ///< Chakra trace prefix ("" = none)
     std::string jobs;                         ///< --jobs: the jobs file ("" = none)
     bool jobsBaseline{true};                  ///< --jobs-baseline: run each job alone too
     std::string etsWeights;                   ///< --ets-weights: ETS weights per priority

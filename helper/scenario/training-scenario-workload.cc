@@ -20,6 +20,17 @@ static ScenarioWorkloadRegistration<TrainingScenarioWorkload> g_registration(
 void
 TrainingScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
 {
+    if (!c.chakra.empty())
+    {
+        // a Chakra trace (ScenarioConfig refuses --training beside it)
+        TrainingWorkload::Options o = WorkloadOptions::Training(c);
+        o.file = c.chakra;
+        m_chakra = CreateObject<ChakraWorkload>();
+        WorkloadOptions::AsConfigError([&]() { m_chakra->Setup(o, ctx.fabric); });
+        m_chakra->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
+        m_chakra->Start();
+        return;
+    }
     m_training = CreateObject<TrainingWorkload>();
     WorkloadOptions::AsConfigError(
         [&]() { m_training->Setup(WorkloadOptions::Training(c), ctx.fabric); });
@@ -37,12 +48,17 @@ TrainingScenarioWorkload::HasWork() const
 bool
 TrainingScenarioWorkload::IsFinished() const
 {
-    return m_training->IsFinished();
+    return m_chakra ? m_chakra->IsFinished() : m_training->IsFinished();
 }
 
 void
 TrainingScenarioWorkload::AddSummary(nlohmann::json& s) const
 {
+    if (m_chakra)
+    {
+        s["chakra"] = m_chakra->ToJson();
+        return;
+    }
     s["training"] = m_training->ToJson();
 }
 
@@ -50,13 +66,14 @@ void
 TrainingScenarioWorkload::WriteFiles(OutputWriter& writer)
 {
     std::string names;
-    for (const std::string& name : m_training->GetCsvNames())
+    for (const std::string& name : m_chakra ? m_chakra->GetCsvNames() : m_training->GetCsvNames())
     {
         const std::string csv = (std::filesystem::path(writer.GetDirectory()) / name).string();
         writer.AddRunFile(csv);
         names += (names.empty() ? "" : " or ") + csv;
     }
-    if (!m_training->WriteCsv(writer.GetDirectory()))
+    if (!(m_chakra ? m_chakra->WriteCsv(writer.GetDirectory())
+                   : m_training->WriteCsv(writer.GetDirectory())))
     {
         writer.AbandonAfterWriteError("cannot write " + names);
     }
@@ -69,6 +86,11 @@ TrainingScenarioWorkload::Dispose()
     {
         m_training->Dispose();
         m_training = nullptr;
+    }
+    if (m_chakra)
+    {
+        m_chakra->Dispose();
+        m_chakra = nullptr;
     }
 }
 

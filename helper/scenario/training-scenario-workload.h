@@ -6,6 +6,7 @@
 
 #include "scenario-workload.h"
 
+#include "ns3/chakra-workload.h"
 #include "ns3/training-workload.h"
 
 namespace ns3
@@ -14,7 +15,9 @@ namespace ns3
 /**
  * \ingroup ai-fabric
  * \brief The runner's training workload (--workload=training): a TrainingWorkload of
- * WorkloadOptions::Training, summary.json "training" and its CSVs (training.csv, ...).
+ * WorkloadOptions::Training, summary.json "training" and its CSVs (training.csv, ...);
+ * with --chakra a ChakraWorkload of the trace instead, summary.json "chakra" and
+ * chakra.csv.
  */
 class TrainingScenarioWorkload : public ScenarioWorkload
 {
@@ -28,6 +31,7 @@ class TrainingScenarioWorkload : public ScenarioWorkload
 
   private:
     Ptr<TrainingWorkload> m_training;
+    Ptr<ChakraWorkload> m_chakra; //!< --chakra (then no m_training)
 };
 
 } // namespace ns3
