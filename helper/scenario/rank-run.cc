@@ -14,6 +14,7 @@
 #include "ns3/workload-registry.h"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -99,12 +100,6 @@ RankRun::Refused(const ScenarioConfig& c)
     {
         return "--workload=" + c.workload +
                " (its steps wait for operations that finish on other ranks)";
-    }
-    if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1)
-    {
-        return "--workload=" + c.workload + " with --iterations=" + std::to_string(c.iterations) +
-               " (an iteration starts when the last one ended, which no rank sees; "
-               "allowed across ranks: --iterations=1)";
     }
     if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
     {
@@ -221,8 +216,8 @@ RankRun::CompletionCheck()
     // transfer completed and every message was acknowledged, as in one process)
     const bool flowsDone =
         !p.flows || (p.flows->AllPosted() && sum[1] >= p.flows->GetMessageCount());
-    const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetNTransfers() &&
-                                                  sum[3] >= p.collective->GetNTransfers());
+    const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetTotalTransfers() &&
+                                                  sum[3] >= p.collective->GetTotalTransfers());
     if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone)
     {
         m_done();
@@ -254,7 +249,27 @@ RankRun::Finish(bool complete,
     {
         return;
     }
-    if (complete)
+    if (complete && collective->IsPerRank())
+    {
+        // Each iteration from its earliest start to its latest end over the ranks (-1:
+        // none; the earliest start as the largest of the negated ones).
+        std::vector<int64_t> starts;
+        std::vector<int64_t> ends;
+        collective->GetRunTimes(starts, ends);
+        for (int64_t& s : starts)
+        {
+            s = s >= 0 ? -s : INT64_MIN;
+        }
+        starts = RankCoordinator::Max(starts);
+        ends = RankCoordinator::Max(ends);
+        for (size_t i = 0; i < starts.size(); ++i)
+        {
+            starts[i] = starts[i] == INT64_MIN ? -1 : PicoSeconds(-starts[i]).GetNanoSeconds();
+            ends[i] = ends[i] < 0 ? -1 : PicoSeconds(ends[i]).GetNanoSeconds();
+        }
+        collective->FinishRunsAcrossRanks(starts, ends);
+    }
+    else if (complete)
     {
         // Unless one rank holds every host, no rank saw the operation end: it
         // ended at its latest completion over the ranks.
