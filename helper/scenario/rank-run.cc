@@ -7,7 +7,9 @@
 #include "rank-output-merger.h"
 #include "size-parser.h"
 
+#include "ns3/collective-application.h"
 #include "ns3/config-error.h"
+#include "ns3/enum.h"
 #include "ns3/output-writer.h"
 #include "ns3/simulator.h"
 #include "ns3/topology-graph.h"
@@ -55,7 +57,7 @@ RankRun::Check(const ScenarioConfig& c)
                       ") or none, with or without --background at --qp-sharing=pair, "
                       "or a collective --workload (" +
                       NamesOf(WorkloadRegistry::COLLECTIVE) +
-                      ") of one iteration alone, on RDMA, without those flags");
+                      ") alone (its iterations starting per rank), on RDMA, without those flags");
 }
 
 void
@@ -101,6 +103,13 @@ RankRun::Refused(const ScenarioConfig& c)
         return "--workload=" + c.workload +
                " (its steps wait for operations that finish on other ranks)";
     }
+    if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1 && !StartsIterationsPerRank(c))
+    {
+        return "--workload=" + c.workload + " --iterations=" + std::to_string(c.iterations) +
+               " with iterations that start at a barrier (no rank sees the operation end; "
+               "allowed across ranks: ns3::CollectiveApplication::IterationStart per-rank, "
+               "its default)";
+    }
     if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
     {
         return "--workload=" + c.workload +
@@ -138,6 +147,22 @@ RankRun::Refused(const ScenarioConfig& c)
                "per rank)";
     }
     return "";
+}
+
+bool
+RankRun::StartsIterationsPerRank(const ScenarioConfig& c)
+{
+    for (const auto& [name, value] : c.attributes) // (--ns3::...=, applied later)
+    {
+        if (name == "ns3::CollectiveApplication::IterationStart")
+        {
+            return value == "per-rank";
+        }
+    }
+    // (the attribute's default as a script set it)
+    EnumValue v;
+    CreateObject<CollectiveApplication>()->GetAttribute("IterationStart", v);
+    return v.Get() == CollectiveApplication::PER_RANK;
 }
 
 void
