@@ -678,6 +678,7 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
     m_runsMode = true;
     m_transport = transport;
     m_runs = runs;
+    m_maxStarted = 0;
     m_runGap = gap;
     m_tagBaseOf = std::move(tagBaseOf);
     m_onRunDone = onRunDone;
@@ -799,6 +800,11 @@ CollectiveAlgorithm::ResetRun(uint32_t run)
 void
 CollectiveAlgorithm::HostStart(uint32_t h, uint32_t run)
 {
+    if (run >= m_runs)
+    {
+        return; // StopRuns came during the gap
+    }
+    m_maxStarted = std::max(m_maxStarted, run);
     RunTimes& t = m_runTimes[run];
     if (t.firstStart.IsStrictlyNegative())
     {
@@ -1069,6 +1075,22 @@ CollectiveAlgorithm::CheckHostDone(uint32_t h, uint32_t run)
     {
         m_onRunDone(run);
     }
+}
+
+void
+CollectiveAlgorithm::StopRuns()
+{
+    if (!m_runsMode || !m_running || m_maxStarted + 1 >= m_runs)
+    {
+        return;
+    }
+    const uint32_t last = m_maxStarted + 1;
+    for (uint32_t r = last; r < m_runs; ++r)
+    {
+        m_transport->AbandonOperation(m_tagBaseOf(r), m_nTransfers);
+    }
+    m_runs = last;
+    m_running = m_runTimes[last - 1].hostsDone < m_localHosts;
 }
 
 bool

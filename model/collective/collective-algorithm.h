@@ -207,6 +207,12 @@ class CollectiveAlgorithm : public Object
     void HandleRunDelivered(uint64_t tag);
     /// \return whether StartRuns is running (some host of this process has a run to end)
     bool IsRunningRuns() const;
+    /**
+     * StartRuns: start no further run. The latest run a host of this process started is
+     * the last: every host still starts and ends it, none starts a later one, and the
+     * message ids of the later runs are given back (CollectiveTransport::AbandonOperation).
+     */
+    void StopRuns();
 
     /// When this process's hosts started and ended one run (StartRuns)
     struct RunTimes
@@ -457,7 +463,8 @@ class CollectiveAlgorithm : public Object
 
     // StartRuns (empty otherwise)
     bool m_runsMode{false};                        //!< StartRuns is the execution
-    uint32_t m_runs{0};                            //!< runs of StartRuns
+    uint32_t m_runs{0};                            //!< runs of StartRuns (fewer after StopRuns)
+    uint32_t m_maxStarted{0};                      //!< the latest run a host here started
     Time m_runGap;                                 //!< a host's gap between runs
     std::function<uint64_t(uint32_t)> m_tagBaseOf; //!< tag base of a run
     Callback<void, uint32_t> m_onRunDone;          //!< every local host ended a run

@@ -8,6 +8,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -208,6 +209,13 @@ CollectiveApplication::Stop()
 {
     NS_LOG_INFO("stopped: no further iteration starts");
     m_stopped = true;
+    for (Job& j : m_jobs)
+    {
+        if (j.perRank)
+        {
+            j.algorithm->StopRuns(); // (the latest run a rank started is the last)
+        }
+    }
 }
 
 bool
@@ -269,7 +277,10 @@ CollectiveApplication::RunDone(uint32_t job, uint32_t run)
     {
         return; // across MPI ranks: recorded after the run (FinishRunsAcrossRanks)
     }
-    j.startNs = t.firstStart.GetNanoSeconds();
+    // from the later of its earliest rank's start and the last iteration's end, so that
+    // the records of successive iterations tile the loop's time as the barrier's do
+    j.startNs = std::max(t.firstStart.GetNanoSeconds(), j.lastEndNs);
+    j.lastEndNs = t.lastEnd.GetNanoSeconds();
     j.opId = m_nextOpId++;
     RecordIteration(job, t.lastEnd.GetNanoSeconds());
     j.finished = j.iteration >= j.iterations;
@@ -293,7 +304,8 @@ CollectiveApplication::FinishRunsAcrossRanks(uint32_t job,
         {
             break; // (not started or not ended: the run stopped before)
         }
-        j.startNs = startNs[run];
+        j.startNs = std::max(startNs[run], j.lastEndNs); // (as RunDone)
+        j.lastEndNs = endNs[run];
         j.opId = m_nextOpId++;
         RecordIteration(job, endNs[run]);
     }

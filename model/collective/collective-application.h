@@ -113,7 +113,8 @@ class CollectiveApplication : public Object
     bool IsPerRank(uint32_t job) const;
     /**
      * Across MPI ranks, a job whose iterations start per rank: record every iteration, from
-     * the earliest start to the latest end over the ranks (no rank sees them all).
+     * the earliest start over the ranks (or the previous iteration's end, if later) to the
+     * latest end over the ranks (no rank sees them all).
      * \param job the job
      * \param startNs per iteration, the earliest start over the ranks (-1: none)
      * \param endNs per iteration, the latest end over the ranks
@@ -139,7 +140,8 @@ class CollectiveApplication : public Object
         int64_t startNs{0};
         uint64_t opId{0};
         bool finished{false};
-        bool perRank{false}; //!< IsPerRank
+        bool perRank{false};   //!< IsPerRank
+        int64_t lastEndNs{-1}; //!< per rank: the end of its last recorded iteration
     };
 
     void CheckHosts(const Communicator& comm) const;

@@ -87,6 +87,8 @@ class RdmaCollectiveTransport : public CollectiveTransport
               uint32_t channel) override;
     /// With MatchInAdvance: takes the operation's message ids from the fabric.
     void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
+    /// With MatchInAdvance: gives the operation's message ids back (RdmaFabric::ForgoMessageIds).
+    void AbandonOperation(uint64_t tagBase, uint32_t nTransfers) override;
     /// With MatchInAdvance: makes the connection now (RdmaFabric::OpenConnection).
     void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
     /// With MatchInAdvance: the receiver posts the message's receive now.
