@@ -12,6 +12,7 @@
 #include "ns3/enum.h"
 #include "ns3/output-writer.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/topology-graph.h"
 #include "ns3/workload-registry.h"
 
@@ -152,17 +153,23 @@ RankRun::Refused(const ScenarioConfig& c)
 bool
 RankRun::StartsIterationsPerRank(const ScenarioConfig& c)
 {
-    for (const auto& [name, value] : c.attributes) // (--ns3::...=, applied later)
+    // the attribute's value: --ns3::...= (applied later), else its default as a script set it
+    const TypeId tid = CollectiveApplication::GetTypeId();
+    const std::string name = tid.GetName() + "::IterationStart";
+    for (const auto& [n, v] : c.attributes)
     {
-        if (name == "ns3::CollectiveApplication::IterationStart")
+        if (n == name)
         {
-            return value == "per-rank";
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName("IterationStart", &info);
+            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
+            const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
+            return e && e->Get() == CollectiveApplication::PER_RANK;
         }
     }
-    // (the attribute's default as a script set it)
-    EnumValue v;
-    CreateObject<CollectiveApplication>()->GetAttribute("IterationStart", v);
-    return v.Get() == CollectiveApplication::PER_RANK;
+    EnumValue current;
+    CreateObject<CollectiveApplication>()->GetAttribute("IterationStart", current);
+    return current.Get() == CollectiveApplication::PER_RANK;
 }
 
 void
