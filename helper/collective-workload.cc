@@ -399,6 +399,43 @@ CollectiveWorkload::FinishAcrossRanks(int64_t endNs)
     m_app->FinishAcrossRanks(endNs);
 }
 
+uint64_t
+CollectiveWorkload::GetTotalTransfers() const
+{
+    return GetNTransfers() * m_iterations;
+}
+
+bool
+CollectiveWorkload::IsPerRank() const
+{
+    return m_app && m_app->IsPerRank(0);
+}
+
+void
+CollectiveWorkload::GetRunTimes(std::vector<int64_t>& startPs, std::vector<int64_t>& endPs) const
+{
+    startPs.clear();
+    endPs.clear();
+    if (!IsPerRank())
+    {
+        return;
+    }
+    for (const CollectiveAlgorithm::RunTimes& t : m_app->GetAlgorithm(0)->GetRunTimes())
+    {
+        startPs.push_back(t.firstStart.GetPicoSeconds());
+        endPs.push_back(t.lastEnd.GetPicoSeconds());
+    }
+}
+
+void
+CollectiveWorkload::FinishRunsAcrossRanks(const std::vector<int64_t>& startNs,
+                                          const std::vector<int64_t>& endNs)
+{
+    NS_ABORT_MSG_IF(!IsPerRank(),
+                    "CollectiveWorkload::FinishRunsAcrossRanks without per-rank runs");
+    m_app->FinishRunsAcrossRanks(0, startNs, endNs);
+}
+
 const std::string&
 CollectiveWorkload::GetProtocol() const
 {

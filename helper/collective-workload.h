@@ -160,6 +160,21 @@ class CollectiveWorkload : public Object
     /// Across MPI ranks: the running operation ended at \p endNs, the latest
     /// completion over the ranks (CollectiveApplication::FinishAcrossRanks).
     void FinishAcrossRanks(int64_t endNs);
+    /// Transfers of every iteration (GetNTransfers() x --iterations).
+    uint64_t GetTotalTransfers() const;
+    /// Whether the iterations start per rank (CollectiveApplication::IsPerRank): what a
+    /// run across MPI ranks of more than one iteration needs.
+    bool IsPerRank() const;
+    /**
+     * Per-rank iterations: when the hosts of this process started and ended each one.
+     * \param startPs per iteration, the earliest start here, ps (-1: none)
+     * \param endPs per iteration, the latest end here, ps (-1: none)
+     */
+    void GetRunTimes(std::vector<int64_t>& startPs, std::vector<int64_t>& endPs) const;
+    /// Across MPI ranks, per-rank iterations: record each from its earliest start to its
+    /// latest end over the ranks, ns (CollectiveApplication::FinishRunsAcrossRanks).
+    void FinishRunsAcrossRanks(const std::vector<int64_t>& startNs,
+                               const std::vector<int64_t>& endNs);
 
     /// The summary.json "collectives" value: an array with one object per job.
     nlohmann::json ToJson() const;

@@ -21,6 +21,7 @@
 #include "ns3/nccl-p2p-schedule.h"
 #include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/tree-allreduce.h"
 #include "ns3/uinteger.h"
 
@@ -1403,18 +1404,31 @@ class SplitTransport : public CollectiveTransport
         Ptr<CollectiveAlgorithm> rx = m_local[dst] ? m_alg : m_peer->m_alg;
         std::map<uint32_t, int64_t>* log = m_delivered;
         const uint32_t index = static_cast<uint32_t>(tag & 0xffffffffULL);
-        ScheduleLambda(delay, [rx, log, index]() {
-            (*log)[index] = Simulator::Now().GetNanoSeconds();
-            rx->HandleDelivered(index);
-        });
+        if (m_runDelivered)
+        {
+            // StartRuns: the run is in the tag
+            std::map<uint64_t, int64_t>* runLog = m_runDelivered;
+            ScheduleLambda(delay, [rx, runLog, tag]() {
+                (*runLog)[tag] = Simulator::Now().GetNanoSeconds();
+                rx->HandleRunDelivered(tag);
+            });
+        }
+        else
+        {
+            ScheduleLambda(delay, [rx, log, index]() {
+                (*log)[index] = Simulator::Now().GetNanoSeconds();
+                rx->HandleDelivered(index);
+            });
+        }
         Ptr<CollectiveAlgorithm> tx = m_alg;
         ScheduleLambda(delay + alpha, [tx, index]() { tx->HandleSent(index); });
     }
 
     std::vector<bool> m_local;
     std::map<uint32_t, int64_t>* m_delivered;
-    Ptr<CollectiveAlgorithm> m_alg;  //!< this side's algorithm
-    SplitTransport* m_peer{nullptr}; //!< the other side
+    std::map<uint64_t, int64_t>* m_runDelivered{nullptr}; //!< StartRuns: delivery per tag
+    Ptr<CollectiveAlgorithm> m_alg;                       //!< this side's algorithm
+    SplitTransport* m_peer{nullptr};                      //!< the other side
     uint32_t m_connections{0};
     uint32_t m_expects{0};
     uint32_t m_posts{0};
@@ -1561,6 +1575,179 @@ class HeldTransfersTest : public TestCase
 };
 
 /// The suite.
+/**
+ * Iterations that start per rank (CollectiveApplication IterationStart per-rank,
+ * CollectiveAlgorithm::StartRuns): equal to the barrier where every rank ends at once,
+ * earlier where one is slow, and two halves of the ranks (as two MPI ranks) deliver every
+ * transfer of every run at the time one process does.
+ */
+class PerRankIterationsTest : public TestCase
+{
+  public:
+    PerRankIterationsTest()
+        : TestCase("iterations start per rank: as the barrier when ranks end together, each "
+                   "rank's next as soon as it is done, two halves as one process")
+    {
+    }
+
+  private:
+    /// The records of 3 iterations of the unpipelined ring on 8 ranks (rank 3 at \p slow)
+    std::vector<CollectiveRecord> Ring(const std::string& start, DataRate slow, bool& perRank)
+    {
+        auto t = MakeTransport(8);
+        t->SetRankBandwidth(3, slow);
+        auto app = CreateObject<CollectiveApplication>();
+        app->SetAttribute("Iterations", UintegerValue(3));
+        app->SetAttribute("IterationStart", StringValue(start));
+        app->SetTransport(t);
+        app->AddJob(Communicator::AllHosts(8),
+                    CreateUnpipelined(CollectiveOp::ALLREDUCE, "ring"),
+                    kS);
+        perRank = app->IsPerRank(0);
+        Ptr<CollectiveAlgorithm> alg = app->GetAlgorithm(0);
+        app->Start();
+        Simulator::Run();
+        m_firstStart.clear();
+        for (const CollectiveAlgorithm::RunTimes& r : alg->GetRunTimes())
+        {
+            m_firstStart.push_back(r.firstStart.GetNanoSeconds());
+        }
+        std::vector<CollectiveRecord> recs = app->GetRecords();
+        NS_TEST_EXPECT_MSG_EQ(app->IsFinished(), true, start << ": finished");
+        Simulator::Destroy();
+        app->Dispose();
+        return recs;
+    }
+
+    /// per iteration of the last Ring run per rank: its earliest rank's start, ns
+    std::vector<int64_t> m_firstStart;
+
+    void DoRun() override
+    {
+        bool perRank = false;
+        const DataRate full("100Gbps");
+        std::vector<CollectiveRecord> barrier = Ring("barrier", full, perRank);
+        NS_TEST_ASSERT_MSG_EQ(perRank, false, "barrier");
+        std::vector<CollectiveRecord> own = Ring("per-rank", full, perRank);
+        NS_TEST_ASSERT_MSG_EQ(perRank, true, "per-rank");
+        NS_TEST_ASSERT_MSG_EQ(own.size(), 3, "three records");
+        for (size_t i = 0; i < own.size(); ++i)
+        {
+            // the symmetric ring: every rank ends each iteration at once
+            NS_TEST_ASSERT_MSG_EQ(own[i].iteration, i, "iteration index");
+            NS_TEST_ASSERT_MSG_EQ(own[i].startNs, barrier[i].startNs, "start, iteration " << i);
+            NS_TEST_ASSERT_MSG_EQ(own[i].endNs, barrier[i].endNs, "end, iteration " << i);
+        }
+        // a slow rank: the ranks done before it start their next iteration at once
+        const DataRate slow("25Gbps");
+        barrier = Ring("barrier", slow, perRank);
+        own = Ring("per-rank", slow, perRank);
+        NS_TEST_ASSERT_MSG_EQ(own.size(), 3, "three records");
+        for (size_t i = 1; i < own.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(barrier[i].startNs, barrier[i - 1].endNs, "barrier");
+            // the records tile the loop's time: each from the last one's end
+            NS_TEST_ASSERT_MSG_EQ(own[i].startNs, own[i - 1].endNs, "iteration " << i);
+            // but the fast ranks began it before the slow one ended the last
+            NS_TEST_ASSERT_MSG_LT(m_firstStart[i], own[i - 1].endNs, "a rank starts " << i);
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(own.back().endNs, barrier.back().endNs, "no later in all");
+
+        // two halves of 12 ranks over a split transport: 3 runs, every delivery as in one
+        const uint32_t n = 12;
+        std::vector<bool> mine(n);
+        std::vector<bool> theirs(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            mine[r] = r < n / 2;
+            theirs[r] = !mine[r];
+        }
+        const uint32_t runs = 3;
+        auto tagBase = [](uint32_t run) { return static_cast<uint64_t>(run + 1) << 32; };
+        for (const auto& [op, name] : ACROSS_RANKS)
+        {
+            auto make = [op = op, name = name]() {
+                Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
+                a->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
+                a->SetAttribute("ChunkBytes", UintegerValue(256 * 1024));
+                return a;
+            };
+            const uint64_t bytes = n * 1024 * 1024;
+            Ptr<CollectiveAlgorithm> whole = make();
+            whole->Setup(Communicator::AllHosts(n), bytes);
+            Ptr<CollectiveAlgorithm> a = make();
+            a->Setup(Communicator::AllHosts(n), bytes, mine);
+            Ptr<CollectiveAlgorithm> b = make();
+            b->Setup(Communicator::AllHosts(n), bytes, theirs);
+            const uint32_t nt = whole->GetNTransfers();
+            std::map<uint64_t, int64_t> one;
+            std::map<uint64_t, int64_t> two;
+            std::map<uint32_t, int64_t> unused;
+            uint32_t runsDone = 0;
+            auto count = MakeLambdaCallback<void, uint32_t>([&runsDone](uint32_t) { runsDone++; });
+            auto all = CreateObject<SplitTransport>(std::vector<bool>(n, true), &unused);
+            all->m_runDelivered = &one;
+            all->m_alg = whole;
+            all->m_peer = PeekPointer(all);
+            NS_TEST_ASSERT_MSG_EQ(whole->CanStartRuns(all), true, name);
+            whole->StartRuns(all, runs, NanoSeconds(100), tagBase, count);
+            Simulator::Run();
+            Simulator::Destroy();
+            NS_TEST_ASSERT_MSG_EQ(runsDone, runs, name << ": one process ends every run");
+            NS_TEST_ASSERT_MSG_EQ(whole->IsRunningRuns(), false, name);
+            auto sa = CreateObject<SplitTransport>(mine, &unused);
+            auto sb = CreateObject<SplitTransport>(theirs, &unused);
+            sa->m_runDelivered = &two;
+            sb->m_runDelivered = &two;
+            sa->m_alg = a;
+            sb->m_alg = b;
+            sa->m_peer = PeekPointer(sb);
+            sb->m_peer = PeekPointer(sa);
+            a->StartRuns(sa, runs, NanoSeconds(100), tagBase, count);
+            b->StartRuns(sb, runs, NanoSeconds(100), tagBase, count);
+            Simulator::Run();
+            Simulator::Destroy();
+            NS_TEST_ASSERT_MSG_EQ(one.size(),
+                                  static_cast<size_t>(nt) * runs,
+                                  name << ": every transfer of every run");
+            NS_TEST_ASSERT_MSG_EQ((one == two), true, name << ": deliveries as in one process");
+            NS_TEST_ASSERT_MSG_EQ(a->GetCompletedTransfers() + b->GetCompletedTransfers(),
+                                  nt * runs,
+                                  name << ": each transfer completes on one side");
+            NS_TEST_ASSERT_MSG_EQ(sa->m_posts + sb->m_posts, nt * runs, name);
+            NS_TEST_ASSERT_MSG_EQ(all->m_expects, nt * runs, name << ": receives of every run");
+            for (uint32_t r = 0; r < runs; ++r)
+            {
+                const auto& w = whole->GetRunTimes()[r];
+                const auto& x = a->GetRunTimes()[r];
+                const auto& y = b->GetRunTimes()[r];
+                NS_TEST_ASSERT_MSG_EQ(w.hostsDone, n, name);
+                NS_TEST_ASSERT_MSG_EQ(x.hostsDone + y.hostsDone, n, name);
+                NS_TEST_ASSERT_MSG_EQ(std::min(x.firstStart, y.firstStart),
+                                      w.firstStart,
+                                      name << " run " << r << ": its start");
+                NS_TEST_ASSERT_MSG_EQ(std::max(x.lastEnd, y.lastEnd),
+                                      w.lastEnd,
+                                      name << " run " << r << ": its end");
+                if (r > 0)
+                {
+                    NS_TEST_ASSERT_MSG_GT(w.firstStart,
+                                          whole->GetRunTimes()[r - 1].firstStart,
+                                          name);
+                }
+            }
+            for (const Ptr<SplitTransport>& t : {all, sa, sb})
+            {
+                t->m_alg = nullptr;
+            }
+            for (const Ptr<CollectiveAlgorithm>& alg : {whole, a, b})
+            {
+                alg->Dispose();
+            }
+        }
+    }
+};
+
 class CollectiveTestSuite : public TestSuite
 {
   public:
@@ -1585,6 +1772,7 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new AlgorithmRegistryTest, AI_FABRIC_QUICK);
         AddTestCase(new RankLocalityTest, AI_FABRIC_QUICK);
         AddTestCase(new HeldTransfersTest, AI_FABRIC_QUICK);
+        AddTestCase(new PerRankIterationsTest, AI_FABRIC_QUICK);
     }
 };
 

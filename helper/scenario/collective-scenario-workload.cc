@@ -33,6 +33,15 @@ CollectiveScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
                           "ranks: an algorithm whose transfers wait only for deliveries at "
                           "their source (every --algorithm of the runner's collectives)");
     }
+    if (c.mpi && c.iterations > 1 && !m_collective->IsPerRank())
+    {
+        throw ConfigError("--mpi=1 does not run --workload=" + c.workload + " --iterations=" +
+                          std::to_string(c.iterations) + " --algorithm=" + c.algorithm +
+                          " with iterations that start at a barrier (no rank sees the "
+                          "operation end); allowed across ranks: ns3::CollectiveApplication::"
+                          "IterationStart per-rank and an algorithm that posts on the RDMA "
+                          "transport (not nvls or collnet), or --iterations=1");
+    }
     if (!c.mpi) // (--mpi: rank 0 writes the rows after the run, into the merged files)
     {
         OutputWriter* w = ctx.writer;

@@ -7,13 +7,17 @@
 #include "rank-output-merger.h"
 #include "size-parser.h"
 
+#include "ns3/collective-application.h"
 #include "ns3/config-error.h"
+#include "ns3/enum.h"
 #include "ns3/output-writer.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/topology-graph.h"
 #include "ns3/workload-registry.h"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -54,7 +58,7 @@ RankRun::Check(const ScenarioConfig& c)
                       ") or none, with or without --background at --qp-sharing=pair, "
                       "or a collective --workload (" +
                       NamesOf(WorkloadRegistry::COLLECTIVE) +
-                      ") of one iteration alone, on RDMA, without those flags");
+                      ") alone (its iterations starting per rank), on RDMA, without those flags");
 }
 
 void
@@ -100,11 +104,12 @@ RankRun::Refused(const ScenarioConfig& c)
         return "--workload=" + c.workload +
                " (its steps wait for operations that finish on other ranks)";
     }
-    if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1)
+    if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1 && !StartsIterationsPerRank(c))
     {
-        return "--workload=" + c.workload + " with --iterations=" + std::to_string(c.iterations) +
-               " (an iteration starts when the last one ended, which no rank sees; "
-               "allowed across ranks: --iterations=1)";
+        return "--workload=" + c.workload + " --iterations=" + std::to_string(c.iterations) +
+               " with iterations that start at a barrier (no rank sees the operation end; "
+               "allowed across ranks: ns3::CollectiveApplication::IterationStart per-rank, "
+               "its default)";
     }
     if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
     {
@@ -143,6 +148,28 @@ RankRun::Refused(const ScenarioConfig& c)
                "per rank)";
     }
     return "";
+}
+
+bool
+RankRun::StartsIterationsPerRank(const ScenarioConfig& c)
+{
+    // the attribute's value: --ns3::...= (applied later), else its default as a script set it
+    const TypeId tid = CollectiveApplication::GetTypeId();
+    const std::string name = tid.GetName() + "::IterationStart";
+    for (const auto& [n, v] : c.attributes)
+    {
+        if (n == name)
+        {
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName("IterationStart", &info);
+            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
+            const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
+            return e && e->Get() == CollectiveApplication::PER_RANK;
+        }
+    }
+    EnumValue current;
+    CreateObject<CollectiveApplication>()->GetAttribute("IterationStart", current);
+    return current.Get() == CollectiveApplication::PER_RANK;
 }
 
 void
@@ -221,8 +248,8 @@ RankRun::CompletionCheck()
     // transfer completed and every message was acknowledged, as in one process)
     const bool flowsDone =
         !p.flows || (p.flows->AllPosted() && sum[1] >= p.flows->GetMessageCount());
-    const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetNTransfers() &&
-                                                  sum[3] >= p.collective->GetNTransfers());
+    const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetTotalTransfers() &&
+                                                  sum[3] >= p.collective->GetTotalTransfers());
     if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone)
     {
         m_done();
@@ -254,7 +281,27 @@ RankRun::Finish(bool complete,
     {
         return;
     }
-    if (complete)
+    if (complete && collective->IsPerRank())
+    {
+        // Each iteration from its earliest start to its latest end over the ranks (-1:
+        // none; the earliest start as the largest of the negated ones).
+        std::vector<int64_t> starts;
+        std::vector<int64_t> ends;
+        collective->GetRunTimes(starts, ends);
+        for (int64_t& s : starts)
+        {
+            s = s >= 0 ? -s : INT64_MIN;
+        }
+        starts = RankCoordinator::Max(starts);
+        ends = RankCoordinator::Max(ends);
+        for (size_t i = 0; i < starts.size(); ++i)
+        {
+            starts[i] = starts[i] == INT64_MIN ? -1 : PicoSeconds(-starts[i]).GetNanoSeconds();
+            ends[i] = ends[i] < 0 ? -1 : PicoSeconds(ends[i]).GetNanoSeconds();
+        }
+        collective->FinishRunsAcrossRanks(starts, ends);
+    }
+    else if (complete)
     {
         // Unless one rank holds every host, no rank saw the operation end: it
         // ended at its latest completion over the ranks.

@@ -120,6 +120,9 @@ class RankRun
     static void CheckEnvironment(const ScenarioConfig& c);
     /// \return what of \p c a run across ranks cannot do yet ("" = nothing)
     static std::string Refused(const ScenarioConfig& c);
+    /// \return whether collective iterations start per rank (CollectiveApplication
+    /// IterationStart: \p c's --ns3:: value, else its default), as a run across ranks needs
+    static bool StartsIterationsPerRank(const ScenarioConfig& c);
     /// One completion check (StartCompletionCheck)
     void CompletionCheck();
     /// The merged files of every rank's part into --out (rank 0)

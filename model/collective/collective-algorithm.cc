@@ -539,6 +539,7 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     NS_ABORT_MSG_IF(m_running, "CollectiveAlgorithm::Start while the previous run is going");
     NS_ABORT_MSG_IF((tagBase & 0xffffffffULL) != 0, "tagBase must have its low 32 bits zero");
     transport = UseTransport(transport);
+    m_runsMode = false;
     m_transport = transport;
     m_tagBase = tagBase;
     m_onDone = onDone;
@@ -616,6 +617,494 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     }
 }
 
+namespace
+{
+/// A compressed list per key: the items of key k are list[begin[k] .. begin[k + 1]), in
+/// the order given. \p keyOf(i) is the key of item i, or \p none to leave it out.
+template <typename KeyOf>
+void
+GroupByKey(uint32_t keys,
+           uint32_t items,
+           uint32_t none,
+           KeyOf keyOf,
+           std::vector<uint32_t>& begin,
+           std::vector<uint32_t>& list)
+{
+    begin.assign(keys + 1, 0);
+    for (uint32_t i = 0; i < items; ++i)
+    {
+        const uint32_t k = keyOf(i);
+        if (k != none)
+        {
+            begin[k + 1]++;
+        }
+    }
+    for (uint32_t k = 0; k < keys; ++k)
+    {
+        begin[k + 1] += begin[k];
+    }
+    list.resize(begin[keys]);
+    std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (uint32_t i = 0; i < items; ++i)
+    {
+        const uint32_t k = keyOf(i);
+        if (k != none)
+        {
+            list[fill[k]++] = i;
+        }
+    }
+}
+} // namespace
+
+bool
+CollectiveAlgorithm::CanStartRuns(Ptr<CollectiveTransport> transport)
+{
+    return m_setup && !m_track && m_nTransfers > 0 && UseTransport(transport) == transport;
+}
+
+void
+CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
+                               uint32_t runs,
+                               Time gap,
+                               std::function<uint64_t(uint32_t)> tagBaseOf,
+                               Callback<void, uint32_t> onRunDone)
+{
+    NS_LOG_FUNCTION(this << runs << gap);
+    NS_ABORT_MSG_IF(m_running, "CollectiveAlgorithm::StartRuns while a run is going");
+    NS_ABORT_MSG_IF(!CanStartRuns(transport),
+                    "CollectiveAlgorithm::StartRuns: not set up, no transfers, "
+                    "TrackContributions on or a transport of its own (use Start)");
+    NS_ABORT_MSG_IF(runs == 0 || runs > 4096, "StartRuns: " << runs << " runs (allowed 1..4096)");
+    m_runsMode = true;
+    m_transport = transport;
+    m_runs = runs;
+    m_maxStarted = 0;
+    m_runGap = gap;
+    m_tagBaseOf = std::move(tagBaseOf);
+    m_onRunDone = onRunDone;
+    m_running = true;
+    m_completed = 0;
+    m_completedTotal = 0;
+    m_unacked = 0;
+    m_lastCompletion = Time(-1);
+    m_inOrder = transport->NeedsTransferOrder();
+    m_inFlight.assign(m_nSlots, 0);
+    m_waitingRun.assign(m_nSlots, {});
+    const uint32_t n = m_comm.GetSize();
+    const uint32_t nt = static_cast<uint32_t>(m_transfers.size());
+    m_hostIsLocal.assign(n, 0);
+    m_localHosts = 0;
+    for (uint32_t h = 0; h < n; ++h)
+    {
+        m_hostIsLocal[h] = transport->IsLocal(m_comm.GetHost(h)) ? 1 : 0;
+        m_localHosts += m_hostIsLocal[h];
+    }
+    m_recvCount.assign(n, 0);
+    m_sendCount.assign(n, 0);
+    for (const CollectiveTransfer& t : m_transfers)
+    {
+        m_recvCount[t.dst] += m_hostIsLocal[t.dst];
+        m_sendCount[t.src] += m_hostIsLocal[t.src];
+    }
+    GroupByKey(
+        n,
+        nt,
+        NO_RUN,
+        [this](uint32_t i) {
+            const CollectiveTransfer& t = m_transfers[i];
+            return t.nDeps == 0 && m_hostIsLocal[t.src] ? t.src : NO_RUN;
+        },
+        m_initialBegin,
+        m_initialList);
+    GroupByKey(
+        n,
+        m_nSlots,
+        NO_RUN,
+        [this](uint32_t s) {
+            return m_hostIsLocal[m_slotPeers[s].src] ? m_slotPeers[s].src : NO_RUN;
+        },
+        m_hostSlotBegin,
+        m_hostSlotList);
+    GroupByKey(
+        n,
+        nt,
+        NO_RUN,
+        [this](uint32_t i) {
+            const CollectiveTransfer& t = m_transfers[i];
+            return m_hostIsLocal[t.dst] ? t.dst : t.src;
+        },
+        m_expectBegin,
+        m_expectList);
+    m_hostRun.assign(n, NO_RUN);
+    m_deferred.assign(n, {});
+    m_runTimes.assign(runs, RunTimes());
+    m_channelFree.clear();
+    const Time base = m_protocol ? m_protocol->GetBaseLatency(m_ncclAlgorithm) : Time(0);
+    if (m_ncclRing && m_protocol && m_protocol->HasChannelStepTime())
+    {
+        m_channelFree.assign(static_cast<size_t>(n) * m_nChannels, Simulator::Now() + base);
+    }
+    // Every run's message ids in run order, every connection in the order of its first
+    // transfer, then run 0's receives (every process alike, as Start does per run).
+    for (uint32_t r = 0; r < runs; ++r)
+    {
+        transport->BeginOperation(m_tagBaseOf(r), m_nTransfers);
+    }
+    for (const SlotPeers& p : m_slotPeers)
+    {
+        transport->ExpectConnection(m_comm.GetHost(p.src), m_comm.GetHost(p.dst), p.channel);
+    }
+    const uint64_t base0 = m_tagBaseOf(0);
+    for (uint32_t i = 0; i < nt; ++i)
+    {
+        const CollectiveTransfer& t = m_transfers[i];
+        transport->Expect(m_comm.GetHost(t.src),
+                          m_comm.GetHost(t.dst),
+                          base0 | GlobalIndex(i),
+                          t.channel);
+    }
+    m_run[0].run = NO_RUN;
+    m_run[1].run = NO_RUN;
+    ResetRun(0);
+    if (runs > 1)
+    {
+        ResetRun(1);
+    }
+    for (uint32_t h = 0; h < n; ++h)
+    {
+        if (m_hostIsLocal[h])
+        {
+            HostStart(h, 0);
+        }
+    }
+}
+
+void
+CollectiveAlgorithm::ResetRun(uint32_t run)
+{
+    RunState& rs = m_run[run % 2];
+    rs.run = run;
+    rs.tagBase = m_tagBaseOf(run);
+    const size_t nt = m_transfers.size();
+    rs.pendingDeps.resize(nt);
+    for (size_t i = 0; i < nt; ++i)
+    {
+        rs.pendingDeps[i] = m_transfers[i].nDeps;
+    }
+    rs.ready.assign(m_inOrder ? nt : 0, 0);
+    rs.slotNext.assign(m_nSlots, 0);
+    rs.recvLeft = m_recvCount;
+    rs.sendLeft = m_sendCount;
+}
+
+void
+CollectiveAlgorithm::HostStart(uint32_t h, uint32_t run)
+{
+    if (run >= m_runs)
+    {
+        return; // StopRuns came during the gap
+    }
+    m_maxStarted = std::max(m_maxStarted, run);
+    RunTimes& t = m_runTimes[run];
+    if (t.firstStart.IsStrictlyNegative())
+    {
+        t.firstStart = Simulator::Now();
+    }
+    if (run + 1 < m_runs)
+    {
+        // the next run's receives, after this run's on every connection
+        const uint64_t next = m_tagBaseOf(run + 1);
+        for (uint32_t k = m_expectBegin[h]; k < m_expectBegin[h + 1]; ++k)
+        {
+            const CollectiveTransfer& x = m_transfers[m_expectList[k]];
+            m_transport->Expect(m_comm.GetHost(x.src),
+                                m_comm.GetHost(x.dst),
+                                next | GlobalIndex(m_expectList[k]),
+                                x.channel);
+        }
+    }
+    // the protocol's per-call cost (NCCL's baseLat) before the host's first step
+    const Time base = m_protocol ? m_protocol->GetBaseLatency(m_ncclAlgorithm) : Time(0);
+    if (base.IsStrictlyPositive())
+    {
+        Simulator::Schedule(base, &CollectiveAlgorithm::HostPost, this, h, run);
+    }
+    else
+    {
+        HostPost(h, run);
+    }
+}
+
+void
+CollectiveAlgorithm::HostPost(uint32_t h, uint32_t run)
+{
+    RunState& rs = m_run[run % 2];
+    NS_ABORT_MSG_IF(rs.run != run,
+                    "collective run " << run << " started while run " << rs.run
+                                      << " holds its state");
+    m_hostRun[h] = run;
+    for (uint32_t c = 0; c < m_nChannels && !m_channelFree.empty(); ++c)
+    {
+        Time& free = m_channelFree[static_cast<size_t>(h) * m_nChannels + c];
+        free = std::max(free, Simulator::Now());
+    }
+    for (uint32_t k = m_initialBegin[h]; k < m_initialBegin[h + 1]; ++k)
+    {
+        MakeReadyRun(rs, m_initialList[k]);
+    }
+    // what became ready before the host started this run
+    if (m_inOrder)
+    {
+        for (uint32_t k = m_hostSlotBegin[h]; k < m_hostSlotBegin[h + 1]; ++k)
+        {
+            PostInOrderRun(rs, m_hostSlotList[k]);
+        }
+    }
+    else
+    {
+        std::vector<uint32_t> deferred;
+        deferred.swap(m_deferred[h]);
+        for (uint32_t i : deferred)
+        {
+            MakeReadyRun(rs, i);
+        }
+    }
+    CheckHostDone(h, run);
+}
+
+void
+CollectiveAlgorithm::MakeReadyRun(RunState& rs, uint32_t index)
+{
+    const CollectiveTransfer& t = m_transfers[index];
+    if (!m_hostIsLocal[t.src])
+    {
+        return; // across MPI ranks: the source's rank posts it
+    }
+    if (m_inOrder)
+    {
+        rs.ready[index] = 1;
+        PostInOrderRun(rs, t.slot); // (nothing while its source is not in this run)
+    }
+    else if (m_hostRun[t.src] != rs.run)
+    {
+        m_deferred[t.src].push_back(index); // its source starts this run later
+    }
+    else if (m_maxInFlight == 0 || m_inFlight[t.slot] < m_maxInFlight)
+    {
+        PostRun(rs, index);
+    }
+    else
+    {
+        m_waitingRun[t.slot].emplace_back(rs.run % 2, index);
+    }
+}
+
+void
+CollectiveAlgorithm::PostInOrderRun(RunState& rs, uint32_t slot)
+{
+    if (m_hostRun[m_slotPeers[slot].src] != rs.run)
+    {
+        return;
+    }
+    const std::vector<uint32_t>& seq = m_slotSeq[slot];
+    uint32_t& next = rs.slotNext[slot];
+    while (next < seq.size() && rs.ready[seq[next]] &&
+           (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight))
+    {
+        PostRun(rs, seq[next++]);
+    }
+}
+
+void
+CollectiveAlgorithm::PostRun(RunState& rs, uint32_t index)
+{
+    const CollectiveTransfer& t = m_transfers[index];
+    NS_LOG_LOGIC("run " << rs.run << " post " << index << " " << t.src << "->" << t.dst << " "
+                        << t.bytes << " B");
+    m_inFlight[t.slot]++;
+    m_unacked++;
+    rs.sendLeft[t.src]--;
+    m_postTrace(t.src, t.dst, t.bytes);
+    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(t.bytes) : t.bytes;
+    m_transport->Send(m_comm.GetHost(t.src),
+                      m_comm.GetHost(t.dst),
+                      wire,
+                      rs.tagBase | GlobalIndex(index),
+                      t.channel);
+}
+
+void
+CollectiveAlgorithm::HandleRunDelivered(uint64_t tag)
+{
+    const uint64_t tagBase = tag & ~0xffffffffULL;
+    const uint32_t global = static_cast<uint32_t>(tag & 0xffffffffULL);
+    const uint32_t index = LocalIndex(global);
+    uint32_t parity = 2;
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        if (m_run[p].run != NO_RUN && m_run[p].tagBase == tagBase)
+        {
+            parity = p;
+        }
+    }
+    NS_ABORT_MSG_IF(!m_runsMode || !m_running || index == NOT_HELD || parity == 2,
+                    "delivery of collective transfer " << global << " of tag base " << tagBase
+                                                       << " outside the live runs");
+    const CollectiveTransfer& t = m_transfers[index];
+    Time stepLatency(0);
+    if (m_protocol)
+    {
+        const bool network =
+            m_comm.GetHost(t.src) / m_hostsPerServer != m_comm.GetHost(t.dst) / m_hostsPerServer;
+        stepLatency = m_protocol->GetStepLatency(network);
+    }
+    Time delay = stepLatency;
+    if (t.reduce && m_reductionRate.GetBitRate() > 0)
+    {
+        delay += RoundedTxTime(m_reductionRate, t.bytes);
+    }
+    if (!m_channelFree.empty() && t.bytes > 0)
+    {
+        // as HandleDelivered: the receiver's block takes its channel's steps in turn
+        Time& free = m_channelFree[static_cast<size_t>(t.dst) * m_nChannels +
+                                   std::min(t.channel, m_nChannels - 1)];
+        const Time earliest =
+            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(t.bytes));
+        free = std::max(Simulator::Now() + delay, earliest);
+        delay = free - Simulator::Now();
+    }
+    if (delay.IsStrictlyPositive())
+    {
+        Simulator::Schedule(delay, &CollectiveAlgorithm::CompleteRun, this, parity, index);
+    }
+    else
+    {
+        CompleteRun(parity, index);
+    }
+}
+
+void
+CollectiveAlgorithm::CompleteRun(uint32_t parity, uint32_t index)
+{
+    RunState& rs = m_run[parity];
+    const uint32_t run = rs.run;
+    m_lastCompletion = Simulator::Now();
+    ++m_completed;
+    ++m_completedTotal;
+    const uint32_t dst = m_transfers[index].dst;
+    rs.recvLeft[dst]--;
+    for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
+    {
+        const uint32_t d = m_depList[k];
+        if (--rs.pendingDeps[d] == 0)
+        {
+            MakeReadyRun(rs, d);
+        }
+    }
+    // (after the dependents: ending a run may reset the other run's state)
+    for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
+    {
+        CheckHostDone(m_transfers[m_depList[k]].src, run);
+    }
+    CheckHostDone(dst, run);
+}
+
+void
+CollectiveAlgorithm::HandleSentRun(uint32_t index)
+{
+    const CollectiveTransfer& t = m_transfers[index];
+    NS_ABORT_MSG_IF(m_inFlight[t.slot] == 0,
+                    "transfer " << index << " completed twice at its sender");
+    m_inFlight[t.slot]--;
+    const uint32_t run = m_hostRun[t.src];
+    if (run == NO_RUN)
+    {
+        return; // between runs: its next run posts what waits
+    }
+    RunState& rs = m_run[run % 2];
+    if (m_inOrder)
+    {
+        PostInOrderRun(rs, t.slot);
+    }
+    else if (!m_waitingRun[t.slot].empty())
+    {
+        const auto [parity, next] = m_waitingRun[t.slot].front();
+        m_waitingRun[t.slot].pop_front();
+        PostRun(m_run[parity], next);
+    }
+    CheckHostDone(t.src, run);
+}
+
+void
+CollectiveAlgorithm::CheckHostDone(uint32_t h, uint32_t run)
+{
+    if (!m_hostIsLocal[h] || m_hostRun[h] != run)
+    {
+        return;
+    }
+    const RunState& rs = m_run[run % 2];
+    if (rs.recvLeft[h] != 0 || rs.sendLeft[h] != 0)
+    {
+        return;
+    }
+    // h's part of the run is done: its kernel ends; the next starts after the gap
+    m_hostRun[h] = NO_RUN;
+    RunTimes& t = m_runTimes[run];
+    t.lastEnd = Simulator::Now();
+    t.hostsDone++;
+    NS_LOG_LOGIC("host " << h << " ended run " << run);
+    if (run + 1 < m_runs)
+    {
+        Simulator::Schedule(m_runGap, &CollectiveAlgorithm::HostStart, this, h, run + 1);
+    }
+    if (t.hostsDone < m_localHosts)
+    {
+        return;
+    }
+    // every host here ended the run: its state takes run + 2 (no message of run + 2
+    // exists before every host started run + 1)
+    if (run + 2 < m_runs)
+    {
+        ResetRun(run + 2);
+    }
+    if (run + 1 == m_runs)
+    {
+        m_running = false;
+    }
+    if (!m_onRunDone.IsNull())
+    {
+        m_onRunDone(run);
+    }
+}
+
+void
+CollectiveAlgorithm::StopRuns()
+{
+    if (!m_runsMode || !m_running || m_maxStarted + 1 >= m_runs)
+    {
+        return;
+    }
+    const uint32_t last = m_maxStarted + 1;
+    for (uint32_t r = last; r < m_runs; ++r)
+    {
+        m_transport->AbandonOperation(m_tagBaseOf(r), m_nTransfers);
+    }
+    m_runs = last;
+    m_running = m_runTimes[last - 1].hostsDone < m_localHosts;
+}
+
+bool
+CollectiveAlgorithm::IsRunningRuns() const
+{
+    return m_runsMode && m_running;
+}
+
+const std::vector<CollectiveAlgorithm::RunTimes>&
+CollectiveAlgorithm::GetRunTimes() const
+{
+    return m_runTimes;
+}
+
 void
 CollectiveAlgorithm::PostInitial()
 {
@@ -643,7 +1132,7 @@ CollectiveAlgorithm::IsRunning() const
 uint32_t
 CollectiveAlgorithm::GetCompletedTransfers() const
 {
-    return m_completed;
+    return m_runsMode ? static_cast<uint32_t>(m_completedTotal) : m_completed;
 }
 
 uint32_t
@@ -787,6 +1276,11 @@ CollectiveAlgorithm::HandleSent(uint32_t global)
     NS_ABORT_MSG_IF(index == NOT_HELD || m_unacked == 0,
                     "sender completion of unknown collective transfer " << global);
     m_unacked--;
+    if (m_runsMode)
+    {
+        HandleSentRun(index);
+        return;
+    }
     if (!m_running)
     {
         return; // the operation ended at its last delivery, before this completion

@@ -176,6 +176,55 @@ class CollectiveAlgorithm : public Object
     void Start(Ptr<CollectiveTransport> transport,
                uint64_t tagBase,
                Callback<void, uint64_t> onDone);
+    /**
+     * Runs the schedule \p runs times in NCCL's stream order: each host (communicator
+     * rank) starts run r + 1 \p gap after its own part of run r is done (every transfer
+     * it receives completed, every transfer it sends posted), as a GPU launches its next
+     * collective kernel when its own previous one ended, not when every GPU's did. Only
+     * the hosts of this process are simulated (IsLocal), so a run across MPI ranks needs
+     * nothing from other ranks to start a host's next run. Run r's transfers are tagged
+     * \p tagBaseOf(r) | index; a transfer of run r + 1 delivered to a host still in run
+     * r counts for run r + 1, and the host posts what it sends of run r + 1 only once it
+     * started it. At most two runs are live at once (each host's output depends on
+     * every host's input in every registered schedule; a delivery of a third aborts).
+     * Receives are posted one run ahead (run r + 1's when the receiving host starts run
+     * r); the message ids of every run are taken at the start (BeginOperation per run).
+     * \param transport the transport (CanStartRuns must hold)
+     * \param runs the number of runs (1..4096: tag bases must differ)
+     * \param gap the time between a host's end of one run and its start of the next
+     * \param tagBaseOf the tag base of run r (low 32 bits zero)
+     * \param onRunDone called with r when every host of this process ended run r
+     */
+    void StartRuns(Ptr<CollectiveTransport> transport,
+                   uint32_t runs,
+                   Time gap,
+                   std::function<uint64_t(uint32_t)> tagBaseOf,
+                   Callback<void, uint32_t> onRunDone);
+    /// \return whether StartRuns can run on \p transport: the algorithm posts on it
+    /// (UseTransport keeps it) and TrackContributions is off
+    bool CanStartRuns(Ptr<CollectiveTransport> transport);
+    /// StartRuns: the transport delivered the message \p tag (its run from the tag base)
+    void HandleRunDelivered(uint64_t tag);
+    /// \return whether StartRuns is running (some host of this process has a run to end)
+    bool IsRunningRuns() const;
+    /**
+     * StartRuns: start no further run. The latest run a host of this process started is
+     * the last: every host still starts and ends it, none starts a later one, and the
+     * message ids of the later runs are given back (CollectiveTransport::AbandonOperation).
+     */
+    void StopRuns();
+
+    /// When this process's hosts started and ended one run (StartRuns)
+    struct RunTimes
+    {
+        Time firstStart{-1};   //!< the earliest start of a host of this process (-1: none)
+        Time lastEnd{-1};      //!< the latest end of a host of this process (-1: none)
+        uint32_t hostsDone{0}; //!< hosts of this process that ended the run
+    };
+
+    /// \return per run of StartRuns, when this process's hosts started and ended it
+    const std::vector<RunTimes>& GetRunTimes() const;
+
     /// The transport delivered transfer index (the low 32 bits of its tag).
     void HandleDelivered(uint32_t index);
     /**
@@ -292,6 +341,18 @@ class CollectiveAlgorithm : public Object
     uint32_t m_unitAlignBytes{0}; //!< attribute UnitAlignBytes (0: even units)
 
   private:
+    /// StartRuns: one live run's execution state (two alternate: runs r and r + 1)
+    struct RunState
+    {
+        uint32_t run{0};                   //!< the run it holds
+        uint64_t tagBase{0};               //!< its tag base
+        std::vector<uint32_t> pendingDeps; //!< per held transfer
+        std::vector<uint8_t> ready;        //!< per held transfer: dependencies complete
+        std::vector<uint32_t> slotNext;    //!< per slot: next in m_slotSeq to post
+        std::vector<uint32_t> recvLeft;    //!< per host: its receives not yet complete
+        std::vector<uint32_t> sendLeft;    //!< per host: its sends not yet posted
+    };
+
     /// Setup's work; \p local empty: every rank local.
     void Build(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local);
     /// \return the held transfer of graph index \p global (its index in m_transfers), or
@@ -303,6 +364,25 @@ class CollectiveAlgorithm : public Object
     {
         return m_filter ? m_heldIndex[local] : local;
     }
+
+    /// StartRuns: (re)initialise the state of run \p run (its parity's)
+    void ResetRun(uint32_t run);
+    /// StartRuns: host \p h starts run \p run (after the gap): posts run + 1's receives
+    void HostStart(uint32_t h, uint32_t run);
+    /// StartRuns: host \p h posts run \p run's ready transfers (after the base latency)
+    void HostPost(uint32_t h, uint32_t run);
+    /// StartRuns: whether host \p h's part of its live run is done; if so, end it
+    void CheckHostDone(uint32_t h, uint32_t run);
+    /// StartRuns: transfer \p index of run state \p rs is ready
+    void MakeReadyRun(RunState& rs, uint32_t index);
+    /// StartRuns: post the ready transfers of \p slot in run state \p rs
+    void PostInOrderRun(RunState& rs, uint32_t slot);
+    /// StartRuns: post transfer \p index of run state \p rs
+    void PostRun(RunState& rs, uint32_t index);
+    /// StartRuns: transfer \p index of run state \p rs completed at its destination
+    void CompleteRun(uint32_t parity, uint32_t index);
+    /// StartRuns: the transport's sender completion of held transfer \p index
+    void HandleSentRun(uint32_t index);
 
     /// LocalIndex of a transfer this process does not hold.
     static constexpr uint32_t NOT_HELD = 0xffffffffu;
@@ -380,6 +460,33 @@ class CollectiveAlgorithm : public Object
     std::vector<uint32_t> m_slotNext;             //!< per slot: next in m_slotSeq to post
     std::vector<uint8_t> m_ready;                 //!< per transfer: dependencies complete
     std::vector<std::vector<uint32_t>> m_slotSeq; //!< per slot: its transfers, in order
+
+    // StartRuns (empty otherwise)
+    bool m_runsMode{false};                        //!< StartRuns is the execution
+    uint32_t m_runs{0};                            //!< runs of StartRuns (fewer after StopRuns)
+    uint32_t m_maxStarted{0};                      //!< the latest run a host here started
+    Time m_runGap;                                 //!< a host's gap between runs
+    std::function<uint64_t(uint32_t)> m_tagBaseOf; //!< tag base of a run
+    Callback<void, uint32_t> m_onRunDone;          //!< every local host ended a run
+    RunState m_run[2];                             //!< the live runs, by parity
+    std::vector<RunTimes> m_runTimes;              //!< per run
+    std::vector<uint8_t> m_hostIsLocal;            //!< per host: simulated here
+    uint32_t m_localHosts{0};                      //!< hosts simulated here
+    std::vector<uint32_t> m_hostRun;   //!< per host: the run it posts (NO_RUN: none yet)
+    std::vector<uint32_t> m_recvCount; //!< per host: held transfers it receives
+    std::vector<uint32_t> m_sendCount; //!< per host: held transfers it sends
+    /// per host (CSR): held transfers it sends that wait for nothing
+    std::vector<uint32_t> m_initialBegin, m_initialList;
+    /// per host (CSR): the slots it sends on
+    std::vector<uint32_t> m_hostSlotBegin, m_hostSlotList;
+    /// per host (CSR): held transfers whose receive it posts (destination here, else source)
+    std::vector<uint32_t> m_expectBegin, m_expectList;
+    /// per host: ready transfers of its next run, waiting for it to start (no transfer order)
+    std::vector<std::vector<uint32_t>> m_deferred;
+    /// per slot, no transfer order: (parity, transfer) ready over MaxInFlight
+    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> m_waitingRun;
+    uint64_t m_completedTotal{0}; //!< transfers completed here over every run
+    static constexpr uint32_t NO_RUN = 0xffffffffu;
 
     // contribution tracking
     uint32_t m_words{0};

@@ -3,10 +3,12 @@
  */
 #include "collective-application.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -42,6 +44,22 @@ CollectiveApplication::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&CollectiveApplication::m_computeGap),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "IterationStart",
+                "When a job's next iteration starts. per-rank: each rank (GPU) ComputeGap after "
+                "its own part of the previous one is done (what it receives completed, what it "
+                "sends posted), as a GPU launches its next collective kernel when its own "
+                "previous kernel ended (CUDA stream order; NCCL's documentation, 'CUDA Stream "
+                "Semantics'); the only choice that runs across MPI ranks. barrier: every rank "
+                "ComputeGap after the whole previous operation ended (the model before). One "
+                "iteration, or an algorithm with a transport of its own (nvls, collnet), "
+                "runs as barrier.",
+                EnumValue(CollectiveApplication::PER_RANK),
+                MakeEnumAccessor(&CollectiveApplication::m_iterationStart),
+                MakeEnumChecker(CollectiveApplication::PER_RANK,
+                                "per-rank",
+                                CollectiveApplication::BARRIER,
+                                "barrier"))
             .AddAttribute("TagSpace",
                           "Top 8 bits of every tag this application posts, so that several "
                           "users of one transport can tell their messages apart.",
@@ -156,6 +174,8 @@ CollectiveApplication::AddJob(const Communicator& comm,
     Job j;
     j.algorithm = algorithm;
     j.iterations = m_iterations;
+    j.perRank = m_iterationStart == PER_RANK && m_iterations > 1 && m_transport &&
+                algorithm->CanStartRuns(m_transport);
     j.gap = m_computeGap;
     j.startOffset = startOffset;
     m_jobs.push_back(j);
@@ -189,6 +209,13 @@ CollectiveApplication::Stop()
 {
     NS_LOG_INFO("stopped: no further iteration starts");
     m_stopped = true;
+    for (Job& j : m_jobs)
+    {
+        if (j.perRank)
+        {
+            j.algorithm->StopRuns(); // (the latest run a rank started is the last)
+        }
+    }
 }
 
 bool
@@ -205,6 +232,18 @@ CollectiveApplication::StartIteration(uint32_t job)
         return;
     }
     Job& j = m_jobs[job];
+    if (j.perRank)
+    {
+        NS_LOG_INFO("job " << job << " runs " << j.iterations << " iterations per rank");
+        const uint8_t space = m_tagSpace;
+        j.algorithm->StartRuns(
+            m_transport,
+            j.iterations,
+            j.gap,
+            [space, job](uint32_t run) { return MakeTagBase(space, job, run); },
+            MakeCallback(&CollectiveApplication::RunDone, this).Bind(job));
+        return;
+    }
     j.startNs = Simulator::Now().GetNanoSeconds();
     j.opId = m_nextOpId++;
     NS_LOG_INFO("job " << job << " iteration " << j.iteration << " starts");
@@ -230,6 +269,50 @@ CollectiveApplication::IterationDone(uint64_t tagBase)
 }
 
 void
+CollectiveApplication::RunDone(uint32_t job, uint32_t run)
+{
+    Job& j = m_jobs[job];
+    const CollectiveAlgorithm::RunTimes& t = j.algorithm->GetRunTimes()[run];
+    if (t.hostsDone < j.algorithm->GetCommunicator().GetSize())
+    {
+        return; // across MPI ranks: recorded after the run (FinishRunsAcrossRanks)
+    }
+    // from the later of its earliest rank's start and the last iteration's end, so that
+    // the records of successive iterations tile the loop's time as the barrier's do
+    j.startNs = std::max(t.firstStart.GetNanoSeconds(), j.lastEndNs);
+    j.lastEndNs = t.lastEnd.GetNanoSeconds();
+    j.opId = m_nextOpId++;
+    RecordIteration(job, t.lastEnd.GetNanoSeconds());
+    j.finished = j.iteration >= j.iterations;
+}
+
+bool
+CollectiveApplication::IsPerRank(uint32_t job) const
+{
+    return m_jobs.at(job).perRank;
+}
+
+void
+CollectiveApplication::FinishRunsAcrossRanks(uint32_t job,
+                                             const std::vector<int64_t>& startNs,
+                                             const std::vector<int64_t>& endNs)
+{
+    Job& j = m_jobs.at(job);
+    for (uint32_t run = j.iteration; run < startNs.size() && run < endNs.size(); ++run)
+    {
+        if (startNs[run] < 0 || endNs[run] < 0)
+        {
+            break; // (not started or not ended: the run stopped before)
+        }
+        j.startNs = std::max(startNs[run], j.lastEndNs); // (as RunDone)
+        j.lastEndNs = endNs[run];
+        j.opId = m_nextOpId++;
+        RecordIteration(job, endNs[run]);
+    }
+    j.finished = j.iteration >= j.iterations;
+}
+
+void
 CollectiveApplication::OnDelivered(uint32_t /* src */,
                                    uint32_t /* dst */,
                                    uint64_t tag,
@@ -244,6 +327,11 @@ CollectiveApplication::OnDelivered(uint32_t /* src */,
     uint32_t iter = static_cast<uint32_t>((tag >> 32) & ((1u << kIterBits) - 1));
     NS_ABORT_MSG_IF(job >= m_jobs.size(), "delivery for unknown collective job " << job);
     Job& j = m_jobs[job];
+    if (j.perRank)
+    {
+        j.algorithm->HandleRunDelivered(tag); // (its run from the tag)
+        return;
+    }
     NS_ABORT_MSG_IF(iter != (j.iteration & ((1u << kIterBits) - 1)) || !j.algorithm->IsRunning(),
                     "delivery for job " << job << " iteration " << iter
                                         << " which is not running (current " << j.iteration << ")");
@@ -267,6 +355,11 @@ CollectiveApplication::OnSent(uint32_t /* src */,
         return;
     }
     Job& j = m_jobs[job];
+    if (j.perRank)
+    {
+        j.algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL)); // (any run's)
+        return;
+    }
     if (iter != (j.iteration & ((1u << kIterBits) - 1)) || !j.algorithm->IsRunning())
     {
         return; // a late completion of an operation that ended at its last delivery

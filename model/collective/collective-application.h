@@ -27,12 +27,13 @@ namespace ns3
  *
  * Each job is one communicator with one operation and algorithm; it runs the
  * operation Iterations times, waiting ComputeGap (the compute phase) between the
- * end of one iteration and the start of the next. Jobs run concurrently and may
- * share ranks. The application owns the transport's callbacks and routes each
- * completion by its tag:
- *   bits 63..56 TagSpace | 55..44 job | 43..32 iteration mod 4096 | 31..0 transfer
- * so concurrent operations never confuse messages. Every finished operation
- * yields a CollectiveRecord (callback, trace source and GetRecords()).
+ * end of one iteration and the start of the next: by default (IterationStart
+ * "per-rank") each rank's end and start, in NCCL's stream order
+ * (CollectiveAlgorithm::StartRuns); with "barrier" the whole operation's end. Jobs run concurrently
+ * and may share ranks. The application owns the transport's callbacks and routes each completion by
+ * its tag: bits 63..56 TagSpace | 55..44 job | 43..32 iteration mod 4096 | 31..0 transfer so
+ * concurrent operations never confuse messages. Every finished operation yields a CollectiveRecord
+ * (callback, trace source and GetRecords()).
  */
 class CollectiveApplication : public Object
 {
@@ -97,6 +98,31 @@ class CollectiveApplication : public Object
      */
     void FinishAcrossRanks(int64_t endNs);
 
+    /// When a job's next iteration starts (attribute IterationStart)
+    enum IterationStart
+    {
+        PER_RANK, //!< each rank when its own part of the previous one is done (NCCL)
+        BARRIER,  //!< every rank when the whole previous one ended
+    };
+
+    /**
+     * \param job a job
+     * \return whether its iterations start per rank (IterationStart PER_RANK, more than one
+     * iteration, an algorithm that posts on the application's transport)
+     */
+    bool IsPerRank(uint32_t job) const;
+    /**
+     * Across MPI ranks, a job whose iterations start per rank: record every iteration, from
+     * the earliest start over the ranks (or the previous iteration's end, if later) to the
+     * latest end over the ranks (no rank sees them all).
+     * \param job the job
+     * \param startNs per iteration, the earliest start over the ranks (-1: none)
+     * \param endNs per iteration, the latest end over the ranks
+     */
+    void FinishRunsAcrossRanks(uint32_t job,
+                               const std::vector<int64_t>& startNs,
+                               const std::vector<int64_t>& endNs);
+
     /// The tag layout above (iteration taken mod 4096).
     static uint64_t MakeTagBase(uint8_t space, uint32_t job, uint32_t iteration);
 
@@ -114,21 +140,26 @@ class CollectiveApplication : public Object
         int64_t startNs{0};
         uint64_t opId{0};
         bool finished{false};
+        bool perRank{false};   //!< IsPerRank
+        int64_t lastEndNs{-1}; //!< per rank: the end of its last recorded iteration
     };
 
     void CheckHosts(const Communicator& comm) const;
     void StartIteration(uint32_t job);
     void IterationDone(uint64_t tagBase);
+    /// A per-rank job's run ended at every host of this process (one process: everywhere)
+    void RunDone(uint32_t job, uint32_t run);
     /// Record job \p job's current iteration as ended at \p endNs (its row, the trace,
     /// the record callback) and count it.
     void RecordIteration(uint32_t job, int64_t endNs);
     void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
 
-    uint32_t m_iterations; //!< attribute Iterations
-    Time m_computeGap;     //!< attribute ComputeGap
-    uint8_t m_tagSpace;    //!< attribute TagSpace
-    bool m_stopped{false}; //!< Stop was called: no further iteration starts
+    uint32_t m_iterations;                     //!< attribute Iterations
+    Time m_computeGap;                         //!< attribute ComputeGap
+    uint8_t m_tagSpace;                        //!< attribute TagSpace
+    IterationStart m_iterationStart{PER_RANK}; //!< attribute IterationStart
+    bool m_stopped{false};                     //!< Stop was called: no further iteration starts
     Ptr<CollectiveTransport> m_transport;
     std::vector<Job> m_jobs;
     uint64_t m_nextOpId{0};

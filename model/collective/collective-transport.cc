@@ -44,6 +44,11 @@ CollectiveTransport::ExpectConnection(uint32_t /* srcRank */,
 }
 
 void
+CollectiveTransport::AbandonOperation(uint64_t /* tagBase */, uint32_t /* nTransfers */)
+{
+}
+
+void
 CollectiveTransport::Expect(uint32_t /* srcRank */,
                             uint32_t /* dstRank */,
                             uint64_t /* tag */,

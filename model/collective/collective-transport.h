@@ -59,6 +59,12 @@ class CollectiveTransport : public Object
      */
     virtual void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel);
     /**
+     * The operation begun with \p tagBase (BeginOperation) will not run (a stopped
+     * application's later iterations): a transport that took message ids for it gives
+     * them back. Default: nothing.
+     */
+    virtual void AbandonOperation(uint64_t tagBase, uint32_t nTransfers);
+    /**
      * The message \p tag of the operation begun will be sent srcRank -> dstRank on
      * \p channel (Send's arguments), and on that channel and ordered pair after every
      * message Expect named before it. Default: nothing.

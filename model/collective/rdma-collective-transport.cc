@@ -410,6 +410,16 @@ RdmaCollectiveTransport::Abort()
 }
 
 void
+RdmaCollectiveTransport::AbandonOperation(uint64_t tagBase, uint32_t nTransfers)
+{
+    if (!m_matchInAdvance || m_aborted || m_idBase.erase(tagBase) == 0)
+    {
+        return; // (after Abort, every id not posted is given back already)
+    }
+    ForgoMessageIds(static_cast<uint64_t>(nTransfers) * (Split() ? m_qpsPerConnection : 1));
+}
+
+void
 RdmaCollectiveTransport::CheckPeers(uint32_t srcRank, uint32_t dstRank, uint32_t channel) const
 {
     NS_ABORT_MSG_IF(srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() || srcRank == dstRank,

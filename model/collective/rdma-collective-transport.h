@@ -93,6 +93,8 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// \p n of the operation's message ids carry no message (a transport built on this
     /// one, e.g. CollNet's SHARP operations): RdmaFabric::ForgoMessageIds, counted here.
     void ForgoMessageIds(uint64_t n);
+    /// With MatchInAdvance: gives the operation's message ids back (RdmaFabric::ForgoMessageIds).
+    void AbandonOperation(uint64_t tagBase, uint32_t nTransfers) override;
     /// With MatchInAdvance: makes the connection now (RdmaFabric::OpenConnection).
     void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
     /// With MatchInAdvance: the receiver posts the message's receive now.

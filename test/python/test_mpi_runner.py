@@ -9,7 +9,7 @@ under `mpirun -np 2 ai-fabric-sim --mpi`. Rank 0's merged fct.csv, pfc.csv, qlen
 and drops.csv must hold the one-process rows (sorted by their key columns), and
 summary.json must be the one-process one but for the keys that describe the run.
 Also: background traffic (--qp-sharing=pair), allreduce (ring, tree) on RoCEv2 and
-InfiniBand, the flags' errors (exit 2), what collectives across ranks still refuse, and
+InfiniBand, collectives of several iterations, the flags' errors (exit 2), what collectives across ranks still refuse, and
 aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
 """
 
@@ -280,10 +280,56 @@ def test_acceptance_k8_allreduce(mpi_sim, tmp_path, extra):
     assert held == [65 * 2 * 127 * 2] * 2, held  # 64 hosts per rank, one sender in
 
 
+# Several iterations across ranks: each host starts its next iteration when its own
+# part of the last one is done (CollectiveApplication IterationStart per-rank, the
+# default), which its rank sees; rank 0 writes each iteration's row from the earliest
+# start to the latest end over the ranks.
+@pytest.mark.parametrize("workload,extra", [
+    ("allreduce", []),
+    ("reducescatter", []),
+    ("allgather", []),
+    ("allreduce", ["--algorithm=tree"]),
+    ("allreduce", ["--fabric=infiniband", "--mtu=4096"]),
+])
+def test_collective_iterations_two_ranks(mpi_sim, tmp_path, workload, extra):
+    flags = ["--topology=fattree", "--k=4", f"--workload={workload}", "--bytes=2MB",
+             "--iterations=3", "--qlen-interval=1us", *extra]
+    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    _assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv", "qlen.csv"])
+    with open(two / "collective.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["op_id"]) for r in rows] == [0, 1, 2]
+    # each row from the previous one's end (the latest rank's) to its own latest rank's end
+    for a, b in zip(rows, rows[1:]):
+        assert int(b["start_ns"]) == int(a["end_ns"]), (a, b)
+    transfers = {"allreduce": 2 * 2 * 15 * 16, "reducescatter": 2 * 15 * 16,
+                 "allgather": 2 * 15 * 16}[workload]
+    if "--algorithm=tree" in extra:
+        transfers = TRANSFERS["tree"]
+    _, fct = _rows(two / "fct.csv")
+    # flow ids: iteration i's first id (i x transfers) plus the transfer index
+    assert sorted(int(r[0]) for r in fct) == list(range(3 * transfers))
+    s1 = json.loads((one / "summary.json").read_text())
+    s2 = json.loads((two / "summary.json").read_text())
+    for key in ("collectives", "sim_time_s", "messages", "fct", "queue_pairs", "pfc_pauses"):
+        assert s1[key] == s2[key], key
+    assert s2["collectives"][0]["finished_iterations"] == 3
+    assert s2["collectives"][0]["complete"] is True
+
+
+def test_collective_iterations_barrier_refused_across_ranks(mpi_sim, tmp_path):
+    p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4", "--bytes=1MB",
+              "--workload=allreduce", "--iterations=2",
+              "--ns3::CollectiveApplication::IterationStart=barrier", f"--out={tmp_path}/b"])
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "with iterations that start at a barrier" in p.stderr, p.stderr
+    assert "--mpi=1 does not run --workload=allreduce --iterations=2 with iterations" in p.stderr
+    assert not (tmp_path / "b").exists()
+
+
 def test_collective_refusals_across_ranks(mpi_sim, tmp_path, source_dir):
     training = source_dir / "bench" / "training-1024-gpus.json"
     cases = [
-        (["--workload=allreduce", "--iterations=2"], "with --iterations=2"),
         (["--workload=allreduce", "--background=websearch", "--qp-sharing=pair"],
          "with --background or --flows"),
         (["--workload=training", f"--training={training}"],
