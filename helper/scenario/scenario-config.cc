@@ -2480,6 +2480,27 @@ JobKnobs(std::vector<Knob>& k)
                      "RoCEv2: --ets-weights)")));
 }
 
+/// --fast-forward (doc/fast-forward.md).
+void
+FastForwardKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        Flag("fast-forward",
+             "1 = skip the packets of steady collective messages: once a transfer's last "
+             "8 latencies agree within 1% and no unsteady transfer is in flight, its "
+             "messages complete after the memoized latency without packets "
+             "(ns3::FastForwardTransport StableMessages, Tolerance; Wormhole, NSDI 2026); "
+             "summary.json fast_forward says what was skipped, or why nothing was "
+             "(background or file flows, failures, no collective); queue, PFC and hop "
+             "counts then omit the skipped messages (doc/fast-forward.md); 0 = off, no cost",
+             &C::fastForward),
+        Only([](const ScenarioConfig& c) { return !c.mpi && !c.attribution; },
+             "is not available with --mpi or --attribution (a skipped message has no packets "
+             "to split into causes, and across ranks a receiver cannot see a skipped send); "
+             "allowed: --fast-forward=0, or one process without --attribution")));
+}
+
 std::vector<Knob>
 BuildKnobs()
 {
@@ -2505,6 +2526,7 @@ BuildKnobs()
     EngineKnobs(k);
     PriorityAndEcnKnobs(k);
     JobKnobs(k);
+    FastForwardKnobs(k);
     const ScenarioConfig defaults;
     for (auto& knob : k)
     {

@@ -1,0 +1,293 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fast-forward-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FastForwardTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(FastForwardTransport);
+
+TypeId
+FastForwardTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FastForwardTransport")
+            .SetParent<CollectiveTransport>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<FastForwardTransport>()
+            .AddAttribute("StableMessages",
+                          "Detection window, in messages: a transfer (ranks, channel, bytes) "
+                          "is steady when the post-to-delivered and post-to-ACK latencies of "
+                          "its last this many simulated messages agree within Tolerance. "
+                          "Default 8: a ring step's messages of one channel settle within "
+                          "2-3 (doc/fast-forward.md measures the error against it).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&FastForwardTransport::m_stableMessages),
+                          MakeUintegerChecker<uint32_t>(2, 1024))
+            .AddAttribute("Tolerance",
+                          "Largest spread (max - min) of a steady transfer's latencies, as a "
+                          "fraction of their mean. Default 0.01: the 1% error bound Wormhole "
+                          "(NSDI 2026) reports and issue #52 asks for.",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&FastForwardTransport::m_tolerance),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddTraceSource("Skipped",
+                            "A message was completed after its memoized latency, without "
+                            "packets: (src rank, dst rank, tag, bytes, delivered after ns).",
+                            MakeTraceSourceAccessor(&FastForwardTransport::m_skippedTrace),
+                            "ns3::FastForwardTransport::SkippedTracedCallback");
+    return tid;
+}
+
+FastForwardTransport::FastForwardTransport()
+    : m_stableMessages(8),
+      m_tolerance(0.01)
+{
+}
+
+FastForwardTransport::~FastForwardTransport() = default;
+
+void
+FastForwardTransport::DoDispose()
+{
+    if (m_inner)
+    {
+        m_inner->SetCallbacks(MessageCallback(), MessageCallback());
+    }
+    m_inner = nullptr;
+    m_history.clear();
+    m_inFlight.clear();
+    m_unstableAt.clear();
+    CollectiveTransport::DoDispose();
+}
+
+std::size_t
+FastForwardTransport::KeyHash::operator()(const Key& k) const
+{
+    uint64_t h =
+        (static_cast<uint64_t>(k.src) << 32) ^ k.dst ^ (static_cast<uint64_t>(k.channel) << 20);
+    h ^= k.bytes + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return static_cast<std::size_t>(h);
+}
+
+void
+FastForwardTransport::SetInner(Ptr<RdmaCollectiveTransport> inner)
+{
+    NS_ABORT_MSG_IF(inner->NeedsTransferOrder(),
+                    "FastForwardTransport needs receives posted with each message "
+                    "(RdmaCollectiveTransport MatchInAdvance false)");
+    m_inner = inner;
+    m_inner->SetCallbacks(MakeCallback(&FastForwardTransport::OnDelivered, this),
+                          MakeCallback(&FastForwardTransport::OnSent, this));
+}
+
+Ptr<RdmaCollectiveTransport>
+FastForwardTransport::GetInner() const
+{
+    return m_inner;
+}
+
+const FastForwardTransport::Stats&
+FastForwardTransport::GetStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+FastForwardTransport::GetNRanks() const
+{
+    return m_inner->GetNRanks();
+}
+
+void
+FastForwardTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
+{
+    m_inner->BeginOperation(tagBase, nTransfers);
+}
+
+void
+FastForwardTransport::ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel)
+{
+    m_inner->ExpectConnection(srcRank, dstRank, channel);
+}
+
+void
+FastForwardTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel)
+{
+    m_inner->Expect(srcRank, dstRank, tag, channel);
+}
+
+bool
+FastForwardTransport::IsLocal(uint32_t rank) const
+{
+    return m_inner->IsLocal(rank);
+}
+
+bool
+FastForwardTransport::NeedsTransferOrder() const
+{
+    return m_inner->NeedsTransferOrder();
+}
+
+void
+FastForwardTransport::Send(uint32_t srcRank,
+                           uint32_t dstRank,
+                           uint64_t bytes,
+                           uint64_t tag,
+                           uint32_t channel)
+{
+    NS_ABORT_MSG_IF(!m_inner, "FastForwardTransport::Send before SetInner");
+    History& h = m_history[Key{srcRank, dstRank, channel, bytes}];
+    if (h.samples.empty())
+    {
+        h.samples.resize(m_stableMessages);
+    }
+    if (m_unstableAt.empty())
+    {
+        m_unstableAt.assign(m_inner->GetNRanks(), 0);
+    }
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    // the fitted queue's delivery of this message, behind those posted before it
+    const int64_t due = std::max(now + h.latencyNs, h.chainDeliveredNs + h.gapNs);
+    // Skip only in a steady contention pattern: this transfer is steady and no message
+    // of a transfer that is not (a new pattern) leaves or enters either of its ranks.
+    if (h.stable && m_unstableAt[srcRank] == 0 && m_unstableAt[dstRank] == 0 &&
+        m_inner->CanSkip(bytes))
+    {
+        h.chainDeliveredNs = due;
+        h.lastDeliveredNs = due;
+        const int64_t acked = due + h.ackLagNs - now;
+        m_stats.skippedMessages++;
+        m_stats.skippedBytes += bytes;
+        m_stats.skippedMessageNs += acked;
+        if (m_stats.firstSkipNs < 0)
+        {
+            m_stats.firstSkipNs = now;
+        }
+        m_skippedTrace(srcRank, dstRank, tag, bytes, due - now);
+        m_inner
+            ->SendSkipped(srcRank, dstRank, bytes, tag, NanoSeconds(due - now), NanoSeconds(acked));
+        return;
+    }
+    m_stats.simulatedMessages++;
+    h.chainDeliveredNs = std::max(due, now);
+    const bool unstable = !h.stable;
+    m_inFlight.emplace(tag, InFlight{&h, now, -1, -1, srcRank, dstRank, unstable});
+    if (unstable)
+    {
+        m_unstableAt[srcRank]++;
+        m_unstableAt[dstRank]++;
+    }
+    m_inner->Send(srcRank, dstRank, bytes, tag, channel);
+}
+
+void
+FastForwardTransport::OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes)
+{
+    auto it = m_inFlight.find(tag);
+    if (it != m_inFlight.end())
+    {
+        const int64_t now = Simulator::Now().GetNanoSeconds();
+        History& h = *it->second.history;
+        it->second.deliveredNs = now;
+        it->second.prevDeliveredNs = h.lastDeliveredNs;
+        h.lastDeliveredNs = std::max(h.lastDeliveredNs, now);
+        h.chainDeliveredNs = std::max(h.chainDeliveredNs, now);
+    }
+    NotifyDelivered(src, dst, tag, bytes);
+}
+
+void
+FastForwardTransport::OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes)
+{
+    auto it = m_inFlight.find(tag);
+    if (it != m_inFlight.end())
+    {
+        const InFlight f = it->second;
+        m_inFlight.erase(it);
+        if (f.unstable)
+        {
+            m_unstableAt[f.src]--;
+            m_unstableAt[f.dst]--;
+        }
+        // Only messages posted before their transfer was steady teach the fit: those
+        // posted after it, while a neighbour was unsteady, load the fabric for that
+        // neighbour as they should, but their own latency mixes packets and skips.
+        if (f.unstable)
+        {
+            const int64_t now = Simulator::Now().GetNanoSeconds();
+            const int64_t delivered = f.deliveredNs < 0 ? now : f.deliveredNs;
+            Record(*f.history, Sample{f.postNs, f.prevDeliveredNs, delivered, now});
+        }
+    }
+    NotifySent(src, dst, tag, bytes);
+}
+
+void
+FastForwardTransport::Record(History& h, const Sample& sample) const
+{
+    if (sample.prevDeliveredNs <= sample.postNs)
+    {
+        h.unqueuedNs = sample.deliveredNs - sample.postNs; // (kept past the window)
+    }
+    h.samples[h.next] = sample;
+    h.next = (h.next + 1) % m_stableMessages;
+    h.count = std::min(h.count + 1, m_stableMessages);
+    h.stable = false;
+    if (h.count < m_stableMessages)
+    {
+        return;
+    }
+    // Fit: the shortest latency is an unqueued one (or the queue's, if every message
+    // waited); the median spacing of the deliveries that waited is the service gap.
+    int64_t latency = INT64_MAX;
+    int64_t ackLag = 0;
+    std::vector<int64_t> gaps;
+    for (const Sample& x : h.samples)
+    {
+        latency = std::min(latency, x.deliveredNs - x.postNs);
+        ackLag += x.ackedNs - x.deliveredNs;
+        if (x.prevDeliveredNs > x.postNs)
+        {
+            gaps.push_back(x.deliveredNs - x.prevDeliveredNs);
+        }
+    }
+    ackLag /= static_cast<int64_t>(h.samples.size());
+    int64_t gap = 0;
+    if (!gaps.empty())
+    {
+        std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+        gap = gaps[gaps.size() / 2];
+    }
+    // Check: the fitted queue reproduces every sample within Tolerance of its latency.
+    for (const Sample& x : h.samples)
+    {
+        const int64_t due = std::max(x.postNs + latency, x.prevDeliveredNs + gap);
+        const double bound = m_tolerance * static_cast<double>(x.ackedNs - x.postNs);
+        if (std::abs(static_cast<double>(due - x.deliveredNs)) > bound ||
+            std::abs(static_cast<double>(x.ackedNs - x.deliveredNs - ackLag)) > bound)
+        {
+            return;
+        }
+    }
+    // A message that finds the connection idle takes the unqueued latency last seen
+    // (the window may hold queued messages only).
+    h.latencyNs = h.unqueuedNs >= 0 ? std::min(latency, h.unqueuedNs) : latency;
+    h.gapNs = gap;
+    h.ackLagNs = ackLag;
+    h.stable = true;
+}
+
+} // namespace ns3
