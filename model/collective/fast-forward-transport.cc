@@ -43,6 +43,14 @@ FastForwardTransport::GetTypeId()
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&FastForwardTransport::m_tolerance),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("JitterFactor",
+                          "A steady transfer's single messages may differ from the fitted "
+                          "queue by up to this many Tolerances (its mean error stays within "
+                          "one). Default 5: two channels sharing a NIC move single "
+                          "messages by 1-3% (doc/fast-forward.md).",
+                          DoubleValue(5),
+                          MakeDoubleAccessor(&FastForwardTransport::m_jitter),
+                          MakeDoubleChecker<double>(1))
             .AddTraceSource("Skipped",
                             "A message was completed after its memoized latency, without "
                             "packets: (src rank, dst rank, tag, bytes, delivered after ns).",
@@ -53,7 +61,8 @@ FastForwardTransport::GetTypeId()
 
 FastForwardTransport::FastForwardTransport()
     : m_stableMessages(8),
-      m_tolerance(0.01)
+      m_tolerance(0.01),
+      m_jitter(5)
 {
 }
 
@@ -76,10 +85,16 @@ FastForwardTransport::DoDispose()
 std::size_t
 FastForwardTransport::KeyHash::operator()(const Key& k) const
 {
-    uint64_t h =
-        (static_cast<uint64_t>(k.src) << 32) ^ k.dst ^ (static_cast<uint64_t>(k.channel) << 20);
-    h ^= k.bytes + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return static_cast<std::size_t>(h);
+    // splitmix64's finalizer over the fields: every bit of each moves the bucket
+    auto mix = [](uint64_t x) {
+        x ^= x >> 30;
+        x *= 0xbf58476d1ce4e5b9ULL;
+        x ^= x >> 27;
+        x *= 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+    };
+    const uint64_t ranks = (static_cast<uint64_t>(k.src) << 32) | k.dst;
+    return static_cast<std::size_t>(mix(ranks ^ mix(k.bytes ^ (uint64_t{k.channel} << 48))));
 }
 
 void
@@ -235,6 +250,21 @@ FastForwardTransport::OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t 
     NotifySent(src, dst, tag, bytes);
 }
 
+namespace
+{
+/// The median of \p v (the upper one of an even count); 0 if empty. Reorders \p v.
+int64_t
+Median(std::vector<int64_t>& v)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+}
+} // namespace
+
 void
 FastForwardTransport::Record(History& h, const Sample& sample) const
 {
@@ -250,41 +280,62 @@ FastForwardTransport::Record(History& h, const Sample& sample) const
     {
         return;
     }
-    // Fit: the shortest latency is an unqueued one (or the queue's, if every message
-    // waited); the median spacing of the deliveries that waited is the service gap.
-    int64_t latency = INT64_MAX;
-    int64_t ackLag = 0;
+    // Fit: the median latency of the messages that found the connection idle (the
+    // shortest, if every message waited: the queue then sets their deliveries), the
+    // median spacing of the deliveries that waited (the service gap), the mean ACK lag.
+    std::vector<int64_t> idle;
     std::vector<int64_t> gaps;
+    int64_t shortest = INT64_MAX;
+    int64_t ackLag = 0;
     for (const Sample& x : h.samples)
     {
-        latency = std::min(latency, x.deliveredNs - x.postNs);
+        shortest = std::min(shortest, x.deliveredNs - x.postNs);
         ackLag += x.ackedNs - x.deliveredNs;
         if (x.prevDeliveredNs > x.postNs)
         {
             gaps.push_back(x.deliveredNs - x.prevDeliveredNs);
         }
+        else
+        {
+            idle.push_back(x.deliveredNs - x.postNs);
+        }
     }
     ackLag /= static_cast<int64_t>(h.samples.size());
-    int64_t gap = 0;
-    if (!gaps.empty())
+    const int64_t gap = Median(gaps);
+    int64_t latency = idle.empty() ? shortest : Median(idle);
+    if (idle.empty() && h.unqueuedNs >= 0)
     {
-        std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
-        gap = gaps[gaps.size() / 2];
+        // a message that finds the connection idle takes the idle latency last seen
+        latency = std::min(latency, h.unqueuedNs);
     }
-    // Check: the fitted queue reproduces every sample within Tolerance of its latency.
+    // Check: the fitted queue reproduces the samples without bias (mean error within
+    // Tolerance of the mean latency: what adds up over a collective's steps) and each
+    // within JitterFactor x Tolerance (the NIC's interleaving of channels moves single
+    // messages by a few percent either way).
+    const int64_t fitted = idle.empty() ? shortest : latency;
+    double bias = 0;
+    double ackBias = 0;
+    double mean = 0;
     for (const Sample& x : h.samples)
     {
-        const int64_t due = std::max(x.postNs + latency, x.prevDeliveredNs + gap);
-        const double bound = m_tolerance * static_cast<double>(x.ackedNs - x.postNs);
-        if (std::abs(static_cast<double>(due - x.deliveredNs)) > bound ||
-            std::abs(static_cast<double>(x.ackedNs - x.deliveredNs - ackLag)) > bound)
+        const int64_t due = std::max(x.postNs + fitted, x.prevDeliveredNs + gap);
+        const double took = static_cast<double>(x.ackedNs - x.postNs);
+        const double error = static_cast<double>(due - x.deliveredNs);
+        const double ackError = static_cast<double>(x.ackedNs - x.deliveredNs - ackLag);
+        if (std::abs(error) > m_jitter * m_tolerance * took ||
+            std::abs(ackError) > m_jitter * m_tolerance * took)
         {
             return;
         }
+        bias += error;
+        ackBias += ackError;
+        mean += took;
     }
-    // A message that finds the connection idle takes the unqueued latency last seen
-    // (the window may hold queued messages only).
-    h.latencyNs = h.unqueuedNs >= 0 ? std::min(latency, h.unqueuedNs) : latency;
+    if (std::abs(bias) > m_tolerance * mean || std::abs(ackBias) > m_tolerance * mean)
+    {
+        return;
+    }
+    h.latencyNs = latency;
     h.gapNs = gap;
     h.ackLagNs = ackLag;
     h.stable = true;

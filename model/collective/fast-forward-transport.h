@@ -150,6 +150,7 @@ class FastForwardTransport : public CollectiveTransport
     Ptr<RdmaCollectiveTransport> m_inner;
     uint32_t m_stableMessages; //!< attribute StableMessages
     double m_tolerance;        //!< attribute Tolerance
+    double m_jitter;           //!< attribute JitterFactor
     std::unordered_map<Key, History, KeyHash> m_history;
     std::unordered_map<uint64_t, InFlight> m_inFlight; //!< tag -> simulated message
     /// per rank: simulated messages of unstable transfers in flight from or to it
