@@ -2487,10 +2487,11 @@ FastForwardKnobs(std::vector<Knob>& k)
     using C = ScenarioConfig;
     k.push_back(Applies(
         Flag("fast-forward",
-             "1 = skip the packets of steady collective messages: once a transfer's last "
-             "8 latencies agree within 1% and no unsteady transfer is in flight, its "
-             "messages complete after the memoized latency without packets "
-             "(ns3::FastForwardTransport StableMessages, Tolerance; Wormhole, NSDI 2026); "
+             "1 = skip the packets of steady collective messages: once the queue fitted to a "
+             "transfer's last 8 messages reproduces them (mean error within 1%, each within "
+             "5%) and no unsteady transfer is in flight at either rank, its messages complete "
+             "when that queue says, without packets (ns3::FastForwardTransport "
+             "StableMessages, Tolerance, JitterFactor; after Wormhole, NSDI 2026); "
              "summary.json fast_forward says what was skipped, or why nothing was "
              "(background or file flows, failures, no collective); queue, PFC and hop "
              "counts then omit the skipped messages (doc/fast-forward.md); 0 = off, no cost",
