@@ -28,18 +28,18 @@ FastForwardTransport::GetTypeId()
             .SetGroupName("AiFabric")
             .AddConstructor<FastForwardTransport>()
             .AddAttribute("StableMessages",
-                          "Detection window, in messages: a transfer (ranks, channel, bytes) "
-                          "is steady when the post-to-delivered and post-to-ACK latencies of "
-                          "its last this many simulated messages agree within Tolerance. "
-                          "Default 8: a ring step's messages of one channel settle within "
-                          "2-3 (doc/fast-forward.md measures the error against it).",
+                          "Detection window, in messages: a transfer (ranks, channel, bytes) is "
+                          "steady when the queue fitted to its last this many simulated "
+                          "messages reproduces them within Tolerance. Default 8: a ring "
+                          "step's messages of one channel settle within a few "
+                          "(doc/fast-forward.md measures the error with it).",
                           UintegerValue(8),
                           MakeUintegerAccessor(&FastForwardTransport::m_stableMessages),
                           MakeUintegerChecker<uint32_t>(2, 1024))
             .AddAttribute("Tolerance",
-                          "Largest spread (max - min) of a steady transfer's latencies, as a "
-                          "fraction of their mean. Default 0.01: the 1% error bound Wormhole "
-                          "(NSDI 2026) reports and issue #52 asks for.",
+                          "Largest mean error of the fitted queue over the window, as a fraction "
+                          "of the messages' mean latency. Default 0.01: the 1% error bound "
+                          "Wormhole (NSDI 2026) reports and issue #52 asks for.",
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&FastForwardTransport::m_tolerance),
                           MakeDoubleChecker<double>(0, 1))
