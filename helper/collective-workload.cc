@@ -74,6 +74,11 @@ CollectiveWorkload::DoDispose()
         m_transport->Dispose();
     }
     m_transport = nullptr;
+    if (m_fastForward)
+    {
+        m_fastForward->Dispose();
+    }
+    m_fastForward = nullptr;
     m_rowCb = RowCallback();
     m_finishedCb = Callback<void>();
     Object::DoDispose();
@@ -303,12 +308,24 @@ CollectiveWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
                               PointerValue(fabric->GetObject<AggregationManager>()));
     m_transport = CreateObject<RdmaCollectiveTransport>();
     // Receives matched in advance, unless other messages share the connections.
-    m_transport->SetAttribute("MatchInAdvance", BooleanValue(c.matchInAdvance));
+    // (a skipped message posts no receive: fast-forward matches each receive as it comes)
+    m_transport->SetAttribute("MatchInAdvance", BooleanValue(c.matchInAdvance && !c.fastForward));
     m_transport->Attach(fabric, m_hosts);
     m_app = CreateObject<CollectiveApplication>();
     m_app->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
     m_app->SetAttribute("Iterations", UintegerValue(c.iterations));
-    m_app->SetTransport(m_transport);
+    // (nvls and collnet send through a transport of their own on the inner one: they
+    // skip nothing)
+    if (c.fastForward)
+    {
+        m_fastForward = CreateObject<FastForwardTransport>();
+        m_fastForward->SetInner(m_transport);
+        m_app->SetTransport(m_fastForward);
+    }
+    else
+    {
+        m_app->SetTransport(m_transport);
+    }
     try
     {
         // Communicator ranks are transport ranks, which the transport maps to m_hosts.
@@ -543,6 +560,12 @@ Ptr<RdmaCollectiveTransport>
 CollectiveWorkload::GetTransport() const
 {
     return m_transport;
+}
+
+Ptr<FastForwardTransport>
+CollectiveWorkload::GetFastForward() const
+{
+    return m_fastForward;
 }
 
 const std::vector<uint32_t>&

@@ -9,6 +9,7 @@
 #include "ns3/collective-application.h"
 #include "ns3/collective-metrics.h"
 #include "ns3/data-rate.h"
+#include "ns3/fast-forward-transport.h"
 #include "ns3/nccl-tuner.h"
 #include "ns3/object.h"
 #include "ns3/output-collective-row.h"
@@ -78,6 +79,9 @@ class CollectiveWorkload : public Object
         std::string fabric{"rocev2"};       //!< the fabric's name, for refusals (nvls, collnet)
         /// receives matched in advance (false when other messages share the connections)
         bool matchInAdvance{true};
+        /// steady-state fast-forward (FastForwardTransport; receives then follow each
+        /// message, matchInAdvance is ignored)
+        bool fastForward{false};
         /// the fabric hosts of ranks 0..n-1 (a job's placement; ranks is then their
         /// count); empty = hosts 0..ranks-1
         std::vector<uint32_t> hosts;
@@ -188,6 +192,8 @@ class CollectiveWorkload : public Object
 
     Ptr<CollectiveApplication> GetApplication() const;
     Ptr<RdmaCollectiveTransport> GetTransport() const;
+    /// \return the fast-forward in front of the transport (Options fastForward), or null
+    Ptr<FastForwardTransport> GetFastForward() const;
     /// Fabric hosts of the ranks, rank order.
     const std::vector<uint32_t>& GetHosts() const;
 
@@ -199,6 +205,7 @@ class CollectiveWorkload : public Object
 
     Ptr<CollectiveApplication> m_app;
     Ptr<RdmaCollectiveTransport> m_transport;
+    Ptr<FastForwardTransport> m_fastForward; //!< null unless Options fastForward
     std::vector<uint32_t> m_hosts;
     RowCallback m_rowCb;
     Callback<void> m_finishedCb; //!< SetFinishedCallback

@@ -112,6 +112,11 @@ TrainingWorkload::DoDispose()
         m_transport->Dispose();
     }
     m_transport = nullptr;
+    if (m_fastForward)
+    {
+        m_fastForward->Dispose();
+    }
+    m_fastForward = nullptr;
     m_timeline.clear();
     Object::DoDispose();
 }
@@ -182,7 +187,16 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     }
     try
     {
-        m_engine->Setup(model, m_transport);
+        if (c.fastForward)
+        {
+            m_fastForward = CreateObject<FastForwardTransport>();
+            m_fastForward->SetInner(m_transport);
+            m_engine->Setup(model, m_fastForward);
+        }
+        else
+        {
+            m_engine->Setup(model, m_transport);
+        }
     }
     catch (const std::invalid_argument& e)
     {
@@ -250,6 +264,12 @@ Ptr<RdmaCollectiveTransport>
 TrainingWorkload::GetTransport() const
 {
     return m_transport;
+}
+
+Ptr<FastForwardTransport>
+TrainingWorkload::GetFastForward() const
+{
+    return m_fastForward;
 }
 
 nlohmann::json

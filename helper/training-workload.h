@@ -6,6 +6,7 @@
 
 #include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
+#include "ns3/fast-forward-transport.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-collective-transport.h"
@@ -64,6 +65,8 @@ class TrainingWorkload : public Object
         /// the fabric hosts of ranks 0..n-1 (a job's placement); empty = hosts 0..n-1 with
         /// the model's shape resolved on every host of the fabric
         std::vector<uint32_t> hosts;
+        /// steady-state fast-forward (FastForwardTransport in front of the transport)
+        bool fastForward{false};
     };
 
     static TypeId GetTypeId();
@@ -98,6 +101,8 @@ class TrainingWorkload : public Object
     Ptr<TrainingEngine> GetEngine() const;
     /// \return the transport its communication goes through (after Setup)
     Ptr<RdmaCollectiveTransport> GetTransport() const;
+    /// \return the fast-forward in front of the transport (Options fastForward), or null
+    Ptr<FastForwardTransport> GetFastForward() const;
 
     /**
      * The summary of an engine's run (what ToJson returns), for tests that run an
@@ -129,6 +134,7 @@ class TrainingWorkload : public Object
     std::vector<Interval> m_timeline;
     Ptr<TrainingEngine> m_engine;
     Ptr<RdmaCollectiveTransport> m_transport;
+    Ptr<FastForwardTransport> m_fastForward; //!< null unless Options fastForward
     std::string m_file;
 };
 

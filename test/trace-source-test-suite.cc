@@ -23,6 +23,7 @@
 #include "ns3/dcqcn-congestion-control.h"
 #include "ns3/dctcp-congestion-control.h"
 #include "ns3/deadlock-detector.h"
+#include "ns3/fast-forward-transport.h"
 #include "ns3/fct-attribution.h"
 #include "ns3/flow-workload.h"
 #include "ns3/hpcc-congestion-control.h"
@@ -173,6 +174,9 @@ Table()
         AI_FABRIC_TRACE(PowertcpCongestionControl, "Power", TracedValueCallback::Double),
         AI_FABRIC_TRACE(FlowWorkload, "Posted", FlowWorkload::PostedTracedCallback),
         AI_FABRIC_TRACE(TrainingEngine, "Interval", TrainingEngine::IntervalTracedCallback),
+        AI_FABRIC_TRACE(FastForwardTransport,
+                        "Skipped",
+                        FastForwardTransport::SkippedTracedCallback),
         AI_FABRIC_TRACE(RdmaFlowApplication,
                         "MessageCompleted",
                         RdmaFlowApplication::MessageCompletedCallback),

@@ -3,6 +3,7 @@
  */
 #include "collective-scenario-workload.h"
 
+#include "fast-forward-setup.h"
 #include "scenario-workload-registry.h"
 #include "workload-options.h"
 
@@ -96,6 +97,10 @@ void
 CollectiveScenarioWorkload::AddSummary(nlohmann::json& s) const
 {
     s["collectives"] = m_collective->ToJson();
+    if (Ptr<FastForwardTransport> ff = m_collective->GetFastForward())
+    {
+        s["fast_forward"] = FastForwardSetup::ToJson(*ff);
+    }
 }
 
 void

@@ -2513,6 +2513,28 @@ JobKnobs(std::vector<Knob>& k)
                      "RoCEv2: --ets-weights)")));
 }
 
+/// --fast-forward (doc/fast-forward.md).
+void
+FastForwardKnobs(std::vector<Knob>& k)
+{
+    using C = ScenarioConfig;
+    k.push_back(Applies(
+        Flag("fast-forward",
+             "1 = skip the packets of steady collective messages: once the queue fitted to a "
+             "transfer's last 8 messages reproduces them (mean error within 1%, each within "
+             "5%) and no unsteady transfer is in flight at either rank, its messages complete "
+             "when that queue says, without packets (ns3::FastForwardTransport "
+             "StableMessages, Tolerance, JitterFactor; after Wormhole, NSDI 2026); "
+             "summary.json fast_forward says what was skipped, or why nothing was "
+             "(background or file flows, failures, no collective); queue, PFC and hop "
+             "counts then omit the skipped messages (doc/fast-forward.md); 0 = off, no cost",
+             &C::fastForward),
+        Only([](const ScenarioConfig& c) { return !c.mpi && !c.attribution; },
+             "is not available with --mpi or --attribution (a skipped message has no packets "
+             "to split into causes, and across ranks a receiver cannot see a skipped send); "
+             "allowed: --fast-forward=0, or one process without --attribution")));
+}
+
 std::vector<Knob>
 BuildKnobs()
 {
@@ -2539,6 +2561,7 @@ BuildKnobs()
     EngineKnobs(k);
     PriorityAndEcnKnobs(k);
     JobKnobs(k);
+    FastForwardKnobs(k);
     const ScenarioConfig defaults;
     for (auto& knob : k)
     {

@@ -229,6 +229,7 @@ class ScenarioConfig
     Time qlenInterval{MicroSeconds(10)}; ///< queue sampling period; 0 = off
     bool portBytes{false};               ///< write ports.csv (bytes sent per port)
     bool attribution{false};             ///< attribution.csv, summary tail_attribution
+    bool fastForward{false};             ///< skip steady collective messages (FastForwardTransport)
     Time deadlockStallTime{MicroSeconds(500)}; ///< DeadlockDetector::StallTime; 0 = off
     /// ACK at least every K packets; unset = 1 for a --cc that reads INT, else 10
     std::optional<uint32_t> ackInterval;

@@ -8,6 +8,7 @@
 #include "fabric-builder-registry.h"
 #include "fabric-builder.h"
 #include "fabric-checks.h"
+#include "fast-forward-setup.h"
 #include "flow-scenario-workload.h"
 #include "jobs-scenario-workload.h"
 #include "memory-estimate.h"
@@ -292,6 +293,10 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         s[it.key()] = it.value();
     }
     m_faults.AddSummary(s, *m_recorder);
+    if (m_config.fastForward && !s.contains("fast_forward"))
+    {
+        s["fast_forward"] = FastForwardSetup::InactiveJson(m_config); // (it skipped nothing)
+    }
     AddUnfinished(s, complete, unfinished);
     return s;
 }

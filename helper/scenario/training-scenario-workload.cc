@@ -3,6 +3,7 @@
  */
 #include "training-scenario-workload.h"
 
+#include "fast-forward-setup.h"
 #include "scenario-workload-registry.h"
 #include "workload-options.h"
 
@@ -60,6 +61,10 @@ TrainingScenarioWorkload::AddSummary(nlohmann::json& s) const
         return;
     }
     s["training"] = m_training->ToJson();
+    if (Ptr<FastForwardTransport> ff = m_training->GetFastForward())
+    {
+        s["fast_forward"] = FastForwardSetup::ToJson(*ff);
+    }
 }
 
 void

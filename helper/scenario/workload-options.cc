@@ -3,6 +3,8 @@
  */
 #include "workload-options.h"
 
+#include "fast-forward-setup.h"
+
 #include "ns3/config-error.h"
 
 #include <stdexcept>
@@ -31,6 +33,7 @@ WorkloadOptions::Collective(const ScenarioConfig& c)
     // Other messages on the collective's connections: receives cannot be matched ahead.
     const bool background = !c.background.empty() && c.background != "none";
     o.matchInAdvance = !background && c.flows.empty();
+    o.fastForward = c.fastForward && FastForwardSetup::InactiveReason(c).empty();
     return o;
 }
 
@@ -61,6 +64,7 @@ WorkloadOptions::Training(const ScenarioConfig& c)
     o.gpusPerServer = c.gpusPerServer;
     o.pxn = c.pxn;
     o.hostRate = c.hostRate;
+    o.fastForward = c.fastForward && FastForwardSetup::InactiveReason(c).empty();
     return o;
 }
 

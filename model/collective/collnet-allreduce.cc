@@ -7,6 +7,7 @@
 
 #include "ns3/aggregation-manager.h"
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/fast-forward-transport.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
@@ -305,6 +306,10 @@ CollNetAllreduce::UseTransport(Ptr<CollectiveTransport> transport)
     if (!m_collnet || m_given != transport)
     {
         Ptr<RdmaCollectiveTransport> rdma = DynamicCast<RdmaCollectiveTransport>(transport);
+        if (Ptr<FastForwardTransport> ff = DynamicCast<FastForwardTransport>(transport))
+        {
+            rdma = ff->GetInner(); // (its own transport: fast-forward skips none of it)
+        }
         NS_ABORT_MSG_IF(!rdma, "collnet allreduce runs over an RdmaCollectiveTransport's fabric");
         std::vector<Ptr<SharpHcaPort>> ports(rdma->GetNRanks());
         std::vector<std::vector<uint32_t>> members(m_members.size());

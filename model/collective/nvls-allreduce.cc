@@ -6,6 +6,7 @@
 #include "rdma-collective-transport.h"
 
 #include "ns3/collective-algorithm-registry.h"
+#include "ns3/fast-forward-transport.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -178,6 +179,10 @@ NvlsAllreduce::UseTransport(Ptr<CollectiveTransport> transport)
     if (!m_nvls || m_given != transport)
     {
         Ptr<RdmaCollectiveTransport> rdma = DynamicCast<RdmaCollectiveTransport>(transport);
+        if (Ptr<FastForwardTransport> ff = DynamicCast<FastForwardTransport>(transport))
+        {
+            rdma = ff->GetInner(); // (its own transport: fast-forward skips none of it)
+        }
         NS_ABORT_MSG_IF(!rdma, "nvls allreduce runs over an RdmaCollectiveTransport's fabric");
         std::vector<uint32_t> ranks;
         for (uint32_t r = 0; r < GetCommunicator().GetSize(); ++r)

@@ -277,6 +277,38 @@ RdmaCollectiveTransport::Send(uint32_t srcRank,
     Post(srcRank, dstRank, wire, tag, connection);
 }
 
+bool
+RdmaCollectiveTransport::CanSkip(uint64_t bytes) const
+{
+    return m_fabric && bytes > 0 && !m_matchInAdvance && !Split();
+}
+
+void
+RdmaCollectiveTransport::SendSkipped(uint32_t srcRank,
+                                     uint32_t dstRank,
+                                     uint64_t bytes,
+                                     uint64_t tag,
+                                     Time delivered,
+                                     Time acked)
+{
+    if (m_aborted)
+    {
+        return; // the communicator is gone
+    }
+    NS_ABORT_MSG_IF(!CanSkip(bytes) || srcRank >= m_hostOf.size() || dstRank >= m_hostOf.size() ||
+                        srcRank == dstRank,
+                    "collective message rank " << srcRank << " -> " << dstRank << " of " << bytes
+                                               << " bytes cannot be skipped");
+    m_posted++;
+    m_fabric->PostSkipped(m_hostOf[srcRank],
+                          m_hostOf[dstRank],
+                          bytes,
+                          tag,
+                          KIND_COLLECTIVE,
+                          delivered,
+                          acked);
+}
+
 void
 RdmaCollectiveTransport::Post(uint32_t srcRank,
                               uint32_t dstRank,

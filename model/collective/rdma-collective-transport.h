@@ -104,6 +104,22 @@ class RdmaCollectiveTransport : public CollectiveTransport
     /// True with MatchInAdvance.
     bool NeedsTransferOrder() const override;
 
+    /**
+     * \return whether SendSkipped may stand for Send of a message of \p bytes: one
+     * message of at least one byte, on a fabric in one process, receives not matched in
+     * advance (a skipped message consumes no receive) and not cut over QPs
+     */
+    bool CanSkip(uint64_t bytes) const;
+    /**
+     * Fast-forward (FastForwardTransport): Send's message without its packets
+     * (RdmaFabric::PostSkipped): delivered after \p delivered, acknowledged after \p acked.
+     */
+    void SendSkipped(uint32_t srcRank,
+                     uint32_t dstRank,
+                     uint64_t bytes,
+                     uint64_t tag,
+                     Time delivered,
+                     Time acked);
     /// Fabric host of a transport rank.
     uint32_t GetHost(uint32_t rank) const;
     /// \return the fabric Attach gave (null before)

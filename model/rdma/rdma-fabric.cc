@@ -492,6 +492,44 @@ RdmaFabric::ReserveMessageIds(uint64_t n)
     return first;
 }
 
+uint64_t
+RdmaFabric::PostSkipped(uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
+                        uint64_t tag,
+                        uint8_t kind,
+                        Time delivered,
+                        Time acked)
+{
+    NS_ABORT_MSG_IF(acked < delivered || delivered.IsStrictlyNegative(),
+                    "skipped message " << src << " -> " << dst << ": delivered after " << delivered
+                                       << ", acknowledged after " << acked);
+    MessageRecord r;
+    r.id = m_nextMessageId++;
+    r.src = src;
+    r.dst = dst;
+    r.bytes = bytes;
+    r.tag = tag;
+    r.kind = kind;
+    r.start = Simulator::Now();
+    r.end = r.start + acked;
+    r.ideal = GetIdealFct(src, dst, bytes);
+    Simulator::Schedule(delivered, [this, src, dst, tag, bytes]() {
+        for (const auto& cb : m_deliveredCallbacks)
+        {
+            cb(src, dst, tag, bytes);
+        }
+    });
+    Simulator::Schedule(acked, [this, r]() {
+        m_completed++;
+        for (const auto& cb : m_messageCallbacks)
+        {
+            cb(r);
+        }
+    });
+    return r.id;
+}
+
 void
 RdmaFabric::ForgoMessageIds(uint64_t n)
 {

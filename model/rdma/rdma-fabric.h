@@ -251,6 +251,21 @@ class RdmaFabric : public Object
      */
     uint64_t ReserveMessageIds(uint64_t n);
     /**
+     * A message whose packets are not simulated (fast-forward, FastForwardTransport): it
+     * takes a message id now and counts as posted; the delivered listeners hear of it
+     * after \p delivered and the message listeners (an fct.csv row, its ideal FCT as any
+     * message's) after \p acked (>= \p delivered), as of a simulated message. No queue
+     * pair, port or counter sees it.
+     * \return the message id
+     */
+    uint64_t PostSkipped(uint32_t src,
+                         uint32_t dst,
+                         uint64_t bytes,
+                         uint64_t tag,
+                         uint8_t kind,
+                         Time delivered,
+                         Time acked);
+    /**
      * \p n of the ids ReserveMessageIds gave will carry no message (an algorithm's
      * transfers that the switches carry, CollNet's SHARP operations): they count as done,
      * so GetPendingMessages counts only messages.

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""--fast-forward=1 (doc/fast-forward.md): each run twice, packet by packet and fast-forwarded.
+A ring allreduce and a small training iteration skip most of their messages and keep the
+step or iteration time within 1% of the packet-level run; a collective under web-search
+background skips nothing, says why in summary.json, and its fct.csv (FCT p50/p99) is the
+packet-level run's byte for byte; the flag is refused where it cannot hold."""
+
+import json
+import subprocess
+
+import pytest
+
+#: the bound issue #52 asks for (Wormhole, NSDI 2026, reports < 1%)
+BOUND = 0.01
+
+
+def run(sim, out, *args, code=0):
+    r = subprocess.run([str(sim), *args, f"--out={out}"], capture_output=True, text=True,
+                       timeout=900, check=False)
+    assert r.returncode == code, r.stdout + r.stderr
+    return r
+
+
+def summary(out):
+    with open(out / "summary.json") as f:
+        return json.load(f)
+
+
+def both(sim, base, name, *args):
+    """(packet-level summary, fast-forwarded summary) of one scenario."""
+    run(sim, base / f"{name}-packets", *args)
+    run(sim, base / f"{name}-ff", *args, "--fast-forward=1")
+    return summary(base / f"{name}-packets"), summary(base / f"{name}-ff")
+
+
+def test_ring_allreduce_within_one_percent(ai_fabric_sim, tmp_path):
+    packets, ff = both(ai_fabric_sim, tmp_path, "ring", "--topology=fattree", "--k=4",
+                       "--workload=allreduce", "--algorithm=ring", "--bytes=16MB",
+                       "--mtu=4096", "--iterations=2")
+    assert "fast_forward" not in packets
+    block = ff["fast_forward"]
+    assert block["active"] is True
+    # it skips: most of the 30 messages per connection and channel come after the window
+    assert block["skipped_messages"] > block["simulated_messages"], block
+    assert ff["events"] < packets["events"] / 2
+    for p, f in zip(packets["collectives"][0]["durations_ns"],
+                    ff["collectives"][0]["durations_ns"]):
+        assert abs(f - p) <= BOUND * p, (p, f)
+    # every message still has its fct.csv row
+    assert ff["fct"]["count"] == packets["fct"]["count"]
+
+
+def test_training_iteration_within_one_percent(ai_fabric_sim, source_dir, tmp_path):
+    # bench/training-1024-gpus.json on 16 servers (DP 16) with 2 of its 8 layers
+    with open(source_dir / "bench" / "training-1024-gpus.json") as f:
+        model = json.load(f)
+    model["name"] = "training-128-gpus"
+    model["parallelism"]["dp"] = 16
+    model["layers"] = model["layers"][:2]
+    path = tmp_path / "t128.json"
+    path.write_text(json.dumps(model))
+    packets, ff = both(ai_fabric_sim, tmp_path, "training", "--workload=training",
+                       f"--training={path}", "--topology=rail", "--servers=16",
+                       "--gpus-per-server=8", "--rail-spines=8", "--mtu=4096")
+    block = ff["fast_forward"]
+    assert block["active"] is True and block["skipped_messages"] > 0
+    assert ff["events"] < packets["events"] / 2
+    p = packets["training"]["iteration_ns"]["mean"]
+    f = ff["training"]["iteration_ns"]["mean"]
+    assert abs(f - p) <= BOUND * p, (p, f)
+
+
+def test_background_skips_nothing(ai_fabric_sim, tmp_path):
+    # the medium scenario's shape, smaller: a ring allreduce under web-search background
+    args = ("--topology=fattree", "--k=4", "--mtu=4096", "--workload=allreduce",
+            "--algorithm=ring", "--bytes=4MB", "--cc=dcqcn", "--background=websearch",
+            "--load=0.3", "--background-duration=500us")
+    packets, ff = both(ai_fabric_sim, tmp_path, "medium", *args)
+    block = ff["fast_forward"]
+    assert block["active"] is False
+    assert block["skipped_messages"] == 0
+    assert "--background=websearch" in block["reason"]
+    assert ff["fct"]["fct_ns"]["p50"] == packets["fct"]["fct_ns"]["p50"]
+    assert ff["fct"]["fct_ns"]["p99"] == packets["fct"]["fct_ns"]["p99"]
+    for name in ("fct.csv", "collective.csv", "pfc.csv"):
+        assert (tmp_path / "medium-ff" / name).read_bytes() == \
+            (tmp_path / "medium-packets" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("flags, word", [(["--fast-forward=1", "--attribution=1"], "--attribution"),
+                                         (["--fast-forward=2"], "2")])
+def test_refused(ai_fabric_sim, tmp_path, flags, word):
+    out = tmp_path / "refused"
+    r = run(ai_fabric_sim, out, "--topology=fattree", "--k=4", "--workload=allreduce", *flags,
+            code=2)
+    assert "fast-forward" in r.stderr + r.stdout
+    assert word in r.stderr + r.stdout
+    assert not out.exists()
