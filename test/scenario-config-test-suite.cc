@@ -92,7 +92,7 @@ class KnobDefaultsTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioConfig defaults;
-        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 101, "knob count (101 flags)");
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig::Knobs().size(), 102, "knob count (102 flags)");
         ScenarioConfig c;
         for (const auto& knob : ScenarioConfig::Knobs())
         {

@@ -71,4 +71,13 @@ FastForwardSetup::InactiveJson(const ScenarioConfig& c)
             {"skipped_message_time_s", 0.0}};
 }
 
+void
+FastForwardSetup::AddInactive(const ScenarioConfig& c, nlohmann::json& summary)
+{
+    if (c.fastForward && !summary.contains("fast_forward"))
+    {
+        summary["fast_forward"] = InactiveJson(c); // (it skipped nothing)
+    }
+}
+
 } // namespace ns3

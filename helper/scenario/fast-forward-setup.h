@@ -32,6 +32,9 @@ class FastForwardSetup
     static nlohmann::json ToJson(const FastForwardTransport& ff);
     /// The block of a --fast-forward=1 run that installed none: nothing skipped, and why.
     static nlohmann::json InactiveJson(const ScenarioConfig& c);
+    /// With --fast-forward=1: InactiveJson as \p summary's "fast_forward" unless a
+    /// workload's transport wrote its block.
+    static void AddInactive(const ScenarioConfig& c, nlohmann::json& summary);
 };
 
 } // namespace ns3

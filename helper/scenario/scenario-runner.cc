@@ -293,10 +293,7 @@ ScenarioRunner::MakeSummary(double wallSeconds, bool complete)
         s[it.key()] = it.value();
     }
     m_faults.AddSummary(s, *m_recorder);
-    if (m_config.fastForward && !s.contains("fast_forward"))
-    {
-        s["fast_forward"] = FastForwardSetup::InactiveJson(m_config); // (it skipped nothing)
-    }
+    FastForwardSetup::AddInactive(m_config, s);
     AddUnfinished(s, complete, unfinished);
     return s;
 }
