@@ -514,20 +514,28 @@ RdmaFabric::PostSkipped(uint32_t src,
     r.start = Simulator::Now();
     r.end = r.start + acked;
     r.ideal = GetIdealFct(src, dst, bytes);
-    Simulator::Schedule(delivered, [this, src, dst, tag, bytes]() {
-        for (const auto& cb : m_deliveredCallbacks)
-        {
-            cb(src, dst, tag, bytes);
-        }
-    });
-    Simulator::Schedule(acked, [this, r]() {
-        m_completed++;
-        for (const auto& cb : m_messageCallbacks)
-        {
-            cb(r);
-        }
-    });
+    Simulator::Schedule(delivered, &RdmaFabric::DeliverSkipped, this, src, dst, tag, bytes);
+    Simulator::Schedule(acked, &RdmaFabric::CompleteSkipped, this, r);
     return r.id;
+}
+
+void
+RdmaFabric::DeliverSkipped(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes)
+{
+    for (const auto& cb : m_deliveredCallbacks)
+    {
+        cb(src, dst, tag, bytes);
+    }
+}
+
+void
+RdmaFabric::CompleteSkipped(MessageRecord r)
+{
+    m_completed++;
+    for (const auto& cb : m_messageCallbacks)
+    {
+        cb(r);
+    }
 }
 
 void

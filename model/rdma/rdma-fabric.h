@@ -776,6 +776,10 @@ class RdmaFabric : public Object
     std::vector<MessageCallback> m_messageCallbacks;
     Ptr<FctAttribution> m_attribution; //!< EnableAttribution's (nullptr: off)
     std::vector<DeliveredCallback> m_deliveredCallbacks;
+    /// PostSkipped's message has arrived: the delivered callbacks.
+    void DeliverSkipped(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    /// PostSkipped's message is acknowledged: counted done, the message callbacks.
+    void CompleteSkipped(MessageRecord r);
 };
 
 } // namespace ns3
