@@ -372,17 +372,25 @@ JobsScenarioWorkload::InstallJob(Job& job, const ScenarioConfig& c, const Contex
     }
 }
 
+TrainingWorkload::Options
+JobsScenarioWorkload::TrainingOptions(const JobSpec& s,
+                                      const std::string& file,
+                                      const ScenarioConfig& c)
+{
+    TrainingWorkload::Options o = WorkloadOptions::Training(c);
+    o.file = file;
+    o.iterations = s.iterations.value_or(1);
+    o.algorithm = s.algorithm;
+    o.hosts = s.hosts;
+    return o;
+}
+
 void
 JobsScenarioWorkload::InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx)
 {
     const JobSpec& s = job.spec;
-    TrainingWorkload::Options o = WorkloadOptions::Training(c);
-    o.file = s.model;
-    o.iterations = s.iterations.value_or(1);
-    o.algorithm = s.algorithm;
-    o.hosts = s.hosts;
     job.training = CreateObject<TrainingWorkload>();
-    job.training->Setup(o, ctx.fabric);
+    job.training->Setup(TrainingOptions(s, s.model, c), ctx.fabric);
     job.training->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
     Simulator::Schedule(s.start, &TrainingWorkload::Start, job.training);
 }
@@ -391,13 +399,8 @@ void
 JobsScenarioWorkload::InstallChakra(Job& job, const ScenarioConfig& c, const Context& ctx)
 {
     const JobSpec& s = job.spec;
-    TrainingWorkload::Options o = WorkloadOptions::Training(c);
-    o.file = s.trace;
-    o.iterations = s.iterations.value_or(1);
-    o.algorithm = s.algorithm;
-    o.hosts = s.hosts;
     job.chakra = CreateObject<ChakraWorkload>();
-    job.chakra->Setup(o, ctx.fabric);
+    job.chakra->Setup(TrainingOptions(s, s.trace, c), ctx.fabric);
     job.chakra->SetFinishedCallback(MakeLambdaCallback<void>(ctx.checkCompletion));
     Simulator::Schedule(s.start, &ChakraWorkload::Start, job.chakra);
 }

@@ -95,6 +95,11 @@ class JobsScenarioWorkload : public ScenarioWorkload
     void SetClass(const Job& job, const ScenarioConfig& c);
     /// Install \p job's workload on \p ctx's fabric.
     void InstallJob(Job& job, const ScenarioConfig& c, const Context& ctx);
+    /// The training workload's options of a training or trace job: \p file (its model
+    /// or trace prefix) with the job's iterations, algorithm and hosts.
+    static TrainingWorkload::Options TrainingOptions(const JobSpec& s,
+                                                     const std::string& file,
+                                                     const ScenarioConfig& c);
     /// Install training job \p job (TrainingWorkload on its hosts).
     void InstallTraining(Job& job, const ScenarioConfig& c, const Context& ctx);
     /// Install Chakra trace job \p job (ChakraWorkload on its hosts).
