@@ -548,90 +548,14 @@ IbFabric::ApplyQosPolicy(const IbQosPolicy& policy)
     }
 }
 
-void
-IbFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
-{
-    links.clear();
-    uint32_t node = m_graph->GetHosts()[src];
-    uint32_t target = m_graph->GetHosts()[dst];
-    uint16_t dlid = m_sm->GetHostLid(dst);
-    // Follow the LFTs, as the packets do without adaptive routing.
-    while (node != target)
-    {
-        uint32_t port = 0;
-        if (!m_graph->IsHost(node))
-        {
-            port = m_sm->GetLft(node)[dlid];
-            NS_ABORT_MSG_IF(port == SubnetManager::NO_PORT,
-                            "no LFT entry at node " << node << " for host " << dst);
-        }
-        const TopologyGraph::Port& p = m_graph->GetPorts(node)[port];
-        links.push_back(p.link);
-        node = p.peer;
-        NS_ABORT_MSG_IF(links.size() > m_graph->GetNNodes(), "LFT loop towards host " << dst);
-    }
-}
-
 uint32_t
-IbFabric::GetPathHops(uint32_t src, uint32_t dst) const
+IbFabric::GetRoutedPort(uint32_t node, uint32_t dst) const
 {
-    std::vector<uint32_t> links;
-    PathLinks(src, dst, links);
-    return links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
-}
-
-Time
-IbFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
-{
-    std::vector<uint32_t> links;
-    PathLinks(src, dst, links);
-    Ptr<IbHca> hca = m_hcas[src];
-    uint32_t mtu = hca->GetMtu();
-    uint64_t nPackets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
-    uint32_t base = IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false);
-    uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
-    uint64_t pad = (4 - lastPayload % 4) % 4; // only the last packet is padded
-    uint64_t total = bytes + pad + nPackets * base + IbFrame::RETH_BYTES + IbFrame::IMM_BYTES;
-    uint64_t first = nPackets == 1 ? total : mtu + base + IbFrame::RETH_BYTES;
-    uint64_t last = nPackets == 1 ? total : lastPayload + pad + base + IbFrame::IMM_BYTES;
-    uint32_t switches = static_cast<uint32_t>(links.size()) - 1;
-    double best = 0;
-    if (m_cutThrough)
-    {
-        // Cut-through: the message streams at the slowest link; the others add one
-        // packet's time at most where they are slower than the next (ignored: ideal).
-        double minRate = 1e30;
-        for (uint32_t l : links)
-        {
-            minRate = std::min(minRate, double(m_graph->GetLink(l).rate.GetBitRate()));
-        }
-        best = total * 8.0 / minRate + switches * m_switchLatency.GetSeconds();
-    }
-    else
-    {
-        std::vector<double> rates;
-        rates.reserve(links.size());
-        for (uint32_t l : links)
-        {
-            rates.push_back(double(m_graph->GetLink(l).rate.GetBitRate()));
-        }
-        best =
-            PipelinedMakespan(rates, first, total, last) + switches * m_switchLatency.GetSeconds();
-    }
-    // The ACK: cut-through it takes one serialisation plus latencies; store-and-forward
-    // one per link.
-    double ack = hca->GetAckBytes();
-    double back = 0;
-    Time delay;
-    for (uint32_t l : links)
-    {
-        const TopologyGraph::Link& link = m_graph->GetLink(l);
-        double t = ack * 8.0 / double(link.rate.GetBitRate());
-        back = m_cutThrough ? std::max(back, t) : back + t;
-        delay += link.delay;
-    }
-    back += switches * m_switchLatency.GetSeconds();
-    return RoundedSeconds(best + back) + delay * 2;
+    // The LFTs, as the packets follow them without adaptive routing.
+    const uint32_t port = m_sm->GetLft(node)[m_sm->GetHostLid(dst)];
+    NS_ABORT_MSG_IF(port == SubnetManager::NO_PORT,
+                    "no LFT entry at node " << node << " for host " << dst);
+    return port;
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
@@ -668,23 +592,24 @@ IbFabric::Connect(uint32_t src, uint32_t dst, uint32_t /* connection */)
     return {qa, qb};
 }
 
-bool
-IbFabric::Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b)
-{
-    m_hcas[a.GetLocalHost()]->ReleaseQueuePair(a.GetLocalQpn());
-    m_hcas[b.GetLocalHost()]->ReleaseQueuePair(b.GetLocalQpn());
-    return true;
-}
-
 RdmaFabric::HostPort
 IbFabric::GetHostPort(uint32_t host) const
 {
     Ptr<IbHca> hca = m_hcas[host];
-    return {hca->GetDevice()->GetDataRate(),
-            hca->GetMtu(),
-            hca->GetFullPacketBytes(),
-            hca->GetAckBytes(),
-            m_switchLatency};
+    HostPort port;
+    port.lineRate = hca->GetDevice()->GetDataRate();
+    port.mtuBytes = hca->GetMtu();
+    port.wireBytes = hca->GetFullPacketBytes();
+    port.ackWireBytes = hca->GetAckBytes();
+    port.switchLatency = m_switchLatency;
+    port.cutThrough = m_cutThrough;
+    // LRH, BTH, ICRC and VCRC on every packet, RETH on the first, ImmDt on the last;
+    // the payload padded to 4 bytes (IBA 9.2: the BTH's PadCnt).
+    port.packetBytes = IbFrame::HeaderBytes(RdmaOpcode::WRITE_MIDDLE, false);
+    port.firstBytes = IbFrame::RETH_BYTES;
+    port.lastBytes = IbFrame::IMM_BYTES;
+    port.padToBytes = 4;
+    return port;
 }
 
 void

@@ -144,10 +144,6 @@ class IbFabric : public RdmaFabric
      */
     void ApplyQosPolicy(const IbQosPolicy& policy);
 
-    /// Unloaded completion: cut-through (or store-and-forward) through the path, the
-    /// message serialised at the bottleneck, switch latencies, and the returning ACK.
-    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
-    uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
     Counters GetCounters() const override;
     PortTx GetPortTx(uint32_t node, uint32_t port) const override;
     /// Credit-starved switch outputs (no VL bytes sent between two calls, too few
@@ -198,9 +194,9 @@ class IbFabric : public RdmaFabric
     std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
                                                               uint32_t dst,
                                                               uint32_t connection) override;
-    bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b) override;
     HostPort GetHostPort(uint32_t host) const override;
-    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
+    /// The LFT's port of switch \p node towards host \p dst (the Subnet Manager's).
+    uint32_t GetRoutedPort(uint32_t node, uint32_t dst) const override;
     void DoFailLink(uint32_t link);
     /// RdmaFabric::FailHost's cut: each cable of the host fails (IbChannel::Fail), for
     /// good; the Subnet Manager's tables stay (the host's LID routes to a dead port).

@@ -806,9 +806,107 @@ RdmaFabric::ReleaseIdle(int64_t now)
 }
 
 bool
-RdmaFabric::Disconnect(const RdmaQueuePair& /* a */, const RdmaQueuePair& /* b */)
+RdmaFabric::Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b)
 {
-    return false;
+    Ptr<RdmaNic> nicA = GetHostNic(a.GetLocalHost());
+    Ptr<RdmaNic> nicB = GetHostNic(b.GetLocalHost());
+    if (!nicA || !nicB)
+    {
+        return false;
+    }
+    nicA->ReleaseQueuePair(a.GetLocalQpn());
+    nicB->ReleaseQueuePair(b.GetLocalQpn());
+    return true;
+}
+
+uint32_t
+RdmaFabric::GetRoutedPort(uint32_t node, uint32_t dst) const
+{
+    NS_ABORT_MSG("this fabric gives no routed port (node " << node << ", host " << dst << ")");
+    return 0;
+}
+
+void
+RdmaFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
+{
+    links.clear();
+    const TopologyGraph* graph = PeekPointer(GetGraph());
+    uint32_t node = graph->GetHosts()[src];
+    const uint32_t target = graph->GetHosts()[dst];
+    while (node != target)
+    {
+        const uint32_t port = graph->IsHost(node) ? 0 : GetRoutedPort(node, dst);
+        const TopologyGraph::Port& p = graph->GetPorts(node)[port];
+        links.push_back(p.link);
+        node = p.peer;
+        NS_ABORT_MSG_IF(links.size() > graph->GetNNodes(), "routing loop towards host " << dst);
+    }
+}
+
+uint32_t
+RdmaFabric::GetPathHops(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t>& links = m_idealLinks;
+    PathLinks(src, dst, links);
+    return links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+}
+
+Time
+RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    // Called once per finished message: the path and its links' rates in reused
+    // vectors, each link read once (the makespan below visits every link per link).
+    std::vector<uint32_t>& links = m_idealLinks;
+    PathLinks(src, dst, links);
+    std::vector<double>& rates = m_idealRates;
+    rates.clear();
+    Ptr<const TopologyGraph> graph = GetGraph();
+    Time delay;
+    for (uint32_t l : links)
+    {
+        const TopologyGraph::Link& link = graph->GetLink(l);
+        rates.push_back(static_cast<double>(link.rate.GetBitRate()));
+        delay += link.delay;
+    }
+    const HostPort port = GetHostPort(src);
+    const uint64_t mtu = port.mtuBytes;
+    const uint64_t nPackets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
+    // Wire bytes of the first and last packets and of the whole message; only the
+    // last packet's payload is padded.
+    const uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
+    const uint64_t pad = (port.padToBytes - lastPayload % port.padToBytes) % port.padToBytes;
+    const uint64_t first = (nPackets == 1 ? lastPayload + pad + port.lastBytes : mtu) +
+                           port.packetBytes + port.firstBytes;
+    const uint64_t last =
+        nPackets == 1 ? first : lastPayload + pad + port.packetBytes + port.lastBytes;
+    const uint64_t total =
+        bytes + pad + nPackets * port.packetBytes + port.firstBytes + port.lastBytes;
+    const auto switches = static_cast<double>(links.size() - 1);
+    const double latency = port.switchLatency.GetSeconds();
+    double best = 0;
+    if (port.cutThrough)
+    {
+        // The message streams at the slowest link; the others add one packet's time at
+        // most where they are slower than the next (ignored: ideal).
+        best = total * 8.0 / *std::min_element(rates.begin(), rates.end());
+    }
+    else
+    {
+        // Pipelined store-and-forward through the path's links.
+        best = PipelinedMakespan(rates, first, total, last);
+    }
+    best += switches * latency;
+    // The ACK: cut-through one serialization at the slowest link, store-and-forward
+    // one per link; the switches' latency either way.
+    const double ackBytes = port.ackWireBytes;
+    double back = 0;
+    for (double rate : rates)
+    {
+        const double t = ackBytes * 8.0 / rate;
+        back = port.cutThrough ? std::max(back, t) : back + t;
+    }
+    back += switches * latency;
+    return RoundedSeconds(best + back) + delay * 2;
 }
 
 uint64_t

@@ -313,12 +313,17 @@ class RdmaFabric : public Object
                                      uint64_t bytes,
                                      uint64_t tag,
                                      uint8_t kind);
-    /// Switch hops between two hosts on the routed path.
-    virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const = 0;
+    /// Switch hops between two hosts on the routed path (PathLinks' links less one).
+    virtual uint32_t GetPathHops(uint32_t src, uint32_t dst) const;
     /// The congestion controller each new queue pair gets (algorithm, preset, overrides).
     void SetCongestionControlFactory(const CongestionControlFactory& factory);
-    /// Unloaded completion time of a message on its path, ACK included.
-    virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const = 0;
+    /**
+     * Unloaded completion time of a message on its path (PathLinks), ACK included: the
+     * source's framing (GetHostPort) packet by packet through the links, store-and-forward
+     * (PipelinedMakespan) or cut-through (the slowest link), plus each switch's latency,
+     * then the ACK back, rounded to the simulator's resolution.
+     */
+    virtual Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
     virtual Counters GetCounters() const = 0;
 
     /// What one port has sent so far (its own counters).
@@ -619,14 +624,19 @@ class RdmaFabric : public Object
                                       uint32_t linkType,
                                       uint32_t recordHeaderBytes);
 
-    /// What a host's port tells a new connection's congestion controller.
+    /// What a host's port tells a new connection's congestion controller and GetIdealFct.
     struct HostPort
     {
-        DataRate lineRate;     //!< the port's rate
-        uint32_t mtuBytes;     //!< payload bytes per full packet
-        uint32_t wireBytes;    //!< bytes a full data packet occupies on the link
-        uint32_t ackWireBytes; //!< bytes an ACK occupies on the link
-        Time switchLatency;    //!< forwarding latency of each switch on the path
+        DataRate lineRate;        //!< the port's rate
+        uint32_t mtuBytes{0};     //!< payload bytes per full packet
+        uint32_t wireBytes{0};    //!< bytes a full data packet occupies on the link
+        uint32_t ackWireBytes{0}; //!< bytes an ACK occupies on the link
+        Time switchLatency;       //!< forwarding latency of each switch on the path
+        bool cutThrough{false};   //!< the switches forward a packet as its head arrives
+        uint32_t packetBytes{0};  //!< headers and wire overhead of every data packet
+        uint32_t firstBytes{0};   //!< more on a message's first packet (RETH)
+        uint32_t lastBytes{0};    //!< more on its last (ImmDt)
+        uint32_t padToBytes = 1;  //!< the last packet's payload padded to a multiple (IB: 4)
     };
 
     void DoDispose() override;
@@ -641,14 +651,25 @@ class RdmaFabric : public Object
                                                                       uint32_t dst,
                                                                       uint32_t connection) = 0;
     /**
-     * Release both (idle) queue pairs of a connection Connect made, each at its host.
-     * \return false if this fabric cannot (the default): the connection stays
+     * Release both (idle) queue pairs of a connection Connect made, each at its host's
+     * NIC (GetHostNic, RdmaNic::ReleaseQueuePair).
+     * \return false if this fabric cannot (no GetHostNic): the connection stays
      */
     virtual bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b);
     /// \param host a host index \return its port's facts
     virtual HostPort GetHostPort(uint32_t host) const = 0;
-    /// The graph links of the routed path src -> dst, in order.
-    virtual void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const = 0;
+    /**
+     * The graph links of the routed path src -> dst, in order: from the source host's
+     * port 0, each switch's GetRoutedPort. \pre GetGraph() is the fabric's graph
+     */
+    virtual void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const;
+    /**
+     * The port switch graph node \p node forwards host \p dst's packets to when it
+     * takes one path (the first ECMP candidate, the LFT's entry): minimal routes all
+     * have the same length, which is all PathLinks' callers need. The default aborts:
+     * a fabric whose PathLinks does not walk the graph need not give it.
+     */
+    virtual uint32_t GetRoutedPort(uint32_t node, uint32_t dst) const;
 
     /// Add one host's transport counters (retransmissions, timeouts, CNPs sent, queue
     /// pairs, out-of-order and spurious packets) to \p c.
@@ -771,6 +792,8 @@ class RdmaFabric : public Object
     uint64_t m_connectionsMade{0};                                         //!< connections made
     uint64_t m_connectionsPeak{0};                                         //!< most alive at once
     uint64_t m_connectionsReleased{0};                                     //!< released
+    mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
+    mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;

@@ -458,101 +458,25 @@ RoceFabric::SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass)
     m_pairPriority[(static_cast<uint64_t>(dst) << 32) | src] = trafficClass;
 }
 
-void
-RoceFabric::PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const
+uint32_t
+RoceFabric::GetRoutedPort(uint32_t node, uint32_t dst) const
 {
-    links.clear();
-    uint32_t node = m_graph->GetHosts()[src];
-    uint32_t target = m_graph->GetHosts()[dst];
-    // Follow the first candidate at every hop: all candidates of the minimal engines
-    // have the same length, which is all the ideal time needs.
-    while (node != target)
-    {
-        uint32_t port = 0;
-        if (!m_graph->IsHost(node))
-        {
-            RouteTable::PortSpan c = m_routes->GetCandidates(node, dst);
-            NS_ABORT_MSG_IF(c.count == 0, "no route from node " << node << " to host " << dst);
-            port = c.ptr[0];
-        }
-        const TopologyGraph::Port& p = m_graph->GetPorts(node)[port];
-        links.push_back(p.link);
-        node = p.peer;
-        NS_ABORT_MSG_IF(links.size() > m_graph->GetNNodes(), "routing loop towards host " << dst);
-    }
+    // The first candidate: all candidates of the minimal engines have the same length.
+    RouteTable::PortSpan c = m_routes->GetCandidates(node, dst);
+    NS_ABORT_MSG_IF(c.count == 0, "no route from node " << node << " to host " << dst);
+    return c.ptr[0];
 }
 
 uint32_t
 RoceFabric::GetPathHops(uint32_t src, uint32_t dst) const
 {
-    std::vector<uint32_t> links;
-    PathLinks(src, dst, links);
-    const uint32_t hops = links.empty() ? 0 : static_cast<uint32_t>(links.size() - 1);
+    const uint32_t hops = RdmaFabric::GetPathHops(src, dst);
     // Switches decrement the TTL without checking it (RoceSwitch): a route must leave
     // it above 0, and the ACK's 6-bit hop echo must hold it (doc/rocev2-wire-format.md).
     NS_ABORT_MSG_IF(hops >= RoceFrame::INITIAL_TTL,
                     "the route from host " << src << " to host " << dst << " crosses " << hops
                                            << " switches: the IPv4 TTL (64) allows at most 63");
     return hops;
-}
-
-Time
-RoceFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
-{
-    // Called once per finished message: the path and its links' rates in reused
-    // vectors, each link read once (the makespan below visits every link per link).
-    std::vector<uint32_t>& links = m_idealLinks;
-    PathLinks(src, dst, links);
-    std::vector<double>& rates = m_idealRates;
-    rates.clear();
-    Time delay;
-    for (uint32_t l : links)
-    {
-        const TopologyGraph::Link& link = m_graph->GetLink(l);
-        rates.push_back(static_cast<double>(link.rate.GetBitRate()));
-        delay += link.delay;
-    }
-    const RoceNic* nic = PeekPointer(m_nics[src]);
-    uint32_t mtu = nic->GetMtu();
-    uint64_t nPackets = (bytes + mtu - 1) / mtu;
-    // Wire bytes of the first and last packets and of the whole message.
-    const RoceNic::IdealFraming framing = nic->GetIdealFraming(); // (UET: its own)
-    const uint32_t base = framing.base;
-    const uint32_t reth = framing.first;
-    const uint32_t imm = framing.last;
-    uint64_t lastPayload = bytes - (nPackets - 1) * mtu;
-    uint64_t first = (nPackets == 1 ? lastPayload + imm : mtu) + base + reth;
-    uint64_t last = nPackets == 1 ? first : lastPayload + base + imm;
-    uint64_t total = bytes + nPackets * base + reth + imm;
-    // The switches' forwarding (RoceSwitch SwitchLatency, CutThrough), as IbFabric.
-    const auto switches = static_cast<double>(links.size() - 1);
-    const bool cutThrough = !m_switches.empty() && m_switches[0]->IsCutThrough();
-    const double latency =
-        m_switches.empty() ? 0.0 : m_switches[0]->GetSwitchLatency().GetSeconds();
-    double best = 0;
-    if (cutThrough)
-    {
-        // The message streams at the slowest link; the others add one packet's time at
-        // most where they are slower than the next (ignored: ideal).
-        best = total * 8.0 / *std::min_element(rates.begin(), rates.end());
-    }
-    else
-    {
-        // Pipelined store-and-forward through the path's links.
-        best = PipelinedMakespan(rates, first, total, last);
-    }
-    best += switches * latency;
-    // The ACK: cut-through one serialization at the slowest link, store-and-forward
-    // one per link; the switches' latency either way.
-    const double ackBytes = nic->GetAckWireBytes();
-    double back = 0;
-    for (double rate : rates)
-    {
-        const double t = ackBytes * 8.0 / rate;
-        back = cutThrough ? std::max(back, t) : back + t;
-    }
-    back += switches * latency;
-    return RoundedSeconds(best + back) + delay * 2;
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
@@ -586,23 +510,23 @@ RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
     return {qa, qb};
 }
 
-bool
-RoceFabric::Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b)
-{
-    m_nics[a.GetLocalHost()]->ReleaseQueuePair(a.GetLocalQpn());
-    m_nics[b.GetLocalHost()]->ReleaseQueuePair(b.GetLocalQpn());
-    return true;
-}
-
 RdmaFabric::HostPort
 RoceFabric::GetHostPort(uint32_t host) const
 {
-    Ptr<RoceNic> nic = m_nics[host];
-    return {nic->GetDevice()->GetDataRate(),
-            nic->GetMtu(),
-            nic->GetFullPacketWireBytes(),
-            nic->GetAckWireBytes(),
-            m_switches.empty() ? Time(0) : m_switches[0]->GetSwitchLatency()};
+    const RoceNic* nic = PeekPointer(m_nics[host]);
+    HostPort port;
+    port.lineRate = nic->GetDevice()->GetDataRate();
+    port.mtuBytes = nic->GetMtu();
+    port.wireBytes = nic->GetFullPacketWireBytes();
+    port.ackWireBytes = nic->GetAckWireBytes();
+    // The switches' forwarding (RoceSwitch SwitchLatency, CutThrough).
+    port.switchLatency = m_switches.empty() ? Time(0) : m_switches[0]->GetSwitchLatency();
+    port.cutThrough = !m_switches.empty() && m_switches[0]->IsCutThrough();
+    const RoceNic::IdealFraming framing = nic->GetIdealFraming(); // (UET: its own)
+    port.packetBytes = framing.base;
+    port.firstBytes = framing.first;
+    port.lastBytes = framing.last;
+    return port;
 }
 
 RoceFabric::PortTx

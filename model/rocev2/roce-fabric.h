@@ -60,9 +60,7 @@ class RoceFabric : public RdmaFabric
     /// Priority (0..6) of the queue pairs between \p src and \p dst (a job's class).
     void SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass) override;
 
-    /// Unloaded completion time of a message: pipelined store-and-forward on its path
-    /// plus the returning ACK.
-    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const override;
+    /// RdmaFabric::GetPathHops; aborts for a route of 64 switches or more (the TTL).
     uint32_t GetPathHops(uint32_t src, uint32_t dst) const override;
 
     Counters GetCounters() const override;
@@ -143,9 +141,9 @@ class RoceFabric : public RdmaFabric
     std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
                                                               uint32_t dst,
                                                               uint32_t connection) override;
-    bool Disconnect(const RdmaQueuePair& a, const RdmaQueuePair& b) override;
     HostPort GetHostPort(uint32_t host) const override;
-    void PathLinks(uint32_t src, uint32_t dst, std::vector<uint32_t>& links) const override;
+    /// The first ECMP candidate of switch \p node towards host \p dst (RouteTable).
+    uint32_t GetRoutedPort(uint32_t node, uint32_t dst) const override;
 
     /// The cable of failure \p i stops (false) or starts (true) carrying frames.
     void SetCableState(uint32_t i, bool up);
@@ -171,8 +169,6 @@ class RoceFabric : public RdmaFabric
     uint8_t m_priority;
     std::unordered_map<uint64_t, uint8_t> m_pairPriority;  //!< (src << 32 | dst) -> priority
     std::vector<const RoceSwitch*> m_switchOfNode;         //!< by graph node (null for hosts)
-    mutable std::vector<uint32_t> m_idealLinks;            //!< GetIdealFct's path (reused)
-    mutable std::vector<double> m_idealRates;              //!< its links' rates, bit/s (reused)
     Time m_detectionTime;                                  //!< Attribute FailureDetectionTime
     Time m_convergenceTime;                                //!< Attribute RouteConvergenceTime
     bool m_symmetricEntropy{false};                        //!< Attribute SymmetricEntropy
