@@ -1435,6 +1435,43 @@ class SplitTransport : public CollectiveTransport
 };
 
 /**
+ * One collective of ACROSS_RANKS on every host (4 GPUs per server, 256 KB chunks, 1 MB
+ * per rank) set up three ways: whole, and as the two processes of a split by \p mine
+ * (the ranks one process holds) hold it.
+ */
+struct SplitCollective
+{
+    SplitCollective(CollectiveOp op, const std::string& name, const std::vector<bool>& mine)
+    {
+        const auto n = static_cast<uint32_t>(mine.size());
+        std::vector<bool> theirs(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            theirs[r] = !mine[r];
+        }
+        const uint64_t bytes = n * 1024 * 1024;
+        whole = Make(op, name);
+        whole->Setup(Communicator::AllHosts(n), bytes);
+        this->mine = Make(op, name);
+        this->mine->Setup(Communicator::AllHosts(n), bytes, mine);
+        this->theirs = Make(op, name);
+        this->theirs->Setup(Communicator::AllHosts(n), bytes, theirs);
+    }
+
+    static Ptr<CollectiveAlgorithm> Make(CollectiveOp op, const std::string& name)
+    {
+        Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
+        a->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
+        a->SetAttribute("ChunkBytes", UintegerValue(256 * 1024));
+        return a;
+    }
+
+    Ptr<CollectiveAlgorithm> whole;  //!< in one process
+    Ptr<CollectiveAlgorithm> mine;   //!< the process of \p mine's ranks
+    Ptr<CollectiveAlgorithm> theirs; //!< the other one
+};
+
+/**
  * Setup with local ranks (a run across MPI ranks) holds only the transfers whose source
  * or destination is local, under the whole graph's indices; two such halves over a
  * split transport deliver every transfer at the time one process does.
@@ -1463,19 +1500,10 @@ class HeldTransfersTest : public TestCase
             }
             for (const auto& [op, name] : ACROSS_RANKS)
             {
-                auto make = [op = op, name = name]() {
-                    Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
-                    a->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
-                    a->SetAttribute("ChunkBytes", UintegerValue(256 * 1024));
-                    return a;
-                };
-                const uint64_t bytes = n * 1024 * 1024;
-                Ptr<CollectiveAlgorithm> whole = make();
-                whole->Setup(Communicator::AllHosts(n), bytes);
-                Ptr<CollectiveAlgorithm> a = make();
-                a->Setup(Communicator::AllHosts(n), bytes, mine);
-                Ptr<CollectiveAlgorithm> b = make();
-                b->Setup(Communicator::AllHosts(n), bytes, theirs);
+                const SplitCollective split(op, name, mine);
+                Ptr<CollectiveAlgorithm> whole = split.whole;
+                Ptr<CollectiveAlgorithm> a = split.mine;
+                Ptr<CollectiveAlgorithm> b = split.theirs;
                 const uint32_t nt = whole->GetNTransfers();
                 NS_TEST_ASSERT_MSG_EQ(a->GetNTransfers(), nt, name << ": the whole graph's count");
                 uint32_t heldA = 0;
@@ -1666,19 +1694,10 @@ class PerRankIterationsTest : public TestCase
         auto tagBase = [](uint32_t run) { return static_cast<uint64_t>(run + 1) << 32; };
         for (const auto& [op, name] : ACROSS_RANKS)
         {
-            auto make = [op = op, name = name]() {
-                Ptr<CollectiveAlgorithm> a = CollectiveAlgorithm::Create(op, name);
-                a->SetAttributeFailSafe("GpusPerServer", UintegerValue(4));
-                a->SetAttribute("ChunkBytes", UintegerValue(256 * 1024));
-                return a;
-            };
-            const uint64_t bytes = n * 1024 * 1024;
-            Ptr<CollectiveAlgorithm> whole = make();
-            whole->Setup(Communicator::AllHosts(n), bytes);
-            Ptr<CollectiveAlgorithm> a = make();
-            a->Setup(Communicator::AllHosts(n), bytes, mine);
-            Ptr<CollectiveAlgorithm> b = make();
-            b->Setup(Communicator::AllHosts(n), bytes, theirs);
+            const SplitCollective split(op, name, mine);
+            Ptr<CollectiveAlgorithm> whole = split.whole;
+            Ptr<CollectiveAlgorithm> a = split.mine;
+            Ptr<CollectiveAlgorithm> b = split.theirs;
             const uint32_t nt = whole->GetNTransfers();
             std::map<uint64_t, int64_t> one;
             std::map<uint64_t, int64_t> two;

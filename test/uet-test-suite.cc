@@ -128,6 +128,58 @@ class UetPermutationTest : public TestCase
     }
 };
 
+/// \return the deepest queue \p queue of a switch (node >= \p firstSwitch) in \p out's qlen.csv
+uint64_t
+MaxQueue(const std::string& out, uint32_t firstSwitch, const std::string& queue)
+{
+    uint64_t deepest = 0;
+    std::ifstream q(out + "/qlen.csv");
+    std::string line;
+    std::getline(q, line); // time_ns,node,port,queue,bytes
+    while (std::getline(q, line))
+    {
+        std::stringstream ss(line);
+        std::string f[5];
+        for (auto& x : f)
+        {
+            std::getline(ss, x, ',');
+        }
+        if (std::stoul(f[1]) >= firstSwitch && f[3] == queue)
+        {
+            deepest = std::max<uint64_t>(deepest, std::stoull(f[4]));
+        }
+    }
+    return deepest;
+}
+
+/// A 64-to-1 incast of \p bytes each on a k=8 fat tree of UET under NSCC.
+ScenarioConfig
+Incast64(const std::string& bytes)
+{
+    ScenarioConfig c;
+    c.Set("fabric", "uet");
+    c.Set("topology", "fattree");
+    c.Set("k", "8");
+    c.Set("workload", "incast");
+    c.Set("fanin", "64");
+    c.Set("bytes", bytes);
+    c.Set("cc", "nscc");
+    return c;
+}
+
+/// Incast64 of 100 KB as both trim tests run it: queue lengths every microsecond,
+/// written into \p out (emptied first).
+ScenarioConfig
+TrimIncast(const std::string& out)
+{
+    ScenarioConfig c = Incast64("100KB");
+    c.Set("qlen-interval", "1us");
+    std::filesystem::remove_all(out);
+    std::filesystem::create_directories(out);
+    c.Set("out", out);
+    return c;
+}
+
 /// \brief 64 senders into one host (k=8 fat tree), no PFC: switches trim instead of
 /// dropping, the receiver NACKs, the senders resend, every message completes.
 class UetIncastTest : public TestCase
@@ -141,22 +193,11 @@ class UetIncastTest : public TestCase
   private:
     void DoRun() override
     {
-        ScenarioConfig c;
-        c.Set("fabric", "uet");
-        c.Set("topology", "fattree");
-        c.Set("k", "8");
-        c.Set("workload", "incast");
-        c.Set("fanin", "64");
-        c.Set("bytes", "100KB");
-        c.Set("cc", "nscc");
-        c.Set("qlen-interval", "1us");
+        const std::string out = "out/test-uet-incast";
+        ScenarioConfig c = TrimIncast(out);
         // Headers unbounded here (the bound has its own test): every trimmed header
         // arrives, so nothing is left to a timeout.
         c.Set("ns3::UetTrimmer::TrimQueueLimit", "4000000000");
-        const std::string out = "out/test-uet-incast";
-        std::filesystem::remove_all(out);
-        std::filesystem::create_directories(out);
-        c.Set("out", out);
         const nlohmann::json s = ScenarioRunner(c).Run();
         Config::SetDefault("ns3::UetTrimmer::TrimQueueLimit", UintegerValue(0));
         NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
@@ -182,23 +223,7 @@ class UetIncastTest : public TestCase
         // Every switch queue of the data class (3) stays at or below the threshold: a
         // frame that would pass it is trimmed instead (its header goes on class 7).
         const uint64_t threshold = std::stoull(t["attributes"]["TrimThreshold"].get<std::string>());
-        uint64_t maxData = 0;
-        std::ifstream q(out + "/qlen.csv");
-        std::string line;
-        std::getline(q, line); // time_ns,node,port,queue,bytes
-        while (std::getline(q, line))
-        {
-            std::stringstream ss(line);
-            std::string f[5];
-            for (auto& x : f)
-            {
-                std::getline(ss, x, ',');
-            }
-            if (std::stoul(f[1]) >= 128 && f[3] == "3")
-            {
-                maxData = std::max<uint64_t>(maxData, std::stoull(f[4]));
-            }
-        }
+        const uint64_t maxData = MaxQueue(out, 128, "3");
         std::filesystem::remove_all(out);
         ReportValidation("incast64-uet-max-data-queue-bytes", static_cast<double>(maxData));
         ReportValidation("incast64-uet-trimmed", static_cast<double>(trimmed));
@@ -206,30 +231,6 @@ class UetIncastTest : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(maxData, threshold, "and stays at the trim threshold");
     }
 };
-
-/// \return the deepest queue \p queue of a switch (node >= \p firstSwitch) in \p out's qlen.csv
-uint64_t
-MaxQueue(const std::string& out, uint32_t firstSwitch, const std::string& queue)
-{
-    uint64_t deepest = 0;
-    std::ifstream q(out + "/qlen.csv");
-    std::string line;
-    std::getline(q, line); // time_ns,node,port,queue,bytes
-    while (std::getline(q, line))
-    {
-        std::stringstream ss(line);
-        std::string f[5];
-        for (auto& x : f)
-        {
-            std::getline(ss, x, ',');
-        }
-        if (std::stoul(f[1]) >= firstSwitch && f[3] == queue)
-        {
-            deepest = std::max<uint64_t>(deepest, std::stoull(f[4]));
-        }
-    }
-    return deepest;
-}
 
 /// \brief The trimmed headers' queue is bounded (TrimQueueLimit: twice TrimThreshold).
 class UetTrimQueueBoundTest : public TestCase
@@ -244,19 +245,8 @@ class UetTrimQueueBoundTest : public TestCase
   private:
     void DoRun() override
     {
-        ScenarioConfig c;
-        c.Set("fabric", "uet");
-        c.Set("topology", "fattree");
-        c.Set("k", "8");
-        c.Set("workload", "incast");
-        c.Set("fanin", "64");
-        c.Set("bytes", "100KB");
-        c.Set("cc", "nscc");
         const std::string out = "out/test-uet-trim-bound";
-        std::filesystem::remove_all(out);
-        std::filesystem::create_directories(out);
-        c.Set("qlen-interval", "1us");
-        c.Set("out", out);
+        const ScenarioConfig c = TrimIncast(out);
         const nlohmann::json s = ScenarioRunner(c).Run();
         NS_TEST_ASSERT_MSG_EQ(s["complete"].get<bool>(), true, "every message completes");
         NS_TEST_EXPECT_MSG_EQ(s["messages"]["finished"].get<uint64_t>(), 64, "all 64");
@@ -292,14 +282,7 @@ class UetRcccIncastTest : public TestCase
   private:
     nlohmann::json Run(bool rccc)
     {
-        ScenarioConfig c;
-        c.Set("fabric", "uet");
-        c.Set("topology", "fattree");
-        c.Set("k", "8");
-        c.Set("workload", "incast");
-        c.Set("fanin", "64");
-        c.Set("bytes", "500KB");
-        c.Set("cc", "nscc");
+        ScenarioConfig c = Incast64("500KB");
         c.Set("ns3::UetNic::Rccc", rccc ? "true" : "false");
         const nlohmann::json s = RunInto(c, "out/test-uet-rccc");
         Config::SetDefault("ns3::UetNic::Rccc", BooleanValue(false));
