@@ -574,8 +574,9 @@ class HostFailureTestCase : public TestCase
         c.Set("ns3::RdmaQueuePair::RetryTimeout", "20us");
         // The failure's handling, with the model's former barrier between iterations:
         // with each rank starting its next iteration at once (the default), job b's
-        // queue pair here also ends in error, after 808 spurious resends at this 20 us
-        // timeout (under investigation; doc/collectives.md, Training loop).
+        // queue pair here also ends in error, after 808 spurious resends: a message can
+        // start behind up to 3.1 MB the other job queued (248 us), far past this 20 us
+        // timeout (doc/collectives.md, Training loop).
         c.Set("ns3::CollectiveApplication::IterationStart", "barrier");
         c.Set("qlen-interval", "0");
         c.Set("out", DIR + "/fail-" + onFailure);
