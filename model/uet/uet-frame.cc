@@ -72,6 +72,7 @@ UetFrame::Wrap(Ptr<Packet> p, const RoceFrameView& v, RoceParsedFrame& frame)
     }
     RoceFrameView view;
     RoceFrame::Peek(*p, view);
+    view.journey = v.journey; // (attribution: an ACK's, set before its rewrite)
     const int64_t ready = frame.readyTicks;
     frame = RoceParsedFrame(p, view);
     frame.readyTicks = ready;

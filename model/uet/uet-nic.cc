@@ -10,6 +10,7 @@
 #include "ns3/aeth-header.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/fct-attribution.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-opcode.h"
@@ -437,11 +438,16 @@ UetNic::ReceiveFrame(RoceNetDevice& dev, RoceParsedFrame& frame)
     {
         // A header without its payload: NACK it at once, deliver nothing.
         m_trimmedReceived++;
+        if (__builtin_expect(frame.view.journey != 0, false))
+        {
+            GetAttribution()->Forget(frame.view.journey); // (its resend is followed anew)
+        }
         QueueAethFrame(qp, f.psn, 0, TRIM_NACK_SYNDROME);
         return;
     }
     RoceFrameView v;
     RoceFrame::Describe(f, v);
+    v.journey = frame.view.journey; // (attribution: the packet's, as it arrived)
     RoceParsedFrame decoded(v);
     m_echoEntropy = request ? frame.view.udpSrc : 0;
     if (request && m_sack)

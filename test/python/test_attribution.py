@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """--attribution=1 through the CLI (doc/attribution.md): every message's components add
-up to its FCT exactly in five scenarios of both fabrics, each scenario shows the cause it
+up to its FCT exactly in eight scenarios of the three fabrics, each scenario shows the cause it
 is built for, the other outputs do not change, and analysis/explain-tail writes its
 report and plots for a run and for a sweep directory."""
 
@@ -33,6 +33,12 @@ SCENARIOS = {
                       "--buffer=600KB"], "retransmission"),
     "dcqcn-incast": (["--topology=leafspine", "--workload=incast", "--pfc=1",
                       "--cc=dcqcn", "--ecn=1"], "cc"),
+    # UET: trimmed headers NACKed and resent; its ACKs (ACK_CC with SACK) are rewritten
+    # frames, which must keep their journeys
+    "uet-incast": (["--fabric=uet", "--topology=leafspine", "--workload=incast",
+                    "--cc=nscc"], "retransmission"),
+    "uet-incast-sack": (["--fabric=uet", "--topology=leafspine", "--workload=incast",
+                         "--cc=nscc", "--ns3::UetNic::Sack=1"], "retransmission"),
 }
 
 
