@@ -182,6 +182,19 @@ FastForwardTransport::Send(uint32_t srcRank,
     const int64_t now = Simulator::Now().GetNanoSeconds();
     // the fitted queue's delivery of this message, behind those posted before it
     const int64_t due = std::max(now + h.latencyNs, h.chainDeliveredNs + h.gapNs);
+    if (h.stable && !h.queueSeen &&
+        h.chainDeliveredNs - now > m_jitter * m_tolerance * static_cast<double>(h.latencyNs))
+    {
+        // It would wait behind a message of its transfer still in flight (another
+        // operation on the same connection: a second gradient bucket), but the fit never
+        // saw a message wait and so knows no service gap: a contention pattern it has not
+        // learned. Learn it again, packet by packet. (A wait within the jitter a single
+        // message may have is the fitted delivery of its predecessor, not a queue.)
+        h.stable = false;
+        h.count = 0;
+        h.next = 0;
+        m_stats.relearned++;
+    }
     // Skip only in a steady contention pattern: this transfer is steady and no message
     // of a transfer that is not (a new pattern) leaves or enters either of its ranks.
     if (h.stable && m_unstableAt[srcRank] == 0 && m_unstableAt[dstRank] == 0 &&
@@ -343,6 +356,7 @@ FastForwardTransport::Record(History& h, const Sample& sample) const
     }
     h.latencyNs = latency;
     h.gapNs = gap;
+    h.queueSeen = !gaps.empty();
     h.ackLagNs = ackLag;
     h.stable = true;
 }

@@ -48,6 +48,7 @@ class FastForwardTransport : public CollectiveTransport
         uint64_t skippedBytes{0};      //!< their bytes
         int64_t skippedMessageNs{0};   //!< the sum of their memoized post-to-ACK latencies
         int64_t firstSkipNs{-1};       //!< when the first message was skipped (-1: never)
+        uint64_t relearned{0};         //!< steady transfers that met an unlearned queue
     };
 
     /// (srcRank, dstRank, tag, bytes, delivered after ns)
@@ -105,6 +106,7 @@ class FastForwardTransport : public CollectiveTransport
         uint32_t next{0};  //!< the slot the next sample overwrites
         uint32_t count{0}; //!< samples held (<= StableMessages)
         bool stable{false};
+        bool queueSeen{false};        //!< the fit saw messages wait (gapNs is measured)
         int64_t latencyNs{0};         //!< unqueued post-to-delivered latency
         int64_t gapNs{0};             //!< deliveries' spacing when queued
         int64_t ackLagNs{0};          //!< delivered to acknowledged
