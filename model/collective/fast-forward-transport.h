@@ -43,12 +43,12 @@ class FastForwardTransport : public CollectiveTransport
     /// What was skipped (summary.json fast_forward).
     struct Stats
     {
-        uint64_t simulatedMessages{0}; //!< messages sent as packets
-        uint64_t skippedMessages{0};   //!< messages completed after their memoized latency
-        uint64_t skippedBytes{0};      //!< their bytes
-        int64_t skippedMessageNs{0};   //!< the sum of their memoized post-to-ACK latencies
-        int64_t firstSkipNs{-1};       //!< when the first message was skipped (-1: never)
-        uint64_t relearned{0};         //!< steady transfers that met an unlearned queue
+        uint64_t simulatedMessages{0};   //!< messages sent as packets
+        uint64_t skippedMessages{0};     //!< messages completed after their memoized latency
+        uint64_t skippedBytes{0};        //!< their bytes
+        int64_t skippedMessageNs{0};     //!< the sum of their memoized post-to-ACK latencies
+        int64_t firstSkipNs{-1};         //!< when the first message was skipped (-1: never)
+        uint64_t unseenQueueMessages{0}; //!< skipped behind another operation's (unfitted queue)
     };
 
     /// (srcRank, dstRank, tag, bytes, delivered after ns)
@@ -106,13 +106,14 @@ class FastForwardTransport : public CollectiveTransport
         uint32_t next{0};  //!< the slot the next sample overwrites
         uint32_t count{0}; //!< samples held (<= StableMessages)
         bool stable{false};
-        bool queueSeen{false};        //!< the fit saw messages wait (gapNs is measured)
+        bool queueSeen{false};        //!< a message of the fitted window waited (gapNs measured)
         int64_t latencyNs{0};         //!< unqueued post-to-delivered latency
         int64_t gapNs{0};             //!< deliveries' spacing when queued
         int64_t ackLagNs{0};          //!< delivered to acknowledged
         int64_t unqueuedNs{-1};       //!< the last unqueued latency seen (-1: none)
         int64_t lastDeliveredNs{-1};  //!< the latest delivery, simulated or skipped
         int64_t chainDeliveredNs{-1}; //!< the latest delivery due of a posted message
+        uint64_t chainOperation{0};   //!< that message's operation (tag >> 32)
     };
 
     /// A simulated message in flight.
