@@ -94,6 +94,13 @@ class FastForwardTransport : public CollectiveTransport
         int64_t ackedNs{0};
     };
 
+    /// A connection (ranks, channel): its messages of every size share one queue pair.
+    struct Connection
+    {
+        int64_t deliveredNs{-1}; //!< the latest delivery due of a message posted on it
+        uint64_t operation{0};   //!< that message's operation (tag >> 32)
+    };
+
     /**
      * A transfer's last StableMessages simulated messages and the queue that reproduces
      * them: message k is delivered at max(post_k + latency, delivered_{k-1} + gap) (a
@@ -106,14 +113,14 @@ class FastForwardTransport : public CollectiveTransport
         uint32_t next{0};  //!< the slot the next sample overwrites
         uint32_t count{0}; //!< samples held (<= StableMessages)
         bool stable{false};
-        bool queueSeen{false};        //!< a message of the fitted window waited (gapNs measured)
-        int64_t latencyNs{0};         //!< unqueued post-to-delivered latency
-        int64_t gapNs{0};             //!< deliveries' spacing when queued
-        int64_t ackLagNs{0};          //!< delivered to acknowledged
-        int64_t unqueuedNs{-1};       //!< the last unqueued latency seen (-1: none)
-        int64_t lastDeliveredNs{-1};  //!< the latest delivery, simulated or skipped
-        int64_t chainDeliveredNs{-1}; //!< the latest delivery due of a posted message
-        uint64_t chainOperation{0};   //!< that message's operation (tag >> 32)
+        bool queueSeen{false};           //!< a message of the fitted window waited (gapNs measured)
+        int64_t latencyNs{0};            //!< unqueued post-to-delivered latency
+        int64_t gapNs{0};                //!< deliveries' spacing when queued
+        int64_t ackLagNs{0};             //!< delivered to acknowledged
+        int64_t unqueuedNs{-1};          //!< the last unqueued latency seen (-1: none)
+        int64_t lastDeliveredNs{-1};     //!< the latest delivery, simulated or skipped
+        int64_t chainDeliveredNs{-1};    //!< the latest delivery due of a posted message
+        Connection* connection{nullptr}; //!< its connection's (in m_connections)
     };
 
     /// A simulated message in flight.
@@ -157,7 +164,8 @@ class FastForwardTransport : public CollectiveTransport
     double m_tolerance;        //!< attribute Tolerance
     double m_jitter;           //!< attribute JitterFactor
     std::unordered_map<Key, History, KeyHash> m_history;
-    std::unordered_map<uint64_t, InFlight> m_inFlight; //!< tag -> simulated message
+    std::unordered_map<Key, Connection, KeyHash> m_connections; //!< (bytes 0)
+    std::unordered_map<uint64_t, InFlight> m_inFlight;          //!< tag -> simulated message
     /// per rank: simulated messages of unstable transfers in flight from or to it
     std::vector<uint32_t> m_unstableAt;
     Stats m_stats;
