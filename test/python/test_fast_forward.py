@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """--fast-forward=1 (doc/fast-forward.md): each run twice, packet by packet and fast-forwarded.
 A ring allreduce and a small training iteration skip most of their messages and keep the
-step or iteration time within 1% of the packet-level run; a collective under web-search
-background skips nothing, says why in summary.json, and its fct.csv (FCT p50/p99) is the
-packet-level run's byte for byte; the flag is refused where it cannot hold."""
+step or iteration time within 1% of the packet-level run, also when gradient buckets
+overlap on the same connections; the medium benchmark scenario (a collective under
+web-search background) skips nothing, says why in summary.json, and its fct.csv (FCT
+p50/p99) is the packet-level run's byte for byte; the flag is refused where it cannot hold."""
 
 import json
 import subprocess
@@ -102,17 +103,21 @@ def test_overlapping_buckets_within_one_percent(ai_fabric_sim, source_dir, tmp_p
 
 
 def test_background_skips_nothing(ai_fabric_sim, tmp_path):
-    # the medium scenario's shape, smaller: a ring allreduce under web-search background
-    args = ("--topology=fattree", "--k=4", "--mtu=4096", "--workload=allreduce",
-            "--algorithm=ring", "--bytes=4MB", "--cc=dcqcn", "--background=websearch",
-            "--load=0.3", "--background-duration=500us")
+    # the medium benchmark scenario (bench/ai-fabric-bench.cc "medium"): a 64 MB ring
+    # allreduce on a k=8 fat-tree under web-search background at 30% for 10 ms
+    args = ("--topology=fattree", "--k=8", "--mtu=4096", "--workload=allreduce",
+            "--algorithm=ring", "--bytes=64000000", "--cc=dcqcn", "--background=websearch",
+            "--load=0.3", "--background-duration=10ms")
     packets, ff = both(ai_fabric_sim, tmp_path, "medium", *args)
     block = ff["fast_forward"]
     assert block["active"] is False
     assert block["skipped_messages"] == 0
     assert "--background=websearch" in block["reason"]
-    assert ff["fct"]["fct_ns"]["p50"] == packets["fct"]["fct_ns"]["p50"]
-    assert ff["fct"]["fct_ns"]["p99"] == packets["fct"]["fct_ns"]["p99"]
+    # FCT p50/p99 within the 1% bound (they are equal: nothing is skipped)
+    for q in ("p50", "p99"):
+        p, f = packets["fct"]["fct_ns"][q], ff["fct"]["fct_ns"][q]
+        assert abs(f - p) <= BOUND * p, (q, p, f)
+        assert f == p, (q, p, f)
     for name in ("fct.csv", "collective.csv", "pfc.csv"):
         assert (tmp_path / "medium-ff" / name).read_bytes() == \
             (tmp_path / "medium-packets" / name).read_bytes(), name
