@@ -186,13 +186,12 @@ FastForwardTransport::Send(uint32_t srcRank,
     int64_t due = std::max(now + h.latencyNs, h.chainDeliveredNs + h.gapNs);
     const uint64_t operation = tag >> 32; // (RdmaCollectiveTransport: tagBase | index)
     // It waits behind a message of another operation (of any size) still in flight on its
-    // connection
-    // (a second gradient bucket overlapping the first), a queue the fit never saw (no
-    // message of the window waited, so gapNs measured nothing): the connection's queue
-    // pair serves them in order, so it is delivered no sooner than its own latency after
-    // that one (exact when the latency is its transfer time at the connection's share of
-    // the NICs, as for the 1,024-GPU iteration's 128 KB ring messages). The pipelined
-    // steps of one operation are what the fit learned and keep it.
+    // connection (a second gradient bucket overlapping the first), a queue the fit never
+    // saw (no message of the window waited, so gapNs measured nothing): the connection's
+    // queue pair serves them in order, so it is delivered no sooner than its own latency
+    // after that one (exact when the latency is its transfer time at the connection's
+    // share of the NICs, as for the 1,024-GPU iteration's 128 KB ring messages). The
+    // pipelined steps of one operation are what the fit learned and keep it.
     Connection& c = *h.connection;
     const bool unseenQueue =
         h.stable && !h.queueSeen && operation != c.operation && c.deliveredNs > now;

@@ -35,7 +35,10 @@ namespace ns3
  * transfers of a collective contend): a new transfer, a new size or a changed latency (a
  * new contention pattern) sends packets again until it is steady. Ring and tree steps
  * repeat one pattern 2(N-1) times per operation and every operation of a training
- * iteration, so most of their messages are skipped; what is skipped loads no queue.
+ * iteration, so most of their messages are skipped; what is skipped loads no queue. A
+ * message posted while another operation's is still due on its connection (overlapping
+ * gradient buckets) is delivered no sooner than its latency after that one when its
+ * transfer's fit saw no queue (Connection; summary.json unseen_queue_messages).
  */
 class FastForwardTransport : public CollectiveTransport
 {
