@@ -54,6 +54,7 @@ FastForwardSetup::ToJson(const FastForwardTransport& ff)
             {"skipped_messages", st.skippedMessages},
             {"skipped_bytes", st.skippedBytes},
             {"skipped_message_time_s", static_cast<double>(st.skippedMessageNs) * 1e-9},
+            {"unseen_queue_messages", st.unseenQueueMessages},
             {"first_skip_s",
              st.firstSkipNs < 0 ? nlohmann::json(nullptr)
                                 : nlohmann::json(static_cast<double>(st.firstSkipNs) * 1e-9)}};

@@ -35,7 +35,10 @@ namespace ns3
  * transfers of a collective contend): a new transfer, a new size or a changed latency (a
  * new contention pattern) sends packets again until it is steady. Ring and tree steps
  * repeat one pattern 2(N-1) times per operation and every operation of a training
- * iteration, so most of their messages are skipped; what is skipped loads no queue.
+ * iteration, so most of their messages are skipped; what is skipped loads no queue. A
+ * message posted while another operation's is still due on its connection (overlapping
+ * gradient buckets) is delivered no sooner than its latency after that one when its
+ * transfer's fit saw no queue (Connection; summary.json unseen_queue_messages).
  */
 class FastForwardTransport : public CollectiveTransport
 {
@@ -43,11 +46,12 @@ class FastForwardTransport : public CollectiveTransport
     /// What was skipped (summary.json fast_forward).
     struct Stats
     {
-        uint64_t simulatedMessages{0}; //!< messages sent as packets
-        uint64_t skippedMessages{0};   //!< messages completed after their memoized latency
-        uint64_t skippedBytes{0};      //!< their bytes
-        int64_t skippedMessageNs{0};   //!< the sum of their memoized post-to-ACK latencies
-        int64_t firstSkipNs{-1};       //!< when the first message was skipped (-1: never)
+        uint64_t simulatedMessages{0};   //!< messages sent as packets
+        uint64_t skippedMessages{0};     //!< messages completed after their memoized latency
+        uint64_t skippedBytes{0};        //!< their bytes
+        int64_t skippedMessageNs{0};     //!< the sum of their memoized post-to-ACK latencies
+        int64_t firstSkipNs{-1};         //!< when the first message was skipped (-1: never)
+        uint64_t unseenQueueMessages{0}; //!< skipped behind another operation's (unfitted queue)
     };
 
     /// (srcRank, dstRank, tag, bytes, delivered after ns)
@@ -93,6 +97,13 @@ class FastForwardTransport : public CollectiveTransport
         int64_t ackedNs{0};
     };
 
+    /// A connection (ranks, channel): its messages of every size share one queue pair.
+    struct Connection
+    {
+        int64_t deliveredNs{-1}; //!< the latest delivery due of a message posted on it
+        uint64_t operation{0};   //!< that message's operation (tag >> 32)
+    };
+
     /**
      * A transfer's last StableMessages simulated messages and the queue that reproduces
      * them: message k is delivered at max(post_k + latency, delivered_{k-1} + gap) (a
@@ -105,12 +116,14 @@ class FastForwardTransport : public CollectiveTransport
         uint32_t next{0};  //!< the slot the next sample overwrites
         uint32_t count{0}; //!< samples held (<= StableMessages)
         bool stable{false};
-        int64_t latencyNs{0};         //!< unqueued post-to-delivered latency
-        int64_t gapNs{0};             //!< deliveries' spacing when queued
-        int64_t ackLagNs{0};          //!< delivered to acknowledged
-        int64_t unqueuedNs{-1};       //!< the last unqueued latency seen (-1: none)
-        int64_t lastDeliveredNs{-1};  //!< the latest delivery, simulated or skipped
-        int64_t chainDeliveredNs{-1}; //!< the latest delivery due of a posted message
+        bool queueSeen{false};           //!< a message of the fitted window waited (gapNs measured)
+        int64_t latencyNs{0};            //!< unqueued post-to-delivered latency
+        int64_t gapNs{0};                //!< deliveries' spacing when queued
+        int64_t ackLagNs{0};             //!< delivered to acknowledged
+        int64_t unqueuedNs{-1};          //!< the last unqueued latency seen (-1: none)
+        int64_t lastDeliveredNs{-1};     //!< the latest delivery, simulated or skipped
+        int64_t chainDeliveredNs{-1};    //!< the latest delivery due of a posted message
+        Connection* connection{nullptr}; //!< its connection's (in m_connections)
     };
 
     /// A simulated message in flight.
@@ -154,7 +167,8 @@ class FastForwardTransport : public CollectiveTransport
     double m_tolerance;        //!< attribute Tolerance
     double m_jitter;           //!< attribute JitterFactor
     std::unordered_map<Key, History, KeyHash> m_history;
-    std::unordered_map<uint64_t, InFlight> m_inFlight; //!< tag -> simulated message
+    std::unordered_map<Key, Connection, KeyHash> m_connections; //!< (bytes 0)
+    std::unordered_map<uint64_t, InFlight> m_inFlight;          //!< tag -> simulated message
     /// per rank: simulated messages of unstable transfers in flight from or to it
     std::vector<uint32_t> m_unstableAt;
     Stats m_stats;
