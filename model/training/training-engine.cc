@@ -5,15 +5,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
-#include "ns3/nccl-channel-tuning.h"
-#include "ns3/nccl-tuning-model.h"
-#include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <iterator>
 #include <stdexcept>
 
 namespace ns3
@@ -22,14 +18,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingEngine");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingEngine);
-
-namespace
-{
-/// Tag bit 55: a point-to-point (pipeline) send; its low bits are the op index.
-constexpr uint64_t kP2pBit = 1ULL << 55;
-/// Collective instances: tag bits 54..32.
-constexpr uint32_t kMaxInstances = 1U << 23;
-} // namespace
 
 TypeId
 TrainingEngine::GetTypeId()
@@ -115,16 +103,11 @@ TrainingEngine::~TrainingEngine() = default;
 void
 TrainingEngine::DoDispose()
 {
-    for (auto& inst : m_instances)
+    if (m_pool)
     {
-        if (inst.algorithm)
-        {
-            inst.algorithm->Dispose();
-        }
+        m_pool->Dispose();
     }
-    m_instances.clear();
-    m_idle.clear();
-    m_transport = nullptr;
+    m_pool = nullptr;
     m_finishedCb = Callback<void>();
     Object::DoDispose();
 }
@@ -174,20 +157,6 @@ TrainingEngine::GetStage(uint32_t rank) const
 }
 
 uint32_t
-TrainingEngine::CommunicatorOf(std::vector<uint32_t> hosts)
-{
-    auto it = m_commIndex.find(hosts);
-    if (it != m_commIndex.end())
-    {
-        return it->second;
-    }
-    const auto idx = static_cast<uint32_t>(m_comms.size());
-    m_comms.emplace_back(hosts);
-    m_commIndex.emplace(std::move(hosts), idx);
-    return idx;
-}
-
-uint32_t
 TrainingEngine::StatsIndex(TrainingParallelism p,
                            const std::string& operation,
                            const std::string& phase,
@@ -220,7 +189,7 @@ TrainingEngine::CollectiveOpIndex(const std::string& key,
                                   uint32_t rank)
 {
     const std::vector<uint32_t> group = GroupOf(c.group, rank);
-    const uint32_t comm = CommunicatorOf(group);
+    const uint32_t comm = m_pool->CommunicatorOf(group);
     const std::string full = key + "|" + std::to_string(comm);
     auto it = m_opIndex.find(full);
     if (it != m_opIndex.end())
@@ -279,14 +248,15 @@ TrainingEngine::Setup(const TrainingModel& model, Ptr<CollectiveTransport> trans
                                     " GPUs; the transport connects " +
                                     std::to_string(transport->GetNRanks()));
     }
+    m_pool = CreateObject<CollectiveInstancePool>();
+    m_pool->Setup(transport,
+                  CollectiveInstancePool::ReadSettings(*this),
+                  MakeCallback(&TrainingEngine::OpDone, this));
     // Fail now, not mid-run, on an algorithm the allreduce does not have.
-    CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, m_algorithm);
+    m_pool->CheckAlgorithm(CollectiveOp::ALLREDUCE);
     m_model = model;
-    m_transport = transport;
     m_nRanks = model.GetNRanks();
     BuildPrograms();
-    m_transport->SetCallbacks(MakeCallback(&TrainingEngine::OnDelivered, this),
-                              MakeCallback(&TrainingEngine::OnSent, this));
 }
 
 void
@@ -500,14 +470,14 @@ TrainingEngine::BuildPrograms()
         }
         compute(updatesWithoutComm);
     }
-    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_comms.size()
+    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_pool->GetNCommunicators()
                              << " communicators");
 }
 
 void
 TrainingEngine::Start()
 {
-    NS_ABORT_MSG_IF(!m_transport, "TrainingEngine::Start before Setup");
+    NS_ABORT_MSG_IF(!m_pool, "TrainingEngine::Start before Setup");
     m_running = true;
     StartIteration();
 }
@@ -591,139 +561,13 @@ TrainingEngine::StartOp(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
     op.startNs = Simulator::Now().GetNanoSeconds();
-    const uint64_t space = static_cast<uint64_t>(m_tagSpace) << 56;
-    if (op.p2p)
-    {
-        m_transport->Send(op.src, op.dst, op.bytes, space | kP2pBit | opIndex, 0);
-        return;
-    }
-    const std::string key = CollectiveOpToString(op.op) + "|" + std::to_string(op.comm) + "|" +
-                            std::to_string(op.bytes);
-    int32_t id = -1;
-    std::vector<uint32_t>& idle = m_idle[key];
-    // An instance whose last run still awaits sender completions (they free its
-    // in-flight slots) is not reused: its tags would not tell them from the new run's.
-    for (auto it = idle.rbegin(); it != idle.rend(); ++it)
-    {
-        if (m_instances[*it].algorithm->GetUnacknowledged() == 0)
-        {
-            id = static_cast<int32_t>(*it);
-            idle.erase(std::next(it).base());
-            break;
-        }
-    }
-    if (id < 0)
-    {
-        NS_ABORT_MSG_IF(m_instances.size() >= kMaxInstances, "too many concurrent collectives");
-        std::string name = "ring";
-        if (op.op == CollectiveOp::ALLREDUCE)
-        {
-            name = m_algorithm;
-        }
-        else if (op.op == CollectiveOp::ALL_TO_ALL)
-        {
-            name = "pairwise";
-        }
-        Instance inst;
-        inst.algorithm = CollectiveAlgorithm::Create(op.op, name);
-        inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
-        uint32_t channels = m_channels;
-        if (m_gpusPerServer > 1)
-        {
-            // the communicator's own servers (a data-parallel group has one GPU in each)
-            const uint32_t perServer = m_comms[op.comm].GetRanksPerServer(m_gpusPerServer);
-            inst.algorithm->SetAttributeFailSafe("GpusPerServer", UintegerValue(perServer));
-            inst.algorithm->SetAttributeFailSafe("Pxn", BooleanValue(m_pxn));
-            if (m_nicRate.GetBitRate() > 0)
-            {
-                channels = NcclChannelsFor(op, perServer);
-            }
-        }
-        inst.algorithm->SetAttribute("Channels", UintegerValue(channels));
-        inst.algorithm->Setup(m_comms[op.comm], op.bytes);
-        inst.key = key;
-        m_instances.push_back(inst);
-        id = static_cast<int32_t>(m_instances.size() - 1);
-    }
-    Instance& inst = m_instances[id];
-    inst.busy = true;
-    inst.op = opIndex;
-    op.instance = id;
-    inst.algorithm->Start(m_transport,
-                          space | (static_cast<uint64_t>(id) << 32),
-                          MakeCallback(&TrainingEngine::OnInstanceDone, this));
-}
-
-uint32_t
-TrainingEngine::NcclChannelsFor(const Op& op, uint32_t perServer) const
-{
-    // the communicator's channels: NCCL's search on its servers, one NIC per GPU
-    uint32_t channels = RailRingOrder::NcclChannels(std::max(perServer, 1u), m_nicRate);
-    const std::optional<NcclAlgorithm> nccl = FindNcclAlgorithm(m_algorithm);
-    if (op.op == CollectiveOp::ALLREDUCE &&
-        (nccl == NcclAlgorithm::RING || nccl == NcclAlgorithm::TREE))
-    {
-        // a short call runs on fewer (topoGetAlgoInfo; the engine's protocol is Simple)
-        channels = NcclChannelTuning::Channels(*nccl,
-                                               NcclProtocol::SIMPLE,
-                                               op.bytes,
-                                               m_comms[op.comm].GetSize(),
-                                               channels);
-    }
-    return channels;
-}
-
-void
-TrainingEngine::OnInstanceDone(uint64_t tagBase)
-{
-    const auto id = static_cast<uint32_t>((tagBase >> 32) & (kMaxInstances - 1));
-    // Released after the algorithm returned from its completion.
-    Simulator::ScheduleNow(&TrainingEngine::OpDone, this, m_instances[id].op);
-}
-
-void
-TrainingEngine::OnDelivered(uint32_t /* src */, uint32_t /* dst */, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
-    {
-        return;
-    }
-    if (tag & kP2pBit)
-    {
-        const auto opIndex = static_cast<uint32_t>(tag & 0xffffffffULL);
-        Simulator::ScheduleNow(&TrainingEngine::OpDone, this, opIndex);
-        return;
-    }
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    NS_ABORT_MSG_IF(id >= m_instances.size() || !m_instances[id].busy,
-                    "delivery for collective instance " << id << " which is not running");
-    m_instances[id].algorithm->HandleDelivered(static_cast<uint32_t>(tag & 0xffffffffULL));
-}
-
-void
-TrainingEngine::OnSent(uint32_t, uint32_t, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace || (tag & kP2pBit))
-    {
-        return; // a point-to-point message: complete for the schedule when delivered
-    }
-    // a collective chunk's sender completion frees its in-flight slot (MaxInFlight)
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    if (id < m_instances.size())
-    {
-        m_instances[id].algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL));
-    }
+    op.instance = m_pool->Start(opIndex, op);
 }
 
 void
 TrainingEngine::OpDone(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
-    if (op.instance >= 0)
-    {
-        m_instances[op.instance].busy = false;
-        m_idle[m_instances[op.instance].key].push_back(static_cast<uint32_t>(op.instance));
-    }
     op.done = true;
     const int64_t now = Simulator::Now().GetNanoSeconds();
     m_stats[op.stats].durationsNs.push_back(now - op.startNs);

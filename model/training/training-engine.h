@@ -4,12 +4,11 @@
 #ifndef TRAINING_ENGINE_H
 #define TRAINING_ENGINE_H
 
+#include "collective-instance-pool.h"
 #include "training-model.h"
 
 #include "ns3/callback.h"
-#include "ns3/collective-algorithm.h"
 #include "ns3/collective-transport.h"
-#include "ns3/communicator.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -146,15 +145,9 @@ class TrainingEngine : public Object
     };
 
     /// One communication of an iteration: a collective on a group or a send.
-    struct Op
+    struct Op : CollectiveInstancePool::Operation
     {
-        bool p2p{false};
-        CollectiveOp op{CollectiveOp::ALLREDUCE};
         TrainingParallelism parallelism{TrainingParallelism::TP};
-        uint32_t comm{0}; //!< communicator index (collective)
-        uint32_t src{0};  //!< send
-        uint32_t dst{0};  //!< send
-        uint64_t bytes{0};
         uint32_t participants{1};
         uint32_t stats{0}; //!< index into m_stats
         // per iteration
@@ -173,16 +166,7 @@ class TrainingEngine : public Object
         bool finished{false};
     };
 
-    struct Instance
-    {
-        Ptr<CollectiveAlgorithm> algorithm;
-        std::string key;
-        uint32_t op{0}; //!< the Op it runs
-        bool busy{false};
-    };
-
     void BuildPrograms();
-    uint32_t CommunicatorOf(std::vector<uint32_t> hosts);
     uint32_t CollectiveOpIndex(const std::string& key,
                                const TrainingComm& c,
                                const std::string& phase,
@@ -204,12 +188,6 @@ class TrainingEngine : public Object
     void Issue(uint32_t opIndex);
     void StartOp(uint32_t opIndex);
     void OpDone(uint32_t opIndex);
-    void WakeWaiters(uint32_t opIndex);
-    void OnInstanceDone(uint64_t tagBase);
-    /// NCCL's channels for \p op on a communicator of \p perServer GPUs per server (NicRate)
-    uint32_t NcclChannelsFor(const Op& op, uint32_t perServer) const;
-    void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
-    void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void EndIteration();
 
     // attributes
@@ -223,17 +201,13 @@ class TrainingEngine : public Object
     uint8_t m_tagSpace;
 
     TrainingModel m_model;
-    Ptr<CollectiveTransport> m_transport;
+    Ptr<CollectiveInstancePool> m_pool; //!< transport, communicators, algorithm objects
     uint32_t m_nRanks{0};
     std::vector<std::vector<Step>> m_programs;
     std::vector<Op> m_ops;
     std::map<std::string, uint32_t> m_opIndex;
-    std::vector<Communicator> m_comms;
-    std::map<std::vector<uint32_t>, uint32_t> m_commIndex;
     std::vector<CommStats> m_stats;
     std::map<std::string, uint32_t> m_statsIndex;
-    std::vector<Instance> m_instances;
-    std::map<std::string, std::vector<uint32_t>> m_idle; //!< key -> idle instances
 
     std::vector<RankState> m_ranks;
     uint32_t m_finishedRanks{0};
