@@ -160,6 +160,18 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     m_transport = AttachTransport(fabric, c.hosts, model.GetNRanks());
     m_engine = CreateObject<TrainingEngine>();
     ConfigureEngine(m_engine, c, iterations, m_transport);
+    if (m_engine->IsPerRank())
+    {
+        if (c.fastForward)
+        {
+            throw std::invalid_argument(
+                "--fast-forward=1 with ns3::TrainingEngine::IterationStart=per-rank: its "
+                "receives are matched in advance, and a skipped message takes none; allowed: "
+                "one of them");
+        }
+        // every receive and message id taken at the start, as each MPI rank must
+        m_transport->SetAttribute("MatchInAdvance", BooleanValue(true));
+    }
     try
     {
         if (c.fastForward)

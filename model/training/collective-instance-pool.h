@@ -10,6 +10,7 @@
 #include "ns3/communicator.h"
 #include "ns3/data-rate.h"
 #include "ns3/object.h"
+#include "ns3/planned-receive-transport.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -39,6 +40,22 @@ namespace ns3
  * Tags (64 bits): the transport's tag space in bits 63..56; bit 55 set: a
  * point-to-point message whose low 32 bits are the op index; else bits 54..32 the
  * instance and bits 31..0 the transfer index (CollectiveAlgorithm).
+ *
+ * Per rank (PlanPerRank; TrainingEngine IterationStart per-rank, what a run across MPI
+ * ranks needs): every operation of every iteration is bound before the run to an
+ * algorithm object and a run of it, in program order, so every process binds alike:
+ * one object per (operation, communicator, bytes), whose k-th operation of an
+ * iteration is its run iteration x (its operations per iteration) + k
+ * (CollectiveAlgorithm::StartRuns with SetCallerStartsRuns); each rank's sends to one
+ * peer are one stream of messages. A GPU starts its part of a collective when it
+ * issues it, after its part of the communicator's previous operation ended (NCCL's
+ * stream order), and the operation is done for that GPU when its own part is (every
+ * transfer it receives completed, every transfer it sends posted); a send is done for
+ * its receiver when it was delivered. Message ids and connections are taken for the
+ * whole run at the start, and every receive is posted then, each connection's in the
+ * order its sender will send. Tags: bit 55 set: a send, bits 54..32 its stream, bits
+ * 31..0 its place in it; else bits 54..44 the object, 43..32 the run, 31..0 the
+ * transfer.
  */
 class CollectiveInstancePool : public Object
 {
@@ -103,6 +120,30 @@ class CollectiveInstancePool : public Object
      */
     int32_t Start(uint32_t opIndex, const Operation& op);
 
+    /**
+     * Bind every operation of \p iterations iterations before the run (per rank, see
+     * above) and take their message ids, connections and receives now. Replaces Setup's
+     * op-done callback by \p rankOpDone(rank, opIndex): GPU rank's part of an operation
+     * (of its current iteration) ended.
+     * \param ops the operations, by op index
+     * \param order op indices in an order in which each communicator's operations, and
+     *        each rank's sends to one peer, are in program order
+     * \param iterations the iterations
+     * \param rankOpDone see above
+     * Throws std::invalid_argument if the tags cannot hold them (more than 2,047 objects or
+     * 4,096 runs of one) or two communicators share a pair of ranks.
+     */
+    void PlanPerRank(const std::vector<Operation>& ops,
+                     const std::vector<uint32_t>& order,
+                     uint32_t iterations,
+                     Callback<void, uint32_t, uint32_t> rankOpDone);
+    /// \return whether PlanPerRank bound the operations
+    bool IsPerRank() const;
+    /// Per rank: GPU \p rank issues operation \p opIndex of iteration \p iteration now.
+    void Issue(uint32_t rank, uint32_t opIndex, uint32_t iteration);
+    /// \return whether this process simulates GPU \p rank (the transport's IsLocal)
+    bool IsLocal(uint32_t rank) const;
+
   protected:
     void DoDispose() override;
 
@@ -124,6 +165,48 @@ class CollectiveInstancePool : public Object
     void Finish(uint32_t opIndex, int32_t instance);
     void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
+    /// A new algorithm object for \p op, its attributes from the Settings (not set up)
+    Ptr<CollectiveAlgorithm> MakeAlgorithm(const Operation& op) const;
+    /// Per rank: host \p h of object \p object ended run \p run
+    static void HostRunDone(CollectiveInstancePool* pool,
+                            uint32_t object,
+                            uint32_t h,
+                            uint32_t run);
+    /// Per rank: GPU \p rank's part of \p opIndex ended (its own event)
+    void RankOpDone(uint32_t rank, uint32_t opIndex);
+    /// Per rank: start \p rank's next queued part on communicator \p comm, if any
+    void StartNextPart(uint32_t comm, uint32_t rank);
+
+    /// Per rank: an algorithm object and its operations.
+    struct PlannedObject
+    {
+        Ptr<CollectiveAlgorithm> algorithm;
+        uint32_t comm{0};
+        std::vector<uint32_t> ops; //!< its operations of one iteration, in order
+    };
+
+    /// Per rank: one rank's sends to one peer.
+    struct SendStream
+    {
+        uint32_t src{0};
+        uint32_t dst{0};
+        std::vector<uint32_t> ops; //!< its sends of one iteration, in order
+    };
+
+    /// Per rank: where an operation runs.
+    struct Binding
+    {
+        uint32_t target{0}; //!< object (collective) or stream (send)
+        uint32_t k{0};      //!< its place among the target's operations of an iteration
+    };
+
+    /// Per rank: a GPU's queue of parts on one communicator (NCCL's stream order)
+    struct Lane
+    {
+        bool busy{false};
+        std::vector<std::pair<uint32_t, uint32_t>> queue; //!< (object, run), FIFO
+        uint32_t head{0};                                 //!< next in queue
+    };
 
     Settings m_settings;
     Ptr<CollectiveTransport> m_transport;
@@ -132,6 +215,16 @@ class CollectiveInstancePool : public Object
     std::map<std::vector<uint32_t>, uint32_t> m_commIndex;
     std::vector<Instance> m_instances;
     std::map<std::string, std::vector<uint32_t>> m_idle; //!< key -> idle instances
+
+    // per rank (PlanPerRank)
+    bool m_perRank{false};
+    Ptr<PlannedReceiveTransport> m_planned; //!< what the objects post on
+    Callback<void, uint32_t, uint32_t> m_rankOpDone;
+    std::vector<PlannedObject> m_objects;
+    std::vector<SendStream> m_streams;
+    std::vector<Operation> m_planOps;                      //!< by op index
+    std::vector<Binding> m_binding;                        //!< by op index
+    std::map<std::pair<uint32_t, uint32_t>, Lane> m_lanes; //!< (comm, rank) -> its lane
 };
 
 } // namespace ns3

@@ -4,12 +4,15 @@
 #include "training-engine.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <climits>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -88,6 +91,23 @@ TrainingEngine::GetTypeId()
                           UintegerValue(0xC0),
                           MakeUintegerAccessor(&TrainingEngine::m_tagSpace),
                           MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "IterationStart",
+                "barrier (default): a collective starts when every GPU of its group issued it, "
+                "a GPU's wait ends when the whole operation ended, and an iteration starts on "
+                "every GPU when the last one finished the previous one. per-rank: each GPU on "
+                "its own, as NCCL runs a communicator's calls in CUDA stream order (NCCL's "
+                "documentation, 'CUDA Stream Semantics'): its part of a collective starts when "
+                "it issues it (after its part of the group's previous one), its wait ends when "
+                "its own part is done, and its next iteration starts when its program ended; "
+                "the only choice that runs across MPI ranks (CollectiveInstancePool "
+                "PlanPerRank).",
+                EnumValue(TrainingEngine::BARRIER),
+                MakeEnumAccessor(&TrainingEngine::m_iterationStart),
+                MakeEnumChecker(TrainingEngine::BARRIER,
+                                "barrier",
+                                TrainingEngine::PER_RANK,
+                                "per-rank"))
             .AddTraceSource("Interval",
                             "A GPU computed (state 0) or waited on a communication (state 1 + "
                             "its parallelism: 1 tp, 2 dp, 3 pp, 4 ep) from start to end (ns).",
@@ -257,6 +277,30 @@ TrainingEngine::Setup(const TrainingModel& model, Ptr<CollectiveTransport> trans
     m_model = model;
     m_nRanks = model.GetNRanks();
     BuildPrograms();
+    if (m_iterationStart != PER_RANK)
+    {
+        return;
+    }
+    // Bind every operation before the run: in the order GPU 0's program, then GPU 1's, ...
+    // first issue them (each group's in program order; a send's on its sender's order).
+    std::vector<CollectiveInstancePool::Operation> ops(m_ops.begin(), m_ops.end());
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> seen(m_ops.size(), 0);
+    for (const std::vector<Step>& prog : m_programs)
+    {
+        for (const Step& step : prog)
+        {
+            if (step.kind == ISSUE && !seen[step.op])
+            {
+                seen[step.op] = 1;
+                order.push_back(step.op);
+            }
+        }
+    }
+    m_pool->PlanPerRank(ops,
+                        order,
+                        m_iterations,
+                        MakeCallback(&TrainingEngine::OnRankOpDone, this));
 }
 
 void
@@ -479,7 +523,36 @@ TrainingEngine::Start()
 {
     NS_ABORT_MSG_IF(!m_pool, "TrainingEngine::Start before Setup");
     m_running = true;
-    StartIteration();
+    if (m_iterationStart != PER_RANK)
+    {
+        StartIteration();
+        return;
+    }
+    const size_t nOps = m_ops.size();
+    m_doneCount.assign(m_nRanks * nOps, 0);
+    m_issueNs.assign(m_nRanks * nOps, 0);
+    m_sendIssueNs.assign(nOps, {});
+    m_rankRecords.assign(static_cast<size_t>(m_iterations) * m_nRanks * RANK_RECORD_FIELDS,
+                         INT64_MIN);
+    m_ranks.assign(m_nRanks, RankState());
+    m_localGpus = 0;
+    m_finishedGpus = 0;
+    m_iterationStartNs = Simulator::Now().GetNanoSeconds();
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        if (m_pool->IsLocal(r))
+        {
+            m_localGpus++;
+            m_ranks[r].startNs = m_iterationStartNs;
+        }
+    }
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        if (m_pool->IsLocal(r))
+        {
+            Advance(r);
+        }
+    }
 }
 
 void
@@ -507,15 +580,17 @@ TrainingEngine::Advance(uint32_t rank)
 {
     RankState& st = m_ranks[rank];
     const std::vector<Step>& prog = m_programs[rank];
+    const bool perRank = m_iterationStart == PER_RANK;
     while (st.pc < prog.size())
     {
         const Step& step = prog[st.pc];
+        const size_t slot = static_cast<size_t>(rank) * m_ops.size() + step.op;
         switch (step.kind)
         {
         case COMPUTE:
             st.pc++;
             st.rec.computeNs += step.ns;
-            m_intervalTrace(m_iteration,
+            m_intervalTrace(perRank ? st.iteration : m_iteration,
                             rank,
                             0,
                             Simulator::Now().GetNanoSeconds(),
@@ -524,9 +599,30 @@ TrainingEngine::Advance(uint32_t rank)
             return;
         case ISSUE:
             st.pc++;
+            if (perRank)
+            {
+                m_issueNs[slot] = Simulator::Now().GetNanoSeconds();
+                if (m_ops[step.op].p2p)
+                {
+                    m_sendIssueNs[step.op].push_back(m_issueNs[slot]);
+                }
+                m_pool->Issue(rank, step.op, st.iteration);
+                break;
+            }
             Issue(step.op);
             break;
         case WAIT:
+            if (perRank)
+            {
+                if (m_doneCount[slot] > st.iteration)
+                {
+                    st.pc++;
+                    break;
+                }
+                st.waitOp = static_cast<int32_t>(step.op);
+                st.waitSinceNs = Simulator::Now().GetNanoSeconds();
+                return;
+            }
             if (m_ops[step.op].done)
             {
                 st.pc++;
@@ -536,6 +632,11 @@ TrainingEngine::Advance(uint32_t rank)
             st.waitSinceNs = Simulator::Now().GetNanoSeconds();
             return;
         }
+    }
+    if (perRank)
+    {
+        EndRankIteration(rank);
+        return;
     }
     st.finished = true;
     st.rec.finishNs = Simulator::Now().GetNanoSeconds() - m_iterationStartNs;
@@ -616,6 +717,146 @@ TrainingEngine::EndIteration()
         {
             m_finishedCb();
         }
+    }
+}
+
+void
+TrainingEngine::OnRankOpDone(uint32_t rank, uint32_t opIndex)
+{
+    const size_t slot = static_cast<size_t>(rank) * m_ops.size() + opIndex;
+    m_doneCount[slot]++;
+    const Op& op = m_ops[opIndex];
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (op.p2p)
+    {
+        // (the sender's issue, where the sender is simulated: a stream delivers in order)
+        std::deque<int64_t>& issued = m_sendIssueNs[opIndex];
+        if (!issued.empty())
+        {
+            m_stats[op.stats].durationsNs.push_back(now - issued.front());
+            issued.pop_front();
+        }
+    }
+    else
+    {
+        m_stats[op.stats].durationsNs.push_back(now - m_issueNs[slot]);
+    }
+    RankState& st = m_ranks[rank];
+    if (st.waitOp != static_cast<int32_t>(opIndex) || m_doneCount[slot] <= st.iteration)
+    {
+        return; // not waited for (yet)
+    }
+    st.waitOp = -1;
+    st.rec.waitNs[static_cast<uint8_t>(op.parallelism)] += now - st.waitSinceNs;
+    m_intervalTrace(st.iteration,
+                    rank,
+                    static_cast<uint8_t>(1 + static_cast<uint8_t>(op.parallelism)),
+                    st.waitSinceNs,
+                    now);
+    st.pc++;
+    Advance(rank);
+}
+
+void
+TrainingEngine::EndRankIteration(uint32_t rank)
+{
+    RankState& st = m_ranks[rank];
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    int64_t* f =
+        &m_rankRecords[(static_cast<size_t>(st.iteration) * m_nRanks + rank) * RANK_RECORD_FIELDS];
+    f[0] = st.startNs;
+    f[1] = now;
+    f[2] = st.rec.computeNs;
+    std::copy(st.rec.waitNs.begin(), st.rec.waitNs.end(), f + 3);
+    NS_LOG_INFO("GPU " << rank << " ended iteration " << st.iteration << " in " << now - st.startNs
+                       << " ns");
+    if (++st.iteration < m_iterations)
+    {
+        // its next iteration starts now (the program's first step, in its own event)
+        st.pc = 0;
+        st.rec = RankRecord();
+        st.startNs = now;
+        Simulator::ScheduleNow(&TrainingEngine::Advance, this, rank);
+        return;
+    }
+    st.finished = true;
+    if (++m_finishedGpus < m_localGpus)
+    {
+        return;
+    }
+    SetRankRecords(m_rankRecords);
+    m_finished = true;
+    m_running = false;
+    if (!m_finishedCb.IsNull())
+    {
+        Simulator::ScheduleNow(&TrainingEngine::NotifyFinished, this);
+    }
+}
+
+void
+TrainingEngine::NotifyFinished()
+{
+    m_finishedCb();
+}
+
+bool
+TrainingEngine::IsPerRank() const
+{
+    return m_iterationStart == PER_RANK;
+}
+
+std::vector<int64_t>
+TrainingEngine::GetRankRecords() const
+{
+    return m_rankRecords;
+}
+
+uint32_t
+TrainingEngine::GetFinishedGpus() const
+{
+    return m_finishedGpus;
+}
+
+void
+TrainingEngine::SetRankRecords(const std::vector<int64_t>& records)
+{
+    NS_ABORT_MSG_IF(records.size() !=
+                        static_cast<size_t>(m_iterations) * m_nRanks * RANK_RECORD_FIELDS,
+                    "TrainingEngine::SetRankRecords: " << records.size() << " numbers");
+    m_records.clear();
+    for (uint32_t it = 0; it < m_iterations; ++it)
+    {
+        IterationRecord rec;
+        rec.iteration = it;
+        rec.startNs = INT64_MAX;
+        rec.endNs = INT64_MIN;
+        const int64_t* base = &records[static_cast<size_t>(it) * m_nRanks * RANK_RECORD_FIELDS];
+        for (uint32_t r = 0; r < m_nRanks; ++r)
+        {
+            const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
+            if (f[0] != INT64_MIN)
+            {
+                rec.startNs = std::min(rec.startNs, f[0]);
+                rec.endNs = std::max(rec.endNs, f[1]);
+            }
+        }
+        if (rec.endNs == INT64_MIN)
+        {
+            break; // (no GPU ran it)
+        }
+        for (uint32_t r = 0; r < m_nRanks; ++r)
+        {
+            const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
+            RankRecord rr;
+            if (f[0] != INT64_MIN)
+            {
+                rr.computeNs = f[2];
+                std::copy(f + 3, f + 7, rr.waitNs.begin());
+                rr.finishNs = f[1] - rec.startNs;
+            }
+            rec.ranks.push_back(rr);
+        }
+        m_records.push_back(std::move(rec));
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -59,6 +60,16 @@ namespace ns3
  * the time it waited on each parallelism's communication: a GPU's program time is
  * exactly compute + waits (the exposed communication, ASTRA-sim's definition:
  * time not spent computing), which the tests check.
+ *
+ * IterationStart per-rank (what a run across MPI ranks needs; CollectiveInstancePool
+ * PlanPerRank): a GPU starts its part of a collective when it issues it (after its
+ * part of the group's previous operation, NCCL's stream order), its wait ends when its
+ * own part is done, a pipeline receive's when the message was delivered, and it starts
+ * its next iteration when its own program ended. An iteration's record then runs from
+ * the earliest GPU's start to the latest GPU's end, and each GPU's finishNs counts from
+ * that start. A collective's duration (CommStats) is then one GPU's part, from its issue
+ * to its own end; a send's, from its issue to its delivery (counted where the sender is
+ * simulated).
  */
 class TrainingEngine : public Object
 {
@@ -102,6 +113,13 @@ class TrainingEngine : public Object
                                            int64_t startNs,
                                            int64_t endNs);
 
+    /// Attribute IterationStart
+    enum IterationStartMode
+    {
+        BARRIER,  //!< a collective starts when every member issued it; iterations together
+        PER_RANK, //!< every GPU on its own (see above)
+    };
+
     static TypeId GetTypeId();
     TrainingEngine();
     ~TrainingEngine() override;
@@ -125,6 +143,21 @@ class TrainingEngine : public Object
     uint32_t GetStage(uint32_t rank) const;
     /// Steps of a rank's program (compute, issue, wait).
     uint32_t GetProgramSize(uint32_t rank) const;
+    /// \return whether IterationStart is per-rank
+    bool IsPerRank() const;
+    /**
+     * Per rank: every GPU's iterations, RANK_RECORD_FIELDS numbers per (iteration, GPU),
+     * iteration-major: start, end (absolute), compute, the four waits (ns); INT64_MIN for
+     * a GPU this process does not simulate. A run across MPI ranks takes the element-wise
+     * maximum over the ranks and gives it to SetRankRecords.
+     */
+    std::vector<int64_t> GetRankRecords() const;
+    /// Per rank: rebuild the iterations (GetIterations) from every GPU's records.
+    void SetRankRecords(const std::vector<int64_t>& records);
+    /// Numbers per (iteration, GPU) of GetRankRecords.
+    static constexpr uint32_t RANK_RECORD_FIELDS = 7;
+    /// \return the GPUs of this process that ran every iteration (per rank)
+    uint32_t GetFinishedGpus() const;
 
   protected:
     void DoDispose() override;
@@ -164,6 +197,10 @@ class TrainingEngine : public Object
         int64_t waitSinceNs{0};
         RankRecord rec;
         bool finished{false};
+        // per rank
+        uint32_t iteration{0};
+        int64_t startNs{0}; //!< its iteration's start (absolute)
+        int32_t waitOp{-1}; //!< the operation it waits for
     };
 
     void BuildPrograms();
@@ -189,6 +226,12 @@ class TrainingEngine : public Object
     void StartOp(uint32_t opIndex);
     void OpDone(uint32_t opIndex);
     void EndIteration();
+    /// Per rank: GPU \p rank's part of \p opIndex ended
+    void OnRankOpDone(uint32_t rank, uint32_t opIndex);
+    /// Per rank: \p rank ended its program
+    void EndRankIteration(uint32_t rank);
+    /// Per rank: the finished callback, in its own event
+    void NotifyFinished();
 
     // attributes
     uint32_t m_iterations;
@@ -218,6 +261,15 @@ class TrainingEngine : public Object
     std::vector<IterationRecord> m_records;
     Callback<void> m_finishedCb;
     TracedCallback<uint32_t, uint32_t, uint8_t, int64_t, int64_t> m_intervalTrace;
+
+    // per rank (IterationStart per-rank)
+    IterationStartMode m_iterationStart{BARRIER};   //!< attribute IterationStart
+    std::vector<uint32_t> m_doneCount;              //!< per (GPU, op): its parts ended
+    std::vector<int64_t> m_issueNs;                 //!< per (GPU, op): its last issue
+    std::vector<std::deque<int64_t>> m_sendIssueNs; //!< per op (send): issues not delivered
+    std::vector<int64_t> m_rankRecords;             //!< see GetRankRecords
+    uint32_t m_localGpus{0};                        //!< GPUs this process simulates
+    uint32_t m_finishedGpus{0};                     //!< of them, done with every iteration
 };
 
 } // namespace ns3
