@@ -99,10 +99,19 @@ RankRun::Refused(const ScenarioConfig& c)
     const WorkloadRegistry::Family family =
         WorkloadRegistry::GetFamily(c.workload, c.gpusPerServer);
     const bool background = !c.background.empty() && c.background != "none";
-    if (family == WorkloadRegistry::TRAINING)
+    if (family == WorkloadRegistry::TRAINING && !c.chakra.empty())
     {
         return "--workload=" + c.workload +
-               " (its steps wait for operations that finish on other ranks)";
+               " --chakra (its steps wait for operations that finish on other ranks; "
+               "allowed across ranks: --training with ns3::TrainingEngine::IterationStart "
+               "per-rank)";
+    }
+    if (family == WorkloadRegistry::TRAINING && !TrainsPerRank(c))
+    {
+        return "--workload=" + c.workload +
+               " with ns3::TrainingEngine::IterationStart barrier (its steps wait for "
+               "operations that finish on other ranks; allowed across ranks: "
+               "--ns3::TrainingEngine::IterationStart=per-rank)";
     }
     if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1 && !StartsIterationsPerRank(c))
     {
@@ -148,6 +157,20 @@ RankRun::Refused(const ScenarioConfig& c)
                "per rank)";
     }
     return "";
+}
+
+bool
+RankRun::TrainsPerRank(const ScenarioConfig& c)
+{
+    const std::string name = TrainingEngine::GetTypeId().GetName() + "::IterationStart";
+    for (const auto& [n, v] : c.attributes)
+    {
+        if (n == name)
+        {
+            return v == "per-rank";
+        }
+    }
+    return CreateObject<TrainingEngine>()->IsPerRank();
 }
 
 bool
@@ -242,7 +265,9 @@ RankRun::CompletionCheck()
         RankCoordinator::Sum({p.finishedMessages,
                               p.finishedFlows,
                               p.collective ? p.collective->GetCompletedTransfers() : 0,
-                              p.finishedCollective});
+                              p.finishedCollective,
+                              p.finishedGpus,
+                              p.pendingTraining});
     // (every rank posts every message; each finishes on its sender's rank, and each
     // collective transfer completes on its receiver's rank: the run ends when every
     // transfer completed and every message was acknowledged, as in one process)
@@ -250,7 +275,10 @@ RankRun::CompletionCheck()
         !p.flows || (p.flows->AllPosted() && sum[1] >= p.flows->GetMessageCount());
     const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetTotalTransfers() &&
                                                   sum[3] >= p.collective->GetTotalTransfers());
-    if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone)
+    // training: every GPU ran every iteration and every message was acknowledged
+    const bool trainingDone =
+        !p.training || (sum[4] >= p.training->GetEngine()->GetModel().GetNRanks() && sum[5] == 0);
+    if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone && trainingDone)
     {
         m_done();
         return;
@@ -316,6 +344,13 @@ RankRun::Finish(bool complete,
             writer->AppendCollective(row);
         }
     }
+}
+
+void
+RankRun::GatherTraining(Ptr<TrainingWorkload> training)
+{
+    Ptr<TrainingEngine> engine = training->GetEngine();
+    engine->SetRankRecords(RankCoordinator::Max(engine->GetRankRecords()));
 }
 
 std::unique_ptr<OutputWriter>
