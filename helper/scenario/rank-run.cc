@@ -58,7 +58,9 @@ RankRun::Check(const ScenarioConfig& c)
                       ") or none, with or without --background at --qp-sharing=pair, "
                       "or a collective --workload (" +
                       NamesOf(WorkloadRegistry::COLLECTIVE) +
-                      ") alone (its iterations starting per rank), on RDMA, without those flags");
+                      ") alone (its iterations starting per rank), or --workload=training "
+                      "--training with --ns3::TrainingEngine::IterationStart=per-rank, on RDMA, "
+                      "without those flags");
 }
 
 void
