@@ -317,6 +317,8 @@ class TrainingPerRankTestCase : public TestCase
         const auto& it1 = e->GetIterations()[1];
         NS_TEST_EXPECT_MSG_EQ(it1.startNs, 25000, "iteration 1 starts with stage 1's");
         NS_TEST_EXPECT_MSG_EQ(it1.endNs, 76000, "stage 0 ends iteration 1 38 us after 38 us");
+        ReportValidation("training-1f1b-pp2-per-rank-iteration1-end-ns",
+                         static_cast<double>(it1.endNs));
         // every GPU: program time = compute + waits; iteration i + 1 from its end of i
         const std::vector<int64_t> rec = e->GetRankRecords();
         const uint32_t F = TrainingEngine::RANK_RECORD_FIELDS;
