@@ -84,6 +84,30 @@ RunAlphaBeta(TrainingModel model, uint32_t iterations = 1, bool perRank = false)
     return e;
 }
 
+/// DP = 2, one layer (1000 + 500 + 500 ns, update 100 ns), 1 MB gradients, no buckets.
+TrainingModel
+DpHandModel()
+{
+    return TrainingModel::ParseJson(R"({
+  "parallelism": {"dp": 2}, "gradient_bucket_bytes": 0,
+  "layers": [{"forward_ns": 1000, "input_grad_ns": 500, "weight_grad_ns": 500,
+              "update_ns": 100, "parameter_bytes": 1000000}]
+})",
+                                    "hand");
+}
+
+/// PP = 2, two microbatches, two layers of 1 us per pass, 125 kB pipeline sends.
+TrainingModel
+PpHandModel()
+{
+    return TrainingModel::ParseJson(R"({
+  "parallelism": {"pp": 2}, "microbatches": 2, "pp_bytes": 125000,
+  "layers": [{"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000},
+             {"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000}]
+})",
+                                    "pp");
+}
+
 /// The critical (last-finishing) GPU's record of an iteration.
 const TrainingEngine::RankRecord&
 Critical(const TrainingEngine::IterationRecord& it)
@@ -208,12 +232,7 @@ class TrainingHandComputedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrainingModel m = TrainingModel::ParseJson(R"({
-  "parallelism": {"dp": 2}, "gradient_bucket_bytes": 0,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 500, "weight_grad_ns": 500,
-              "update_ns": 100, "parameter_bytes": 1000000}]
-})",
-                                                   "hand");
+        TrainingModel m = DpHandModel();
         Ptr<TrainingEngine> e = RunAlphaBeta(m, 2);
         NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
         // ring allreduce of S = 1 MB on 2 ranks: reduce-scatter then all-gather, one
@@ -249,12 +268,7 @@ class TrainingPipelineTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrainingModel m = TrainingModel::ParseJson(R"({
-  "parallelism": {"pp": 2}, "microbatches": 2, "pp_bytes": 125000,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000},
-             {"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000}]
-})",
-                                                   "pp");
+        TrainingModel m = PpHandModel();
         Ptr<TrainingEngine> e = RunAlphaBeta(m);
         // A send: 125 kB at 100 Gb/s = 10 us on the sender's NIC, delivered 1 us later.
         // Stage 0: F0 [0,1], send -> 12; F1 [1,2], send waits for the NIC -> 22.
@@ -285,12 +299,7 @@ class TrainingPerRankTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrainingModel dp = TrainingModel::ParseJson(R"({
-  "parallelism": {"dp": 2}, "gradient_bucket_bytes": 0,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 500, "weight_grad_ns": 500,
-              "update_ns": 100, "parameter_bytes": 1000000}]
-})",
-                                                    "hand");
+        TrainingModel dp = DpHandModel();
         Ptr<TrainingEngine> e = RunAlphaBeta(dp, 2, true);
         NS_TEST_ASSERT_MSG_EQ(e->IsFinished(), true, "every GPU ran every iteration");
         NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
@@ -301,12 +310,7 @@ class TrainingPerRankTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(it.endNs - it.startNs, expect, "DP iteration " << it.iteration);
             NS_TEST_EXPECT_MSG_EQ(Critical(it).waitNs[1], allreduce, "exposed DP");
         }
-        TrainingModel pp = TrainingModel::ParseJson(R"({
-  "parallelism": {"pp": 2}, "microbatches": 2, "pp_bytes": 125000,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000},
-             {"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000}]
-})",
-                                                    "pp");
+        TrainingModel pp = PpHandModel();
         e = RunAlphaBeta(pp, 2, true);
         NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
         // Iteration 0 as with the barrier (38 us; stage 1 ends at 25 us); stage 1 starts

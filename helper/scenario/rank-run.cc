@@ -164,12 +164,17 @@ RankRun::Refused(const ScenarioConfig& c)
 bool
 RankRun::TrainsPerRank(const ScenarioConfig& c)
 {
-    const std::string name = TrainingEngine::GetTypeId().GetName() + "::IterationStart";
+    const TypeId tid = TrainingEngine::GetTypeId();
+    const std::string name = tid.GetName() + "::IterationStart";
     for (const auto& [n, v] : c.attributes)
     {
         if (n == name)
         {
-            return v == "per-rank";
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName("IterationStart", &info);
+            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
+            const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
+            return e && e->Get() == TrainingEngine::PER_RANK;
         }
     }
     return CreateObject<TrainingEngine>()->IsPerRank();
