@@ -534,6 +534,7 @@ TrainingEngine::Start()
     m_sendIssueNs.assign(nOps, {});
     m_rankRecords.assign(static_cast<size_t>(m_iterations) * m_nRanks * RANK_RECORD_FIELDS,
                          INT64_MIN);
+    m_iterationGpus.assign(m_iterations, 0);
     m_ranks.assign(m_nRanks, RankState());
     m_localGpus = 0;
     m_finishedGpus = 0;
@@ -770,6 +771,10 @@ TrainingEngine::EndRankIteration(uint32_t rank)
     std::copy(st.rec.waitNs.begin(), st.rec.waitNs.end(), f + 3);
     NS_LOG_INFO("GPU " << rank << " ended iteration " << st.iteration << " in " << now - st.startNs
                        << " ns");
+    if (++m_iterationGpus[st.iteration] == m_nRanks)
+    {
+        SetRankRecords(m_rankRecords); // (every GPU is here: the iteration is complete)
+    }
     if (++st.iteration < m_iterations)
     {
         // its next iteration starts now (the program's first step, in its own event)
@@ -840,21 +845,20 @@ TrainingEngine::SetRankRecords(const std::vector<int64_t>& records)
                 rec.endNs = std::max(rec.endNs, f[1]);
             }
         }
-        if (rec.endNs == INT64_MIN)
-        {
-            break; // (no GPU ran it)
-        }
-        for (uint32_t r = 0; r < m_nRanks; ++r)
+        bool complete = true;
+        for (uint32_t r = 0; r < m_nRanks && complete; ++r)
         {
             const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
             RankRecord rr;
-            if (f[0] != INT64_MIN)
-            {
-                rr.computeNs = f[2];
-                std::copy(f + 3, f + 7, rr.waitNs.begin());
-                rr.finishNs = f[1] - rec.startNs;
-            }
+            complete = f[0] != INT64_MIN;
+            rr.computeNs = f[2];
+            std::copy(f + 3, f + 7, rr.waitNs.begin());
+            rr.finishNs = f[1] - rec.startNs;
             rec.ranks.push_back(rr);
+        }
+        if (!complete)
+        {
+            break; // an iteration counts once every GPU ended it
         }
         m_records.push_back(std::move(rec));
     }

@@ -152,7 +152,8 @@ class TrainingEngine : public Object
      * maximum over the ranks and gives it to SetRankRecords.
      */
     std::vector<int64_t> GetRankRecords() const;
-    /// Per rank: rebuild the iterations (GetIterations) from every GPU's records.
+    /// Per rank: rebuild the iterations (GetIterations) from every GPU's records: those
+    /// every GPU ended, in order.
     void SetRankRecords(const std::vector<int64_t>& records);
     /// Numbers per (iteration, GPU) of GetRankRecords.
     static constexpr uint32_t RANK_RECORD_FIELDS = 7;
@@ -268,6 +269,7 @@ class TrainingEngine : public Object
     std::vector<int64_t> m_issueNs;                 //!< per (GPU, op): its last issue
     std::vector<std::deque<int64_t>> m_sendIssueNs; //!< per op (send): issues not delivered
     std::vector<int64_t> m_rankRecords;             //!< see GetRankRecords
+    std::vector<uint32_t> m_iterationGpus;          //!< per iteration: GPUs here that ended it
     uint32_t m_localGpus{0};                        //!< GPUs this process simulates
     uint32_t m_finishedGpus{0};                     //!< of them, done with every iteration
 };
