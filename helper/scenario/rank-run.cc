@@ -122,7 +122,8 @@ RankRun::Refused(const ScenarioConfig& c)
                "allowed across ranks: ns3::CollectiveApplication::IterationStart per-rank, "
                "its default)";
     }
-    if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
+    if ((family == WorkloadRegistry::COLLECTIVE || family == WorkloadRegistry::TRAINING) &&
+        (background || !c.flows.empty()))
     {
         return "--workload=" + c.workload +
                " with --background or --flows (their messages share the collective's "

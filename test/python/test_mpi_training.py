@@ -133,6 +133,8 @@ def test_training_refusals_across_ranks(mpi_sim, tmp_path):
         ([f"--training={model}"], "with ns3::TrainingEngine::IterationStart barrier"),
         ([f"--training={model}", "--ns3::TrainingEngine::IterationStart=barrier"],
          "allowed across ranks: --ns3::TrainingEngine::IterationStart=per-rank"),
+        ([f"--training={model}", PER_RANK, "--background=websearch", "--qp-sharing=pair"],
+         "with --background or --flows (their messages share"),
     ]
     for flags, message in cases:
         p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
