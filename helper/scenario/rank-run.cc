@@ -359,6 +359,37 @@ RankRun::GatherTraining(Ptr<TrainingWorkload> training)
 {
     Ptr<TrainingEngine> engine = training->GetEngine();
     engine->SetRankRecords(RankCoordinator::Max(engine->GetRankRecords()));
+    // Every rank's durations of each kind of communication (its own GPUs' parts): their
+    // counts summed, then each rank's placed at its offset and the maximum taken.
+    const auto& stats = engine->GetCommStats();
+    const uint32_t ranks = RankCoordinator::GetSize();
+    const uint32_t me = RankCoordinator::GetRank();
+    std::vector<uint64_t> counts(stats.size() * ranks, 0);
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        counts[s * ranks + me] = stats[s].durationsNs.size();
+    }
+    counts = RankCoordinator::Sum(counts);
+    std::vector<uint64_t> offset(counts.size() + 1, 0);
+    for (size_t i = 0; i < counts.size(); ++i)
+    {
+        offset[i + 1] = offset[i] + counts[i];
+    }
+    std::vector<int64_t> all(offset.back(), INT64_MIN);
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        std::copy(stats[s].durationsNs.begin(),
+                  stats[s].durationsNs.end(),
+                  all.begin() + static_cast<std::ptrdiff_t>(offset[s * ranks + me]));
+    }
+    all = RankCoordinator::Max(all);
+    std::vector<std::vector<int64_t>> durations(stats.size());
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        durations[s].assign(all.begin() + static_cast<std::ptrdiff_t>(offset[s * ranks]),
+                            all.begin() + static_cast<std::ptrdiff_t>(offset[(s + 1) * ranks]));
+    }
+    engine->SetCommDurations(durations);
 }
 
 std::unique_ptr<OutputWriter>

@@ -98,7 +98,8 @@ class RankRun
     /**
      * After Finish, on every rank: every GPU's iteration records of \p training (per rank)
      * from the rank that simulates it (the element-wise maximum of
-     * TrainingEngine::GetRankRecords), so rank 0 writes every row of training.csv.
+     * TrainingEngine::GetRankRecords), so rank 0 writes every row of training.csv, and
+     * every rank's durations of each kind of communication (summary.json's).
      */
     static void GatherTraining(Ptr<TrainingWorkload> training);
     /// \return the run's end over every rank (sim_time_s), ps (after Finish)

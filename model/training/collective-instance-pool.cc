@@ -103,6 +103,7 @@ CollectiveInstancePool::DoDispose()
     }
     m_planned = nullptr;
     m_rankOpDone = Callback<void, uint32_t, uint32_t>();
+    m_sendAcked = Callback<void, uint32_t, uint32_t>();
     m_transport = nullptr;
     m_opDone = Callback<void, uint32_t>();
     Object::DoDispose();
@@ -320,8 +321,14 @@ CollectiveInstancePool::OnDelivered(uint32_t, uint32_t dst, uint64_t tag, uint64
 }
 
 void
-CollectiveInstancePool::OnSent(uint32_t, uint32_t, uint64_t tag, uint64_t)
+CollectiveInstancePool::OnSent(uint32_t src, uint32_t, uint64_t tag, uint64_t)
 {
+    if (m_perRank && static_cast<uint8_t>(tag >> 56) == m_settings.tagSpace && (tag & kP2pBit))
+    {
+        const SendStream& s = m_streams.at((tag >> 32) & (kMaxInstances - 1));
+        m_sendAcked(src, s.ops[(tag & 0xffffffffULL) % s.ops.size()]);
+        return;
+    }
     if (static_cast<uint8_t>(tag >> 56) != m_settings.tagSpace || (tag & kP2pBit))
     {
         return; // a point-to-point message: complete for the schedule when delivered
@@ -356,11 +363,13 @@ void
 CollectiveInstancePool::PlanPerRank(const std::vector<Operation>& ops,
                                     const std::vector<uint32_t>& order,
                                     uint32_t iterations,
-                                    Callback<void, uint32_t, uint32_t> rankOpDone)
+                                    Callback<void, uint32_t, uint32_t> rankOpDone,
+                                    Callback<void, uint32_t, uint32_t> sendAcked)
 {
     NS_ABORT_MSG_IF(!m_transport || m_perRank, "CollectiveInstancePool::PlanPerRank: no Setup");
     m_perRank = true;
     m_rankOpDone = rankOpDone;
+    m_sendAcked = sendAcked;
     m_planOps = ops;
     m_planned = CreateObject<PlannedReceiveTransport>();
     m_planned->SetInner(m_transport);

@@ -130,13 +130,16 @@ class CollectiveInstancePool : public Object
      *        each rank's sends to one peer, are in program order
      * \param iterations the iterations
      * \param rankOpDone see above
+     * \param sendAcked (src rank, op index): a send's sender completion (its
+     *        acknowledgement), which the sender's process sees
      * Throws std::invalid_argument if the tags cannot hold them (more than 2,047 objects or
      * 4,096 runs of one) or two communicators share a pair of ranks.
      */
     void PlanPerRank(const std::vector<Operation>& ops,
                      const std::vector<uint32_t>& order,
                      uint32_t iterations,
-                     Callback<void, uint32_t, uint32_t> rankOpDone);
+                     Callback<void, uint32_t, uint32_t> rankOpDone,
+                     Callback<void, uint32_t, uint32_t> sendAcked);
     /// \return whether PlanPerRank bound the operations
     bool IsPerRank() const;
     /// Per rank: GPU \p rank issues operation \p opIndex of iteration \p iteration now.
@@ -220,6 +223,7 @@ class CollectiveInstancePool : public Object
     bool m_perRank{false};
     Ptr<PlannedReceiveTransport> m_planned; //!< what the objects post on
     Callback<void, uint32_t, uint32_t> m_rankOpDone;
+    Callback<void, uint32_t, uint32_t> m_sendAcked;
     std::vector<PlannedObject> m_objects;
     std::vector<SendStream> m_streams;
     std::vector<Operation> m_planOps;                      //!< by op index

@@ -300,7 +300,8 @@ TrainingEngine::Setup(const TrainingModel& model, Ptr<CollectiveTransport> trans
     m_pool->PlanPerRank(ops,
                         order,
                         m_iterations,
-                        MakeCallback(&TrainingEngine::OnRankOpDone, this));
+                        MakeCallback(&TrainingEngine::OnRankOpDone, this),
+                        MakeCallback(&TrainingEngine::OnSendAcked, this));
 }
 
 void
@@ -728,17 +729,7 @@ TrainingEngine::OnRankOpDone(uint32_t rank, uint32_t opIndex)
     m_doneCount[slot]++;
     const Op& op = m_ops[opIndex];
     const int64_t now = Simulator::Now().GetNanoSeconds();
-    if (op.p2p)
-    {
-        // (the sender's issue, where the sender is simulated: a stream delivers in order)
-        std::deque<int64_t>& issued = m_sendIssueNs[opIndex];
-        if (!issued.empty())
-        {
-            m_stats[op.stats].durationsNs.push_back(now - issued.front());
-            issued.pop_front();
-        }
-    }
-    else
+    if (!op.p2p) // (a send's duration ends at its acknowledgement: OnSendAcked)
     {
         m_stats[op.stats].durationsNs.push_back(now - m_issueNs[slot]);
     }
@@ -756,6 +747,17 @@ TrainingEngine::OnRankOpDone(uint32_t rank, uint32_t opIndex)
                     now);
     st.pc++;
     Advance(rank);
+}
+
+void
+TrainingEngine::OnSendAcked(uint32_t /* rank */, uint32_t opIndex)
+{
+    // the sender's issues of this send, in order (one stream acknowledges in order)
+    std::deque<int64_t>& issued = m_sendIssueNs[opIndex];
+    NS_ABORT_MSG_IF(issued.empty(), "acknowledgement of send " << opIndex << " never issued");
+    m_stats[m_ops[opIndex].stats].durationsNs.push_back(Simulator::Now().GetNanoSeconds() -
+                                                        issued.front());
+    issued.pop_front();
 }
 
 void
@@ -814,6 +816,18 @@ std::vector<int64_t>
 TrainingEngine::GetRankRecords() const
 {
     return m_rankRecords;
+}
+
+void
+TrainingEngine::SetCommDurations(const std::vector<std::vector<int64_t>>& durations)
+{
+    NS_ABORT_MSG_IF(durations.size() != m_stats.size(),
+                    "TrainingEngine::SetCommDurations: " << durations.size() << " kinds, not "
+                                                         << m_stats.size());
+    for (size_t i = 0; i < m_stats.size(); ++i)
+    {
+        m_stats[i].durationsNs = durations[i];
+    }
 }
 
 uint32_t

@@ -68,8 +68,8 @@ namespace ns3
  * its next iteration when its own program ended. An iteration's record then runs from
  * the earliest GPU's start to the latest GPU's end, and each GPU's finishNs counts from
  * that start. A collective's duration (CommStats) is then one GPU's part, from its issue
- * to its own end; a send's, from its issue to its delivery (counted where the sender is
- * simulated).
+ * to its own end; a send's, from its issue to its acknowledgement (both seen where the
+ * sender is simulated).
  */
 class TrainingEngine : public Object
 {
@@ -157,6 +157,9 @@ class TrainingEngine : public Object
     void SetRankRecords(const std::vector<int64_t>& records);
     /// Numbers per (iteration, GPU) of GetRankRecords.
     static constexpr uint32_t RANK_RECORD_FIELDS = 7;
+    /// Per rank: replace every CommStats' durations (GetCommStats order), e.g. by every
+    /// process's, merged after a run across MPI ranks.
+    void SetCommDurations(const std::vector<std::vector<int64_t>>& durations);
     /// \return the GPUs of this process that ran every iteration (per rank)
     uint32_t GetFinishedGpus() const;
 
@@ -229,6 +232,8 @@ class TrainingEngine : public Object
     void EndIteration();
     /// Per rank: GPU \p rank's part of \p opIndex ended
     void OnRankOpDone(uint32_t rank, uint32_t opIndex);
+    /// Per rank: the send \p opIndex of \p rank was acknowledged
+    void OnSendAcked(uint32_t rank, uint32_t opIndex);
     /// Per rank: \p rank ended its program
     void EndRankIteration(uint32_t rank);
     /// Per rank: the finished callback, in its own event

@@ -2,7 +2,8 @@
 """--workload=training across MPI ranks (doc/distributed.md, The scenario runner across
 ranks, Training): with ns3::TrainingEngine::IterationStart=per-rank, one process and
 `mpirun -np 2 ai-fabric-sim --mpi` write the same rows of training.csv, collective.csv,
-fct.csv, pfc.csv, qlen.csv and drops.csv, for several iterations, with data-parallel
+fct.csv, pfc.csv, qlen.csv and drops.csv and the same summary.json "training" block, for
+several iterations, with data-parallel
 groups and pipeline sends that cross the ranks, on RoCEv2 (with PFC pauses) and
 InfiniBand, on GPU servers; what training across ranks still refuses (exit 2, one
 message naming the attribute). Skipped, saying why, without an MPI build or mpirun.
@@ -77,6 +78,11 @@ def _one_and_two(sim, tmp_path, flags):
         assert h1 == h2, name
         assert r1 == r2, f"{name}: {len(r1)} rows in one process, {len(r2)} across ranks"
     assert not list(two.glob(".rank*")), "the ranks' part folders are removed"
+    # summary.json's training block: iterations and every GPU's communication durations
+    s1 = json.loads((one / "summary.json").read_text())["training"]
+    s2 = json.loads((two / "summary.json").read_text())["training"]
+    assert s1.pop("file") == s2.pop("file")
+    assert s1 == s2
     return one, two
 
 
