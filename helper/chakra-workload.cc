@@ -3,12 +3,7 @@
  */
 #include "chakra-workload.h"
 
-#include "ns3/boolean.h"
-#include "ns3/collective-algorithm.h"
-#include "ns3/data-rate.h"
 #include "ns3/log.h"
-#include "ns3/string.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -78,29 +73,9 @@ ChakraWorkload::Setup(const TrainingWorkload::Options& c, Ptr<RdmaFabric> fabric
                                     " ranks, but it runs on " + std::to_string(hosts) +
                                     " hosts (GPUs); allowed: one file per host");
     }
-    std::vector<uint32_t> ranks = c.hosts;
-    for (uint32_t h = 0; ranks.size() < hosts; ++h)
-    {
-        ranks.push_back(h);
-    }
-    m_transport = CreateObject<RdmaCollectiveTransport>();
-    m_transport->Attach(fabric, ranks);
+    m_transport = TrainingWorkload::AttachTransport(fabric, c.hosts, hosts);
     m_engine = CreateObject<ChakraEngine>();
-    m_engine->SetAttribute("Iterations", UintegerValue(c.iterations));
-    m_engine->SetAttribute("AllreduceAlgorithm", StringValue(c.algorithm));
-    m_engine->SetAttribute(
-        "ChunkBytes",
-        UintegerValue(c.chunk.value_or(CollectiveAlgorithm::DEFAULT_CHUNK_BYTES)));
-    m_engine->SetAttribute(
-        "Channels",
-        UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));
-    m_engine->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
-    m_engine->SetAttribute("GpusPerServer", UintegerValue(c.gpusPerServer));
-    m_engine->SetAttribute("Pxn", BooleanValue(c.pxn));
-    if (c.gpusPerServer > 1 && !c.channels)
-    {
-        m_engine->SetAttribute("NicRate", DataRateValue(c.hostRate));
-    }
+    TrainingWorkload::ConfigureEngine(m_engine, c, c.iterations, m_transport);
     try
     {
         m_engine->Setup(trace, m_transport);

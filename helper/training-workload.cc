@@ -157,33 +157,20 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
                                     std::to_string(model.GetNRanks()) + " GPUs, not the " +
                                     std::to_string(c.hosts.size()) + " it was given");
     }
-    std::vector<uint32_t> hosts = c.hosts;
-    if (hosts.empty())
-    {
-        for (uint32_t h = 0; h < model.GetNRanks(); ++h)
-        {
-            hosts.push_back(h);
-        }
-    }
-    m_transport = CreateObject<RdmaCollectiveTransport>();
-    m_transport->Attach(fabric, hosts);
+    m_transport = AttachTransport(fabric, c.hosts, model.GetNRanks());
     m_engine = CreateObject<TrainingEngine>();
-    m_engine->SetAttribute("Iterations", UintegerValue(iterations));
-    m_engine->SetAttribute("AllreduceAlgorithm", StringValue(c.algorithm));
-    m_engine->SetAttribute(
-        "ChunkBytes",
-        UintegerValue(c.chunk.value_or(CollectiveAlgorithm::DEFAULT_CHUNK_BYTES)));
-    m_engine->SetAttribute(
-        "Channels",
-        UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));
-    m_engine->SetAttribute("TagSpace", UintegerValue(m_transport->GetTagSpace()));
-    // the server-aware schedules, with each communicator's own GPUs per server
-    m_engine->SetAttribute("GpusPerServer", UintegerValue(c.gpusPerServer));
-    m_engine->SetAttribute("Pxn", BooleanValue(c.pxn));
-    if (c.gpusPerServer > 1 && !c.channels)
+    ConfigureEngine(m_engine, c, iterations, m_transport);
+    if (m_engine->IsPerRank())
     {
-        // NCCL's channels per communicator and call, not one count for all
-        m_engine->SetAttribute("NicRate", DataRateValue(c.hostRate));
+        if (c.fastForward)
+        {
+            throw std::invalid_argument(
+                "--fast-forward=1 with ns3::TrainingEngine::IterationStart=per-rank: its "
+                "receives are matched in advance, and a skipped message takes none; allowed: "
+                "one of them");
+        }
+        // every receive and message id taken at the start, as each MPI rank must
+        m_transport->SetAttribute("MatchInAdvance", BooleanValue(true));
     }
     try
     {
@@ -207,6 +194,44 @@ TrainingWorkload::Setup(const Options& c, Ptr<RdmaFabric> fabric)
     {
         m_engine->TraceConnectWithoutContext("Interval",
                                              MakeCallback(&TrainingWorkload::OnInterval, this));
+    }
+}
+
+Ptr<RdmaCollectiveTransport>
+TrainingWorkload::AttachTransport(Ptr<RdmaFabric> fabric,
+                                  const std::vector<uint32_t>& hosts,
+                                  uint32_t ranks)
+{
+    std::vector<uint32_t> attached = hosts;
+    for (uint32_t h = 0; hosts.empty() && h < ranks; ++h)
+    {
+        attached.push_back(h);
+    }
+    Ptr<RdmaCollectiveTransport> transport = CreateObject<RdmaCollectiveTransport>();
+    transport->Attach(fabric, attached);
+    return transport;
+}
+
+void
+TrainingWorkload::ConfigureEngine(Ptr<Object> engine,
+                                  const Options& c,
+                                  uint32_t iterations,
+                                  Ptr<RdmaCollectiveTransport> transport)
+{
+    engine->SetAttribute("Iterations", UintegerValue(iterations));
+    engine->SetAttribute("AllreduceAlgorithm", StringValue(c.algorithm));
+    engine->SetAttribute("ChunkBytes",
+                         UintegerValue(c.chunk.value_or(CollectiveAlgorithm::DEFAULT_CHUNK_BYTES)));
+    engine->SetAttribute("Channels",
+                         UintegerValue(c.channels.value_or(CollectiveAlgorithm::DEFAULT_CHANNELS)));
+    engine->SetAttribute("TagSpace", UintegerValue(transport->GetTagSpace()));
+    // the server-aware schedules, with each communicator's own GPUs per server
+    engine->SetAttribute("GpusPerServer", UintegerValue(c.gpusPerServer));
+    engine->SetAttribute("Pxn", BooleanValue(c.pxn));
+    if (c.gpusPerServer > 1 && !c.channels)
+    {
+        // NCCL's channels per communicator and call, not one count for all
+        engine->SetAttribute("NicRate", DataRateValue(c.hostRate));
     }
 }
 

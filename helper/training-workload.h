@@ -105,6 +105,24 @@ class TrainingWorkload : public Object
     Ptr<FastForwardTransport> GetFastForward() const;
 
     /**
+     * The transport of an engine's ranks: an RdmaCollectiveTransport attached to
+     * \p hosts of \p fabric (empty: hosts 0..ranks-1), as TrainingWorkload and
+     * ChakraWorkload make it.
+     */
+    static Ptr<RdmaCollectiveTransport> AttachTransport(Ptr<RdmaFabric> fabric,
+                                                        const std::vector<uint32_t>& hosts,
+                                                        uint32_t ranks);
+    /**
+     * Set the attributes TrainingEngine and ChakraEngine share (Iterations,
+     * AllreduceAlgorithm, ChunkBytes, Channels, TagSpace, GpusPerServer, Pxn, NicRate) on
+     * \p engine from \p options, for \p iterations on \p transport.
+     */
+    static void ConfigureEngine(Ptr<Object> engine,
+                                const Options& options,
+                                uint32_t iterations,
+                                Ptr<RdmaCollectiveTransport> transport);
+
+    /**
      * The summary of an engine's run (what ToJson returns), for tests that run an
      * engine on another transport.
      */

@@ -13,6 +13,7 @@
 #include "ns3/alpha-beta-collective-transport.h"
 #include "ns3/config-error.h"
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/nstime.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
@@ -58,9 +59,10 @@ ParseError(const std::string& text)
 }
 
 /// Runs a resolved model on an alpha-beta transport (100 Gb/s, alpha 1 us,
-/// unpipelined single-channel collectives) and returns the engine.
+/// unpipelined single-channel collectives) and returns the engine (IterationStart
+/// per-rank if \p perRank).
 Ptr<TrainingEngine>
-RunAlphaBeta(TrainingModel model, uint32_t iterations = 1)
+RunAlphaBeta(TrainingModel model, uint32_t iterations = 1, bool perRank = false)
 {
     model.Resolve(model.GetNRanks());
     Ptr<AlphaBetaCollectiveTransport> t = CreateObject<AlphaBetaCollectiveTransport>();
@@ -71,11 +73,39 @@ RunAlphaBeta(TrainingModel model, uint32_t iterations = 1)
     e->SetAttribute("Iterations", UintegerValue(iterations));
     e->SetAttribute("ChunkBytes", UintegerValue(0));
     e->SetAttribute("Channels", UintegerValue(1));
+    if (perRank)
+    {
+        e->SetAttribute("IterationStart", EnumValue(TrainingEngine::PER_RANK));
+    }
     e->Setup(model, t);
     e->Start();
     Simulator::Run();
     Simulator::Destroy();
     return e;
+}
+
+/// DP = 2, one layer (1000 + 500 + 500 ns, update 100 ns), 1 MB gradients, no buckets.
+TrainingModel
+DpHandModel()
+{
+    return TrainingModel::ParseJson(R"({
+  "parallelism": {"dp": 2}, "gradient_bucket_bytes": 0,
+  "layers": [{"forward_ns": 1000, "input_grad_ns": 500, "weight_grad_ns": 500,
+              "update_ns": 100, "parameter_bytes": 1000000}]
+})",
+                                    "hand");
+}
+
+/// PP = 2, two microbatches, two layers of 1 us per pass, 125 kB pipeline sends.
+TrainingModel
+PpHandModel()
+{
+    return TrainingModel::ParseJson(R"({
+  "parallelism": {"pp": 2}, "microbatches": 2, "pp_bytes": 125000,
+  "layers": [{"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000},
+             {"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000}]
+})",
+                                    "pp");
 }
 
 /// The critical (last-finishing) GPU's record of an iteration.
@@ -202,12 +232,7 @@ class TrainingHandComputedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrainingModel m = TrainingModel::ParseJson(R"({
-  "parallelism": {"dp": 2}, "gradient_bucket_bytes": 0,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 500, "weight_grad_ns": 500,
-              "update_ns": 100, "parameter_bytes": 1000000}]
-})",
-                                                   "hand");
+        TrainingModel m = DpHandModel();
         Ptr<TrainingEngine> e = RunAlphaBeta(m, 2);
         NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
         // ring allreduce of S = 1 MB on 2 ranks: reduce-scatter then all-gather, one
@@ -243,12 +268,7 @@ class TrainingPipelineTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrainingModel m = TrainingModel::ParseJson(R"({
-  "parallelism": {"pp": 2}, "microbatches": 2, "pp_bytes": 125000,
-  "layers": [{"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000},
-             {"forward_ns": 1000, "input_grad_ns": 1000, "weight_grad_ns": 1000}]
-})",
-                                                   "pp");
+        TrainingModel m = PpHandModel();
         Ptr<TrainingEngine> e = RunAlphaBeta(m);
         // A send: 125 kB at 100 Gb/s = 10 us on the sender's NIC, delivered 1 us later.
         // Stage 0: F0 [0,1], send -> 12; F1 [1,2], send waits for the NIC -> 22.
@@ -262,6 +282,64 @@ class TrainingPipelineTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(it.ranks[0].waitNs[2], 32000, "stage 0 waits on the pipeline");
         NS_TEST_EXPECT_MSG_EQ(it.ranks[1].finishNs, 25000, "stage 1 ends with B1's send");
         NS_TEST_EXPECT_MSG_EQ(it.ranks[1].computeNs + Waits(it.ranks[1]), 25000, "sum");
+    }
+};
+
+/// IterationStart per-rank: the hand-computed iterations of DP=2 (both GPUs alike) and of
+/// the PP=2 1F1B pipeline (stage 1 starts its next iteration when it ended its own), and
+/// every GPU's program time = compute + waits, each iteration from its own last end.
+class TrainingPerRankTestCase : public TestCase
+{
+  public:
+    TrainingPerRankTestCase()
+        : TestCase("IterationStart per-rank: hand computations, per-GPU iterations")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingModel dp = DpHandModel();
+        Ptr<TrainingEngine> e = RunAlphaBeta(dp, 2, true);
+        NS_TEST_ASSERT_MSG_EQ(e->IsFinished(), true, "every GPU ran every iteration");
+        NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
+        const int64_t allreduce = 2 * (500000 * 8 / 100 + 1000);
+        const int64_t expect = 1000 + 500 + 500 + allreduce + 100;
+        for (const auto& it : e->GetIterations())
+        {
+            NS_TEST_EXPECT_MSG_EQ(it.endNs - it.startNs, expect, "DP iteration " << it.iteration);
+            NS_TEST_EXPECT_MSG_EQ(Critical(it).waitNs[1], allreduce, "exposed DP");
+        }
+        TrainingModel pp = PpHandModel();
+        e = RunAlphaBeta(pp, 2, true);
+        NS_TEST_ASSERT_MSG_EQ(e->GetIterations().size(), 2, "two iterations");
+        // Iteration 0 as with the barrier (38 us; stage 1 ends at 25 us); stage 1 starts
+        // iteration 1 at 25 us and waits for F0, which stage 0 sends at 38 + 1 + 11 us.
+        const auto& it0 = e->GetIterations()[0];
+        NS_TEST_EXPECT_MSG_EQ(it0.endNs - it0.startNs, 38000, "1F1B iteration 0");
+        NS_TEST_EXPECT_MSG_EQ(it0.ranks[1].finishNs, 25000, "stage 1 ends with B1's send");
+        const auto& it1 = e->GetIterations()[1];
+        NS_TEST_EXPECT_MSG_EQ(it1.startNs, 25000, "iteration 1 starts with stage 1's");
+        NS_TEST_EXPECT_MSG_EQ(it1.endNs, 76000, "stage 0 ends iteration 1 38 us after 38 us");
+        ReportValidation("training-1f1b-pp2-per-rank-iteration1-end-ns",
+                         static_cast<double>(it1.endNs));
+        // every GPU: program time = compute + waits; iteration i + 1 from its end of i
+        const std::vector<int64_t> rec = e->GetRankRecords();
+        const uint32_t F = TrainingEngine::RANK_RECORD_FIELDS;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            for (uint32_t r = 0; r < 2; ++r)
+            {
+                const int64_t* f = &rec[(i * 2 + r) * F];
+                NS_TEST_EXPECT_MSG_EQ(f[1] - f[0],
+                                      f[2] + f[3] + f[4] + f[5] + f[6],
+                                      "GPU " << r << " iteration " << i << ": compute + waits");
+                if (i == 1)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(f[0], rec[r * F + 1], "GPU " << r << " starts at once");
+                }
+            }
+        }
     }
 };
 
@@ -579,6 +657,7 @@ class TrainingTestSuite : public TestSuite
         AddTestCase(new TrainingModelParseTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingHandComputedTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingPipelineTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new TrainingPerRankTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingOverlapTestCase, AI_FABRIC_QUICK);
         AddTestCase(new TrainingExpertParallelTestCase, AI_FABRIC_QUICK);
     }

@@ -58,7 +58,9 @@ RankRun::Check(const ScenarioConfig& c)
                       ") or none, with or without --background at --qp-sharing=pair, "
                       "or a collective --workload (" +
                       NamesOf(WorkloadRegistry::COLLECTIVE) +
-                      ") alone (its iterations starting per rank), on RDMA, without those flags");
+                      ") alone (its iterations starting per rank), or --workload=training "
+                      "--training with --ns3::TrainingEngine::IterationStart=per-rank, on RDMA, "
+                      "without those flags");
 }
 
 void
@@ -99,10 +101,19 @@ RankRun::Refused(const ScenarioConfig& c)
     const WorkloadRegistry::Family family =
         WorkloadRegistry::GetFamily(c.workload, c.gpusPerServer);
     const bool background = !c.background.empty() && c.background != "none";
-    if (family == WorkloadRegistry::TRAINING)
+    if (family == WorkloadRegistry::TRAINING && !c.chakra.empty())
     {
         return "--workload=" + c.workload +
-               " (its steps wait for operations that finish on other ranks)";
+               " --chakra (its steps wait for operations that finish on other ranks; "
+               "allowed across ranks: --training with ns3::TrainingEngine::IterationStart "
+               "per-rank)";
+    }
+    if (family == WorkloadRegistry::TRAINING && !TrainsPerRank(c))
+    {
+        return "--workload=" + c.workload +
+               " with ns3::TrainingEngine::IterationStart barrier (its steps wait for "
+               "operations that finish on other ranks; allowed across ranks: "
+               "--ns3::TrainingEngine::IterationStart=per-rank)";
     }
     if (family == WorkloadRegistry::COLLECTIVE && c.iterations > 1 && !StartsIterationsPerRank(c))
     {
@@ -111,7 +122,8 @@ RankRun::Refused(const ScenarioConfig& c)
                "allowed across ranks: ns3::CollectiveApplication::IterationStart per-rank, "
                "its default)";
     }
-    if (family == WorkloadRegistry::COLLECTIVE && (background || !c.flows.empty()))
+    if ((family == WorkloadRegistry::COLLECTIVE || family == WorkloadRegistry::TRAINING) &&
+        (background || !c.flows.empty()))
     {
         return "--workload=" + c.workload +
                " with --background or --flows (their messages share the collective's "
@@ -148,6 +160,25 @@ RankRun::Refused(const ScenarioConfig& c)
                "per rank)";
     }
     return "";
+}
+
+bool
+RankRun::TrainsPerRank(const ScenarioConfig& c)
+{
+    const TypeId tid = TrainingEngine::GetTypeId();
+    const std::string name = tid.GetName() + "::IterationStart";
+    for (const auto& [n, v] : c.attributes)
+    {
+        if (n == name)
+        {
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName("IterationStart", &info);
+            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
+            const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
+            return e && e->Get() == TrainingEngine::PER_RANK;
+        }
+    }
+    return CreateObject<TrainingEngine>()->IsPerRank();
 }
 
 bool
@@ -242,7 +273,9 @@ RankRun::CompletionCheck()
         RankCoordinator::Sum({p.finishedMessages,
                               p.finishedFlows,
                               p.collective ? p.collective->GetCompletedTransfers() : 0,
-                              p.finishedCollective});
+                              p.finishedCollective,
+                              p.finishedGpus,
+                              p.pendingTraining});
     // (every rank posts every message; each finishes on its sender's rank, and each
     // collective transfer completes on its receiver's rank: the run ends when every
     // transfer completed and every message was acknowledged, as in one process)
@@ -250,7 +283,10 @@ RankRun::CompletionCheck()
         !p.flows || (p.flows->AllPosted() && sum[1] >= p.flows->GetMessageCount());
     const bool collectiveDone = !p.collective || (sum[2] >= p.collective->GetTotalTransfers() &&
                                                   sum[3] >= p.collective->GetTotalTransfers());
-    if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone)
+    // training: every GPU ran every iteration and every message was acknowledged
+    const bool trainingDone =
+        !p.training || (sum[4] >= p.training->GetEngine()->GetModel().GetNRanks() && sum[5] == 0);
+    if (sum[0] >= p.expectedMessages && flowsDone && collectiveDone && trainingDone)
     {
         m_done();
         return;
@@ -316,6 +352,44 @@ RankRun::Finish(bool complete,
             writer->AppendCollective(row);
         }
     }
+}
+
+void
+RankRun::GatherTraining(Ptr<TrainingWorkload> training)
+{
+    Ptr<TrainingEngine> engine = training->GetEngine();
+    engine->SetRankRecords(RankCoordinator::Max(engine->GetRankRecords()));
+    // Every rank's durations of each kind of communication (its own GPUs' parts): their
+    // counts summed, then each rank's placed at its offset and the maximum taken.
+    const auto& stats = engine->GetCommStats();
+    const uint32_t ranks = RankCoordinator::GetSize();
+    const uint32_t me = RankCoordinator::GetRank();
+    std::vector<uint64_t> counts(stats.size() * ranks, 0);
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        counts[s * ranks + me] = stats[s].durationsNs.size();
+    }
+    counts = RankCoordinator::Sum(counts);
+    std::vector<uint64_t> offset(counts.size() + 1, 0);
+    for (size_t i = 0; i < counts.size(); ++i)
+    {
+        offset[i + 1] = offset[i] + counts[i];
+    }
+    std::vector<int64_t> all(offset.back(), INT64_MIN);
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        std::copy(stats[s].durationsNs.begin(),
+                  stats[s].durationsNs.end(),
+                  all.begin() + static_cast<std::ptrdiff_t>(offset[s * ranks + me]));
+    }
+    all = RankCoordinator::Max(all);
+    std::vector<std::vector<int64_t>> durations(stats.size());
+    for (size_t s = 0; s < stats.size(); ++s)
+    {
+        durations[s].assign(all.begin() + static_cast<std::ptrdiff_t>(offset[s * ranks]),
+                            all.begin() + static_cast<std::ptrdiff_t>(offset[(s + 1) * ranks]));
+    }
+    engine->SetCommDurations(durations);
 }
 
 std::unique_ptr<OutputWriter>

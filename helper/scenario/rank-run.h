@@ -11,6 +11,7 @@
 #include "ns3/ptr.h"
 #include "ns3/rank-partition.h"
 #include "ns3/rdma-fabric.h"
+#include "ns3/training-workload.h"
 
 #include <cstdint>
 #include <functional>
@@ -46,6 +47,9 @@ class RankRun
         uint64_t finishedCollective{0};     //!< collective messages acknowledged here
         Ptr<FlowWorkload> flows;            //!< the flows (null without)
         Ptr<CollectiveWorkload> collective; //!< the collective (null without)
+        Ptr<TrainingWorkload> training;     //!< the training, per rank (null without)
+        uint64_t finishedGpus{0};           //!< its GPUs here that ran every iteration
+        uint64_t pendingTraining{0};        //!< its messages posted here, not yet acknowledged
     };
 
     /// \param config the runner's configuration (kept by reference: it outlives this)
@@ -91,6 +95,13 @@ class RankRun
                 Ptr<CollectiveWorkload> collective,
                 const TopologyGraph& graph,
                 std::unique_ptr<OutputWriter>& writer);
+    /**
+     * After Finish, on every rank: every GPU's iteration records of \p training (per rank)
+     * from the rank that simulates it (the element-wise maximum of
+     * TrainingEngine::GetRankRecords), so rank 0 writes every row of training.csv, and
+     * every rank's durations of each kind of communication (summary.json's).
+     */
+    static void GatherTraining(Ptr<TrainingWorkload> training);
     /// \return the run's end over every rank (sim_time_s), ps (after Finish)
     int64_t GetEndPs() const;
 
@@ -123,6 +134,9 @@ class RankRun
     /// \return whether collective iterations start per rank (CollectiveApplication
     /// IterationStart: \p c's --ns3:: value, else its default), as a run across ranks needs
     static bool StartsIterationsPerRank(const ScenarioConfig& c);
+    /// \return whether training runs per rank (TrainingEngine IterationStart: \p c's
+    /// --ns3:: value, else its default), as a run across ranks needs
+    static bool TrainsPerRank(const ScenarioConfig& c);
     /// One completion check (StartCompletionCheck)
     void CompletionCheck();
     /// The merged files of every rank's part into --out (rank 0)

@@ -565,6 +565,10 @@ ScenarioRunner::Run()
     if (m_mpi)
     {
         m_mpi->Finish(complete, m_lastCompletionPs, Progress().collective, *m_graph, m_writer);
+        if (Ptr<TrainingWorkload> training = Progress().training)
+        {
+            RankRun::GatherTraining(training);
+        }
         m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
     if (m_attribution)

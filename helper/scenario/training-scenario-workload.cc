@@ -4,6 +4,7 @@
 #include "training-scenario-workload.h"
 
 #include "fast-forward-setup.h"
+#include "rank-coordinator.h"
 #include "scenario-workload-registry.h"
 #include "workload-options.h"
 
@@ -32,6 +33,7 @@ TrainingScenarioWorkload::Install(const ScenarioConfig& c, const Context& ctx)
         m_chakra->Start();
         return;
     }
+    m_mpi = c.mpi;
     m_training = CreateObject<TrainingWorkload>();
     WorkloadOptions::AsConfigError(
         [&]() { m_training->Setup(WorkloadOptions::Training(c), ctx.fabric); });
@@ -53,6 +55,17 @@ TrainingScenarioWorkload::IsFinished() const
 }
 
 void
+TrainingScenarioWorkload::AddProgress(RankRun::Progress& p) const
+{
+    if (m_training)
+    {
+        p.training = m_training;
+        p.finishedGpus += m_training->GetEngine()->GetFinishedGpus();
+        p.pendingTraining += m_training->GetTransport()->GetPendingMessages();
+    }
+}
+
+void
 TrainingScenarioWorkload::AddSummary(nlohmann::json& s) const
 {
     if (m_chakra)
@@ -70,6 +83,10 @@ TrainingScenarioWorkload::AddSummary(nlohmann::json& s) const
 void
 TrainingScenarioWorkload::WriteFiles(OutputWriter& writer)
 {
+    if (m_mpi && RankCoordinator::GetRank() != 0)
+    {
+        return; // (rank 0 writes every GPU's rows, GatherTraining)
+    }
     std::string names;
     for (const std::string& name : m_chakra ? m_chakra->GetCsvNames() : m_training->GetCsvNames())
     {

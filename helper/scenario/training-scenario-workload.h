@@ -25,6 +25,7 @@ class TrainingScenarioWorkload : public ScenarioWorkload
     void Install(const ScenarioConfig& c, const Context& ctx) override;
     bool HasWork() const override;
     bool IsFinished() const override;
+    void AddProgress(RankRun::Progress& p) const override;
     void AddSummary(nlohmann::json& s) const override;
     void WriteFiles(OutputWriter& writer) override;
     void Dispose() override;
@@ -32,6 +33,7 @@ class TrainingScenarioWorkload : public ScenarioWorkload
   private:
     Ptr<TrainingWorkload> m_training;
     Ptr<ChakraWorkload> m_chakra; //!< --chakra (then no m_training)
+    bool m_mpi{false};            //!< --mpi: rank 0 writes the files
 };
 
 } // namespace ns3

@@ -770,13 +770,31 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
     {
         ResetRun(1);
     }
-    for (uint32_t h = 0; h < n; ++h)
+    for (uint32_t h = 0; h < n && m_onHostRunDone.IsNull(); ++h)
     {
         if (m_hostIsLocal[h])
         {
             HostStart(h, 0);
         }
     }
+}
+
+void
+CollectiveAlgorithm::SetCallerStartsRuns(Callback<void, uint32_t, uint32_t> onHostRunDone)
+{
+    NS_ABORT_MSG_IF(m_running, "CollectiveAlgorithm::SetCallerStartsRuns while running");
+    m_onHostRunDone = onHostRunDone;
+}
+
+void
+CollectiveAlgorithm::StartHostRun(uint32_t h, uint32_t run)
+{
+    NS_ABORT_MSG_IF(!m_runsMode || !m_running || m_onHostRunDone.IsNull() ||
+                        h >= m_hostIsLocal.size() || !m_hostIsLocal[h] || m_hostRun[h] != NO_RUN ||
+                        run >= m_runs,
+                    "CollectiveAlgorithm::StartHostRun(" << h << ", " << run
+                                                         << "): not a host here between runs");
+    HostStart(h, run);
 }
 
 void
@@ -1053,7 +1071,12 @@ CollectiveAlgorithm::CheckHostDone(uint32_t h, uint32_t run)
     t.lastEnd = Simulator::Now();
     t.hostsDone++;
     NS_LOG_LOGIC("host " << h << " ended run " << run);
-    if (run + 1 < m_runs)
+    if (!m_onHostRunDone.IsNull())
+    {
+        // the caller starts the host's next run (after returning from this one)
+        Simulator::ScheduleNow(&CollectiveAlgorithm::NotifyHostRunDone, this, h, run);
+    }
+    else if (run + 1 < m_runs)
     {
         Simulator::Schedule(m_runGap, &CollectiveAlgorithm::HostStart, this, h, run + 1);
     }
@@ -1075,6 +1098,12 @@ CollectiveAlgorithm::CheckHostDone(uint32_t h, uint32_t run)
     {
         m_onRunDone(run);
     }
+}
+
+void
+CollectiveAlgorithm::NotifyHostRunDone(uint32_t h, uint32_t run)
+{
+    m_onHostRunDone(h, run);
 }
 
 void

@@ -200,6 +200,16 @@ class CollectiveAlgorithm : public Object
                    Time gap,
                    std::function<uint64_t(uint32_t)> tagBaseOf,
                    Callback<void, uint32_t> onRunDone);
+    /**
+     * Before StartRuns: its hosts start their runs when the caller says (StartHostRun),
+     * not at the start and after their own last run; \p onHostRunDone(h, run) is called,
+     * in an event of its own, when host h's part of run is done. A training step starts a
+     * GPU's part of an operation when that GPU issues it (TrainingEngine per-rank).
+     */
+    void SetCallerStartsRuns(Callback<void, uint32_t, uint32_t> onHostRunDone);
+    /// With SetCallerStartsRuns: host \p h (communicator rank, simulated here) starts run
+    /// \p run now; a host starts its runs in order, each after its part of the last ended.
+    void StartHostRun(uint32_t h, uint32_t run);
     /// \return whether StartRuns can run on \p transport: the algorithm posts on it
     /// (UseTransport keeps it) and TrackContributions is off
     bool CanStartRuns(Ptr<CollectiveTransport> transport);
@@ -371,6 +381,8 @@ class CollectiveAlgorithm : public Object
     void HostStart(uint32_t h, uint32_t run);
     /// StartRuns: host \p h posts run \p run's ready transfers (after the base latency)
     void HostPost(uint32_t h, uint32_t run);
+    /// SetCallerStartsRuns: tell the caller host \p h ended run \p run
+    void NotifyHostRunDone(uint32_t h, uint32_t run);
     /// StartRuns: whether host \p h's part of its live run is done; if so, end it
     void CheckHostDone(uint32_t h, uint32_t run);
     /// StartRuns: transfer \p index of run state \p rs is ready
@@ -468,13 +480,15 @@ class CollectiveAlgorithm : public Object
     Time m_runGap;                                 //!< a host's gap between runs
     std::function<uint64_t(uint32_t)> m_tagBaseOf; //!< tag base of a run
     Callback<void, uint32_t> m_onRunDone;          //!< every local host ended a run
-    RunState m_run[2];                             //!< the live runs, by parity
-    std::vector<RunTimes> m_runTimes;              //!< per run
-    std::vector<uint8_t> m_hostIsLocal;            //!< per host: simulated here
-    uint32_t m_localHosts{0};                      //!< hosts simulated here
-    std::vector<uint32_t> m_hostRun;   //!< per host: the run it posts (NO_RUN: none yet)
-    std::vector<uint32_t> m_recvCount; //!< per host: held transfers it receives
-    std::vector<uint32_t> m_sendCount; //!< per host: held transfers it sends
+    /// SetCallerStartsRuns: a host's part of a run ended (null: hosts start themselves)
+    Callback<void, uint32_t, uint32_t> m_onHostRunDone;
+    RunState m_run[2];                  //!< the live runs, by parity
+    std::vector<RunTimes> m_runTimes;   //!< per run
+    std::vector<uint8_t> m_hostIsLocal; //!< per host: simulated here
+    uint32_t m_localHosts{0};           //!< hosts simulated here
+    std::vector<uint32_t> m_hostRun;    //!< per host: the run it posts (NO_RUN: none yet)
+    std::vector<uint32_t> m_recvCount;  //!< per host: held transfers it receives
+    std::vector<uint32_t> m_sendCount;  //!< per host: held transfers it sends
     /// per host (CSR): held transfers it sends that wait for nothing
     std::vector<uint32_t> m_initialBegin, m_initialList;
     /// per host (CSR): the slots it sends on

@@ -5,15 +5,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
-#include "ns3/nccl-channel-tuning.h"
-#include "ns3/nccl-tuning-model.h"
-#include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
-#include <iterator>
 #include <stdexcept>
 
 namespace ns3
@@ -22,14 +17,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("ChakraEngine");
 
 NS_OBJECT_ENSURE_REGISTERED(ChakraEngine);
-
-namespace
-{
-/// Tag bit 55: a point-to-point message; its low bits are the op index (as TrainingEngine).
-constexpr uint64_t kP2pBit = 1ULL << 55;
-/// Collective instances: tag bits 54..32.
-constexpr uint32_t kMaxInstances = 1U << 23;
-} // namespace
 
 TypeId
 ChakraEngine::GetTypeId()
@@ -100,32 +87,13 @@ ChakraEngine::~ChakraEngine() = default;
 void
 ChakraEngine::DoDispose()
 {
-    for (auto& inst : m_instances)
+    if (m_pool)
     {
-        if (inst.algorithm)
-        {
-            inst.algorithm->Dispose();
-        }
+        m_pool->Dispose();
     }
-    m_instances.clear();
-    m_idle.clear();
-    m_transport = nullptr;
+    m_pool = nullptr;
     m_finishedCb = Callback<void>();
     Object::DoDispose();
-}
-
-uint32_t
-ChakraEngine::CommunicatorOf(const std::vector<uint32_t>& ranks)
-{
-    auto it = m_commIndex.find(ranks);
-    if (it != m_commIndex.end())
-    {
-        return it->second;
-    }
-    const auto idx = static_cast<uint32_t>(m_comms.size());
-    m_comms.emplace_back(ranks);
-    m_commIndex.emplace(ranks, idx);
-    return idx;
 }
 
 uint32_t
@@ -143,23 +111,6 @@ ChakraEngine::StatsIndex(const std::string& operation, uint64_t bytes, uint32_t 
     return idx;
 }
 
-std::string
-ChakraEngine::AlgorithmFor(CollectiveOp op) const
-{
-    switch (op)
-    {
-    case CollectiveOp::ALLREDUCE:
-        return m_algorithm;
-    case CollectiveOp::REDUCE_SCATTER:
-    case CollectiveOp::ALL_GATHER:
-        return "ring";
-    case CollectiveOp::ALL_TO_ALL:
-        return "pairwise";
-    default:
-        return ""; // the registry's default
-    }
-}
-
 void
 ChakraEngine::Setup(const ChakraTrace& trace, Ptr<CollectiveTransport> transport)
 {
@@ -173,8 +124,11 @@ ChakraEngine::Setup(const ChakraTrace& trace, Ptr<CollectiveTransport> transport
                                     " ranks; the transport connects " +
                                     std::to_string(transport->GetNRanks()));
     }
+    m_pool = CreateObject<CollectiveInstancePool>();
+    m_pool->Setup(transport,
+                  CollectiveInstancePool::ReadSettings(*this),
+                  MakeCallback(&ChakraEngine::OpDone, this));
     m_trace = trace;
-    m_transport = transport;
     const uint32_t n = trace.GetNRanks();
     m_ranks.assign(n, RankState());
     std::map<std::string, std::vector<uint32_t>> groupOps;          // group -> its ops in order
@@ -210,11 +164,11 @@ ChakraEngine::Setup(const ChakraTrace& trace, Ptr<CollectiveTransport> transport
                 if (k == ops.size())
                 {
                     // Fail now, not mid-run, on an operation without this algorithm.
-                    CollectiveAlgorithm::Create(node.op, AlgorithmFor(node.op));
+                    m_pool->CheckAlgorithm(node.op);
                     const std::vector<uint32_t> members = trace.GetGroupRanks(node.group);
                     Op op;
                     op.op = node.op;
-                    op.comm = CommunicatorOf(members);
+                    op.comm = m_pool->CommunicatorOf(members);
                     op.bytes = node.bytes;
                     op.participants = static_cast<uint32_t>(members.size());
                     op.stats =
@@ -255,16 +209,14 @@ ChakraEngine::Setup(const ChakraTrace& trace, Ptr<CollectiveTransport> transport
             }
         }
     }
-    m_transport->SetCallbacks(MakeCallback(&ChakraEngine::OnDelivered, this),
-                              MakeCallback(&ChakraEngine::OnSent, this));
-    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_comms.size()
+    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_pool->GetNCommunicators()
                              << " communicators");
 }
 
 void
 ChakraEngine::Start()
 {
-    NS_ABORT_MSG_IF(!m_transport, "ChakraEngine::Start before Setup");
+    NS_ABORT_MSG_IF(!m_pool, "ChakraEngine::Start before Setup");
     StartIteration();
 }
 
@@ -419,126 +371,13 @@ ChakraEngine::StartOp(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
     op.startNs = Simulator::Now().GetNanoSeconds();
-    const uint64_t space = static_cast<uint64_t>(m_tagSpace) << 56;
-    if (op.p2p)
-    {
-        m_transport->Send(op.src, op.dst, op.bytes, space | kP2pBit | opIndex, 0);
-        return;
-    }
-    const std::string key = CollectiveOpToString(op.op) + "|" + std::to_string(op.comm) + "|" +
-                            std::to_string(op.bytes);
-    int32_t id = -1;
-    std::vector<uint32_t>& idle = m_idle[key];
-    // An instance whose last run still awaits sender completions is not reused (its tags
-    // would not tell them from the new run's), as in TrainingEngine.
-    for (auto it = idle.rbegin(); it != idle.rend(); ++it)
-    {
-        if (m_instances[*it].algorithm->GetUnacknowledged() == 0)
-        {
-            id = static_cast<int32_t>(*it);
-            idle.erase(std::next(it).base());
-            break;
-        }
-    }
-    if (id < 0)
-    {
-        NS_ABORT_MSG_IF(m_instances.size() >= kMaxInstances, "too many concurrent collectives");
-        Instance inst;
-        inst.algorithm = CollectiveAlgorithm::Create(op.op, AlgorithmFor(op.op));
-        inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
-        uint32_t channels = m_channels;
-        if (m_gpusPerServer > 1)
-        {
-            const uint32_t perServer = m_comms[op.comm].GetRanksPerServer(m_gpusPerServer);
-            inst.algorithm->SetAttributeFailSafe("GpusPerServer", UintegerValue(perServer));
-            inst.algorithm->SetAttributeFailSafe("Pxn", BooleanValue(m_pxn));
-            if (m_nicRate.GetBitRate() > 0)
-            {
-                channels = NcclChannelsFor(op, perServer);
-            }
-        }
-        inst.algorithm->SetAttribute("Channels", UintegerValue(channels));
-        inst.algorithm->Setup(m_comms[op.comm], op.bytes);
-        inst.key = key;
-        m_instances.push_back(inst);
-        id = static_cast<int32_t>(m_instances.size() - 1);
-    }
-    Instance& inst = m_instances[id];
-    inst.busy = true;
-    inst.op = opIndex;
-    op.instance = id;
-    inst.algorithm->Start(m_transport,
-                          space | (static_cast<uint64_t>(id) << 32),
-                          MakeCallback(&ChakraEngine::OnInstanceDone, this));
-}
-
-uint32_t
-ChakraEngine::NcclChannelsFor(const Op& op, uint32_t perServer) const
-{
-    uint32_t channels = RailRingOrder::NcclChannels(std::max(perServer, 1u), m_nicRate);
-    const std::optional<NcclAlgorithm> nccl = FindNcclAlgorithm(m_algorithm);
-    if (op.op == CollectiveOp::ALLREDUCE &&
-        (nccl == NcclAlgorithm::RING || nccl == NcclAlgorithm::TREE))
-    {
-        channels = NcclChannelTuning::Channels(*nccl,
-                                               NcclProtocol::SIMPLE,
-                                               op.bytes,
-                                               m_comms[op.comm].GetSize(),
-                                               channels);
-    }
-    return channels;
-}
-
-void
-ChakraEngine::OnInstanceDone(uint64_t tagBase)
-{
-    const auto id = static_cast<uint32_t>((tagBase >> 32) & (kMaxInstances - 1));
-    Simulator::ScheduleNow(&ChakraEngine::OpDone, this, m_instances[id].op);
-}
-
-void
-ChakraEngine::OnDelivered(uint32_t, uint32_t, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
-    {
-        return;
-    }
-    if (tag & kP2pBit)
-    {
-        Simulator::ScheduleNow(&ChakraEngine::OpDone,
-                               this,
-                               static_cast<uint32_t>(tag & 0xffffffffULL));
-        return;
-    }
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    NS_ABORT_MSG_IF(id >= m_instances.size() || !m_instances[id].busy,
-                    "delivery for collective instance " << id << " which is not running");
-    m_instances[id].algorithm->HandleDelivered(static_cast<uint32_t>(tag & 0xffffffffULL));
-}
-
-void
-ChakraEngine::OnSent(uint32_t, uint32_t, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace || (tag & kP2pBit))
-    {
-        return;
-    }
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    if (id < m_instances.size())
-    {
-        m_instances[id].algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL));
-    }
+    op.instance = m_pool->Start(opIndex, op);
 }
 
 void
 ChakraEngine::OpDone(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
-    if (op.instance >= 0)
-    {
-        m_instances[op.instance].busy = false;
-        m_idle[m_instances[op.instance].key].push_back(static_cast<uint32_t>(op.instance));
-    }
     op.done = true;
     m_stats[op.stats].durationsNs.push_back(Simulator::Now().GetNanoSeconds() - op.startNs);
     // every member's node (a receive not yet started finishes when it starts)

@@ -5,11 +5,10 @@
 #define CHAKRA_ENGINE_H
 
 #include "chakra-trace.h"
+#include "collective-instance-pool.h"
 
 #include "ns3/callback.h"
-#include "ns3/collective-algorithm.h"
 #include "ns3/collective-transport.h"
-#include "ns3/communicator.h"
 #include "ns3/data-rate.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -94,14 +93,8 @@ class ChakraEngine : public Object
 
   private:
     /// A communication: a collective (every member's node) or a matched send/receive.
-    struct Op
+    struct Op : CollectiveInstancePool::Operation
     {
-        bool p2p{false};
-        CollectiveOp op{CollectiveOp::ALLREDUCE};
-        uint32_t comm{0}; //!< communicator (collective)
-        uint32_t src{0};  //!< p2p
-        uint32_t dst{0};  //!< p2p
-        uint64_t bytes{0};
         uint32_t participants{0};
         uint32_t stats{0};
         std::vector<std::pair<uint32_t, uint32_t>> nodes; //!< (rank, node index) it finishes
@@ -134,17 +127,7 @@ class ChakraEngine : public Object
         int64_t finishNs{0};
     };
 
-    struct Instance
-    {
-        Ptr<CollectiveAlgorithm> algorithm;
-        std::string key;
-        uint32_t op{0};
-        bool busy{false};
-    };
-
-    uint32_t CommunicatorOf(const std::vector<uint32_t>& ranks);
     uint32_t StatsIndex(const std::string& operation, uint64_t bytes, uint32_t ranks);
-    std::string AlgorithmFor(CollectiveOp op) const;
     void StartIteration();
     void Ready(uint32_t rank, uint32_t node);
     void RunProcessor(uint32_t rank, uint8_t processor);
@@ -152,10 +135,6 @@ class ChakraEngine : public Object
     void NodeDone(uint32_t rank, uint32_t node);
     void StartOp(uint32_t opIndex);
     void OpDone(uint32_t opIndex);
-    void OnInstanceDone(uint64_t tagBase);
-    uint32_t NcclChannelsFor(const Op& op, uint32_t perServer) const;
-    void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
-    void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void EndIteration();
 
     // attributes (TrainingEngine's, so that a trace and a model run alike)
@@ -169,14 +148,10 @@ class ChakraEngine : public Object
     uint8_t m_tagSpace;
 
     ChakraTrace m_trace;
-    Ptr<CollectiveTransport> m_transport;
+    Ptr<CollectiveInstancePool> m_pool; //!< transport, communicators, algorithm objects
     std::vector<Op> m_ops;
-    std::vector<Communicator> m_comms;
-    std::map<std::vector<uint32_t>, uint32_t> m_commIndex;
     std::vector<CommStats> m_stats;
     std::map<std::string, uint32_t> m_statsIndex;
-    std::vector<Instance> m_instances;
-    std::map<std::string, std::vector<uint32_t>> m_idle;
     std::vector<RankState> m_ranks;
     uint32_t m_remainingRanks{0};
     uint32_t m_iteration{0};

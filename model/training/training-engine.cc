@@ -4,16 +4,15 @@
 #include "training-engine.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/nccl-channel-tuning.h"
-#include "ns3/nccl-tuning-model.h"
-#include "ns3/rail-ring-order.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <iterator>
+#include <climits>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -22,14 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingEngine");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingEngine);
-
-namespace
-{
-/// Tag bit 55: a point-to-point (pipeline) send; its low bits are the op index.
-constexpr uint64_t kP2pBit = 1ULL << 55;
-/// Collective instances: tag bits 54..32.
-constexpr uint32_t kMaxInstances = 1U << 23;
-} // namespace
 
 TypeId
 TrainingEngine::GetTypeId()
@@ -100,6 +91,23 @@ TrainingEngine::GetTypeId()
                           UintegerValue(0xC0),
                           MakeUintegerAccessor(&TrainingEngine::m_tagSpace),
                           MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "IterationStart",
+                "barrier (default): a collective starts when every GPU of its group issued it, "
+                "a GPU's wait ends when the whole operation ended, and an iteration starts on "
+                "every GPU when the last one finished the previous one. per-rank: each GPU on "
+                "its own, as NCCL runs a communicator's calls in CUDA stream order (NCCL's "
+                "documentation, 'CUDA Stream Semantics'): its part of a collective starts when "
+                "it issues it (after its part of the group's previous one), its wait ends when "
+                "its own part is done, and its next iteration starts when its program ended; "
+                "the only choice that runs across MPI ranks (CollectiveInstancePool "
+                "PlanPerRank).",
+                EnumValue(TrainingEngine::BARRIER),
+                MakeEnumAccessor(&TrainingEngine::m_iterationStart),
+                MakeEnumChecker(TrainingEngine::BARRIER,
+                                "barrier",
+                                TrainingEngine::PER_RANK,
+                                "per-rank"))
             .AddTraceSource("Interval",
                             "A GPU computed (state 0) or waited on a communication (state 1 + "
                             "its parallelism: 1 tp, 2 dp, 3 pp, 4 ep) from start to end (ns).",
@@ -115,16 +123,11 @@ TrainingEngine::~TrainingEngine() = default;
 void
 TrainingEngine::DoDispose()
 {
-    for (auto& inst : m_instances)
+    if (m_pool)
     {
-        if (inst.algorithm)
-        {
-            inst.algorithm->Dispose();
-        }
+        m_pool->Dispose();
     }
-    m_instances.clear();
-    m_idle.clear();
-    m_transport = nullptr;
+    m_pool = nullptr;
     m_finishedCb = Callback<void>();
     Object::DoDispose();
 }
@@ -174,20 +177,6 @@ TrainingEngine::GetStage(uint32_t rank) const
 }
 
 uint32_t
-TrainingEngine::CommunicatorOf(std::vector<uint32_t> hosts)
-{
-    auto it = m_commIndex.find(hosts);
-    if (it != m_commIndex.end())
-    {
-        return it->second;
-    }
-    const auto idx = static_cast<uint32_t>(m_comms.size());
-    m_comms.emplace_back(hosts);
-    m_commIndex.emplace(std::move(hosts), idx);
-    return idx;
-}
-
-uint32_t
 TrainingEngine::StatsIndex(TrainingParallelism p,
                            const std::string& operation,
                            const std::string& phase,
@@ -220,7 +209,7 @@ TrainingEngine::CollectiveOpIndex(const std::string& key,
                                   uint32_t rank)
 {
     const std::vector<uint32_t> group = GroupOf(c.group, rank);
-    const uint32_t comm = CommunicatorOf(group);
+    const uint32_t comm = m_pool->CommunicatorOf(group);
     const std::string full = key + "|" + std::to_string(comm);
     auto it = m_opIndex.find(full);
     if (it != m_opIndex.end())
@@ -279,14 +268,40 @@ TrainingEngine::Setup(const TrainingModel& model, Ptr<CollectiveTransport> trans
                                     " GPUs; the transport connects " +
                                     std::to_string(transport->GetNRanks()));
     }
+    m_pool = CreateObject<CollectiveInstancePool>();
+    m_pool->Setup(transport,
+                  CollectiveInstancePool::ReadSettings(*this),
+                  MakeCallback(&TrainingEngine::OpDone, this));
     // Fail now, not mid-run, on an algorithm the allreduce does not have.
-    CollectiveAlgorithm::Create(CollectiveOp::ALLREDUCE, m_algorithm);
+    m_pool->CheckAlgorithm(CollectiveOp::ALLREDUCE);
     m_model = model;
-    m_transport = transport;
     m_nRanks = model.GetNRanks();
     BuildPrograms();
-    m_transport->SetCallbacks(MakeCallback(&TrainingEngine::OnDelivered, this),
-                              MakeCallback(&TrainingEngine::OnSent, this));
+    if (m_iterationStart != PER_RANK)
+    {
+        return;
+    }
+    // Bind every operation before the run: in the order GPU 0's program, then GPU 1's, ...
+    // first issue them (each group's in program order; a send's on its sender's order).
+    std::vector<CollectiveInstancePool::Operation> ops(m_ops.begin(), m_ops.end());
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> seen(m_ops.size(), 0);
+    for (const std::vector<Step>& prog : m_programs)
+    {
+        for (const Step& step : prog)
+        {
+            if (step.kind == ISSUE && !seen[step.op])
+            {
+                seen[step.op] = 1;
+                order.push_back(step.op);
+            }
+        }
+    }
+    m_pool->PlanPerRank(ops,
+                        order,
+                        m_iterations,
+                        MakeCallback(&TrainingEngine::OnRankOpDone, this),
+                        MakeCallback(&TrainingEngine::OnSendAcked, this));
 }
 
 void
@@ -500,16 +515,46 @@ TrainingEngine::BuildPrograms()
         }
         compute(updatesWithoutComm);
     }
-    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_comms.size()
+    NS_LOG_INFO(m_ops.size() << " communications per iteration, " << m_pool->GetNCommunicators()
                              << " communicators");
 }
 
 void
 TrainingEngine::Start()
 {
-    NS_ABORT_MSG_IF(!m_transport, "TrainingEngine::Start before Setup");
+    NS_ABORT_MSG_IF(!m_pool, "TrainingEngine::Start before Setup");
     m_running = true;
-    StartIteration();
+    if (m_iterationStart != PER_RANK)
+    {
+        StartIteration();
+        return;
+    }
+    const size_t nOps = m_ops.size();
+    m_doneCount.assign(m_nRanks * nOps, 0);
+    m_issueNs.assign(m_nRanks * nOps, 0);
+    m_sendIssueNs.assign(nOps, {});
+    m_rankRecords.assign(static_cast<size_t>(m_iterations) * m_nRanks * RANK_RECORD_FIELDS,
+                         INT64_MIN);
+    m_iterationGpus.assign(m_iterations, 0);
+    m_ranks.assign(m_nRanks, RankState());
+    m_localGpus = 0;
+    m_finishedGpus = 0;
+    m_iterationStartNs = Simulator::Now().GetNanoSeconds();
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        if (m_pool->IsLocal(r))
+        {
+            m_localGpus++;
+            m_ranks[r].startNs = m_iterationStartNs;
+        }
+    }
+    for (uint32_t r = 0; r < m_nRanks; ++r)
+    {
+        if (m_pool->IsLocal(r))
+        {
+            Advance(r);
+        }
+    }
 }
 
 void
@@ -537,15 +582,17 @@ TrainingEngine::Advance(uint32_t rank)
 {
     RankState& st = m_ranks[rank];
     const std::vector<Step>& prog = m_programs[rank];
+    const bool perRank = m_iterationStart == PER_RANK;
     while (st.pc < prog.size())
     {
         const Step& step = prog[st.pc];
+        const size_t slot = static_cast<size_t>(rank) * m_ops.size() + step.op;
         switch (step.kind)
         {
         case COMPUTE:
             st.pc++;
             st.rec.computeNs += step.ns;
-            m_intervalTrace(m_iteration,
+            m_intervalTrace(perRank ? st.iteration : m_iteration,
                             rank,
                             0,
                             Simulator::Now().GetNanoSeconds(),
@@ -554,9 +601,30 @@ TrainingEngine::Advance(uint32_t rank)
             return;
         case ISSUE:
             st.pc++;
+            if (perRank)
+            {
+                m_issueNs[slot] = Simulator::Now().GetNanoSeconds();
+                if (m_ops[step.op].p2p)
+                {
+                    m_sendIssueNs[step.op].push_back(m_issueNs[slot]);
+                }
+                m_pool->Issue(rank, step.op, st.iteration);
+                break;
+            }
             Issue(step.op);
             break;
         case WAIT:
+            if (perRank)
+            {
+                if (m_doneCount[slot] > st.iteration)
+                {
+                    st.pc++;
+                    break;
+                }
+                st.waitOp = static_cast<int32_t>(step.op);
+                st.waitSinceNs = Simulator::Now().GetNanoSeconds();
+                return;
+            }
             if (m_ops[step.op].done)
             {
                 st.pc++;
@@ -566,6 +634,11 @@ TrainingEngine::Advance(uint32_t rank)
             st.waitSinceNs = Simulator::Now().GetNanoSeconds();
             return;
         }
+    }
+    if (perRank)
+    {
+        EndRankIteration(rank);
+        return;
     }
     st.finished = true;
     st.rec.finishNs = Simulator::Now().GetNanoSeconds() - m_iterationStartNs;
@@ -591,139 +664,13 @@ TrainingEngine::StartOp(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
     op.startNs = Simulator::Now().GetNanoSeconds();
-    const uint64_t space = static_cast<uint64_t>(m_tagSpace) << 56;
-    if (op.p2p)
-    {
-        m_transport->Send(op.src, op.dst, op.bytes, space | kP2pBit | opIndex, 0);
-        return;
-    }
-    const std::string key = CollectiveOpToString(op.op) + "|" + std::to_string(op.comm) + "|" +
-                            std::to_string(op.bytes);
-    int32_t id = -1;
-    std::vector<uint32_t>& idle = m_idle[key];
-    // An instance whose last run still awaits sender completions (they free its
-    // in-flight slots) is not reused: its tags would not tell them from the new run's.
-    for (auto it = idle.rbegin(); it != idle.rend(); ++it)
-    {
-        if (m_instances[*it].algorithm->GetUnacknowledged() == 0)
-        {
-            id = static_cast<int32_t>(*it);
-            idle.erase(std::next(it).base());
-            break;
-        }
-    }
-    if (id < 0)
-    {
-        NS_ABORT_MSG_IF(m_instances.size() >= kMaxInstances, "too many concurrent collectives");
-        std::string name = "ring";
-        if (op.op == CollectiveOp::ALLREDUCE)
-        {
-            name = m_algorithm;
-        }
-        else if (op.op == CollectiveOp::ALL_TO_ALL)
-        {
-            name = "pairwise";
-        }
-        Instance inst;
-        inst.algorithm = CollectiveAlgorithm::Create(op.op, name);
-        inst.algorithm->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
-        uint32_t channels = m_channels;
-        if (m_gpusPerServer > 1)
-        {
-            // the communicator's own servers (a data-parallel group has one GPU in each)
-            const uint32_t perServer = m_comms[op.comm].GetRanksPerServer(m_gpusPerServer);
-            inst.algorithm->SetAttributeFailSafe("GpusPerServer", UintegerValue(perServer));
-            inst.algorithm->SetAttributeFailSafe("Pxn", BooleanValue(m_pxn));
-            if (m_nicRate.GetBitRate() > 0)
-            {
-                channels = NcclChannelsFor(op, perServer);
-            }
-        }
-        inst.algorithm->SetAttribute("Channels", UintegerValue(channels));
-        inst.algorithm->Setup(m_comms[op.comm], op.bytes);
-        inst.key = key;
-        m_instances.push_back(inst);
-        id = static_cast<int32_t>(m_instances.size() - 1);
-    }
-    Instance& inst = m_instances[id];
-    inst.busy = true;
-    inst.op = opIndex;
-    op.instance = id;
-    inst.algorithm->Start(m_transport,
-                          space | (static_cast<uint64_t>(id) << 32),
-                          MakeCallback(&TrainingEngine::OnInstanceDone, this));
-}
-
-uint32_t
-TrainingEngine::NcclChannelsFor(const Op& op, uint32_t perServer) const
-{
-    // the communicator's channels: NCCL's search on its servers, one NIC per GPU
-    uint32_t channels = RailRingOrder::NcclChannels(std::max(perServer, 1u), m_nicRate);
-    const std::optional<NcclAlgorithm> nccl = FindNcclAlgorithm(m_algorithm);
-    if (op.op == CollectiveOp::ALLREDUCE &&
-        (nccl == NcclAlgorithm::RING || nccl == NcclAlgorithm::TREE))
-    {
-        // a short call runs on fewer (topoGetAlgoInfo; the engine's protocol is Simple)
-        channels = NcclChannelTuning::Channels(*nccl,
-                                               NcclProtocol::SIMPLE,
-                                               op.bytes,
-                                               m_comms[op.comm].GetSize(),
-                                               channels);
-    }
-    return channels;
-}
-
-void
-TrainingEngine::OnInstanceDone(uint64_t tagBase)
-{
-    const auto id = static_cast<uint32_t>((tagBase >> 32) & (kMaxInstances - 1));
-    // Released after the algorithm returned from its completion.
-    Simulator::ScheduleNow(&TrainingEngine::OpDone, this, m_instances[id].op);
-}
-
-void
-TrainingEngine::OnDelivered(uint32_t /* src */, uint32_t /* dst */, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace)
-    {
-        return;
-    }
-    if (tag & kP2pBit)
-    {
-        const auto opIndex = static_cast<uint32_t>(tag & 0xffffffffULL);
-        Simulator::ScheduleNow(&TrainingEngine::OpDone, this, opIndex);
-        return;
-    }
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    NS_ABORT_MSG_IF(id >= m_instances.size() || !m_instances[id].busy,
-                    "delivery for collective instance " << id << " which is not running");
-    m_instances[id].algorithm->HandleDelivered(static_cast<uint32_t>(tag & 0xffffffffULL));
-}
-
-void
-TrainingEngine::OnSent(uint32_t, uint32_t, uint64_t tag, uint64_t)
-{
-    if (static_cast<uint8_t>(tag >> 56) != m_tagSpace || (tag & kP2pBit))
-    {
-        return; // a point-to-point message: complete for the schedule when delivered
-    }
-    // a collective chunk's sender completion frees its in-flight slot (MaxInFlight)
-    const auto id = static_cast<uint32_t>((tag >> 32) & (kMaxInstances - 1));
-    if (id < m_instances.size())
-    {
-        m_instances[id].algorithm->HandleSent(static_cast<uint32_t>(tag & 0xffffffffULL));
-    }
+    op.instance = m_pool->Start(opIndex, op);
 }
 
 void
 TrainingEngine::OpDone(uint32_t opIndex)
 {
     Op& op = m_ops[opIndex];
-    if (op.instance >= 0)
-    {
-        m_instances[op.instance].busy = false;
-        m_idle[m_instances[op.instance].key].push_back(static_cast<uint32_t>(op.instance));
-    }
     op.done = true;
     const int64_t now = Simulator::Now().GetNanoSeconds();
     m_stats[op.stats].durationsNs.push_back(now - op.startNs);
@@ -772,6 +719,162 @@ TrainingEngine::EndIteration()
         {
             m_finishedCb();
         }
+    }
+}
+
+void
+TrainingEngine::OnRankOpDone(uint32_t rank, uint32_t opIndex)
+{
+    const size_t slot = static_cast<size_t>(rank) * m_ops.size() + opIndex;
+    m_doneCount[slot]++;
+    const Op& op = m_ops[opIndex];
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (!op.p2p) // (a send's duration ends at its acknowledgement: OnSendAcked)
+    {
+        m_stats[op.stats].durationsNs.push_back(now - m_issueNs[slot]);
+    }
+    RankState& st = m_ranks[rank];
+    if (st.waitOp != static_cast<int32_t>(opIndex) || m_doneCount[slot] <= st.iteration)
+    {
+        return; // not waited for (yet)
+    }
+    st.waitOp = -1;
+    st.rec.waitNs[static_cast<uint8_t>(op.parallelism)] += now - st.waitSinceNs;
+    m_intervalTrace(st.iteration,
+                    rank,
+                    static_cast<uint8_t>(1 + static_cast<uint8_t>(op.parallelism)),
+                    st.waitSinceNs,
+                    now);
+    st.pc++;
+    Advance(rank);
+}
+
+void
+TrainingEngine::OnSendAcked(uint32_t /* rank */, uint32_t opIndex)
+{
+    // the sender's issues of this send, in order (one stream acknowledges in order)
+    std::deque<int64_t>& issued = m_sendIssueNs[opIndex];
+    NS_ABORT_MSG_IF(issued.empty(), "acknowledgement of send " << opIndex << " never issued");
+    m_stats[m_ops[opIndex].stats].durationsNs.push_back(Simulator::Now().GetNanoSeconds() -
+                                                        issued.front());
+    issued.pop_front();
+}
+
+void
+TrainingEngine::EndRankIteration(uint32_t rank)
+{
+    RankState& st = m_ranks[rank];
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    int64_t* f =
+        &m_rankRecords[(static_cast<size_t>(st.iteration) * m_nRanks + rank) * RANK_RECORD_FIELDS];
+    f[0] = st.startNs;
+    f[1] = now;
+    f[2] = st.rec.computeNs;
+    std::copy(st.rec.waitNs.begin(), st.rec.waitNs.end(), f + 3);
+    NS_LOG_INFO("GPU " << rank << " ended iteration " << st.iteration << " in " << now - st.startNs
+                       << " ns");
+    if (++m_iterationGpus[st.iteration] == m_nRanks)
+    {
+        SetRankRecords(m_rankRecords); // (every GPU is here: the iteration is complete)
+    }
+    if (++st.iteration < m_iterations)
+    {
+        // its next iteration starts now (the program's first step, in its own event)
+        st.pc = 0;
+        st.rec = RankRecord();
+        st.startNs = now;
+        Simulator::ScheduleNow(&TrainingEngine::Advance, this, rank);
+        return;
+    }
+    st.finished = true;
+    if (++m_finishedGpus < m_localGpus)
+    {
+        return;
+    }
+    SetRankRecords(m_rankRecords);
+    m_finished = true;
+    m_running = false;
+    if (!m_finishedCb.IsNull())
+    {
+        Simulator::ScheduleNow(&TrainingEngine::NotifyFinished, this);
+    }
+}
+
+void
+TrainingEngine::NotifyFinished()
+{
+    m_finishedCb();
+}
+
+bool
+TrainingEngine::IsPerRank() const
+{
+    return m_iterationStart == PER_RANK;
+}
+
+std::vector<int64_t>
+TrainingEngine::GetRankRecords() const
+{
+    return m_rankRecords;
+}
+
+void
+TrainingEngine::SetCommDurations(const std::vector<std::vector<int64_t>>& durations)
+{
+    NS_ABORT_MSG_IF(durations.size() != m_stats.size(),
+                    "TrainingEngine::SetCommDurations: " << durations.size() << " kinds, not "
+                                                         << m_stats.size());
+    for (size_t i = 0; i < m_stats.size(); ++i)
+    {
+        m_stats[i].durationsNs = durations[i];
+    }
+}
+
+uint32_t
+TrainingEngine::GetFinishedGpus() const
+{
+    return m_finishedGpus;
+}
+
+void
+TrainingEngine::SetRankRecords(const std::vector<int64_t>& records)
+{
+    NS_ABORT_MSG_IF(records.size() !=
+                        static_cast<size_t>(m_iterations) * m_nRanks * RANK_RECORD_FIELDS,
+                    "TrainingEngine::SetRankRecords: " << records.size() << " numbers");
+    m_records.clear();
+    for (uint32_t it = 0; it < m_iterations; ++it)
+    {
+        IterationRecord rec;
+        rec.iteration = it;
+        rec.startNs = INT64_MAX;
+        rec.endNs = INT64_MIN;
+        const int64_t* base = &records[static_cast<size_t>(it) * m_nRanks * RANK_RECORD_FIELDS];
+        for (uint32_t r = 0; r < m_nRanks; ++r)
+        {
+            const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
+            if (f[0] != INT64_MIN)
+            {
+                rec.startNs = std::min(rec.startNs, f[0]);
+                rec.endNs = std::max(rec.endNs, f[1]);
+            }
+        }
+        bool complete = true;
+        for (uint32_t r = 0; r < m_nRanks && complete; ++r)
+        {
+            const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
+            RankRecord rr;
+            complete = f[0] != INT64_MIN;
+            rr.computeNs = f[2];
+            std::copy(f + 3, f + 7, rr.waitNs.begin());
+            rr.finishNs = f[1] - rec.startNs;
+            rec.ranks.push_back(rr);
+        }
+        if (!complete)
+        {
+            break; // an iteration counts once every GPU ended it
+        }
+        m_records.push_back(std::move(rec));
     }
 }
 

@@ -4,12 +4,11 @@
 #ifndef TRAINING_ENGINE_H
 #define TRAINING_ENGINE_H
 
+#include "collective-instance-pool.h"
 #include "training-model.h"
 
 #include "ns3/callback.h"
-#include "ns3/collective-algorithm.h"
 #include "ns3/collective-transport.h"
-#include "ns3/communicator.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -18,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -60,6 +60,16 @@ namespace ns3
  * the time it waited on each parallelism's communication: a GPU's program time is
  * exactly compute + waits (the exposed communication, ASTRA-sim's definition:
  * time not spent computing), which the tests check.
+ *
+ * IterationStart per-rank (what a run across MPI ranks needs; CollectiveInstancePool
+ * PlanPerRank): a GPU starts its part of a collective when it issues it (after its
+ * part of the group's previous operation, NCCL's stream order), its wait ends when its
+ * own part is done, a pipeline receive's when the message was delivered, and it starts
+ * its next iteration when its own program ended. An iteration's record then runs from
+ * the earliest GPU's start to the latest GPU's end, and each GPU's finishNs counts from
+ * that start. A collective's duration (CommStats) is then one GPU's part, from its issue
+ * to its own end; a send's, from its issue to its acknowledgement (both seen where the
+ * sender is simulated).
  */
 class TrainingEngine : public Object
 {
@@ -103,6 +113,13 @@ class TrainingEngine : public Object
                                            int64_t startNs,
                                            int64_t endNs);
 
+    /// Attribute IterationStart
+    enum IterationStartMode
+    {
+        BARRIER,  //!< a collective starts when every member issued it; iterations together
+        PER_RANK, //!< every GPU on its own (see above)
+    };
+
     static TypeId GetTypeId();
     TrainingEngine();
     ~TrainingEngine() override;
@@ -126,6 +143,25 @@ class TrainingEngine : public Object
     uint32_t GetStage(uint32_t rank) const;
     /// Steps of a rank's program (compute, issue, wait).
     uint32_t GetProgramSize(uint32_t rank) const;
+    /// \return whether IterationStart is per-rank
+    bool IsPerRank() const;
+    /**
+     * Per rank: every GPU's iterations, RANK_RECORD_FIELDS numbers per (iteration, GPU),
+     * iteration-major: start, end (absolute), compute, the four waits (ns); INT64_MIN for
+     * a GPU this process does not simulate. A run across MPI ranks takes the element-wise
+     * maximum over the ranks and gives it to SetRankRecords.
+     */
+    std::vector<int64_t> GetRankRecords() const;
+    /// Per rank: rebuild the iterations (GetIterations) from every GPU's records: those
+    /// every GPU ended, in order.
+    void SetRankRecords(const std::vector<int64_t>& records);
+    /// Numbers per (iteration, GPU) of GetRankRecords.
+    static constexpr uint32_t RANK_RECORD_FIELDS = 7;
+    /// Per rank: replace every CommStats' durations (GetCommStats order), e.g. by every
+    /// process's, merged after a run across MPI ranks.
+    void SetCommDurations(const std::vector<std::vector<int64_t>>& durations);
+    /// \return the GPUs of this process that ran every iteration (per rank)
+    uint32_t GetFinishedGpus() const;
 
   protected:
     void DoDispose() override;
@@ -146,15 +182,9 @@ class TrainingEngine : public Object
     };
 
     /// One communication of an iteration: a collective on a group or a send.
-    struct Op
+    struct Op : CollectiveInstancePool::Operation
     {
-        bool p2p{false};
-        CollectiveOp op{CollectiveOp::ALLREDUCE};
         TrainingParallelism parallelism{TrainingParallelism::TP};
-        uint32_t comm{0}; //!< communicator index (collective)
-        uint32_t src{0};  //!< send
-        uint32_t dst{0};  //!< send
-        uint64_t bytes{0};
         uint32_t participants{1};
         uint32_t stats{0}; //!< index into m_stats
         // per iteration
@@ -171,18 +201,13 @@ class TrainingEngine : public Object
         int64_t waitSinceNs{0};
         RankRecord rec;
         bool finished{false};
-    };
-
-    struct Instance
-    {
-        Ptr<CollectiveAlgorithm> algorithm;
-        std::string key;
-        uint32_t op{0}; //!< the Op it runs
-        bool busy{false};
+        // per rank
+        uint32_t iteration{0};
+        int64_t startNs{0}; //!< its iteration's start (absolute)
+        int32_t waitOp{-1}; //!< the operation it waits for
     };
 
     void BuildPrograms();
-    uint32_t CommunicatorOf(std::vector<uint32_t> hosts);
     uint32_t CollectiveOpIndex(const std::string& key,
                                const TrainingComm& c,
                                const std::string& phase,
@@ -204,13 +229,15 @@ class TrainingEngine : public Object
     void Issue(uint32_t opIndex);
     void StartOp(uint32_t opIndex);
     void OpDone(uint32_t opIndex);
-    void WakeWaiters(uint32_t opIndex);
-    void OnInstanceDone(uint64_t tagBase);
-    /// NCCL's channels for \p op on a communicator of \p perServer GPUs per server (NicRate)
-    uint32_t NcclChannelsFor(const Op& op, uint32_t perServer) const;
-    void OnDelivered(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
-    void OnSent(uint32_t src, uint32_t dst, uint64_t tag, uint64_t bytes);
     void EndIteration();
+    /// Per rank: GPU \p rank's part of \p opIndex ended
+    void OnRankOpDone(uint32_t rank, uint32_t opIndex);
+    /// Per rank: the send \p opIndex of \p rank was acknowledged
+    void OnSendAcked(uint32_t rank, uint32_t opIndex);
+    /// Per rank: \p rank ended its program
+    void EndRankIteration(uint32_t rank);
+    /// Per rank: the finished callback, in its own event
+    void NotifyFinished();
 
     // attributes
     uint32_t m_iterations;
@@ -223,17 +250,13 @@ class TrainingEngine : public Object
     uint8_t m_tagSpace;
 
     TrainingModel m_model;
-    Ptr<CollectiveTransport> m_transport;
+    Ptr<CollectiveInstancePool> m_pool; //!< transport, communicators, algorithm objects
     uint32_t m_nRanks{0};
     std::vector<std::vector<Step>> m_programs;
     std::vector<Op> m_ops;
     std::map<std::string, uint32_t> m_opIndex;
-    std::vector<Communicator> m_comms;
-    std::map<std::vector<uint32_t>, uint32_t> m_commIndex;
     std::vector<CommStats> m_stats;
     std::map<std::string, uint32_t> m_statsIndex;
-    std::vector<Instance> m_instances;
-    std::map<std::string, std::vector<uint32_t>> m_idle; //!< key -> idle instances
 
     std::vector<RankState> m_ranks;
     uint32_t m_finishedRanks{0};
@@ -244,6 +267,16 @@ class TrainingEngine : public Object
     std::vector<IterationRecord> m_records;
     Callback<void> m_finishedCb;
     TracedCallback<uint32_t, uint32_t, uint8_t, int64_t, int64_t> m_intervalTrace;
+
+    // per rank (IterationStart per-rank)
+    IterationStartMode m_iterationStart{BARRIER};   //!< attribute IterationStart
+    std::vector<uint32_t> m_doneCount;              //!< per (GPU, op): its parts ended
+    std::vector<int64_t> m_issueNs;                 //!< per (GPU, op): its last issue
+    std::vector<std::deque<int64_t>> m_sendIssueNs; //!< per op (send): issues not delivered
+    std::vector<int64_t> m_rankRecords;             //!< see GetRankRecords
+    std::vector<uint32_t> m_iterationGpus;          //!< per iteration: GPUs here that ended it
+    uint32_t m_localGpus{0};                        //!< GPUs this process simulates
+    uint32_t m_finishedGpus{0};                     //!< of them, done with every iteration
 };
 
 } // namespace ns3
