@@ -297,10 +297,11 @@ RankRun::CompletionCheck()
 void
 RankRun::Finish(bool complete,
                 int64_t lastCompletionPs,
-                Ptr<CollectiveWorkload> collective,
+                const Progress& work,
                 const TopologyGraph& graph,
                 std::unique_ptr<OutputWriter>& writer)
 {
+    const Ptr<CollectiveWorkload> collective = work.collective;
     // The run ended at its last message (as in one process), not at the completion
     // check that found it: rows after it are not the run's.
     const std::vector<int64_t> last = RankCoordinator::Max(
@@ -312,6 +313,10 @@ RankRun::Finish(bool complete,
     if (m_rank == 0)
     {
         writer = Merge(graph, m_endPs / 1000);
+    }
+    if (work.training)
+    {
+        GatherTraining(work.training);
     }
     if (!collective)
     {

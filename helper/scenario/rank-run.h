@@ -83,20 +83,20 @@ class RankRun
     /**
      * After Simulator::Run: the run's end over the ranks, the ranks' rows merged into
      * --out by rank 0 (\p writer becomes the merged one there), the collective's end and
-     * its collective.csv rows.
+     * its collective.csv rows, a training's records (GatherTraining).
      * \param complete whether every rank's work finished
      * \param lastCompletionPs the latest message end seen on this rank, ps (-1: none)
-     * \param collective the collective (null without)
+     * \param work the workloads (their collective and training; null without)
      * \param graph the topology (topology.csv of the merged files)
      * \param writer this rank's writer (closed); rank 0: replaced by the merged one
      */
     void Finish(bool complete,
                 int64_t lastCompletionPs,
-                Ptr<CollectiveWorkload> collective,
+                const Progress& work,
                 const TopologyGraph& graph,
                 std::unique_ptr<OutputWriter>& writer);
     /**
-     * After Finish, on every rank: every GPU's iteration records of \p training (per rank)
+     * In Finish, on every rank: every GPU's iteration records of \p training (per rank)
      * from the rank that simulates it (the element-wise maximum of
      * TrainingEngine::GetRankRecords), so rank 0 writes every row of training.csv, and
      * every rank's durations of each kind of communication (summary.json's).

@@ -564,11 +564,7 @@ ScenarioRunner::Run()
         (m_recorder->IsWorkDone() || !HasWork()) && !(m_detector && m_detector->Found());
     if (m_mpi)
     {
-        m_mpi->Finish(complete, m_lastCompletionPs, Progress().collective, *m_graph, m_writer);
-        if (Ptr<TrainingWorkload> training = Progress().training)
-        {
-            RankRun::GatherTraining(training);
-        }
+        m_mpi->Finish(complete, m_lastCompletionPs, Progress(), *m_graph, m_writer);
         m_recorder->SetWriter(m_writer.get()); // (rank 0: the merged writer; ports.csv too)
     }
     if (m_attribution)
