@@ -4,7 +4,7 @@
  * The frame queues of the data path: FrameFifo (NIC control frames, cable FIFOs)
  * and FramePool (a switch's egress queues) keep FIFO order per queue through
  * growth and interleaved use, reuse freed room, keep each frame's tag, and destroy
- * every frame once; a switch's queued frame (RoceQueuedFrame) takes one cache line
+ * every frame once; a switch's queued frame (RoceQueuedFrame) takes a quarter of a line
  * and its link, and gives back every field, the frame's bytes and its ready time.
  */
 #include "ai-fabric-test-compat.h"
@@ -161,16 +161,17 @@ class FrameQueueTestCase : public TestCase
  * cache lines (128 bytes) to three (192) when the switch-latency change added the
  * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
  * slot, so a fat-tree that queues millions of frames took half again the memory and
- * the cache lines per hop. A queued RoCEv2 frame now takes half a line (RoceQueuedFrame,
- * packed, the fields its flow shares at the hop in RoceHeaderContexts) and an 8-byte
- * link (ingress port and priority in the link's tag): 40 bytes, where the whole parsed
- * frame would take 136 (72 with the 64-byte packing before the shared fields).
+ * the cache lines per hop. A queued RoCEv2 frame now takes a quarter of a line
+ * (RoceQueuedFrame, packed, the fields its flow shares at the hop in RoceHeaderContexts,
+ * its ready time in 32 bits) and an 8-byte link (ingress port and priority in the link's
+ * tag): 24 bytes, where the whole parsed frame would take 136 (72 with the 64-byte
+ * packing before the shared fields, 40 with the 32-byte one).
  */
 class QueuedFrameBytesTestCase : public TestCase
 {
   public:
     QueuedFrameBytesTestCase()
-        : TestCase("A switch's queued frame takes half a cache line and its link")
+        : TestCase("A switch's queued frame takes a quarter of a cache line and its link")
     {
     }
 
@@ -390,10 +391,10 @@ class QueuedFrameRoundTripTestCase : public TestCase
             a.readyTicks = 6 * epoch;
             RoceQueuedFrame qa(std::move(a));
             RoceParsedFrame b(nullptr, Described(data));
-            b.readyTicks = -epoch - 1;
+            b.readyTicks = -2 * epoch - 1;
             RoceQueuedFrame qb(std::move(b));
-            NS_TEST_ASSERT_MSG_EQ(qa.IsOverflow() || qb.IsOverflow(), false, "entries reused");
-            NS_TEST_ASSERT_MSG_EQ(qb.GetReadyTicks(), -epoch - 1, "a negative ready time");
+            NS_TEST_ASSERT_MSG_EQ((qa.IsOverflow() || qb.IsOverflow()), false, "entries reused");
+            NS_TEST_ASSERT_MSG_EQ(qb.GetReadyTicks(), -2 * epoch - 1, "a negative ready time");
             NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "one header set");
         }
 

@@ -24,7 +24,7 @@ NS_LOG_COMPONENT_DEFINE("RdmaRequester");
 
 RdmaRequester::RdmaRequester(RdmaQueuePair& qp)
     : m_qp(qp),
-      m_sendTimes(64, 0)
+      m_sendTimes(64)
 {
 }
 
@@ -216,23 +216,19 @@ RdmaRequester::MakeSegment(uint64_t psn) const
 void
 RdmaRequester::RecordSendTime(uint64_t psn, Time now)
 {
-    // Remember the send time for RTT samples; the ring holds [una, next).
-    if (psn - m_unaPsn >= m_sendTimes.size())
+    // Remember the send time for RTT samples; the ring holds [una, next), and the
+    // times of [una, highest sent) are read.
+    if (psn - m_unaPsn >= m_sendTimes.Size())
     {
         // (A READ's request moves next past all its response PSNs: it may grow more.)
-        std::size_t size = m_sendTimes.size() * 2;
+        uint64_t size = m_sendTimes.Size() * 2;
         while (psn - m_unaPsn >= size)
         {
             size *= 2;
         }
-        std::vector<int64_t> grown(size, 0);
-        for (uint64_t p = m_unaPsn; p < m_nextPsn; ++p)
-        {
-            grown[p & (grown.size() - 1)] = m_sendTimes[p & (m_sendTimes.size() - 1)];
-        }
-        m_sendTimes.swap(grown);
+        m_sendTimes.Grow(size, m_unaPsn, m_nextPsn);
     }
-    m_sendTimes[psn & (m_sendTimes.size() - 1)] = now.GetTimeStep();
+    m_sendTimes.Set(psn, now.GetTimeStep(), m_unaPsn, std::max(m_maxSentPsn, psn + 1));
 }
 
 RdmaSegment
@@ -365,7 +361,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     RdmaAckSample sample;
     sample.ackedPackets = static_cast<uint32_t>(newlyAcked);
     sample.ackedBytes = newlyAcked * m_qp.m_mtu;
-    sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+    sample.rtt = now - TimeStep(m_sendTimes.Get(psn));
     sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
     // The hop count the ACK echoes (RoCEv2: the data packet's TTL), else the route's.
     sample.hops = echoedHops != 0 ? echoedHops : (m_cc ? m_cc->GetContext().hops : 0);
@@ -478,7 +474,7 @@ RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
     {
         // Resent already: lost again only if still missing two base RTTs after the resend
         // (the SACKs that showed the first loss are older than the resend).
-        const Time sent = TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+        const Time sent = TimeStep(m_sendTimes.Get(psn));
         const Time rtt = m_cc ? m_cc->GetContext().baseRtt : m_qp.m_rto;
         if (FabricSimulator::Now() - sent < 2 * rtt)
         {
