@@ -9,10 +9,13 @@
  */
 #include "ai-fabric-test-compat.h"
 
+#include "ns3/object-factory.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-send-times.h"
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -141,6 +144,50 @@ class SendTimesTestCase : public TestCase
         ring.Grow(8, 0, 1);
         NS_TEST_ASSERT_MSG_EQ(ring.Get(0), 7, "kept by growth");
         NS_TEST_ASSERT_MSG_EQ(ring.Get(1), 0, "cleared by growth, as before");
+        RdmaSendTimes unused(4); // (no memory before the first Set)
+        unused.Grow(16, 0, 0);
+        NS_TEST_ASSERT_MSG_EQ(unused.Get(9), 0, "grown before any Set: reads 0");
+        unused.Set(9, 5, 9, 10);
+        NS_TEST_ASSERT_MSG_EQ(unused.Get(9), 5, "the first Set");
+        NS_TEST_ASSERT_MSG_EQ(unused.Get(10), 0, "the others read 0");
+    }
+};
+
+/**
+ * Which controllers read RTT samples: those whose OnAck reads RdmaAckSample::rtt (Swift,
+ * TIMELY, theta-PowerTCP, UET NSCC) say so, and their queue pairs keep send times; the
+ * ones that act on ECN, CNPs, INT or nothing say no, and theirs keep none.
+ */
+class UsesRttSamplesTestCase : public TestCase
+{
+  public:
+    UsesRttSamplesTestCase()
+        : TestCase("Controllers that read RTT samples say so")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::pair<const char*, bool> algorithms[] = {
+            {"ns3::SwiftCongestionControl", true},
+            {"ns3::TimelyCongestionControl", true},
+            {"ns3::ThetaPowertcpCongestionControl", true},
+            {"ns3::NsccCongestionControl", true},
+            {"ns3::RcccCreditGate", true}, // (the default: it does not say)
+            {"ns3::NoneCongestionControl", false},
+            {"ns3::DcqcnCongestionControl", false},
+            {"ns3::DctcpCongestionControl", false},
+            {"ns3::HpccCongestionControl", false},
+            {"ns3::PowertcpCongestionControl", false},
+            {"ns3::IbtaCongestionControl", false},
+        };
+        for (const auto& [name, uses] : algorithms)
+        {
+            ObjectFactory f(name);
+            Ptr<RdmaCongestionControl> cc = f.Create<RdmaCongestionControl>();
+            NS_TEST_ASSERT_MSG_EQ(cc->UsesRttSamples(), uses, name);
+        }
     }
 };
 
@@ -152,6 +199,7 @@ class SendTimesTestSuite : public TestSuite
         : TestSuite("ai-fabric-rdma-send-times", AI_FABRIC_UNIT_SUITE)
     {
         AddTestCase(new SendTimesTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new UsesRttSamplesTestCase, AI_FABRIC_QUICK);
     }
 };
 

@@ -49,6 +49,7 @@ RdmaRequester::SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcC
     m_cc->SetChangeCallback(MakeCallback(&RdmaRequester::OnCcChange, this));
     m_cc->Start(ctx);
     m_ccWindowBytes = m_cc->GetWindowBytes(); // (Start sets it without a change callback)
+    m_sendTimesOn = m_cc->UsesRttSamples() || m_trimActive;
 }
 
 Ptr<RdmaCongestionControl>
@@ -217,7 +218,11 @@ void
 RdmaRequester::RecordSendTime(uint64_t psn, Time now)
 {
     // Remember the send time for RTT samples; the ring holds [una, next), and the
-    // times of [una, highest sent) are read.
+    // times of [una, highest sent) are read. Not kept where nothing reads them.
+    if (!m_sendTimesOn)
+    {
+        return;
+    }
     if (psn - m_unaPsn >= m_sendTimes.Size())
     {
         // (A READ's request moves next past all its response PSNs: it may grow more.)
@@ -450,6 +455,7 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
         m_trimRetx.push_back(psn);
     }
     m_trimActive = true;
+    m_sendTimesOn = true; // (the resend's time is read)
     if (m_cc)
     {
         m_cc->OnNack();
@@ -489,6 +495,7 @@ RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
     m_sackResends++;
     m_trimRetx.push_back(psn);
     m_trimActive = true;
+    m_sendTimesOn = true; // (the resend's time is read)
     if (m_cc)
     {
         m_cc->OnLossNack();

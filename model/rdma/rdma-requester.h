@@ -249,7 +249,10 @@ class RdmaRequester
     RdmaSendTimes m_sendTimes;          //!< ring of send times (ns-3 time steps) by PSN
     EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
     bool m_timerPending{false};         //!< m_timer is scheduled (what IsRunning asks, cheaply)
-    Time m_rtoDeadline;                 //!< when the retransmission timer expires; 0 = disarmed
+    /// Keep send times: the controller reads RTT samples (UsesRttSamples), or trim recovery
+    /// (which reads resend times) has begun; else nothing reads them.
+    bool m_sendTimesOn{true};
+    Time m_rtoDeadline; //!< when the retransmission timer expires; 0 = disarmed
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};

@@ -9,10 +9,8 @@ namespace ns3
 {
 
 RdmaSendTimes::RdmaSendTimes(uint64_t size)
-    : m_narrow(new uint32_t[size]),
-      m_mask(size - 1)
+    : m_mask(size - 1)
 {
-    std::fill(m_narrow.get(), m_narrow.get() + size, ZERO);
 }
 
 void
@@ -28,7 +26,7 @@ RdmaSendTimes::Grow(uint64_t size, uint64_t from, uint64_t end)
         }
         m_wide.swap(grown);
     }
-    else
+    else if (m_narrow != nullptr)
     {
         std::unique_ptr<uint32_t[]> grown(new uint32_t[size]);
         std::fill(grown.get(), grown.get() + size, ZERO);
@@ -44,6 +42,15 @@ RdmaSendTimes::Grow(uint64_t size, uint64_t from, uint64_t end)
 void
 RdmaSendTimes::SetSlow(uint64_t psn, int64_t ticks, uint64_t liveFrom, uint64_t liveEnd)
 {
+    if (m_narrow == nullptr && m_wide == nullptr)
+    {
+        // The first time: the ring's memory, every entry reading 0.
+        m_narrow.reset(new uint32_t[m_mask + 1]);
+        std::fill(m_narrow.get(), m_narrow.get() + m_mask + 1, ZERO);
+        m_base = ticks;
+        m_narrow[psn & m_mask] = 0;
+        return;
+    }
     if (m_wide == nullptr)
     {
         // Rebase on the earliest time still needed (times only grow: ticks is the latest).

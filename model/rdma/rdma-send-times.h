@@ -28,7 +28,8 @@ namespace ns3
 class RdmaSendTimes
 {
   public:
-    /// A ring of \p size entries (a power of two), each reading 0.
+    /// A ring of \p size entries (a power of two), each reading 0 (no memory until the
+    /// first Set).
     explicit RdmaSendTimes(uint64_t size);
 
     /// \return the number of entries (a power of two)
@@ -40,9 +41,9 @@ class RdmaSendTimes
     /// \return the send time of \p psn (0 if never written)
     int64_t Get(uint64_t psn) const
     {
-        if (__builtin_expect(m_wide != nullptr, false))
+        if (__builtin_expect(m_narrow == nullptr, false))
         {
-            return m_wide[psn & m_mask];
+            return m_wide != nullptr ? m_wide[psn & m_mask] : 0;
         }
         const uint32_t e = m_narrow[psn & m_mask];
         return e == ZERO ? 0 : m_base + e;
@@ -54,6 +55,7 @@ class RdmaSendTimes
      */
     void Set(uint64_t psn, int64_t ticks, uint64_t liveFrom, uint64_t liveEnd)
     {
+        // (Before the first Set, m_base is INT64_MAX: no offset fits.)
         const uint64_t offset = static_cast<uint64_t>(ticks - m_base);
         if (__builtin_expect(m_wide == nullptr && offset < ZERO, true))
         {
@@ -76,7 +78,7 @@ class RdmaSendTimes
   private:
     static constexpr uint32_t ZERO = 0xFFFFFFFFU; //!< a narrow entry reading time 0
 
-    /// Set's other cases: rebase, or switch to 64-bit entries.
+    /// Set's other cases: the first Set, a rebase, or the switch to 64-bit entries.
     [[gnu::noinline]] void SetSlow(uint64_t psn,
                                    int64_t ticks,
                                    uint64_t liveFrom,
@@ -84,7 +86,7 @@ class RdmaSendTimes
 
     std::unique_ptr<uint32_t[]> m_narrow; //!< offsets from m_base (or ZERO), by PSN
     std::unique_ptr<int64_t[]> m_wide;    //!< the times at full width, once narrow fails
-    int64_t m_base{0};                    //!< time of narrow offset 0
+    int64_t m_base{INT64_MAX};            //!< time of narrow offset 0 (none yet: INT64_MAX)
     uint64_t m_mask;                      //!< entries - 1
 };
 
