@@ -4,7 +4,7 @@
  * The frame queues of the data path: FrameFifo (NIC control frames, cable FIFOs)
  * and FramePool (a switch's egress queues) keep FIFO order per queue through
  * growth and interleaved use, reuse freed room, keep each frame's tag, and destroy
- * every frame once; a switch's queued frame (RoceQueuedFrame) takes one cache line
+ * every frame once; a switch's queued frame (RoceQueuedFrame) takes a quarter of a line
  * and its link, and gives back every field, the frame's bytes and its ready time.
  */
 #include "ai-fabric-test-compat.h"
@@ -161,16 +161,17 @@ class FrameQueueTestCase : public TestCase
  * cache lines (128 bytes) to three (192) when the switch-latency change added the
  * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
  * slot, so a fat-tree that queues millions of frames took half again the memory and
- * the cache lines per hop. A queued RoCEv2 frame now takes half a line (RoceQueuedFrame,
- * packed, the fields its flow shares at the hop in RoceHeaderContexts) and an 8-byte
- * link (ingress port and priority in the link's tag): 40 bytes, where the whole parsed
- * frame would take 136 (72 with the 64-byte packing before the shared fields).
+ * the cache lines per hop. A queued RoCEv2 frame now takes a quarter of a line
+ * (RoceQueuedFrame, packed, the fields its flow shares at the hop in RoceHeaderContexts,
+ * its ready time in 32 bits) and an 8-byte link (ingress port and priority in the link's
+ * tag): 24 bytes, where the whole parsed frame would take 136 (72 with the 64-byte
+ * packing before the shared fields, 40 with the 32-byte one).
  */
 class QueuedFrameBytesTestCase : public TestCase
 {
   public:
     QueuedFrameBytesTestCase()
-        : TestCase("A switch's queued frame takes half a cache line and its link")
+        : TestCase("A switch's queued frame takes a quarter of a cache line and its link")
     {
     }
 
@@ -183,10 +184,10 @@ class QueuedFrameBytesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceParsedFrame>::BytesPerSlot(),
                               136u,
                               "a parsed frame in a pool: its 128 bytes and an 8-byte link");
-        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 32u, "a queued frame is half a line");
+        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 16u, "a queued frame is a quarter line");
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceQueuedFrame>::BytesPerSlot(),
-                              40u,
-                              "a switch's queued frame: its 32 bytes and an 8-byte link");
+                              24u,
+                              "a switch's queued frame: its 16 bytes and an 8-byte link");
     }
 };
 
@@ -310,9 +311,10 @@ class QueuedFrameRoundTripTestCase : public TestCase
             bool fitted = false;
             wrong += !RoundTrip(v, ready, packet, fitted);
             wrong += packet && packet->GetReferenceCount() != refs;
-            // Fits exactly the frames without a RETH (ImmDt and AETH are never together).
-            wrong += fitted != !f.hasReth;
-            wrong += fitted != RoceQueuedFrame::Fits(v);
+            // Packed: exactly the frames without a RETH (ImmDt and AETH are never
+            // together) and without bytes (the packed form has no room for the pointer).
+            wrong += fitted != (!f.hasReth && !packet);
+            wrong += RoceQueuedFrame::Fits(v) != !f.hasReth;
             fittedCount += fitted;
             overflowCount += !fitted;
         }
@@ -360,6 +362,53 @@ class QueuedFrameRoundTripTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(out.view.journey, 0, "the journey is not left over");
         }
 
+        // Ready times: a packed frame keeps their low 31 bits and one of two epoch
+        // entries (ready >> 31); a frame of a third epoch while both entries are held is
+        // kept whole; every ready time comes back exact, and freed entries are reused.
+        {
+            const int64_t epoch = int64_t{1} << 31;
+            const int64_t readies[] = {5, epoch + 7, 2 * epoch + 9, -3, 4 * epoch - 1, epoch + 8};
+            const bool whole[] = {false, false, true, true, true, false};
+            const uint32_t used = RoceHeaderContexts::GetUsed();
+            std::vector<std::unique_ptr<RoceQueuedFrame>> queued;
+            for (std::size_t i = 0; i < 6; ++i)
+            {
+                RoceParsedFrame in(nullptr, Described(data));
+                in.readyTicks = readies[i];
+                queued.push_back(std::make_unique<RoceQueuedFrame>(std::move(in)));
+                NS_TEST_ASSERT_MSG_EQ(queued.back()->IsOverflow(), whole[i], "epoch entry");
+                NS_TEST_ASSERT_MSG_EQ(queued.back()->GetReadyTicks(), readies[i], "ready time");
+            }
+            for (std::size_t i = 0; i < 6; ++i)
+            {
+                RoceParsedFrame out;
+                queued[i]->MoveTo(out);
+                NS_TEST_ASSERT_MSG_EQ(out.readyTicks, readies[i], "ready time unpacked");
+            }
+            queued.clear();
+            // Both entries free again: two frames of other epochs are packed.
+            RoceParsedFrame a(nullptr, Described(data));
+            a.readyTicks = 6 * epoch;
+            RoceQueuedFrame qa(std::move(a));
+            RoceParsedFrame b(nullptr, Described(data));
+            b.readyTicks = -2 * epoch - 1;
+            RoceQueuedFrame qb(std::move(b));
+            NS_TEST_ASSERT_MSG_EQ((qa.IsOverflow() || qb.IsOverflow()), false, "entries reused");
+            NS_TEST_ASSERT_MSG_EQ(qb.GetReadyTicks(), -2 * epoch - 1, "a negative ready time");
+            NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "one header set");
+        }
+
+        // A packed frame destroyed without MoveTo gives its header set back.
+        {
+            const uint32_t used = RoceHeaderContexts::GetUsed();
+            {
+                RoceQueuedFrame q(RoceParsedFrame(nullptr, Described(data)));
+                NS_TEST_ASSERT_MSG_EQ(q.IsOverflow(), false, "packed");
+                NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "a set held");
+            }
+            NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "released once");
+        }
+
         // A queued frame destroyed without MoveTo (a discarded queue) releases its
         // packet once, packed or whole.
         for (bool reth : {false, true})
@@ -373,7 +422,7 @@ class QueuedFrameRoundTripTestCase : public TestCase
             {
                 RoceQueuedFrame q(RoceParsedFrame(packet, Described(f)));
                 NS_TEST_ASSERT_MSG_EQ(packet->GetReferenceCount(), refs + 1, "held while queued");
-                NS_TEST_ASSERT_MSG_EQ(q.IsOverflow(), reth, "packed unless it has a RETH");
+                NS_TEST_ASSERT_MSG_EQ(q.IsOverflow(), true, "a frame with bytes is kept whole");
             }
             NS_TEST_ASSERT_MSG_EQ(packet->GetReferenceCount(), refs, "released once");
         }

@@ -28,9 +28,9 @@ namespace ns3
  * pool grows.
  *
  * Each slot also carries a 32-bit tag its owner may set (EmplaceBackTagged), kept
- * beside the slot's link rather than in the slot: a switch's 32-byte queued frame
- * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take a whole
- * cache line where the frame alone takes half.
+ * beside the slot's link rather than in the slot: a switch's 16-byte queued frame
+ * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take half a
+ * cache line where the frame alone takes a quarter.
  */
 template <typename T>
 class FramePool
@@ -178,8 +178,8 @@ class FramePool
 
     /// A slot's alignment: whole cache lines for a frame of 33 bytes or more (links
     /// and tags live apart, so a 128-byte frame takes two lines, not three), half a
-    /// line for a frame of 32 bytes or fewer (two to a line, neither split).
-    static constexpr std::size_t SLOT_ALIGN = sizeof(T) <= 32 ? 32 : 64;
+    /// line for one of 17 to 32 bytes, a quarter for one of 16 bytes or fewer (none split).
+    static constexpr std::size_t SLOT_ALIGN = sizeof(T) <= 16 ? 16 : sizeof(T) <= 32 ? 32 : 64;
 
     /// One slot: a frame's room (SLOT_ALIGN).
     struct alignas(SLOT_ALIGN) Slot

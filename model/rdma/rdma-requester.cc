@@ -24,7 +24,7 @@ NS_LOG_COMPONENT_DEFINE("RdmaRequester");
 
 RdmaRequester::RdmaRequester(RdmaQueuePair& qp)
     : m_qp(qp),
-      m_sendTimes(64, 0)
+      m_sendTimes(64)
 {
 }
 
@@ -49,6 +49,7 @@ RdmaRequester::SetCongestionControl(Ptr<RdmaCongestionControl> cc, const RdmaCcC
     m_cc->SetChangeCallback(MakeCallback(&RdmaRequester::OnCcChange, this));
     m_cc->Start(ctx);
     m_ccWindowBytes = m_cc->GetWindowBytes(); // (Start sets it without a change callback)
+    m_sendTimesOn = m_cc->UsesRttSamples() || m_trimActive;
 }
 
 Ptr<RdmaCongestionControl>
@@ -216,23 +217,23 @@ RdmaRequester::MakeSegment(uint64_t psn) const
 void
 RdmaRequester::RecordSendTime(uint64_t psn, Time now)
 {
-    // Remember the send time for RTT samples; the ring holds [una, next).
-    if (psn - m_unaPsn >= m_sendTimes.size())
+    // Remember the send time for RTT samples; the ring holds [una, next), and the
+    // times of [una, highest sent) are read. Not kept where nothing reads them.
+    if (!m_sendTimesOn)
+    {
+        return;
+    }
+    if (psn - m_unaPsn >= m_sendTimes.Size())
     {
         // (A READ's request moves next past all its response PSNs: it may grow more.)
-        std::size_t size = m_sendTimes.size() * 2;
+        uint64_t size = m_sendTimes.Size() * 2;
         while (psn - m_unaPsn >= size)
         {
             size *= 2;
         }
-        std::vector<int64_t> grown(size, 0);
-        for (uint64_t p = m_unaPsn; p < m_nextPsn; ++p)
-        {
-            grown[p & (grown.size() - 1)] = m_sendTimes[p & (m_sendTimes.size() - 1)];
-        }
-        m_sendTimes.swap(grown);
+        m_sendTimes.Grow(size, m_unaPsn, m_nextPsn);
     }
-    m_sendTimes[psn & (m_sendTimes.size() - 1)] = now.GetTimeStep();
+    m_sendTimes.Set(psn, now.GetTimeStep(), m_unaPsn, std::max(m_maxSentPsn, psn + 1));
 }
 
 RdmaSegment
@@ -365,7 +366,7 @@ RdmaRequester::ReceiveAck(uint32_t wirePsn,
     RdmaAckSample sample;
     sample.ackedPackets = static_cast<uint32_t>(newlyAcked);
     sample.ackedBytes = newlyAcked * m_qp.m_mtu;
-    sample.rtt = now - TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+    sample.rtt = now - TimeStep(m_sendTimes.Get(psn));
     sample.remoteDelay = TimeStep(remoteDelaySteps); // the ACK's echo (RoceNic HostDelay)
     // The hop count the ACK echoes (RoCEv2: the data packet's TTL), else the route's.
     sample.hops = echoedHops != 0 ? echoedHops : (m_cc ? m_cc->GetContext().hops : 0);
@@ -454,6 +455,7 @@ RdmaRequester::ReceiveTrimNack(uint32_t wirePsn)
         m_trimRetx.push_back(psn);
     }
     m_trimActive = true;
+    m_sendTimesOn = true; // (the resend's time is read)
     if (m_cc)
     {
         m_cc->OnNack();
@@ -478,7 +480,7 @@ RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
     {
         // Resent already: lost again only if still missing two base RTTs after the resend
         // (the SACKs that showed the first loss are older than the resend).
-        const Time sent = TimeStep(m_sendTimes[psn & (m_sendTimes.size() - 1)]);
+        const Time sent = TimeStep(m_sendTimes.Get(psn));
         const Time rtt = m_cc ? m_cc->GetContext().baseRtt : m_qp.m_rto;
         if (FabricSimulator::Now() - sent < 2 * rtt)
         {
@@ -493,6 +495,7 @@ RdmaRequester::ReceiveSackLoss(uint32_t wirePsn, Time* lostAt)
     m_sackResends++;
     m_trimRetx.push_back(psn);
     m_trimActive = true;
+    m_sendTimesOn = true; // (the resend's time is read)
     if (m_cc)
     {
         m_cc->OnLossNack();

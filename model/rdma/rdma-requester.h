@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/rdma-send-times.h"
 
 #include <cstdint>
 #include <deque>
@@ -245,10 +246,13 @@ class RdmaRequester
     uint64_t m_paceBps{0};              //!< rate m_paceGap is for
     uint32_t m_paceWireBytes{0};        //!< packet size m_paceGap is for
     Time m_paceGap;                     //!< one packet's time at m_paceBps
-    std::vector<int64_t> m_sendTimes;   //!< ring of send times (ns-3 time steps) by PSN
+    RdmaSendTimes m_sendTimes;          //!< ring of send times (ns-3 time steps) by PSN
     EventId m_timer;                    //!< pending timeout event (may fire early and re-arm)
     bool m_timerPending{false};         //!< m_timer is scheduled (what IsRunning asks, cheaply)
-    Time m_rtoDeadline;                 //!< when the retransmission timer expires; 0 = disarmed
+    /// Keep send times: the controller reads RTT samples (UsesRttSamples), or trim recovery
+    /// (which reads resend times) has begun; else nothing reads them.
+    bool m_sendTimesOn{true};
+    Time m_rtoDeadline; //!< when the retransmission timer expires; 0 = disarmed
     uint64_t m_retransmitted{0};
     uint64_t m_timeouts{0};
     uint32_t m_consecutiveTimeouts{0};

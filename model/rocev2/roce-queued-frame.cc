@@ -14,7 +14,7 @@
 namespace ns3
 {
 
-static_assert(sizeof(RoceQueuedFrame) == 32, "a queued frame is half a cache line");
+static_assert(sizeof(RoceQueuedFrame) == 16, "a queued frame is a quarter of a cache line");
 
 namespace
 {
@@ -54,6 +54,7 @@ RoceQueuedFrame::Fits(const RoceFrameView& v)
 }
 
 RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, 0, 0, 4096};
+RoceQueuedFrame::ReadyEpochs RoceQueuedFrame::s_epochs{{0, 0}, {0, 0}};
 
 namespace
 {
@@ -63,7 +64,7 @@ namespace
 GlobalValue g_wholeBudget(
     "RoceQueuedFrameWholeBudget",
     "Frames kept whole in the switches' egress queues of the process before the next are "
-    "packed into 32-byte slots (RoceQueuedFrame): packing saves memory where millions of "
+    "packed into 16-byte slots (RoceQueuedFrame): packing saves memory where millions of "
     "frames wait and costs ~280 instructions a frame. Default 4,096 frames (0.6 MB), our "
     "choice: BENCHMARKS.md's 8 MB medium-like run peaks at 2,960 and never packs. 0 packs "
     "every frame that fits. Read when a RoCEv2 fabric is installed.",
@@ -95,7 +96,7 @@ RoceQueuedFrame::GetWholeFrames()
 }
 
 RoceParsedFrame*
-RoceQueuedFrame::TakeWhole()
+RoceQueuedFrame::NewWhole()
 {
     WholePool& w = s_whole;
     if (w.freeCount != 0)
@@ -113,24 +114,39 @@ RoceQueuedFrame::TakeWhole()
 }
 
 void
+RoceQueuedFrame::TakeWhole(RoceParsedFrame& frame)
+{
+    RoceParsedFrame* full = NewWhole();
+    full->m_held = frame.m_held;
+    frame.m_held = 0;
+    full->view = frame.view;
+    full->readyTicks = frame.readyTicks;
+    m_ctxBits = 0;
+    m_psn = 0;
+    m_whole = full;
+}
+
+void
 RoceQueuedFrame::Take(RoceParsedFrame& frame)
 {
     const RoceFrameView& v = frame.view;
-    if (s_whole.made - s_whole.freeCount < s_whole.budget ||
+    // Whole: within the budget, a frame with bytes or an INT block (no room for the
+    // pointer), or one the packed form cannot describe.
+    if (s_whole.made - s_whole.freeCount < s_whole.budget || frame.m_held != 0 ||
         __builtin_expect(!FitsInline(v), false))
     {
-        RoceParsedFrame* full = TakeWhole();
-        full->m_held = frame.m_held;
-        frame.m_held = 0;
-        full->view = v;
-        m_held = reinterpret_cast<uintptr_t>(full);
-        m_ctx = 0;
-        m_overflow = true;
+        TakeWhole(frame);
         return;
     }
-    m_held = frame.m_held;
-    frame.m_held = 0;
-    m_overflow = false;
+    // The ready time's epoch entry: free, or naming this epoch already.
+    const int64_t epoch = frame.readyTicks >> READY_LOW;
+    const uint32_t e = static_cast<uint32_t>(epoch) & 1;
+    ReadyEpochs& epochs = s_epochs;
+    if (epochs.live[e] != 0 && epochs.epoch[e] != epoch)
+    {
+        TakeWhole(frame);
+        return;
+    }
     RoceHeaderContexts::Key key;
     key.srcIp = v.srcIp;
     key.dstIp = v.dstIp;
@@ -148,32 +164,42 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
     std::memcpy(key.srcMac, v.srcMac, sizeof(key.srcMac));
     key.pad[0] = 0;
     key.pad[1] = 0;
-    m_ctx = RoceHeaderContexts::Acquire(key);
+    const uint32_t ctx = RoceHeaderContexts::Acquire(key);
+    if (__builtin_expect(ctx >= (1U << (32 - CTX_SHIFT)), false))
+    {
+        RoceHeaderContexts::Release(ctx); // (16 M sets in use: no room for the id)
+        TakeWhole(frame);
+        return;
+    }
+    epochs.epoch[e] = epoch;
+    epochs.live[e]++;
+    m_ctxBits = ctx << CTX_SHIFT | (v.fecn ? B_FECN : 0) | (v.becn ? B_BECN : 0) |
+                (v.ackReq ? B_ACKREQ : 0) | (v.se ? B_SE : 0) | v.padCnt << PAD_SHIFT |
+                (v.ecn & 3) << ECN_SHIFT;
     m_psn = static_cast<uint32_t>(v.aethSyndrome) << 24 | v.psn;
+    m_ready =
+        e << READY_LOW | static_cast<uint32_t>(frame.readyTicks & ((int64_t{1} << READY_LOW) - 1));
     m_frameBytes = static_cast<uint16_t>(v.frameBytes);
     m_ipId = v.ipId;
-    m_bits = static_cast<uint8_t>((v.fecn ? B_FECN : 0) | (v.becn ? B_BECN : 0) |
-                                  (v.ackReq ? B_ACKREQ : 0) | (v.se ? B_SE : 0) |
-                                  v.padCnt << PAD_SHIFT | (v.ecn & 3) << ECN_SHIFT);
 }
 
 void
 RoceQueuedFrame::Give(RoceParsedFrame& out)
 {
-    if (m_overflow)
+    if (m_ctxBits == 0)
     {
         out.Release(); // (it held something: MoveTo's own path did not take it)
         MoveTo(out);
         return;
     }
     out.Release();
-    out.m_held = m_held;
-    m_held = 0;
-    out.readyTicks = m_readyTicks;
+    out.readyTicks = UnpackReady(m_ready);
+    s_epochs.live[m_ready >> READY_LOW]--;
+    const uint32_t ctx = m_ctxBits >> CTX_SHIFT;
     RoceFrameView& v = out.view;
-    const RoceHeaderContexts::Key& key = RoceHeaderContexts::Get(m_ctx);
+    const RoceHeaderContexts::Key& key = RoceHeaderContexts::Get(ctx);
     const uint16_t f = key.flags;
-    const uint8_t bits = m_bits;
+    const uint8_t bits = static_cast<uint8_t>(m_ctxBits);
     const bool vlan = (f & F_VLAN) != 0;
     const bool imm = (f & F_IMM) != 0;
     v.frameBytes = m_frameBytes;
@@ -219,31 +245,27 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     v.se = (bits & B_SE) != 0;
     v.migReq = (f & F_MIGREQ) != 0;
     v.journey = 0; // (a followed frame is never packed: Fits)
-    RoceHeaderContexts::Release(m_ctx);
-    m_ctx = 0;
+    RoceHeaderContexts::Release(ctx);
+    m_ctxBits = 0;
+    m_whole = nullptr;
 }
 
 void
 RoceQueuedFrame::ReleaseHeld()
 {
-    if (m_overflow)
+    if (m_ctxBits == 0)
     {
-        RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
+        RoceParsedFrame* full = m_whole;
         full->Assign(RoceFrameView{}); // drops its bytes or INT block
         s_whole.free[s_whole.freeCount++] = full;
-        m_overflow = false;
     }
     else
     {
-        if (m_ctx != 0)
-        {
-            RoceHeaderContexts::Release(m_ctx);
-            m_ctx = 0;
-        }
-        RoceParsedFrame dropped; // takes the bytes or INT block and releases them
-        dropped.m_held = m_held;
+        RoceHeaderContexts::Release(m_ctxBits >> CTX_SHIFT);
+        s_epochs.live[m_ready >> READY_LOW]--;
+        m_ctxBits = 0;
     }
-    m_held = 0;
+    m_whole = nullptr;
 }
 
 } // namespace ns3

@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief A frame waiting in a switch's egress queue, in half a cache line.
+ * \brief A frame waiting in a switch's egress queue, in a quarter of a cache line.
  *
  * A RoceParsedFrame takes two cache lines (128 bytes): its view keeps every header
  * field decoded, most of them at full width and many only some frames have (RETH,
@@ -22,16 +22,18 @@ namespace ns3
  * switches at once (k=24: 2.1 M frames), so the queued frames are most of a large
  * fabric's memory and of the lines each hop touches. Packed, a RoCEv2 data frame, ACK,
  * NAK or CNP (BTH with at most one of ImmDt and AETH, no RETH, UDP port 4791, untagged
- * or 802.1Q) fits 32 bytes: the fields at the widths their headers give them (24-bit
+ * or 802.1Q) fits 16 bytes: the fields at the widths their headers give them (24-bit
  * DestQP and PSN, 16-bit frame length, a 16-bit 802.1Q TCI), the constants of such a
  * frame (EtherType 0x0800, IPv4 protocol 17, UDP port 4791, L3 offset 14 or 18) left
  * out, and the fields a flow's frames at a hop share (addresses, QP and opcode, ports,
  * P_Key, DSCP, TTL, ImmDt or MSN) stored once in RoceHeaderContexts, the frame keeping
- * their id beside its own PSN, length, IP ID, ECN and BTH flags. Any other frame (a WRITE
- * first/only or READ request with its RETH, an IP frame, a frame with both ImmDt and AETH, a frame
- * FctAttribution follows) keeps its full form in a pooled RoceParsedFrame the slot points to.
- * Unpacking (MoveTo) gives back the view field for field, the frame's bytes or INT block and its
- * ready time: the switch's outputs do not change.
+ * their 24-bit id beside its own PSN, length, IP ID, ECN and BTH flags and its ready time
+ * in 32 bits (ReadyEpochs). Any other frame (a WRITE first/only or READ request with its
+ * RETH, an IP frame, a frame with both ImmDt and AETH, a frame FctAttribution follows, a
+ * frame whose bytes or INT block are written) keeps its full form in a pooled
+ * RoceParsedFrame the slot points to. Unpacking (MoveTo) gives back the view field for
+ * field, the frame's bytes or INT block and its ready time: the switch's outputs do not
+ * change.
  *
  * Packing pays in memory only where many frames wait at once, and costs ~280
  * instructions a frame (pack and unpack) where a whole frame's two copies cost ~60.
@@ -46,19 +48,19 @@ class RoceQueuedFrame
     /// Take \p frame (left empty, as a move leaves it): whole while the budget
     /// lasts, else packed if it fits.
     explicit RoceQueuedFrame(RoceParsedFrame&& frame)
-        : m_readyTicks(frame.readyTicks)
     {
         WholePool& w = s_whole;
         if (__builtin_expect(w.made - w.freeCount < w.budget && w.freeCount != 0, true))
         {
-            // Whole, in a pooled frame (it holds nothing): the view copied.
+            // Whole, in a pooled frame (it holds nothing): the view and ready time copied.
             RoceParsedFrame* full = w.free[--w.freeCount];
             full->m_held = frame.m_held;
             frame.m_held = 0;
             full->view = frame.view;
-            m_held = reinterpret_cast<uintptr_t>(full);
-            m_ctx = 0;
-            m_overflow = true;
+            full->readyTicks = frame.readyTicks;
+            m_ctxBits = 0;
+            m_psn = 0;
+            m_whole = full;
             return;
         }
         Take(frame); // out of line: a new pooled frame, or packing
@@ -69,13 +71,15 @@ class RoceQueuedFrame
 
     ~RoceQueuedFrame()
     {
-        if ((m_held | m_ctx) != 0)
+        if (m_ctxBits != 0 || m_whole != nullptr)
         {
             ReleaseHeld(); // out of line: a dequeued slot holds nothing
         }
     }
 
-    /// \return true if a frame of view \p v can be packed (else it is kept whole)
+    /// \return true if a frame of view \p v can be packed (else it is kept whole); a
+    /// frame whose bytes or INT block are written, or whose ready time or header set
+    /// has no room in the packed form at the moment, is kept whole too
     static bool Fits(const RoceFrameView& v);
 
     /**
@@ -96,18 +100,17 @@ class RoceQueuedFrame
     /// left empty.
     void MoveTo(RoceParsedFrame& out)
     {
-        if (__builtin_expect(m_overflow && out.m_held == 0, true))
+        if (__builtin_expect(m_ctxBits == 0 && out.m_held == 0, true))
         {
             // The pooled frame's view copied out, the frame back on the free list (it
             // has room for every frame made).
-            RoceParsedFrame* full = reinterpret_cast<RoceParsedFrame*>(m_held);
+            RoceParsedFrame* full = m_whole;
             out.m_held = full->m_held;
             full->m_held = 0;
             out.view = full->view;
-            out.readyTicks = m_readyTicks;
+            out.readyTicks = full->readyTicks;
             s_whole.free[s_whole.freeCount++] = full;
-            m_held = 0;
-            m_overflow = false;
+            m_whole = nullptr;
             return;
         }
         Give(out); // out of line: unpacking
@@ -116,21 +119,20 @@ class RoceQueuedFrame
     /// \return the frame's bytes (RoceFrameView::frameBytes)
     uint32_t GetFrameBytes() const
     {
-        return m_overflow ? reinterpret_cast<const RoceParsedFrame*>(m_held)->view.frameBytes
-                          : m_frameBytes;
+        return m_ctxBits == 0 ? m_whole->view.frameBytes : m_frameBytes;
     }
 
     /// \return the frame's ready time (RoceParsedFrame::readyTicks)
     int64_t GetReadyTicks() const
     {
-        return m_readyTicks;
+        return m_ctxBits == 0 ? m_whole->readyTicks : UnpackReady(m_ready);
     }
 
     /// \return true if the frame is kept whole in a pooled full frame (it does not fit,
     /// or the whole-frame budget was not used up when it was queued)
     bool IsOverflow() const
     {
-        return m_overflow;
+        return m_ctxBits == 0;
     }
 
   private:
@@ -146,16 +148,42 @@ class RoceQueuedFrame
         uint32_t budget;        //!< keep frames whole while fewer are in queues
     };
 
-    static WholePool s_whole; //!< the process's pooled whole frames
+    /**
+     * The high bits of packed frames' ready times. A packed frame keeps the low 31 bits
+     * of its ready time (in time steps) and one bit naming which of two epochs (ready
+     * time >> 31, 2.1 ms at picoseconds) holds the rest; an epoch's entry is reused
+     * once no packed frame refers to it. A frame whose epoch has no free entry (two
+     * other epochs still referenced: a frame waiting for milliseconds) is kept whole.
+     */
+    struct ReadyEpochs
+    {
+        int64_t epoch[2]; //!< ready time >> 31 of the frames naming entry 0 or 1
+        uint32_t live[2]; //!< packed frames naming each entry
+    };
+
+    static WholePool s_whole;            //!< the process's pooled whole frames
+    static ReadyEpochs s_epochs;         //!< the packed frames' ready-time epochs
+    static constexpr int READY_LOW = 31; //!< ready-time bits a packed frame keeps
+
+    /// \return the ready time a packed frame keeps as \p packed (m_ready)
+    static int64_t UnpackReady(uint32_t packed)
+    {
+        const uint32_t e = packed >> READY_LOW;
+        return static_cast<int64_t>(static_cast<uint64_t>(s_epochs.epoch[e]) << READY_LOW) |
+               static_cast<int64_t>(packed & ((1U << READY_LOW) - 1));
+    }
 
     /// The constructor's other cases: a new pooled frame, or \p frame packed.
     [[gnu::noinline]] void Take(RoceParsedFrame& frame);
     /// MoveTo's other cases: unpack into \p out, or \p out held something.
     [[gnu::noinline]] void Give(RoceParsedFrame& out);
+    /// Keep \p frame whole in a pooled frame.
+    void TakeWhole(RoceParsedFrame& frame);
     /// \return a pooled frame from the free list, or a new one
-    static RoceParsedFrame* TakeWhole();
+    static RoceParsedFrame* NewWhole();
 
-    /// Give back what the slot holds: the pooled full frame, or the packet or INT block.
+    /// Give back what the slot holds: the pooled full frame, or the packed frame's header
+    /// set and ready-time epoch.
     [[gnu::noinline]] void ReleaseHeld();
 
     // Flag bits of RoceHeaderContexts::Key::flags (the same for a flow at a hop).
@@ -167,25 +195,32 @@ class RoceQueuedFrame
     static constexpr uint16_t F_MIGREQ = 1U << 5; //!< migReq
     static constexpr uint16_t F_ROCE = 1U << 6;   //!< isRoce
 
-    // Bits of m_bits (each frame's own).
+    // Bits of m_ctxBits' low byte (each frame's own).
     static constexpr uint8_t B_FECN = 1U << 0;   //!< fecn
     static constexpr uint8_t B_BECN = 1U << 1;   //!< becn
     static constexpr uint8_t B_ACKREQ = 1U << 2; //!< ackReq
     static constexpr uint8_t B_SE = 1U << 3;     //!< se
     static constexpr uint8_t PAD_SHIFT = 4;      //!< padCnt, 2 bits
     static constexpr uint8_t ECN_SHIFT = 6;      //!< ecn, 2 bits
+    static constexpr uint32_t CTX_SHIFT = 8;     //!< the header set's id above the bits
 
-    /// RoceParsedFrame's held word (Packet*, or IntHeader* | INT_TAG, or 0), or, when
-    /// m_overflow, the pooled RoceParsedFrame* holding the whole frame.
-    uintptr_t m_held;
-    int64_t m_readyTicks;  //!< readyTicks
-    uint32_t m_ctx;        //!< packed: the RoceHeaderContexts id of the shared fields; else 0
-    uint32_t m_psn;        //!< aethSyndrome << 24 | psn (24 bits)
-    uint16_t m_frameBytes; //!< frameBytes
-    uint16_t m_ipId;       //!< ipId
-    uint8_t m_bits;        //!< B_* bits, padCnt and ecn
-    bool m_overflow;       //!< the frame is in the pooled full frame m_held points to
-    uint8_t m_pad[2];      //!< (unused)
+    /// Packed: the RoceHeaderContexts id of the shared fields (24 bits, never 0) << 8 |
+    /// the B_* bits, padCnt and ecn. 0: the frame is whole (m_whole) or the slot empty.
+    uint32_t m_ctxBits;
+    uint32_t m_psn; //!< packed: aethSyndrome << 24 | psn (24 bits)
+
+    union {
+        /// Whole: the pooled RoceParsedFrame holding the frame, its bytes and ready time
+        /// (nullptr: the slot is empty).
+        RoceParsedFrame* m_whole;
+
+        struct
+        {
+            uint32_t m_ready;      //!< packed: ready-time epoch entry << 31 | low 31 bits
+            uint16_t m_frameBytes; //!< packed: frameBytes
+            uint16_t m_ipId;       //!< packed: ipId
+        };
+    };
 };
 
 } // namespace ns3

@@ -58,6 +58,12 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void Stop() override;
     void OnPacketSent(uint32_t payloadBytes) override;
     void OnCnp() override;
+
+    bool UsesRttSamples() const override
+    {
+        return false; // (OnAck reads no RTT)
+    }
+
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;
 

@@ -53,6 +53,12 @@ class HpccCongestionControl : public RdmaCongestionControl
     void Start(const RdmaCcContext& ctx) override;
     void OnPacketSent(uint32_t payloadBytes) override;
     void OnAck(const RdmaAckSample& sample) override;
+
+    bool UsesRttSamples() const override
+    {
+        return false; // (OnAck reads no RTT)
+    }
+
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;
 

@@ -38,6 +38,12 @@ class IbtaCongestionControl : public RdmaCongestionControl
     void Start(const RdmaCcContext& ctx) override;
     void Stop() override;
     void OnCnp() override;
+
+    bool UsesRttSamples() const override
+    {
+        return false; // (OnAck reads no RTT)
+    }
+
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;
 

@@ -18,6 +18,12 @@ class NoneCongestionControl : public RdmaCongestionControl
 {
   public:
     static TypeId GetTypeId();
+
+    bool UsesRttSamples() const override
+    {
+        return false; // (OnAck reads no RTT)
+    }
+
     std::string GetName() const override;
     Ptr<RdmaCongestionControl> Fork() const override;
 };

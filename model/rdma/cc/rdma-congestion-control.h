@@ -120,6 +120,14 @@ class RdmaCongestionControl : public Object
         return true;
     }
 
+    /// \return whether OnAck reads RdmaAckSample::rtt. Default true; an algorithm that
+    /// never does says false, and its queue pair keeps no per-packet send times (a
+    /// thousand packets in flight per 1 MB flow without congestion control: 4 KB a flow).
+    virtual bool UsesRttSamples() const
+    {
+        return true;
+    }
+
     /// Short algorithm name for outputs: "none", "dcqcn", "swift".
     virtual std::string GetName() const = 0;
 
