@@ -860,7 +860,7 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
     PathLinks(src, dst, links);
     std::vector<double>& rates = m_idealRates;
     rates.clear();
-    Ptr<const TopologyGraph> graph = GetGraph();
+    const TopologyGraph* graph = PeekPointer(GetGraph());
     Time delay;
     for (uint32_t l : links)
     {
@@ -868,7 +868,15 @@ RdmaFabric::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
         rates.push_back(static_cast<double>(link.rate.GetBitRate()));
         delay += link.delay;
     }
-    const HostPort port = GetHostPort(src);
+    if (m_idealPorts.size() <= src)
+    {
+        m_idealPorts.resize(GetNHosts());
+    }
+    HostPort& port = m_idealPorts[src];
+    if (port.mtuBytes == 0)
+    {
+        port = GetHostPort(src);
+    }
     const uint64_t mtu = port.mtuBytes;
     const uint64_t nPackets = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
     // Wire bytes of the first and last packets and of the whole message; only the

@@ -794,6 +794,9 @@ class RdmaFabric : public Object
     uint64_t m_connectionsReleased{0};                                     //!< released
     mutable std::vector<uint32_t> m_idealLinks; //!< GetIdealFct's path (reused)
     mutable std::vector<double> m_idealRates;   //!< its links' rates, bit/s (reused)
+    /// GetIdealFct's GetHostPort by source host, made on first use (mtuBytes 0: not yet):
+    /// a port's facts are fixed once messages flow, and the call costs ~600 instructions
+    mutable std::vector<HostPort> m_idealPorts;
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;
