@@ -162,10 +162,17 @@ RankRun::Refused(const ScenarioConfig& c)
     return "";
 }
 
-bool
-RankRun::TrainsPerRank(const ScenarioConfig& c)
+namespace
 {
-    const TypeId tid = TrainingEngine::GetTypeId();
+
+/**
+ * The enum value of \p object's attribute IterationStart in run \p c: an --ns3::
+ * override of it (applied later), else its default as a script set it.
+ */
+int
+IterationStartOf(const ScenarioConfig& c, Ptr<Object> object)
+{
+    const TypeId tid = object->GetInstanceTypeId();
     const std::string name = tid.GetName() + "::IterationStart";
     for (const auto& [n, v] : c.attributes)
     {
@@ -175,32 +182,27 @@ RankRun::TrainsPerRank(const ScenarioConfig& c)
             tid.LookupAttributeByName("IterationStart", &info);
             Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
             const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
-            return e && e->Get() == TrainingEngine::PER_RANK;
+            return e ? e->Get() : -1;
         }
     }
-    return CreateObject<TrainingEngine>()->IsPerRank();
+    EnumValue current;
+    object->GetAttribute("IterationStart", current);
+    return current.Get();
+}
+
+} // namespace
+
+bool
+RankRun::TrainsPerRank(const ScenarioConfig& c)
+{
+    return IterationStartOf(c, CreateObject<TrainingEngine>()) == TrainingEngine::PER_RANK;
 }
 
 bool
 RankRun::StartsIterationsPerRank(const ScenarioConfig& c)
 {
-    // the attribute's value: --ns3::...= (applied later), else its default as a script set it
-    const TypeId tid = CollectiveApplication::GetTypeId();
-    const std::string name = tid.GetName() + "::IterationStart";
-    for (const auto& [n, v] : c.attributes)
-    {
-        if (n == name)
-        {
-            TypeId::AttributeInformation info;
-            tid.LookupAttributeByName("IterationStart", &info);
-            Ptr<AttributeValue> value = info.checker->CreateValidValue(StringValue(v));
-            const auto* e = dynamic_cast<const EnumValue*>(PeekPointer(value));
-            return e && e->Get() == CollectiveApplication::PER_RANK;
-        }
-    }
-    EnumValue current;
-    CreateObject<CollectiveApplication>()->GetAttribute("IterationStart", current);
-    return current.Get() == CollectiveApplication::PER_RANK;
+    return IterationStartOf(c, CreateObject<CollectiveApplication>()) ==
+           CollectiveApplication::PER_RANK;
 }
 
 void
