@@ -24,7 +24,7 @@ FastForwardTransport::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::FastForwardTransport")
-            .SetParent<CollectiveTransport>()
+            .SetParent<ForwardingCollectiveTransport>()
             .SetGroupName("AiFabric")
             .AddConstructor<FastForwardTransport>()
             .AddAttribute("StableMessages",
@@ -80,7 +80,7 @@ FastForwardTransport::DoDispose()
     m_connections.clear();
     m_inFlight.clear();
     m_unstableAt.clear();
-    CollectiveTransport::DoDispose();
+    ForwardingCollectiveTransport::DoDispose();
 }
 
 std::size_t
@@ -105,6 +105,7 @@ FastForwardTransport::SetInner(Ptr<RdmaCollectiveTransport> inner)
                     "FastForwardTransport needs receives posted with each message "
                     "(RdmaCollectiveTransport MatchInAdvance false)");
     m_inner = inner;
+    SetForwardTo(inner);
     m_inner->SetCallbacks(MakeCallback(&FastForwardTransport::OnDelivered, this),
                           MakeCallback(&FastForwardTransport::OnSent, this));
 }
@@ -119,48 +120,6 @@ const FastForwardTransport::Stats&
 FastForwardTransport::GetStats() const
 {
     return m_stats;
-}
-
-uint32_t
-FastForwardTransport::GetNRanks() const
-{
-    return m_inner->GetNRanks();
-}
-
-void
-FastForwardTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
-{
-    m_inner->BeginOperation(tagBase, nTransfers);
-}
-
-void
-FastForwardTransport::ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel)
-{
-    m_inner->ExpectConnection(srcRank, dstRank, channel);
-}
-
-void
-FastForwardTransport::Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel)
-{
-    m_inner->Expect(srcRank, dstRank, tag, channel);
-}
-
-bool
-FastForwardTransport::IsLocal(uint32_t rank) const
-{
-    return m_inner->IsLocal(rank);
-}
-
-bool
-FastForwardTransport::NeedsTransferOrder() const
-{
-    return m_inner->NeedsTransferOrder();
-}
-
-void
-FastForwardTransport::Abort()
-{
-    m_inner->Abort();
 }
 
 void

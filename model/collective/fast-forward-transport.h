@@ -4,7 +4,7 @@
 #ifndef FAST_FORWARD_TRANSPORT_H
 #define FAST_FORWARD_TRANSPORT_H
 
-#include "ns3/collective-transport.h"
+#include "ns3/forwarding-collective-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-collective-transport.h"
@@ -40,7 +40,7 @@ namespace ns3
  * gradient buckets) is delivered no sooner than its latency after that one when its
  * transfer's fit saw no queue (Connection; summary.json unseen_queue_messages).
  */
-class FastForwardTransport : public CollectiveTransport
+class FastForwardTransport : public ForwardingCollectiveTransport
 {
   public:
     /// What was skipped (summary.json fast_forward).
@@ -70,19 +70,12 @@ class FastForwardTransport : public CollectiveTransport
     Ptr<RdmaCollectiveTransport> GetInner() const;
     const Stats& GetStats() const;
 
-    uint32_t GetNRanks() const override;
+    /// Sends the message as packets, or completes it after its memoized latency.
     void Send(uint32_t srcRank,
               uint32_t dstRank,
               uint64_t bytes,
               uint64_t tag,
               uint32_t channel) override;
-    void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
-    void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
-    void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
-    bool IsLocal(uint32_t rank) const override;
-    bool NeedsTransferOrder() const override;
-    /// Aborts the transport behind it (nothing more is sent or skipped).
-    void Abort() override;
 
   protected:
     void DoDispose() override;

@@ -14,7 +14,7 @@ TypeId
 PlannedReceiveTransport::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::PlannedReceiveTransport")
-                            .SetParent<CollectiveTransport>()
+                            .SetParent<ForwardingCollectiveTransport>()
                             .SetGroupName("AiFabric")
                             .AddConstructor<PlannedReceiveTransport>();
     return tid;
@@ -25,22 +25,15 @@ PlannedReceiveTransport::PlannedReceiveTransport() = default;
 PlannedReceiveTransport::~PlannedReceiveTransport() = default;
 
 void
-PlannedReceiveTransport::DoDispose()
-{
-    m_inner = nullptr;
-    CollectiveTransport::DoDispose();
-}
-
-void
 PlannedReceiveTransport::SetInner(Ptr<CollectiveTransport> inner)
 {
-    m_inner = inner;
+    SetForwardTo(inner);
 }
 
 Ptr<CollectiveTransport>
 PlannedReceiveTransport::GetInner() const
 {
-    return m_inner;
+    return GetForwardTo();
 }
 
 void
@@ -49,64 +42,12 @@ PlannedReceiveTransport::PostReceive(uint32_t srcRank,
                                      uint64_t tag,
                                      uint32_t channel)
 {
-    m_inner->Expect(srcRank, dstRank, tag, channel);
-}
-
-uint32_t
-PlannedReceiveTransport::GetNRanks() const
-{
-    return m_inner->GetNRanks();
-}
-
-void
-PlannedReceiveTransport::Send(uint32_t srcRank,
-                              uint32_t dstRank,
-                              uint64_t bytes,
-                              uint64_t tag,
-                              uint32_t channel)
-{
-    m_inner->Send(srcRank, dstRank, bytes, tag, channel);
-}
-
-void
-PlannedReceiveTransport::BeginOperation(uint64_t tagBase, uint32_t nTransfers)
-{
-    m_inner->BeginOperation(tagBase, nTransfers);
-}
-
-void
-PlannedReceiveTransport::ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel)
-{
-    m_inner->ExpectConnection(srcRank, dstRank, channel);
-}
-
-void
-PlannedReceiveTransport::AbandonOperation(uint64_t tagBase, uint32_t nTransfers)
-{
-    m_inner->AbandonOperation(tagBase, nTransfers);
+    ForwardingCollectiveTransport::Expect(srcRank, dstRank, tag, channel);
 }
 
 void
 PlannedReceiveTransport::Expect(uint32_t, uint32_t, uint64_t, uint32_t)
 {
-}
-
-bool
-PlannedReceiveTransport::IsLocal(uint32_t rank) const
-{
-    return m_inner->IsLocal(rank);
-}
-
-bool
-PlannedReceiveTransport::NeedsTransferOrder() const
-{
-    return m_inner->NeedsTransferOrder();
-}
-
-void
-PlannedReceiveTransport::Abort()
-{
-    m_inner->Abort();
 }
 
 } // namespace ns3

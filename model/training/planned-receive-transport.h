@@ -4,7 +4,7 @@
 #ifndef PLANNED_RECEIVE_TRANSPORT_H
 #define PLANNED_RECEIVE_TRANSPORT_H
 
-#include "ns3/collective-transport.h"
+#include "ns3/forwarding-collective-transport.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -22,7 +22,7 @@ namespace ns3
  * (PostReceive), in the order the connection will carry the messages. Everything else
  * goes to the inner transport; completions come from the inner transport.
  */
-class PlannedReceiveTransport : public CollectiveTransport
+class PlannedReceiveTransport : public ForwardingCollectiveTransport
 {
   public:
     static TypeId GetTypeId();
@@ -35,26 +35,8 @@ class PlannedReceiveTransport : public CollectiveTransport
     /// The inner transport's Expect (the owner's receive, in connection order).
     void PostReceive(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel);
 
-    uint32_t GetNRanks() const override;
-    void Send(uint32_t srcRank,
-              uint32_t dstRank,
-              uint64_t bytes,
-              uint64_t tag,
-              uint32_t channel) override;
-    void BeginOperation(uint64_t tagBase, uint32_t nTransfers) override;
-    void ExpectConnection(uint32_t srcRank, uint32_t dstRank, uint32_t channel) override;
-    void AbandonOperation(uint64_t tagBase, uint32_t nTransfers) override;
     /// Dropped: the owner posts the receives (PostReceive).
     void Expect(uint32_t srcRank, uint32_t dstRank, uint64_t tag, uint32_t channel) override;
-    bool IsLocal(uint32_t rank) const override;
-    bool NeedsTransferOrder() const override;
-    void Abort() override;
-
-  protected:
-    void DoDispose() override;
-
-  private:
-    Ptr<CollectiveTransport> m_inner;
 };
 
 } // namespace ns3
