@@ -860,11 +860,15 @@ TrainingEngine::SetRankRecords(const std::vector<int64_t>& records)
             }
         }
         bool complete = true;
-        for (uint32_t r = 0; r < m_nRanks && complete; ++r)
+        for (uint32_t r = 0; r < m_nRanks; ++r)
         {
             const int64_t* f = base + static_cast<size_t>(r) * RANK_RECORD_FIELDS;
+            if (f[0] == INT64_MIN)
+            {
+                complete = false; // (its end is INT64_MIN too: no finish time)
+                break;
+            }
             RankRecord rr;
-            complete = f[0] != INT64_MIN;
             rr.computeNs = f[2];
             std::copy(f + 3, f + 7, rr.waitNs.begin());
             rr.finishNs = f[1] - rec.startNs;

@@ -51,6 +51,7 @@ def test_ring_allreduce_within_one_percent(ai_fabric_sim, tmp_path):
     assert ff["fct"]["count"] == packets["fct"]["count"]
 
 
+@pytest.mark.figures
 def test_training_iteration_within_one_percent(ai_fabric_sim, source_dir, tmp_path):
     # bench/training-1024-gpus.json on 16 servers (DP 16) with 2 of its 8 layers
     with open(source_dir / "bench" / "training-1024-gpus.json") as f:
@@ -71,6 +72,7 @@ def test_training_iteration_within_one_percent(ai_fabric_sim, source_dir, tmp_pa
     assert abs(f - p) <= BOUND * p, (p, f)
 
 
+@pytest.mark.figures
 def test_overlapping_buckets_within_one_percent(ai_fabric_sim, source_dir, tmp_path):
     # The 1,024-GPU iteration's error, scaled down (doc/fast-forward.md): DP 32 over 32
     # servers, buckets of 4 MB (128 KB ring messages, as DP 128 sends with 32 MB buckets)
@@ -110,6 +112,7 @@ def test_overlapping_buckets_within_one_percent(ai_fabric_sim, source_dir, tmp_p
 PACKET_LEVEL_1024_GPUS_NS = 34_006_521
 
 
+@pytest.mark.figures
 def test_1024_gpus_within_one_percent_of_packet_level(ai_fabric_sim, source_dir, tmp_path):
     out = tmp_path / "ff1024"
     run(ai_fabric_sim, out, "--workload=training",
@@ -125,6 +128,7 @@ def test_1024_gpus_within_one_percent_of_packet_level(ai_fabric_sim, source_dir,
     assert abs(f - p) <= BOUND * p, (p, f)
 
 
+@pytest.mark.figures
 def test_background_skips_nothing(ai_fabric_sim, tmp_path):
     # the medium benchmark scenario (bench/ai-fabric-bench.cc "medium"): a 64 MB ring
     # allreduce on a k=8 fat-tree under web-search background at 30% for 10 ms
