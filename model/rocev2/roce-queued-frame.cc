@@ -116,14 +116,7 @@ RoceQueuedFrame::NewWhole()
 void
 RoceQueuedFrame::TakeWhole(RoceParsedFrame& frame)
 {
-    RoceParsedFrame* full = NewWhole();
-    full->m_held = frame.m_held;
-    frame.m_held = 0;
-    full->view = frame.view;
-    full->readyTicks = frame.readyTicks;
-    m_ctxBits = 0;
-    m_psn = 0;
-    m_whole = full;
+    Adopt(NewWhole(), frame);
 }
 
 void

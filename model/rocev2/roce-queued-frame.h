@@ -53,14 +53,7 @@ class RoceQueuedFrame
         if (__builtin_expect(w.made - w.freeCount < w.budget && w.freeCount != 0, true))
         {
             // Whole, in a pooled frame (it holds nothing): the view and ready time copied.
-            RoceParsedFrame* full = w.free[--w.freeCount];
-            full->m_held = frame.m_held;
-            frame.m_held = 0;
-            full->view = frame.view;
-            full->readyTicks = frame.readyTicks;
-            m_ctxBits = 0;
-            m_psn = 0;
-            m_whole = full;
+            Adopt(w.free[--w.freeCount], frame);
             return;
         }
         Take(frame); // out of line: a new pooled frame, or packing
@@ -179,6 +172,20 @@ class RoceQueuedFrame
     [[gnu::noinline]] void Give(RoceParsedFrame& out);
     /// Keep \p frame whole in a pooled frame.
     void TakeWhole(RoceParsedFrame& frame);
+
+    /// Hold \p frame whole in \p full (a pooled frame that holds nothing): its held
+    /// packet, view and ready time.
+    void Adopt(RoceParsedFrame* full, RoceParsedFrame& frame)
+    {
+        full->m_held = frame.m_held;
+        frame.m_held = 0;
+        full->view = frame.view;
+        full->readyTicks = frame.readyTicks;
+        m_ctxBits = 0;
+        m_psn = 0;
+        m_whole = full;
+    }
+
     /// \return a pooled frame from the free list, or a new one
     static RoceParsedFrame* NewWhole();
 
