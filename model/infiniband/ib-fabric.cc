@@ -107,32 +107,13 @@ IbFabric::DoDispose()
     m_devices.clear();
     m_channels.clear();
     m_sm = nullptr;
-    m_graph = nullptr;
     RdmaFabric::DoDispose();
-}
-
-uint32_t
-IbFabric::GetNHosts() const
-{
-    return static_cast<uint32_t>(m_hcas.size());
-}
-
-Ptr<TopologyGraph>
-IbFabric::GetGraph() const
-{
-    return m_graph;
 }
 
 Ptr<const RouteTable>
 IbFabric::GetRoutes() const
 {
     return m_sm->GetRoutes();
-}
-
-const NodeContainer&
-IbFabric::GetNodes() const
-{
-    return m_nodes;
 }
 
 Ptr<IbHca>
@@ -145,12 +126,6 @@ const std::vector<Ptr<IbSwitch>>&
 IbFabric::GetSwitches() const
 {
     return m_switches;
-}
-
-uint32_t
-IbFabric::GetSwitchNode(uint32_t i) const
-{
-    return m_switchNodes.at(i);
 }
 
 Ptr<IbNetDevice>
@@ -336,16 +311,8 @@ NotifyLinkDownDrop(const IbFabric::LinkDownSink* sink, Ptr<const Packet>)
 void
 IbFabric::EnableAttribution(Ptr<FctAttribution> attribution)
 {
-    for (const auto& node : m_devices)
-    {
-        for (const Ptr<IbNetDevice>& device : node)
-        {
-            if (device)
-            {
-                device->SetAttribution(PeekPointer(attribution));
-            }
-        }
-    }
+    ForEachPort(m_devices,
+                [&attribution](IbNetDevice& d) { d.SetAttribution(PeekPointer(attribution)); });
     RdmaFabric::EnableAttribution(attribution);
 }
 
@@ -456,7 +423,7 @@ IbFabric::GetReroutes() const
 }
 
 void
-IbFabric::SetServiceLevel(uint8_t sl)
+IbFabric::CheckServiceLevel(uint8_t sl) const
 {
     if (m_sm && m_sm->HasPathSls())
     {
@@ -468,23 +435,20 @@ IbFabric::SetServiceLevel(uint8_t sl)
     {
         throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
     }
+}
+
+void
+IbFabric::SetServiceLevel(uint8_t sl)
+{
+    CheckServiceLevel(sl);
     m_sl = sl;
 }
 
 void
 IbFabric::SetPairServiceLevel(uint32_t src, uint32_t dst, uint8_t sl)
 {
-    if (m_sm && m_sm->HasPathSls())
-    {
-        throw std::invalid_argument("service level " + std::to_string(sl) + ": routing '" +
-                                    m_sm->GetRoutes()->GetEngineName() +
-                                    "' assigns the SL of every path (its virtual layer)");
-    }
-    if (sl > 15)
-    {
-        throw std::invalid_argument("service level " + std::to_string(sl) + " invalid (0..15)");
-    }
-    m_pairSl[(static_cast<uint64_t>(src) << 32) | dst] = sl;
+    CheckServiceLevel(sl);
+    SetPairClassOf(src, dst, sl);
 }
 
 void
@@ -518,34 +482,22 @@ IbFabric::GetPKeyViolations() const
 void
 IbFabric::ApplyQosPolicy(const IbQosPolicy& policy)
 {
-    for (const auto& ports : m_devices)
-    {
-        for (const auto& dev : ports)
+    ForEachPort(m_devices, [&policy](const IbNetDevice& dev) {
+        if (policy.GetRequiredVls() > dev.GetNumDataVls())
         {
-            if (dev && policy.GetRequiredVls() > dev->GetNumDataVls())
-            {
-                throw std::invalid_argument(
-                    "the QoS policy names VL " + std::to_string(policy.GetRequiredVls() - 1) +
-                    " but the ports have " + std::to_string(dev->GetNumDataVls()) +
-                    " data VLs (ns3::IbNetDevice::NumDataVls)");
-            }
+            throw std::invalid_argument(
+                "the QoS policy names VL " + std::to_string(policy.GetRequiredVls() - 1) +
+                " but the ports have " + std::to_string(dev.GetNumDataVls()) +
+                " data VLs (ns3::IbNetDevice::NumDataVls)");
         }
-    }
+    });
     m_sm->SetQosPolicy(policy);
-    for (const auto& ports : m_devices)
-    {
-        for (const auto& dev : ports)
-        {
-            if (!dev)
-            {
-                continue;
-            }
-            Ptr<VlArbiter> arb = dev->GetArbiter();
-            arb->SetAttribute("HighLimit", UintegerValue(policy.highLimit));
-            arb->SetHighTable(policy.high);
-            arb->SetLowTable(policy.low);
-        }
-    }
+    ForEachPort(m_devices, [&policy](const IbNetDevice& dev) {
+        Ptr<VlArbiter> arb = dev.GetArbiter();
+        arb->SetAttribute("HighLimit", UintegerValue(policy.highLimit));
+        arb->SetHighTable(policy.high);
+        arb->SetLowTable(policy.low);
+    });
 }
 
 uint32_t
@@ -563,12 +515,7 @@ IbFabric::Connect(uint32_t src, uint32_t dst, uint32_t /* connection */)
 {
     // Every connection of a host pair routes alike: the switches forward by DLID
     // (one LID per port, LMC 0), whatever the QP.
-    uint8_t sl = m_sl;
-    auto s = m_pairSl.find((static_cast<uint64_t>(src) << 32) | dst);
-    if (s != m_pairSl.end())
-    {
-        sl = s->second;
-    }
+    uint8_t sl = GetPairClassOr(src, dst, m_sl); // (SetPairServiceLevel's)
     uint8_t back = sl;
     if (m_sm->HasPathSls())
     {
@@ -705,12 +652,8 @@ IbFabric::GetLaneName() const
 IbFabric::PortTx
 IbFabric::GetPortTx(uint32_t node, uint32_t port) const
 {
-    const auto& dev = m_devices.at(node).at(port);
-    NS_ABORT_MSG_IF(!dev, "GetPortTx: node " << node << " is not simulated in this process");
-    PortTx t;
-    t.bytes = dev->GetTxBytes();
-    t.frames = dev->GetTxPackets();
-    return t;
+    const auto& dev = GetSimulatedPort(m_devices, node, port, "GetPortTx");
+    return PortTx{dev.GetTxBytes(), dev.GetTxPackets()};
 }
 
 IbFabric::Counters
@@ -726,17 +669,13 @@ IbFabric::GetCounters() const
     {
         AddHostCounters(c, *hca);
     }
-    for (const auto& node : m_devices)
-    {
-        for (const auto& dev : node)
-        {
-            c.losslessDrops += dev->GetCreditOverflows();
-            c.linkDownDrops += dev->GetLinkDownDrops();
-            c.creditUpdates += dev->GetFlowControlPacketsSent();
-            c.packetHops += dev->GetTxPackets();
-            c.txBytes += dev->GetTxBytes();
-        }
-    }
+    ForEachPort(m_devices, [&c](const IbNetDevice& dev) {
+        c.losslessDrops += dev.GetCreditOverflows();
+        c.linkDownDrops += dev.GetLinkDownDrops();
+        c.creditUpdates += dev.GetFlowControlPacketsSent();
+        c.packetHops += dev.GetTxPackets();
+        c.txBytes += dev.GetTxBytes();
+    });
     SetConnectionCounters(c);
     return c;
 }

@@ -58,13 +58,9 @@ class IbFabric : public RdmaFabric
     IbFabric();
     ~IbFabric() override;
 
-    uint32_t GetNHosts() const override;
-    Ptr<TopologyGraph> GetGraph() const override;
     Ptr<const RouteTable> GetRoutes() const override;
-    const NodeContainer& GetNodes() const override;
     Ptr<IbHca> GetHca(uint32_t host) const;
     const std::vector<Ptr<IbSwitch>>& GetSwitches() const;
-    uint32_t GetSwitchNode(uint32_t i) const;
     Ptr<IbNetDevice> GetDevice(uint32_t node, uint32_t port) const;
     std::vector<Ptr<IbNetDevice>> GetAllDevices() const;
     Ptr<const SubnetManager> GetSubnetManager() const;
@@ -191,6 +187,12 @@ class IbFabric : public RdmaFabric
   private:
     friend class IbFabricHelper;
 
+    /// \throws std::invalid_argument if \p sl is not 0..15 or the routing sets every
+    ///         path's SL (dfsssp)
+    void CheckServiceLevel(uint8_t sl) const;
+    /// The RC queue pairs of a connection on the two HCAs, addressed by the SM's LIDs:
+    /// the pair's SL (SetPairServiceLevel, else SetServiceLevel's; dfsssp: each path's)
+    /// and, with partitions, each port's P_Key.
     std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
                                                               uint32_t dst,
                                                               uint32_t connection) override;
@@ -207,14 +209,10 @@ class IbFabric : public RdmaFabric
     void ActivateLink(uint32_t link);
     void SweepAfterFailure();
 
-    Ptr<TopologyGraph> m_graph;
     Ptr<SubnetManager> m_sm;
-    NodeContainer m_nodes;
     std::vector<Ptr<IbHca>> m_hcas;
     std::vector<Ptr<IbSwitch>> m_switches;
-    std::vector<uint32_t> m_switchNodes;
     std::vector<std::vector<Ptr<IbNetDevice>>> m_devices; //!< by node, port
-    std::unordered_map<uint64_t, uint8_t> m_pairSl;
     uint8_t m_sl;
     Time m_switchLatency;
     bool m_cutThrough;

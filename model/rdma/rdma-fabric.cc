@@ -80,7 +80,49 @@ RdmaFabric::DoDispose()
     m_deliveredCallbacks.clear();
     m_pcapFiles.clear();
     m_attribution = nullptr;
+    m_graph = nullptr;
     Object::DoDispose();
+}
+
+uint32_t
+RdmaFabric::GetNHosts() const
+{
+    return m_graph ? m_graph->GetNHosts() : 0;
+}
+
+Ptr<TopologyGraph>
+RdmaFabric::GetGraph() const
+{
+    return m_graph;
+}
+
+const NodeContainer&
+RdmaFabric::GetNodes() const
+{
+    return m_nodes;
+}
+
+uint32_t
+RdmaFabric::GetSwitchNode(uint32_t i) const
+{
+    return m_switchNodes.at(i);
+}
+
+void
+RdmaFabric::SetPairClassOf(uint32_t src, uint32_t dst, uint8_t trafficClass)
+{
+    m_pairClass[(static_cast<uint64_t>(src) << 32) | dst] = trafficClass;
+}
+
+uint8_t
+RdmaFabric::GetPairClassOr(uint32_t src, uint32_t dst, uint8_t fallback) const
+{
+    if (m_pairClass.empty()) // (no job set a class)
+    {
+        return fallback;
+    }
+    auto it = m_pairClass.find((static_cast<uint64_t>(src) << 32) | dst);
+    return it == m_pairClass.end() ? fallback : it->second;
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef RDMA_FABRIC_H
 #define RDMA_FABRIC_H
 
+#include "ns3/abort.h"
 #include "ns3/ai-fabric-deprecated.h"
 #include "ns3/callback.h"
 #include "ns3/congestion-control-factory.h"
@@ -165,10 +166,15 @@ class RdmaFabric : public Object
     RdmaFabric();
     ~RdmaFabric() override;
 
-    virtual uint32_t GetNHosts() const = 0;
-    virtual Ptr<TopologyGraph> GetGraph() const = 0;
+    /// \return the number of hosts (the graph's; 0 once disposed)
+    virtual uint32_t GetNHosts() const;
+    /// \return the graph the fabric was installed on (its helper's)
+    virtual Ptr<TopologyGraph> GetGraph() const;
     virtual Ptr<const RouteTable> GetRoutes() const = 0;
-    virtual const NodeContainer& GetNodes() const = 0;
+    /// \return the fabric's nodes, by graph node
+    virtual const NodeContainer& GetNodes() const;
+    /// \return the graph node of the fabric's \p i-th switch (in graph switch order)
+    uint32_t GetSwitchNode(uint32_t i) const;
     /// The largest message PostWrite takes: 1 PiB (2^50 bytes). Its bit count fits 64
     /// bits with room for header arithmetic, and at 100 Gb/s it takes 9.0e4 s, well
     /// within MAX_TIME_SECONDS; 2^64-1 bytes would wrap to 0 packets.
@@ -678,6 +684,46 @@ class RdmaFabric : public Object
     void SetConnectionCounters(Counters& c) const;
 
     CongestionControlFactory m_ccFactory; //!< makes each queue pair's controller
+
+    /// Call \p f on the device of every port of \p devices (by graph node, then port),
+    /// skipping the ports left without one (null).
+    template <class Device, class F>
+    static void ForEachPort(const std::vector<std::vector<Ptr<Device>>>& devices, F&& f)
+    {
+        for (const auto& node : devices)
+        {
+            for (const Ptr<Device>& device : node)
+            {
+                if (device)
+                {
+                    f(*device);
+                }
+            }
+        }
+    }
+
+    /// \return the device of port \p port of graph node \p node; aborts, naming \p caller,
+    /// where this process does not simulate the node (an MPI run's other rank's)
+    template <class Device>
+    static const Device& GetSimulatedPort(const std::vector<std::vector<Ptr<Device>>>& devices,
+                                          uint32_t node,
+                                          uint32_t port,
+                                          const char* caller)
+    {
+        const Ptr<Device>& device = devices.at(node).at(port);
+        NS_ABORT_MSG_IF(!device,
+                        caller << ": node " << node << " is not simulated in this process");
+        return *device;
+    }
+
+    /// Record \p trafficClass as the class of the queue pairs \p src -> \p dst (SetPairClass).
+    void SetPairClassOf(uint32_t src, uint32_t dst, uint8_t trafficClass);
+    /// \return the class SetPairClassOf recorded for \p src -> \p dst, else \p fallback
+    uint8_t GetPairClassOr(uint32_t src, uint32_t dst, uint8_t fallback) const;
+
+    Ptr<TopologyGraph> m_graph;          //!< the graph the fabric is installed on
+    NodeContainer m_nodes;               //!< by graph node
+    std::vector<uint32_t> m_switchNodes; //!< graph node of each switch, in graph order
     /**
      * Makespan, in seconds, of a message sent packet by packet store-and-forward
      * through links of \p rates (bit/s, in path order): the largest, over the choice of
@@ -797,6 +843,7 @@ class RdmaFabric : public Object
     /// GetIdealFct's GetHostPort by source host, made on first use (mtuBytes 0: not yet):
     /// a port's facts are fixed once messages flow, and the call costs ~600 instructions
     mutable std::vector<HostPort> m_idealPorts;
+    std::unordered_map<uint64_t, uint8_t> m_pairClass; //!< (src << 32 | dst) -> class
     uint64_t m_nextMessageId{0};
     uint64_t m_completed{0};
     std::vector<MessageCallback> m_messageCallbacks;

@@ -224,16 +224,8 @@ RoceFabric::ConnectPfcSent(uint32_t node, PfcSentCallback cb)
 void
 RoceFabric::EnableAttribution(Ptr<FctAttribution> attribution)
 {
-    for (const auto& node : m_devices)
-    {
-        for (const Ptr<RoceNetDevice>& device : node)
-        {
-            if (device)
-            {
-                device->SetAttribution(PeekPointer(attribution));
-            }
-        }
-    }
+    ForEachPort(m_devices,
+                [&attribution](RoceNetDevice& d) { d.SetAttribution(PeekPointer(attribution)); });
     RdmaFabric::EnableAttribution(attribution);
 }
 
@@ -355,32 +347,13 @@ RoceFabric::DoDispose()
     m_switchOfNode.clear();
     m_devices.clear();
     m_routes = nullptr;
-    m_graph = nullptr;
     RdmaFabric::DoDispose();
-}
-
-uint32_t
-RoceFabric::GetNHosts() const
-{
-    return static_cast<uint32_t>(m_nics.size());
-}
-
-Ptr<TopologyGraph>
-RoceFabric::GetGraph() const
-{
-    return m_graph;
 }
 
 Ptr<const RouteTable>
 RoceFabric::GetRoutes() const
 {
     return m_routes;
-}
-
-const NodeContainer&
-RoceFabric::GetNodes() const
-{
-    return m_nodes;
 }
 
 Ptr<RoceNic>
@@ -423,12 +396,6 @@ RoceFabric::GetSwitches() const
     return m_switches;
 }
 
-uint32_t
-RoceFabric::GetSwitchNode(uint32_t i) const
-{
-    return m_switchNodes.at(i);
-}
-
 std::vector<Ptr<RoceNetDevice>>
 RoceFabric::GetAllDevices() const
 {
@@ -454,8 +421,8 @@ RoceFabric::SetPairClass(uint32_t src, uint32_t dst, uint8_t trafficClass)
         throw std::invalid_argument("priority " + std::to_string(trafficClass) +
                                     " invalid (allowed 0..6; 7 carries CNPs)");
     }
-    m_pairPriority[(static_cast<uint64_t>(src) << 32) | dst] = trafficClass;
-    m_pairPriority[(static_cast<uint64_t>(dst) << 32) | src] = trafficClass;
+    SetPairClassOf(src, dst, trafficClass);
+    SetPairClassOf(dst, src, trafficClass);
 }
 
 uint32_t
@@ -497,12 +464,7 @@ RoceFabric::Connect(uint32_t src, uint32_t dst, uint32_t connection)
     uint32_t h = (first * 0x9E3779B1U) ^ (second * 0x85EBCA77U) ^ (connection * 0xC2B2AE3DU);
     h ^= h >> 15;
     uint16_t entropy = static_cast<uint16_t>(0xC000 | (h & 0x3FFF));
-    uint8_t priority = m_priority;
-    if (!m_pairPriority.empty()) // (a job's class, SetPairClass)
-    {
-        auto it = m_pairPriority.find((static_cast<uint64_t>(src) << 32) | dst);
-        priority = it == m_pairPriority.end() ? m_priority : it->second;
-    }
+    const uint8_t priority = GetPairClassOr(src, dst, m_priority); // (a job's, SetPairClass)
     Ptr<RdmaQueuePair> qa = a->CreateQueuePair(dst, priority, entropy);
     Ptr<RdmaQueuePair> qb = b->CreateQueuePair(src, priority, entropy);
     a->ConnectQueuePair(qa, qb->GetLocalQpn());
@@ -532,12 +494,8 @@ RoceFabric::GetHostPort(uint32_t host) const
 RoceFabric::PortTx
 RoceFabric::GetPortTx(uint32_t node, uint32_t port) const
 {
-    const auto& dev = m_devices.at(node).at(port);
-    NS_ABORT_MSG_IF(!dev, "GetPortTx: node " << node << " is not simulated in this process");
-    PortTx t;
-    t.bytes = dev->GetTxBytes();
-    t.frames = dev->GetTxFrames();
-    return t;
+    const auto& dev = GetSimulatedPort(m_devices, node, port, "GetPortTx");
+    return PortTx{dev.GetTxBytes(), dev.GetTxFrames()};
 }
 
 RoceFabric::Counters
@@ -557,16 +515,12 @@ RoceFabric::GetCounters() const
         AddHostCounters(c, *nic);
         c.stalledReceiveDrops += nic->GetStalledDrops();
     }
-    for (const auto& node : m_devices)
-    {
-        for (const auto& dev : node)
-        {
-            c.pfcPausesSent += dev->GetPfcPausesSent();
-            c.pfcResumesSent += dev->GetPfcResumesSent();
-            c.packetHops += dev->GetTxFrames();
-            c.txBytes += dev->GetTxBytes();
-        }
-    }
+    ForEachPort(m_devices, [&c](const RoceNetDevice& dev) {
+        c.pfcPausesSent += dev.GetPfcPausesSent();
+        c.pfcResumesSent += dev.GetPfcResumesSent();
+        c.packetHops += dev.GetTxFrames();
+        c.txBytes += dev.GetTxBytes();
+    });
     SetConnectionCounters(c);
     AI_FABRIC_WARNING_PUSH_DEPRECATED
     c.pauseFramesSent = c.pfcPausesSent + c.pfcResumesSent; // (its meaning until bef3edc)

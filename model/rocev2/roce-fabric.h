@@ -45,14 +45,9 @@ class RoceFabric : public RdmaFabric
     RoceFabric();
     ~RoceFabric() override;
 
-    uint32_t GetNHosts() const override;
-    Ptr<TopologyGraph> GetGraph() const override;
     Ptr<const RouteTable> GetRoutes() const override;
-    const NodeContainer& GetNodes() const override;
     Ptr<RoceNic> GetNic(uint32_t host) const;
     const std::vector<Ptr<RoceSwitch>>& GetSwitches() const;
-    /// Graph node id of the i-th switch in GetSwitches().
-    uint32_t GetSwitchNode(uint32_t i) const;
     std::vector<Ptr<RoceNetDevice>> GetAllDevices() const;
 
     /// RDMA traffic class (priority) of new queue pairs.
@@ -138,13 +133,6 @@ class RoceFabric : public RdmaFabric
   private:
     friend class RoceFabricHelper;
 
-    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
-                                                              uint32_t dst,
-                                                              uint32_t connection) override;
-    HostPort GetHostPort(uint32_t host) const override;
-    /// The first ECMP candidate of switch \p node towards host \p dst (RouteTable).
-    uint32_t GetRoutedPort(uint32_t node, uint32_t dst) const override;
-
     /// The cable of failure \p i stops (false) or starts (true) carrying frames.
     void SetCableState(uint32_t i, bool up);
     /// Failure \p i's end switches notice its state (BFD).
@@ -158,16 +146,21 @@ class RoceFabric : public RdmaFabric
     /// RdmaFabric::FailHost's cut: each cable of the host is down at both ends
     /// (RoceSwitch::SetPortDown, RoceNetDevice::SetLinkDown), for good.
     void CutHostCables(uint32_t host) override;
+    /// The first ECMP candidate of switch \p node towards host \p dst (RouteTable).
+    uint32_t GetRoutedPort(uint32_t node, uint32_t dst) const override;
 
-    Ptr<TopologyGraph> m_graph;
+    /// The RC queue pairs of a connection on the two NICs: the pair's priority
+    /// (SetPairClass, else SetPriority's) and the connection's entropy (UDP source port).
+    std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(uint32_t src,
+                                                              uint32_t dst,
+                                                              uint32_t connection) override;
+    HostPort GetHostPort(uint32_t host) const override;
+
     Ptr<const RouteTable> m_routes;
-    NodeContainer m_nodes;
-    std::vector<Ptr<RoceNic>> m_nics;        //!< by host index
-    std::vector<Ptr<RoceSwitch>> m_switches; //!< in graph switch order
-    std::vector<uint32_t> m_switchNodes;
+    std::vector<Ptr<RoceNic>> m_nics;                       //!< by host index
+    std::vector<Ptr<RoceSwitch>> m_switches;                //!< in graph switch order
     std::vector<std::vector<Ptr<RoceNetDevice>>> m_devices; //!< by graph node, port
     uint8_t m_priority;
-    std::unordered_map<uint64_t, uint8_t> m_pairPriority;  //!< (src << 32 | dst) -> priority
     std::vector<const RoceSwitch*> m_switchOfNode;         //!< by graph node (null for hosts)
     Time m_detectionTime;                                  //!< Attribute FailureDetectionTime
     Time m_convergenceTime;                                //!< Attribute RouteConvergenceTime
