@@ -48,6 +48,17 @@ def ai_fabric_sim():
     return sim
 
 
+@pytest.fixture(scope="session")
+def mpi_sim(ai_fabric_sim):
+    """ai-fabric-sim for runs across MPI ranks; the test is skipped, saying why, without
+    an MPI build or mpirun (mpi_runs.py)."""
+    from mpi_runs import mpi_skip_reason  # pylint: disable=import-outside-toplevel
+    reason = mpi_skip_reason(ai_fabric_sim)
+    if reason:
+        pytest.skip(reason)
+    return ai_fabric_sim
+
+
 def _read_nic_bytes(out):
     """{(server, rail): (bytes up the NIC cable, bytes down it)} of a rail topology's
     run with --port-bytes=1, from its ports.csv and topology.csv (the crossbar's port to

@@ -16,10 +16,10 @@ aifabric.sweep(ranks=2). Skipped, saying why, without an MPI build or mpirun.
 import csv
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
+
+from mpi_runs import assert_same_rows, mpirun, one_and_two, rows, run
 
 # Queue samples every 1 us: samples at the picosecond a frame from another rank arrives
 # are equal-time ties (under ns-3's DistributedSimulatorImpl one of the ~600 here
@@ -31,64 +31,6 @@ RUN_KEYS = {"wall_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_b
             "simulator_impl", "mpi", "output"}
 
 
-def _mpi_build(sim):
-    """The skip reason when this ai-fabric-sim has no MPI (asks the program itself)."""
-    p = subprocess.run([str(sim), "--mpi", "--out=/nonexistent-dir-not-used"],
-                       capture_output=True, text=True, timeout=60, check=False)
-    assert p.returncode == 2, p.stderr
-    if "built without MPI support" in p.stderr:
-        return ("ai-fabric-sim was built without MPI: run ./ai-fabric mpi-setup and "
-                "configure with -DAI_FABRIC_MPI=ON")
-    assert "not started by mpirun" in p.stderr, p.stderr
-    if shutil.which("mpirun") is None:
-        return "mpirun is missing (Debian: openmpi-bin; ./ai-fabric mpi-setup)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def mpi_sim(ai_fabric_sim):
-    reason = _mpi_build(ai_fabric_sim)
-    if reason:
-        pytest.skip(reason)
-    return ai_fabric_sim
-
-
-def _mpirun(n):
-    cmd = ["mpirun", "-np", str(n), "--oversubscribe"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-run-as-root")
-    return cmd
-
-
-def _run(cmd):
-    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
-    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300,
-                          env=env, check=False)
-
-
-def _rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    return rows[0], sorted(rows[1:])
-
-
-def _one_and_two(sim, tmp_path, flags):
-    one, two = tmp_path / "one", tmp_path / "two"
-    p = _run([sim, *flags, f"--out={one}"])
-    assert p.returncode == 0, p.stderr
-    p = _run([*_mpirun(2), sim, "--mpi", *flags, f"--out={two}"])
-    assert p.returncode == 0, p.stdout + p.stderr
-    return one, two, p.stdout
-
-
-def _assert_same_rows(one, two, names):
-    for name in names:
-        h1, r1 = _rows(one / name)
-        h2, r2 = _rows(two / name)
-        assert h1 == h2, name
-        assert r1 == r2, f"{name}: {len(r1)} rows in one process, {len(r2)} across ranks"
-
-
 def test_flag_errors(ai_fabric_sim, tmp_path):
     cases = [
         (["--mpi-partition=block"], "--mpi-partition=block applies only to a run across ranks"),
@@ -96,31 +38,31 @@ def test_flag_errors(ai_fabric_sim, tmp_path):
         (["--mpi"], "--mpi=1: "),
     ]
     for flags, message in cases:
-        p = _run([ai_fabric_sim, *flags, f"--out={tmp_path}/x"])
+        p = run([ai_fabric_sim, *flags, f"--out={tmp_path}/x"])
         assert p.returncode == 2, (flags, p.stderr)
         assert message in p.stderr, (flags, p.stderr)
         assert p.stderr.count("\n") == 1, p.stderr  # one line, no crash report
 
 
 def test_event_list_refused_across_ranks(mpi_sim, tmp_path):
-    p = _run([*_mpirun(2), mpi_sim, "--mpi", *K4, "--scheduler=map", f"--out={tmp_path}/m"])
+    p = run([*mpirun(2), mpi_sim, "--mpi", *K4, "--scheduler=map", f"--out={tmp_path}/m"])
     assert p.returncode == 2, p.stdout + p.stderr
     assert "--scheduler=map does not apply with --mpi" in p.stderr, p.stderr
     assert "allowed: timing-wheel, quaternary-heap" in p.stderr
 
 
 def test_two_ranks_equal_one_process_rocev2(mpi_sim, tmp_path):
-    one, two, stdout = _one_and_two(mpi_sim, tmp_path, K4)
+    one, two, stdout = one_and_two(mpi_sim, tmp_path, K4)
     # rank 0's header: the partition of the k=4 fat-tree (doc/distributed.md's closed form)
     assert "2 ranks on ns3::FabricDistributedSimulatorImpl, partition group, 8 cables cut" in stdout
-    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv",
+    assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv",
                                  "collective.csv", "topology.csv"])
-    _, fct = _rows(two / "fct.csv")
+    _, fct = rows(two / "fct.csv")
     assert len(fct) == 16
     # the merged rows are in completion order (start_ns + fct_ns, then flow_id)
     with open(two / "fct.csv", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    ends = [(int(r["start_ns"]) + int(r["fct_ns"]), int(r["flow_id"])) for r in rows]
+        merged = list(csv.DictReader(f))
+    ends = [(int(r["start_ns"]) + int(r["fct_ns"]), int(r["flow_id"])) for r in merged]
     assert ends == sorted(ends)
     assert not list(two.glob(".rank*")), "the ranks' part folders are removed"
     s1 = json.loads((one / "summary.json").read_text())
@@ -143,11 +85,11 @@ def test_two_ranks_gpu_servers(mpi_sim, tmp_path):
     # the cores spread, so only aggregation-core cables (1 us) are cut.
     flags = ["--topology=fattree", "--k=4", "--gpus-per-server=8", "--workload=permutation",
              "--bytes=64KiB"]
-    one, two, stdout = _one_and_two(mpi_sim, tmp_path, flags)
+    one, two, stdout = one_and_two(mpi_sim, tmp_path, flags)
     assert "partition group, 8 cables cut, lookahead 1us" in stdout, stdout
     assert "group: servers (GPUs and scale-up crossbar) whole in contiguous blocks" in stdout
-    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "drops.csv", "topology.csv"])
-    _, fct = _rows(two / "fct.csv")
+    assert_same_rows(one, two, ["fct.csv", "pfc.csv", "drops.csv", "topology.csv"])
+    _, fct = rows(two / "fct.csv")
     assert len(fct) == 16
     s1 = json.loads((one / "summary.json").read_text())
     s2 = json.loads((two / "summary.json").read_text())
@@ -164,14 +106,14 @@ def test_two_ranks_background(mpi_sim, tmp_path):
     # when done) is refused across ranks
     flags = ["--topology=fattree", "--k=4", "--workload=none", "--background=websearch",
              "--load=0.5", "--background-duration=200us"]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, [*flags, "--qp-sharing=pair"])
-    _assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv"])
-    _, fct = _rows(two / "fct.csv")
+    one, two, _ = one_and_two(mpi_sim, tmp_path, [*flags, "--qp-sharing=pair"])
+    assert_same_rows(one, two, ["fct.csv", "pfc.csv", "qlen.csv", "drops.csv"])
+    _, fct = rows(two / "fct.csv")
     assert len(fct) >= 10 and all(r[-1] == "background" for r in fct)
     s1 = json.loads((one / "summary.json").read_text())
     s2 = json.loads((two / "summary.json").read_text())
     assert s1["fct_by_kind"] == s2["fct_by_kind"] and s1["messages"] == s2["messages"]
-    p = _run([*_mpirun(2), mpi_sim, "--mpi", *flags, f"--out={tmp_path}/flow"])
+    p = run([*mpirun(2), mpi_sim, "--mpi", *flags, f"--out={tmp_path}/flow"])
     assert p.returncode == 2 and "--qp-sharing=pair" in p.stderr, p.stderr
 
 
@@ -182,8 +124,8 @@ def test_two_ranks_background(mpi_sim, tmp_path):
 
 
 def test_two_ranks_equal_one_process_infiniband(mpi_sim, tmp_path):
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, ["--fabric=infiniband", "--mtu=4096", *K4])
-    _assert_same_rows(one, two, ["fct.csv"])
+    one, two, _ = one_and_two(mpi_sim, tmp_path, ["--fabric=infiniband", "--mtu=4096", *K4])
+    assert_same_rows(one, two, ["fct.csv"])
 
 
 def test_two_ranks_pcaps_infiniband(mpi_sim, tmp_path):
@@ -193,7 +135,7 @@ def test_two_ranks_pcaps_infiniband(mpi_sim, tmp_path):
     # packet (10,001 bytes: 2 x 4096 + 1809, 3 pad bytes) included.
     flags = ["--fabric=infiniband", "--mtu=4096", "--topology=fattree", "--k=4",
              "--workload=permutation", "--bytes=10001", "--checksums=1", "--pcap=1"]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    one, two, _ = one_and_two(mpi_sim, tmp_path, flags)
     pcaps = sorted(p.name for p in one.glob("*.pcap"))
     assert len(pcaps) == 96  # every port of the 36 nodes: 16 hosts x 1 + 20 switches x 4
     assert sorted(p.name for p in two.glob("*.pcap")) == pcaps
@@ -204,10 +146,10 @@ def test_two_ranks_pcaps_infiniband(mpi_sim, tmp_path):
 def test_two_ranks_equal_one_process_rocev2_pfc(mpi_sim, tmp_path):
     flags = ["--topology=fattree", "--k=4", "--workload=incast", "--bytes=256KiB",
              "--buffer=400KB"]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
-    _, pfc = _rows(one / "pfc.csv")
+    one, two, _ = one_and_two(mpi_sim, tmp_path, flags)
+    _, pfc = rows(one / "pfc.csv")
     assert len(pfc) > 100  # the 8-to-1 incast pauses
-    _assert_same_rows(one, two, ["fct.csv", "pfc.csv"])
+    assert_same_rows(one, two, ["fct.csv", "pfc.csv"])
 
 
 # A collective across ranks: every rank makes the operation's connections and posts its
@@ -219,10 +161,10 @@ COLL = ["--topology=fattree", "--k=4", "--workload=allreduce", "--bytes=2MB"]
 
 
 def _assert_collective_equal(one, two, transfers):
-    _assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv"])
-    _, coll = _rows(two / "collective.csv")
+    assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv"])
+    _, coll = rows(two / "collective.csv")
     assert len(coll) == 1
-    _, fct = _rows(two / "fct.csv")
+    _, fct = rows(two / "fct.csv")
     assert len(fct) == transfers and all(r[-1] == "collective" for r in fct)
     # flow ids are the iteration's first id plus the transfer index: 0..transfers-1
     assert sorted(int(r[0]) for r in fct) == list(range(transfers))
@@ -258,7 +200,7 @@ TRANSFERS = {"ring": 2 * 2 * 15 * 16, "tree": 960}
 ])
 def test_collective_two_ranks(mpi_sim, tmp_path, fabric, algorithm, extra):
     flags = [*COLL, f"--fabric={fabric}", f"--algorithm={algorithm}", *extra]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    one, two, _ = one_and_two(mpi_sim, tmp_path, flags)
     channels = 1 if "--channels=1" in extra else 2
     transfers = TRANSFERS[algorithm] // (2 // channels)
     held = _assert_collective_equal(one, two, transfers)
@@ -275,7 +217,7 @@ def test_acceptance_k8_allreduce(mpi_sim, tmp_path, extra):
     over 128 hosts on 2 channels: 65,024 messages)."""
     flags = ["--topology=fattree", "--k=8", "--workload=allreduce", "--bytes=16MB",
              "--qlen-interval=0", *extra]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
+    one, two, _ = one_and_two(mpi_sim, tmp_path, flags)
     held = _assert_collective_equal(one, two, 2 * 2 * 127 * 128)
     assert held == [65 * 2 * 127 * 2] * 2, held  # 64 hosts per rank, one sender in
 
@@ -294,19 +236,19 @@ def test_acceptance_k8_allreduce(mpi_sim, tmp_path, extra):
 def test_collective_iterations_two_ranks(mpi_sim, tmp_path, workload, extra):
     flags = ["--topology=fattree", "--k=4", f"--workload={workload}", "--bytes=2MB",
              "--iterations=3", "--qlen-interval=1us", *extra]
-    one, two, _ = _one_and_two(mpi_sim, tmp_path, flags)
-    _assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv", "qlen.csv"])
+    one, two, _ = one_and_two(mpi_sim, tmp_path, flags)
+    assert_same_rows(one, two, ["collective.csv", "fct.csv", "pfc.csv", "qlen.csv"])
     with open(two / "collective.csv", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    assert [int(r["op_id"]) for r in rows] == [0, 1, 2]
+        ops = list(csv.DictReader(f))
+    assert [int(r["op_id"]) for r in ops] == [0, 1, 2]
     # each row from the previous one's end (the latest rank's) to its own latest rank's end
-    for a, b in zip(rows, rows[1:]):
+    for a, b in zip(ops, ops[1:]):
         assert int(b["start_ns"]) == int(a["end_ns"]), (a, b)
     transfers = {"allreduce": 2 * 2 * 15 * 16, "reducescatter": 2 * 15 * 16,
                  "allgather": 2 * 15 * 16}[workload]
     if "--algorithm=tree" in extra:
         transfers = TRANSFERS["tree"]
-    _, fct = _rows(two / "fct.csv")
+    _, fct = rows(two / "fct.csv")
     # flow ids: iteration i's first id (i x transfers) plus the transfer index
     assert sorted(int(r[0]) for r in fct) == list(range(3 * transfers))
     s1 = json.loads((one / "summary.json").read_text())
@@ -318,7 +260,7 @@ def test_collective_iterations_two_ranks(mpi_sim, tmp_path, workload, extra):
 
 
 def test_collective_iterations_barrier_refused_across_ranks(mpi_sim, tmp_path):
-    p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4", "--bytes=1MB",
+    p = run([*mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4", "--bytes=1MB",
               "--workload=allreduce", "--iterations=2",
               "--ns3::CollectiveApplication::IterationStart=barrier", f"--out={tmp_path}/b"])
     assert p.returncode == 2, p.stdout + p.stderr
@@ -336,7 +278,7 @@ def test_collective_refusals_across_ranks(mpi_sim, tmp_path, source_dir):
          "--mpi=1 does not run --workload=training"),
     ]
     for flags, message in cases:
-        p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
+        p = run([*mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
                   "--bytes=1MB", *flags, f"--out={tmp_path}/c"])
         assert p.returncode == 2, (flags, p.stdout + p.stderr)
         assert message in p.stderr, (flags, p.stderr)
@@ -356,8 +298,8 @@ def test_sweep_ranks(mpi_sim, tmp_path, monkeypatch):
                              out=str(tmp_path / f"r{r}")) for r in (None, 2)]
     for one, two in zip(*tables):
         assert one["status"] == two["status"] == "ok", (one, two)
-        _, a = _rows(os.path.join(one["out"], "fct.csv"))
-        _, b = _rows(os.path.join(two["out"], "fct.csv"))
+        _, a = rows(os.path.join(one["out"], "fct.csv"))
+        _, b = rows(os.path.join(two["out"], "fct.csv"))
         assert a == b and len(a) == 16
     summary = json.loads(open(os.path.join(tables[1][0]["out"], "summary.json")).read())
     assert summary["mpi"]["ranks"] == 2

@@ -11,39 +11,11 @@ message naming the attribute). Skipped, saying why, without an MPI build or mpir
 
 import csv
 import json
-import os
-import shutil
-import subprocess
 
-import pytest
+from mpi_runs import assert_same_rows, mpirun, one_and_two, rows, run
 
 PER_RANK = "--ns3::TrainingEngine::IterationStart=per-rank"
 ROWS = ["training.csv", "collective.csv", "fct.csv", "pfc.csv", "qlen.csv", "drops.csv"]
-
-
-def _run(cmd):
-    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1")
-    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300,
-                          env=env, check=False)
-
-
-def _mpirun(n):
-    cmd = ["mpirun", "-np", str(n), "--oversubscribe"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-run-as-root")
-    return cmd
-
-
-@pytest.fixture(scope="module")
-def mpi_sim(ai_fabric_sim):
-    p = _run([ai_fabric_sim, "--mpi", "--out=/nonexistent-dir-not-used"])
-    assert p.returncode == 2, p.stderr
-    if "built without MPI support" in p.stderr:
-        pytest.skip("ai-fabric-sim was built without MPI: run ./ai-fabric mpi-setup and "
-                    "configure with -DAI_FABRIC_MPI=ON")
-    if shutil.which("mpirun") is None:
-        pytest.skip("mpirun is missing (Debian: openmpi-bin; ./ai-fabric mpi-setup)")
-    return ai_fabric_sim
 
 
 def _model(path, tp, pp, dp, microbatches=2, iterations=2):
@@ -60,23 +32,9 @@ def _model(path, tp, pp, dp, microbatches=2, iterations=2):
     return path
 
 
-def _rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    return rows[0], sorted(rows[1:])
-
-
 def _one_and_two(sim, tmp_path, flags):
-    one, two = tmp_path / "one", tmp_path / "two"
-    p = _run([sim, *flags, PER_RANK, f"--out={one}"])
-    assert p.returncode == 0, p.stderr
-    p = _run([*_mpirun(2), sim, "--mpi", *flags, PER_RANK, f"--out={two}"])
-    assert p.returncode == 0, p.stdout + p.stderr
-    for name in ROWS:
-        h1, r1 = _rows(one / name)
-        h2, r2 = _rows(two / name)
-        assert h1 == h2, name
-        assert r1 == r2, f"{name}: {len(r1)} rows in one process, {len(r2)} across ranks"
+    one, two, _ = one_and_two(sim, tmp_path, [*flags, PER_RANK])
+    assert_same_rows(one, two, ROWS)
     assert not list(two.glob(".rank*")), "the ranks' part folders are removed"
     # summary.json's training block: iterations and every GPU's communication durations
     s1 = json.loads((one / "summary.json").read_text())["training"]
@@ -96,13 +54,13 @@ def test_training_two_ranks_data_parallel_across_ranks(mpi_sim, tmp_path):
     model = _model(tmp_path / "dp8.json", tp=2, pp=1, dp=8)
     one, two = _one_and_two(mpi_sim, tmp_path, ["--topology=fattree", "--k=4",
                                                 "--workload=training", f"--training={model}"])
-    rows = _training(two)
-    assert [(r["iteration"], r["stage"], r["gpus"]) for r in rows] == [("0", "0", "16"),
+    stages = _training(two)
+    assert [(r["iteration"], r["stage"], r["gpus"]) for r in stages] == [("0", "0", "16"),
                                                                        ("1", "0", "16")]
     # the second iteration starts when the first GPU ended its first, before the last did
-    assert 0 < int(rows[1]["start_ns"]) < int(rows[0]["end_ns"])
-    assert int(rows[0]["exposed_dp_ns"]) > 0 and int(rows[0]["compute_ns"]) > 0
-    _, fct = _rows(two / "fct.csv")
+    assert 0 < int(stages[1]["start_ns"]) < int(stages[0]["end_ns"])
+    assert int(stages[0]["exposed_dp_ns"]) > 0 and int(stages[0]["compute_ns"]) > 0
+    _, fct = rows(two / "fct.csv")
     assert len(fct) > 1000
     s = json.loads((two / "summary.json").read_text())
     assert s["training"]["finished_iterations"] == 2 and s["training"]["complete"]
@@ -113,7 +71,7 @@ def test_training_two_ranks_pipeline_and_pfc(mpi_sim, tmp_path):
     model = _model(tmp_path / "pp.json", tp=2, pp=2, dp=4, microbatches=4)
     one, _two = _one_and_two(mpi_sim, tmp_path, ["--topology=fattree", "--k=4", "--buffer=1MB",
                                                  "--workload=training", f"--training={model}"])
-    _, pfc = _rows(one / "pfc.csv")
+    _, pfc = rows(one / "pfc.csv")
     assert len(pfc) > 0, "the buffer paused nothing: the test lost its point"
     assert len(_training(one)) == 4  # 2 iterations x 2 stages
 
@@ -143,7 +101,7 @@ def test_training_refusals_across_ranks(mpi_sim, tmp_path):
          "with --background or --flows (their messages share"),
     ]
     for flags, message in cases:
-        p = _run([*_mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
+        p = run([*mpirun(2), mpi_sim, "--mpi", "--topology=fattree", "--k=4",
                   "--workload=training", *flags, f"--out={tmp_path}/r"])
         assert p.returncode == 2, (flags, p.stdout + p.stderr)
         assert message in p.stderr, (flags, p.stderr)
@@ -158,7 +116,7 @@ def test_per_rank_refuses_shared_pairs(ai_fabric_sim, tmp_path):
     data["parallelism"]["ep"] = 2
     data["layers"][0]["expert_alltoall_bytes"] = 65536
     model.write_text(json.dumps(data))
-    p = _run([ai_fabric_sim, "--topology=fattree", "--k=4", "--workload=training",
+    p = run([ai_fabric_sim, "--topology=fattree", "--k=4", "--workload=training",
               f"--training={model}", PER_RANK, f"--out={tmp_path}/e"])
     assert p.returncode == 2, p.stderr
     assert "communicate in two groups" in p.stderr, p.stderr
