@@ -408,7 +408,7 @@ class HpccFairnessTest : public TestCase
         const uint64_t bytes = 200000000; // never finishes within 10 ms
         const Time join = MilliSeconds(1);
         fabric->PostWrite(0, 2, bytes, 0, 0);
-        ScheduleLambda(join, [fabric, bytes]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
+        ScheduleLambda(join, [fabric]() { fabric->PostWrite(1, 2, bytes, 1, 0); });
         auto delivered = [fabric](uint32_t from) {
             for (const auto& qp : fabric->GetNic(2)->GetQueuePairs())
             {
