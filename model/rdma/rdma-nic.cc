@@ -127,7 +127,7 @@ RdmaNic::GetTypeId()
                 "header and LCRC ~ 57.6 GB/s = 460.8 Gb/s (PCI-SIG PCIe 5.0 base "
                 "specification; Neugebauer et al., SIGCOMM 2018)",
                 DataRateValue(DataRate(0)),
-                MakeDataRateAccessor(&RdmaNic::m_injectionCap),
+                MakeDataRateAccessor(&RdmaNic::SetInjectionCap, &RdmaNic::GetInjectionCap),
                 MakeDataRateChecker())
             .AddAttribute(
                 "HostsPerServer",
@@ -216,6 +216,19 @@ RdmaNic::SetAttribution(FctAttribution* attribution)
             qp->SetAttribution(attribution);
         }
     }
+}
+
+void
+RdmaNic::SetInjectionCap(DataRate cap)
+{
+    m_injectionCap = cap;
+    m_injectionCapped = cap.GetBitRate() != 0;
+}
+
+DataRate
+RdmaNic::GetInjectionCap() const
+{
+    return m_injectionCap;
 }
 
 Ptr<RdmaQueuePair>

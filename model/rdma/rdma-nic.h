@@ -177,7 +177,7 @@ class RdmaNic : public Object
      */
     void ChargeInjection(const RdmaQueuePair& qp, uint32_t payloadBytes, Time now)
     {
-        if (__builtin_expect(m_injectionCap.GetBitRate() != 0, false) && CrossesHostInterface(qp))
+        if (__builtin_expect(m_injectionCapped, false) && CrossesHostInterface(qp))
         {
             m_injectionReady = now + m_injectionCap.CalculateBytesTxTime(payloadBytes);
         }
@@ -352,6 +352,11 @@ class RdmaNic : public Object
     int64_t m_wakeAt{-1};       //!< time step of the pending wake-up; -1: none
     /// Every wake-up event made (superseded ones stay in the event list until they run)
     /// and those not in the event list: reused, not one allocation per wake-up.
+    /// InjectionCap's setter: the cap and whether there is one (DataRate::GetBitRate is an
+    /// out-of-line, logged call: ~27 instructions, twice per data packet)
+    void SetInjectionCap(DataRate cap);
+    DataRate GetInjectionCap() const; //!< \return the InjectionCap attribute
+
     std::vector<Ptr<FabricEvent>> m_wakeEvents;
     std::vector<FabricEvent*> m_idleWakeEvents; //!< of m_wakeEvents, not scheduled
     uint64_t m_wakeGeneration{0};               //!< number of the pending wake-up
@@ -359,6 +364,7 @@ class RdmaNic : public Object
     uint32_t m_qpCacheSize{0};              //!< QpCacheSize attribute (0: unlimited, no model)
     FctAttribution* m_attribution{nullptr}; //!< SetAttribution (nullptr: off)
     DataRate m_injectionCap{0};             //!< InjectionCap attribute (0: no cap, no model)
+    bool m_injectionCapped{false};          //!< m_injectionCap is not 0 (read per packet)
     uint32_t m_hostsPerServer{1};           //!< HostsPerServer attribute
     Time m_injectionReady;                  //!< the host interface can take the next packet then
     Time m_qpCacheMissLatency;              //!< QpCacheMissLatency attribute
@@ -418,7 +424,7 @@ RdmaNic::NextSender(Time now, Skip skip)
         }
         // Host-interface cap (off, the default: one predictable branch): a queue pair
         // to another server waits until the interface has carried the last packet.
-        if (__builtin_expect(m_injectionCap.GetBitRate() != 0, false) && now < m_injectionReady &&
+        if (__builtin_expect(m_injectionCapped, false) && now < m_injectionReady &&
             CrossesHostInterface(*qp))
         {
             earliest = std::min(earliest, m_injectionReady);
