@@ -10,6 +10,7 @@
 #include "ai-fabric-test-compat.h"
 #include "ai-fabric-test-util.h"
 
+#include "ns3/config.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-fabric.h"
 #include "ns3/ib-hca.h"
@@ -19,6 +20,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-recovery-ops.h"
 #include "ns3/roce-fabric-helper.h"
 #include "ns3/roce-fabric.h"
 #include "ns3/roce-frame.h"
@@ -28,6 +30,7 @@
 #include "ns3/route-table.h"
 #include "ns3/routing-engine.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <vector>
@@ -403,6 +406,68 @@ class QpnAllocationTestCase : public TestCase
     bool m_infiniband; //!< InfiniBand, else RoCEv2
 };
 
+/**
+ * RdmaQueuePair::CreateFromDefaults, what every NIC makes its queue pairs with, gives
+ * the queue pair CreateObject gives: every attribute equal, before and after
+ * Config::SetDefault changes two defaults (the prototype it copies is made anew), and
+ * the copy has its own recovery scheme and receive queue, not the prototype's.
+ */
+class QueuePairDefaultsTestCase : public TestCase
+{
+  public:
+    QueuePairDefaultsTestCase()
+        : TestCase("CreateFromDefaults equals CreateObject, also after Config::SetDefault")
+    {
+    }
+
+  private:
+    /// Every attribute of \p a equals \p b's (as strings), named in \p when.
+    void ExpectSameAttributes(const RdmaQueuePair& a, const RdmaQueuePair& b, const char* when)
+    {
+        const TypeId tid = RdmaQueuePair::GetTypeId();
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!info.accessor->HasGetter()) // (Recovery: GetRecovery below)
+            {
+                continue;
+            }
+            const std::string name = info.name;
+            StringValue va;
+            StringValue vb;
+            a.GetAttribute(name, va);
+            b.GetAttribute(name, vb);
+            NS_TEST_EXPECT_MSG_EQ(va.Get(), vb.Get(), when << ": attribute " << name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(a.GetRecovery(), b.GetRecovery(), when << ": attribute Recovery");
+    }
+
+    void DoRun() override
+    {
+        ExpectSameAttributes(*RdmaQueuePair::CreateFromDefaults(),
+                             *CreateObject<RdmaQueuePair>(),
+                             "the defaults");
+        Config::SetDefault("ns3::RdmaQueuePair::RetransmitTimeout", TimeValue(MicroSeconds(123)));
+        Config::SetDefault("ns3::RdmaQueuePair::Recovery", StringValue("SelectiveRepeat"));
+        Ptr<RdmaQueuePair> changed = RdmaQueuePair::CreateFromDefaults();
+        ExpectSameAttributes(*changed, *CreateObject<RdmaQueuePair>(), "after SetDefault");
+        TimeValue rto;
+        changed->GetAttribute("RetransmitTimeout", rto);
+        NS_TEST_EXPECT_MSG_EQ(rto.Get(), MicroSeconds(123), "the changed default is taken");
+        NS_TEST_EXPECT_MSG_EQ(changed->GetRecoveryOps()->GetInstanceTypeId().GetName(),
+                              "ns3::RdmaSelectiveRepeat",
+                              "its recovery scheme is the changed default's");
+        Ptr<RdmaQueuePair> other = RdmaQueuePair::CreateFromDefaults();
+        NS_TEST_EXPECT_MSG_EQ((other->GetRecoveryOps() != changed->GetRecoveryOps()),
+                              true,
+                              "each queue pair has its own recovery scheme");
+        Config::Reset();
+        ExpectSameAttributes(*RdmaQueuePair::CreateFromDefaults(),
+                             *CreateObject<RdmaQueuePair>(),
+                             "after Config::Reset");
+    }
+};
+
 /// The queue-pair release suite.
 class QueuePairReleaseTestSuite : public TestSuite
 {
@@ -411,6 +476,7 @@ class QueuePairReleaseTestSuite : public TestSuite
         : TestSuite("ai-fabric-queue-pair-release", AI_FABRIC_SYSTEM_SUITE)
     {
         AddTestCase(new RoceReleaseTestCase, AI_FABRIC_QUICK);
+        AddTestCase(new QueuePairDefaultsTestCase, AI_FABRIC_QUICK);
         AddTestCase(new QpnAllocationTestCase(false), AI_FABRIC_QUICK);
         AddTestCase(new QpnAllocationTestCase(true), AI_FABRIC_QUICK);
         AddTestCase(new SequentialFlowsTestCase(false, true), AI_FABRIC_QUICK);

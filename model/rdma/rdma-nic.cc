@@ -234,7 +234,7 @@ RdmaNic::GetInjectionCap() const
 Ptr<RdmaQueuePair>
 RdmaNic::AddQueuePair(uint32_t peerHost, uint8_t priority, uint16_t entropy)
 {
-    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    Ptr<RdmaQueuePair> qp = RdmaQueuePair::CreateFromDefaults();
     qp->SetAttribute("Mtu", UintegerValue(m_mtu));
     NS_ABORT_MSG_IF(m_qps.size() > MAX_QPN - m_qpnBase,
                     "host " << m_hostIndex << ": no QPN left above QpnBase " << m_qpnBase

@@ -12,6 +12,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -205,7 +207,58 @@ RdmaQueuePair::RdmaQueuePair()
 {
 }
 
+RdmaQueuePair::RdmaQueuePair(const RdmaQueuePair& prototype)
+    : Object(prototype),
+      m_requester(*this),
+      m_responder(*this),
+      m_mtu(prototype.m_mtu),
+      m_ackInterval(prototype.m_ackInterval),
+      m_ackCoalescingTime(prototype.m_ackCoalescingTime),
+      m_rto(prototype.m_rto),
+      m_cnpInterval(prototype.m_cnpInterval),
+      m_recovery(prototype.m_recovery),
+      m_reorderThreshold(prototype.m_reorderThreshold),
+      m_nicEntropy(prototype.m_nicEntropy),
+      m_entropyBurst(prototype.m_entropyBurst),
+      m_maxRdAtomic(prototype.m_maxRdAtomic),
+      m_receiveQueueDepth(prototype.m_receiveQueueDepth),
+      m_recvRepostDelay(prototype.m_recvRepostDelay),
+      m_rnrRetry(prototype.m_rnrRetry),
+      m_retryCount(prototype.m_retryCount),
+      m_retryTimeout(prototype.m_retryTimeout),
+      m_minRnrTimer(prototype.m_minRnrTimer)
+{
+    // What NotifyConstructionCompleted makes of the attributes.
+    SetRecovery(m_recovery);
+    m_rq = Create<RdmaReceiveQueue>(m_receiveQueueDepth, m_receiveQueueDepth > 0);
+}
+
 RdmaQueuePair::~RdmaQueuePair() = default;
+
+Ptr<RdmaQueuePair>
+RdmaQueuePair::CreateFromDefaults()
+{
+    // The prototype and the initial values it was made with (Config::SetDefault replaces
+    // an attribute's initial value with a new one: a changed pointer is a changed default).
+    static Ptr<RdmaQueuePair> prototype;
+    static std::vector<Ptr<const AttributeValue>> madeWith;
+    const TypeId tid = GetTypeId();
+    bool current = prototype != nullptr;
+    for (std::size_t i = 0; current && i < tid.GetAttributeN(); ++i)
+    {
+        current = tid.GetAttribute(i).initialValue == madeWith[i];
+    }
+    if (!current)
+    {
+        prototype = CreateObject<RdmaQueuePair>();
+        madeWith.clear();
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            madeWith.push_back(tid.GetAttribute(i).initialValue);
+        }
+    }
+    return CopyObject<RdmaQueuePair>(prototype);
+}
 
 void
 RdmaQueuePair::SetAttribution(FctAttribution* attribution)
