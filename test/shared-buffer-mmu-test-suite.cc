@@ -12,7 +12,6 @@
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -332,57 +331,6 @@ class MmuHeadroomTest : public TestCase
     }
 };
 
-/**
- * \brief A PG's byte counts are 32-bit (16-byte PG records, issue #52): the largest
- * buffer allowed (4 GiB - 1) fills one lossy PG beyond 2^31 bytes and empties it back to
- * zero, exactly; a buffer of 4 GiB is refused.
- */
-class MmuLargeBufferTest : public TestCase
-{
-  public:
-    MmuLargeBufferTest()
-        : TestCase("one PG holds more than 2 GiB of a 4 GiB - 1 buffer, counted exactly")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
-        NS_TEST_ASSERT_MSG_EQ(
-            mmu->SetAttributeFailSafe("BufferSize", UintegerValue(uint64_t{1} << 32)),
-            false,
-            "4 GiB is refused");
-        NS_TEST_ASSERT_MSG_EQ(mmu->SetAttributeFailSafe("BufferSize", UintegerValue(0xFFFFFFFFU)),
-                              true,
-                              "4 GiB - 1 is allowed");
-        mmu->SetAttribute("LossyAlpha", DoubleValue(1024)); // nearly the whole pool for one queue
-        mmu->Configure(2,
-                       {DataRate("100Gbps"), DataRate("100Gbps")},
-                       {MicroSeconds(1), MicroSeconds(1)},
-                       PKT);
-        const uint32_t frame = 65000;
-        uint64_t admitted = 0;
-        while (Offer(mmu, 0, LOSSY, 1, LOSSY, frame))
-        {
-            admitted += frame;
-        }
-        const uint64_t reserved = mmu->GetReservedPerPg();
-        NS_TEST_ASSERT_MSG_GT(admitted, uint64_t{1} << 31, "beyond 2^31 bytes in one PG");
-        NS_TEST_ASSERT_MSG_EQ(mmu->GetIngressBytes(0, LOSSY), admitted, "every byte counted");
-        NS_TEST_ASSERT_MSG_EQ(mmu->GetIngressSharedUsed(0, LOSSY),
-                              admitted - std::min(admitted, reserved),
-                              "the shared part");
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(mmu->GetSharedUsed(), mmu->GetSharedPoolSize(), "in the pool");
-        for (uint64_t b = 0; b < admitted; b += frame)
-        {
-            mmu->OnDequeue(0, LOSSY, 1, LOSSY, frame);
-        }
-        NS_TEST_ASSERT_MSG_EQ(mmu->GetTotalUsed(), 0, "back to zero");
-        NS_TEST_ASSERT_MSG_EQ(mmu->GetIngressBytes(0, LOSSY), 0, "the PG empty");
-    }
-};
-
 /// \brief The MMU test suite.
 class SharedBufferMmuTestSuite : public TestSuite
 {
@@ -394,7 +342,6 @@ class SharedBufferMmuTestSuite : public TestSuite
         AddTestCase(new MmuLossyEgressTest, AI_FABRIC_QUICK);
         AddTestCase(new MmuCompetitionTest, AI_FABRIC_QUICK);
         AddTestCase(new MmuHeadroomTest, AI_FABRIC_QUICK);
-        AddTestCase(new MmuLargeBufferTest, AI_FABRIC_QUICK);
     }
 };
 

@@ -1408,7 +1408,7 @@ PacketAndBufferKnobs(std::vector<Knob>& k)
                                   "simulators)",
                                   &C::buffer,
                                   1000,
-                                  4000000000), // (SharedBufferMmu: below 4 GiB)
+                                  std::numeric_limits<uint64_t>::max()),
                              {Always("ns3::SharedBufferMmu::BufferSize")}),
                         Only(OnRoce, ROCE_SWITCH)));
     k.push_back(Applies(Sets(Flag("pfc", "802.1Qbb PFC on the RDMA priority (RoCEv2)", &C::pfc),

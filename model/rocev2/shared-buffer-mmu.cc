@@ -33,11 +33,10 @@ SharedBufferMmu::GetTypeId()
             .AddConstructor<SharedBufferMmu>()
             .AddAttribute("BufferSize",
                           "Total packet buffer of the switch (bytes). Default 32 MiB: the "
-                          "HPCC-derived simulators' default; Tomahawk-class ASICs have 16-64 MB. "
-                          "Below 4 GiB: the MMU counts a PG's bytes in 32 bits.",
+                          "HPCC-derived simulators' default; Tomahawk-class ASICs have 16-64 MB.",
                           UintegerValue(32 * 1024 * 1024),
                           MakeUintegerAccessor(&SharedBufferMmu::m_bufferBytes),
-                          MakeUintegerChecker<uint64_t>(1, 0xFFFFFFFFU))
+                          MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("ReservedBytesPerPg",
                           "Guaranteed bytes per (ingress port, priority group), charged before "
                           "the shared pool (bytes). Default 4 KiB, the per-port-queue reserve "
@@ -269,17 +268,17 @@ SharedBufferMmu::Charge(uint32_t in, uint32_t out, uint32_t bytes, uint64_t need
 {
     PgState& pg = m_pg[in];
     const uint64_t res = bytes - need;
-    pg.resUsed += static_cast<uint32_t>(res);
+    pg.resUsed += res;
     m_totalResUsed += res;
     m_egressBytes[out] += bytes;
     if (where == Placement::HEADROOM)
     {
-        pg.hdrmUsed += static_cast<uint32_t>(need);
+        pg.hdrmUsed += need;
         m_totalHdrmUsed += need;
     }
     else if (where == Placement::SHARED)
     {
-        pg.sharedUsed += static_cast<uint32_t>(need);
+        pg.sharedUsed += need;
         m_sharedUsed.Set(m_sharedUsed.Get() + need); // (no temporary TracedValue)
     }
 }
@@ -344,24 +343,24 @@ SharedBufferMmu::ReleaseBeyondReserved(uint32_t inPort,
     const uint32_t in = Idx(inPort, prio);
     const uint32_t out = Idx(outPort, queue);
     PgState& pg = m_pg[in];
-    if (m_egressBytes[out] < bytes || uint64_t{pg.hdrmUsed} + pg.sharedUsed + pg.resUsed < bytes)
+    if (m_egressBytes[out] < bytes || pg.hdrmUsed + pg.sharedUsed + pg.resUsed < bytes)
     {
         ReleaseMismatch(inPort, prio, outPort, queue, bytes);
     }
     m_egressBytes[out] -= bytes;
     uint64_t left = bytes;
     const uint64_t h = std::min<uint64_t>(left, pg.hdrmUsed);
-    pg.hdrmUsed -= static_cast<uint32_t>(h);
+    pg.hdrmUsed -= h;
     m_totalHdrmUsed -= h;
     left -= h;
     const uint64_t s = std::min<uint64_t>(left, pg.sharedUsed);
     if (s != 0)
     {
-        pg.sharedUsed -= static_cast<uint32_t>(s);
+        pg.sharedUsed -= s;
         m_sharedUsed.Set(m_sharedUsed.Get() - s);
     }
     left -= s;
-    pg.resUsed -= static_cast<uint32_t>(left);
+    pg.resUsed -= left;
     m_totalResUsed -= left;
 }
 
@@ -432,7 +431,7 @@ uint64_t
 SharedBufferMmu::GetIngressBytes(uint32_t inPort, uint8_t prio) const
 {
     const PgState& pg = m_pg[Idx(inPort, prio)];
-    return uint64_t{pg.resUsed} + pg.sharedUsed + pg.hdrmUsed;
+    return pg.resUsed + pg.sharedUsed + pg.hdrmUsed;
 }
 
 uint64_t

@@ -94,7 +94,7 @@ class SharedBufferMmu : public Object
         // loaded fabric's frames); the shared pool and headroom out of line.
         const uint32_t in = Idx(inPort, prio);
         PgState& pg = m_pg[in];
-        if (uint64_t{pg.resUsed} + bytes <= m_reservedPerPg)
+        if (pg.resUsed + bytes <= m_reservedPerPg)
         {
             pg.resUsed += bytes;
             m_totalResUsed += bytes;
@@ -142,7 +142,7 @@ class SharedBufferMmu : public Object
         const PgState& pg = m_pg[Idx(inPort, prio)];
         return pg.paused && pg.hdrmUsed == 0 &&
                (pg.sharedUsed == 0 ||
-                uint64_t{pg.sharedUsed} + m_xonOffset <= m_losslessAlpha * SharedFree());
+                pg.sharedUsed + m_xonOffset <= m_losslessAlpha * SharedFree());
     }
 
     void SetPaused(uint32_t inPort, uint8_t prio, bool paused);
@@ -254,13 +254,11 @@ class SharedBufferMmu : public Object
      * Ingress accounting of one (port, priority group): what a frame's admission,
      * enqueue, dequeue and pause checks read, together in one cache line.
      */
-    /// One (ingress port, PG)'s bytes: 16 bytes, four to a cache line (a switch has
-    /// eight per port, most never used). 32-bit counts: each is at most BufferSize, below 4 GiB.
     struct PgState
     {
-        uint32_t resUsed{0};    //!< bytes in the PG's reserved slice
-        uint32_t sharedUsed{0}; //!< bytes in the shared pool
-        uint32_t hdrmUsed{0};   //!< bytes in the PG's headroom
+        uint64_t resUsed{0};    //!< bytes in the PG's reserved slice
+        uint64_t sharedUsed{0}; //!< bytes in the shared pool
+        uint64_t hdrmUsed{0};   //!< bytes in the PG's headroom
         uint8_t paused{0};      //!< 1 while an XOFF holds the peer
     };
 
