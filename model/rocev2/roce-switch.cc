@@ -265,6 +265,10 @@ RoceSwitch::AddPort(Ptr<RoceNetDevice> device)
 {
     device->SetIfIndex(static_cast<uint32_t>(m_ports.size()));
     device->SetOwner(this);
+    // The switch takes every frame of its ports (DeliverUp is a NIC's): the receive
+    // callback Node::AddDevice gave the port is never called, and its objects would
+    // stay (~200 bytes a port, 8 MB at k=32).
+    device->SetReceiveCallback(NetDevice::ReceiveCallback());
     m_ports.push_back(device);
     m_egress.emplace_back();
     m_nonEmpty.push_back(0);
