@@ -4,8 +4,9 @@
  * The frame queues of the data path: FrameFifo (NIC control frames, cable FIFOs)
  * and FramePool (a switch's egress queues) keep FIFO order per queue through
  * growth and interleaved use, reuse freed room, keep each frame's tag, and destroy
- * every frame once; a switch's queued frame (RoceQueuedFrame) takes a quarter of a line
- * and its link, and gives back every field, the frame's bytes and its ready time.
+ * every frame once; a switch's queued frame (RoceQueuedFrame) with its link takes a
+ * quarter of a line, and gives back every field, the frame's bytes, its ready time and
+ * its tag.
  */
 #include "ai-fabric-test-compat.h"
 
@@ -153,6 +154,52 @@ class FrameQueueTestCase : public TestCase
             // The remaining 56 queues of each are destroyed with their containers.
         }
         NS_TEST_ASSERT_MSG_EQ(Counted::s_alive, 0, "every frame destroyed exactly once");
+        {
+            // Untagged: the links inside the slots, the same FIFO order and slot reuse.
+            FramePool<Counted, false> pool;
+            std::vector<FramePool<Counted, false>::Queue> queues(64);
+            std::vector<std::deque<uint64_t>> ref(64);
+            uint64_t state = 11;
+            uint64_t id = 0;
+            uint32_t wrong = 0;
+            std::size_t queued = 0;
+            std::size_t peak = 0;
+            for (int op = 0; op < 200000; ++op)
+            {
+                const uint32_t q = Next(state) % 64;
+                const bool push = Next(state) % 100 < (op < 100000 ? 60u : 40u);
+                if (push)
+                {
+                    pool.EmplaceBack(queues[q], id);
+                    ref[q].push_back(id++);
+                    peak = std::max(peak, ++queued);
+                }
+                else if (!ref[q].empty())
+                {
+                    wrong += pool.Front(queues[q]).value != ref[q].front();
+                    wrong += queues[q].size != ref[q].size();
+                    pool.PopFront(queues[q]);
+                    ref[q].pop_front();
+                    --queued;
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(wrong, 0, "FIFO order and sizes of every untagged queue");
+            NS_TEST_ASSERT_MSG_EQ(Counted::s_alive,
+                                  static_cast<int>(queued),
+                                  "one live frame per queued entry");
+            NS_TEST_ASSERT_MSG_EQ(pool.GetSlots(), peak, "no more slots than the peak backlog");
+            uint32_t q0 = 0;
+            while (ref[q0].empty())
+            {
+                ++q0;
+            }
+            const uint64_t last = ref[q0].back();
+            NS_TEST_ASSERT_MSG_EQ(
+                pool.AnyOf(queues[q0], [last](const Counted& c) { return c.value == last; }),
+                true,
+                "a queued frame is found");
+        }
+        NS_TEST_ASSERT_MSG_EQ(Counted::s_alive, 0, "every untagged frame destroyed exactly once");
     }
 };
 
@@ -161,11 +208,12 @@ class FrameQueueTestCase : public TestCase
  * cache lines (128 bytes) to three (192) when the switch-latency change added the
  * frame's 8-byte ready time and the 3 bytes of ingress port and priority stayed in the
  * slot, so a fat-tree that queues millions of frames took half again the memory and
- * the cache lines per hop. A queued RoCEv2 frame now takes a quarter of a line
- * (RoceQueuedFrame, packed, the fields its flow shares at the hop in RoceHeaderContexts,
- * its ready time in 32 bits) and an 8-byte link (ingress port and priority in the link's
- * tag): 24 bytes, where the whole parsed frame would take 136 (72 with the 64-byte
- * packing before the shared fields, 40 with the 32-byte one).
+ * the cache lines per hop. A queued RoCEv2 frame now takes 12 bytes (RoceQueuedFrame,
+ * packed, the fields its flow shares at the hop, its length, IP ID and ingress port and
+ * priority in RoceHeaderContexts, its ready time in 32 bits) and a 4-byte link in the
+ * slot: 16 bytes, a quarter of a line, where the whole parsed frame would take 136 (72
+ * with the 64-byte packing before the shared fields, 40 with the 32-byte one, 24 with
+ * the 16-byte frame and an 8-byte link and tag apart).
  */
 class QueuedFrameBytesTestCase : public TestCase
 {
@@ -184,10 +232,11 @@ class QueuedFrameBytesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(FramePool<RoceParsedFrame>::BytesPerSlot(),
                               136u,
                               "a parsed frame in a pool: its 128 bytes and an 8-byte link");
-        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 16u, "a queued frame is a quarter line");
-        NS_TEST_ASSERT_MSG_EQ(FramePool<RoceQueuedFrame>::BytesPerSlot(),
-                              24u,
-                              "a switch's queued frame: its 16 bytes and an 8-byte link");
+        NS_TEST_ASSERT_MSG_EQ(sizeof(RoceQueuedFrame), 12u, "a queued frame and its tag");
+        NS_TEST_ASSERT_MSG_EQ((FramePool<RoceQueuedFrame, false>::BytesPerSlot()),
+                              16u,
+                              "a switch's queued frame: its 12 bytes and a 4-byte link, a "
+                              "quarter of a cache line");
     }
 };
 
@@ -218,20 +267,28 @@ class QueuedFrameRoundTripTestCase : public TestCase
 
     /// Queue a frame of view \p v (with \p packet, if any) and take it back out.
     /// \return true if the view, the ready time and the packet came back unchanged
-    static bool RoundTrip(const RoceFrameView& v, int64_t ready, Ptr<Packet> packet, bool& fitted)
+    static bool RoundTrip(const RoceFrameView& v,
+                          int64_t ready,
+                          Ptr<Packet> packet,
+                          bool& fitted,
+                          uint32_t tag = 0)
     {
         RoceParsedFrame in(packet, v);
         in.readyTicks = ready;
         RoceParsedFrame out;
         std::memset(static_cast<void*>(&out.view), 0, sizeof(out.view));
         {
-            RoceQueuedFrame q(std::move(in));
+            RoceQueuedFrame q(std::move(in), tag);
             fitted = !q.IsOverflow();
-            if (q.GetFrameBytes() != v.frameBytes || q.GetReadyTicks() != ready || in.HasPacket())
+            if (q.GetFrameBytes() != v.frameBytes || q.GetReadyTicks() != ready ||
+                q.GetTag() != tag || in.HasPacket())
             {
                 return false;
             }
-            q.MoveTo(out);
+            if (q.MoveTo(out) != tag)
+            {
+                return false;
+            }
         }
         const bool samePacket =
             packet ? out.HasPacket() && PeekPointer(out.GetPacket()) == PeekPointer(packet)
@@ -309,7 +366,8 @@ class QueuedFrameRoundTripTestCase : public TestCase
             Ptr<Packet> packet = (rng() % 4 == 0) ? RoceFrame::Build(f) : nullptr;
             const uint32_t refs = packet ? packet->GetReferenceCount() : 0;
             bool fitted = false;
-            wrong += !RoundTrip(v, ready, packet, fitted);
+            const uint32_t tag = static_cast<uint32_t>(rng());
+            wrong += !RoundTrip(v, ready, packet, fitted, tag);
             wrong += packet && packet->GetReferenceCount() != refs;
             // Packed: exactly the frames without a RETH (ImmDt and AETH are never
             // together) and without bytes (the packed form has no room for the pointer).
@@ -500,7 +558,8 @@ class QueuedFrameBudgetTestCase : public TestCase
 
 /**
  * The fields a flow's packed frames share are stored once (RoceHeaderContexts): a
- * thousand frames of one flow at a hop hold one set, frames of another flow their own,
+ * thousand frames of one flow at a hop hold one set, frames of another flow, another
+ * IP ID or another tag their own,
  * every frame comes back field for field, and the sets with no frame left are
  * dropped once they outnumber the used ones (the table stays bounded).
  */
@@ -513,8 +572,9 @@ class QueuedFrameSharedFieldsTestCase : public TestCase
     }
 
   private:
-    /// \return a WRITE_MIDDLE view of QP \p qp, PSN \p psn, zero-filled first
-    static RoceFrameView Data(uint32_t qp, uint32_t psn)
+    /// \return a WRITE_MIDDLE view of QP \p qp, PSN \p psn, zero-filled first, with
+    /// IP ID \p ipId (a flow's frames share theirs: 0, or an ACK's echoed hops)
+    static RoceFrameView Data(uint32_t qp, uint32_t psn, uint16_t ipId = 0)
     {
         RoceFrameFields f;
         f.opcode = RdmaOpcode::WRITE_MIDDLE;
@@ -522,7 +582,7 @@ class QueuedFrameSharedFieldsTestCase : public TestCase
         f.payloadBytes = 1000;
         f.destQp = qp;
         f.psn = psn;
-        f.ipId = static_cast<uint16_t>(psn * 7);
+        f.ipId = ipId;
         f.ecn = psn % 4;
         f.srcIp = Ipv4Address(0x0A000000U + qp);
         RoceFrameView v;
@@ -544,16 +604,27 @@ class QueuedFrameSharedFieldsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 1, "one set for the flow");
         queued.push_back(std::make_unique<RoceQueuedFrame>(RoceParsedFrame(nullptr, Data(6, 0))));
         NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 2, "another flow's own set");
+        // The flow's frame with another IP ID, and one with another tag (a switch: another
+        // ingress port or priority group): a set each.
+        queued.push_back(
+            std::make_unique<RoceQueuedFrame>(RoceParsedFrame(nullptr, Data(5, 1000, 77))));
+        queued.push_back(
+            std::make_unique<RoceQueuedFrame>(RoceParsedFrame(nullptr, Data(5, 1001)), 9));
+        NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used + 4, "IP ID and tag shared");
         uint32_t wrong = 0;
         for (uint32_t i = 0; i < queued.size(); ++i)
         {
-            const RoceFrameView v = i < 1000 ? Data(5, i) : Data(6, 0);
+            const RoceFrameView v = i < 1000    ? Data(5, i)
+                                    : i == 1000 ? Data(6, 0)
+                                    : i == 1001 ? Data(5, 1000, 77)
+                                                : Data(5, 1001);
             RoceParsedFrame out;
             std::memset(static_cast<void*>(&out.view), 0, sizeof(out.view));
-            queued[i]->MoveTo(out);
+            wrong += queued[i]->GetTag() != (i == 1002 ? 9u : 0u);
+            wrong += queued[i]->MoveTo(out) != (i == 1002 ? 9u : 0u);
             wrong += std::memcmp(&out.view, &v, sizeof(v)) != 0;
         }
-        NS_TEST_ASSERT_MSG_EQ(wrong, 0, "every frame comes back unchanged");
+        NS_TEST_ASSERT_MSG_EQ(wrong, 0, "every frame comes back unchanged, with its tag");
         NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "both sets released");
         queued.clear();
         NS_TEST_ASSERT_MSG_EQ(RoceHeaderContexts::GetUsed(), used, "a moved-out slot holds none");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,12 +28,13 @@ namespace ns3
  * the port pulls it. Slots live in fixed chunks: a frame does not move while the
  * pool grows.
  *
- * Each slot also carries a 32-bit tag its owner may set (EmplaceBackTagged), kept
- * beside the slot's link rather than in the slot: a switch's 16-byte queued frame
- * (RoceQueuedFrame) with its 3 bytes of ingress port and priority would take half a
- * cache line where the frame alone takes a quarter.
+ * \p Tagged: each slot also carries a 32-bit tag its owner may set
+ * (EmplaceBackTagged), kept with the slot's link in an array beside the slots, so a
+ * frame of a whole number of lines stays that many. Untagged, the link (a 32-bit
+ * index) is in the slot: a 12-byte frame and its link take 16 bytes, a quarter of a
+ * cache line, and a dequeue reads one line where the link apart would be a second.
  */
-template <typename T>
+template <typename T, bool Tagged = true>
 class FramePool
 {
   public:
@@ -54,7 +56,7 @@ class FramePool
     {
         // Slots on the free list hold no frame; every other made slot does.
         std::vector<bool> isFree(m_count, false);
-        for (uint32_t i = m_free; i != NIL; i = LinkAt(i).next)
+        for (uint32_t i = m_free; i != NIL; i = NextAt(i))
         {
             isFree[i] = true;
         }
@@ -67,30 +69,28 @@ class FramePool
         }
     }
 
-    /// Construct a frame at the back of \p q from \p args (its tag 0).
+    /// Construct a frame at the back of \p q from \p args (its tag 0, if Tagged).
     template <typename... Args>
     void EmplaceBack(Queue& q, Args&&... args)
     {
-        EmplaceBackTagged(q, 0, std::forward<Args>(args)...);
+        const uint32_t i = Allocate();
+        new (SlotAt(i).storage) T(std::forward<Args>(args)...);
+        if constexpr (Tagged)
+        {
+            LinkAt(i).tag = 0;
+        }
+        Append(q, i);
     }
 
     /// Construct a frame at the back of \p q from \p args, with tag \p tag (FrontTag).
     template <typename... Args>
     void EmplaceBackTagged(Queue& q, uint32_t tag, Args&&... args)
     {
+        static_assert(Tagged, "an untagged FramePool keeps no tags");
         const uint32_t i = Allocate();
         new (SlotAt(i).storage) T(std::forward<Args>(args)...);
-        LinkAt(i) = Link{NIL, tag};
-        if (q.tail == NIL)
-        {
-            q.head = i;
-        }
-        else
-        {
-            LinkAt(q.tail).next = i;
-        }
-        q.tail = i;
-        ++q.size;
+        LinkAt(i).tag = tag;
+        Append(q, i);
     }
 
     /// \return the oldest frame of \p q (which must not be empty)
@@ -102,6 +102,7 @@ class FramePool
     /// \return the tag of the oldest frame of \p q (which must not be empty)
     uint32_t FrontTag(const Queue& q) const
     {
+        static_assert(Tagged, "an untagged FramePool keeps no tags");
         return LinkAt(q.head).tag;
     }
 
@@ -110,7 +111,7 @@ class FramePool
     {
         const uint32_t i = q.head;
         Value(i)->~T();
-        q.head = LinkAt(i).next;
+        q.head = NextAt(i);
         if (q.head == NIL)
         {
             q.tail = NIL;
@@ -120,7 +121,7 @@ class FramePool
             __builtin_prefetch(&SlotAt(q.head));
         }
         --q.size;
-        LinkAt(i).next = m_free;
+        NextAt(i) = m_free;
         m_free = i;
     }
 
@@ -128,7 +129,7 @@ class FramePool
     template <typename Pred>
     bool AnyOf(const Queue& q, Pred pred) const
     {
-        for (uint32_t i = q.head; i != NIL; i = LinkAt(i).next)
+        for (uint32_t i = q.head; i != NIL; i = NextAt(i))
         {
             if (pred(*Value(i)))
             {
@@ -142,7 +143,8 @@ class FramePool
     template <typename Pred>
     bool AnyTag(const Queue& q, Pred pred) const
     {
-        for (uint32_t i = q.head; i != NIL; i = LinkAt(i).next)
+        static_assert(Tagged, "an untagged FramePool keeps no tags");
+        for (uint32_t i = q.head; i != NIL; i = NextAt(i))
         {
             if (pred(LinkAt(i).tag))
             {
@@ -176,45 +178,100 @@ class FramePool
   private:
     static constexpr uint32_t CHUNK = 256; //!< slots per allocation
 
-    /// A slot's alignment: whole cache lines for a frame of 33 bytes or more (links
+    /// A slot's alignment: whole cache lines for one of 33 bytes or more (Tagged: links
     /// and tags live apart, so a 128-byte frame takes two lines, not three), half a
     /// line for one of 17 to 32 bytes, a quarter for one of 16 bytes or fewer (none split).
-    static constexpr std::size_t SLOT_ALIGN = sizeof(T) <= 16 ? 16 : sizeof(T) <= 32 ? 32 : 64;
-
-    /// One slot: a frame's room (SLOT_ALIGN).
-    struct alignas(SLOT_ALIGN) Slot
+    static constexpr std::size_t AlignFor(std::size_t bytes)
     {
-        alignas(T) unsigned char storage[sizeof(T)]; //!< the frame
-    };
+        return bytes <= 16 ? 16 : bytes <= 32 ? 32 : 64;
+    }
 
-    /// A slot's link and tag, together: a dequeue reads both from one line.
+    /// A slot's link and tag (Tagged), together: a dequeue reads both from one line.
     struct Link
     {
         uint32_t next; //!< next slot of its queue or of the free list, or NIL
         uint32_t tag;  //!< EmplaceBackTagged's tag
     };
 
-    /// CHUNK slots and their links, allocated together: the pool grows without
+    /// Tagged: one slot is a frame's room.
+    struct alignas(AlignFor(sizeof(T))) TaggedSlot
+    {
+        alignas(T) unsigned char storage[sizeof(T)]; //!< the frame
+    };
+
+    /// The room and link of an untagged slot, unaligned (for its size).
+    struct InlineSlotBody
+    {
+        alignas(T) unsigned char storage[sizeof(T)]; //!< the frame
+        uint32_t next; //!< next slot of its queue or of the free list, or NIL
+    };
+
+    /// Untagged: one slot is a frame's room and its link.
+    struct alignas(AlignFor(sizeof(InlineSlotBody))) InlineSlot : InlineSlotBody
+    {
+    };
+
+    using Slot = std::conditional_t<Tagged, TaggedSlot, InlineSlot>; //!< one slot
+
+    /// Tagged: CHUNK slots and their links, allocated together: the pool grows without
     /// moving a frame or copying the links, and without a vector's spare room.
-    struct Chunk
+    struct TaggedChunk
     {
         Slot slots[CHUNK]; //!< the frames' room
         Link links[CHUNK]; //!< their links and tags
     };
+
+    /// Untagged: CHUNK slots, their links within.
+    struct InlineChunk
+    {
+        Slot slots[CHUNK]; //!< the frames' room and links
+    };
+
+    using Chunk = std::conditional_t<Tagged, TaggedChunk, InlineChunk>; //!< CHUNK slots
 
     Slot& SlotAt(uint32_t i) const
     {
         return m_chunks[i / CHUNK]->slots[i % CHUNK];
     }
 
+    /// \return slot \p i's link and tag (Tagged)
     Link& LinkAt(uint32_t i) const
     {
         return m_chunks[i / CHUNK]->links[i % CHUNK];
     }
 
+    /// \return slot \p i's link: the next slot of its queue or of the free list
+    uint32_t& NextAt(uint32_t i) const
+    {
+        if constexpr (Tagged)
+        {
+            return LinkAt(i).next;
+        }
+        else
+        {
+            return SlotAt(i).next;
+        }
+    }
+
     T* Value(uint32_t i) const
     {
         return reinterpret_cast<T*>(SlotAt(i).storage);
+    }
+
+    /// Link slot \p i (holding a new frame) at the back of \p q.
+    void Append(Queue& q, uint32_t i)
+    {
+        NextAt(i) = NIL;
+        if (q.tail == NIL)
+        {
+            q.head = i;
+        }
+        else
+        {
+            NextAt(q.tail) = i;
+        }
+        q.tail = i;
+        ++q.size;
     }
 
     /// \return a free slot: the last freed, or a new one
@@ -223,7 +280,7 @@ class FramePool
         if (m_free != NIL)
         {
             const uint32_t i = m_free;
-            m_free = LinkAt(i).next;
+            m_free = NextAt(i);
             return i;
         }
         if (m_count % CHUNK == 0)

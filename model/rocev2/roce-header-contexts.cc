@@ -31,10 +31,10 @@ Load64(const unsigned char* p)
 uint64_t
 RoceHeaderContexts::Hash(const Key& key)
 {
-    // Five words, each mixed by a multiply (the key's padding is zero).
+    // Six words, each mixed by a multiply (the key's padding is zero).
     const auto* p = reinterpret_cast<const unsigned char*>(&key);
     uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
     {
         h = (h ^ Load64(p + 8 * i)) * 0xFF51AFD7ED558CCDULL;
         h ^= h >> 29;

@@ -16,11 +16,12 @@ namespace ns3
  * and reference-counted (RoceQueuedFrame's packed form keeps only an id).
  *
  * A queued frame of a flow at a hop repeats its addresses, QP, ports, P_Key, DSCP,
- * TTL and opcode: of a packed frame's 64 bytes, 40 are the same for every frame of
- * the flow waiting at that hop. A fat-tree permutation queues ~600 frames per host at
- * once (4.9 M at 8,192 hosts), so the shared part is stored once per distinct set
- * (a few per flow and hop) and each frame keeps a 32-bit id. Ids do not reach any
- * output: the frame given back is the same field for field.
+ * TTL, opcode, length (but for a message's last frame), IPv4 identification (0, or
+ * an ACK's echoed hops) and the switch's ingress port and priority: 48 bytes the
+ * same for every frame of the flow waiting at that hop. A fat-tree permutation queues ~600 frames
+ * per host at once (4.9 M at 8,192 hosts), so the shared part is stored once per distinct set (a
+ * few per flow and hop) and each frame keeps a 32-bit id. Ids do not reach any output: the frame
+ * given back is the same field for field.
  *
  * A set whose last frame left stays in the table (the flow's next frame is likely to
  * want it again) until the unused sets outnumber the used ones and 4,096: then they
@@ -32,25 +33,28 @@ namespace ns3
 class RoceHeaderContexts
 {
   public:
-    /// The shared fields (40 bytes, padding zeroed: compared and hashed as bytes).
+    /// The shared fields (48 bytes, padding zeroed: compared and hashed as bytes).
     struct Key
     {
-        uint32_t srcIp;    //!< IPv4 source
-        uint32_t dstIp;    //!< IPv4 destination
-        uint32_t destQp;   //!< bthOpcode << 24 | destQp
-        uint32_t immOrMsn; //!< ImmDt if present, else the AETH MSN
-        uint16_t udpSrc;   //!< UDP source port
-        uint16_t pKey;     //!< BTH P_Key
-        uint16_t tci;      //!< pcp << 13 | vid
-        uint16_t flags;    //!< RoceQueuedFrame's flags that hold for the set
-        uint8_t dscp;      //!< DSCP
-        uint8_t ttl;       //!< IPv4 TTL
-        uint8_t dstMac[6]; //!< Ethernet destination
-        uint8_t srcMac[6]; //!< Ethernet source
-        uint8_t pad[2];    //!< zero
+        uint32_t srcIp;      //!< IPv4 source
+        uint32_t dstIp;      //!< IPv4 destination
+        uint32_t destQp;     //!< bthOpcode << 24 | destQp
+        uint32_t immOrMsn;   //!< ImmDt if present, else the AETH MSN
+        uint16_t udpSrc;     //!< UDP source port
+        uint16_t pKey;       //!< BTH P_Key
+        uint16_t tci;        //!< pcp << 13 | vid
+        uint16_t flags;      //!< RoceQueuedFrame's flags that hold for the set
+        uint8_t dscp;        //!< DSCP
+        uint8_t ttl;         //!< IPv4 TTL
+        uint8_t dstMac[6];   //!< Ethernet destination
+        uint8_t srcMac[6];   //!< Ethernet source
+        uint16_t frameBytes; //!< the frame's length (a flow's frames share it but its last)
+        uint16_t ipId;       //!< IPv4 identification
+        uint16_t pad;        //!< zero
+        uint32_t tag;        //!< the queue's tag for the frame (a switch: ingress port, PG)
     };
 
-    static_assert(sizeof(Key) == 40, "a context key is 40 bytes");
+    static_assert(sizeof(Key) == 48, "a context key is 48 bytes");
 
     /// \return the id (never 0) of a set equal to \p key, its reference taken
     static uint32_t Acquire(const Key& key);

@@ -14,7 +14,8 @@
 namespace ns3
 {
 
-static_assert(sizeof(RoceQueuedFrame) == 16, "a queued frame is a quarter of a cache line");
+static_assert(sizeof(RoceQueuedFrame) == 12,
+              "a queued frame and a pool's link are a quarter of a cache line");
 
 namespace
 {
@@ -53,7 +54,7 @@ RoceQueuedFrame::Fits(const RoceFrameView& v)
     return FitsInline(v);
 }
 
-RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, 0, 0, 4096};
+RoceQueuedFrame::WholePool RoceQueuedFrame::s_whole{nullptr, nullptr, 0, 0, 4096};
 RoceQueuedFrame::ReadyEpochs RoceQueuedFrame::s_epochs{{0, 0}, {0, 0}};
 
 namespace
@@ -64,7 +65,8 @@ namespace
 GlobalValue g_wholeBudget(
     "RoceQueuedFrameWholeBudget",
     "Frames kept whole in the switches' egress queues of the process before the next are "
-    "packed into 16-byte slots (RoceQueuedFrame): packing saves memory where millions of "
+    "packed into 16-byte slots with their links (RoceQueuedFrame): packing saves memory where "
+    "millions of "
     "frames wait and costs ~280 instructions a frame. Default 4,096 frames (0.6 MB), our "
     "choice: BENCHMARKS.md's 8 MB medium-like run peaks at 2,960 and never packs. 0 packs "
     "every frame that fits. Read when a RoCEv2 fabric is installed.",
@@ -95,7 +97,7 @@ RoceQueuedFrame::GetWholeFrames()
     return s_whole.made - s_whole.freeCount;
 }
 
-RoceParsedFrame*
+uint32_t
 RoceQueuedFrame::NewWhole()
 {
     WholePool& w = s_whole;
@@ -105,22 +107,27 @@ RoceQueuedFrame::NewWhole()
     }
     // A new frame, and room on the free list for every frame made (never freed: the
     // pool lives to the end of the process).
-    auto** grown = static_cast<RoceParsedFrame**>(
-        std::realloc(static_cast<void*>(w.free), sizeof(RoceParsedFrame*) * (w.made + 1)));
-    NS_ABORT_MSG_IF(grown == nullptr, "RoceQueuedFrame: out of memory for the frame pool");
-    w.free = grown;
-    ++w.made;
-    return new RoceParsedFrame();
+    NS_ABORT_MSG_IF(w.made == NO_WHOLE, "RoceQueuedFrame: 2^32 - 1 whole frames");
+    auto** frames = static_cast<RoceParsedFrame**>(
+        std::realloc(static_cast<void*>(w.frames), sizeof(RoceParsedFrame*) * (w.made + 1)));
+    NS_ABORT_MSG_IF(frames == nullptr, "RoceQueuedFrame: out of memory for the frame pool");
+    w.frames = frames;
+    auto* free = static_cast<uint32_t*>(
+        std::realloc(static_cast<void*>(w.free), sizeof(uint32_t) * (w.made + 1)));
+    NS_ABORT_MSG_IF(free == nullptr, "RoceQueuedFrame: out of memory for the frame pool");
+    w.free = free;
+    w.frames[w.made] = new RoceParsedFrame();
+    return w.made++;
 }
 
 void
-RoceQueuedFrame::TakeWhole(RoceParsedFrame& frame)
+RoceQueuedFrame::TakeWhole(RoceParsedFrame& frame, uint32_t tag)
 {
-    Adopt(NewWhole(), frame);
+    Adopt(NewWhole(), frame, tag);
 }
 
 void
-RoceQueuedFrame::Take(RoceParsedFrame& frame)
+RoceQueuedFrame::Take(RoceParsedFrame& frame, uint32_t tag)
 {
     const RoceFrameView& v = frame.view;
     // Whole: within the budget, a frame with bytes or an INT block (no room for the
@@ -128,7 +135,7 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
     if (s_whole.made - s_whole.freeCount < s_whole.budget || frame.m_held != 0 ||
         __builtin_expect(!FitsInline(v), false))
     {
-        TakeWhole(frame);
+        TakeWhole(frame, tag);
         return;
     }
     // The ready time's epoch entry: free, or naming this epoch already.
@@ -137,7 +144,7 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
     ReadyEpochs& epochs = s_epochs;
     if (epochs.live[e] != 0 && epochs.epoch[e] != epoch)
     {
-        TakeWhole(frame);
+        TakeWhole(frame, tag);
         return;
     }
     RoceHeaderContexts::Key key;
@@ -155,13 +162,15 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
     key.ttl = v.ttl;
     std::memcpy(key.dstMac, v.dstMac, sizeof(key.dstMac));
     std::memcpy(key.srcMac, v.srcMac, sizeof(key.srcMac));
-    key.pad[0] = 0;
-    key.pad[1] = 0;
+    key.frameBytes = static_cast<uint16_t>(v.frameBytes);
+    key.ipId = v.ipId;
+    key.pad = 0;
+    key.tag = tag;
     const uint32_t ctx = RoceHeaderContexts::Acquire(key);
     if (__builtin_expect(ctx >= (1U << (32 - CTX_SHIFT)), false))
     {
         RoceHeaderContexts::Release(ctx); // (16 M sets in use: no room for the id)
-        TakeWhole(frame);
+        TakeWhole(frame, tag);
         return;
     }
     epochs.epoch[e] = epoch;
@@ -172,18 +181,15 @@ RoceQueuedFrame::Take(RoceParsedFrame& frame)
     m_psn = static_cast<uint32_t>(v.aethSyndrome) << 24 | v.psn;
     m_ready =
         e << READY_LOW | static_cast<uint32_t>(frame.readyTicks & ((int64_t{1} << READY_LOW) - 1));
-    m_frameBytes = static_cast<uint16_t>(v.frameBytes);
-    m_ipId = v.ipId;
 }
 
-void
+uint32_t
 RoceQueuedFrame::Give(RoceParsedFrame& out)
 {
     if (m_ctxBits == 0)
     {
         out.Release(); // (it held something: MoveTo's own path did not take it)
-        MoveTo(out);
-        return;
+        return MoveTo(out);
     }
     out.Release();
     out.readyTicks = UnpackReady(m_ready);
@@ -195,7 +201,7 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     const uint8_t bits = static_cast<uint8_t>(m_ctxBits);
     const bool vlan = (f & F_VLAN) != 0;
     const bool imm = (f & F_IMM) != 0;
-    v.frameBytes = m_frameBytes;
+    v.frameBytes = key.frameBytes;
     v.srcIp = key.srcIp;
     v.dstIp = key.dstIp;
     v.udpSrc = key.udpSrc;
@@ -225,7 +231,7 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     v.rethDmaLen = 0;
     v.etherType = ETHERTYPE_IPV4;
     v.vid = static_cast<uint16_t>(key.tci & 0xFFF);
-    v.ipId = m_ipId;
+    v.ipId = key.ipId;
     v.pKey = key.pKey;
     v.pfcEnableVector = 0;
     std::memset(v.pfcPauseTime, 0, sizeof(v.pfcPauseTime));
@@ -238,9 +244,11 @@ RoceQueuedFrame::Give(RoceParsedFrame& out)
     v.se = (bits & B_SE) != 0;
     v.migReq = (f & F_MIGREQ) != 0;
     v.journey = 0; // (a followed frame is never packed: Fits)
+    const uint32_t tag = key.tag;
     RoceHeaderContexts::Release(ctx);
     m_ctxBits = 0;
-    m_whole = nullptr;
+    m_whole = NO_WHOLE;
+    return tag;
 }
 
 void
@@ -248,9 +256,8 @@ RoceQueuedFrame::ReleaseHeld()
 {
     if (m_ctxBits == 0)
     {
-        RoceParsedFrame* full = m_whole;
-        full->Assign(RoceFrameView{}); // drops its bytes or INT block
-        s_whole.free[s_whole.freeCount++] = full;
+        s_whole.frames[m_whole]->Assign(RoceFrameView{}); // drops its bytes or INT block
+        s_whole.free[s_whole.freeCount++] = m_whole;
     }
     else
     {
@@ -258,7 +265,7 @@ RoceQueuedFrame::ReleaseHeld()
         s_epochs.live[m_ready >> READY_LOW]--;
         m_ctxBits = 0;
     }
-    m_whole = nullptr;
+    m_whole = NO_WHOLE;
 }
 
 } // namespace ns3

@@ -14,7 +14,8 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric
- * \brief A frame waiting in a switch's egress queue, in a quarter of a cache line.
+ * \brief A frame waiting in a switch's egress queue, with its queue's tag, in 12 bytes
+ * (with a pool's link, a quarter of a cache line).
  *
  * A RoceParsedFrame takes two cache lines (128 bytes): its view keeps every header
  * field decoded, most of them at full width and many only some frames have (RETH,
@@ -22,18 +23,19 @@ namespace ns3
  * switches at once (k=24: 2.1 M frames), so the queued frames are most of a large
  * fabric's memory and of the lines each hop touches. Packed, a RoCEv2 data frame, ACK,
  * NAK or CNP (BTH with at most one of ImmDt and AETH, no RETH, UDP port 4791, untagged
- * or 802.1Q) fits 16 bytes: the fields at the widths their headers give them (24-bit
+ * or 802.1Q) fits 12 bytes: the fields at the widths their headers give them (24-bit
  * DestQP and PSN, 16-bit frame length, a 16-bit 802.1Q TCI), the constants of such a
  * frame (EtherType 0x0800, IPv4 protocol 17, UDP port 4791, L3 offset 14 or 18) left
  * out, and the fields a flow's frames at a hop share (addresses, QP and opcode, ports,
- * P_Key, DSCP, TTL, ImmDt or MSN) stored once in RoceHeaderContexts, the frame keeping
- * their 24-bit id beside its own PSN, length, IP ID, ECN and BTH flags and its ready time
- * in 32 bits (ReadyEpochs). Any other frame (a WRITE first/only or READ request with its
+ * P_Key, DSCP, TTL, ImmDt or MSN, length, IP ID, and the tag: a switch's ingress port
+ * and priority group) stored once in RoceHeaderContexts, the frame keeping their
+ * 24-bit id beside its own PSN, ECN and BTH flags and its ready time in 32 bits
+ * (ReadyEpochs). Any other frame (a WRITE first/only or READ request with its
  * RETH, an IP frame, a frame with both ImmDt and AETH, a frame FctAttribution follows, a
  * frame whose bytes or INT block are written) keeps its full form in a pooled
- * RoceParsedFrame the slot points to. Unpacking (MoveTo) gives back the view field for
- * field, the frame's bytes or INT block and its ready time: the switch's outputs do not
- * change.
+ * RoceParsedFrame the slot names by index, the tag beside it. Unpacking (MoveTo) gives back the
+ * view field for field, the frame's bytes or INT block and its ready time: the switch's outputs do
+ * not change.
  *
  * Packing pays in memory only where many frames wait at once, and costs ~280
  * instructions a frame (pack and unpack) where a whole frame's two copies cost ~60.
@@ -45,18 +47,18 @@ namespace ns3
 class RoceQueuedFrame
 {
   public:
-    /// Take \p frame (left empty, as a move leaves it): whole while the budget
-    /// lasts, else packed if it fits.
-    explicit RoceQueuedFrame(RoceParsedFrame&& frame)
+    /// Take \p frame (left empty, as a move leaves it) and its queue's tag \p tag
+    /// (GetTag): whole while the budget lasts, else packed if it fits.
+    explicit RoceQueuedFrame(RoceParsedFrame&& frame, uint32_t tag = 0)
     {
         WholePool& w = s_whole;
         if (__builtin_expect(w.made - w.freeCount < w.budget && w.freeCount != 0, true))
         {
             // Whole, in a pooled frame (it holds nothing): the view and ready time copied.
-            Adopt(w.free[--w.freeCount], frame);
+            Adopt(w.free[--w.freeCount], frame, tag);
             return;
         }
-        Take(frame); // out of line: a new pooled frame, or packing
+        Take(frame, tag); // out of line: a new pooled frame, or packing
     }
 
     RoceQueuedFrame(const RoceQueuedFrame&) = delete;
@@ -64,7 +66,7 @@ class RoceQueuedFrame
 
     ~RoceQueuedFrame()
     {
-        if (m_ctxBits != 0 || m_whole != nullptr)
+        if (m_ctxBits != 0 || m_whole != NO_WHOLE)
         {
             ReleaseHeld(); // out of line: a dequeued slot holds nothing
         }
@@ -90,35 +92,43 @@ class RoceQueuedFrame
     static uint32_t GetWholeFrames();
 
     /// Move the frame into \p out (whatever \p out held is released); this slot is
-    /// left empty.
-    void MoveTo(RoceParsedFrame& out)
+    /// left empty. \return its tag (GetTag)
+    uint32_t MoveTo(RoceParsedFrame& out)
     {
         if (__builtin_expect(m_ctxBits == 0 && out.m_held == 0, true))
         {
             // The pooled frame's view copied out, the frame back on the free list (it
             // has room for every frame made).
-            RoceParsedFrame* full = m_whole;
+            WholePool& w = s_whole;
+            RoceParsedFrame* full = w.frames[m_whole];
             out.m_held = full->m_held;
             full->m_held = 0;
             out.view = full->view;
             out.readyTicks = full->readyTicks;
-            s_whole.free[s_whole.freeCount++] = full;
-            m_whole = nullptr;
-            return;
+            w.free[w.freeCount++] = m_whole;
+            m_whole = NO_WHOLE;
+            return m_tag;
         }
-        Give(out); // out of line: unpacking
+        return Give(out); // out of line: unpacking
+    }
+
+    /// \return the tag the frame was queued with
+    uint32_t GetTag() const
+    {
+        return m_ctxBits == 0 ? m_tag : RoceHeaderContexts::Get(m_ctxBits >> CTX_SHIFT).tag;
     }
 
     /// \return the frame's bytes (RoceFrameView::frameBytes)
     uint32_t GetFrameBytes() const
     {
-        return m_ctxBits == 0 ? m_whole->view.frameBytes : m_frameBytes;
+        return m_ctxBits == 0 ? s_whole.frames[m_whole]->view.frameBytes
+                              : RoceHeaderContexts::Get(m_ctxBits >> CTX_SHIFT).frameBytes;
     }
 
     /// \return the frame's ready time (RoceParsedFrame::readyTicks)
     int64_t GetReadyTicks() const
     {
-        return m_ctxBits == 0 ? m_whole->readyTicks : UnpackReady(m_ready);
+        return m_ctxBits == 0 ? s_whole.frames[m_whole]->readyTicks : UnpackReady(m_ready);
     }
 
     /// \return true if the frame is kept whole in a pooled full frame (it does not fit,
@@ -135,11 +145,14 @@ class RoceQueuedFrame
     /// frame back after any static object would be gone.
     struct WholePool
     {
-        RoceParsedFrame** free; //!< the free frames (room for every frame made)
-        uint32_t freeCount;     //!< frames on the free list
-        uint32_t made;          //!< frames made (made - freeCount are in queues)
-        uint32_t budget;        //!< keep frames whole while fewer are in queues
+        RoceParsedFrame** frames; //!< every frame made, by index
+        uint32_t* free;           //!< the free frames' indices (room for every frame made)
+        uint32_t freeCount;       //!< frames on the free list
+        uint32_t made;            //!< frames made (made - freeCount are in queues)
+        uint32_t budget;          //!< keep frames whole while fewer are in queues
     };
+
+    static constexpr uint32_t NO_WHOLE = 0xFFFFFFFFU; //!< m_whole of an empty slot
 
     /**
      * The high bits of packed frames' ready times. A packed frame keeps the low 31 bits
@@ -167,27 +180,28 @@ class RoceQueuedFrame
     }
 
     /// The constructor's other cases: a new pooled frame, or \p frame packed.
-    [[gnu::noinline]] void Take(RoceParsedFrame& frame);
+    [[gnu::noinline]] void Take(RoceParsedFrame& frame, uint32_t tag);
     /// MoveTo's other cases: unpack into \p out, or \p out held something.
-    [[gnu::noinline]] void Give(RoceParsedFrame& out);
+    [[gnu::noinline]] uint32_t Give(RoceParsedFrame& out);
     /// Keep \p frame whole in a pooled frame.
-    void TakeWhole(RoceParsedFrame& frame);
+    void TakeWhole(RoceParsedFrame& frame, uint32_t tag);
 
-    /// Hold \p frame whole in \p full (a pooled frame that holds nothing): its held
-    /// packet, view and ready time.
-    void Adopt(RoceParsedFrame* full, RoceParsedFrame& frame)
+    /// Hold \p frame whole in pooled frame \p index (it holds nothing): its held
+    /// packet, view and ready time; and \p tag.
+    void Adopt(uint32_t index, RoceParsedFrame& frame, uint32_t tag)
     {
+        RoceParsedFrame* full = s_whole.frames[index];
         full->m_held = frame.m_held;
         frame.m_held = 0;
         full->view = frame.view;
         full->readyTicks = frame.readyTicks;
         m_ctxBits = 0;
-        m_psn = 0;
-        m_whole = full;
+        m_tag = tag;
+        m_whole = index;
     }
 
-    /// \return a pooled frame from the free list, or a new one
-    static RoceParsedFrame* NewWhole();
+    /// \return the index of a pooled frame from the free list, or of a new one
+    static uint32_t NewWhole();
 
     /// Give back what the slot holds: the pooled full frame, or the packed frame's header
     /// set and ready-time epoch.
@@ -214,18 +228,20 @@ class RoceQueuedFrame
     /// Packed: the RoceHeaderContexts id of the shared fields (24 bits, never 0) << 8 |
     /// the B_* bits, padCnt and ecn. 0: the frame is whole (m_whole) or the slot empty.
     uint32_t m_ctxBits;
-    uint32_t m_psn; //!< packed: aethSyndrome << 24 | psn (24 bits)
 
     union {
-        /// Whole: the pooled RoceParsedFrame holding the frame, its bytes and ready time
-        /// (nullptr: the slot is empty).
-        RoceParsedFrame* m_whole;
+        struct
+        {
+            uint32_t m_psn;   //!< packed: aethSyndrome << 24 | psn (24 bits)
+            uint32_t m_ready; //!< packed: ready-time epoch entry << 31 | low 31 bits
+        };
 
         struct
         {
-            uint32_t m_ready;      //!< packed: ready-time epoch entry << 31 | low 31 bits
-            uint16_t m_frameBytes; //!< packed: frameBytes
-            uint16_t m_ipId;       //!< packed: ipId
+            uint32_t m_tag; //!< whole: the tag (GetTag)
+            /// Whole: the index of the pooled RoceParsedFrame holding the frame, its bytes
+            /// and ready time (NO_WHOLE: the slot is empty).
+            uint32_t m_whole;
         };
     };
 };

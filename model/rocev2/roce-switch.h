@@ -189,8 +189,8 @@ class RoceSwitch : public Object, public RocePortOwner
     void DoDispose() override;
 
   private:
-    /// The pool tag of a queued frame: its ingress port and priority group (PFC
-    /// accounting), kept beside the frame's slot so that the slot stays two cache lines.
+    /// The tag of a queued frame: its ingress port and priority group (PFC accounting),
+    /// kept with the frame (RoceQueuedFrame::GetTag; packed, in its shared header set).
     static uint32_t IngressTag(uint32_t inPort, uint8_t inPrio)
     {
         return inPort << 8 | inPrio;
@@ -208,7 +208,7 @@ class RoceSwitch : public Object, public RocePortOwner
         return static_cast<uint8_t>(tag & 0xff);
     }
 
-    using FrameQueue = FramePool<RoceQueuedFrame>::Queue; //!< one priority queue
+    using FrameQueue = FramePool<RoceQueuedFrame, false>::Queue; //!< one priority queue
 
     /// One priority queue of an egress port: its frames (linked through the switch's
     /// FramePool), their bytes (ECN marking, adaptive routing, queue samples) and its
@@ -377,9 +377,9 @@ class RoceSwitch : public Object, public RocePortOwner
     RoutingMode m_routingMode; //!< attribute
     uint64_t m_forwarded;
     uint64_t m_reclassified;
-    FramePool<RoceQueuedFrame> m_framePool; //!< every egress queue's frames (IngressTag)
-    std::vector<Ptr<EcnMarker>> m_ecn;      //!< per port
-    std::vector<DwrrTurn> m_dwrrTurn;       //!< per port: whose DWRR turn it is
+    FramePool<RoceQueuedFrame, false> m_framePool; //!< every egress queue's frames
+    std::vector<Ptr<EcnMarker>> m_ecn;             //!< per port
+    std::vector<DwrrTurn> m_dwrrTurn;              //!< per port: whose DWRR turn it is
     Ptr<UniformRandomVariable> m_uniform;
 
     // Attributes
