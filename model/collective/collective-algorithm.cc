@@ -180,7 +180,7 @@ CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::
     m_heldBefore.clear();
     m_depBegin.Clear();
     m_depList.Clear();
-    m_buildEdges.clear();
+    m_buildEdgeDeps.Clear();
     m_buildDst.clear();
     m_slotOf.clear();
     m_slotPeers.clear();
@@ -245,34 +245,39 @@ CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::
     }
     {
         // the dependents, grouped by dependency in the order they were added (a stable
-        // counting sort of the edges)
-        std::vector<uint32_t> begin(held + 1, 0);
-        for (const auto& [dep, dependent] : m_buildEdges)
+        // counting sort of the edges: held transfer i's TNDeps(i) edges are the next ones
+        // of m_buildEdgeDeps)
+        m_buildEdgeDeps.Seal();
+        const uint64_t edges = m_buildEdgeDeps.Size();
+        std::vector<uint32_t> fill(held + 1, 0);
+        for (uint64_t e = 0; e < edges; ++e)
         {
-            begin[dep + 1]++;
+            fill[m_buildEdgeDeps[e] + 1]++;
         }
         for (uint32_t i = 0; i < held; ++i)
         {
-            begin[i + 1] += begin[i];
+            fill[i + 1] += fill[i];
         }
-        std::vector<uint32_t> list(m_buildEdges.size());
-        std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
-        for (const auto& [dep, dependent] : m_buildEdges)
-        {
-            list[fill[dep]++] = dependent;
-        }
-        std::vector<std::pair<uint32_t, uint32_t>>().swap(m_buildEdges);
-        std::vector<uint32_t>().swap(fill);
-        for (uint32_t b : begin)
+        for (uint32_t b : fill)
         {
             m_depBegin.Append(b);
         }
-        std::vector<uint32_t>().swap(begin);
+        m_depBegin.Seal();
+        std::vector<uint32_t> list(edges);
+        uint64_t e = 0;
+        for (uint32_t i = 0; i < held; ++i)
+        {
+            for (uint32_t k = TNDeps(i); k > 0; --k)
+            {
+                list[fill[m_buildEdgeDeps[e++]]++] = i;
+            }
+        }
+        m_buildEdgeDeps.Clear();
+        std::vector<uint32_t>().swap(fill);
         for (uint32_t d : list)
         {
             m_depList.Append(d);
         }
-        m_depBegin.Seal();
         m_depList.Seal();
     }
     m_heldIndex.shrink_to_fit();
@@ -505,11 +510,12 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
     for (uint32_t d : deps)
     {
         NS_ASSERT(d < index);
-        m_depsAtSource = m_depsAtSource && m_buildDst[d] == src;
+        const uint32_t depDst = m_filter ? m_buildDst[d] : m_slotPeers[m_tSlot.GetAny(d)].dst;
+        m_depsAtSource = m_depsAtSource && depDst == src;
     }
-    m_buildDst.push_back(dst);
     if (m_filter)
     {
+        m_buildDst.push_back(dst);
         if (index % 64 == 0)
         {
             m_heldBits.push_back(0);
@@ -522,14 +528,13 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
         m_heldBits.back() |= 1ULL << (index % 64);
         m_heldIndex.push_back(index);
     }
-    const uint32_t local = m_nHeld;
     uint32_t nDeps = 0;
     for (uint32_t d : deps)
     {
         const uint32_t ld = m_filter ? LocalIndex(d) : d;
         if (ld != NOT_HELD)
         {
-            m_buildEdges.emplace_back(ld, local);
+            m_buildEdgeDeps.Append(ld);
             nDeps++;
         }
     }
@@ -1326,11 +1331,13 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
     const uint32_t index = LocalIndex(global);
     NS_ABORT_MSG_IF(!m_running || index == NOT_HELD,
                     "delivery of unknown collective transfer " << global);
-    const CollectiveTransfer t = MakeTransfer(index, false);
+    // (the facts it needs, read from the columns one by one: this runs per message)
+    const SlotPeers& p = m_slotPeers[TSlot(index)];
+    const bool reduce = TReduce(index);
     if (m_track)
     {
         const auto& snap = m_snapshots[index];
-        uint64_t* dst = Mask(t.dst, t.unitBegin);
+        uint64_t* dst = Mask(p.dst, m_tUnitBegin[index]);
         for (size_t w = 0; w < snap.size(); ++w)
         {
             dst[w] |= snap[w];
@@ -1341,29 +1348,30 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
     if (m_protocol)
     {
         const bool network =
-            m_comm.GetHost(t.src) / m_hostsPerServer != m_comm.GetHost(t.dst) / m_hostsPerServer;
+            m_comm.GetHost(p.src) / m_hostsPerServer != m_comm.GetHost(p.dst) / m_hostsPerServer;
         stepLatency = m_protocol->GetStepLatency(network);
     }
-    if (!m_channelFree.empty() && t.bytes > 0)
+    const uint64_t bytes = m_channelFree.empty() && !reduce ? 0 : TBytes(index);
+    if (!m_channelFree.empty() && bytes > 0)
     {
         // the receiver's block finishes a step with lines no sooner than its step time
         // after its previous one on this channel (CollectiveProtocol::GetChannelStepTime)
         Time delay = stepLatency;
-        if (t.reduce && m_reductionRate.GetBitRate() > 0)
+        if (reduce && m_reductionRate.GetBitRate() > 0)
         {
-            delay += RoundedTxTime(m_reductionRate, t.bytes);
+            delay += RoundedTxTime(m_reductionRate, bytes);
         }
-        Time& free = m_channelFree[static_cast<size_t>(t.dst) * m_nChannels +
-                                   std::min(t.channel, m_nChannels - 1)];
+        Time& free = m_channelFree[static_cast<size_t>(p.dst) * m_nChannels +
+                                   std::min(p.channel, m_nChannels - 1)];
         const Time earliest =
-            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(t.bytes));
+            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(bytes));
         free = std::max(Simulator::Now() + delay, earliest);
         Simulator::Schedule(free - Simulator::Now(), &CollectiveAlgorithm::Complete, this, index);
         return;
     }
-    if (t.reduce && m_reductionRate.GetBitRate() > 0)
+    if (reduce && m_reductionRate.GetBitRate() > 0)
     {
-        Simulator::Schedule(RoundedTxTime(m_reductionRate, t.bytes) + stepLatency,
+        Simulator::Schedule(RoundedTxTime(m_reductionRate, bytes) + stepLatency,
                             &CollectiveAlgorithm::Complete,
                             this,
                             index);

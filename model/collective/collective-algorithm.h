@@ -492,9 +492,10 @@ class CollectiveAlgorithm : public Object
     /// i are m_depList[m_depBegin[i] .. m_depBegin[i + 1]), in the order they were added.
     CompactIndexArray m_depBegin;
     CompactIndexArray m_depList;
-    /// Build time only: (held dependency, held dependent) in the order AddTransfer met them.
-    std::vector<std::pair<uint32_t, uint32_t>> m_buildEdges;
-    /// Build time only: destination of every transfer of the graph.
+    /// Build time only: each held transfer's held dependencies, transfer after transfer
+    /// (TNDeps(i) of them for held transfer i), in the order AddTransfer met them.
+    CompactIndexArray m_buildEdgeDeps;
+    /// Build time only, m_filter: destination of every transfer of the graph.
     std::vector<uint32_t> m_buildDst;
     std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< build time only: (ch * N + src) * N + dst
     uint32_t m_nSlots{0};
