@@ -1351,13 +1351,14 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
             m_comm.GetHost(p.src) / m_hostsPerServer != m_comm.GetHost(p.dst) / m_hostsPerServer;
         stepLatency = m_protocol->GetStepLatency(network);
     }
-    const uint64_t bytes = m_channelFree.empty() && !reduce ? 0 : TBytes(index);
+    const bool reduceTime = reduce && m_reductionRate.GetBitRate() > 0;
+    const uint64_t bytes = m_channelFree.empty() && !reduceTime ? 0 : TBytes(index);
     if (!m_channelFree.empty() && bytes > 0)
     {
         // the receiver's block finishes a step with lines no sooner than its step time
         // after its previous one on this channel (CollectiveProtocol::GetChannelStepTime)
         Time delay = stepLatency;
-        if (reduce && m_reductionRate.GetBitRate() > 0)
+        if (reduceTime)
         {
             delay += RoundedTxTime(m_reductionRate, bytes);
         }
@@ -1369,7 +1370,7 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
         Simulator::Schedule(free - Simulator::Now(), &CollectiveAlgorithm::Complete, this, index);
         return;
     }
-    if (reduce && m_reductionRate.GetBitRate() > 0)
+    if (reduceTime)
     {
         Simulator::Schedule(RoundedTxTime(m_reductionRate, bytes) + stepLatency,
                             &CollectiveAlgorithm::Complete,
