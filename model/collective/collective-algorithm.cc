@@ -166,6 +166,7 @@ CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::
     }
     m_comm = comm;
     m_bytes = bytes;
+    m_setup = false; // (the columns are read as unsealed until the build ends)
     m_setupAlignBytes = m_unitAlignBytes;
     m_tSlot.Clear();
     m_tUnitBegin.Clear();
