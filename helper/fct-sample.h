@@ -30,7 +30,8 @@ class FctSample
     /// Adds a row: FCT \p fctNs and ideal FCT \p idealFctNs (> 0), in ns.
     void Add(int64_t fctNs, int64_t idealFctNs)
     {
-        if (m_wide.empty() && fctNs >= 0 && fctNs <= UINT32_MAX && idealFctNs <= UINT32_MAX)
+        if (m_wide.empty() && fctNs >= 0 && fctNs <= UINT32_MAX && idealFctNs > 0 &&
+            idealFctNs <= UINT32_MAX)
         {
             m_narrow.emplace_back(static_cast<uint32_t>(fctNs), static_cast<uint32_t>(idealFctNs));
             return;

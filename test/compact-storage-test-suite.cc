@@ -212,6 +212,7 @@ class FctSampleTestCase : public TestCase
         }
         Check(s, slowdowns, fcts, "narrow");
         add(int64_t{1} << 40, 3); // needs 64 bits: the rows widen
+        add(-5, 7);               // (a negative FCT stays exact too)
         Check(s, slowdowns, fcts, "wide");
         for (uint32_t i = 0; i < 500; ++i)
         {
