@@ -360,14 +360,14 @@ class CollectiveAlgorithm : public Object
         uint64_t tagBase{0};               //!< its tag base
         std::vector<uint32_t> pendingDeps; //!< per held transfer
         std::vector<uint8_t> ready;        //!< per held transfer: dependencies complete
-        std::vector<uint32_t> slotNext;    //!< per slot: next in m_slotSeq to post
+        std::vector<uint32_t> slotNext;    //!< per slot: its next transfer to post
         std::vector<uint32_t> recvLeft;    //!< per host: its receives not yet complete
         std::vector<uint32_t> sendLeft;    //!< per host: its sends not yet posted
     };
 
     /// Setup's work; \p local empty: every rank local.
     void Build(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local);
-    /// \return the held transfer of graph index \p global (its index in m_transfers), or
+    /// \return the held transfer of graph index \p global (its index in the columns), or
     /// NOT_HELD
     uint32_t LocalIndex(uint32_t global) const;
 
@@ -524,7 +524,7 @@ class CollectiveAlgorithm : public Object
     std::vector<uint32_t> m_inFlight;
     bool m_inOrder{false}; //!< the transport needs transfer order per connection
     std::vector<std::deque<uint32_t>> m_waiting; //!< per slot: ready, over MaxInFlight
-    std::vector<uint32_t> m_slotNext;            //!< per slot: next in m_slotSeq to post
+    std::vector<uint32_t> m_slotNext;            //!< per slot: its next transfer to post
     std::vector<uint8_t> m_ready;                //!< per transfer: dependencies complete
     /// per slot (CSR): its transfers, in order: m_slotSeqList[m_slotSeqBegin[s] ..
     /// m_slotSeqBegin[s + 1])
