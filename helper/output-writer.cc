@@ -17,7 +17,6 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <system_error>
 
 namespace ns3
@@ -57,28 +56,6 @@ AppendText(std::string& s, std::string_view text)
     NS_ASSERT_MSG(text.find_first_of(",\n\"") == std::string_view::npos,
                   "CSV field '" << text << "' must not contain commas, quotes or newlines");
     s.append(text);
-}
-
-nlohmann::json
-Stats(std::vector<double> sample)
-{
-    nlohmann::json j;
-    if (sample.empty())
-    {
-        for (const char* key : {"p50", "p90", "p99", "p999", "max", "mean"})
-        {
-            j[key] = nullptr;
-        }
-        return j;
-    }
-    std::sort(sample.begin(), sample.end());
-    j["p50"] = OutputWriter::Percentile(sample, 0.50);
-    j["p90"] = OutputWriter::Percentile(sample, 0.90);
-    j["p99"] = OutputWriter::Percentile(sample, 0.99);
-    j["p999"] = OutputWriter::Percentile(sample, 0.999);
-    j["max"] = sample.back();
-    j["mean"] = std::accumulate(sample.begin(), sample.end(), 0.0) / sample.size();
-    return j;
 }
 
 } // namespace
@@ -235,8 +212,6 @@ OutputWriter::AppendFct(const FctRecord& r)
     s.push_back(',');
     AppendText(s, r.kind);
     EndRow(m_fct);
-    m_all.slowdowns.push_back(slowdown);
-    m_all.fctNs.push_back(static_cast<double>(r.fctNs));
     // a handful of kinds per run: a linear search per finished flow
     auto it = std::find_if(m_byKind.begin(), m_byKind.end(), [&r](const auto& k) {
         return k.first == r.kind;
@@ -245,8 +220,7 @@ OutputWriter::AppendFct(const FctRecord& r)
     {
         it = m_byKind.emplace(m_byKind.end(), r.kind, FctSample{});
     }
-    it->second.slowdowns.push_back(slowdown);
-    it->second.fctNs.push_back(static_cast<double>(r.fctNs));
+    it->second.Add(r.fctNs, r.idealFctNs);
 }
 
 void
@@ -341,28 +315,27 @@ OutputWriter::Percentile(const std::vector<double>& sorted, double q)
 }
 
 nlohmann::json
-OutputWriter::SampleStats(const FctSample& sample)
-{
-    nlohmann::json j;
-    j["count"] = sample.slowdowns.size();
-    j["slowdown"] = Stats(sample.slowdowns);
-    j["fct_ns"] = Stats(sample.fctNs);
-    return j;
-}
-
-nlohmann::json
 OutputWriter::FctStats() const
 {
-    return SampleStats(m_all);
+    if (m_byKind.size() == 1)
+    {
+        return m_byKind.front().second.Stats(); // every row is of this kind
+    }
+    FctSample all; // (the statistics do not depend on the rows' order)
+    for (const auto& [kind, sample] : m_byKind)
+    {
+        all.Append(sample);
+    }
+    return all.Stats();
 }
 
 nlohmann::json
 OutputWriter::FctStatsByKind() const
 {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [kind, sample] : m_byKind)
+    for (auto& [kind, sample] : m_byKind)
     {
-        j[kind] = SampleStats(sample);
+        j[kind] = sample.Stats();
     }
     return j;
 }

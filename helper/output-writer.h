@@ -4,6 +4,7 @@
 #ifndef OUTPUT_WRITER_H
 #define OUTPUT_WRITER_H
 
+#include "ns3/fct-sample.h"
 #include "ns3/output-collective-row.h"
 
 #include <cstdint>
@@ -243,17 +244,9 @@ class OutputWriter
     Csv m_drops;                          ///< drops.csv
     Csv m_topology;                       ///< topology.csv
 
-    /// Slowdowns and FCTs of the rows of one kind (or of all rows), for percentiles
-    struct FctSample
-    {
-        std::vector<double> slowdowns; ///< per-flow slowdowns
-        std::vector<double> fctNs;     ///< per-flow FCTs, ns
-    };
-
-    static nlohmann::json SampleStats(const FctSample& sample);
-
-    FctSample m_all;                                         ///< every fct.csv row
-    std::vector<std::pair<std::string, FctSample>> m_byKind; ///< per kind, first seen first
+    /// per kind, first seen first: its rows' FCTs for percentiles (the whole run's are
+    /// theirs together; mutable: the statistics sort the rows)
+    mutable std::vector<std::pair<std::string, FctSample>> m_byKind;
 };
 
 } // namespace ns3

@@ -166,16 +166,22 @@ CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::
     }
     m_comm = comm;
     m_bytes = bytes;
-    m_transfers.clear();
+    m_setup = false; // (the columns are read as unsealed until the build ends)
+    m_setupAlignBytes = m_unitAlignBytes;
+    m_tSlot.Clear();
+    m_tUnitBegin.Clear();
+    m_tUnitCount.Clear();
+    m_tDepsReduce.Clear();
+    m_nHeld = 0;
     m_nTransfers = 0;
     m_filter = !local.empty();
     m_local.assign(local.begin(), local.end());
     m_heldIndex.clear();
     m_heldBits.clear();
     m_heldBefore.clear();
-    m_depBegin.clear();
-    m_depList.clear();
-    m_buildEdges.clear();
+    m_depBegin.Clear();
+    m_depList.Clear();
+    m_buildEdgeDeps.Clear();
     m_buildDst.clear();
     m_slotOf.clear();
     m_slotPeers.clear();
@@ -203,31 +209,78 @@ CollectiveAlgorithm::Build(const Communicator& comm, uint64_t bytes, const std::
     m_unitOffset = 0;
     std::unordered_map<uint64_t, uint32_t>().swap(m_slotOf);
     std::vector<uint32_t>().swap(m_buildDst);
-    m_slotSeq.assign(m_nSlots, std::vector<uint32_t>());
-    for (uint32_t i = 0; i < m_transfers.size(); ++i)
+    m_tSlot.Seal();
+    m_tUnitBegin.Seal();
+    m_tUnitCount.Seal();
+    m_tDepsReduce.Seal();
+    const uint32_t held = m_nHeld;
     {
-        m_slotSeq[m_transfers[i].slot].push_back(i);
+        // each slot's transfers in order (a stable counting sort by slot)
+        std::vector<uint32_t> begin(m_nSlots + 1, 0);
+        for (uint32_t i = 0; i < held; ++i)
+        {
+            begin[TSlot(i) + 1]++;
+        }
+        for (uint32_t k = 0; k < m_nSlots; ++k)
+        {
+            begin[k + 1] += begin[k];
+        }
+        std::vector<uint32_t> list(held);
+        std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+        for (uint32_t i = 0; i < held; ++i)
+        {
+            list[fill[TSlot(i)]++] = i;
+        }
+        m_slotSeqBegin.Clear();
+        m_slotSeqList.Clear();
+        for (uint32_t b : begin)
+        {
+            m_slotSeqBegin.Append(b);
+        }
+        for (uint32_t t : list)
+        {
+            m_slotSeqList.Append(t);
+        }
+        m_slotSeqBegin.Seal();
+        m_slotSeqList.Seal();
     }
-    // the dependents, grouped by dependency in the order they were added (a stable
-    // counting sort of the edges)
-    const uint32_t held = static_cast<uint32_t>(m_transfers.size());
-    m_depBegin.assign(held + 1, 0);
-    for (const auto& [dep, dependent] : m_buildEdges)
     {
-        m_depBegin[dep + 1]++;
+        // the dependents, grouped by dependency in the order they were added (a stable
+        // counting sort of the edges: held transfer i's TNDeps(i) edges are the next ones
+        // of m_buildEdgeDeps)
+        m_buildEdgeDeps.Seal();
+        const uint64_t edges = m_buildEdgeDeps.Size();
+        std::vector<uint32_t> fill(held + 1, 0);
+        for (uint64_t e = 0; e < edges; ++e)
+        {
+            fill[m_buildEdgeDeps[e] + 1]++;
+        }
+        for (uint32_t i = 0; i < held; ++i)
+        {
+            fill[i + 1] += fill[i];
+        }
+        for (uint32_t b : fill)
+        {
+            m_depBegin.Append(b);
+        }
+        m_depBegin.Seal();
+        std::vector<uint32_t> list(edges);
+        uint64_t e = 0;
+        for (uint32_t i = 0; i < held; ++i)
+        {
+            for (uint32_t k = TNDeps(i); k > 0; --k)
+            {
+                list[fill[m_buildEdgeDeps[e++]]++] = i;
+            }
+        }
+        m_buildEdgeDeps.Clear();
+        std::vector<uint32_t>().swap(fill);
+        for (uint32_t d : list)
+        {
+            m_depList.Append(d);
+        }
+        m_depList.Seal();
     }
-    for (uint32_t i = 0; i < held; ++i)
-    {
-        m_depBegin[i + 1] += m_depBegin[i];
-    }
-    m_depList.resize(m_buildEdges.size());
-    std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
-    for (const auto& [dep, dependent] : m_buildEdges)
-    {
-        m_depList[fill[dep]++] = dependent;
-    }
-    std::vector<std::pair<uint32_t, uint32_t>>().swap(m_buildEdges);
-    m_transfers.shrink_to_fit();
     m_heldIndex.shrink_to_fit();
     m_setup = true;
 }
@@ -237,7 +290,7 @@ CollectiveAlgorithm::LocalIndex(uint32_t global) const
 {
     if (!m_filter)
     {
-        return global < m_transfers.size() ? global : NOT_HELD;
+        return global < m_nHeld ? global : NOT_HELD;
     }
     const uint32_t word = global / 64;
     if (word >= m_heldBits.size())
@@ -314,6 +367,13 @@ CollectiveAlgorithm::BuildsChannels() const
 void
 CollectiveAlgorithm::SetNUnits(uint32_t nUnits)
 {
+    // the transfers' bytes are computed from the unit count of the whole schedule
+    if (m_nTransfers > 0 && nUnits != m_channelUnits)
+    {
+        throw std::logic_error("CollectiveAlgorithm::SetNUnits(" + std::to_string(nUnits) +
+                               ") after transfers of " + std::to_string(m_channelUnits) +
+                               " units were added; set the units once, before AddTransfer");
+    }
     if (BuildsChannels())
     {
         m_channelUnits = nUnits;
@@ -367,15 +427,27 @@ CollectiveAlgorithm::GetNUnits() const
 uint64_t
 CollectiveAlgorithm::GetUnitBytes(uint32_t begin, uint32_t end) const
 {
+    return UnitBytes(begin, end, m_unitAlignBytes);
+}
+
+uint64_t
+CollectiveAlgorithm::UnitBytesAtSetup(uint32_t begin, uint32_t end) const
+{
+    return UnitBytes(begin, end, m_setupAlignBytes);
+}
+
+uint64_t
+CollectiveAlgorithm::UnitBytes(uint32_t begin, uint32_t end, uint32_t align) const
+{
     if (m_nUnits == 0)
     {
         return 0;
     }
-    if (m_unitAlignBytes > 0)
+    if (align > 0)
     {
         // unit u spans [min(S, u a), min(S, (u+1) a)), a = ceil(S / U) aligned up
         const uint64_t per = (m_bytes + m_nUnits - 1) / m_nUnits;
-        const uint64_t a = (per + m_unitAlignBytes - 1) / m_unitAlignBytes * m_unitAlignBytes;
+        const uint64_t a = (per + align - 1) / align * align;
         using u128w = unsigned __int128;
         const auto at = [&](uint32_t u) {
             return static_cast<uint64_t>(std::min<u128w>(m_bytes, static_cast<u128w>(a) * u));
@@ -383,6 +455,12 @@ CollectiveAlgorithm::GetUnitBytes(uint32_t begin, uint32_t end) const
         return at(end) - at(begin);
     }
     // unit u spans [S u / U, S (u+1) / U): sizes differ by at most one byte
+    uint64_t whole;
+    if (!__builtin_mul_overflow(m_bytes, static_cast<uint64_t>(m_nUnits), &whole))
+    {
+        // S U fits in 64 bits (end <= U): the same quotients without 128-bit division
+        return m_bytes * end / m_nUnits - m_bytes * begin / m_nUnits;
+    }
     using u128 = unsigned __int128;
     u128 s = m_bytes;
     return static_cast<uint64_t>(s * end / m_nUnits - s * begin / m_nUnits);
@@ -433,7 +511,7 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
     for (uint32_t d : deps)
     {
         NS_ASSERT(d < index);
-        const uint32_t depDst = m_filter ? m_buildDst[d] : m_transfers[d].dst;
+        const uint32_t depDst = m_filter ? m_buildDst[d] : m_slotPeers[m_tSlot.GetAny(d)].dst;
         m_depsAtSource = m_depsAtSource && depDst == src;
     }
     if (m_filter)
@@ -442,7 +520,7 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
         if (index % 64 == 0)
         {
             m_heldBits.push_back(0);
-            m_heldBefore.push_back(static_cast<uint32_t>(m_transfers.size()));
+            m_heldBefore.push_back(m_nHeld);
         }
         if (!m_local[src] && !m_local[dst])
         {
@@ -451,27 +529,26 @@ CollectiveAlgorithm::AddTransfer(uint32_t src,
         m_heldBits.back() |= 1ULL << (index % 64);
         m_heldIndex.push_back(index);
     }
-    CollectiveTransfer t;
-    t.src = src;
-    t.dst = dst;
-    t.unitBegin = unitBegin;
-    t.unitEnd = unitEnd;
-    t.bytes = GetUnitBytes(unitBegin, unitEnd);
-    t.reduce = reduce;
-    t.channel = m_buildChannel;
-    t.slot = it->second;
-    const uint32_t local = static_cast<uint32_t>(m_transfers.size());
-    t.nDeps = 0;
+    uint32_t nDeps = 0;
     for (uint32_t d : deps)
     {
         const uint32_t ld = m_filter ? LocalIndex(d) : d;
         if (ld != NOT_HELD)
         {
-            m_buildEdges.emplace_back(ld, local);
-            t.nDeps++;
+            m_buildEdgeDeps.Append(ld);
+            nDeps++;
         }
     }
-    m_transfers.push_back(t);
+    if (nDeps >= 0x80000000u)
+    {
+        throw std::invalid_argument("collective transfer with " + std::to_string(nDeps) +
+                                    " dependencies; at most 2^31 - 1 are allowed");
+    }
+    m_tSlot.Append(it->second);
+    m_tUnitBegin.Append(unitBegin);
+    m_tUnitCount.Append(unitEnd - unitBegin);
+    m_tDepsReduce.Append(nDeps * 2 + (reduce ? 1 : 0));
+    m_nHeld++;
     return index;
 }
 
@@ -547,11 +624,11 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     m_completed = 0;
     m_unacked = 0; // (completions of an earlier run still due: its caller filters them)
     m_lastCompletion = Time(-1);
-    size_t nt = m_transfers.size();
+    const uint32_t nt = m_nHeld;
     m_pendingDeps.resize(nt);
-    for (size_t i = 0; i < nt; ++i)
+    for (uint32_t i = 0; i < nt; ++i)
     {
-        m_pendingDeps[i] = m_transfers[i].nDeps;
+        m_pendingDeps[i] = TNDeps(i);
     }
     m_inFlight.assign(m_nSlots, 0);
     m_inOrder = transport->NeedsTransferOrder();
@@ -586,11 +663,11 @@ CollectiveAlgorithm::Start(Ptr<CollectiveTransport> transport,
     }
     for (uint32_t i = 0; i < nt; ++i)
     {
-        const CollectiveTransfer& t = m_transfers[i];
-        transport->Expect(m_comm.GetHost(t.src),
-                          m_comm.GetHost(t.dst),
+        const SlotPeers& p = m_slotPeers[TSlot(i)];
+        transport->Expect(m_comm.GetHost(p.src),
+                          m_comm.GetHost(p.dst),
                           tagBase | GlobalIndex(i),
-                          t.channel);
+                          p.channel);
     }
     if (m_nTransfers == 0)
     {
@@ -691,7 +768,7 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
     m_inFlight.assign(m_nSlots, 0);
     m_waitingRun.assign(m_nSlots, {});
     const uint32_t n = m_comm.GetSize();
-    const uint32_t nt = static_cast<uint32_t>(m_transfers.size());
+    const uint32_t nt = m_nHeld;
     m_hostIsLocal.assign(n, 0);
     m_localHosts = 0;
     for (uint32_t h = 0; h < n; ++h)
@@ -701,18 +778,19 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
     }
     m_recvCount.assign(n, 0);
     m_sendCount.assign(n, 0);
-    for (const CollectiveTransfer& t : m_transfers)
+    for (uint32_t i = 0; i < nt; ++i)
     {
-        m_recvCount[t.dst] += m_hostIsLocal[t.dst];
-        m_sendCount[t.src] += m_hostIsLocal[t.src];
+        const SlotPeers& p = m_slotPeers[TSlot(i)];
+        m_recvCount[p.dst] += m_hostIsLocal[p.dst];
+        m_sendCount[p.src] += m_hostIsLocal[p.src];
     }
     GroupByKey(
         n,
         nt,
         NO_RUN,
         [this](uint32_t i) {
-            const CollectiveTransfer& t = m_transfers[i];
-            return t.nDeps == 0 && m_hostIsLocal[t.src] ? t.src : NO_RUN;
+            const uint32_t src = TSrc(i);
+            return TNDeps(i) == 0 && m_hostIsLocal[src] ? src : NO_RUN;
         },
         m_initialBegin,
         m_initialList);
@@ -730,8 +808,8 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
         nt,
         NO_RUN,
         [this](uint32_t i) {
-            const CollectiveTransfer& t = m_transfers[i];
-            return m_hostIsLocal[t.dst] ? t.dst : t.src;
+            const SlotPeers& p = m_slotPeers[TSlot(i)];
+            return m_hostIsLocal[p.dst] ? p.dst : p.src;
         },
         m_expectBegin,
         m_expectList);
@@ -757,11 +835,11 @@ CollectiveAlgorithm::StartRuns(Ptr<CollectiveTransport> transport,
     const uint64_t base0 = m_tagBaseOf(0);
     for (uint32_t i = 0; i < nt; ++i)
     {
-        const CollectiveTransfer& t = m_transfers[i];
-        transport->Expect(m_comm.GetHost(t.src),
-                          m_comm.GetHost(t.dst),
+        const SlotPeers& p = m_slotPeers[TSlot(i)];
+        transport->Expect(m_comm.GetHost(p.src),
+                          m_comm.GetHost(p.dst),
                           base0 | GlobalIndex(i),
-                          t.channel);
+                          p.channel);
     }
     m_run[0].run = NO_RUN;
     m_run[1].run = NO_RUN;
@@ -803,11 +881,11 @@ CollectiveAlgorithm::ResetRun(uint32_t run)
     RunState& rs = m_run[run % 2];
     rs.run = run;
     rs.tagBase = m_tagBaseOf(run);
-    const size_t nt = m_transfers.size();
+    const uint32_t nt = m_nHeld;
     rs.pendingDeps.resize(nt);
-    for (size_t i = 0; i < nt; ++i)
+    for (uint32_t i = 0; i < nt; ++i)
     {
-        rs.pendingDeps[i] = m_transfers[i].nDeps;
+        rs.pendingDeps[i] = TNDeps(i);
     }
     rs.ready.assign(m_inOrder ? nt : 0, 0);
     rs.slotNext.assign(m_nSlots, 0);
@@ -834,11 +912,11 @@ CollectiveAlgorithm::HostStart(uint32_t h, uint32_t run)
         const uint64_t next = m_tagBaseOf(run + 1);
         for (uint32_t k = m_expectBegin[h]; k < m_expectBegin[h + 1]; ++k)
         {
-            const CollectiveTransfer& x = m_transfers[m_expectList[k]];
-            m_transport->Expect(m_comm.GetHost(x.src),
-                                m_comm.GetHost(x.dst),
+            const SlotPeers& p = m_slotPeers[TSlot(m_expectList[k])];
+            m_transport->Expect(m_comm.GetHost(p.src),
+                                m_comm.GetHost(p.dst),
                                 next | GlobalIndex(m_expectList[k]),
-                                x.channel);
+                                p.channel);
         }
     }
     // the protocol's per-call cost (NCCL's baseLat) before the host's first step
@@ -893,27 +971,28 @@ CollectiveAlgorithm::HostPost(uint32_t h, uint32_t run)
 void
 CollectiveAlgorithm::MakeReadyRun(RunState& rs, uint32_t index)
 {
-    const CollectiveTransfer& t = m_transfers[index];
-    if (!m_hostIsLocal[t.src])
+    const uint32_t slot = TSlot(index);
+    const uint32_t src = m_slotPeers[slot].src;
+    if (!m_hostIsLocal[src])
     {
         return; // across MPI ranks: the source's rank posts it
     }
     if (m_inOrder)
     {
         rs.ready[index] = 1;
-        PostInOrderRun(rs, t.slot); // (nothing while its source is not in this run)
+        PostInOrderRun(rs, slot); // (nothing while its source is not in this run)
     }
-    else if (m_hostRun[t.src] != rs.run)
+    else if (m_hostRun[src] != rs.run)
     {
-        m_deferred[t.src].push_back(index); // its source starts this run later
+        m_deferred[src].push_back(index); // its source starts this run later
     }
-    else if (m_maxInFlight == 0 || m_inFlight[t.slot] < m_maxInFlight)
+    else if (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight)
     {
         PostRun(rs, index);
     }
     else
     {
-        m_waitingRun[t.slot].emplace_back(rs.run % 2, index);
+        m_waitingRun[slot].emplace_back(rs.run % 2, index);
     }
 }
 
@@ -924,31 +1003,34 @@ CollectiveAlgorithm::PostInOrderRun(RunState& rs, uint32_t slot)
     {
         return;
     }
-    const std::vector<uint32_t>& seq = m_slotSeq[slot];
+    const uint32_t first = m_slotSeqBegin[slot];
+    const uint32_t size = m_slotSeqBegin[slot + 1] - first;
     uint32_t& next = rs.slotNext[slot];
-    while (next < seq.size() && rs.ready[seq[next]] &&
+    while (next < size && rs.ready[m_slotSeqList[first + next]] &&
            (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight))
     {
-        PostRun(rs, seq[next++]);
+        PostRun(rs, m_slotSeqList[first + next++]);
     }
 }
 
 void
 CollectiveAlgorithm::PostRun(RunState& rs, uint32_t index)
 {
-    const CollectiveTransfer& t = m_transfers[index];
-    NS_LOG_LOGIC("run " << rs.run << " post " << index << " " << t.src << "->" << t.dst << " "
-                        << t.bytes << " B");
-    m_inFlight[t.slot]++;
+    const uint32_t slot = TSlot(index);
+    const SlotPeers& p = m_slotPeers[slot];
+    const uint64_t bytes = TBytes(index);
+    NS_LOG_LOGIC("run " << rs.run << " post " << index << " " << p.src << "->" << p.dst << " "
+                        << bytes << " B");
+    m_inFlight[slot]++;
     m_unacked++;
-    rs.sendLeft[t.src]--;
-    m_postTrace(t.src, t.dst, t.bytes);
-    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(t.bytes) : t.bytes;
-    m_transport->Send(m_comm.GetHost(t.src),
-                      m_comm.GetHost(t.dst),
+    rs.sendLeft[p.src]--;
+    m_postTrace(p.src, p.dst, bytes);
+    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(bytes) : bytes;
+    m_transport->Send(m_comm.GetHost(p.src),
+                      m_comm.GetHost(p.dst),
                       wire,
                       rs.tagBase | GlobalIndex(index),
-                      t.channel);
+                      p.channel);
 }
 
 void
@@ -968,7 +1050,7 @@ CollectiveAlgorithm::HandleRunDelivered(uint64_t tag)
     NS_ABORT_MSG_IF(!m_runsMode || !m_running || index == NOT_HELD || parity == 2,
                     "delivery of collective transfer " << global << " of tag base " << tagBase
                                                        << " outside the live runs");
-    const CollectiveTransfer& t = m_transfers[index];
+    const CollectiveTransfer t = MakeTransfer(index, false);
     Time stepLatency(0);
     if (m_protocol)
     {
@@ -1009,7 +1091,7 @@ CollectiveAlgorithm::CompleteRun(uint32_t parity, uint32_t index)
     m_lastCompletion = Simulator::Now();
     ++m_completed;
     ++m_completedTotal;
-    const uint32_t dst = m_transfers[index].dst;
+    const uint32_t dst = TDst(index);
     rs.recvLeft[dst]--;
     for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
     {
@@ -1022,7 +1104,7 @@ CollectiveAlgorithm::CompleteRun(uint32_t parity, uint32_t index)
     // (after the dependents: ending a run may reset the other run's state)
     for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
     {
-        CheckHostDone(m_transfers[m_depList[k]].src, run);
+        CheckHostDone(TSrc(m_depList[k]), run);
     }
     CheckHostDone(dst, run);
 }
@@ -1030,11 +1112,12 @@ CollectiveAlgorithm::CompleteRun(uint32_t parity, uint32_t index)
 void
 CollectiveAlgorithm::HandleSentRun(uint32_t index)
 {
-    const CollectiveTransfer& t = m_transfers[index];
-    NS_ABORT_MSG_IF(m_inFlight[t.slot] == 0,
+    const uint32_t slot = TSlot(index);
+    const uint32_t src = m_slotPeers[slot].src;
+    NS_ABORT_MSG_IF(m_inFlight[slot] == 0,
                     "transfer " << index << " completed twice at its sender");
-    m_inFlight[t.slot]--;
-    const uint32_t run = m_hostRun[t.src];
+    m_inFlight[slot]--;
+    const uint32_t run = m_hostRun[src];
     if (run == NO_RUN)
     {
         return; // between runs: its next run posts what waits
@@ -1042,15 +1125,15 @@ CollectiveAlgorithm::HandleSentRun(uint32_t index)
     RunState& rs = m_run[run % 2];
     if (m_inOrder)
     {
-        PostInOrderRun(rs, t.slot);
+        PostInOrderRun(rs, slot);
     }
-    else if (!m_waitingRun[t.slot].empty())
+    else if (!m_waitingRun[slot].empty())
     {
-        const auto [parity, next] = m_waitingRun[t.slot].front();
-        m_waitingRun[t.slot].pop_front();
+        const auto [parity, next] = m_waitingRun[slot].front();
+        m_waitingRun[slot].pop_front();
         PostRun(m_run[parity], next);
     }
-    CheckHostDone(t.src, run);
+    CheckHostDone(src, run);
 }
 
 void
@@ -1137,9 +1220,9 @@ CollectiveAlgorithm::GetRunTimes() const
 void
 CollectiveAlgorithm::PostInitial()
 {
-    for (uint32_t i = 0; i < m_transfers.size(); ++i)
+    for (uint32_t i = 0; i < m_nHeld; ++i)
     {
-        if (m_transfers[i].nDeps == 0)
+        if (TNDeps(i) == 0)
         {
             MakeReady(i);
         }
@@ -1185,11 +1268,11 @@ CollectiveAlgorithm::DependsOnlyOnDeliveriesAtSource() const
 void
 CollectiveAlgorithm::MakeReady(uint32_t index)
 {
-    if (!m_transport->IsLocal(m_comm.GetHost(m_transfers[index].src)))
+    const uint32_t slot = TSlot(index);
+    if (!m_transport->IsLocal(m_comm.GetHost(m_slotPeers[slot].src)))
     {
         return; // across MPI ranks: the source's rank posts it
     }
-    const uint32_t slot = m_transfers[index].slot;
     if (m_inOrder)
     {
         m_ready[index] = 1;
@@ -1208,36 +1291,39 @@ CollectiveAlgorithm::MakeReady(uint32_t index)
 void
 CollectiveAlgorithm::PostInOrder(uint32_t slot)
 {
-    const std::vector<uint32_t>& seq = m_slotSeq[slot];
+    const uint32_t first = m_slotSeqBegin[slot];
+    const uint32_t size = m_slotSeqBegin[slot + 1] - first;
     uint32_t& next = m_slotNext[slot];
-    while (next < seq.size() && m_ready[seq[next]] &&
+    while (next < size && m_ready[m_slotSeqList[first + next]] &&
            (m_maxInFlight == 0 || m_inFlight[slot] < m_maxInFlight))
     {
-        Post(seq[next++]);
+        Post(m_slotSeqList[first + next++]);
     }
 }
 
 void
 CollectiveAlgorithm::Post(uint32_t index)
 {
-    const CollectiveTransfer& t = m_transfers[index];
-    NS_LOG_LOGIC("post " << index << " " << t.src << "->" << t.dst << " " << t.bytes << " B");
-    m_inFlight[t.slot]++;
+    const uint32_t slot = TSlot(index);
+    const SlotPeers& p = m_slotPeers[slot];
+    const uint64_t bytes = TBytes(index);
+    NS_LOG_LOGIC("post " << index << " " << p.src << "->" << p.dst << " " << bytes << " B");
+    m_inFlight[slot]++;
     m_unacked++;
     if (m_track)
     {
+        const uint32_t unitBegin = m_tUnitBegin[index];
         auto& snap = m_snapshots[index];
-        snap.assign(Mask(t.src, t.unitBegin),
-                    Mask(t.src, t.unitBegin) + (t.unitEnd - t.unitBegin) * m_words);
+        snap.assign(Mask(p.src, unitBegin), Mask(p.src, unitBegin) + m_tUnitCount[index] * m_words);
     }
-    m_postTrace(t.src, t.dst, t.bytes);
+    m_postTrace(p.src, p.dst, bytes);
     // the protocol's lines on the wire; the payload is what the operation accounts
-    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(t.bytes) : t.bytes;
-    m_transport->Send(m_comm.GetHost(t.src),
-                      m_comm.GetHost(t.dst),
+    const uint64_t wire = m_protocol ? m_protocol->GetWireBytes(bytes) : bytes;
+    m_transport->Send(m_comm.GetHost(p.src),
+                      m_comm.GetHost(p.dst),
                       wire,
                       m_tagBase | GlobalIndex(index),
-                      t.channel);
+                      p.channel);
 }
 
 void
@@ -1246,11 +1332,13 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
     const uint32_t index = LocalIndex(global);
     NS_ABORT_MSG_IF(!m_running || index == NOT_HELD,
                     "delivery of unknown collective transfer " << global);
-    const CollectiveTransfer& t = m_transfers[index];
+    // (the facts it needs, read from the columns one by one: this runs per message)
+    const SlotPeers& p = m_slotPeers[TSlot(index)];
+    const bool reduce = TReduce(index);
     if (m_track)
     {
         const auto& snap = m_snapshots[index];
-        uint64_t* dst = Mask(t.dst, t.unitBegin);
+        uint64_t* dst = Mask(p.dst, m_tUnitBegin[index]);
         for (size_t w = 0; w < snap.size(); ++w)
         {
             dst[w] |= snap[w];
@@ -1261,29 +1349,31 @@ CollectiveAlgorithm::HandleDelivered(uint32_t global)
     if (m_protocol)
     {
         const bool network =
-            m_comm.GetHost(t.src) / m_hostsPerServer != m_comm.GetHost(t.dst) / m_hostsPerServer;
+            m_comm.GetHost(p.src) / m_hostsPerServer != m_comm.GetHost(p.dst) / m_hostsPerServer;
         stepLatency = m_protocol->GetStepLatency(network);
     }
-    if (!m_channelFree.empty() && t.bytes > 0)
+    const bool reduceTime = reduce && m_reductionRate.GetBitRate() > 0;
+    const uint64_t bytes = m_channelFree.empty() && !reduceTime ? 0 : TBytes(index);
+    if (!m_channelFree.empty() && bytes > 0)
     {
         // the receiver's block finishes a step with lines no sooner than its step time
         // after its previous one on this channel (CollectiveProtocol::GetChannelStepTime)
         Time delay = stepLatency;
-        if (t.reduce && m_reductionRate.GetBitRate() > 0)
+        if (reduceTime)
         {
-            delay += RoundedTxTime(m_reductionRate, t.bytes);
+            delay += RoundedTxTime(m_reductionRate, bytes);
         }
-        Time& free = m_channelFree[static_cast<size_t>(t.dst) * m_nChannels +
-                                   std::min(t.channel, m_nChannels - 1)];
+        Time& free = m_channelFree[static_cast<size_t>(p.dst) * m_nChannels +
+                                   std::min(p.channel, m_nChannels - 1)];
         const Time earliest =
-            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(t.bytes));
+            free + m_protocol->GetChannelStepTime(m_protocol->GetWireBytes(bytes));
         free = std::max(Simulator::Now() + delay, earliest);
         Simulator::Schedule(free - Simulator::Now(), &CollectiveAlgorithm::Complete, this, index);
         return;
     }
-    if (t.reduce && m_reductionRate.GetBitRate() > 0)
+    if (reduceTime)
     {
-        Simulator::Schedule(RoundedTxTime(m_reductionRate, t.bytes) + stepLatency,
+        Simulator::Schedule(RoundedTxTime(m_reductionRate, bytes) + stepLatency,
                             &CollectiveAlgorithm::Complete,
                             this,
                             index);
@@ -1314,7 +1404,7 @@ CollectiveAlgorithm::HandleSent(uint32_t global)
     {
         return; // the operation ended at its last delivery, before this completion
     }
-    uint32_t ch = m_transfers[index].slot;
+    uint32_t ch = TSlot(index);
     NS_ABORT_MSG_IF(m_inFlight[ch] == 0, "transfer " << index << " completed twice at its sender");
     m_inFlight[ch]--;
     if (m_inOrder)
@@ -1332,12 +1422,16 @@ CollectiveAlgorithm::HandleSent(uint32_t global)
 std::vector<uint32_t>
 CollectiveAlgorithm::GetDependents(uint32_t index) const
 {
-    if (index + 1 >= m_depBegin.size())
+    if (index + 1 >= m_depBegin.Size())
     {
         return {};
     }
-    return std::vector<uint32_t>(m_depList.begin() + m_depBegin[index],
-                                 m_depList.begin() + m_depBegin[index + 1]);
+    std::vector<uint32_t> dependents;
+    for (uint32_t k = m_depBegin[index]; k < m_depBegin[index + 1]; ++k)
+    {
+        dependents.push_back(m_depList[k]);
+    }
+    return dependents;
 }
 
 void
@@ -1378,7 +1472,7 @@ CollectiveAlgorithm::GetNTransfers() const
 uint32_t
 CollectiveAlgorithm::GetNHeldTransfers() const
 {
-    return static_cast<uint32_t>(m_transfers.size());
+    return m_nHeld;
 }
 
 bool
@@ -1387,7 +1481,7 @@ CollectiveAlgorithm::IsHeld(uint32_t index) const
     return LocalIndex(index) != NOT_HELD;
 }
 
-const CollectiveTransfer&
+CollectiveTransfer
 CollectiveAlgorithm::GetTransfer(uint32_t index) const
 {
     const uint32_t local = LocalIndex(index);
@@ -1399,7 +1493,28 @@ CollectiveAlgorithm::GetTransfer(uint32_t index) const
                                      : " does not exist (the graph has " +
                                            std::to_string(m_nTransfers) + " transfers)"));
     }
-    return m_transfers[local];
+    return MakeTransfer(local, !m_setup);
+}
+
+CollectiveTransfer
+CollectiveAlgorithm::MakeTransfer(uint32_t i, bool building) const
+{
+    // while building, the last transfers are in the columns' unsealed tails
+    const auto get = [i, building](const CompactIndexArray& a) {
+        return building ? a.GetAny(i) : a.Get(i);
+    };
+    CollectiveTransfer t;
+    t.slot = get(m_tSlot);
+    t.src = m_slotPeers[t.slot].src;
+    t.dst = m_slotPeers[t.slot].dst;
+    t.channel = m_slotPeers[t.slot].channel;
+    t.unitBegin = get(m_tUnitBegin);
+    t.unitEnd = t.unitBegin + get(m_tUnitCount);
+    t.bytes = UnitBytesAtSetup(t.unitBegin, t.unitEnd);
+    const uint32_t depsReduce = get(m_tDepsReduce);
+    t.nDeps = depsReduce >> 1;
+    t.reduce = depsReduce & 1;
+    return t;
 }
 
 uint32_t

@@ -7,6 +7,7 @@
 #include "collective-metrics.h"
 #include "collective-protocol.h"
 #include "communicator.h"
+#include "compact-index-array.h"
 
 #include "ns3/callback.h"
 #include "ns3/collective-transport.h"
@@ -269,8 +270,9 @@ class CollectiveAlgorithm : public Object
     uint32_t GetNHeldTransfers() const;
     /// \return whether transfer \p index (of the whole graph) is held here
     bool IsHeld(uint32_t index) const;
-    /// Transfer \p index of the whole graph; throws std::out_of_range if it is not held.
-    const CollectiveTransfer& GetTransfer(uint32_t index) const;
+    /// Transfer \p index of the whole graph (a copy: the schedule is held compactly);
+    /// throws std::out_of_range if it is not held.
+    CollectiveTransfer GetTransfer(uint32_t index) const;
     /// \return the held transfers that wait for held transfer \p index (its dependents)
     std::vector<uint32_t> GetDependents(uint32_t index) const;
     /// Data units of all channels (GetChannelUnits() x channels built separately).
@@ -358,14 +360,14 @@ class CollectiveAlgorithm : public Object
         uint64_t tagBase{0};               //!< its tag base
         std::vector<uint32_t> pendingDeps; //!< per held transfer
         std::vector<uint8_t> ready;        //!< per held transfer: dependencies complete
-        std::vector<uint32_t> slotNext;    //!< per slot: next in m_slotSeq to post
+        std::vector<uint32_t> slotNext;    //!< per slot: its next transfer to post
         std::vector<uint32_t> recvLeft;    //!< per host: its receives not yet complete
         std::vector<uint32_t> sendLeft;    //!< per host: its sends not yet posted
     };
 
     /// Setup's work; \p local empty: every rank local.
     void Build(const Communicator& comm, uint64_t bytes, const std::vector<bool>& local);
-    /// \return the held transfer of graph index \p global (its index in m_transfers), or
+    /// \return the held transfer of graph index \p global (its index in the columns), or
     /// NOT_HELD
     uint32_t LocalIndex(uint32_t global) const;
 
@@ -423,9 +425,61 @@ class CollectiveAlgorithm : public Object
     /// lines (empty unless the protocol bounds a channel's steps)
     std::vector<Time> m_channelFree;
 
-    /// The held transfers (every transfer unless m_filter), in graph order. Indices into
-    /// it are local; the graph's (tags, GetTransfer) are global (GlobalIndex, LocalIndex).
-    std::vector<CollectiveTransfer> m_transfers;
+    /// The held transfers (every transfer unless m_filter), in graph order, one column per
+    /// fact (CompactIndexArray: a ring's columns are progressions, a few bytes per 64
+    /// transfers); src, dst and channel are the slot's, bytes are computed from the units
+    /// (UnitBytesAtSetup). Indices into them are local; the graph's (tags, GetTransfer)
+    /// are global (GlobalIndex, LocalIndex).
+    CompactIndexArray m_tSlot;       //!< per held transfer: its slot
+    CompactIndexArray m_tUnitBegin;  //!< per held transfer: its first unit
+    CompactIndexArray m_tUnitCount;  //!< per held transfer: its units (unitEnd - unitBegin)
+    CompactIndexArray m_tDepsReduce; //!< per held transfer: nDeps * 2 + reduce
+    uint32_t m_nHeld{0};             //!< held transfers
+    uint32_t m_setupAlignBytes{0};   //!< UnitAlignBytes at Setup (the transfers' bytes)
+
+    /// \return slot of held transfer \p i
+    uint32_t TSlot(uint32_t i) const
+    {
+        return m_tSlot.Get(i);
+    }
+
+    /// \return source rank of held transfer \p i
+    uint32_t TSrc(uint32_t i) const
+    {
+        return m_slotPeers[TSlot(i)].src;
+    }
+
+    /// \return destination rank of held transfer \p i
+    uint32_t TDst(uint32_t i) const
+    {
+        return m_slotPeers[TSlot(i)].dst;
+    }
+
+    /// \return dependencies of held transfer \p i
+    uint32_t TNDeps(uint32_t i) const
+    {
+        return m_tDepsReduce.Get(i) >> 1;
+    }
+
+    /// \return whether held transfer \p i reduces
+    bool TReduce(uint32_t i) const
+    {
+        return m_tDepsReduce.Get(i) & 1;
+    }
+
+    /// \return bytes of held transfer \p i
+    uint64_t TBytes(uint32_t i) const
+    {
+        const uint32_t b = m_tUnitBegin.Get(i);
+        return UnitBytesAtSetup(b, b + m_tUnitCount.Get(i));
+    }
+
+    /// \return held transfer \p i whole; \p building: it may be among the last added
+    CollectiveTransfer MakeTransfer(uint32_t i, bool building) const;
+    /// GetUnitBytes with the UnitAlignBytes of Setup (the bytes AddTransfer gave a transfer)
+    uint64_t UnitBytesAtSetup(uint32_t begin, uint32_t end) const;
+    /// GetUnitBytes with UnitAlignBytes \p align
+    uint64_t UnitBytes(uint32_t begin, uint32_t end, uint32_t align) const;
     uint32_t m_nTransfers{0};          //!< transfers of the whole graph
     bool m_filter{false};              //!< only some transfers are held (Setup with local ranks)
     std::vector<uint8_t> m_local;      //!< m_filter: per communicator rank, simulated here
@@ -436,10 +490,11 @@ class CollectiveAlgorithm : public Object
     std::vector<uint32_t> m_heldBefore; //!< see m_heldBits
     /// Dependents of each held transfer (held ones only), compressed: those of transfer
     /// i are m_depList[m_depBegin[i] .. m_depBegin[i + 1]), in the order they were added.
-    std::vector<uint32_t> m_depBegin;
-    std::vector<uint32_t> m_depList;
-    /// Build time only: (held dependency, held dependent) in the order AddTransfer met them.
-    std::vector<std::pair<uint32_t, uint32_t>> m_buildEdges;
+    CompactIndexArray m_depBegin;
+    CompactIndexArray m_depList;
+    /// Build time only: each held transfer's held dependencies, transfer after transfer
+    /// (TNDeps(i) of them for held transfer i), in the order AddTransfer met them.
+    CompactIndexArray m_buildEdgeDeps;
     /// Build time only, m_filter: destination of every transfer of the graph.
     std::vector<uint32_t> m_buildDst;
     std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< build time only: (ch * N + src) * N + dst
@@ -468,10 +523,13 @@ class CollectiveAlgorithm : public Object
     std::vector<uint32_t> m_pendingDeps;
     std::vector<uint32_t> m_inFlight;
     bool m_inOrder{false}; //!< the transport needs transfer order per connection
-    std::vector<std::deque<uint32_t>> m_waiting;  //!< per slot: ready, over MaxInFlight
-    std::vector<uint32_t> m_slotNext;             //!< per slot: next in m_slotSeq to post
-    std::vector<uint8_t> m_ready;                 //!< per transfer: dependencies complete
-    std::vector<std::vector<uint32_t>> m_slotSeq; //!< per slot: its transfers, in order
+    std::vector<std::deque<uint32_t>> m_waiting; //!< per slot: ready, over MaxInFlight
+    std::vector<uint32_t> m_slotNext;            //!< per slot: its next transfer to post
+    std::vector<uint8_t> m_ready;                //!< per transfer: dependencies complete
+    /// per slot (CSR): its transfers, in order: m_slotSeqList[m_slotSeqBegin[s] ..
+    /// m_slotSeqBegin[s + 1])
+    CompactIndexArray m_slotSeqBegin;
+    CompactIndexArray m_slotSeqList; //!< see m_slotSeqBegin
 
     // StartRuns (empty otherwise)
     bool m_runsMode{false};                        //!< StartRuns is the execution

@@ -8,9 +8,9 @@
 #include "ns3/communicator.h"
 #include "ns3/ptr.h"
 #include "ns3/rdma-fabric.h"
+#include "ns3/tag-run-queue.h"
 
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -189,7 +189,7 @@ class RdmaCollectiveTransport : public CollectiveTransport
     std::unordered_map<uint64_t, uint64_t> m_idBase;
     /// MatchInAdvance: per (src rank, dst rank, channel) of a local sender, the tags
     /// its receiver expects, in order
-    std::unordered_map<uint64_t, std::deque<uint64_t>> m_expected;
+    std::unordered_map<uint64_t, TagRunQueue> m_expected;
     /// \return the key of m_expected
     uint64_t ConnectionKey(uint32_t src, uint32_t dst, uint32_t channel) const;
     /// per (src rank, dst rank, channel): the QP of the next message sent (round-robin)

@@ -7,6 +7,7 @@
 #include "ns3/event-id.h"
 #include "ns3/frame-fifo.h"
 #include "ns3/nstime.h"
+#include "ns3/tag-run-queue.h"
 
 #include <cstdint>
 #include <deque>
@@ -209,7 +210,7 @@ class RdmaResponder
     bool m_ceEcho{false};         //!< CE state the next ACK echoes (ECN echo)
     Time m_lastCnp;               //!< last CNP sent for this QP
     uint64_t m_rxMessageBytes{0}; //!< bytes of the message being received
-    FrameFifo<uint64_t> m_rxTags; //!< posted receives (tags), in order
+    TagRunQueue m_rxTags;         //!< posted receives (tags), in order, as runs
     uint64_t m_deliveredBytes{0};
     uint64_t m_outOfOrder{0};
     uint64_t m_duplicates{0};
