@@ -37,7 +37,7 @@ AppendInt(std::string& s, T value)
     char buf[24];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), value);
     NS_ASSERT(ec == std::errc());
-    s.append(buf, ptr);
+    s.append(buf, static_cast<std::size_t>(ptr - buf)); // (the range form goes through _M_replace)
 }
 
 /// Six significant digits, like "%.6g", independent of the C locale.
@@ -47,7 +47,7 @@ AppendReal(std::string& s, double value)
     char buf[32];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::general, 6);
     NS_ASSERT(ec == std::errc());
-    s.append(buf, ptr);
+    s.append(buf, static_cast<std::size_t>(ptr - buf));
 }
 
 void
