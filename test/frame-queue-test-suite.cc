@@ -21,6 +21,7 @@
 #include "ns3/roce-queued-frame.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -69,6 +70,45 @@ Next(uint64_t& state)
     return state >> 33;
 }
 
+/**
+ * 200,000 random pushes and pops over the 64 queues of \p ref (pushes outnumber pops
+ * in the first half, then pops win: queues fill and drain), from generator state
+ * \p seed. \p push(q, id) queues frame \p id on queue q; \p pop(q) checks and pops the
+ * front of a non-empty queue q before \p ref drops it. \p queued is the backlog at the
+ * end. \return the peak backlog
+ */
+template <class Push, class Pop>
+std::size_t
+DriveQueues(uint64_t seed,
+            std::vector<std::deque<uint64_t>>& ref,
+            std::size_t& queued,
+            Push push,
+            Pop pop)
+{
+    uint64_t state = seed;
+    uint64_t id = 0;
+    std::size_t peak = 0;
+    queued = 0;
+    for (int op = 0; op < 200000; ++op)
+    {
+        const uint32_t q = Next(state) % 64;
+        const bool pushing = Next(state) % 100 < (op < 100000 ? 60u : 40u);
+        if (pushing)
+        {
+            push(q, id);
+            ref[q].push_back(id++);
+            peak = std::max(peak, ++queued);
+        }
+        else if (!ref[q].empty())
+        {
+            pop(q);
+            ref[q].pop_front();
+            --queued;
+        }
+    }
+    return peak;
+}
+
 } // namespace
 
 /**
@@ -93,26 +133,17 @@ class FrameQueueTestCase : public TestCase
             std::vector<FramePool<Counted>::Queue> queues(64);
             std::vector<FrameFifo<Counted>> fifos(64);
             std::vector<std::deque<uint64_t>> ref(64);
-            uint64_t state = 7;
-            uint64_t id = 0;
             uint32_t wrong = 0;
             std::size_t queued = 0;
-            std::size_t peak = 0;
-            for (int op = 0; op < 200000; ++op)
-            {
-                const uint32_t q = Next(state) % 64;
-                // Pushes outnumber pops early, then pops win: queues fill and drain.
-                const bool push = Next(state) % 100 < (op < 100000 ? 60u : 40u);
-                if (push)
-                {
+            const std::size_t peak = DriveQueues(
+                7,
+                ref,
+                queued,
+                [&](uint32_t q, uint64_t id) {
                     pool.EmplaceBackTagged(queues[q], static_cast<uint32_t>(id * 7), id);
                     fifos[q].emplace_back(id);
-                    ref[q].push_back(id);
-                    ++id;
-                    peak = std::max(peak, ++queued);
-                }
-                else if (!ref[q].empty())
-                {
+                },
+                [&](uint32_t q) {
                     wrong += pool.Front(queues[q]).value != ref[q].front();
                     wrong += pool.FrontTag(queues[q]) != static_cast<uint32_t>(ref[q].front() * 7);
                     wrong += fifos[q].front().value != ref[q].front();
@@ -120,10 +151,7 @@ class FrameQueueTestCase : public TestCase
                     wrong += fifos[q].size() != ref[q].size();
                     pool.PopFront(queues[q]);
                     fifos[q].pop_front();
-                    ref[q].pop_front();
-                    --queued;
-                }
-            }
+                });
             NS_TEST_ASSERT_MSG_EQ(wrong, 0, "FIFO order and sizes of every queue");
             NS_TEST_ASSERT_MSG_EQ(Counted::s_alive,
                                   static_cast<int>(2 * queued),
@@ -159,30 +187,18 @@ class FrameQueueTestCase : public TestCase
             FramePool<Counted, false> pool;
             std::vector<FramePool<Counted, false>::Queue> queues(64);
             std::vector<std::deque<uint64_t>> ref(64);
-            uint64_t state = 11;
-            uint64_t id = 0;
             uint32_t wrong = 0;
             std::size_t queued = 0;
-            std::size_t peak = 0;
-            for (int op = 0; op < 200000; ++op)
-            {
-                const uint32_t q = Next(state) % 64;
-                const bool push = Next(state) % 100 < (op < 100000 ? 60u : 40u);
-                if (push)
-                {
-                    pool.EmplaceBack(queues[q], id);
-                    ref[q].push_back(id++);
-                    peak = std::max(peak, ++queued);
-                }
-                else if (!ref[q].empty())
-                {
+            const std::size_t peak = DriveQueues(
+                11,
+                ref,
+                queued,
+                [&](uint32_t q, uint64_t id) { pool.EmplaceBack(queues[q], id); },
+                [&](uint32_t q) {
                     wrong += pool.Front(queues[q]).value != ref[q].front();
                     wrong += queues[q].size != ref[q].size();
                     pool.PopFront(queues[q]);
-                    ref[q].pop_front();
-                    --queued;
-                }
-            }
+                });
             NS_TEST_ASSERT_MSG_EQ(wrong, 0, "FIFO order and sizes of every untagged queue");
             NS_TEST_ASSERT_MSG_EQ(Counted::s_alive,
                                   static_cast<int>(queued),
