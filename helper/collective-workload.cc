@@ -4,6 +4,7 @@
 #include "collective-workload.h"
 
 #include "message-kind.h"
+#include "sample-quantiles.h"
 
 #include "ns3/aggregation-manager.h"
 #include "ns3/boolean.h"
@@ -33,18 +34,6 @@ NS_OBJECT_ENSURE_REGISTERED(CollectiveWorkload);
 
 namespace
 {
-/// Nearest-rank percentile of sorted values (p in (0, 1]).
-int64_t
-Percentile(const std::vector<int64_t>& sorted, double p)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    auto rank = static_cast<std::size_t>(std::ceil(p * sorted.size()));
-    rank = std::min(std::max<std::size_t>(rank, 1), sorted.size());
-    return sorted[rank - 1];
-}
 } // namespace
 
 TypeId
@@ -539,8 +528,8 @@ CollectiveWorkload::ToJson() const
     std::size_t n = sorted.size();
     mean = n ? mean / n : 0.0;
     j["step_time_ns"] = {{"mean", mean},
-                         {"p50", Percentile(sorted, 0.50)},
-                         {"p99", Percentile(sorted, 0.99)},
+                         {"p50", NearestRankPercentile(sorted, 0.50)},
+                         {"p99", NearestRankPercentile(sorted, 0.99)},
                          {"max", n ? sorted.back() : 0}};
     // Means over iterations, in Gbit/s like collective.csv (nccl-tests' GB/s x 8).
     j["algbw_gbps"] = n ? algbw / n : 0.0;

@@ -3,8 +3,9 @@
  */
 #include "fct-sample.h"
 
+#include "sample-quantiles.h"
+
 #include <algorithm>
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace ns3
@@ -28,18 +29,10 @@ SortedStats(std::size_t n, At at)
         }
         return j;
     }
-    // OutputWriter::Percentile's interpolation between closest ranks
-    const auto percentile = [n, &at](double q) {
-        const double pos = q * static_cast<double>(n - 1);
-        const auto lo = static_cast<std::size_t>(std::floor(pos));
-        const std::size_t hi = std::min(lo + 1, n - 1);
-        const double frac = pos - static_cast<double>(lo);
-        return at(lo) + (at(hi) - at(lo)) * frac;
-    };
-    j["p50"] = percentile(0.50);
-    j["p90"] = percentile(0.90);
-    j["p99"] = percentile(0.99);
-    j["p999"] = percentile(0.999);
+    j["p50"] = InterpolatedQuantile(n, at, 0.50);
+    j["p90"] = InterpolatedQuantile(n, at, 0.90);
+    j["p99"] = InterpolatedQuantile(n, at, 0.99);
+    j["p999"] = InterpolatedQuantile(n, at, 0.999);
     j["max"] = at(n - 1);
     double sum = 0.0;
     for (std::size_t i = 0; i < n; ++i)

@@ -4,6 +4,7 @@
 #include "output-writer.h"
 
 #include "output-error.h"
+#include "sample-quantiles.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <system_error>
@@ -307,11 +307,10 @@ OutputWriter::Percentile(const std::vector<double>& sorted, double q)
 {
     NS_ABORT_MSG_IF(sorted.empty(), "Percentile of an empty sample");
     NS_ABORT_MSG_IF(!(q >= 0 && q <= 1), "quantile " << q << " is not in [0, 1]");
-    const double pos = q * static_cast<double>(sorted.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    const double frac = pos - static_cast<double>(lo);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+    return InterpolatedQuantile(
+        sorted.size(),
+        [&sorted](std::size_t i) { return sorted[i]; },
+        q);
 }
 
 nlohmann::json

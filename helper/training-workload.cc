@@ -3,6 +3,8 @@
  */
 #include "training-workload.h"
 
+#include "sample-quantiles.h"
+
 #include "ns3/boolean.h"
 #include "ns3/collective-algorithm.h"
 #include "ns3/data-rate.h"
@@ -13,7 +15,6 @@
 #include "ns3/workload-registry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -34,18 +35,6 @@ static WorkloadRegistration g_training({"training",
 
 namespace
 {
-/// Nearest-rank percentile of sorted values (p in (0, 1]).
-int64_t
-Percentile(const std::vector<int64_t>& sorted, double p)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    auto rank = static_cast<std::size_t>(std::ceil(p * sorted.size()));
-    rank = std::min(std::max<std::size_t>(rank, 1), sorted.size());
-    return sorted[rank - 1];
-}
 
 nlohmann::json
 Distribution(std::vector<int64_t> v)
@@ -58,8 +47,8 @@ Distribution(std::vector<int64_t> v)
     }
     mean = v.empty() ? 0.0 : mean / v.size();
     return {{"mean", mean},
-            {"p50", Percentile(v, 0.5)},
-            {"p99", Percentile(v, 0.99)},
+            {"p50", NearestRankPercentile(v, 0.5)},
+            {"p99", NearestRankPercentile(v, 0.99)},
             {"max", v.empty() ? 0 : v.back()}};
 }
 
